@@ -1,0 +1,128 @@
+//! Axis-aligned bounding boxes, including boxes that bound a whole sweep.
+
+use crate::{Point, Real, Shape, Sweep, Vector};
+
+/// An axis-aligned box `[mins, maxs]` in world coordinates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Aabb {
+    /// The corner with the smallest coordinates.
+    pub mins: Point,
+    /// The corner with the largest coordinates.
+    pub maxs: Point,
+}
+
+impl Aabb {
+    /// The box with the given corners. The caller guarantees `mins <= maxs` per axis.
+    #[inline]
+    pub const fn new(mins: Point, maxs: Point) -> Self {
+        Self { mins, maxs }
+    }
+
+    /// The smallest box holding every point of `points`; an empty iterator gives an inverted
+    /// box (`mins = +inf`, `maxs = -inf`) that [`Aabb::merged`] treats as empty.
+    pub fn from_points(points: impl IntoIterator<Item = Point>) -> Self {
+        let mut mins = Point::new(Real::INFINITY, Real::INFINITY);
+        let mut maxs = Point::new(Real::NEG_INFINITY, Real::NEG_INFINITY);
+        for p in points {
+            mins = mins.inf(&p);
+            maxs = maxs.sup(&p);
+        }
+        Self { mins, maxs }
+    }
+
+    /// The box grown by `margin` on every side.
+    #[inline]
+    pub fn inflated(&self, margin: Real) -> Self {
+        let m = Vector::new(margin, margin);
+        Self {
+            mins: self.mins - m,
+            maxs: self.maxs + m,
+        }
+    }
+
+    /// The smallest box holding both boxes.
+    #[inline]
+    pub fn merged(&self, other: &Self) -> Self {
+        Self {
+            mins: self.mins.inf(&other.mins),
+            maxs: self.maxs.sup(&other.maxs),
+        }
+    }
+
+    /// Whether the boxes share at least one point (touching counts).
+    #[inline]
+    pub fn intersects(&self, other: &Self) -> bool {
+        self.mins.x <= other.maxs.x
+            && other.mins.x <= self.maxs.x
+            && self.mins.y <= other.maxs.y
+            && other.mins.y <= self.maxs.y
+    }
+
+    /// Whether `other` lies entirely inside this box.
+    #[inline]
+    pub fn contains(&self, other: &Self) -> bool {
+        self.mins.x <= other.mins.x
+            && self.mins.y <= other.mins.y
+            && other.maxs.x <= self.maxs.x
+            && other.maxs.y <= self.maxs.y
+    }
+
+    /// Whether `point` lies in the box (boundary included).
+    #[inline]
+    pub fn contains_point(&self, point: &Point) -> bool {
+        self.mins.x <= point.x
+            && point.x <= self.maxs.x
+            && self.mins.y <= point.y
+            && point.y <= self.maxs.y
+    }
+
+    /// The centre of the box.
+    #[inline]
+    pub fn center(&self) -> Point {
+        nalgebra::center(&self.mins, &self.maxs)
+    }
+
+    /// Half the size along each axis.
+    #[inline]
+    pub fn half_extents(&self) -> Vector {
+        (self.maxs - self.mins) * 0.5
+    }
+
+    /// Area of the box (zero for a degenerate box).
+    #[inline]
+    pub fn area(&self) -> Real {
+        let e = self.maxs - self.mins;
+        e.x.max(0.0) * e.y.max(0.0)
+    }
+
+    /// A box holding `shape` at every pose of `sweep` for t in [0, 1].
+    ///
+    /// Without rotation this is the union of the start and end boxes, which is exact for a
+    /// translating convex shape. With rotation, the shape stays inside the disc of its
+    /// [`Shape::bounding_radius`] about the centre of mass, and the centre of mass moves on a
+    /// straight line, so the box of that disc at both ends holds every intermediate pose
+    /// whatever the number of turns.
+    ///
+    /// The box is padded by a few ulps of its coordinates so that poses computed in floating
+    /// point at any intermediate t stay inside it.
+    pub fn swept(shape: &Shape, sweep: &Sweep) -> Self {
+        let exact = if sweep.angvel() == 0.0 {
+            shape
+                .aabb(&sweep.start())
+                .merged(&shape.aabb(&sweep.pose_at(1.0)))
+        } else {
+            let r = shape.bounding_radius(&sweep.local_center());
+            let c0 = sweep.center_at(0.0);
+            let c1 = sweep.center_at(1.0);
+            Self::from_points([c0, c1]).inflated(r)
+        };
+        exact.inflated(exact.rounding_pad())
+    }
+
+    /// A few ulps of the largest coordinate magnitude of the box.
+    fn rounding_pad(&self) -> Real {
+        let scale = self.mins.coords.abs().sup(&self.maxs.coords.abs()).max();
+        8.0 * Real::EPSILON * scale
+    }
+}

@@ -1,0 +1,153 @@
+//! The error type of every validating constructor in the geometry crate.
+
+use crate::Real;
+use core::fmt;
+
+/// Why a shape, sweep or mass definition was refused.
+///
+/// Each variant names the offending field (`"circle.radius"`, `"polygon.vertices[3].x"`, ...)
+/// and the bad value, so that a message reaching a user says what to fix.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GeometryError {
+    /// A value was NaN or infinite.
+    NotFinite {
+        /// The field, as a path such as `"capsule.b.y"`.
+        field: String,
+        /// The offending value.
+        value: Real,
+    },
+    /// A value that must be zero or more was negative.
+    Negative {
+        /// The field, as a path.
+        field: String,
+        /// The offending value.
+        value: Real,
+    },
+    /// A value that must be strictly positive was zero or negative.
+    NotPositive {
+        /// The field, as a path.
+        field: String,
+        /// The offending value.
+        value: Real,
+    },
+    /// A polygon had fewer than three distinct, non-collinear vertices.
+    TooFewVertices {
+        /// The field, as a path.
+        field: String,
+        /// How many usable vertices remained after dropping duplicates and collinear points.
+        count: usize,
+    },
+    /// A polygon turned clockwise at a vertex, or wound around more than once.
+    NotConvex {
+        /// The field, as a path.
+        field: String,
+        /// The index (in the input) of the first vertex where convexity failed.
+        index: usize,
+    },
+    /// A polygon's vertices were given clockwise; impact wants counter-clockwise order.
+    Clockwise {
+        /// The field, as a path.
+        field: String,
+    },
+    /// A count was outside its allowed range (for example a regular polygon with 2 sides).
+    OutOfRange {
+        /// The field, as a path.
+        field: String,
+        /// The offending value.
+        value: Real,
+        /// What the range is, in words.
+        expected: &'static str,
+    },
+}
+
+impl fmt::Display for GeometryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotFinite { field, value } => write!(f, "{field}: must be finite, got {value}"),
+            Self::Negative { field, value } => {
+                write!(f, "{field}: must be zero or positive, got {value}")
+            }
+            Self::NotPositive { field, value } => {
+                write!(f, "{field}: must be positive, got {value}")
+            }
+            Self::TooFewVertices { field, count } => write!(
+                f,
+                "{field}: needs at least 3 distinct non-collinear vertices, got {count}"
+            ),
+            Self::NotConvex { field, index } => {
+                write!(f, "{field}: not convex at vertex {index}")
+            }
+            Self::Clockwise { field } => write!(
+                f,
+                "{field}: vertices are clockwise, expected counter-clockwise"
+            ),
+            Self::OutOfRange {
+                field,
+                value,
+                expected,
+            } => write!(f, "{field}: must be {expected}, got {value}"),
+        }
+    }
+}
+
+impl std::error::Error for GeometryError {}
+
+/// Checks that `value` is finite.
+pub(crate) fn finite(field: &str, value: Real) -> Result<Real, GeometryError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(GeometryError::NotFinite {
+            field: field.to_owned(),
+            value,
+        })
+    }
+}
+
+/// Checks that `value` is finite and zero or more.
+pub(crate) fn non_negative(field: &str, value: Real) -> Result<Real, GeometryError> {
+    finite(field, value)?;
+    if value < 0.0 {
+        Err(GeometryError::Negative {
+            field: field.to_owned(),
+            value,
+        })
+    } else {
+        Ok(value)
+    }
+}
+
+/// Checks that `value` is finite and strictly positive.
+pub(crate) fn positive(field: &str, value: Real) -> Result<Real, GeometryError> {
+    finite(field, value)?;
+    if value <= 0.0 {
+        Err(GeometryError::NotPositive {
+            field: field.to_owned(),
+            value,
+        })
+    } else {
+        Ok(value)
+    }
+}
+
+/// Checks that both coordinates of a point are finite; the field path is only built on error.
+pub(crate) fn finite_point(field: &str, p: &crate::Point) -> Result<(), GeometryError> {
+    finite_xy(field, p.x, p.y)
+}
+
+/// Checks that both components of a vector are finite; the field path is only built on error.
+pub(crate) fn finite_vector(field: &str, v: &crate::Vector) -> Result<(), GeometryError> {
+    finite_xy(field, v.x, v.y)
+}
+
+fn finite_xy(field: &str, x: Real, y: Real) -> Result<(), GeometryError> {
+    for (axis, value) in [("x", x), ("y", y)] {
+        if !value.is_finite() {
+            return Err(GeometryError::NotFinite {
+                field: format!("{field}.{axis}"),
+                value,
+            });
+        }
+    }
+    Ok(())
+}

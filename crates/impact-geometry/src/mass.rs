@@ -1,0 +1,123 @@
+//! Mass properties of the shapes for a uniform density.
+
+use crate::error::non_negative;
+use crate::{GeometryError, Point, Real, Shape, cross};
+use core::f64::consts::PI;
+
+/// Mass, centre of mass and angular inertia of a body or shape.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MassProperties {
+    /// Total mass (density times area).
+    pub mass: Real,
+    /// Centre of mass in the body frame.
+    pub local_center: Point,
+    /// Angular inertia about the centre of mass.
+    pub inertia: Real,
+}
+
+impl MassProperties {
+    /// Zero mass at the origin: what static bodies and segments have.
+    pub const ZERO: Self = Self {
+        mass: 0.0,
+        local_center: Point::new(0.0, 0.0),
+        inertia: 0.0,
+    };
+
+    /// Mass properties of `shape` with uniform `density` (mass per unit area).
+    ///
+    /// Closed forms: disc `m r^2 / 2`; capsule as a rectangle plus two half discs (see the
+    /// derivation in the source); polygon by triangles fanned from its vertex mean. A segment
+    /// has zero area and hence zero mass.
+    ///
+    /// # Errors
+    /// [`GeometryError`] naming `density` if it is negative or not finite.
+    pub fn from_shape(shape: &Shape, density: Real) -> Result<Self, GeometryError> {
+        let density = non_negative("density", density)?;
+        let props = match shape {
+            Shape::Circle(c) => {
+                let r = c.radius();
+                let mass = density * PI * r * r;
+                Self {
+                    mass,
+                    local_center: c.center(),
+                    inertia: 0.5 * mass * r * r,
+                }
+            }
+            Shape::Segment(s) => Self {
+                mass: 0.0,
+                local_center: nalgebra::center(&s.a(), &s.b()),
+                inertia: 0.0,
+            },
+            Shape::Capsule(c) => capsule(c.axis().a(), c.axis().b(), c.radius(), density),
+            Shape::Polygon(p) => polygon(p.vertices(), density),
+        };
+        Ok(props)
+    }
+
+    /// The area of `shape`.
+    pub fn area(shape: &Shape) -> Real {
+        match shape {
+            Shape::Circle(c) => PI * c.radius() * c.radius(),
+            Shape::Segment(_) => 0.0,
+            Shape::Capsule(c) => {
+                let r = c.radius();
+                2.0 * r * c.axis().direction().norm() + PI * r * r
+            }
+            Shape::Polygon(p) => polygon(p.vertices(), 1.0).mass,
+        }
+    }
+}
+
+/// A capsule of axis length `L` and radius `r` is a `L x 2r` rectangle plus a disc split into
+/// two half discs at the ends. Each half disc (mass `m_c / 2`) has its centroid `4r / (3 pi)`
+/// beyond the end of the axis; moving its inertia `m_c r^2 / 4` from the end point to its
+/// centroid and then to the capsule centre (parallel axis theorem twice) gives, for both
+/// halves together, `m_c (r^2 / 2 + L^2 / 4 + 4 r L / (3 pi))`.
+fn capsule(a: Point, b: Point, r: Real, density: Real) -> MassProperties {
+    let length = (b - a).norm();
+    let rect_mass = density * length * 2.0 * r;
+    let disc_mass = density * PI * r * r;
+    let rect_inertia = rect_mass * (length * length + 4.0 * r * r) / 12.0;
+    let disc_inertia =
+        disc_mass * (0.5 * r * r + 0.25 * length * length + 4.0 * r * length / (3.0 * PI));
+    MassProperties {
+        mass: rect_mass + disc_mass,
+        local_center: nalgebra::center(&a, &b),
+        inertia: rect_inertia + disc_inertia,
+    }
+}
+
+/// Fans triangles from the vertex mean `o` (which keeps the terms small for polygons far from
+/// the origin). Triangle `(o, p, q)` with `e1 = p - o`, `e2 = q - o` has area `cross / 2`,
+/// centroid `o + (e1 + e2) / 3`, and second moment about `o` of
+/// `cross / 12 * (e1.e1 + e1.e2 + e2.e2)`; the sum is shifted to the centroid at the end.
+fn polygon(vertices: &[Point], density: Real) -> MassProperties {
+    let n = vertices.len();
+    let origin = Point::from(
+        vertices
+            .iter()
+            .fold(nalgebra::Vector2::zeros(), |acc, v| acc + v.coords)
+            / n as Real,
+    );
+    let mut area = 0.0;
+    let mut first_moment = nalgebra::Vector2::zeros();
+    let mut second_moment = 0.0;
+    for i in 0..n {
+        let e1 = vertices[i] - origin;
+        let e2 = vertices[(i + 1) % n] - origin;
+        let c = cross(&e1, &e2);
+        let tri_area = 0.5 * c;
+        area += tri_area;
+        first_moment += tri_area * (e1 + e2) / 3.0;
+        second_moment += c / 12.0 * (e1.dot(&e1) + e1.dot(&e2) + e2.dot(&e2));
+    }
+    let centroid_offset = first_moment / area;
+    let mass = density * area;
+    let inertia_about_origin = density * second_moment;
+    MassProperties {
+        mass,
+        local_center: origin + centroid_offset,
+        inertia: inertia_about_origin - mass * centroid_offset.norm_squared(),
+    }
+}

@@ -1,0 +1,128 @@
+//! The convex shapes of impact.
+//!
+//! Every shape is a *core* (a point, a segment, or a convex polygon, given by its vertices in
+//! the body frame) inflated by a *radius*. This is what lets one set of algorithms, from the
+//! closed-form times of impact to GJK, serve every pair: the distance between two shapes is
+//! the distance between their cores minus the sum of their radii.
+
+mod capsule;
+mod circle;
+mod polygon;
+mod segment;
+
+pub use capsule::Capsule;
+pub use circle::Circle;
+pub use polygon::ConvexPolygon;
+pub use segment::Segment;
+
+use crate::{Aabb, GeometryError, Isometry, MassProperties, Point, Real};
+
+/// Which kind of shape a [`Shape`] holds; used to pick the right pair query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ShapeKind {
+    /// A [`Circle`].
+    Circle,
+    /// A [`Segment`].
+    Segment,
+    /// A [`Capsule`].
+    Capsule,
+    /// A [`ConvexPolygon`].
+    Polygon,
+}
+
+/// Any shape of impact.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(tag = "type", rename_all = "snake_case"))]
+pub enum Shape {
+    /// A disc.
+    Circle(Circle),
+    /// A thin segment.
+    Segment(Segment),
+    /// A segment inflated by a radius.
+    Capsule(Capsule),
+    /// A convex polygon.
+    Polygon(ConvexPolygon),
+}
+
+impl Shape {
+    /// Which kind of shape this is.
+    #[inline]
+    pub fn kind(&self) -> ShapeKind {
+        match self {
+            Self::Circle(_) => ShapeKind::Circle,
+            Self::Segment(_) => ShapeKind::Segment,
+            Self::Capsule(_) => ShapeKind::Capsule,
+            Self::Polygon(_) => ShapeKind::Polygon,
+        }
+    }
+
+    /// The core vertices in the body frame: one for a circle, two for a segment or capsule,
+    /// the corners for a polygon.
+    #[inline]
+    pub fn core(&self) -> &[Point] {
+        match self {
+            Self::Circle(s) => s.core(),
+            Self::Segment(s) => s.core(),
+            Self::Capsule(s) => s.core(),
+            Self::Polygon(s) => s.core(),
+        }
+    }
+
+    /// The radius the core is inflated by (zero for segments and polygons).
+    #[inline]
+    pub fn radius(&self) -> Real {
+        match self {
+            Self::Circle(s) => s.radius(),
+            Self::Capsule(s) => s.radius(),
+            Self::Segment(_) | Self::Polygon(_) => 0.0,
+        }
+    }
+
+    /// The tight axis-aligned box of the shape placed at `pose`.
+    pub fn aabb(&self, pose: &Isometry) -> Aabb {
+        Aabb::from_points(self.core().iter().map(|p| pose * p)).inflated(self.radius())
+    }
+
+    /// The largest distance from `center` (body frame) to any point of the shape: the radius
+    /// of the smallest disc about `center` that holds the shape whatever its rotation.
+    pub fn bounding_radius(&self, center: &Point) -> Real {
+        self.core()
+            .iter()
+            .map(|p| (p - center).norm())
+            .fold(0.0, Real::max)
+            + self.radius()
+    }
+
+    /// Area, centroid and angular inertia for a uniform `density` (mass per unit area).
+    ///
+    /// # Errors
+    /// [`GeometryError`] naming `density` if it is negative or not finite.
+    pub fn mass_properties(&self, density: Real) -> Result<MassProperties, GeometryError> {
+        MassProperties::from_shape(self, density)
+    }
+}
+
+impl From<Circle> for Shape {
+    fn from(s: Circle) -> Self {
+        Self::Circle(s)
+    }
+}
+
+impl From<Segment> for Shape {
+    fn from(s: Segment) -> Self {
+        Self::Segment(s)
+    }
+}
+
+impl From<Capsule> for Shape {
+    fn from(s: Capsule) -> Self {
+        Self::Capsule(s)
+    }
+}
+
+impl From<ConvexPolygon> for Shape {
+    fn from(s: ConvexPolygon) -> Self {
+        Self::Polygon(s)
+    }
+}

@@ -1,0 +1,427 @@
+//! The configuration-space obstacle of two convex cores, and the two queries every closed
+//! form reduces to: the distance from a point to it, and the first time a ray from the origin
+//! comes within a given distance of it.
+//!
+//! For cores `A` and `B` (convex point sets: a point, a segment or a polygon), the shapes
+//! `A + disc(ra)` and `B + disc(rb)` are at distance `dist(A - B_offset) - ra - rb`, and
+//! `dist(A, B + x) = dist(x, K)` with `K = A ⊖ B = { a - b }`, the Minkowski difference.
+//! If B translates by `t * d` relative to A, the shapes first come within `target` of each
+//! other at the first `t` where the point `t * d` is within `rho = ra + rb + target` of `K`:
+//! a ray cast against `K` rounded by `rho`. `K` is a convex polygon with at most
+//! `|A| + |B|` vertices, built in linear time by merging the edges of `A` and `-B` by angle.
+//! `docs/algorithms/toi.md` has the derivation and the proof of the corner case below.
+
+use crate::scratch::Scratch;
+use impact_geometry::{Real, Vector, cross};
+
+/// A vertex of `K`: `a[ia] - b[j]` for some vertex `j` of `B`.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct KVertex {
+    /// Position, relative to the reference origin of the query.
+    pub p: Vector,
+    /// Index of the vertex of `A` it comes from (the vertex of `B` follows from `p`).
+    pub ia: usize,
+}
+
+/// Vertices kept on the stack: enough for two octagons.
+pub(crate) const INLINE: usize = 16;
+
+/// The obstacle `K`, counter-clockwise.
+pub(crate) type Obstacle = Scratch<KVertex, INLINE>;
+
+/// Points of one core, relative to the reference origin.
+pub(crate) type CorePoints = Scratch<Vector, INLINE>;
+
+/// A place on the boundary of `K`: the point `(1 - s) * K[k0] + s * K[k1]`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Feature {
+    pub k0: usize,
+    pub k1: usize,
+    pub s: Real,
+}
+
+impl Feature {
+    fn vertex(k: usize) -> Self {
+        Self {
+            k0: k,
+            k1: k,
+            s: 0.0,
+        }
+    }
+
+    /// The point of core `A` this feature comes from (each edge of `K` is an edge of `A`
+    /// minus a vertex of `B`, a vertex of `A` minus an edge of `B`, or parallel edges of both,
+    /// so the same interpolation splits it into its `A` and `B` parts).
+    pub(crate) fn point_on_a(&self, k: &[KVertex], a: &[Vector]) -> Vector {
+        let a0 = a[k[self.k0].ia];
+        let a1 = a[k[self.k1].ia];
+        a0 + (a1 - a0) * self.s
+    }
+}
+
+/// Whether the direction of `u` comes strictly before that of `v` when angles are measured
+/// counter-clockwise from the positive x axis in `[0, 2 pi)`.
+#[inline]
+fn angle_before(u: &Vector, v: &Vector) -> bool {
+    let upper = |w: &Vector| w.y > 0.0 || (w.y == 0.0 && w.x > 0.0);
+    match (upper(u), upper(v)) {
+        (true, false) => true,
+        (false, true) => false,
+        _ => cross(u, v) > 0.0,
+    }
+}
+
+/// Index of the lowest point (smallest y, then smallest x): where edge angles start at 0.
+#[inline]
+fn lowest(points: &[Vector]) -> usize {
+    let mut best = 0;
+    for (i, p) in points.iter().enumerate().skip(1) {
+        let b = &points[best];
+        if p.y < b.y || (p.y == b.y && p.x < b.x) {
+            best = i;
+        }
+    }
+    best
+}
+
+/// `K = A ⊕ Q` for convex counter-clockwise point lists (`Q` is `-B`), with vertex tags.
+/// Parallel edges of the same direction are merged into one edge of `K`.
+pub(crate) fn minkowski_sum(a: &[Vector], q: &[Vector]) -> Obstacle {
+    let (n, m) = (a.len(), q.len());
+    let edges_a = if n > 1 { n } else { 0 };
+    let edges_q = if m > 1 { m } else { 0 };
+    let (i0, j0) = (lowest(a), lowest(q));
+    let mut out = Obstacle::new();
+    let (mut i, mut j) = (0, 0);
+    let vertex = |i: usize, j: usize| {
+        let ia = (i0 + i) % n;
+        KVertex {
+            p: a[ia] + q[(j0 + j) % m],
+            ia,
+        }
+    };
+    out.push(vertex(0, 0));
+    while i < edges_a || j < edges_q {
+        let ea = (i < edges_a).then(|| a[(i0 + i + 1) % n] - a[(i0 + i) % n]);
+        let eq = (j < edges_q).then(|| q[(j0 + j + 1) % m] - q[(j0 + j) % m]);
+        match (ea, eq) {
+            (Some(u), Some(v)) => {
+                if angle_before(&u, &v) {
+                    i += 1;
+                } else if angle_before(&v, &u) {
+                    j += 1;
+                } else {
+                    i += 1;
+                    j += 1;
+                }
+            }
+            (Some(_), None) => i += 1,
+            (None, Some(_)) => j += 1,
+            (None, None) => unreachable!("loop condition"),
+        }
+        if i == edges_a && j == edges_q {
+            break;
+        }
+        out.push(vertex(i, j));
+    }
+    out
+}
+
+/// The closest point of the boundary of `K` to `q`, as a feature and its squared distance.
+pub(crate) fn closest_boundary_point(k: &[KVertex], q: &Vector) -> (Feature, Real) {
+    let m = k.len();
+    if m == 1 {
+        return (Feature::vertex(0), (k[0].p - q).norm_squared());
+    }
+    let mut best = (Feature::vertex(0), Real::INFINITY);
+    for i in 0..m {
+        let v = k[i].p;
+        let e = k[(i + 1) % m].p - v;
+        let len2 = e.norm_squared();
+        let s = if len2 > 0.0 {
+            ((q - v).dot(&e) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let d2 = (v + e * s - q).norm_squared();
+        if d2 < best.1 {
+            best = (
+                Feature {
+                    k0: i,
+                    k1: (i + 1) % m,
+                    s,
+                },
+                d2,
+            );
+        }
+    }
+    best
+}
+
+/// The signed distance from the origin to `K` (negative inside), the feature nearest to the
+/// origin, and the unit normal pointing from `K` toward the origin side (from A to B).
+pub(crate) fn signed_distance_to_origin(k: &[KVertex]) -> (Real, Feature, Vector) {
+    let m = k.len();
+    if m >= 3 {
+        // Inside iff the origin is behind every edge; then the depth is the smallest margin.
+        let mut deepest: Option<(Real, usize, Vector)> = None;
+        let mut inside = true;
+        for i in 0..m {
+            let v = k[i].p;
+            let e = k[(i + 1) % m].p - v;
+            let len = e.norm();
+            if len == 0.0 {
+                continue;
+            }
+            let n = Vector::new(e.y, -e.x) / len;
+            let h = n.dot(&v);
+            if h < 0.0 {
+                inside = false;
+                break;
+            }
+            if deepest.is_none_or(|(best, _, _)| h < best) {
+                deepest = Some((h, i, n));
+            }
+        }
+        if let (true, Some((h, i, n))) = (inside, deepest) {
+            let e = k[(i + 1) % m].p - k[i].p;
+            let s = (-k[i].p.dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
+            return (
+                -h,
+                Feature {
+                    k0: i,
+                    k1: (i + 1) % m,
+                    s,
+                },
+                n,
+            );
+        }
+    }
+    let (feature, d2) = closest_boundary_point(k, &Vector::zeros());
+    let dist = d2.sqrt();
+    let closest = k[feature.k0].p + (k[feature.k1].p - k[feature.k0].p) * feature.s;
+    let normal = if dist > 0.0 {
+        -closest / dist
+    } else {
+        // The origin is on the boundary: use the outward normal of the edge it lies on.
+        edge_normal(k, feature.k0).unwrap_or_else(|| Vector::new(1.0, 0.0))
+    };
+    (dist, feature, normal)
+}
+
+/// The outward unit normal of edge `i` of `K`, if `K` has edges and that one has length.
+fn edge_normal(k: &[KVertex], i: usize) -> Option<Vector> {
+    let m = k.len();
+    if m < 2 {
+        return None;
+    }
+    let e = k[(i + 1) % m].p - k[i].p;
+    let len = e.norm();
+    (len > 0.0).then(|| Vector::new(e.y, -e.x) / len)
+}
+
+/// The first `t > 0` at which the point `t * d` is at distance `rho` from the point `v`,
+/// given that it starts farther away. Cancellation-free: `c = (|w| - rho)(|w| + rho)` and the
+/// discriminant `rho^2 |d|^2 - (w x d)^2` are both factored, and the root is taken in the
+/// form `c / (-b + sqrt(disc))`, whose denominator adds two non-negative terms.
+#[inline]
+pub(crate) fn circle_entry(v: &Vector, rho: Real, d: &Vector) -> Option<Real> {
+    let w = -v;
+    let b = w.dot(d);
+    if b >= 0.0 {
+        return None;
+    }
+    let w_len = w.norm();
+    let c = (w_len - rho) * (w_len + rho);
+    let d_len = d.norm();
+    let cr = cross(&w, d).abs();
+    let disc = (rho * d_len - cr) * (rho * d_len + cr);
+    if disc < 0.0 {
+        return None;
+    }
+    Some(c / (-b + disc.sqrt()))
+}
+
+/// What the ray cast against the rounded obstacle found.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Cast {
+    /// The cores start closer than `radius_sum - tolerance`.
+    Overlapping,
+    /// No time in `[0, max_fraction]` comes within `rho`.
+    Separated,
+    /// At `t`, `t * d` is at `distance` from `K`, nearest to `feature`, along `normal`.
+    Hit {
+        t: Real,
+        feature: Feature,
+        normal: Vector,
+        distance: Real,
+    },
+}
+
+/// Parameters of [`cast`].
+pub(crate) struct CastInput {
+    /// Relative displacement of B with respect to A over the step.
+    pub d: Vector,
+    /// Sum of the radii of the two shapes.
+    pub radius_sum: Real,
+    /// Sum of the radii plus the target separation.
+    pub rho: Real,
+    /// See [`crate::ToiOptions::tolerance`].
+    pub tolerance: Real,
+    /// See [`crate::ToiOptions::max_fraction`].
+    pub max_fraction: Real,
+}
+
+/// The first `t` in `[0, max_fraction]` at which `t * d` comes within `rho` of `K`.
+///
+/// Clipping the ray against the edges of `K` pushed out by `rho` (a sharp-cornered polygon
+/// holding the rounded one) gives the entry time into that polygon, exactly. If the entry
+/// point lies beside an edge, it is on the rounded boundary and the answer. If it lies in the
+/// wedge of a vertex `v`, the ray can reach the rounded boundary inside that wedge only on the
+/// arc around `v`, so one circle root finishes the job; a miss means the ray only clips the
+/// sharp corner and never comes within `rho`.
+pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
+    let CastInput {
+        d,
+        radius_sum,
+        rho,
+        tolerance,
+        max_fraction,
+    } = *input;
+    let m = k.len();
+    let mut t_enter = 0.0;
+    let mut enter_face: Option<(usize, Vector)> = None;
+    let mut t_exit = Real::INFINITY;
+    let mut never = false;
+    let mut separation = Real::NEG_INFINITY;
+    if m >= 2 {
+        for i in 0..m {
+            let v = k[i].p;
+            let e = k[(i + 1) % m].p - v;
+            let len = e.norm();
+            if len == 0.0 {
+                continue;
+            }
+            let n = Vector::new(e.y, -e.x) / len;
+            let h = n.dot(&v);
+            separation = separation.max(-h);
+            let s = h + rho;
+            let dn = n.dot(&d);
+            if s < 0.0 {
+                if dn >= 0.0 {
+                    never = true;
+                } else {
+                    let t = s / dn;
+                    if t > t_enter {
+                        t_enter = t;
+                        enter_face = Some((i, n));
+                    }
+                }
+            } else if dn > 0.0 {
+                t_exit = t_exit.min(s / dn);
+            }
+        }
+    } else {
+        separation = k[0].p.norm();
+    }
+
+    // Only origins within rho of the sharp polygon can be touching or overlapping at t = 0.
+    let mut start_vertex = None;
+    if separation <= rho {
+        let (dist, feature, normal) = signed_distance_to_origin(k);
+        if dist < radius_sum - tolerance {
+            return Cast::Overlapping;
+        }
+        if dist <= rho {
+            // Distance is convex in t under translation: if it does not decrease now, it never
+            // will, so touching shapes that slide or part are separated.
+            return if normal.dot(&d) < 0.0 {
+                Cast::Hit {
+                    t: 0.0,
+                    feature,
+                    normal,
+                    distance: dist,
+                }
+            } else {
+                Cast::Separated
+            };
+        }
+        start_vertex = Some(feature);
+    }
+    if never || t_enter > t_exit || t_enter > max_fraction {
+        return Cast::Separated;
+    }
+
+    let p = d * t_enter;
+    let vertex = match enter_face {
+        None => {
+            // Inside the sharp polygon but outside the rounded one: in a vertex wedge.
+            match start_vertex {
+                Some(f) if m >= 2 => {
+                    if f.s < 0.5 {
+                        f.k0
+                    } else {
+                        f.k1
+                    }
+                }
+                _ => 0,
+            }
+        }
+        Some((f, n)) => {
+            let v0 = k[f].p;
+            let e = k[(f + 1) % m].p - v0;
+            let len = e.norm();
+            let u = e / len;
+            let lambda = (p - v0).dot(&u);
+            let face_hit = |s: Real| Cast::Hit {
+                t: t_enter,
+                feature: Feature {
+                    k0: f,
+                    k1: (f + 1) % m,
+                    s,
+                },
+                normal: n,
+                distance: rho,
+            };
+            if rho == 0.0 || (0.0..=len).contains(&lambda) {
+                return face_hit((lambda / len).clamp(0.0, 1.0));
+            }
+            // Beyond an end of the face: in that vertex's wedge, unless the neighbouring edge
+            // is collinear with this one (then the sharp entry is exact too).
+            if lambda < 0.0 {
+                let prev = (f + m - 1) % m;
+                let u_prev = k[f].p - k[prev].p;
+                if (p - v0).dot(&u_prev) <= 0.0 {
+                    return face_hit(0.0);
+                }
+                f
+            } else {
+                let next = (f + 1) % m;
+                let v1 = k[next].p;
+                let u_next = k[(next + 1) % m].p - v1;
+                if (p - v1).dot(&u_next) >= 0.0 {
+                    return face_hit(1.0);
+                }
+                next
+            }
+        }
+    };
+    let v = k[vertex].p;
+    match circle_entry(&v, rho, &d) {
+        Some(t) if t <= max_fraction => {
+            let offset = d * t - v;
+            let len = offset.norm();
+            Cast::Hit {
+                t,
+                feature: Feature::vertex(vertex),
+                normal: if len > 0.0 {
+                    offset / len
+                } else {
+                    -v.normalize()
+                },
+                distance: rho,
+            }
+        }
+        _ => Cast::Separated,
+    }
+}

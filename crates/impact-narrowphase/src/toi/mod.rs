@@ -1,0 +1,131 @@
+//! Time of impact: closed forms per shape pair, conservative advancement, and the
+//! dispatcher that picks between them.
+//!
+//! One module per pair, in canonical order (circle < segment < capsule < polygon); the
+//! dispatcher serves the reverse order by swapping the arguments and the answer.
+
+mod capsule_capsule;
+mod capsule_polygon;
+mod circle_capsule;
+mod circle_circle;
+mod circle_polygon;
+mod circle_segment;
+mod conservative_advancement;
+pub(crate) mod linear;
+pub mod moving_points;
+mod polygon_polygon;
+mod segment_capsule;
+mod segment_polygon;
+mod segment_segment;
+
+pub use capsule_capsule::toi_capsule_capsule;
+pub use capsule_polygon::toi_capsule_polygon;
+pub use circle_capsule::toi_circle_capsule;
+pub use circle_circle::toi_circle_circle;
+pub use circle_polygon::toi_circle_polygon;
+pub use circle_segment::toi_circle_segment;
+pub use conservative_advancement::toi_conservative_advancement;
+pub use polygon_polygon::toi_polygon_polygon;
+pub use segment_capsule::toi_segment_capsule;
+pub use segment_polygon::toi_segment_polygon;
+pub use segment_segment::toi_segment_segment;
+
+use crate::{Toi, ToiOptions};
+use impact_geometry::{Shape, Sweep};
+use std::fmt;
+
+/// A closed form was asked for a motion that has none: a sweep rotates (other than a disc
+/// spinning about its own centre).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoClosedForm;
+
+impl fmt::Display for NoClosedForm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no closed-form time of impact: a sweep rotates")
+    }
+}
+
+impl std::error::Error for NoClosedForm {}
+
+/// Which time-of-impact method to use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum ToiMethod {
+    /// The closed form when it applies (no rotation, or discs spinning in place), else
+    /// conservative advancement.
+    #[default]
+    Auto,
+    /// Only the closed form; fails with [`NoClosedForm`] for rotating sweeps.
+    ClosedForm,
+    /// Always conservative advancement, even where a closed form exists.
+    ConservativeAdvancement,
+}
+
+/// The time of impact of `a` moving along `sweep_a` and `b` along `sweep_b`: the closed form
+/// where one exists, conservative advancement otherwise.
+///
+/// Both argument orders are served; swapping `a` and `b` gives the same fraction and the
+/// opposite normal.
+pub fn time_of_impact(
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    options: &ToiOptions,
+) -> Toi {
+    closed_form_toi(a, sweep_a, b, sweep_b, options).unwrap_or_else(|NoClosedForm| {
+        toi_conservative_advancement(a, sweep_a, b, sweep_b, options)
+    })
+}
+
+/// [`time_of_impact`] with the method chosen by the caller.
+///
+/// # Errors
+/// [`NoClosedForm`] when `method` is [`ToiMethod::ClosedForm`] and a sweep rotates.
+pub fn time_of_impact_with(
+    method: ToiMethod,
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    options: &ToiOptions,
+) -> Result<Toi, NoClosedForm> {
+    match method {
+        ToiMethod::Auto => Ok(time_of_impact(a, sweep_a, b, sweep_b, options)),
+        ToiMethod::ClosedForm => closed_form_toi(a, sweep_a, b, sweep_b, options),
+        ToiMethod::ConservativeAdvancement => Ok(toi_conservative_advancement(
+            a, sweep_a, b, sweep_b, options,
+        )),
+    }
+}
+
+/// The closed-form time of impact for any pair of shapes.
+///
+/// # Errors
+/// [`NoClosedForm`] if a sweep rotates (a disc spinning about its own centre is fine).
+pub fn closed_form_toi(
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    options: &ToiOptions,
+) -> Result<Toi, NoClosedForm> {
+    use Shape::{Capsule as Cap, Circle as Cir, Polygon as Pol, Segment as Seg};
+    let (sa, sb, o) = (sweep_a, sweep_b, options);
+    match (a, b) {
+        (Cir(x), Cir(y)) => toi_circle_circle(x, sa, y, sb, o),
+        (Cir(x), Seg(y)) => toi_circle_segment(x, sa, y, sb, o),
+        (Cir(x), Cap(y)) => toi_circle_capsule(x, sa, y, sb, o),
+        (Cir(x), Pol(y)) => toi_circle_polygon(x, sa, y, sb, o),
+        (Seg(x), Seg(y)) => toi_segment_segment(x, sa, y, sb, o),
+        (Seg(x), Cap(y)) => toi_segment_capsule(x, sa, y, sb, o),
+        (Seg(x), Pol(y)) => toi_segment_polygon(x, sa, y, sb, o),
+        (Cap(x), Cap(y)) => toi_capsule_capsule(x, sa, y, sb, o),
+        (Cap(x), Pol(y)) => toi_capsule_polygon(x, sa, y, sb, o),
+        (Pol(x), Pol(y)) => toi_polygon_polygon(x, sa, y, sb, o),
+        // The reverse orders: each pair is written once.
+        (Seg(_) | Cap(_) | Pol(_), Cir(_)) | (Cap(_) | Pol(_), Seg(_)) | (Pol(_), Cap(_)) => {
+            closed_form_toi(b, sb, a, sa, o).map(Toi::swapped)
+        }
+    }
+}

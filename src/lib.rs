@@ -1,0 +1,32 @@
+//! # impact2d
+//!
+//! The facade of impact: every crate of the stack re-exported under one name, plus a
+//! [`prelude`].
+//!
+//! ```
+//! use impact2d::prelude::*;
+//!
+//! let bullet = Shape::from(Circle::new(0.05)?);
+//! let paper = Shape::from(Segment::new(Point::new(1.0, -1.0), Point::new(1.0, 1.0))?);
+//! let bullet_sweep = Sweep::translating(Isometry::identity(), Vector::new(50.0, 0.0))?;
+//! let paper_sweep = Sweep::stationary(Isometry::identity())?;
+//! let toi = time_of_impact(&bullet, &bullet_sweep, &paper, &paper_sweep, &ToiOptions::exact());
+//! let hit = toi.hit().expect("the bullet hits the paper");
+//! assert!((hit.fraction - 0.95 / 50.0).abs() < 1e-15);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub use impact_geometry as geometry;
+pub use impact_narrowphase as narrowphase;
+
+/// The names most programs need, in one import.
+pub mod prelude {
+    pub use impact_geometry::{
+        Aabb, Capsule, Circle, ConvexPolygon, GeometryError, Isometry, MassProperties, Point, Real,
+        Rotation, Segment, Shape, ShapeKind, Sweep, Vector,
+    };
+    pub use impact_narrowphase::{Hit, Toi, ToiOptions, time_of_impact};
+}
