@@ -23,3 +23,54 @@ pub fn toi_capsule_polygon(
     let b = LinearBody::new(b.core(), 0.0, sweep_b)?;
     Ok(cast_linear(&a, &b, options))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toi::testing::*;
+    use impact_geometry::Vector;
+
+    #[test]
+    fn a_capsule_falls_on_a_box() {
+        let capsule = Capsule::along_x(1.0, 0.25).unwrap();
+        let ground = ConvexPolygon::rectangle(5.0, 0.5).unwrap();
+        // Lying flat, from y = 3 to the ground's top at 0.5 + 0.25.
+        let hit = expect_hit(
+            toi_capsule_polygon(
+                &capsule,
+                &moving(0.0, 3.0, 0.0, 0.0, -4.5),
+                &ground,
+                &resting(0.0, 0.0, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, 0.5);
+        assert_vec(hit.normal, Vector::new(0.0, -1.0));
+        // Standing upright, it lands on its lower cap: axis end at y0 - 1 must reach 0.75.
+        let hit = expect_hit(
+            toi_capsule_polygon(
+                &capsule,
+                &moving(0.0, 3.0, core::f64::consts::FRAC_PI_2, 0.0, -4.5),
+                &ground,
+                &resting(0.0, 0.0, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, (3.0 - 1.75) / 4.5);
+        // Beside the ground's corner (5, 0.5): the cap around (6, y) ... the capsule lying at
+        // x = 5.9 has its left end (4.9, y) over the top face: it lands on it.
+        let hit = expect_hit(
+            toi_capsule_polygon(
+                &capsule,
+                &moving(5.9, 3.0, 0.0, 0.0, -4.5),
+                &ground,
+                &resting(0.0, 0.0, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, 0.5);
+    }
+}

@@ -23,3 +23,56 @@ pub fn toi_circle_capsule(
     let b = LinearBody::new(b.core(), b.radius(), sweep_b)?;
     Ok(cast_linear(&a, &b, options))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toi::testing::*;
+    use impact_geometry::{Point, Vector};
+
+    #[test]
+    fn side_and_cap_hits() {
+        let capsule = Capsule::new(Point::new(0.0, -1.0), Point::new(0.0, 1.0), 0.5).unwrap();
+        let disc = Circle::new(0.5).unwrap();
+        // Side: centre reaches x = -1 (from -5, moving 10): t = 0.4.
+        let hit = expect_hit(
+            toi_circle_capsule(
+                &disc,
+                &moving(-5.0, 0.0, 0.0, 10.0, 0.0),
+                &capsule,
+                &resting(0.0, 0.0, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, 0.4);
+        assert_vec(hit.normal, Vector::new(1.0, 0.0));
+        assert_vec(hit.point.coords, Vector::new(-0.5, 0.0));
+        // Cap: falling onto the top end (0, 1) from above: centre reaches y = 2.
+        let hit = expect_hit(
+            toi_circle_capsule(
+                &disc,
+                &moving(0.0, 6.0, 0.0, 0.0, -8.0),
+                &capsule,
+                &resting(0.0, 0.0, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, 0.5);
+        assert_vec(hit.normal, Vector::new(0.0, -1.0));
+        // Glancing the cap: path x = 0.6 meets the end disc (radius sum 1) at y = 1.8.
+        let hit = expect_hit(
+            toi_circle_capsule(
+                &disc,
+                &moving(0.6, 6.0, 0.0, 0.0, -8.0),
+                &capsule,
+                &resting(0.0, 0.0, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, (6.0 - 1.8) / 8.0);
+        assert_vec(hit.normal, Vector::new(-0.6, -0.8));
+    }
+}

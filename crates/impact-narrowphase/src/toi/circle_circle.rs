@@ -66,3 +66,220 @@ pub fn toi_circle_circle(
         _ => Toi::Separated,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toi::testing::*;
+
+    fn circle(r: f64) -> Circle {
+        Circle::new(r).unwrap()
+    }
+
+    #[test]
+    fn seed_000_moving_circle_against_resting_circle() {
+        // Centres 5 apart, radii sum 2: the gap of 3 closes at 10 per step.
+        let toi = toi_circle_circle(
+            &circle(1.0),
+            &moving(0.0, 0.0, 0.0, 10.0, 0.0),
+            &circle(1.0),
+            &resting(5.0, 0.0, 0.0),
+            &exact(),
+        );
+        let hit = expect_hit(toi.unwrap());
+        assert_close(hit.fraction, 0.3);
+        assert_vec(hit.normal, Vector::new(1.0, 0.0));
+        assert_vec(hit.point.coords, Vector::new(4.0, 0.0));
+    }
+
+    #[test]
+    fn both_moving_head_on() {
+        // Gap 7 closes at 4 + 4 per step.
+        let hit = expect_hit(
+            toi_circle_circle(
+                &circle(1.0),
+                &moving(0.0, 0.0, 0.0, 4.0, 0.0),
+                &circle(1.0),
+                &moving(9.0, 0.0, 0.0, -4.0, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, 7.0 / 8.0);
+        assert_vec(hit.point.coords, Vector::new(4.5, 0.0));
+    }
+
+    #[test]
+    fn offset_path_hits_at_an_angle() {
+        // (4 - 8t)^2 + 0.6^2 = 1 at t = 0.4, with the centres along (0.8, 0.6).
+        let hit = expect_hit(
+            toi_circle_circle(
+                &circle(0.5),
+                &resting(0.0, 0.0, 0.0),
+                &circle(0.5),
+                &moving(4.0, 0.6, 0.0, -8.0, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, 0.4);
+        assert_vec(hit.normal, Vector::new(0.8, 0.6));
+    }
+
+    #[test]
+    fn target_separation_stops_early() {
+        let hit = expect_hit(
+            toi_circle_circle(
+                &circle(1.0),
+                &moving(0.0, 0.0, 0.0, 10.0, 0.0),
+                &circle(1.0),
+                &resting(5.0, 0.0, 0.0),
+                &with_target(0.1),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, 0.29);
+        // Midway between the surfaces, which are 0.1 apart.
+        assert_vec(hit.point.coords, Vector::new(3.9 + 0.05, 0.0));
+    }
+
+    #[test]
+    fn start_states() {
+        let (a, b) = (circle(1.0), circle(1.0));
+        let opts = exact();
+        let touching_leaving = toi_circle_circle(
+            &a,
+            &moving(0.0, 0.0, 0.0, -1.0, 0.0),
+            &b,
+            &resting(2.0, 0.0, 0.0),
+            &opts,
+        );
+        assert_eq!(touching_leaving, Ok(Toi::Separated));
+        let touching_sliding = toi_circle_circle(
+            &a,
+            &moving(0.0, 0.0, 0.0, 0.0, 3.0),
+            &b,
+            &resting(2.0, 0.0, 0.0),
+            &opts,
+        );
+        assert_eq!(touching_sliding, Ok(Toi::Separated));
+        let touching_closing = expect_hit(
+            toi_circle_circle(
+                &a,
+                &moving(0.0, 0.0, 0.0, 1.0, 0.0),
+                &b,
+                &resting(2.0, 0.0, 0.0),
+                &opts,
+            )
+            .unwrap(),
+        );
+        assert_eq!(touching_closing.fraction, 0.0);
+        let overlapping = toi_circle_circle(
+            &a,
+            &resting(0.0, 0.0, 0.0),
+            &b,
+            &resting(1.5, 0.0, 0.0),
+            &opts,
+        );
+        assert_eq!(overlapping, Ok(Toi::Overlapping));
+        let parallel = toi_circle_circle(
+            &a,
+            &moving(0.0, 0.0, 0.0, 5.0, 0.0),
+            &b,
+            &moving(3.0, 0.0, 0.0, 5.0, 0.0),
+            &opts,
+        );
+        assert_eq!(parallel, Ok(Toi::Separated));
+        let too_far = toi_circle_circle(
+            &a,
+            &moving(0.0, 0.0, 0.0, 1.0, 0.0),
+            &b,
+            &resting(5.0, 0.0, 0.0),
+            &opts,
+        );
+        assert_eq!(too_far, Ok(Toi::Separated));
+    }
+
+    #[test]
+    fn zero_radii_points_meet_only_head_on() {
+        let p = circle(0.0);
+        let hit = expect_hit(
+            toi_circle_circle(
+                &p,
+                &moving(0.0, 0.0, 0.0, 2.0, 0.0),
+                &p,
+                &resting(1.0, 0.0, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, 0.5);
+        let miss = toi_circle_circle(
+            &p,
+            &moving(0.0, 0.0, 0.0, 2.0, 0.0),
+            &p,
+            &resting(1.0, 1e-9, 0.0),
+            &exact(),
+        );
+        assert_eq!(miss, Ok(Toi::Separated));
+    }
+
+    #[test]
+    fn a_disc_spinning_about_its_centre_keeps_the_closed_form() {
+        let spinning = Sweep::new(
+            impact_geometry::Isometry::identity(),
+            impact_geometry::Point::origin(),
+            Vector::new(10.0, 0.0),
+            300.0,
+            1.0,
+        )
+        .unwrap();
+        let hit = expect_hit(
+            toi_circle_circle(
+                &circle(1.0),
+                &spinning,
+                &circle(1.0),
+                &resting(5.0, 0.0, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, 0.3);
+        let off_centre = Sweep::new(
+            impact_geometry::Isometry::identity(),
+            impact_geometry::Point::new(0.5, 0.0),
+            Vector::new(10.0, 0.0),
+            300.0,
+            1.0,
+        )
+        .unwrap();
+        assert_eq!(
+            toi_circle_circle(
+                &circle(1.0),
+                &off_centre,
+                &circle(1.0),
+                &resting(5.0, 0.0, 0.0),
+                &exact()
+            ),
+            Err(NoClosedForm)
+        );
+    }
+
+    #[test]
+    fn far_from_the_origin_and_tiny() {
+        // Same scene scaled by 1e-3 and moved 1e4 units away: same fraction.
+        let k = 1e-3;
+        let far = 1e4;
+        let hit = expect_hit(
+            toi_circle_circle(
+                &circle(k),
+                &moving(far, far, 0.0, 10.0 * k, 0.0),
+                &circle(k),
+                &resting(far + 5.0 * k, far, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert!((hit.fraction - 0.3).abs() < 1e-9);
+    }
+}

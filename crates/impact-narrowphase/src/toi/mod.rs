@@ -17,6 +17,8 @@ mod polygon_polygon;
 mod segment_capsule;
 mod segment_polygon;
 mod segment_segment;
+#[cfg(test)]
+mod testing;
 
 pub use capsule_capsule::toi_capsule_capsule;
 pub use capsule_polygon::toi_capsule_polygon;

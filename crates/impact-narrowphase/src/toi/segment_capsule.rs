@@ -23,3 +23,43 @@ pub fn toi_segment_capsule(
     let b = LinearBody::new(b.core(), b.radius(), sweep_b)?;
     Ok(cast_linear(&a, &b, options))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toi::testing::*;
+    use impact_geometry::{Point, Vector};
+
+    #[test]
+    fn a_segment_lands_on_a_lying_capsule() {
+        let capsule = Capsule::along_x(2.0, 0.5).unwrap();
+        let stick = Segment::new(Point::new(-0.5, 0.0), Point::new(0.5, 0.0)).unwrap();
+        // The stick falls flat from y = 3: it touches the capsule's top (y = 0.5) at t = 0.625.
+        let hit = expect_hit(
+            toi_segment_capsule(
+                &stick,
+                &moving(0.0, 3.0, 0.0, 0.0, -4.0),
+                &capsule,
+                &resting(0.0, 0.0, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, 0.625);
+        assert_vec(hit.normal, Vector::new(0.0, -1.0));
+        // Falling beside the capsule's end: the stick's right end (3.0 - 0.4 + 0.5) ... the
+        // stick spans x in [2.1, 3.1]; its left end meets the end cap around (2, 0):
+        // |(0.1, y)| = 0.5 at y = sqrt(0.24).
+        let hit = expect_hit(
+            toi_segment_capsule(
+                &stick,
+                &moving(2.6, 3.0, 0.0, 0.0, -4.0),
+                &capsule,
+                &resting(0.0, 0.0, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, (3.0 - 0.24f64.sqrt()) / 4.0);
+    }
+}

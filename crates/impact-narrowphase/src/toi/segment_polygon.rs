@@ -23,3 +23,54 @@ pub fn toi_segment_polygon(
     let b = LinearBody::new(b.core(), 0.0, sweep_b)?;
     Ok(cast_linear(&a, &b, options))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toi::testing::*;
+    use impact_geometry::{Point, Vector};
+
+    #[test]
+    fn a_box_hits_a_thin_wall_and_a_wall_edge_hits_a_box() {
+        let wall = Segment::new(Point::new(0.0, -1.0), Point::new(0.0, 1.0)).unwrap();
+        let block = ConvexPolygon::rectangle(0.5, 0.5).unwrap();
+        // The block's face x = 0.5 + x0 reaches the wall from x0 = -3 moving 5: t = 0.5.
+        let hit = expect_hit(
+            toi_segment_polygon(
+                &wall,
+                &resting(0.0, 0.0, 0.0),
+                &block,
+                &moving(-3.0, 0.0, 0.0, 5.0, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, 0.5);
+        assert_vec(hit.normal, Vector::new(-1.0, 0.0));
+        // The block turned 45 degrees: its corner leads, at 0.5 * sqrt(2) from its centre.
+        let hit = expect_hit(
+            toi_segment_polygon(
+                &wall,
+                &resting(0.0, 0.0, 0.0),
+                &block,
+                &moving(-3.0, 0.0, core::f64::consts::FRAC_PI_4, 5.0, 0.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, (3.0 - 0.5 * 2f64.sqrt()) / 5.0);
+        // The wall's end (0, 1) meets the block's bottom face when it passes above the wall.
+        let hit = expect_hit(
+            toi_segment_polygon(
+                &wall,
+                &resting(0.0, 0.0, 0.0),
+                &block,
+                &moving(0.2, 4.0, 0.0, 0.0, -5.0),
+                &exact(),
+            )
+            .unwrap(),
+        );
+        assert_close(hit.fraction, (4.0 - 1.5) / 5.0);
+        assert_vec(hit.normal, Vector::new(0.0, 1.0));
+    }
+}

@@ -1,0 +1,383 @@
+//! Constructors refuse bad input with the field and value; mass properties equal the closed
+//! forms; swept boxes hold every intermediate pose, rotation included.
+
+use core::f64::consts::{FRAC_PI_2, PI};
+use impact_geometry::{
+    Aabb, Capsule, Circle, ConvexPolygon, GeometryError, Isometry, MassProperties, Point, Segment,
+    Shape, Sweep, Vector,
+};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+
+fn p(x: f64, y: f64) -> Point {
+    Point::new(x, y)
+}
+
+#[test]
+fn bad_shapes_are_refused_with_field_and_value() {
+    let msg = |e: GeometryError| e.to_string();
+    assert_eq!(
+        msg(Circle::new(-1.0).unwrap_err()),
+        "circle.radius: must be zero or positive, got -1"
+    );
+    assert_eq!(
+        msg(Circle::new(f64::NAN).unwrap_err()),
+        "circle.radius: must be finite, got NaN"
+    );
+    assert_eq!(
+        msg(Circle::with_center(p(f64::INFINITY, 0.0), 1.0).unwrap_err()),
+        "circle.center.x: must be finite, got inf"
+    );
+    assert_eq!(
+        msg(Segment::new(p(0.0, 0.0), p(1.0, f64::NAN)).unwrap_err()),
+        "segment.b.y: must be finite, got NaN"
+    );
+    assert_eq!(
+        msg(Capsule::new(p(0.0, 0.0), p(1.0, 0.0), -0.5).unwrap_err()),
+        "capsule.radius: must be zero or positive, got -0.5"
+    );
+    assert_eq!(
+        msg(Capsule::along_x(-1.0, 0.5).unwrap_err()),
+        "capsule.half_length: must be zero or positive, got -1"
+    );
+    assert_eq!(
+        msg(ConvexPolygon::rectangle(1.0, 0.0).unwrap_err()),
+        "rectangle.half_height: must be positive, got 0"
+    );
+    assert_eq!(
+        msg(ConvexPolygon::regular(2, 1.0).unwrap_err()),
+        "regular.sides: must be between 3 and 1024, got 2"
+    );
+    assert_eq!(
+        msg(ConvexPolygon::regular(5, f64::NAN).unwrap_err()),
+        "regular.radius: must be finite, got NaN"
+    );
+    assert_eq!(
+        msg(
+            ConvexPolygon::new(&[p(0.0, 0.0), p(1.0, 0.0), p(f64::NEG_INFINITY, 1.0)]).unwrap_err()
+        ),
+        "polygon.vertices[2].x: must be finite, got -inf"
+    );
+}
+
+#[test]
+fn polygons_are_validated() {
+    let square = [p(0.0, 0.0), p(1.0, 0.0), p(1.0, 1.0), p(0.0, 1.0)];
+    assert_eq!(ConvexPolygon::new(&square).unwrap().vertices().len(), 4);
+    // Clockwise.
+    let mut cw = square;
+    cw.reverse();
+    assert!(matches!(
+        ConvexPolygon::new(&cw),
+        Err(GeometryError::Clockwise { .. })
+    ));
+    // A reflex vertex: the error names it by its input index.
+    let dart = [
+        p(0.0, 0.0),
+        p(2.0, 0.0),
+        p(1.0, 0.5),
+        p(2.0, 2.0),
+        p(0.0, 2.0),
+    ];
+    assert_eq!(
+        ConvexPolygon::new(&dart).unwrap_err(),
+        GeometryError::NotConvex {
+            field: "polygon.vertices".into(),
+            index: 2
+        }
+    );
+    // Collinear and duplicate points are dropped, not errors.
+    let noisy = [
+        p(0.0, 0.0),
+        p(0.5, 0.0),
+        p(1.0, 0.0),
+        p(1.0, 0.0),
+        p(1.0, 1.0),
+        p(0.0, 1.0),
+    ];
+    assert_eq!(ConvexPolygon::new(&noisy).unwrap().vertices(), &square);
+    // Degenerate: all on a line, or too few points.
+    assert!(matches!(
+        ConvexPolygon::new(&[p(0.0, 0.0), p(1.0, 1.0), p(2.0, 2.0)]),
+        Err(GeometryError::TooFewVertices { count: 2, .. })
+    ));
+    assert!(matches!(
+        ConvexPolygon::new(&[p(0.0, 0.0), p(1.0, 0.0)]),
+        Err(GeometryError::TooFewVertices { .. })
+    ));
+    // A pentagram turns left at every vertex but winds twice.
+    let star: Vec<Point> = (0..5)
+        .map(|i| {
+            let a = FRAC_PI_2 + 2.0 * (2.0 * PI / 5.0) * i as f64;
+            p(a.cos(), a.sin())
+        })
+        .collect();
+    assert!(matches!(
+        ConvexPolygon::new(&star),
+        Err(GeometryError::NotConvex { .. })
+    ));
+    // The hull constructor accepts any order and interior points.
+    let cloud = [
+        p(0.5, 0.5),
+        p(1.0, 1.0),
+        p(0.0, 0.0),
+        p(0.0, 1.0),
+        p(1.0, 0.0),
+        p(0.2, 0.7),
+    ];
+    assert_eq!(
+        ConvexPolygon::from_convex_hull(&cloud).unwrap().vertices(),
+        &square
+    );
+    // Outward unit normals, one per edge.
+    let normals = ConvexPolygon::rectangle(1.0, 2.0)
+        .unwrap()
+        .normals()
+        .to_vec();
+    assert_eq!(
+        normals,
+        vec![
+            Vector::new(0.0, -1.0),
+            Vector::new(1.0, 0.0),
+            Vector::new(0.0, 1.0),
+            Vector::new(-1.0, 0.0)
+        ]
+    );
+}
+
+fn close(a: f64, b: f64) {
+    assert!(
+        (a - b).abs() <= 1e-12 * a.abs().max(b.abs()).max(1.0),
+        "{a} != {b}"
+    );
+}
+
+#[test]
+fn mass_properties_match_the_closed_forms() {
+    let density = 2.5;
+    // Disc: m r^2 / 2.
+    let disc = Shape::from(Circle::with_center(p(1.0, -2.0), 0.7).unwrap())
+        .mass_properties(density)
+        .unwrap();
+    let m = density * PI * 0.49;
+    close(disc.mass, m);
+    close(disc.inertia, 0.5 * m * 0.49);
+    assert_eq!(disc.local_center, p(1.0, -2.0));
+    // Rectangle w x h: m (w^2 + h^2) / 12, wherever it sits.
+    let (w, h) = (3.0, 0.4);
+    let rect = ConvexPolygon::new(&[
+        p(10.0, 5.0),
+        p(10.0 + w, 5.0),
+        p(10.0 + w, 5.0 + h),
+        p(10.0, 5.0 + h),
+    ])
+    .unwrap();
+    let props = Shape::from(rect).mass_properties(density).unwrap();
+    let m = density * w * h;
+    close(props.mass, m);
+    close(props.inertia, m * (w * w + h * h) / 12.0);
+    close(props.local_center.x, 10.0 + w / 2.0);
+    close(props.local_center.y, 5.0 + h / 2.0);
+    // Right triangle with legs a, b: I about the centroid = m (a^2 + b^2) / 18.
+    let tri = ConvexPolygon::new(&[p(0.0, 0.0), p(3.0, 0.0), p(0.0, 2.0)]).unwrap();
+    let props = Shape::from(tri).mass_properties(1.0).unwrap();
+    close(props.mass, 3.0);
+    close(props.inertia, 3.0 * (9.0 + 4.0) / 18.0);
+    // A regular polygon with many sides approaches the disc.
+    let many = Shape::from(ConvexPolygon::regular(1024, 1.0).unwrap())
+        .mass_properties(1.0)
+        .unwrap();
+    assert!((many.inertia - 0.5 * PI).abs() < 1e-4);
+    // Segments have no area.
+    assert_eq!(
+        Shape::from(Segment::new(p(0.0, 0.0), p(2.0, 0.0)).unwrap())
+            .mass_properties(1.0)
+            .unwrap()
+            .mass,
+        0.0
+    );
+    // Bad density.
+    assert_eq!(
+        Shape::from(Circle::new(1.0).unwrap())
+            .mass_properties(-1.0)
+            .unwrap_err()
+            .to_string(),
+        "density: must be zero or positive, got -1"
+    );
+}
+
+#[test]
+fn capsule_mass_matches_numerical_integration() {
+    // Integrate r^2 over the capsule on a fine grid: an oracle independent of the derivation.
+    let (half, r) = (1.3, 0.45);
+    let capsule = Capsule::along_x(half, r).unwrap();
+    let props = Shape::from(capsule).mass_properties(1.0).unwrap();
+    let n = 2000;
+    let (x0, x1, y0, y1) = (-half - r, half + r, -r, r);
+    let (dx, dy) = ((x1 - x0) / n as f64, (y1 - y0) / n as f64);
+    let (mut area, mut second) = (0.0, 0.0);
+    for i in 0..n {
+        for j in 0..n {
+            let x = x0 + (i as f64 + 0.5) * dx;
+            let y = y0 + (j as f64 + 0.5) * dy;
+            let cx = x.clamp(-half, half);
+            if (x - cx).powi(2) + y * y <= r * r {
+                area += dx * dy;
+                second += (x * x + y * y) * dx * dy;
+            }
+        }
+    }
+    assert!((props.mass - area).abs() < 1e-4 * area);
+    assert!((props.inertia - second).abs() < 1e-3 * second);
+    assert!((MassProperties::area(&Shape::from(capsule)) - props.mass).abs() < 1e-12);
+}
+
+#[test]
+fn sweeps_validate_and_interpolate() {
+    assert_eq!(
+        Sweep::new(
+            Isometry::identity(),
+            Point::origin(),
+            Vector::zeros(),
+            0.0,
+            0.0
+        )
+        .unwrap_err()
+        .to_string(),
+        "sweep.dt: must be positive, got 0"
+    );
+    assert!(
+        Sweep::new(
+            Isometry::identity(),
+            Point::origin(),
+            Vector::new(f64::NAN, 0.0),
+            0.0,
+            1.0
+        )
+        .unwrap_err()
+        .to_string()
+        .starts_with("sweep.linvel.x")
+    );
+    assert!(
+        Sweep::new(
+            Isometry::identity(),
+            Point::origin(),
+            Vector::zeros(),
+            f64::INFINITY,
+            1.0
+        )
+        .is_err()
+    );
+    // A body rotating about its centre of mass (1, 0) in the body frame: the centre moves on
+    // a line, the body origin circles around it.
+    let sweep = Sweep::new(
+        Isometry::identity(),
+        p(1.0, 0.0),
+        Vector::new(2.0, 0.0),
+        PI,
+        0.5,
+    )
+    .unwrap();
+    let end = sweep.pose_at(1.0);
+    assert!((end.rotation.angle() - FRAC_PI_2).abs() < 1e-15);
+    assert!((end * p(1.0, 0.0) - p(2.0, 0.0)).norm() < 1e-15);
+    assert!((end * Point::origin() - p(2.0, -1.0)).norm() < 1e-15);
+    // Several turns per step are kept (no wrapping).
+    let spinning = Sweep::new(
+        Isometry::identity(),
+        Point::origin(),
+        Vector::zeros(),
+        100.0,
+        0.1,
+    )
+    .unwrap();
+    assert!((spinning.angle_at(1.0) - 10.0).abs() < 1e-15);
+    // Translation keeps the orientation bit for bit.
+    let slide = Sweep::translating(
+        Isometry::new(Vector::new(1.0, 1.0), 0.3),
+        Vector::new(3.0, 0.0),
+    )
+    .unwrap();
+    assert_eq!(slide.pose_at(0.5).rotation, slide.start().rotation);
+    // The remainder of a sweep continues the same motion.
+    let rest = sweep.remainder_from(0.25).unwrap();
+    assert!((rest.pose_at(1.0).translation.vector - end.translation.vector).norm() < 1e-14);
+}
+
+#[test]
+fn aabb_operations() {
+    let a = Aabb::new(p(0.0, 0.0), p(1.0, 1.0));
+    let b = Aabb::new(p(1.0, 0.5), p(2.0, 2.0));
+    assert!(a.intersects(&b), "touching counts");
+    assert!(!a.intersects(&Aabb::new(p(1.1, 0.0), p(2.0, 1.0))));
+    assert_eq!(a.merged(&b), Aabb::new(p(0.0, 0.0), p(2.0, 2.0)));
+    assert!(a.merged(&b).contains(&a));
+    assert_eq!(a.inflated(0.5), Aabb::new(p(-0.5, -0.5), p(1.5, 1.5)));
+    let capsule = Shape::from(Capsule::along_x(1.0, 0.5).unwrap());
+    assert_eq!(
+        capsule
+            .aabb(&Isometry::new(Vector::new(2.0, 0.0), FRAC_PI_2))
+            .maxs
+            .y,
+        1.5
+    );
+}
+
+fn shape_strategy() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        (0.0..2.0f64, -1.0..1.0f64, -1.0..1.0f64).prop_map(|(r, x, y)| Circle::with_center(
+            p(x, y),
+            r
+        )
+        .unwrap()
+        .into()),
+        (-2.0..2.0f64, -2.0..2.0f64, -2.0..2.0f64, -2.0..2.0f64)
+            .prop_map(|(a, b, c, d)| Segment::new(p(a, b), p(c, d)).unwrap().into()),
+        (-2.0..2.0f64, -2.0..2.0f64, 0.0..1.0f64).prop_map(|(a, b, r)| Capsule::new(
+            p(a, b),
+            p(-b, a),
+            r
+        )
+        .unwrap()
+        .into()),
+        (3..9usize, 0.1..3.0f64).prop_map(|(n, r)| ConvexPolygon::regular(n, r).unwrap().into()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 3000, rng_seed: RngSeed::Fixed(7), failure_persistence: None, ..Config::default() })]
+    /// The swept box holds the shape's box at every sampled pose, for any rotation, including
+    /// several turns per step and centres of mass away from the body origin.
+    #[test]
+    fn swept_aabb_is_conservative(
+        shape in shape_strategy(),
+        (x, y, angle) in (-100.0..100.0f64, -100.0..100.0f64, -7.0..7.0f64),
+        (vx, vy) in (-500.0..500.0f64, -500.0..500.0f64),
+        angvel in prop_oneof![Just(0.0), -300.0..300.0f64],
+        (cx, cy) in (-1.0..1.0f64, -1.0..1.0f64),
+    ) {
+        let sweep = Sweep::new(Isometry::new(Vector::new(x, y), angle), p(cx, cy), Vector::new(vx, vy), angvel, 1.0 / 60.0).unwrap();
+        let swept = Aabb::swept(&shape, &sweep);
+        for i in 0..=256 {
+            let t = i as f64 / 256.0;
+            let aabb = shape.aabb(&sweep.pose_at(t));
+            prop_assert!(swept.contains(&aabb), "t = {t}: {aabb:?} outside {swept:?}");
+        }
+    }
+
+    /// The shape's box holds every core vertex pushed out by the radius in every direction.
+    #[test]
+    fn shape_aabb_is_tight_and_conservative(shape in shape_strategy(), angle in -7.0..7.0f64) {
+        let pose = Isometry::new(Vector::new(3.0, -4.0), angle);
+        let aabb = shape.aabb(&pose);
+        let r = shape.radius();
+        for c in shape.core() {
+            let w = pose * c;
+            prop_assert!(aabb.contains_point(&(w + Vector::new(r, r) * (1.0 - 1e-12))));
+            prop_assert!(aabb.contains_point(&(w - Vector::new(r, r) * (1.0 - 1e-12))));
+        }
+        let xs: Vec<f64> = shape.core().iter().map(|c| (pose * c).x).collect();
+        let max_x = xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max) + r;
+        prop_assert!((aabb.maxs.x - max_x).abs() < 1e-12);
+    }
+}

