@@ -32,14 +32,19 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod audit;
+pub mod contact;
 pub mod distance;
+pub mod gjk;
 mod minkowski;
 mod options;
 mod scratch;
 pub mod toi;
 mod toi_result;
 
+pub use contact::{ContactId, ContactPoint, Manifold, contact_manifold};
 pub use distance::{Distance, distance};
+pub use gjk::{GjkCache, GjkOutput, gjk_distance};
 pub use options::{ToiOptions, ToiOptionsError};
 pub use toi::{
     NoClosedForm, ToiMethod, closed_form_toi, time_of_impact, time_of_impact_with,

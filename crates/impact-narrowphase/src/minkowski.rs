@@ -332,10 +332,13 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
         if dist < radius_sum - tolerance {
             return Cast::Overlapping;
         }
-        if dist <= rho {
+        if dist <= rho + tolerance {
+            // Touching: within the target plus the tolerance (see `ToiOptions::tolerance`).
             // Distance is convex in t under translation: if it does not decrease now, it never
-            // will, so touching shapes that slide or part are separated.
-            return if normal.dot(&d) < 0.0 {
+            // will, so touching shapes that slide or part are separated. Closing by less than
+            // the tolerance over the whole step counts as sliding, so that rounding in a
+            // tangential motion does not stop a sliding body.
+            return if normal.dot(&d) < -tolerance {
                 Cast::Hit {
                     t: 0.0,
                     feature,
@@ -346,7 +349,7 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
                 Cast::Separated
             };
         }
-        start_vertex = Some(feature);
+        start_vertex = Some((feature, normal));
     }
     if never || t_enter > t_exit || t_enter > max_fraction {
         return Cast::Separated;
@@ -357,7 +360,22 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
         None => {
             // Inside the sharp polygon but outside the rounded one: in a vertex wedge.
             match start_vertex {
-                Some(f) if m >= 2 => {
+                // Beside an edge, yet entering no pushed-out edge: rounding put the origin on
+                // the inner side of that edge's line although it is (just) farther than `rho`
+                // from the edge. It touches now; the circle of an end vertex would be wrong.
+                Some((f, normal)) if m >= 2 && f.s > 0.0 && f.s < 1.0 => {
+                    return if normal.dot(&d) < 0.0 {
+                        Cast::Hit {
+                            t: 0.0,
+                            feature: f,
+                            normal,
+                            distance: rho,
+                        }
+                    } else {
+                        Cast::Separated
+                    };
+                }
+                Some((f, _)) if m >= 2 => {
                     if f.s < 0.5 {
                         f.k0
                     } else {
@@ -383,7 +401,10 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
                 normal: n,
                 distance: rho,
             };
-            if rho == 0.0 || (0.0..=len).contains(&lambda) {
+            // With `rho == 0` a proper polygon's entry point is on the face up to rounding; a
+            // two-vertex `K` (a segment) is not bounded by its pushed-out edges, so its
+            // entry must lie within the face.
+            if (rho == 0.0 && m >= 3) || (0.0..=len).contains(&lambda) {
                 return face_hit((lambda / len).clamp(0.0, 1.0));
             }
             // Beyond an end of the face: in that vertex's wedge, unless the neighbouring edge

@@ -50,12 +50,13 @@ pub fn toi_circle_circle(
         })
     };
     let start_distance = w.norm();
-    if start_distance <= rho {
+    if start_distance <= rho + options.tolerance() {
         if start_distance < radius_sum - options.tolerance() {
             return Ok(Toi::Overlapping);
         }
-        // Within the target at the start: an impact only if they are closing in.
-        return Ok(if w.dot(&d) < 0.0 {
+        // Within the target at the start: an impact only if they close in by more than the
+        // tolerance over the step (less is sliding, to rounding).
+        return Ok(if w.dot(&d) < -options.tolerance() * start_distance {
             hit(0.0, w, start_distance)
         } else {
             Toi::Separated

@@ -1,19 +1,24 @@
 //! Conservative advancement (seed 002): time of impact for shapes that rotate.
 //!
-//! At the current time the exact distance `g` and its normal `n` are known. Along the fixed
+//! At the current time the distance `g` and its normal `n` are known. Along the fixed
 //! direction `n`, every point of A approaches at most at `v_a . n + |w_a| r_a` and every point
 //! of B recedes at least at `v_b . n - |w_b| r_b` (with `r` the farthest core point from the
-//! centre of mass), so the distance cannot fall by more than `mu * dt` in time `dt`, where
+//! centre of mass), so the distance cannot fall by more than `mu` per step, where
 //! `mu = (v_a - v_b) . n + |w_a| r_a + |w_b| r_b`. Advancing by `(g - target) / mu` therefore
 //! never passes the first time the shapes come within the target. If `mu <= 0` the shapes can
 //! never approach. Iterations stop once within `tolerance` of the target.
+//!
+//! The distance at `t = 0` is the exact signed distance (it must classify overlap); later
+//! iterations use GJK warm-started from the previous iteration's simplex, which is exact for
+//! separated shapes and costs a few support evaluations per iteration.
 
 use crate::distance::distance;
+use crate::gjk::{GjkCache, gjk_distance};
 use crate::{Hit, Toi, ToiOptions};
-use impact_geometry::{Real, Shape, Sweep};
+use impact_geometry::{Point, Real, Shape, Sweep, Vector, cross_scalar_vector, nalgebra};
 
 /// The largest distance from the centre of mass to a core point: how far rotation can move a
-/// point of the core per radian.
+/// point of the core per radian (the radius around the core turns in place).
 fn rotation_arm(shape: &Shape, sweep: &Sweep) -> Real {
     let c = sweep.local_center();
     shape
@@ -21,6 +26,11 @@ fn rotation_arm(shape: &Shape, sweep: &Sweep) -> Real {
         .iter()
         .map(|p| (p - c).norm())
         .fold(0.0, Real::max)
+}
+
+/// Velocity (per step) of the material point at world position `p` at `t = 0`.
+fn point_velocity(sweep: &Sweep, p: &Point) -> Vector {
+    sweep.displacement() + cross_scalar_vector(sweep.rotation_angle(), &(p - sweep.center_at(0.0)))
 }
 
 /// Time of impact of any two shapes under any sweeps, by conservative advancement.
@@ -38,66 +48,64 @@ pub fn toi_conservative_advancement(
     sweep_b: &Sweep,
     options: &ToiOptions,
 ) -> Toi {
-    let arm = sweep_a.angvel().abs() * rotation_arm(a, sweep_a) * sweep_a.dt()
-        + sweep_b.angvel().abs() * rotation_arm(b, sweep_b) * sweep_b.dt();
+    let arm = sweep_a.rotation_angle().abs() * rotation_arm(a, sweep_a)
+        + sweep_b.rotation_angle().abs() * rotation_arm(b, sweep_b);
     let relative = sweep_a.displacement() - sweep_b.displacement();
     let tolerance = options.tolerance();
     let mut target = options.target_separation();
+
+    let start = distance(a, &sweep_a.start(), b, &sweep_b.start());
+    if start.distance < -tolerance {
+        return Toi::Overlapping;
+    }
+    if start.distance <= target + tolerance {
+        let closing = (point_velocity(sweep_a, &start.point_a)
+            - point_velocity(sweep_b, &start.point_b))
+        .dot(&start.normal);
+        // As for the closed forms, closing by less than the tolerance over the step is sliding.
+        if closing > tolerance {
+            return hit(0.0, start.point_a, start.point_b, start.normal);
+        }
+        // Parting or sliding: only a later, closer approach is an impact.
+        target = start.distance - 0.5 * tolerance;
+    }
+
+    let mut cache = GjkCache::default();
     let mut t = 0.0;
-    for iteration in 0..options.max_iterations() {
-        let now = distance(a, &sweep_a.pose_at(t), b, &sweep_b.pose_at(t));
-        if iteration == 0 {
-            if now.distance < -tolerance {
-                return Toi::Overlapping;
-            }
-            if now.distance <= target + tolerance {
-                let approach_speed = relative.dot(&now.normal) + arm;
-                let point_velocity = |sweep: &Sweep, p: &impact_geometry::Point| {
-                    let r = p - sweep.center_at(0.0);
-                    sweep.displacement()
-                        + impact_geometry::cross_scalar_vector(sweep.rotation_angle(), &r)
-                };
-                let closing = (point_velocity(sweep_a, &now.point_a)
-                    - point_velocity(sweep_b, &now.point_b))
-                .dot(&now.normal);
-                if closing > 0.0 {
-                    return hit(0.0, &now);
-                }
-                if approach_speed <= 0.0 {
-                    return Toi::Separated;
-                }
-                target = now.distance - 0.5 * tolerance;
-            }
-        }
-        let gap = now.distance - target;
-        if iteration > 0 && gap <= tolerance {
-            return hit(t, &now);
-        }
-        let mu = relative.dot(&now.normal) + arm;
+    let mut gap = start.distance - target;
+    let mut normal = start.normal;
+    for _ in 0..options.max_iterations() {
+        let mu = relative.dot(&normal) + arm;
         if mu <= 0.0 {
             return Toi::Separated;
         }
         let next = t + gap / mu;
         if next > options.max_fraction() {
-            // One last look at the end: the bound is conservative, the step may end first.
             return Toi::Separated;
         }
-        if next <= t {
-            return hit(t, &now);
-        }
         t = next;
+        let pose_a = sweep_a.pose_at(t);
+        let pose_b = sweep_b.pose_at(t);
+        let now = gjk_distance(a, &pose_a, b, &pose_b, &mut cache);
+        if now.cores_overlap {
+            // Only rounding can bring the cores together before the target is reached; the
+            // exact distance still gives a usable normal and point.
+            let d = distance(a, &pose_a, b, &pose_b);
+            return hit(t, d.point_a, d.point_b, d.normal);
+        }
+        gap = now.distance - target;
+        normal = now.normal;
+        if gap <= tolerance {
+            return hit(t, now.point_a, now.point_b, now.normal);
+        }
     }
     Toi::NotConverged { safe_fraction: t }
 }
 
-fn hit(t: Real, d: &crate::Distance) -> Toi {
+fn hit(t: Real, point_a: Point, point_b: Point, normal: Vector) -> Toi {
     Toi::Hit(Hit {
         fraction: t,
-        point: nalgebra_center(d),
-        normal: d.normal,
+        point: nalgebra::center(&point_a, &point_b),
+        normal,
     })
-}
-
-fn nalgebra_center(d: &crate::Distance) -> impact_geometry::Point {
-    impact_geometry::nalgebra::center(&d.point_a, &d.point_b)
 }

@@ -1,0 +1,258 @@
+//! Reference checks for time-of-impact answers: a dense-sampling oracle and a seeded generator
+//! of rotating sweeps.
+//!
+//! The oracle shares nothing with conservative advancement but the exact distance function:
+//! it samples the distance at evenly spaced times, and bisects the first interval that ends
+//! within the target. It can miss a contact shorter than its sampling interval, never invent
+//! one, so "the method reports no contact where the oracle finds one" is a true miss. Tests,
+//! examples, benchmarks and fuzz targets use the same code, and so can users auditing their
+//! own scenes.
+
+use crate::distance::distance;
+use crate::{Toi, ToiOptions};
+use impact_geometry::{
+    Capsule, Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Sweep, Vector,
+};
+
+/// The first time the oracle sees the shapes within `target` (distance sampled at `samples + 1`
+/// evenly spaced fractions of `[0, max_fraction]`, the first crossing bisected to 1e-12), or
+/// `None` if no sample is within `target`.
+pub fn first_contact_by_sampling(
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    target: Real,
+    max_fraction: Real,
+    samples: usize,
+) -> Option<Real> {
+    let gap = |t: Real| distance(a, &sweep_a.pose_at(t), b, &sweep_b.pose_at(t)).distance;
+    let mut before = 0.0;
+    for i in 0..=samples {
+        let t = max_fraction * i as Real / samples as Real;
+        if gap(t) <= target {
+            if i == 0 {
+                return Some(0.0);
+            }
+            let (mut lo, mut hi) = (before, t);
+            while hi - lo > 1e-12 {
+                let mid = 0.5 * (lo + hi);
+                if gap(mid) <= target {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            return Some(hi);
+        }
+        before = t;
+    }
+    None
+}
+
+/// How a method's answer compares with the oracle's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Verdict {
+    /// Both found the same contact (the method no later than the oracle), or neither did.
+    Agree,
+    /// The oracle found contact at `oracle`, the method reported none.
+    Missed {
+        /// The oracle's first contact.
+        oracle: Real,
+    },
+    /// The method reported a contact after the oracle's first contact.
+    Late {
+        /// The method's fraction.
+        reported: Real,
+        /// The oracle's first contact.
+        oracle: Real,
+    },
+    /// The method reported a contact where the shapes are farther apart than the target plus
+    /// the tolerance (a false positive: harmless for safety, costly for a stepper).
+    Spurious {
+        /// The method's fraction.
+        reported: Real,
+        /// The distance there.
+        distance: Real,
+    },
+    /// The method gave up (not converged) before the oracle's contact; not a miss, its safe
+    /// fraction is still safe.
+    GaveUp,
+}
+
+/// Compares `toi` with the oracle answer `oracle` for the given case. `slack` is how much
+/// later than the oracle a hit may be (the oracle's bisection tolerance, 1e-12 by default).
+pub fn judge(
+    toi: &Toi,
+    oracle: Option<Real>,
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    options: &ToiOptions,
+) -> Verdict {
+    let slack = 1e-9;
+    match (*toi, oracle) {
+        (Toi::Hit(h), Some(o)) if h.fraction > o + slack => Verdict::Late {
+            reported: h.fraction,
+            oracle: o,
+        },
+        (Toi::Hit(h), _) => {
+            let d = distance(
+                a,
+                &sweep_a.pose_at(h.fraction),
+                b,
+                &sweep_b.pose_at(h.fraction),
+            );
+            let scale = 1e-9 * (1.0 + sweep_a.start().translation.vector.norm());
+            if h.fraction > 0.0
+                && d.distance > options.target_separation() + options.tolerance() + scale
+            {
+                Verdict::Spurious {
+                    reported: h.fraction,
+                    distance: d.distance,
+                }
+            } else {
+                Verdict::Agree
+            }
+        }
+        (Toi::Separated, Some(o)) => Verdict::Missed { oracle: o },
+        (Toi::NotConverged { safe_fraction }, Some(o)) if safe_fraction > o + slack => {
+            Verdict::Late {
+                reported: safe_fraction,
+                oracle: o,
+            }
+        }
+        (Toi::NotConverged { .. }, _) => Verdict::GaveUp,
+        _ => Verdict::Agree,
+    }
+}
+
+/// A small, fast, seedable random generator (SplitMix64), so cases are identical everywhere.
+#[derive(Debug, Clone)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator from `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[lo, hi)`.
+    pub fn range(&mut self, lo: Real, hi: Real) -> Real {
+        let unit = (self.next_u64() >> 11) as Real / (1u64 << 53) as Real;
+        lo + (hi - lo) * unit
+    }
+
+    /// Uniform in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// One two-body time-of-impact case.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// Shape A.
+    pub a: Shape,
+    /// A's motion.
+    pub sweep_a: Sweep,
+    /// Shape B.
+    pub b: Shape,
+    /// B's motion.
+    pub sweep_b: Sweep,
+}
+
+/// A random shape of size about 0.05 to 2, including skinny boxes (aspect up to 40:1).
+pub fn random_shape(rng: &mut SplitMix64) -> Shape {
+    let p = |rng: &mut SplitMix64| Point::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+    match rng.below(5) {
+        0 => Circle::new(rng.range(0.05, 1.0))
+            .expect("valid radius")
+            .into(),
+        1 => Segment::new(p(rng), p(rng)).expect("finite").into(),
+        2 => Capsule::new(p(rng), p(rng), rng.range(0.02, 0.5))
+            .expect("valid capsule")
+            .into(),
+        3 => ConvexPolygon::rectangle(rng.range(0.05, 2.0), rng.range(0.05, 2.0))
+            .expect("positive sizes")
+            .into(),
+        _ => ConvexPolygon::regular(3 + rng.below(6), rng.range(0.1, 1.5))
+            .expect("valid polygon")
+            .into(),
+    }
+}
+
+/// A random case where both bodies translate and rotate, often by more than 45 degrees and up
+/// to two turns per step, with B thrown toward A so that about half the cases hit. The centre
+/// of mass is the shape's centroid (what a body would have).
+pub fn random_rotating_case(rng: &mut SplitMix64) -> Case {
+    let a = random_shape(rng);
+    let b = random_shape(rng);
+    let center = |s: &Shape| {
+        s.mass_properties(1.0)
+            .map(|m| m.local_center)
+            .unwrap_or_else(|_| Point::origin())
+    };
+    let turn = |rng: &mut SplitMix64| {
+        if rng.below(10) < 7 {
+            rng.range(-4.0 * core::f64::consts::PI, 4.0 * core::f64::consts::PI)
+        } else {
+            rng.range(-0.3, 0.3)
+        }
+    };
+    let pos_a = Vector::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+    let dir = rng.range(-core::f64::consts::PI, core::f64::consts::PI);
+    let pos_b = pos_a + Vector::new(dir.cos(), dir.sin()) * rng.range(2.5, 7.0);
+    let aim = Vector::new(rng.range(-1.5, 1.5), rng.range(-1.5, 1.5));
+    let disp_b = (pos_a + aim - pos_b) * rng.range(0.0, 2.0);
+    let disp_a = Vector::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+    let sweep = |shape: &Shape, pos: Vector, rng: &mut SplitMix64, disp: Vector| {
+        let angle = rng.range(-3.2, 3.2);
+        let c = center(shape);
+        let pose = Isometry::new(pos, angle);
+        let pose = Isometry::new(pos - (pose.rotation * c.coords), angle);
+        Sweep::new(pose, c, disp, turn(rng), 1.0).expect("finite sweep")
+    };
+    let sweep_a = sweep(&a, pos_a, rng, disp_a);
+    let sweep_b = sweep(&b, pos_b, rng, disp_b);
+    Case {
+        a,
+        sweep_a,
+        b,
+        sweep_b,
+    }
+}
+
+/// Box2D's "skinny box" case: a 4 x 0.1 box falling at 100 units/s while spinning at
+/// 50 rad/s at 60 Hz toward a ground segment, starting at `height` with angle `angle`.
+pub fn skinny_box_case(height: Real, angle: Real) -> Case {
+    let plank: Shape = ConvexPolygon::rectangle(2.0, 0.05)
+        .expect("positive sizes")
+        .into();
+    let ground: Shape = Segment::new(Point::new(-50.0, 0.0), Point::new(50.0, 0.0))
+        .expect("finite")
+        .into();
+    Case {
+        a: plank,
+        sweep_a: Sweep::new(
+            Isometry::new(Vector::new(0.0, height), angle),
+            Point::origin(),
+            Vector::new(0.0, -100.0),
+            50.0,
+            1.0 / 60.0,
+        )
+        .expect("finite sweep"),
+        b: ground,
+        sweep_b: Sweep::stationary(Isometry::identity()).expect("finite sweep"),
+    }
+}

@@ -1,0 +1,19 @@
+//! Contact between a capsule and a capsule.
+
+use super::Manifold;
+use super::rounded::Rounded;
+use impact_geometry::{Capsule, Isometry, Real};
+
+/// The manifold of capsule `a` and capsule `b` (normal from A to B), with points wherever the
+/// surfaces are closer than `speculative_distance`.
+pub fn contact_capsule_capsule(
+    a: &Capsule,
+    pose_a: &Isometry,
+    b: &Capsule,
+    pose_b: &Isometry,
+    speculative_distance: Real,
+) -> Manifold {
+    let core_a = Rounded::new(a.core(), a.radius(), pose_a);
+    let core_b = Rounded::new(b.core(), b.radius(), pose_b);
+    super::polygon_polygon::collide_rounded_any(&core_a, &core_b, speculative_distance)
+}

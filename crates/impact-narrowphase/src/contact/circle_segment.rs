@@ -1,0 +1,20 @@
+//! Contact between a circle and a segment.
+
+use super::Manifold;
+use super::rounded::Rounded;
+use impact_geometry::{Circle, Isometry, Real, Segment};
+
+/// The manifold of circle `a` and segment `b` (normal from A to B), with points wherever the
+/// surfaces are closer than `speculative_distance`.
+pub fn contact_circle_segment(
+    a: &Circle,
+    pose_a: &Isometry,
+    b: &Segment,
+    pose_b: &Isometry,
+    speculative_distance: Real,
+) -> Manifold {
+    let core = Rounded::new(b.core(), 0.0, pose_b);
+    let center = (pose_a * a.center()).coords;
+    super::circle_polygon::rounded_versus_point(&core, center, a.radius(), speculative_distance)
+        .swapped()
+}

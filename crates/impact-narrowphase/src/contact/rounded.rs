@@ -1,0 +1,55 @@
+//! A shape's core in world coordinates with outward edge normals: the common input of the
+//! manifold routines.
+
+use crate::scratch::Scratch;
+use impact_geometry::{Isometry, Point, Real, Vector};
+
+/// Vertices kept on the stack.
+const INLINE: usize = 12;
+
+/// A convex core in world coordinates, counter-clockwise, with its radius. One vertex (a
+/// point), two (a segment: two edges with opposite normals) or more (a polygon).
+pub(crate) struct Rounded {
+    pub vertices: Scratch<Vector, INLINE>,
+    pub normals: Scratch<Vector, INLINE>,
+    pub radius: Real,
+}
+
+impl Rounded {
+    pub(crate) fn new(core: &[Point], radius: Real, pose: &Isometry) -> Self {
+        let mut vertices = Scratch::new();
+        for p in core {
+            vertices.push((pose * p).coords);
+        }
+        // A zero-length segment is a point.
+        if core.len() == 2 && core[0] == core[1] {
+            let mut single = Scratch::new();
+            single.push(vertices.as_slice()[0]);
+            vertices = single;
+        }
+        let mut normals = Scratch::new();
+        let v = vertices.as_slice();
+        let n = v.len();
+        if n >= 2 {
+            for i in 0..n {
+                let e = v[(i + 1) % n] - v[i];
+                normals.push(Vector::new(e.y, -e.x).normalize());
+            }
+        }
+        Self {
+            vertices,
+            normals,
+            radius,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn v(&self) -> &[Vector] {
+        self.vertices.as_slice()
+    }
+
+    #[inline]
+    pub(crate) fn n(&self) -> &[Vector] {
+        self.normals.as_slice()
+    }
+}

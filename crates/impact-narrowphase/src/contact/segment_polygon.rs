@@ -1,0 +1,19 @@
+//! Contact between a segment and a convexpolygon.
+
+use super::Manifold;
+use super::rounded::Rounded;
+use impact_geometry::{ConvexPolygon, Isometry, Real, Segment};
+
+/// The manifold of segment `a` and convexpolygon `b` (normal from A to B), with points wherever the
+/// surfaces are closer than `speculative_distance`.
+pub fn contact_segment_polygon(
+    a: &Segment,
+    pose_a: &Isometry,
+    b: &ConvexPolygon,
+    pose_b: &Isometry,
+    speculative_distance: Real,
+) -> Manifold {
+    let core_a = Rounded::new(a.core(), 0.0, pose_a);
+    let core_b = Rounded::new(b.core(), 0.0, pose_b);
+    super::polygon_polygon::collide_rounded_any(&core_a, &core_b, speculative_distance)
+}

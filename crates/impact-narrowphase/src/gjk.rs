@@ -1,0 +1,324 @@
+//! GJK distance and closest points between two shapes, with a warm-startable simplex.
+//!
+//! GJK runs on the cores (point, segment, polygon) through their support functions and adds the
+//! radii at the end, as Box2D does: a rounded shape never needs a curved support function, and
+//! the iteration always works on polygons, where it terminates exactly.
+//!
+//! The simplex lives in the Minkowski difference `B - A` (points `w = b - a`); its point
+//! closest to the origin is the vector from A's closest point to B's. Termination: the simplex
+//! holds the origin (the cores overlap), the search direction vanishes (the origin lies on the
+//! simplex: touching cores), a support point repeats (no progress is possible: the answer is
+//! exact), or the iteration cap is reached (reported). Each support vertex is a vertex of the
+//! cores, so a repeat is detected exactly, without tolerances.
+
+use impact_geometry::{Isometry, Point, Real, Shape, Vector, cross};
+
+/// The simplex a query ended with, by vertex indices: pass it to the next query on the same
+/// pair (a step later, or the next iteration of conservative advancement) to start where the
+/// last one finished. A cache from another pair is harmless (indices out of range are ignored).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GjkCache {
+    count: u8,
+    index_a: [u16; 3],
+    index_b: [u16; 3],
+}
+
+/// What GJK found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GjkOutput {
+    /// Distance between the surfaces (world units). When the cores are apart but the rounded
+    /// shapes overlap this is negative (minus the overlap along `normal`); when the cores
+    /// themselves overlap it is `-(radius_a + radius_b)` and `cores_overlap` is set: GJK does
+    /// not measure core penetration (use [`crate::distance`]).
+    pub distance: Real,
+    /// Unit normal from A toward B (meaningless when `cores_overlap`).
+    pub normal: Vector,
+    /// Closest point on A's surface.
+    pub point_a: Point,
+    /// Closest point on B's surface.
+    pub point_b: Point,
+    /// Whether the cores intersect.
+    pub cores_overlap: bool,
+    /// Iterations used (for diagnostics and benchmarks).
+    pub iterations: u32,
+}
+
+/// More iterations than any polygon pair of the geometry crate can use: every iteration adds
+/// a new vertex pair or stops, and the cap only guards against rounding cycles.
+const MAX_ITERATIONS: u32 = 64;
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Vertex {
+    /// Support point of A (world).
+    wa: Vector,
+    /// Support point of B (world).
+    wb: Vector,
+    /// `wb - wa`.
+    w: Vector,
+    /// Barycentric weight in the closest point.
+    a: Real,
+    ia: usize,
+    ib: usize,
+}
+
+struct Proxy<'a> {
+    points: &'a [Point],
+    pose: &'a Isometry,
+}
+
+impl Proxy<'_> {
+    /// Index of the core vertex farthest along world direction `d`.
+    #[inline]
+    fn support(&self, d: &Vector) -> usize {
+        let local = self.pose.rotation.inverse_transform_vector(d);
+        let mut best = 0;
+        let mut best_dot = self.points[0].coords.dot(&local);
+        for (i, p) in self.points.iter().enumerate().skip(1) {
+            let dot = p.coords.dot(&local);
+            if dot > best_dot {
+                best = i;
+                best_dot = dot;
+            }
+        }
+        best
+    }
+
+    #[inline]
+    fn world(&self, i: usize) -> Vector {
+        (self.pose * self.points[i]).coords
+    }
+}
+
+fn vertex(a: &Proxy<'_>, b: &Proxy<'_>, ia: usize, ib: usize) -> Vertex {
+    let wa = a.world(ia);
+    let wb = b.world(ib);
+    Vertex {
+        wa,
+        wb,
+        w: wb - wa,
+        a: 1.0,
+        ia,
+        ib,
+    }
+}
+
+/// Distance and closest points between `a` at `pose_a` and `b` at `pose_b`, starting from
+/// `cache` and leaving the final simplex in it.
+pub fn gjk_distance(
+    a: &Shape,
+    pose_a: &Isometry,
+    b: &Shape,
+    pose_b: &Isometry,
+    cache: &mut GjkCache,
+) -> GjkOutput {
+    let pa = Proxy {
+        points: a.core(),
+        pose: pose_a,
+    };
+    let pb = Proxy {
+        points: b.core(),
+        pose: pose_b,
+    };
+    let mut s = [Vertex::default(); 3];
+    let mut count = 0;
+    for k in 0..cache.count as usize {
+        let (ia, ib) = (cache.index_a[k] as usize, cache.index_b[k] as usize);
+        if ia < pa.points.len() && ib < pb.points.len() {
+            s[count] = vertex(&pa, &pb, ia, ib);
+            count += 1;
+        }
+    }
+    // A cached simplex can degenerate as the shapes move; restart from one vertex if so.
+    if count >= 2 && !cached_simplex_is_sound(&s[..count]) {
+        count = 1;
+    }
+    if count == 0 {
+        s[0] = vertex(&pa, &pb, 0, 0);
+        count = 1;
+    }
+
+    let mut iterations = 0;
+    let mut cores_overlap = false;
+    while iterations < MAX_ITERATIONS {
+        let saved: [(usize, usize); 3] =
+            [(s[0].ia, s[0].ib), (s[1].ia, s[1].ib), (s[2].ia, s[2].ib)];
+        let saved_count = count;
+        count = match count {
+            1 => 1,
+            2 => solve2(&mut s),
+            _ => solve3(&mut s),
+        };
+        if count == 3 {
+            cores_overlap = true;
+            break;
+        }
+        let d = search_direction(&s, count);
+        // The origin lies on the simplex (to rounding): the cores touch.
+        if d.norm_squared() <= Real::EPSILON * Real::EPSILON * scale(&s, count) {
+            break;
+        }
+        iterations += 1;
+        let ia = pa.support(&-d);
+        let ib = pb.support(&d);
+        // A repeated support vertex means no vertex of the difference is closer: done.
+        if saved[..saved_count].contains(&(ia, ib)) {
+            break;
+        }
+        s[count] = vertex(&pa, &pb, ia, ib);
+        count += 1;
+    }
+
+    cache.count = count as u8;
+    for (k, v) in s[..count].iter().enumerate() {
+        cache.index_a[k] = v.ia as u16;
+        cache.index_b[k] = v.ib as u16;
+    }
+
+    let (ca, cb) = witness_points(&s, count);
+    let radius_sum = a.radius() + b.radius();
+    let delta = cb - ca;
+    let core_distance = delta.norm();
+    if cores_overlap || core_distance == 0.0 {
+        let mid = Point::from((ca + cb) * 0.5);
+        return GjkOutput {
+            distance: -radius_sum,
+            normal: Vector::new(1.0, 0.0),
+            point_a: mid,
+            point_b: mid,
+            cores_overlap: true,
+            iterations,
+        };
+    }
+    let normal = delta / core_distance;
+    GjkOutput {
+        distance: core_distance - radius_sum,
+        normal,
+        point_a: Point::from(ca + normal * a.radius()),
+        point_b: Point::from(cb - normal * b.radius()),
+        cores_overlap: false,
+        iterations,
+    }
+}
+
+/// Squared size of the simplex, to make the "origin on the simplex" test scale-free.
+fn scale(s: &[Vertex; 3], count: usize) -> Real {
+    s[..count]
+        .iter()
+        .map(|v| v.w.norm_squared())
+        .fold(1e-300, Real::max)
+}
+
+fn cached_simplex_is_sound(s: &[Vertex]) -> bool {
+    match s.len() {
+        2 => s[0].w != s[1].w,
+        3 => cross(&(s[1].w - s[0].w), &(s[2].w - s[0].w)).abs() > 0.0,
+        _ => true,
+    }
+}
+
+/// The direction from the simplex toward the origin.
+fn search_direction(s: &[Vertex; 3], count: usize) -> Vector {
+    if count == 1 {
+        return -s[0].w;
+    }
+    let e = s[1].w - s[0].w;
+    // The side of the edge the origin is on.
+    if cross(&e, &(-s[0].w)) > 0.0 {
+        Vector::new(-e.y, e.x)
+    } else {
+        Vector::new(e.y, -e.x)
+    }
+}
+
+/// Closest point of a segment simplex to the origin: keeps the vertex or edge region that
+/// holds it.
+fn solve2(s: &mut [Vertex; 3]) -> usize {
+    let (w1, w2) = (s[0].w, s[1].w);
+    let e = w2 - w1;
+    let d2 = -w1.dot(&e);
+    if d2 <= 0.0 {
+        s[0].a = 1.0;
+        return 1;
+    }
+    let d1 = w2.dot(&e);
+    if d1 <= 0.0 {
+        s[0] = s[1];
+        s[0].a = 1.0;
+        return 1;
+    }
+    let inv = 1.0 / (d1 + d2);
+    s[0].a = d1 * inv;
+    s[1].a = d2 * inv;
+    2
+}
+
+/// Closest point of a triangle simplex to the origin, by Voronoi regions (Ericson, "Real-Time
+/// Collision Detection", 5.1.5, as Box2D writes it).
+fn solve3(s: &mut [Vertex; 3]) -> usize {
+    let (w1, w2, w3) = (s[0].w, s[1].w, s[2].w);
+    let e12 = w2 - w1;
+    let d12_1 = w2.dot(&e12);
+    let d12_2 = -w1.dot(&e12);
+    let e13 = w3 - w1;
+    let d13_1 = w3.dot(&e13);
+    let d13_2 = -w1.dot(&e13);
+    let e23 = w3 - w2;
+    let d23_1 = w3.dot(&e23);
+    let d23_2 = -w2.dot(&e23);
+    let n123 = cross(&e12, &e13);
+    let d123_1 = n123 * cross(&w2, &w3);
+    let d123_2 = n123 * cross(&w3, &w1);
+    let d123_3 = n123 * cross(&w1, &w2);
+
+    if d12_2 <= 0.0 && d13_2 <= 0.0 {
+        s[0].a = 1.0;
+        return 1;
+    }
+    if d12_1 > 0.0 && d12_2 > 0.0 && d123_3 <= 0.0 {
+        let inv = 1.0 / (d12_1 + d12_2);
+        s[0].a = d12_1 * inv;
+        s[1].a = d12_2 * inv;
+        return 2;
+    }
+    if d13_1 > 0.0 && d13_2 > 0.0 && d123_2 <= 0.0 {
+        let inv = 1.0 / (d13_1 + d13_2);
+        s[0].a = d13_1 * inv;
+        s[2].a = d13_2 * inv;
+        s[1] = s[2];
+        return 2;
+    }
+    if d12_1 <= 0.0 && d23_2 <= 0.0 {
+        s[0] = s[1];
+        s[0].a = 1.0;
+        return 1;
+    }
+    if d13_1 <= 0.0 && d23_1 <= 0.0 {
+        s[0] = s[2];
+        s[0].a = 1.0;
+        return 1;
+    }
+    if d23_1 > 0.0 && d23_2 > 0.0 && d123_1 <= 0.0 {
+        let inv = 1.0 / (d23_1 + d23_2);
+        s[2].a = d23_2 * inv;
+        s[1].a = d23_1 * inv;
+        s[0] = s[2];
+        return 2;
+    }
+    // Inside the triangle.
+    let inv = 1.0 / (d123_1 + d123_2 + d123_3);
+    s[0].a = d123_1 * inv;
+    s[1].a = d123_2 * inv;
+    s[2].a = d123_3 * inv;
+    3
+}
+
+/// Closest points on the two cores from the barycentric weights.
+fn witness_points(s: &[Vertex; 3], count: usize) -> (Vector, Vector) {
+    let mut pa = Vector::zeros();
+    let mut pb = Vector::zeros();
+    for v in &s[..count] {
+        pa += v.wa * v.a;
+        pb += v.wb * v.a;
+    }
+    (pa, pb)
+}

@@ -1,0 +1,112 @@
+//! Regressions found by the differential test against parry2d (`tests/parry_differential.rs`
+//! of the workspace root); see `docs/algorithms/toi.md`, "Differential test against parry2d".
+
+use impact_geometry::{
+    Capsule, Circle, ConvexPolygon, Isometry, Point, Segment, Shape, Sweep, Vector,
+};
+use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};
+
+fn sweep(x: f64, y: f64, angle: f64, dx: f64, dy: f64) -> Sweep {
+    Sweep::translating(Isometry::new(Vector::new(x, y), angle), Vector::new(dx, dy)).unwrap()
+}
+
+fn toi(a: &Shape, sa: &Sweep, b: &Shape, sb: &Sweep) -> Toi {
+    time_of_impact(a, sa, b, sb, &ToiOptions::exact())
+}
+
+/// A point crossing the line of a segment far beyond its ends never touches it.
+#[test]
+fn point_passing_beyond_a_segment_end_is_separated() {
+    let wall: Shape = Segment::new(Point::new(1.0, -1.0), Point::new(1.0, 1.0))
+        .unwrap()
+        .into();
+    let wall_sweep = sweep(0.0, 5.0, 0.0, -2.0, 0.0);
+    let still = sweep(0.0, 0.0, 0.0, 0.0, 0.0);
+    for point in [
+        Shape::from(Circle::new(0.0).unwrap()),
+        Segment::new(Point::origin(), Point::origin())
+            .unwrap()
+            .into(),
+        Capsule::new(Point::origin(), Point::origin(), 0.0)
+            .unwrap()
+            .into(),
+    ] {
+        assert_eq!(toi(&point, &still, &wall, &wall_sweep), Toi::Separated);
+        assert_eq!(toi(&wall, &wall_sweep, &point, &still), Toi::Separated);
+    }
+    // Two parallel segments whose lines cross 4 units apart from each other.
+    let s: Shape = Segment::new(Point::new(0.0, 0.0), Point::new(1.0, 0.0))
+        .unwrap()
+        .into();
+    assert_eq!(
+        toi(&s, &still, &s, &sweep(5.0, 1.0, 0.0, 0.0, -2.0)),
+        Toi::Separated
+    );
+}
+
+/// Touching to rounding at the start and approaching: the hit is at the start, not later.
+#[test]
+fn touching_within_rounding_and_approaching_hits_at_once() {
+    let capsule: Shape = Capsule::new(
+        Point::new(1.7188522914790338, -2.8719067849468325),
+        Point::new(2.71009252396317, 1.188112170267523),
+        1.0071410992925416,
+    )
+    .unwrap()
+    .into();
+    let polygon: Shape = ConvexPolygon::new(&[
+        Point::new(-2.388163050353974, 1.95020732333119),
+        Point::new(-2.341395332590899, -2.249481255965013),
+        Point::new(-1.2157134565478516, -2.2683684266368878),
+        Point::new(0.1534965044073413, -1.9055059762723257),
+        Point::new(2.9217730737826493, 0.829903907003974),
+    ])
+    .unwrap()
+    .into();
+    let sa = sweep(
+        4.596206991931595e-1,
+        1.348043478925879,
+        -3.0230503175280443e-1,
+        0.0,
+        0.0,
+    );
+    let sb = sweep(
+        -2.401062102380296,
+        -1.9864271957070063,
+        0.0,
+        5.80371725154866,
+        5.37716402312892e-1,
+    );
+    // The shapes overlap right after the start.
+    let later = distance(&capsule, &sa.pose_at(1e-3), &polygon, &sb.pose_at(1e-3));
+    assert!(later.distance < -1e-3);
+    for answer in [
+        toi(&capsule, &sa, &polygon, &sb),
+        toi(&polygon, &sb, &capsule, &sa).swapped(),
+    ] {
+        let Toi::Hit(hit) = answer else {
+            panic!("expected a hit, got {answer:?}")
+        };
+        assert!(hit.fraction < 1e-12, "late hit at {}", hit.fraction);
+    }
+}
+
+/// Circles touching to rounding at the start that slide apart: no hit later in the step.
+#[test]
+fn circles_touching_within_rounding_and_sliding_do_not_hit_later() {
+    let a: Shape = Circle::new(0.007336862399307162).unwrap().into();
+    let b: Shape = Circle::new(0.08632009389982194).unwrap().into();
+    let sa = sweep(-2.4413875681138542e-1, -2.771041698303292e-1, 0.0, 0.0, 0.0);
+    let sb = sweep(
+        -1.6496016569148275e-1,
+        -3.2712792590166245e-1,
+        0.0,
+        -4.099045627259759e-2,
+        -6.488050542222597e-2,
+    );
+    match toi(&a, &sa, &b, &sb) {
+        Toi::Separated => {}
+        Toi::Hit(hit) => assert!(hit.fraction < 1e-12, "hit at {}", hit.fraction),
+        other => panic!("unexpected {other:?}"),
+    }
+}
