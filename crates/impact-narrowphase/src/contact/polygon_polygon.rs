@@ -185,6 +185,16 @@ pub fn contact_polygon_polygon(
     collide_rounded(&pa, &pb, speculative_distance)
 }
 
+/// [`collide_rounded`] for cores that may be single points (zero-length segments).
+pub(crate) fn collide_rounded_any(a: &Rounded, b: &Rounded, speculative: Real) -> Manifold {
+    use super::circle_polygon::rounded_versus_point;
+    match (a.v().len(), b.v().len()) {
+        (1, _) => rounded_versus_point(b, a.v()[0], a.radius, speculative).swapped(),
+        (_, 1) => rounded_versus_point(a, b.v()[0], b.radius, speculative),
+        _ => collide_rounded(a, b, speculative),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,15 +258,5 @@ mod tests {
         assert_eq!(m.points().len(), 1);
         assert!((m.normal - Vector::new(1.0, 1.0) / 2f64.sqrt()).norm() < 1e-12);
         assert!((m.points()[0].separation - 0.01).abs() < 1e-12);
-    }
-}
-
-/// [`collide_rounded`] for cores that may be single points (zero-length segments).
-pub(crate) fn collide_rounded_any(a: &Rounded, b: &Rounded, speculative: Real) -> Manifold {
-    use super::circle_polygon::rounded_versus_point;
-    match (a.v().len(), b.v().len()) {
-        (1, _) => rounded_versus_point(b, a.v()[0], a.radius, speculative).swapped(),
-        (_, 1) => rounded_versus_point(a, b.v()[0], b.radius, speculative),
-        _ => collide_rounded(a, b, speculative),
     }
 }

@@ -12,6 +12,7 @@ use impact_geometry::{Capsule, Sweep};
 /// # Errors
 /// [`NoClosedForm`] if a sweep rotates (see [`crate::time_of_impact`], which then uses
 /// conservative advancement).
+#[inline]
 pub fn toi_capsule_capsule(
     a: &Capsule,
     sweep_a: &Sweep,

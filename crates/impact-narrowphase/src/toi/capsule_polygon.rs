@@ -12,6 +12,7 @@ use impact_geometry::{Capsule, ConvexPolygon, Sweep};
 /// # Errors
 /// [`NoClosedForm`] if a sweep rotates (see [`crate::time_of_impact`], which then uses
 /// conservative advancement).
+#[inline]
 pub fn toi_capsule_polygon(
     a: &Capsule,
     sweep_a: &Sweep,
@@ -20,7 +21,7 @@ pub fn toi_capsule_polygon(
     options: &ToiOptions,
 ) -> Result<Toi, NoClosedForm> {
     let a = LinearBody::new(a.core(), a.radius(), sweep_a)?;
-    let b = LinearBody::new(b.core(), 0.0, sweep_b)?;
+    let b = LinearBody::new(b.core(), 0.0, sweep_b)?.with_normals(b.normals());
     Ok(cast_linear(&a, &b, options))
 }
 

@@ -7,16 +7,15 @@
 //! A circle spinning about its own centre still moves on a straight line, so this closed
 //! form serves rotating discs too.
 
-use super::linear::LinearBody;
-use crate::minkowski::circle_entry;
 use crate::{Hit, NoClosedForm, Toi, ToiOptions};
-use impact_geometry::{Circle, Point, Sweep, Vector};
+use impact_geometry::{Circle, Point, Sweep, Vector, cross};
 
 /// The first fraction of the step at which circles `a` and `b` come within
 /// `options.target_separation()`; exact to rounding.
 ///
 /// # Errors
 /// [`NoClosedForm`] if a sweep rotates about a point other than the circle's centre.
+#[inline]
 pub fn toi_circle_circle(
     a: &Circle,
     sweep_a: &Sweep,
@@ -24,47 +23,103 @@ pub fn toi_circle_circle(
     sweep_b: &Sweep,
     options: &ToiOptions,
 ) -> Result<Toi, NoClosedForm> {
-    let body_a = LinearBody::new(a.core(), a.radius(), sweep_a)?;
-    let body_b = LinearBody::new(b.core(), b.radius(), sweep_b)?;
-    let center_a = body_a.start * a.center();
-    let center_b = body_b.start * b.center();
+    // A disc spinning about its own centre still moves its centre on a straight line.
+    let linear = |c: &Circle, sweep: &Sweep| !sweep.rotates() || c.center() == sweep.local_center();
+    if !(linear(a, sweep_a) && linear(b, sweep_b)) {
+        return Err(NoClosedForm);
+    }
+    let center_a = sweep_a.start() * a.center();
+    let center_b = sweep_b.start() * b.center();
+    let displacement_a = sweep_a.displacement();
     let w = center_b - center_a;
-    let d = body_b.displacement - body_a.displacement;
+    let d = sweep_b.displacement() - displacement_a;
     let radius_sum = a.radius() + b.radius();
     let rho = radius_sum + options.target_separation();
-    let hit = |t: f64, offset: Vector, gap: f64| {
-        let len = offset.norm();
-        let normal = if len > 0.0 {
-            offset / len
+    #[inline(always)]
+    fn hit(
+        center_a: Point,
+        displacement_a: Vector,
+        radius_a: f64,
+        radius_sum: f64,
+        t: f64,
+        offset: Vector,
+        gap: f64,
+    ) -> Toi {
+        // At a hit |offset| = gap up to rounding: dividing by it saves a square root.
+        let normal = if gap > 0.0 {
+            offset * (1.0 / gap)
         } else {
-            Vector::new(1.0, 0.0)
+            let len = offset.norm();
+            if len > 0.0 {
+                offset / len
+            } else {
+                Vector::new(1.0, 0.0)
+            }
         };
         Toi::Hit(Hit {
             fraction: t,
-            point: Point::from(
-                center_a.coords
-                    + body_a.displacement * t
-                    + normal * (a.radius() + 0.5 * (gap - radius_sum)),
-            ),
+            point: center_a + displacement_a * t + normal * (radius_a + 0.5 * (gap - radius_sum)),
             normal,
         })
-    };
-    let start_distance = w.norm();
-    if start_distance <= rho + options.tolerance() {
-        if start_distance < radius_sum - options.tolerance() {
-            return Ok(Toi::Overlapping);
-        }
-        // Within the target at the start: an impact only if they close in by more than the
-        // tolerance over the step (less is sliding, to rounding).
-        return Ok(if w.dot(&d) < -options.tolerance() * start_distance {
-            hit(0.0, w, start_distance)
-        } else {
-            Toi::Separated
-        });
     }
-    Ok(match circle_entry(&(-w), rho, &d) {
-        Some(t) if t <= options.max_fraction() => hit(t, w + d * t, rho),
-        _ => Toi::Separated,
+    let hit = |t: f64, offset: Vector, gap: f64| {
+        hit(
+            center_a,
+            displacement_a,
+            a.radius(),
+            radius_sum,
+            t,
+            offset,
+            gap,
+        )
+    };
+    // Most queries miss: reject them with squared quantities before any square root.
+    let near = rho + options.tolerance();
+    let w2 = w.norm_squared();
+    if w2 > near * near {
+        let b = w.dot(&d);
+        let d2 = d.norm_squared();
+        let cr = cross(&w, &d);
+        if b >= 0.0 || cr * cr > rho * rho * d2 {
+            return Ok(Toi::Separated);
+        }
+        // The quadratic's constant term and discriminant, each in the cancellation-free
+        // factored form (see `minkowski::circle_entry`) exactly where cancellation can occur:
+        // near touching (|w| close to rho) and near grazing (|w x d| close to rho |d|). Away
+        // from those the plain forms are as accurate and save two square roots.
+        let rho2 = rho * rho;
+        let c = if w2 > 2.0 * rho2 {
+            w2 - rho2
+        } else {
+            let w_len = w2.sqrt();
+            (w_len - rho) * (w_len + rho)
+        };
+        let cr2 = cr * cr;
+        let disc = if 2.0 * cr2 < rho2 * d2 {
+            rho2 * d2 - cr2
+        } else {
+            let (rd, acr) = (rho * d2.sqrt(), cr.abs());
+            (rd - acr) * (rd + acr)
+        };
+        if disc < 0.0 {
+            return Ok(Toi::Separated);
+        }
+        let t = c / (-b + disc.sqrt());
+        if t > options.max_fraction() {
+            return Ok(Toi::Separated);
+        }
+        return Ok(hit(t, w + d * t, rho));
+    }
+    let start_distance = w2.sqrt();
+    if start_distance < radius_sum - options.tolerance() {
+        return Ok(Toi::Overlapping);
+    }
+    // Within the target at the start: an impact only if they close in by more than the
+    // tolerance over the step (less is sliding, to rounding).
+    Ok(if w.dot(&d) < -options.tolerance() * start_distance {
+        hit(0.0, w, start_distance)
+    } else {
+        Toi::Separated
     })
 }
 

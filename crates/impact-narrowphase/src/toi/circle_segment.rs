@@ -12,6 +12,7 @@ use impact_geometry::{Circle, Segment, Sweep};
 /// # Errors
 /// [`NoClosedForm`] if a sweep rotates (see [`crate::time_of_impact`], which then uses
 /// conservative advancement).
+#[inline]
 pub fn toi_circle_segment(
     a: &Circle,
     sweep_a: &Sweep,

@@ -68,6 +68,7 @@ pub enum ToiMethod {
 ///
 /// Both argument orders are served; swapping `a` and `b` gives the same fraction and the
 /// opposite normal.
+#[inline]
 pub fn time_of_impact(
     a: &Shape,
     sweep_a: &Sweep,
@@ -105,6 +106,7 @@ pub fn time_of_impact_with(
 ///
 /// # Errors
 /// [`NoClosedForm`] if a sweep rotates (a disc spinning about its own centre is fine).
+#[inline]
 pub fn closed_form_toi(
     a: &Shape,
     sweep_a: &Sweep,

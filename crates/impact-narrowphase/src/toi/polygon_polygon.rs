@@ -12,6 +12,7 @@ use impact_geometry::{ConvexPolygon, Sweep};
 /// # Errors
 /// [`NoClosedForm`] if a sweep rotates (see [`crate::time_of_impact`], which then uses
 /// conservative advancement).
+#[inline]
 pub fn toi_polygon_polygon(
     a: &ConvexPolygon,
     sweep_a: &Sweep,
@@ -19,8 +20,8 @@ pub fn toi_polygon_polygon(
     sweep_b: &Sweep,
     options: &ToiOptions,
 ) -> Result<Toi, NoClosedForm> {
-    let a = LinearBody::new(a.core(), 0.0, sweep_a)?;
-    let b = LinearBody::new(b.core(), 0.0, sweep_b)?;
+    let a = LinearBody::new(a.core(), 0.0, sweep_a)?.with_normals(a.normals());
+    let b = LinearBody::new(b.core(), 0.0, sweep_b)?.with_normals(b.normals());
     Ok(cast_linear(&a, &b, options))
 }
 

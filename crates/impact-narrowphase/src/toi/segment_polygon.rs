@@ -12,6 +12,7 @@ use impact_geometry::{ConvexPolygon, Segment, Sweep};
 /// # Errors
 /// [`NoClosedForm`] if a sweep rotates (see [`crate::time_of_impact`], which then uses
 /// conservative advancement).
+#[inline]
 pub fn toi_segment_polygon(
     a: &Segment,
     sweep_a: &Sweep,
@@ -20,7 +21,7 @@ pub fn toi_segment_polygon(
     options: &ToiOptions,
 ) -> Result<Toi, NoClosedForm> {
     let a = LinearBody::new(a.core(), 0.0, sweep_a)?;
-    let b = LinearBody::new(b.core(), 0.0, sweep_b)?;
+    let b = LinearBody::new(b.core(), 0.0, sweep_b)?.with_normals(b.normals());
     Ok(cast_linear(&a, &b, options))
 }
 
