@@ -271,3 +271,54 @@ pub fn min_gap(placed: &Placed, t0: Real, t1: Real) -> (Real, Real) {
     let v = g(t);
     if v < best.0 { (v, t) } else { best }
 }
+
+/// Outward unit normals of a core's edges (both sides of a segment, none for a point).
+fn core_normals(core: &[Point]) -> Vec<Vector> {
+    let n = core.len();
+    match n {
+        1 => vec![],
+        2 => {
+            let e = core[1] - core[0];
+            if e.norm() == 0.0 {
+                return vec![];
+            }
+            let m = Vector::new(e.y, -e.x).normalize();
+            vec![m, -m]
+        }
+        _ => (0..n)
+            .map(|i| {
+                let e = core[(i + 1) % n] - core[i];
+                Vector::new(e.y, -e.x).normalize()
+            })
+            .collect(),
+    }
+}
+
+/// Signed distance between the shapes: the brute-force gap when the cores are apart, and
+/// minus the smallest overlap over every edge normal of both cores (the separating axis
+/// theorem) minus the radii when they intersect.
+pub fn signed_gap(a: &Shape, pose_a: &Isometry, b: &Shape, pose_b: &Isometry) -> Real {
+    let (ca, cb) = (world_core(a, pose_a), world_core(b, pose_b));
+    let d = core_distance(&ca, &cb);
+    if d > 0.0 {
+        return d - a.radius() - b.radius();
+    }
+    let mut depth = Real::INFINITY;
+    for n in core_normals(&ca).into_iter().chain(core_normals(&cb)) {
+        let (amin, amax) = ca
+            .iter()
+            .fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), p| {
+                (lo.min(n.dot(&p.coords)), hi.max(n.dot(&p.coords)))
+            });
+        let (bmin, bmax) = cb
+            .iter()
+            .fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), p| {
+                (lo.min(n.dot(&p.coords)), hi.max(n.dot(&p.coords)))
+            });
+        depth = depth.min((amax - bmin).min(bmax - amin));
+    }
+    if depth == Real::INFINITY {
+        depth = 0.0;
+    }
+    -depth - a.radius() - b.radius()
+}
