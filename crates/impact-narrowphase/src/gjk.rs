@@ -37,7 +37,7 @@ pub struct GjkOutput {
     pub point_a: Point,
     /// Closest point on B's surface.
     pub point_b: Point,
-    /// Whether the cores intersect.
+    /// Whether the cores intersect or touch (distance zero to rounding).
     pub cores_overlap: bool,
     /// Iterations used (for diagnostics and benchmarks).
     pub iterations: u32,
@@ -153,8 +153,11 @@ pub fn gjk_distance(
             break;
         }
         let d = search_direction(&s, count);
-        // The origin lies on the simplex (to rounding): the cores touch.
+        // The origin lies on the simplex (to rounding): the cores touch or overlap, and GJK
+        // cannot tell which (an edge of the simplex through the origin may cut deep into the
+        // Minkowski difference).
         if d.norm_squared() <= Real::EPSILON * Real::EPSILON * scale(&s, count) {
+            cores_overlap = true;
             break;
         }
         iterations += 1;
@@ -178,6 +181,11 @@ pub fn gjk_distance(
     let radius_sum = a.radius() + b.radius();
     let delta = cb - ca;
     let core_distance = delta.norm();
+    // A closest point at the origin to rounding: the cores touch or overlap (the simplex may
+    // have stopped on a chord through the origin deep inside the Minkowski difference).
+    if core_distance * core_distance <= 16.0 * Real::EPSILON * Real::EPSILON * scale(&s, count) {
+        cores_overlap = true;
+    }
     if cores_overlap || core_distance == 0.0 {
         let mid = Point::from((ca + cb) * 0.5);
         return GjkOutput {

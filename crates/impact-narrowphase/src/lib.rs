@@ -35,6 +35,8 @@
 pub mod audit;
 pub mod contact;
 pub mod distance;
+#[cfg(feature = "arbitrary")]
+pub mod fuzzing;
 pub mod gjk;
 mod minkowski;
 mod options;

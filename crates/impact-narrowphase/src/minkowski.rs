@@ -338,7 +338,11 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
             // will, so touching shapes that slide or part are separated. Closing by less than
             // the tolerance over the whole step counts as sliding, so that rounding in a
             // tangential motion does not stop a sliding body.
-            return if normal.dot(&d) < -tolerance {
+            // A point or segment `K` has no interior: cores exactly touching there (two
+            // coincident points, a point on a segment) can only slide or part, and their
+            // normal is undefined, so it must not decide.
+            let approaching = !(dist == 0.0 && m < 3) && normal.dot(&d) < -tolerance;
+            return if approaching {
                 Cast::Hit {
                     t: 0.0,
                     feature,

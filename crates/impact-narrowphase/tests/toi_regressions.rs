@@ -110,3 +110,24 @@ fn circles_touching_within_rounding_and_sliding_do_not_hit_later() {
         other => panic!("unexpected {other:?}"),
     }
 }
+
+/// Two points that coincide at the start and move apart are separated in both argument
+/// orders (the normal of coincident points is undefined and must not decide the answer).
+/// Found by the fuzz check; its input is `fuzz/regressions/toi_closed_form/
+/// coincident_points_parting_swap_symmetry`.
+#[test]
+fn coincident_points_parting_are_separated_in_both_orders() {
+    let point: Shape = Segment::new(Point::new(-2.0, -2.0), Point::new(-2.0, -2.0))
+        .unwrap()
+        .into();
+    let a = sweep(-6.0, -6.0, 2.28, -8.25, -12.0);
+    let b = sweep(-6.0, -6.0, 2.28, -12.0, -12.0);
+    assert_eq!(toi(&point, &a, &point, &b), Toi::Separated);
+    assert_eq!(toi(&point, &b, &point, &a), Toi::Separated);
+    // Two boxes touching face to face and pressing together do hit at once, either way.
+    let block: Shape = ConvexPolygon::rectangle(1.0, 1.0).unwrap().into();
+    let below = sweep(0.0, 0.0, 0.0, 0.0, 0.0);
+    let above = sweep(0.3, 2.0, 0.0, 0.0, -1.0);
+    assert!(matches!(toi(&block, &below, &block, &above), Toi::Hit(h) if h.fraction == 0.0));
+    assert!(matches!(toi(&block, &above, &block, &below), Toi::Hit(h) if h.fraction == 0.0));
+}

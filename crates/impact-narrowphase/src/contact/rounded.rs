@@ -27,13 +27,17 @@ impl Rounded {
             single.push(vertices.as_slice()[0]);
             vertices = single;
         }
+        // Normals come from the body-frame edges, rotated: a tiny edge can vanish once
+        // transformed to world coordinates, but its body-frame direction is exact.
         let mut normals = Scratch::new();
-        let v = vertices.as_slice();
-        let n = v.len();
+        let n = vertices.as_slice().len();
         if n >= 2 {
             for i in 0..n {
-                let e = v[(i + 1) % n] - v[i];
-                normals.push(Vector::new(e.y, -e.x).normalize());
+                let e = core[(i + 1) % n] - core[i];
+                let local = Vector::new(e.y, -e.x)
+                    .try_normalize(0.0)
+                    .unwrap_or_else(|| Vector::new(1.0, 0.0));
+                normals.push(pose.rotation * local);
             }
         }
         Self {

@@ -38,9 +38,10 @@ fn point_velocity(sweep: &Sweep, p: &Point) -> Vector {
 /// Never later than the true first time the shapes come within the target separation (to the
 /// accuracy of the distance computation, which is exact to rounding). Returns
 /// [`Toi::NotConverged`] with the last safe fraction after `options.max_iterations()` steps.
-/// Shapes that start within the target and move apart are followed until they come closer
-/// than they started by half the tolerance, since a rotating body can part at one corner and
-/// strike with another later in the step.
+/// Shapes that start within the target and slide or move apart are followed until they come
+/// closer than they started by at least half the tolerance (the hit is reported between half
+/// and the whole tolerance closer), since a rotating body can part at one corner and strike
+/// with another later in the step.
 pub fn toi_conservative_advancement(
     a: &Shape,
     sweep_a: &Sweep,
@@ -53,6 +54,7 @@ pub fn toi_conservative_advancement(
     let relative = sweep_a.displacement() - sweep_b.displacement();
     let tolerance = options.tolerance();
     let mut target = options.target_separation();
+    let mut convergence = tolerance;
 
     let start = distance(a, &sweep_a.start(), b, &sweep_b.start());
     if start.distance < -tolerance {
@@ -66,8 +68,10 @@ pub fn toi_conservative_advancement(
         if closing > tolerance {
             return hit(0.0, start.point_a, start.point_b, start.normal);
         }
-        // Parting or sliding: only a later, closer approach is an impact.
-        target = start.distance - 0.5 * tolerance;
+        // Parting or sliding: only a later approach closer than the start by more than the
+        // tolerance is an impact (the closed forms allow the same drift while sliding).
+        target = start.distance - tolerance;
+        convergence = 0.5 * tolerance;
     }
 
     let mut cache = GjkCache::default();
@@ -95,7 +99,7 @@ pub fn toi_conservative_advancement(
         }
         gap = now.distance - target;
         normal = now.normal;
-        if gap <= tolerance {
+        if gap <= convergence {
             return hit(t, now.point_a, now.point_b, now.normal);
         }
     }

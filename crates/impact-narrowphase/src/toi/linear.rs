@@ -115,8 +115,12 @@ impl LocalCore {
         match (len, body.normals) {
             (0 | 1, _) => {}
             (2, _) => {
-                let e = self.v[1] - self.v[0];
-                let n = Vector::new(e.y, -e.x) / e.norm();
+                // From the body-frame edge: the transformed end points may coincide.
+                let e = body.core[1] - body.core[0];
+                let Some(local) = Vector::new(e.y, -e.x).try_normalize(0.0) else {
+                    return false;
+                };
+                let n = rotation * local;
                 self.n[0] = n;
                 self.n[1] = -n;
             }

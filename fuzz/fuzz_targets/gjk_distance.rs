@@ -1,0 +1,6 @@
+//! GJK agrees with the exact distance, cold and warm-started.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| impact_narrowphase::fuzzing::check_gjk(data));
