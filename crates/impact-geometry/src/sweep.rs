@@ -140,7 +140,9 @@ impl Sweep {
                 self.start.rotation,
             );
         }
-        let rotation = Rotation::new(self.angle_at(t));
+        // Composing with the start rotation avoids recovering the start angle with atan2 on
+        // every call (conservative advancement evaluates poses in its inner loop).
+        let rotation = self.start.rotation * Rotation::new(self.angvel * (self.dt * t));
         let center = self.center_at(t);
         Isometry::from_parts(
             (center.coords - rotation * self.local_center.coords).into(),

@@ -27,6 +27,8 @@ pub const SPECULATIVE_DISTANCE: Real = 4.0 * LINEAR_SLOP;
 /// The angular tolerance (radians) used where the slop matters for rotation.
 pub const ANGULAR_SLOP: Real = 2.0 / 180.0 * core::f64::consts::PI;
 
-/// Relative tolerance (dimensionless, a fraction of the edge lengths) below which three
-/// polygon vertices count as collinear and the middle one is dropped.
-pub const COLLINEAR_RELATIVE: Real = 1e-12;
+/// Relative tolerance (dimensionless, a fraction of the polygon's size): a vertex closer than
+/// this to its predecessor is welded to it, and a vertex closer than this to the line through
+/// its neighbours is dropped as collinear. Far above rounding (1e-16), so no edge of a
+/// validated polygon can collapse or turn backwards when the polygon is rotated and moved.
+pub const POLYGON_WELD_RELATIVE: Real = 1e-9;

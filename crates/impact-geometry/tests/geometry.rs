@@ -96,6 +96,22 @@ fn polygons_are_validated() {
         p(0.0, 1.0),
     ];
     assert_eq!(ConvexPolygon::new(&noisy).unwrap().vertices(), &square);
+    // Near-duplicates and near-collinear points (relative to the polygon's size) are welded,
+    // so no edge can collapse under the rounding of a rotation (found by fuzzing GJK).
+    let fuzzed = [
+        p(-2.0, -2.0),
+        p(-1.9999999999997626, -2.0),
+        p(-1.9989101890756302, -1.9999999999997626),
+        p(-1.9989101890756302, -1.9999999999997624),
+        p(-2.0, -1.9989100864955358),
+    ];
+    let welded = ConvexPolygon::new(&fuzzed).unwrap();
+    assert_eq!(welded.vertices().len(), 3, "{:?}", welded.vertices());
+    // A sliver thinner than the weld tolerance is degenerate.
+    assert!(matches!(
+        ConvexPolygon::new(&[p(0.0, 0.0), p(1.0, 0.0), p(0.5, 1e-11)]),
+        Err(GeometryError::TooFewVertices { .. })
+    ));
     // Degenerate: all on a line, or too few points.
     assert!(matches!(
         ConvexPolygon::new(&[p(0.0, 0.0), p(1.0, 1.0), p(2.0, 2.0)]),

@@ -380,15 +380,19 @@ pub fn check_manifold(data: &[u8]) {
         assert!(p.separation <= speculative + eps);
     }
     let deepest = m.min_separation();
-    assert!(
-        deepest <= exact + eps,
-        "manifold {deepest} deeper than... exact {exact}"
-    );
+    // Where the cores are closer than 0.1 linear slop the reference-face normal is used even
+    // in a corner region (a vertex-to-vertex normal would be ill-defined there), so the depth
+    // may differ from the exact one by up to that much, in either direction.
+    let hysteresis = 0.1 * impact_geometry::tolerances::LINEAR_SLOP;
     if exact <= 0.0 {
-        let hysteresis = 0.1 * impact_geometry::tolerances::LINEAR_SLOP;
         assert!(
-            deepest >= exact - hysteresis - eps,
+            (deepest - exact).abs() <= hysteresis + eps,
             "manifold {deepest}, exact {exact}"
+        );
+    } else {
+        assert!(
+            deepest <= exact + hysteresis + eps,
+            "manifold {deepest} apart, exact {exact}"
         );
     }
 }

@@ -312,7 +312,24 @@ fn solve3(s: &mut [Vertex; 3]) -> usize {
         s[0] = s[2];
         return 2;
     }
-    // Inside the triangle.
+    // Inside the triangle, unless the triangle is so thin that the signs above are rounding:
+    // then keep its edge nearest the origin and let the iteration go on from there.
+    if n123.abs() <= 64.0 * Real::EPSILON * e12.norm() * e13.norm() {
+        let edge_distance = |p: Vector, q: Vector| {
+            let e = q - p;
+            let s = (-p.dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
+            (p + e * s).norm_squared()
+        };
+        let d12 = edge_distance(w1, w2);
+        let d13 = edge_distance(w1, w3);
+        let d23 = edge_distance(w2, w3);
+        if d13 < d12 && d13 <= d23 {
+            s[1] = s[2];
+        } else if d23 < d12 {
+            s[0] = s[2];
+        }
+        return solve2(s);
+    }
     let inv = 1.0 / (d123_1 + d123_2 + d123_3);
     s[0].a = d123_1 * inv;
     s[1].a = d123_2 * inv;

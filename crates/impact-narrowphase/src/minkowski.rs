@@ -104,6 +104,16 @@ pub(crate) fn minkowski_sum(a: &[Vector], q: &[Vector]) -> Obstacle {
     while i < edges_a || j < edges_q {
         let ea = (i < edges_a).then(|| a[(i0 + i + 1) % n] - a[(i0 + i) % n]);
         let eq = (j < edges_q).then(|| q[(j0 + j + 1) % m] - q[(j0 + j) % m]);
+        // An edge that rounding collapsed to nothing has no direction to merge by: skip it
+        // (its end is its start, so no vertex is lost).
+        if ea == Some(Vector::zeros()) {
+            i += 1;
+            continue;
+        }
+        if eq == Some(Vector::zeros()) {
+            j += 1;
+            continue;
+        }
         match (ea, eq) {
             (Some(u), Some(v)) => {
                 if angle_before(&u, &v) {
@@ -207,6 +217,26 @@ pub(crate) fn signed_distance_to_origin(k: &[KVertex]) -> (Real, Feature, Vector
         edge_normal(k, feature.k0).unwrap_or_else(|| Vector::new(1.0, 0.0))
     };
     (dist, feature, normal)
+}
+
+/// Whether a ray from an origin lying on the boundary of `K` (within `on_edge` of each edge
+/// it touches) enters the interior: it must point inward, by more than `tolerance` over the
+/// step, through every such edge. A point or segment `K` has no interior.
+fn enters_interior(k: &[KVertex], d: &Vector, tolerance: Real, on_edge: Real) -> bool {
+    if k.len() < 3 {
+        return false;
+    }
+    let mut touched = 0;
+    for i in 0..k.len() {
+        let Some(n) = edge_normal(k, i) else { continue };
+        if n.dot(&k[i].p).abs() <= on_edge {
+            touched += 1;
+            if n.dot(d) >= -tolerance {
+                return false;
+            }
+        }
+    }
+    touched > 0
 }
 
 /// The outward unit normal of edge `i` of `K`, if `K` has edges and that one has length.
@@ -325,9 +355,10 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
         separation = k[0].p.norm();
     }
 
-    // Only origins within rho of the sharp polygon can be touching or overlapping at t = 0.
+    // Only origins within rho + tolerance of the sharp polygon can be touching or overlapping
+    // at t = 0 (the separating-axis value is a lower bound of the distance).
     let mut start_vertex = None;
-    if separation <= rho {
+    if separation <= rho + tolerance {
         let (dist, feature, normal) = signed_distance_to_origin(k);
         if dist < radius_sum - tolerance {
             return Cast::Overlapping;
@@ -338,10 +369,15 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
             // will, so touching shapes that slide or part are separated. Closing by less than
             // the tolerance over the whole step counts as sliding, so that rounding in a
             // tangential motion does not stop a sliding body.
-            // A point or segment `K` has no interior: cores exactly touching there (two
-            // coincident points, a point on a segment) can only slide or part, and their
-            // normal is undefined, so it must not decide.
-            let approaching = !(dist == 0.0 && m < 3) && normal.dot(&d) < -tolerance;
+            // At a distance of rounding size the closest-point normal is noise and must not
+            // decide: the motion approaches only if it enters `K` (impossible for a point or
+            // segment `K`, which has no interior).
+            let rounding = 64.0 * Real::EPSILON * k.iter().map(|v| v.p.amax()).fold(0.0, Real::max);
+            let approaching = if dist.abs() <= rounding {
+                enters_interior(k, &d, tolerance, dist.abs() + rounding)
+            } else {
+                normal.dot(&d) < -tolerance
+            };
             return if approaching {
                 Cast::Hit {
                     t: 0.0,

@@ -1,13 +1,14 @@
 use crate::error::{finite_point, positive};
-use crate::tolerances::COLLINEAR_RELATIVE;
+use crate::tolerances::POLYGON_WELD_RELATIVE;
 use crate::{GeometryError, Point, Real, Vector, cross};
 
 /// A strictly convex polygon with counter-clockwise vertices (body frame).
 ///
 /// Construction validates the input: at least three finite vertices, counter-clockwise,
-/// convex, winding once. Duplicate vertices and vertices on a straight edge are dropped
-/// (collinearity is judged relative to the adjacent edge lengths, see
-/// [`COLLINEAR_RELATIVE`]), so every stored vertex is a true corner. Outward unit edge
+/// convex, winding once. Vertices closer than [`POLYGON_WELD_RELATIVE`] times the polygon's
+/// size to their predecessor are welded, and vertices that close to the line through their
+/// neighbours are dropped as collinear, so every stored vertex is a true corner and no edge
+/// can collapse or turn backwards under the rounding of a rotation. Outward unit edge
 /// normals are precomputed: `normals()[i]` belongs to the edge from `vertices()[i]` to
 /// `vertices()[i + 1]`.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,8 +39,13 @@ impl ConvexPolygon {
         }
         // Keep the input index of every surviving vertex so errors point at the user's data.
         let mut kept: Vec<(usize, Point)> = vertices.iter().copied().enumerate().collect();
-        // Drop duplicates and straight-through vertices until none is left; a vertex whose
-        // edges turn back on themselves (a spike) is kept and rejected below.
+        let size = vertices
+            .iter()
+            .map(|v| (v - vertices[0]).amax())
+            .fold(0.0, Real::max);
+        let weld = POLYGON_WELD_RELATIVE * size;
+        // Weld near-duplicates and drop straight-through vertices until none is left; a vertex
+        // whose edges turn back on themselves (a spike) is kept and rejected below.
         loop {
             let n = kept.len();
             if n < 3 {
@@ -54,9 +60,9 @@ impl ConvexPolygon {
                 let next = kept[(i + 1) % n].1;
                 let e0 = cur - prev;
                 let e1 = next - cur;
-                let scale = e0.norm() * e1.norm();
-                scale == 0.0
-                    || (cross(&e0, &e1).abs() <= COLLINEAR_RELATIVE * scale && e0.dot(&e1) > 0.0)
+                let chord = next - prev;
+                let off_line = cross(&chord, &(cur - prev)).abs() / chord.norm();
+                e0.norm() <= weld || (off_line <= weld && e0.dot(&e1) > 0.0)
             });
             match drop {
                 Some(i) => {

@@ -56,7 +56,22 @@ pub fn toi_conservative_advancement(
     let mut target = options.target_separation();
     let mut convergence = tolerance;
 
-    let start = distance(a, &sweep_a.start(), b, &sweep_b.start());
+    let mut cache = GjkCache::default();
+    // GJK is exact for separated cores and cheap; only overlapping cores need the exact
+    // signed distance (to classify how deep they are).
+    let start = {
+        let g = gjk_distance(a, &sweep_a.start(), b, &sweep_b.start(), &mut cache);
+        if g.cores_overlap {
+            distance(a, &sweep_a.start(), b, &sweep_b.start())
+        } else {
+            crate::Distance {
+                distance: g.distance,
+                normal: g.normal,
+                point_a: g.point_a,
+                point_b: g.point_b,
+            }
+        }
+    };
     if start.distance < -tolerance {
         return Toi::Overlapping;
     }
@@ -74,7 +89,6 @@ pub fn toi_conservative_advancement(
         convergence = 0.5 * tolerance;
     }
 
-    let mut cache = GjkCache::default();
     let mut t = 0.0;
     let mut gap = start.distance - target;
     let mut normal = start.normal;

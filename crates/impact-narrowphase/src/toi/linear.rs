@@ -159,8 +159,8 @@ enum EntryFace {
 /// The swept separating-axis test on the two cores, without building `K`: every edge of `K`
 /// has the normal of an edge of A or of B, and its offset follows from one support query.
 /// It answers when the answer is certain without `K`'s corners (the ray misses the sharp
-/// polygon, or enters it beside an edge) and returns `None` otherwise: shapes within `rho`
-/// at the start, entry beyond the end of an edge (a corner wedge, or parallel edges whose
+/// polygon, or enters it beside an edge) and returns `None` otherwise: shapes within
+/// `rho + tolerance` at the start (touching, for which the exact path decides), entry beyond the end of an edge (a corner wedge, or parallel edges whose
 /// merged edge is longer than one support vertex sees), and cores too large for the stack.
 #[inline]
 fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Option<Toi> {
@@ -215,7 +215,9 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
             EntryFace::OfB { edge: j, support },
         );
     }
-    if separation <= rho {
+    // Within the target plus the tolerance the shapes count as touching, a decision that
+    // needs the exact distance: the separating-axis value is only a lower bound of it.
+    if separation <= rho + options.tolerance() {
         return None;
     }
     if !reachable || t_enter > t_exit || t_enter > options.max_fraction() {
