@@ -149,8 +149,20 @@ pub fn gjk_distance(
             _ => solve3(&mut s),
         };
         if count == 3 {
-            cores_overlap = true;
-            break;
+            // The barycentric signs of a triangle with very unequal edges can be rounding;
+            // check the origin against each edge with a unit normal before believing it.
+            match edge_with_origin_outside(&s) {
+                None => {
+                    cores_overlap = true;
+                    break;
+                }
+                Some((i, j)) => {
+                    let (vi, vj) = (s[i], s[j]);
+                    s[0] = vi;
+                    s[1] = vj;
+                    count = solve2(&mut s);
+                }
+            }
         }
         let d = search_direction(&s, count);
         // The origin lies on the simplex (to rounding): the cores touch or overlap, and GJK
@@ -206,6 +218,27 @@ pub fn gjk_distance(
         cores_overlap: false,
         iterations,
     }
+}
+
+/// The edge of a triangle simplex (vertex indices) whose line has the origin on its outer side
+/// by more than rounding, if any; `None` when the origin is inside the triangle.
+fn edge_with_origin_outside(s: &[Vertex; 3]) -> Option<(usize, usize)> {
+    let orientation = cross(&(s[1].w - s[0].w), &(s[2].w - s[0].w)).signum();
+    let size = s.iter().map(|v| v.w.amax()).fold(0.0, Real::max);
+    let mut worst: Option<((usize, usize), Real)> = None;
+    for (i, j) in [(0, 1), (1, 2), (2, 0)] {
+        let e = s[j].w - s[i].w;
+        let len = e.norm();
+        if len == 0.0 {
+            continue;
+        }
+        // Distance of the origin outside edge i -> j (positive outside).
+        let outside = -orientation * cross(&e, &(-s[i].w)) / len;
+        if outside > 16.0 * Real::EPSILON * size && worst.is_none_or(|(_, w)| outside > w) {
+            worst = Some(((i, j), outside));
+        }
+    }
+    worst.map(|(edge, _)| edge)
 }
 
 /// Squared size of the simplex, to make the "origin on the simplex" test scale-free.

@@ -25,32 +25,6 @@ fn max_separation(p1: &Rounded, p2: &Rounded) -> (usize, Real) {
     (best, best_separation)
 }
 
-/// Closest points of segments `p1 q1` and `p2 q2` as fractions along each (exact 0 or 1 at an
-/// end point, which the vertex-vertex test relies on).
-fn segment_fractions(p1: Vector, q1: Vector, p2: Vector, q2: Vector) -> (Real, Real) {
-    let d1 = q1 - p1;
-    let d2 = q2 - p2;
-    let r = p1 - p2;
-    let (dd1, dd2) = (d1.dot(&d1), d2.dot(&d2));
-    let (rd1, rd2) = (r.dot(&d1), r.dot(&d2));
-    let d12 = d1.dot(&d2);
-    let denominator = dd1 * dd2 - d12 * d12;
-    let mut f1 = if denominator > Real::EPSILON * dd1 * dd2 {
-        ((d12 * rd2 - rd1 * dd2) / denominator).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let mut f2 = (d12 * f1 + rd2) / dd2;
-    if f2 < 0.0 {
-        f2 = 0.0;
-        f1 = (-rd1 / dd1).clamp(0.0, 1.0);
-    } else if f2 > 1.0 {
-        f2 = 1.0;
-        f1 = ((d12 - rd1) / dd1).clamp(0.0, 1.0);
-    }
-    (f1, f2)
-}
-
 /// The manifold of two rounded cores with at least two vertices each, normal from `a` to `b`.
 pub(crate) fn collide_rounded(a: &Rounded, b: &Rounded, speculative: Real) -> Manifold {
     let radius = a.radius + b.radius;
@@ -59,8 +33,14 @@ pub(crate) fn collide_rounded(a: &Rounded, b: &Rounded, speculative: Real) -> Ma
     if separation_a - radius > speculative || separation_b - radius > speculative {
         return Manifold::EMPTY;
     }
-    // Prefer A's face unless B's is clearly better, so the choice does not flicker between
-    // steps when both are nearly equal.
+    if separation_a.max(separation_b) > 0.1 * LINEAR_SLOP {
+        // The cores are apart: the face chosen by the largest separation need not hold the
+        // closest features of rounded shapes near a corner (found by fuzzing), so take the
+        // exact closest features and build the manifold around them.
+        return separated(a, b, speculative);
+    }
+    // Overlapping or nearly touching cores: Box2D's reference face and clipping. Prefer A's
+    // face unless B's is clearly better, so the choice does not flicker between steps.
     let flip = separation_b > separation_a + 0.1 * LINEAR_SLOP;
     let (p1, p2, e1) = if flip { (b, a, edge_b) } else { (a, b, edge_a) };
     let (n1, n2) = (p1.v().len(), p2.v().len());
@@ -77,38 +57,81 @@ pub(crate) fn collide_rounded(a: &Rounded, b: &Rounded, speculative: Real) -> Ma
         })
         .map_or(0, |(i, _)| i);
     let i22 = (i21 + 1) % n2;
-    let (v11, v12, v21, v22) = (p1.v()[i11], p1.v()[i12], p2.v()[i21], p2.v()[i22]);
-
-    let manifold = if separation_a.max(separation_b) > 0.1 * LINEAR_SLOP {
-        let (f1, f2) = segment_fractions(v11, v12, v21, v22);
-        let at_end = |f: Real| f == 0.0 || f == 1.0;
-        if at_end(f1) && at_end(f2) {
-            // Corner against corner: the normal joins the two vertices.
-            let (c1, c2) = (v11 + (v12 - v11) * f1, v21 + (v22 - v21) * f2);
-            let offset = c2 - c1;
-            let distance = offset.norm();
-            let separation = distance - radius;
-            if separation > speculative {
-                return Manifold::EMPTY;
-            }
-            let normal = offset / distance;
-            let vertex1 = if f1 == 0.0 { i11 } else { i12 };
-            let vertex2 = if f2 == 0.0 { i21 } else { i22 };
-            Manifold::single(
-                normal,
-                ContactPoint {
-                    point: Point::from(c1 + normal * (p1.radius + 0.5 * separation)),
-                    separation,
-                    id: ContactId::new(vertex_feature(vertex1), vertex_feature(vertex2)),
-                },
-            )
-        } else {
-            clip(p1, p2, [i11, i12, i21, i22], speculative)
-        }
-    } else {
-        clip(p1, p2, [i11, i12, i21, i22], speculative)
-    };
+    let manifold = clip(p1, p2, [i11, i12, i21, i22], speculative);
     if flip { manifold.swapped() } else { manifold }
+}
+
+/// The manifold of two cores that do not overlap: the exact normal from the Minkowski
+/// difference; if a face of either shape lies along it, that face is the reference and the
+/// other shape's facing edge is clipped against it (two points for parallel faces), else the
+/// contact is corner against corner (one point).
+fn separated(a: &Rounded, b: &Rounded, speculative: Real) -> Manifold {
+    use crate::minkowski::{CorePoints, minkowski_sum, signed_distance_to_origin};
+    let radius = a.radius + b.radius;
+    let origin = a.v()[0];
+    let (mut ap, mut qp) = (CorePoints::new(), CorePoints::new());
+    for v in a.v() {
+        ap.push(v - origin);
+    }
+    for v in b.v() {
+        qp.push(origin - v);
+    }
+    let k = minkowski_sum(ap.as_slice(), qp.as_slice());
+    let (core_distance, feature, normal) = signed_distance_to_origin(k.as_slice());
+    let separation = core_distance - radius;
+    if separation > speculative {
+        return Manifold::EMPTY;
+    }
+    // A face lies along the normal when their directions agree to rounding.
+    const ALIGNED: Real = 1.0 - 1e-9;
+    let facing = |p: &Rounded, direction: Vector| {
+        p.n()
+            .iter()
+            .enumerate()
+            .max_by(|(_, x), (_, y)| x.dot(&direction).total_cmp(&y.dot(&direction)))
+            .map(|(i, n)| (i, n.dot(&direction)))
+    };
+    let incident = |p: &Rounded, reference_normal: Vector| {
+        p.n()
+            .iter()
+            .enumerate()
+            .min_by(|(_, x), (_, y)| {
+                x.dot(&reference_normal)
+                    .total_cmp(&y.dot(&reference_normal))
+            })
+            .map_or(0, |(i, _)| i)
+    };
+    if let Some((ia, _)) = facing(a, normal).filter(|&(_, c)| c >= ALIGNED) {
+        let ib = incident(b, a.n()[ia]);
+        let (na, nb) = (a.v().len(), b.v().len());
+        return clip(a, b, [ia, (ia + 1) % na, ib, (ib + 1) % nb], speculative);
+    }
+    if let Some((ib, _)) = facing(b, -normal).filter(|&(_, c)| c >= ALIGNED) {
+        let ia = incident(a, b.n()[ib]);
+        let (na, nb) = (a.v().len(), b.v().len());
+        return clip(b, a, [ib, (ib + 1) % nb, ia, (ia + 1) % na], speculative).swapped();
+    }
+    // Corner against corner: one point along the exact normal.
+    let on_a = feature.point_on_a(k.as_slice(), ap.as_slice()) + origin;
+    let on_b = on_a + normal * core_distance;
+    let nearest = |p: &Rounded, x: Vector| {
+        p.v()
+            .iter()
+            .enumerate()
+            .min_by(|(_, u), (_, v)| (*u - x).norm_squared().total_cmp(&(*v - x).norm_squared()))
+            .map_or(0, |(i, _)| i)
+    };
+    Manifold::single(
+        normal,
+        ContactPoint {
+            point: Point::from(on_a + normal * (a.radius + 0.5 * separation)),
+            separation,
+            id: ContactId::new(
+                vertex_feature(nearest(a, on_a)),
+                vertex_feature(nearest(b, on_b)),
+            ),
+        },
+    )
 }
 
 /// Clips the incident edge `v21 -> v22` of `p2` to the side planes of the reference edge

@@ -21,11 +21,14 @@ impl Rounded {
         for p in core {
             vertices.push((pose * p).coords);
         }
-        // A zero-length segment is a point.
-        if core.len() == 2 && core[0] == core[1] {
-            let mut single = Scratch::new();
-            single.push(vertices.as_slice()[0]);
-            vertices = single;
+        // A segment too short for its direction to survive rounding is a point.
+        if core.len() == 2 {
+            let (p, q) = (vertices.as_slice()[0], vertices.as_slice()[1]);
+            if crate::toi::linear::is_point_like(p, q, &Vector::zeros()) {
+                let mut single = Scratch::new();
+                single.push((p + q) * 0.5);
+                vertices = single;
+            }
         }
         // Normals come from the body-frame edges, rotated: a tiny edge can vanish once
         // transformed to world coordinates, but its body-frame direction is exact.

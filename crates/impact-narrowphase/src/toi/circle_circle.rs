@@ -35,44 +35,15 @@ pub fn toi_circle_circle(
     let d = sweep_b.displacement() - displacement_a;
     let radius_sum = a.radius() + b.radius();
     let rho = radius_sum + options.target_separation();
-    #[inline(always)]
-    fn hit(
-        center_a: Point,
-        displacement_a: Vector,
-        radius_a: f64,
-        radius_sum: f64,
-        t: f64,
-        offset: Vector,
-        gap: f64,
-    ) -> Toi {
-        // At a hit |offset| = gap up to rounding: dividing by it saves a square root.
-        let normal = if gap > 0.0 {
-            offset * (1.0 / gap)
-        } else {
-            let len = offset.norm();
-            if len > 0.0 {
-                offset / len
-            } else {
-                Vector::new(1.0, 0.0)
-            }
-        };
-        Toi::Hit(Hit {
-            fraction: t,
-            point: center_a + displacement_a * t + normal * (radius_a + 0.5 * (gap - radius_sum)),
-            normal,
-        })
-    }
-    let hit = |t: f64, offset: Vector, gap: f64| {
-        hit(
-            center_a,
-            displacement_a,
-            a.radius(),
-            radius_sum,
-            t,
-            offset,
-            gap,
-        )
+    let frame = HitFrame {
+        center_a,
+        displacement_a,
+        radius_a: a.radius(),
+        radius_sum,
+        scale: w.amax() + d.amax(),
+        approach: w,
     };
+    let hit = |t: f64, offset: Vector, gap: f64| frame.hit(t, offset, gap);
     // Most queries miss: reject them with squared quantities before any square root.
     let near = rho + options.tolerance();
     let w2 = w.norm_squared();
@@ -121,6 +92,42 @@ pub fn toi_circle_circle(
     } else {
         Toi::Separated
     })
+}
+
+/// What a hit needs besides its time: where A is and how big the scene is.
+struct HitFrame {
+    center_a: Point,
+    displacement_a: Vector,
+    radius_a: f64,
+    radius_sum: f64,
+    /// Size of the terms the offset is computed from, for judging its rounding.
+    scale: f64,
+    /// Offset of B from A at the start: the direction of approach if the centres coincide.
+    approach: Vector,
+}
+
+impl HitFrame {
+    #[inline(always)]
+    fn hit(&self, t: f64, offset: Vector, gap: f64) -> Toi {
+        // At a hit |offset| = gap up to rounding: dividing by it saves a square root, unless
+        // the gap is tiny next to the rounding of the offset's terms (zero radii, subnormal
+        // targets): then normalise, and if the centres coincide use the approach direction.
+        let normal = if gap > 1e-6 * self.scale {
+            offset * (1.0 / gap)
+        } else {
+            offset
+                .try_normalize(0.0)
+                .or_else(|| self.approach.try_normalize(0.0))
+                .unwrap_or_else(|| Vector::new(1.0, 0.0))
+        };
+        Toi::Hit(Hit {
+            fraction: t,
+            point: self.center_a
+                + self.displacement_a * t
+                + normal * (self.radius_a + 0.5 * (gap - self.radius_sum)),
+            normal,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -57,12 +57,20 @@ pub(crate) fn relative_points(
     for p in core {
         out.push((pose.rotation * p.coords + offset) * sign);
     }
-    if core.len() == 2 && core[0] == core[1] {
+    if core.len() == 2 && is_point_like(out.as_slice()[0], out.as_slice()[1], origin) {
         let mut single = CorePoints::new();
-        single.push(out.as_slice()[0]);
+        single.push((out.as_slice()[0] + out.as_slice()[1]) * 0.5);
         return single;
     }
     out
+}
+
+/// Whether a segment is so short next to its coordinates (1e-9 of them) that its direction is
+/// rounding noise: such a segment is a point for every query (an error of 1e-9 relative),
+/// since a noisy direction would misplace it among the edges of the Minkowski difference.
+pub(crate) fn is_point_like(p: Vector, q: Vector, origin: &Vector) -> bool {
+    let scale = p.amax().max(q.amax()).max(origin.amax());
+    (q - p).amax() <= 1e-9 * scale
 }
 
 /// The exact time of impact of two translating rounded cores.
