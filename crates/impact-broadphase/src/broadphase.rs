@@ -1,0 +1,188 @@
+//! The [`Broadphase`] trait: what every implementation offers the stepper.
+
+use crate::error::{
+    BroadphaseError, finite, finite_point, finite_vector, non_negative, valid_aabb,
+};
+use crate::swept::SweptBox;
+use crate::{ProxyId, ProxyPair};
+use impact_geometry::{Aabb, Point, Real, Vector};
+
+/// A set of boxes, each named by a [`ProxyId`], that finds which of them may touch.
+///
+/// # Contract
+/// - **False positives allowed, false negatives never.** Every implementation stores a *fat*
+///   box for each proxy: the box it was given, grown by a margin, kept until the proxy's
+///   box leaves it (see each implementation for its margin). Pairs and queries are answered
+///   against fat boxes, so they may report proxies whose real boxes do not touch; they never
+///   miss one whose real box does. One missed pair is a tunnelled body.
+/// - **Deterministic.** Pairs and query results come sorted by handle. They are a function of
+///   the stored fat boxes alone, never of the tree layout, the insertion order or the
+///   implementation: two broadphases holding the same fat boxes give identical answers. The
+///   fat boxes themselves follow one rule shared by every implementation of this crate, so the
+///   same calls with the same margin give the same boxes, and the same answers, whatever the
+///   implementation.
+/// - **Bad input changes nothing.** Non-finite or inverted boxes, unknown or duplicate
+///   handles and bad query parameters return a [`BroadphaseError`] naming the field and the
+///   value; no method panics on them.
+/// - Touching boxes (sharing only a boundary) overlap.
+///
+/// The required methods are the minimum an index needs; the provided ones have defaults that
+/// an implementation overrides when its structure answers faster (as the R-tree does for
+/// swept queries).
+pub trait Broadphase {
+    /// Adds proxy `id` with box `aabb` (world units).
+    ///
+    /// # Errors
+    /// [`BroadphaseError::DuplicateProxy`] if `id` is present; `NotFinite` or `Inverted` for
+    /// a bad `aabb`.
+    fn insert(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadphaseError>;
+
+    /// Moves proxy `id` to box `aabb`. Returns whether its fat box changed: `false` means the
+    /// box still fits its fat box and nothing was touched.
+    ///
+    /// # Errors
+    /// [`BroadphaseError::UnknownProxy`] if `id` is absent; `NotFinite` or `Inverted` for a
+    /// bad `aabb`.
+    fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<bool, BroadphaseError>;
+
+    /// Removes proxy `id`.
+    ///
+    /// # Errors
+    /// [`BroadphaseError::UnknownProxy`] if `id` is absent.
+    fn remove(&mut self, id: ProxyId) -> Result<(), BroadphaseError>;
+
+    /// The per-step update: the new boxes of the proxies that moved this step, typically the
+    /// swept box of each moving body over the step (`Aabb::swept`). Returns how many fat
+    /// boxes changed. Either every entry is applied or, on error, none is.
+    ///
+    /// The default checks the whole batch and then calls [`Broadphase::update`] per entry; an
+    /// index that can restructure in bulk (the R-tree rebuilds when enough moved) overrides it.
+    ///
+    /// # Errors
+    /// As [`Broadphase::update`], with fields named `moved[i].id` and `moved[i].aabb`.
+    fn update_batch(&mut self, moved: &[(ProxyId, Aabb)]) -> Result<usize, BroadphaseError> {
+        for (i, (id, aabb)) in moved.iter().enumerate() {
+            if self.fat_aabb(*id).is_none() {
+                return Err(BroadphaseError::UnknownProxy {
+                    field: format!("moved[{i}].id"),
+                    id: *id,
+                });
+            }
+            valid_aabb(&format!("moved[{i}].aabb"), aabb)?;
+        }
+        let mut changed = 0;
+        for (id, aabb) in moved {
+            changed += usize::from(self.update(*id, *aabb)?);
+        }
+        Ok(changed)
+    }
+
+    /// The number of proxies.
+    fn len(&self) -> usize;
+
+    /// Whether there is no proxy.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The fat box stored for `id`, or `None` if `id` is absent.
+    fn fat_aabb(&self, id: ProxyId) -> Option<Aabb>;
+
+    /// Every pair of proxies whose fat boxes overlap, each once with `a < b`, sorted.
+    ///
+    /// Takes `&mut self` because implementations update cached pairs lazily here.
+    fn overlapping_pairs(&mut self) -> &[ProxyPair];
+
+    /// Clears `out`, then fills it with the proxies whose fat boxes overlap `aabb`, sorted.
+    ///
+    /// # Errors
+    /// `NotFinite` or `Inverted` for a bad `aabb` (field `aabb`); `out` is then empty.
+    fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyId>) -> Result<(), BroadphaseError>;
+
+    /// Clears `out`, then fills it with the proxies whose fat boxes the box `aabb` touches
+    /// while it translates by `t * translation` for t in `[0, 1]`, sorted. This is the
+    /// question continuous collision detection asks about a body's motion over a step.
+    ///
+    /// Tighter than querying the union of the start and end boxes: a long diagonal motion
+    /// does not report boxes in the corners it never crosses. For a rotating body, pass the
+    /// box of its bounding disc at the start and the translation of its centre.
+    ///
+    /// The default queries the union box and filters it; trees override it to prune nodes by
+    /// the same test.
+    ///
+    /// # Errors
+    /// `NotFinite` or `Inverted` (field `aabb`), `NotFinite` (fields `translation` and, when
+    /// the end box overflows, `aabb + translation`).
+    fn query_swept(
+        &self,
+        aabb: &Aabb,
+        translation: &Vector,
+        out: &mut Vec<ProxyId>,
+    ) -> Result<(), BroadphaseError> {
+        out.clear();
+        check_swept(aabb, translation)?;
+        let sweep = SweptBox::new(aabb, translation);
+        self.query_aabb(sweep.bound(), out)?;
+        out.retain(|id| self.fat_aabb(*id).is_some_and(|fat| sweep.hits_aabb(&fat)));
+        Ok(())
+    }
+
+    /// Clears `out`, then fills it with the proxies whose fat boxes meet the segment from
+    /// `origin` to `origin + max_fraction * dir`, sorted.
+    ///
+    /// The default is [`Broadphase::query_swept`] of a point box.
+    ///
+    /// # Errors
+    /// `NotFinite` for `ray.origin`, `ray.dir`; `NotFinite` or `Negative` for
+    /// `ray.max_fraction`.
+    fn query_ray(
+        &self,
+        origin: &Point,
+        dir: &Vector,
+        max_fraction: Real,
+        out: &mut Vec<ProxyId>,
+    ) -> Result<(), BroadphaseError> {
+        out.clear();
+        check_ray(origin, dir, max_fraction)?;
+        let sweep = SweptBox::ray(origin, dir, max_fraction);
+        self.query_aabb(sweep.bound(), out)?;
+        out.retain(|id| self.fat_aabb(*id).is_some_and(|fat| sweep.hits_aabb(&fat)));
+        Ok(())
+    }
+
+    /// Clears `out`, then fills it with the proxies whose fat boxes hold `point` (boundary
+    /// included), sorted.
+    ///
+    /// # Errors
+    /// `NotFinite` for `point`.
+    fn query_point(&self, point: &Point, out: &mut Vec<ProxyId>) -> Result<(), BroadphaseError> {
+        out.clear();
+        finite_point("point", point)?;
+        self.query_aabb(&Aabb::new(*point, *point), out)
+    }
+}
+
+/// Checks the parameters of a swept query.
+pub(crate) fn check_swept(aabb: &Aabb, translation: &Vector) -> Result<(), BroadphaseError> {
+    valid_aabb("aabb", aabb)?;
+    finite_vector("translation", translation)?;
+    // The end box must be representable too, or the slab test would see infinities.
+    let end = aabb.maxs.coords.abs().sup(&aabb.mins.coords.abs()) + translation.abs();
+    finite(|| "aabb + translation".to_owned(), end.max())
+}
+
+/// Checks the parameters of a ray query.
+pub(crate) fn check_ray(
+    origin: &Point,
+    dir: &Vector,
+    max_fraction: Real,
+) -> Result<(), BroadphaseError> {
+    finite_point("ray.origin", origin)?;
+    finite_vector("ray.dir", dir)?;
+    non_negative("ray.max_fraction", max_fraction)?;
+    // The segment's end must be representable too, or the slab test would see infinities.
+    finite(
+        || "ray.max_fraction * ray.dir".to_owned(),
+        (dir * max_fraction).abs().max(),
+    )
+}
