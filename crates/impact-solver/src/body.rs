@@ -1,0 +1,666 @@
+//! Rigid bodies and the definitions they are created from.
+
+use crate::error::{
+    SolverError, finite, finite_point, finite_vector, in_range, non_negative, positive, valid_pose,
+};
+use crate::material::Material;
+use impact_geometry::{
+    Isometry, MassProperties, Point, Real, Rotation, Shape, Sweep, Vector, cross,
+    cross_scalar_vector,
+};
+
+/// How a body takes part in the simulation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum BodyType {
+    /// Moved by gravity, forces and contacts; has finite positive mass.
+    #[default]
+    Dynamic,
+    /// Never moves; infinite mass. Ground, walls.
+    Static,
+    /// Moves with the velocity the user gives it, unaffected by gravity and contacts; infinite
+    /// mass, so it pushes dynamic bodies and nothing pushes it. Platforms, doors.
+    Kinematic,
+}
+
+/// Everything needed to create a [`RigidBody`], with defaults for all but the shape.
+///
+/// Fields are public and unchecked; [`RigidBody::new`] (or
+/// [`BodySet::insert`](crate::BodySet::insert)) validates them and names the first bad field.
+/// The setters consume and return the definition, so a body reads as one expression:
+///
+/// ```
+/// use impact_geometry::{Circle, Isometry, Vector};
+/// use impact_solver::{BodyType, RigidBody, RigidBodyDef};
+///
+/// let ball = RigidBody::new(
+///     RigidBodyDef::new(Circle::new(0.5)?.into())
+///         .pose(Isometry::translation(0.0, 4.0))
+///         .linvel(Vector::new(1.0, 0.0))
+///         .restitution(0.8)
+///         .ccd(true),
+/// )?;
+/// assert_eq!(ball.body_type(), BodyType::Dynamic);
+/// assert!((ball.mass() - core::f64::consts::PI * 0.25).abs() < 1e-15);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RigidBodyDef {
+    /// Dynamic (default), static or kinematic.
+    pub body_type: BodyType,
+    /// The body's one shape, in the body frame.
+    pub shape: Shape,
+    /// Pose of the body frame in the world (default: identity).
+    pub pose: Isometry,
+    /// Linear velocity of the centre of mass (world units per second; default zero).
+    pub linvel: Vector,
+    /// Angular velocity (radians per second, counter-clockwise; default zero).
+    pub angvel: Real,
+    /// Mass per unit area, zero or more (default 1). Ignored when `mass_properties` is set.
+    pub density: Real,
+    /// Mass, inertia and centre of mass set by hand instead of computed from the shape and
+    /// density (default `None`). Mass and inertia must be positive and finite.
+    pub mass_properties: Option<MassProperties>,
+    /// Coefficient of restitution in `[0, 1]` (default 0).
+    pub restitution: Real,
+    /// Coulomb friction coefficient, zero or more (default 0.6).
+    pub friction: Real,
+    /// Linear damping rate (1/s, zero or more; default 0): see
+    /// [`integrate_velocities`](crate::integrate_velocities).
+    pub linear_damping: Real,
+    /// Angular damping rate (1/s, zero or more; default 0).
+    pub angular_damping: Real,
+    /// Whether the stepper should sweep this body continuously (default `false`).
+    pub ccd: bool,
+    /// Free for the user: an id, an index, or a packed pointer-sized key (default 0).
+    pub user_data: u128,
+}
+
+impl RigidBodyDef {
+    /// A dynamic body with `shape` at the origin, at rest, density 1, friction 0.6,
+    /// restitution 0, no damping, no CCD.
+    pub fn new(shape: Shape) -> Self {
+        let material = Material::default();
+        Self {
+            body_type: BodyType::Dynamic,
+            shape,
+            pose: Isometry::identity(),
+            linvel: Vector::zeros(),
+            angvel: 0.0,
+            density: 1.0,
+            mass_properties: None,
+            restitution: material.restitution(),
+            friction: material.friction(),
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            ccd: false,
+            user_data: 0,
+        }
+    }
+
+    /// [`RigidBodyDef::new`] as a dynamic body.
+    pub fn dynamic(shape: Shape) -> Self {
+        Self::new(shape)
+    }
+
+    /// [`RigidBodyDef::new`] as a static body.
+    pub fn fixed(shape: Shape) -> Self {
+        Self::new(shape).body_type(BodyType::Static)
+    }
+
+    /// [`RigidBodyDef::new`] as a kinematic body.
+    pub fn kinematic(shape: Shape) -> Self {
+        Self::new(shape).body_type(BodyType::Kinematic)
+    }
+
+    /// Sets the body type.
+    #[must_use]
+    pub fn body_type(mut self, body_type: BodyType) -> Self {
+        self.body_type = body_type;
+        self
+    }
+
+    /// Sets the pose of the body frame.
+    #[must_use]
+    pub fn pose(mut self, pose: Isometry) -> Self {
+        self.pose = pose;
+        self
+    }
+
+    /// Sets the linear velocity of the centre of mass.
+    #[must_use]
+    pub fn linvel(mut self, linvel: Vector) -> Self {
+        self.linvel = linvel;
+        self
+    }
+
+    /// Sets the angular velocity.
+    #[must_use]
+    pub fn angvel(mut self, angvel: Real) -> Self {
+        self.angvel = angvel;
+        self
+    }
+
+    /// Sets the density (mass per unit area).
+    #[must_use]
+    pub fn density(mut self, density: Real) -> Self {
+        self.density = density;
+        self
+    }
+
+    /// Sets mass, inertia and centre of mass by hand, overriding the shape and density.
+    #[must_use]
+    pub fn mass_properties(mut self, props: MassProperties) -> Self {
+        self.mass_properties = Some(props);
+        self
+    }
+
+    /// Sets the coefficient of restitution.
+    #[must_use]
+    pub fn restitution(mut self, restitution: Real) -> Self {
+        self.restitution = restitution;
+        self
+    }
+
+    /// Sets the friction coefficient.
+    #[must_use]
+    pub fn friction(mut self, friction: Real) -> Self {
+        self.friction = friction;
+        self
+    }
+
+    /// Sets restitution and friction from a validated material.
+    #[must_use]
+    pub fn material(mut self, material: Material) -> Self {
+        self.restitution = material.restitution();
+        self.friction = material.friction();
+        self
+    }
+
+    /// Sets the linear and angular damping rates.
+    #[must_use]
+    pub fn damping(mut self, linear: Real, angular: Real) -> Self {
+        self.linear_damping = linear;
+        self.angular_damping = angular;
+        self
+    }
+
+    /// Sets the continuous-collision flag.
+    #[must_use]
+    pub fn ccd(mut self, ccd: bool) -> Self {
+        self.ccd = ccd;
+        self
+    }
+
+    /// Sets the user data.
+    #[must_use]
+    pub fn user_data(mut self, user_data: u128) -> Self {
+        self.user_data = user_data;
+        self
+    }
+}
+
+/// A rigid body: one shape, a pose, velocities, mass properties and a material.
+///
+/// The pose is that of the body frame (the frame the shape is defined in); the body rotates
+/// about its centre of mass, [`RigidBody::local_center`] in that frame. Velocities are those
+/// of the centre of mass. Static and kinematic bodies have infinite mass: their inverse mass
+/// and inverse inertia are zero, which is how the solver treats them without special cases.
+///
+/// Every field is valid by construction; setters validate and return [`SolverError`].
+///
+/// With the `serde` feature a body serializes as its [`RigidBodyDef`] plus its current state
+/// and is validated again on deserialization; mass properties are recomputed from the same
+/// inputs, so a restored body is bit-identical.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "RigidBodyDef", into = "RigidBodyDef")
+)]
+pub struct RigidBody {
+    body_type: BodyType,
+    shape: Shape,
+    pose: Isometry,
+    linvel: Vector,
+    angvel: Real,
+    density: Real,
+    mass_override: Option<MassProperties>,
+    mass: Real,
+    inv_mass: Real,
+    inertia: Real,
+    inv_inertia: Real,
+    local_center: Point,
+    material: Material,
+    linear_damping: Real,
+    angular_damping: Real,
+    ccd: bool,
+    user_data: u128,
+}
+
+impl RigidBody {
+    /// Validates `def` into a body.
+    ///
+    /// Mass and inertia come from `def.mass_properties` when set, else from the shape's
+    /// [`MassProperties`] at `def.density`. Static and kinematic bodies keep those numbers
+    /// for reference but act with infinite mass.
+    ///
+    /// # Errors
+    /// [`SolverError`] naming the first bad field: `body.pose` (not finite or not a unit
+    /// rotation), `body.linvel`, `body.angvel` (not finite, or non-zero on a static body),
+    /// `body.density`, `body.linear_damping`, `body.angular_damping`, `body.friction`
+    /// (not finite or negative), `body.restitution` (outside `[0, 1]`),
+    /// `body.mass_properties.mass` / `.inertia` (not positive and finite),
+    /// `body.mass_properties.local_center` (not finite), or `body.mass` for a dynamic body
+    /// whose shape and density give zero mass.
+    pub fn new(def: RigidBodyDef) -> Result<Self, SolverError> {
+        valid_pose("body.pose", &def.pose)?;
+        finite_vector("body.linvel", &def.linvel)?;
+        finite("body.angvel", def.angvel)?;
+        if def.body_type == BodyType::Static {
+            // A static body that reported a velocity would push contacts while staying put.
+            for (field, value) in [
+                ("body.linvel.x", def.linvel.x),
+                ("body.linvel.y", def.linvel.y),
+                ("body.angvel", def.angvel),
+            ] {
+                if value != 0.0 {
+                    return Err(SolverError::OutOfRange {
+                        field: field.to_owned(),
+                        value,
+                        expected: "zero for a static body (use a kinematic body to move it)",
+                    });
+                }
+            }
+        }
+        let density = non_negative("body.density", def.density)?;
+        let restitution = in_range("body.restitution", def.restitution, 0.0, 1.0, "in [0, 1]")?;
+        let friction = non_negative("body.friction", def.friction)?;
+        let material = Material::new(restitution, friction)?;
+        let linear_damping = non_negative("body.linear_damping", def.linear_damping)?;
+        let angular_damping = non_negative("body.angular_damping", def.angular_damping)?;
+
+        let props = match def.mass_properties {
+            Some(p) => {
+                positive("body.mass_properties.mass", p.mass)?;
+                positive("body.mass_properties.inertia", p.inertia)?;
+                finite_point("body.mass_properties.local_center", &p.local_center)?;
+                p
+            }
+            None => def.shape.mass_properties(density)?,
+        };
+        let (inv_mass, inv_inertia) = match def.body_type {
+            BodyType::Dynamic => {
+                if props.mass <= 0.0 {
+                    return Err(SolverError::MasslessDynamic {
+                        field: "body.mass".to_owned(),
+                        value: props.mass,
+                    });
+                }
+                // Every shape with area has positive inertia; a zero could only come from
+                // underflow, and then locking rotation is the sane reading.
+                let inv_inertia = if props.inertia > 0.0 {
+                    1.0 / props.inertia
+                } else {
+                    0.0
+                };
+                (1.0 / props.mass, inv_inertia)
+            }
+            BodyType::Static | BodyType::Kinematic => (0.0, 0.0),
+        };
+        Ok(Self {
+            body_type: def.body_type,
+            shape: def.shape,
+            pose: def.pose,
+            linvel: def.linvel,
+            angvel: def.angvel,
+            density,
+            mass_override: def.mass_properties,
+            mass: props.mass,
+            inv_mass,
+            inertia: props.inertia,
+            inv_inertia,
+            local_center: props.local_center,
+            material,
+            linear_damping,
+            angular_damping,
+            ccd: def.ccd,
+            user_data: def.user_data,
+        })
+    }
+
+    /// The definition that recreates this body in its current state (pose and velocities
+    /// included).
+    pub fn to_def(&self) -> RigidBodyDef {
+        RigidBodyDef {
+            body_type: self.body_type,
+            shape: self.shape.clone(),
+            pose: self.pose,
+            linvel: self.linvel,
+            angvel: self.angvel,
+            density: self.density,
+            mass_properties: self.mass_override,
+            restitution: self.material.restitution(),
+            friction: self.material.friction(),
+            linear_damping: self.linear_damping,
+            angular_damping: self.angular_damping,
+            ccd: self.ccd,
+            user_data: self.user_data,
+        }
+    }
+
+    /// Dynamic, static or kinematic.
+    #[inline]
+    pub fn body_type(&self) -> BodyType {
+        self.body_type
+    }
+
+    /// Whether contacts and gravity move this body.
+    #[inline]
+    pub fn is_dynamic(&self) -> bool {
+        self.body_type == BodyType::Dynamic
+    }
+
+    /// The body's shape, in the body frame.
+    #[inline]
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// The pose of the body frame.
+    #[inline]
+    pub fn pose(&self) -> &Isometry {
+        &self.pose
+    }
+
+    /// Moves the body frame to `pose` (velocities unchanged). Steppers use it to place a body
+    /// at its time of impact.
+    ///
+    /// # Errors
+    /// [`SolverError`] naming `body.pose` if it is not finite or not a unit rotation.
+    pub fn set_pose(&mut self, pose: Isometry) -> Result<(), SolverError> {
+        valid_pose("body.pose", &pose)?;
+        self.pose = pose;
+        Ok(())
+    }
+
+    /// The body angle (radians, in `(-pi, pi]`).
+    #[inline]
+    pub fn angle(&self) -> Real {
+        self.pose.rotation.angle()
+    }
+
+    /// The centre of mass in the body frame.
+    #[inline]
+    pub fn local_center(&self) -> Point {
+        self.local_center
+    }
+
+    /// The centre of mass in the world.
+    #[inline]
+    pub fn center_of_mass(&self) -> Point {
+        self.pose * self.local_center
+    }
+
+    /// Linear velocity of the centre of mass (world units per second).
+    #[inline]
+    pub fn linvel(&self) -> Vector {
+        self.linvel
+    }
+
+    /// Sets the linear velocity.
+    ///
+    /// # Errors
+    /// [`SolverError`] naming `body.linvel` if it is not finite, or non-zero on a static body.
+    pub fn set_linvel(&mut self, linvel: Vector) -> Result<(), SolverError> {
+        finite_vector("body.linvel", &linvel)?;
+        if self.body_type == BodyType::Static && linvel != Vector::zeros() {
+            return Err(SolverError::OutOfRange {
+                field: "body.linvel".to_owned(),
+                value: linvel.norm(),
+                expected: "zero for a static body (use a kinematic body to move it)",
+            });
+        }
+        self.linvel = linvel;
+        Ok(())
+    }
+
+    /// Angular velocity (radians per second, counter-clockwise).
+    #[inline]
+    pub fn angvel(&self) -> Real {
+        self.angvel
+    }
+
+    /// Sets the angular velocity.
+    ///
+    /// # Errors
+    /// [`SolverError`] naming `body.angvel` if it is not finite, or non-zero on a static body.
+    pub fn set_angvel(&mut self, angvel: Real) -> Result<(), SolverError> {
+        finite("body.angvel", angvel)?;
+        if self.body_type == BodyType::Static && angvel != 0.0 {
+            return Err(SolverError::OutOfRange {
+                field: "body.angvel".to_owned(),
+                value: angvel,
+                expected: "zero for a static body (use a kinematic body to move it)",
+            });
+        }
+        self.angvel = angvel;
+        Ok(())
+    }
+
+    /// The velocity of the material point of the body at world position `point`:
+    /// `v + w x (point - center)`.
+    #[inline]
+    pub fn velocity_at_point(&self, point: &Point) -> Vector {
+        self.linvel + cross_scalar_vector(self.angvel, &(point - self.center_of_mass()))
+    }
+
+    /// The mass (of the shape at its density, or set by hand). Static and kinematic bodies
+    /// report it but act with infinite mass; see [`RigidBody::inv_mass`].
+    #[inline]
+    pub fn mass(&self) -> Real {
+        self.mass
+    }
+
+    /// The inverse mass the solver uses: `1 / mass` for dynamic bodies, 0 otherwise.
+    #[inline]
+    pub fn inv_mass(&self) -> Real {
+        self.inv_mass
+    }
+
+    /// The angular inertia about the centre of mass.
+    #[inline]
+    pub fn inertia(&self) -> Real {
+        self.inertia
+    }
+
+    /// The inverse inertia the solver uses: `1 / inertia` for dynamic bodies, 0 otherwise.
+    #[inline]
+    pub fn inv_inertia(&self) -> Real {
+        self.inv_inertia
+    }
+
+    /// The density the mass was computed from (unused when the mass was set by hand).
+    #[inline]
+    pub fn density(&self) -> Real {
+        self.density
+    }
+
+    /// The surface material.
+    #[inline]
+    pub fn material(&self) -> Material {
+        self.material
+    }
+
+    /// Replaces the surface material.
+    #[inline]
+    pub fn set_material(&mut self, material: Material) {
+        self.material = material;
+    }
+
+    /// The linear damping rate (1/s).
+    #[inline]
+    pub fn linear_damping(&self) -> Real {
+        self.linear_damping
+    }
+
+    /// The angular damping rate (1/s).
+    #[inline]
+    pub fn angular_damping(&self) -> Real {
+        self.angular_damping
+    }
+
+    /// Sets the linear and angular damping rates.
+    ///
+    /// # Errors
+    /// [`SolverError`] naming `body.linear_damping` or `body.angular_damping` if negative or
+    /// not finite.
+    pub fn set_damping(&mut self, linear: Real, angular: Real) -> Result<(), SolverError> {
+        let linear = non_negative("body.linear_damping", linear)?;
+        let angular = non_negative("body.angular_damping", angular)?;
+        self.linear_damping = linear;
+        self.angular_damping = angular;
+        Ok(())
+    }
+
+    /// Whether the stepper sweeps this body continuously.
+    #[inline]
+    pub fn ccd(&self) -> bool {
+        self.ccd
+    }
+
+    /// Turns continuous collision detection on or off for this body.
+    #[inline]
+    pub fn set_ccd(&mut self, ccd: bool) {
+        self.ccd = ccd;
+    }
+
+    /// The user data.
+    #[inline]
+    pub fn user_data(&self) -> u128 {
+        self.user_data
+    }
+
+    /// Replaces the user data.
+    #[inline]
+    pub fn set_user_data(&mut self, user_data: u128) {
+        self.user_data = user_data;
+    }
+
+    /// Applies `impulse` (mass times velocity, world frame) at world position `point`,
+    /// changing both velocities of a dynamic body; static and kinematic bodies ignore it.
+    ///
+    /// # Errors
+    /// [`SolverError`] naming `impulse` or `point` if not finite; the body is unchanged.
+    pub fn apply_impulse_at_point(
+        &mut self,
+        impulse: Vector,
+        point: Point,
+    ) -> Result<(), SolverError> {
+        finite_vector("impulse", &impulse)?;
+        finite_point("point", &point)?;
+        let r = point - self.center_of_mass();
+        self.apply_impulse_unchecked(&impulse, &r);
+        Ok(())
+    }
+
+    /// Applies `impulse` at lever arm `r` (from the centre of mass); no-op on infinite mass.
+    #[inline]
+    pub(crate) fn apply_impulse_unchecked(&mut self, impulse: &Vector, r: &Vector) {
+        self.linvel += impulse * self.inv_mass;
+        self.angvel += self.inv_inertia * cross(r, impulse);
+    }
+
+    /// Writes solver velocities back (dynamic bodies only; the caller checks).
+    #[inline]
+    pub(crate) fn set_velocity_unchecked(&mut self, linvel: Vector, angvel: Real) {
+        self.linvel = linvel;
+        self.angvel = angvel;
+    }
+
+    /// Kinetic energy `m v^2 / 2 + I w^2 / 2` (dynamic bodies; 0 for the others, whose mass
+    /// is infinite and which no impulse can speed up or slow down).
+    pub fn kinetic_energy(&self) -> Real {
+        if !self.is_dynamic() {
+            return 0.0;
+        }
+        0.5 * (self.mass * self.linvel.norm_squared() + self.inertia * self.angvel * self.angvel)
+    }
+
+    /// Linear momentum `m v` (zero for static and kinematic bodies).
+    pub fn linear_momentum(&self) -> Vector {
+        if self.is_dynamic() {
+            self.linvel * self.mass
+        } else {
+            Vector::zeros()
+        }
+    }
+
+    /// Angular momentum about the fixed world point `origin`: `I w + (c - origin) x m v`
+    /// (zero for static and kinematic bodies).
+    pub fn angular_momentum_about(&self, origin: &Point) -> Real {
+        if !self.is_dynamic() {
+            return 0.0;
+        }
+        self.inertia * self.angvel
+            + cross(&(self.center_of_mass() - origin), &self.linear_momentum())
+    }
+
+    /// The body's motion over the next `dt` seconds at its current velocities, for the
+    /// stepper's broadphase and time-of-impact queries. A static body gets a stationary sweep.
+    ///
+    /// [`integrate_positions`](crate::integrate_positions) with the same `dt` lands exactly
+    /// (bit for bit) on `sweep.pose_at(1.0)`.
+    ///
+    /// # Errors
+    /// [`SolverError::Geometry`] naming `sweep.dt` if `dt` is not positive and finite.
+    pub fn sweep(&self, dt: Real) -> Result<Sweep, SolverError> {
+        let (linvel, angvel) = match self.body_type {
+            BodyType::Static => (Vector::zeros(), 0.0),
+            BodyType::Dynamic | BodyType::Kinematic => (self.linvel, self.angvel),
+        };
+        Ok(Sweep::new(
+            self.pose,
+            self.local_center,
+            linvel,
+            angvel,
+            dt,
+        )?)
+    }
+
+    /// Moves the body along its velocities for `dt` seconds, rotating about the centre of
+    /// mass. Mirrors [`Sweep::pose_at`] at `t = 1` operation for operation, so the pose a
+    /// stepper predicted from [`RigidBody::sweep`] is the pose the body reaches.
+    pub(crate) fn advance(&mut self, dt: Real) {
+        if self.angvel == 0.0 {
+            // Pure translation keeps the rotation bits, as the sweep does.
+            self.pose.translation.vector += self.linvel * (dt * 1.0);
+            return;
+        }
+        let start_center = self.pose * self.local_center;
+        let angle = self.pose.rotation.angle() + self.angvel * (dt * 1.0);
+        let rotation = Rotation::new(angle);
+        let center = start_center + self.linvel * (dt * 1.0);
+        self.pose = Isometry::from_parts(
+            (center.coords - rotation * self.local_center.coords).into(),
+            rotation,
+        );
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<RigidBodyDef> for RigidBody {
+    type Error = SolverError;
+    fn try_from(def: RigidBodyDef) -> Result<Self, SolverError> {
+        Self::new(def)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<RigidBody> for RigidBodyDef {
+    fn from(body: RigidBody) -> Self {
+        body.to_def()
+    }
+}

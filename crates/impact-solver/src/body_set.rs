@@ -1,0 +1,262 @@
+//! Generational handles and the set of bodies they name.
+
+use crate::body::{RigidBody, RigidBodyDef};
+use crate::error::SolverError;
+
+/// Names one body of a [`BodySet`]: a slot index plus the generation of that slot.
+///
+/// Removing a body bumps its slot's generation, so a handle kept past the removal is *stale*:
+/// lookups with it return `None` (or [`SolverError::UnknownBody`]) even after the slot is
+/// reused by a new body. Handles order by index, then generation, which is slot order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BodyHandle {
+    /// The slot in the set.
+    pub index: u32,
+    /// How many bodies occupied the slot before this one.
+    pub generation: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct Slot {
+    generation: u32,
+    body: Option<RigidBody>,
+}
+
+/// The bodies of a simulation, named by [`BodyHandle`].
+///
+/// Iteration visits bodies in slot order, which depends only on the sequence of inserts and
+/// removes: freed slots are reused last-freed first. Two runs that make the same calls see
+/// the same handles and the same order, which is what makes the solver deterministic.
+///
+/// With the `serde` feature the set serializes with its free list and generations, so handles
+/// stay valid across a snapshot; deserialization checks the free list against the slots.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "BodySetDef", into = "BodySetDef"))]
+pub struct BodySet {
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    len: usize,
+}
+
+impl BodySet {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Validates `def` and inserts the body.
+    ///
+    /// # Errors
+    /// As [`RigidBody::new`]; the set is unchanged.
+    pub fn insert(&mut self, def: RigidBodyDef) -> Result<BodyHandle, SolverError> {
+        Ok(self.insert_body(RigidBody::new(def)?))
+    }
+
+    /// Inserts an already valid body, reusing the most recently freed slot if any.
+    pub fn insert_body(&mut self, body: RigidBody) -> BodyHandle {
+        self.len += 1;
+        if let Some(index) = self.free.pop() {
+            let slot = &mut self.slots[index as usize];
+            slot.body = Some(body);
+            return BodyHandle {
+                index,
+                generation: slot.generation,
+            };
+        }
+        // More than 4 billion bodies would exhaust memory long before the index type.
+        let index = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
+        self.slots.push(Slot {
+            generation: 0,
+            body: Some(body),
+        });
+        BodyHandle {
+            index,
+            generation: 0,
+        }
+    }
+
+    /// Removes and returns the body, or `None` if the handle is stale or foreign.
+    pub fn remove(&mut self, handle: BodyHandle) -> Option<RigidBody> {
+        let slot = self.slots.get_mut(handle.index as usize)?;
+        if slot.generation != handle.generation {
+            return None;
+        }
+        let body = slot.body.take()?;
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(handle.index);
+        self.len -= 1;
+        Some(body)
+    }
+
+    /// The body, or `None` if the handle is stale or foreign.
+    #[inline]
+    pub fn get(&self, handle: BodyHandle) -> Option<&RigidBody> {
+        let slot = self.slots.get(handle.index as usize)?;
+        if slot.generation == handle.generation {
+            slot.body.as_ref()
+        } else {
+            None
+        }
+    }
+
+    /// The body, mutably, or `None` if the handle is stale or foreign.
+    #[inline]
+    pub fn get_mut(&mut self, handle: BodyHandle) -> Option<&mut RigidBody> {
+        let slot = self.slots.get_mut(handle.index as usize)?;
+        if slot.generation == handle.generation {
+            slot.body.as_mut()
+        } else {
+            None
+        }
+    }
+
+    /// Two different bodies, mutably; `None` if either handle is stale or both are the same.
+    pub fn get_pair_mut(
+        &mut self,
+        a: BodyHandle,
+        b: BodyHandle,
+    ) -> Option<(&mut RigidBody, &mut RigidBody)> {
+        if a.index == b.index {
+            return None;
+        }
+        self.get(a)?;
+        self.get(b)?;
+        let (ia, ib) = (a.index as usize, b.index as usize);
+        let (lo, hi) = if ia < ib { (ia, ib) } else { (ib, ia) };
+        let (left, right) = self.slots.split_at_mut(hi);
+        let (x, y) = (left[lo].body.as_mut()?, right[0].body.as_mut()?);
+        Some(if ia < ib { (x, y) } else { (y, x) })
+    }
+
+    /// The body, or [`SolverError::UnknownBody`] naming `field`.
+    ///
+    /// # Errors
+    /// [`SolverError::UnknownBody`] if the handle is stale or foreign.
+    pub fn try_get(&self, handle: BodyHandle, field: &str) -> Result<&RigidBody, SolverError> {
+        self.get(handle).ok_or_else(|| SolverError::UnknownBody {
+            field: field.to_owned(),
+            handle,
+        })
+    }
+
+    /// Whether the handle names a body of this set.
+    #[inline]
+    pub fn contains(&self, handle: BodyHandle) -> bool {
+        self.get(handle).is_some()
+    }
+
+    /// How many bodies the set holds.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The bodies with their handles, in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = (BodyHandle, &RigidBody)> + '_ {
+        self.slots.iter().enumerate().filter_map(|(i, slot)| {
+            slot.body.as_ref().map(|b| {
+                (
+                    BodyHandle {
+                        index: i as u32,
+                        generation: slot.generation,
+                    },
+                    b,
+                )
+            })
+        })
+    }
+
+    /// The bodies with their handles, mutably, in slot order.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (BodyHandle, &mut RigidBody)> + '_ {
+        self.slots.iter_mut().enumerate().filter_map(|(i, slot)| {
+            let generation = slot.generation;
+            slot.body.as_mut().map(|b| {
+                (
+                    BodyHandle {
+                        index: i as u32,
+                        generation,
+                    },
+                    b,
+                )
+            })
+        })
+    }
+
+    /// The handles of every body, in slot order.
+    pub fn handles(&self) -> impl Iterator<Item = BodyHandle> + '_ {
+        self.iter().map(|(h, _)| h)
+    }
+
+    /// The bodies without handles, mutably, in slot order (the integrators' loop).
+    pub(crate) fn bodies_mut(&mut self) -> impl Iterator<Item = &mut RigidBody> + '_ {
+        self.slots.iter_mut().filter_map(|s| s.body.as_mut())
+    }
+}
+
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct BodySetDef {
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<BodySetDef> for BodySet {
+    type Error = SolverError;
+    fn try_from(d: BodySetDef) -> Result<Self, SolverError> {
+        let mut listed = vec![false; d.slots.len()];
+        for (i, &index) in d.free.iter().enumerate() {
+            let field = || format!("bodies.free[{i}]");
+            let Some(slot) = d.slots.get(index as usize) else {
+                return Err(SolverError::OutOfRange {
+                    field: field(),
+                    value: Real::from(index),
+                    expected: "the index of a slot",
+                });
+            };
+            if slot.body.is_some() || listed[index as usize] {
+                return Err(SolverError::OutOfRange {
+                    field: field(),
+                    value: Real::from(index),
+                    expected: "the index of an empty slot, listed once",
+                });
+            }
+            listed[index as usize] = true;
+        }
+        if let Some(i) = (0..d.slots.len()).find(|&i| d.slots[i].body.is_none() && !listed[i]) {
+            return Err(SolverError::OutOfRange {
+                field: format!("bodies.slots[{i}]"),
+                value: i as Real,
+                expected: "occupied, or listed in the free list",
+            });
+        }
+        let len = d.slots.iter().filter(|s| s.body.is_some()).count();
+        Ok(Self {
+            slots: d.slots,
+            free: d.free,
+            len,
+        })
+    }
+}
+
+#[cfg(feature = "serde")]
+use impact_geometry::Real;
+
+#[cfg(feature = "serde")]
+impl From<BodySet> for BodySetDef {
+    fn from(s: BodySet) -> Self {
+        Self {
+            slots: s.slots,
+            free: s.free,
+        }
+    }
+}

@@ -1,0 +1,897 @@
+//! The sequential-impulse contact solver (Box2D v3's soft step) and its warm-starting cache.
+//!
+//! One [`ContactConstraint`] per manifold, in the caller's order. Each point carries its lever
+//! arms from both centres of mass, its normal and tangent effective masses with the full
+//! angular terms of seed 003,
+//!
+//! ```text
+//! k_n = 1/m_a + 1/m_b + (r_a x n)^2 / I_a + (r_b x n)^2 / I_b,   normal_mass = 1 / k_n
+//! ```
+//!
+//! (in 2D, `(I^-1 (r x n) x r) . n = (r x n)^2 / I`), and accumulated normal and tangent
+//! impulses clamped per point: `normal >= 0`, `|tangent| <= mu * normal` (Coulomb).
+
+use crate::body_set::{BodyHandle, BodySet};
+use crate::error::{SolverError, finite_vector, positive};
+use crate::integrate::{integrate_positions, integrate_velocities};
+use crate::material::{combine_friction, combine_restitution};
+use crate::settings::{Softness, SolverSettings};
+use impact_geometry::{Point, Real, Rotation, Vector, cross, cross_scalar_vector};
+use impact_narrowphase::{ContactId, Manifold};
+
+/// A manifold between two bodies: what the narrowphase produced for the pair, with the
+/// normal pointing from `a` toward `b`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ContactPair {
+    /// The body the manifold normal points away from.
+    pub a: BodyHandle,
+    /// The body the manifold normal points toward.
+    pub b: BodyHandle,
+    /// The contact points, from
+    /// [`contact_manifold`](impact_narrowphase::contact_manifold) with `a`'s shape and pose
+    /// first.
+    pub manifold: Manifold,
+}
+
+/// The tangent of a contact: the normal turned a quarter turn clockwise, `(n.y, -n.x)`, as in
+/// Box2D. Tangent impulses are signed along it.
+#[inline]
+pub fn contact_tangent(normal: &Vector) -> Vector {
+    Vector::new(normal.y, -normal.x)
+}
+
+/// One point of a [`ContactConstraint`].
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ConstraintPoint {
+    r_a: Vector,
+    r_b: Vector,
+    separation0: Real,
+    normal_mass: Real,
+    tangent_mass: Real,
+    relative_velocity: Real,
+    normal_impulse: Real,
+    tangent_impulse: Real,
+    max_normal_impulse: Real,
+    id: ContactId,
+}
+
+impl ConstraintPoint {
+    /// Lever arm from A's centre of mass to the contact point (world frame, at preparation).
+    #[inline]
+    pub fn r_a(&self) -> Vector {
+        self.r_a
+    }
+
+    /// Lever arm from B's centre of mass to the contact point (world frame, at preparation).
+    #[inline]
+    pub fn r_b(&self) -> Vector {
+        self.r_b
+    }
+
+    /// `1 / k_n`: the normal impulse that changes the normal relative velocity by 1 (zero when
+    /// both bodies have infinite mass).
+    #[inline]
+    pub fn normal_mass(&self) -> Real {
+        self.normal_mass
+    }
+
+    /// `1 / k_t`, the same along the tangent.
+    #[inline]
+    pub fn tangent_mass(&self) -> Real {
+        self.tangent_mass
+    }
+
+    /// The normal relative velocity (`(v_b - v_a) . n` at the point, negative when
+    /// approaching) captured before the contact first pushed: the velocity restitution
+    /// reverses.
+    #[inline]
+    pub fn relative_velocity(&self) -> Real {
+        self.relative_velocity
+    }
+
+    /// The accumulated normal impulse of the current substep (zero or more; B receives
+    /// `+normal_impulse * n`, A the opposite).
+    #[inline]
+    pub fn normal_impulse(&self) -> Real {
+        self.normal_impulse
+    }
+
+    /// The accumulated tangent impulse of the current substep, signed along
+    /// [`contact_tangent`].
+    #[inline]
+    pub fn tangent_impulse(&self) -> Real {
+        self.tangent_impulse
+    }
+
+    /// The largest single normal impulse applied this step: zero means the contact never
+    /// pushed (it stayed speculative), and restitution skips it.
+    #[inline]
+    pub fn max_normal_impulse(&self) -> Real {
+        self.max_normal_impulse
+    }
+
+    /// The feature id the impulses are cached under.
+    #[inline]
+    pub fn id(&self) -> ContactId {
+        self.id
+    }
+}
+
+/// The solver's view of one manifold.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContactConstraint {
+    a: BodyHandle,
+    b: BodyHandle,
+    state_a: usize,
+    state_b: usize,
+    normal: Vector,
+    friction: Real,
+    restitution: Real,
+    softness: Softness,
+    points: [ConstraintPoint; 2],
+    count: usize,
+}
+
+impl ContactConstraint {
+    /// The two bodies, normal pointing from the first to the second.
+    #[inline]
+    pub fn bodies(&self) -> (BodyHandle, BodyHandle) {
+        (self.a, self.b)
+    }
+
+    /// The unit normal from A toward B.
+    #[inline]
+    pub fn normal(&self) -> Vector {
+        self.normal
+    }
+
+    /// The combined friction coefficient (see [`Material`](crate::Material)).
+    #[inline]
+    pub fn friction(&self) -> Real {
+        self.friction
+    }
+
+    /// The combined restitution (see [`Material`](crate::Material)).
+    #[inline]
+    pub fn restitution(&self) -> Real {
+        self.restitution
+    }
+
+    /// The one or two points.
+    #[inline]
+    pub fn points(&self) -> &[ConstraintPoint] {
+        &self.points[..self.count]
+    }
+}
+
+/// What the solver knows of a body while it runs: velocities, inverse masses, and how far the
+/// body moved since preparation (for the current separation).
+#[derive(Debug, Clone, Copy)]
+struct BodyState {
+    handle: BodyHandle,
+    dynamic: bool,
+    inv_mass: Real,
+    inv_inertia: Real,
+    v: Vector,
+    w: Real,
+    center0: Point,
+    rotation0: Rotation,
+    /// Displacement of the centre of mass since preparation.
+    dp: Vector,
+    /// Rotation since preparation, as (cos, sin).
+    dq: (Real, Real),
+}
+
+/// The cached impulses of one contact point.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CachedImpulse {
+    /// Accumulated normal impulse (per substep), zero or more.
+    pub normal: Real,
+    /// Accumulated tangent impulse (per substep), signed along the tangent.
+    pub tangent: Real,
+}
+
+/// Which contact point an impulse is cached for: a body pair in canonical order (smaller
+/// handle first) and the feature id seen from that order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CacheKey {
+    /// The smaller handle.
+    pub a: BodyHandle,
+    /// The larger handle.
+    pub b: BodyHandle,
+    /// The feature id with `a` as the first shape.
+    pub id: ContactId,
+}
+
+impl CacheKey {
+    /// The key of contact `id` between `a` and `b` (`id` as seen with `a` first). Exchanging
+    /// the bodies swaps the id and gives the same key; the impulses need no change, since the
+    /// normal and the tangent both flip with the order.
+    pub fn new(a: BodyHandle, b: BodyHandle, id: ContactId) -> Self {
+        if a <= b {
+            Self { a, b, id }
+        } else {
+            Self {
+                a: b,
+                b: a,
+                id: id.swapped(),
+            }
+        }
+    }
+}
+
+/// Impulses of the last step by (body pair, feature id), for warm starting: a resting stack
+/// starts each step with last step's answer instead of from zero, which is what lets a few
+/// iterations hold it still.
+///
+/// A sorted `Vec` with binary search: lookups are `O(log n)`, iteration (and serialization)
+/// is in key order, and nothing depends on hash order. [`ContactSolver::store_impulses`]
+/// replaces the whole content, so pairs that stopped touching are forgotten and the cache
+/// never grows past one step's contacts.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "ContactCacheDef", into = "ContactCacheDef")
+)]
+pub struct ContactCache {
+    entries: Vec<(CacheKey, CachedImpulse)>,
+}
+
+impl ContactCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The cached impulses of contact `id` between `a` and `b` (any order).
+    pub fn get(&self, a: BodyHandle, b: BodyHandle, id: ContactId) -> Option<CachedImpulse> {
+        let key = CacheKey::new(a, b, id);
+        self.entries
+            .binary_search_by(|(k, _)| k.cmp(&key))
+            .ok()
+            .map(|i| self.entries[i].1)
+    }
+
+    /// How many contact points are cached.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether nothing is cached.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+
+    /// Forgets the contacts of `body` (call when removing it, or after teleporting it).
+    pub fn remove_body(&mut self, body: BodyHandle) {
+        self.entries.retain(|(k, _)| k.a != body && k.b != body);
+    }
+
+    /// The entries in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (CacheKey, CachedImpulse)> + '_ {
+        self.entries.iter().copied()
+    }
+}
+
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ContactCacheDef {
+    entries: Vec<(CacheKey, CachedImpulse)>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ContactCacheDef> for ContactCache {
+    type Error = SolverError;
+    fn try_from(d: ContactCacheDef) -> Result<Self, SolverError> {
+        for (i, (key, imp)) in d.entries.iter().enumerate() {
+            crate::error::non_negative(&format!("cache.entries[{i}].normal"), imp.normal)?;
+            crate::error::finite(&format!("cache.entries[{i}].tangent"), imp.tangent)?;
+            if key.a >= key.b || (i > 0 && d.entries[i - 1].0 >= *key) {
+                return Err(SolverError::OutOfRange {
+                    field: format!("cache.entries[{i}]"),
+                    value: i as Real,
+                    expected: "keys in strictly increasing order with a < b",
+                });
+            }
+        }
+        Ok(Self { entries: d.entries })
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<ContactCache> for ContactCacheDef {
+    fn from(c: ContactCache) -> Self {
+        Self { entries: c.entries }
+    }
+}
+
+/// The sequential-impulse contact solver for one step, in Box2D v3's soft-step form.
+///
+/// Build it with [`ContactSolver::new`] from the manifolds of the step (this prepares the
+/// constraints, captures the approach velocities for restitution and loads warm-starting
+/// impulses from the cache), then either run the whole step with [`ContactSolver::step`], or
+/// drive the stages yourself, as a stepper that moves bodies its own way does:
+///
+/// ```text
+/// for each of settings.substeps substeps of length h = dt / substeps:
+///     integrate_velocities(bodies, gravity, h)
+///     solver.warm_start(bodies)          // re-apply the accumulated impulses
+///     solver.solve_velocities(bodies)    // soft: push overlap out, stop speculative approach
+///     integrate_positions(bodies, h)     // or the stepper's own motion (sweeps, clamping)
+///     solver.relax_velocities(bodies)    // rigid: remove the push-out velocity
+/// solver.apply_restitution(bodies)
+/// solver.store_impulses(cache)
+/// ```
+///
+/// Every stage validates the handles it was prepared with and returns
+/// [`SolverError::UnknownBody`] (changing nothing) if a body was removed in between.
+/// Constraints are solved in the order of the pairs given to [`ContactSolver::new`].
+#[derive(Debug, Clone)]
+pub struct ContactSolver {
+    constraints: Vec<ContactConstraint>,
+    states: Vec<BodyState>,
+    settings: SolverSettings,
+    dt: Real,
+    h: Real,
+    inv_h: Real,
+}
+
+impl ContactSolver {
+    /// Prepares the constraints of `pairs` (in that order) for a step of `dt` seconds.
+    ///
+    /// Empty manifolds, and pairs where neither body is dynamic, produce no constraint.
+    /// Impulses cached for the same (pair, feature) are loaded when
+    /// `settings.warm_starting` is on.
+    ///
+    /// # Errors
+    /// [`SolverError`] naming `settings.*` (see [`SolverSettings::validate`]), `dt` (not
+    /// positive and finite), `pairs[i].a` / `pairs[i].b` (stale handle), `pairs[i]` (both
+    /// sides the same body), `pairs[i].manifold.normal` (not a finite unit vector) or
+    /// `pairs[i].manifold.points[k]` (not finite).
+    pub fn new(
+        bodies: &BodySet,
+        pairs: &[ContactPair],
+        cache: &ContactCache,
+        settings: &SolverSettings,
+        dt: Real,
+    ) -> Result<Self, SolverError> {
+        settings.validate()?;
+        positive("dt", dt)?;
+        let h = dt / Real::from(settings.substeps);
+        let inv_h = 1.0 / h;
+        // Above a quarter of the substep rate the implicit spring no longer settles in a few
+        // substeps; Box2D v3 clamps the same way.
+        let hertz = settings.contact_hertz.min(0.25 * inv_h);
+        let soft = Softness::new(hertz, settings.contact_damping_ratio, h);
+        // Against an infinite mass only one body moves, so the contact can be twice as stiff
+        // for the same stability (Box2D v3's static softness).
+        let static_soft = Softness::new(2.0 * hertz, settings.contact_damping_ratio, h);
+
+        let mut states: Vec<BodyState> = Vec::new();
+        // Slot index -> state index; a dense table, so lookups do not depend on hash order.
+        let mut state_of: Vec<usize> = Vec::new();
+        let mut constraints = Vec::with_capacity(pairs.len());
+
+        for (i, pair) in pairs.iter().enumerate() {
+            if pair.a == pair.b {
+                return Err(SolverError::SameBody {
+                    field: format!("pairs[{i}]"),
+                    handle: pair.a,
+                });
+            }
+            let body_a = bodies.get(pair.a).ok_or_else(|| SolverError::UnknownBody {
+                field: format!("pairs[{i}].a"),
+                handle: pair.a,
+            })?;
+            let body_b = bodies.get(pair.b).ok_or_else(|| SolverError::UnknownBody {
+                field: format!("pairs[{i}].b"),
+                handle: pair.b,
+            })?;
+            validate_manifold(i, &pair.manifold)?;
+            if pair.manifold.is_empty() || (!body_a.is_dynamic() && !body_b.is_dynamic()) {
+                continue;
+            }
+            let mut state_index = |handle: BodyHandle, body: &crate::RigidBody| -> usize {
+                let slot = handle.index as usize;
+                if state_of.len() <= slot {
+                    state_of.resize(slot + 1, usize::MAX);
+                }
+                if state_of[slot] == usize::MAX {
+                    state_of[slot] = states.len();
+                    states.push(BodyState {
+                        handle,
+                        dynamic: body.is_dynamic(),
+                        inv_mass: body.inv_mass(),
+                        inv_inertia: body.inv_inertia(),
+                        v: body.linvel(),
+                        w: body.angvel(),
+                        center0: body.center_of_mass(),
+                        rotation0: body.pose().rotation,
+                        dp: Vector::zeros(),
+                        dq: (1.0, 0.0),
+                    });
+                }
+                state_of[slot]
+            };
+            let state_a = state_index(pair.a, body_a);
+            let state_b = state_index(pair.b, body_b);
+            let (sa, sb) = (&states[state_a], &states[state_b]);
+
+            let normal = pair.manifold.normal;
+            let tangent = contact_tangent(&normal);
+            let (ma, ia, mb, ib) = (sa.inv_mass, sa.inv_inertia, sb.inv_mass, sb.inv_inertia);
+            let mut points = [ConstraintPoint::default(); 2];
+            let manifold_points = pair.manifold.points();
+            for (p, mp) in points.iter_mut().zip(manifold_points) {
+                let r_a = mp.point - sa.center0;
+                let r_b = mp.point - sb.center0;
+                let rn_a = cross(&r_a, &normal);
+                let rn_b = cross(&r_b, &normal);
+                let k_normal = ma + mb + ia * rn_a * rn_a + ib * rn_b * rn_b;
+                let rt_a = cross(&r_a, &tangent);
+                let rt_b = cross(&r_b, &tangent);
+                let k_tangent = ma + mb + ia * rt_a * rt_a + ib * rt_b * rt_b;
+                let dv =
+                    sb.v + cross_scalar_vector(sb.w, &r_b) - sa.v - cross_scalar_vector(sa.w, &r_a);
+                let cached = if settings.warm_starting {
+                    cache.get(pair.a, pair.b, mp.id).unwrap_or_default()
+                } else {
+                    CachedImpulse::default()
+                };
+                *p = ConstraintPoint {
+                    r_a,
+                    r_b,
+                    separation0: mp.separation,
+                    normal_mass: inverse_or_zero(k_normal),
+                    tangent_mass: inverse_or_zero(k_tangent),
+                    relative_velocity: dv.dot(&normal),
+                    normal_impulse: cached.normal,
+                    tangent_impulse: cached.tangent,
+                    max_normal_impulse: 0.0,
+                    id: mp.id,
+                };
+            }
+            let infinite_side = ma == 0.0 || mb == 0.0;
+            constraints.push(ContactConstraint {
+                a: pair.a,
+                b: pair.b,
+                state_a,
+                state_b,
+                normal,
+                friction: combine_friction(
+                    body_a.material().friction(),
+                    body_b.material().friction(),
+                ),
+                restitution: combine_restitution(
+                    body_a.material().restitution(),
+                    body_b.material().restitution(),
+                ),
+                softness: if infinite_side { static_soft } else { soft },
+                points,
+                count: manifold_points.len(),
+            });
+        }
+        Ok(Self {
+            constraints,
+            states,
+            settings: *settings,
+            dt,
+            h,
+            inv_h,
+        })
+    }
+
+    /// The constraints, in the order of the pairs they came from.
+    #[inline]
+    pub fn constraints(&self) -> &[ContactConstraint] {
+        &self.constraints
+    }
+
+    /// The settings the solver was prepared with.
+    #[inline]
+    pub fn settings(&self) -> &SolverSettings {
+        &self.settings
+    }
+
+    /// The step length (seconds).
+    #[inline]
+    pub fn dt(&self) -> Real {
+        self.dt
+    }
+
+    /// The substep length `dt / substeps` (seconds): the `h` each stage assumes.
+    #[inline]
+    pub fn substep(&self) -> Real {
+        self.h
+    }
+
+    /// The whole soft step for every body of `bodies`: per substep, gravity, warm start,
+    /// biased solve, position integration and relax; then restitution. Bodies without
+    /// contacts are integrated too. Call [`ContactSolver::store_impulses`] afterwards to warm
+    /// start the next step.
+    ///
+    /// # Errors
+    /// [`SolverError`] naming `gravity` (not finite), or `solver.bodies` if a body of a
+    /// constraint was removed since preparation; nothing is changed then.
+    pub fn step(&mut self, bodies: &mut BodySet, gravity: Vector) -> Result<(), SolverError> {
+        finite_vector("gravity", &gravity)?;
+        self.gather(bodies)?;
+        let _span = tracing::trace_span!(
+            "contact_solver",
+            constraints = self.constraints.len(),
+            substeps = self.settings.substeps
+        )
+        .entered();
+        for _ in 0..self.settings.substeps {
+            integrate_velocities(bodies, gravity, self.h)?;
+            self.warm_start(bodies)?;
+            self.solve_velocities(bodies)?;
+            integrate_positions(bodies, self.h)?;
+            self.relax_velocities(bodies)?;
+        }
+        self.apply_restitution(bodies)
+    }
+
+    /// Applies the accumulated impulses to the bodies: the previous step's (from the cache)
+    /// on the first substep, the previous substep's afterwards.
+    ///
+    /// # Errors
+    /// [`SolverError::UnknownBody`] if a body was removed since preparation.
+    pub fn warm_start(&mut self, bodies: &mut BodySet) -> Result<(), SolverError> {
+        self.gather(bodies)?;
+        for c in &self.constraints {
+            let mut a = self.states[c.state_a];
+            let mut b = self.states[c.state_b];
+            let tangent = contact_tangent(&c.normal);
+            for p in c.points() {
+                let arm = Anchors::current(&a, &b, p, &c.normal, &tangent);
+                let impulse = c.normal * p.normal_impulse + tangent * p.tangent_impulse;
+                apply(&mut a, &mut b, &arm.r_a, &arm.r_b, &impulse);
+            }
+            self.states[c.state_a] = a;
+            self.states[c.state_b] = b;
+        }
+        self.scatter(bodies);
+        Ok(())
+    }
+
+    /// Runs `settings.velocity_iterations` iterations with the soft position bias: overlap is
+    /// pushed out (at most `max_push_out_velocity`), speculative contacts let the bodies
+    /// close the gap and no more, friction is clamped to the cone.
+    ///
+    /// Before the first iteration, contacts that have not pushed yet this step re-capture
+    /// their approach velocity, so restitution reverses the velocity at the substep they
+    /// touch rather than the one at the start of the step (a falling ball would otherwise
+    /// lose up to `g * dt` of its bounce).
+    ///
+    /// # Errors
+    /// [`SolverError::UnknownBody`] if a body was removed since preparation.
+    pub fn solve_velocities(&mut self, bodies: &mut BodySet) -> Result<(), SolverError> {
+        self.gather(bodies)?;
+        for c in &mut self.constraints {
+            let (a, b) = (&self.states[c.state_a], &self.states[c.state_b]);
+            let tangent = contact_tangent(&c.normal);
+            for p in &mut c.points[..c.count] {
+                if p.normal_impulse == 0.0 && p.max_normal_impulse == 0.0 {
+                    let arm = Anchors::current(a, b, p, &c.normal, &tangent);
+                    p.relative_velocity =
+                        relative_velocity(a, b, &arm.r_a, &arm.r_b).dot(&c.normal);
+                }
+            }
+        }
+        for _ in 0..self.settings.velocity_iterations {
+            self.iterate(true);
+        }
+        self.scatter(bodies);
+        Ok(())
+    }
+
+    /// Runs `settings.relax_iterations` iterations without the position bias, after positions
+    /// were integrated: the velocity used to push overlap out is taken back, so position
+    /// correction never becomes kinetic energy. Points still apart (speculative) are left
+    /// alone: the next biased pass caps their approach before positions move again.
+    ///
+    /// # Errors
+    /// [`SolverError::UnknownBody`] if a body was removed since preparation.
+    pub fn relax_velocities(&mut self, bodies: &mut BodySet) -> Result<(), SolverError> {
+        self.gather(bodies)?;
+        for _ in 0..self.settings.relax_iterations {
+            self.iterate(false);
+        }
+        self.scatter(bodies);
+        Ok(())
+    }
+
+    /// Applies restitution once, at the end of the step: each point that pushed this step and
+    /// approached faster than `restitution_threshold` gets the normal impulse that makes it
+    /// leave at `restitution` times its captured approach speed, if it is leaving slower
+    /// (restitution only pushes).
+    ///
+    /// A speculative point that never touched has `max_normal_impulse == 0` and is skipped,
+    /// so restitution is neither lost nor invented when contacts are created early.
+    ///
+    /// # Errors
+    /// [`SolverError::UnknownBody`] if a body was removed since preparation.
+    pub fn apply_restitution(&mut self, bodies: &mut BodySet) -> Result<(), SolverError> {
+        self.gather(bodies)?;
+        let threshold = self.settings.restitution_threshold;
+        for c in &mut self.constraints {
+            if c.restitution == 0.0 {
+                continue;
+            }
+            let mut a = self.states[c.state_a];
+            let mut b = self.states[c.state_b];
+            let tangent = contact_tangent(&c.normal);
+            for p in &mut c.points[..c.count] {
+                if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
+                    continue;
+                }
+                let arm = Anchors::current(&a, &b, p, &c.normal, &tangent);
+                let vn = relative_velocity(&a, &b, &arm.r_a, &arm.r_b).dot(&c.normal);
+                // Only ever push: a point already leaving faster than the target keeps its
+                // speed, and the normal impulse never drops below what friction was clamped
+                // against, so the Coulomb bound still holds after restitution.
+                let impulse =
+                    (-arm.normal_mass * (vn + c.restitution * p.relative_velocity)).max(0.0);
+                p.normal_impulse += impulse;
+                p.max_normal_impulse = p.max_normal_impulse.max(impulse);
+                apply(&mut a, &mut b, &arm.r_a, &arm.r_b, &(c.normal * impulse));
+            }
+            self.states[c.state_a] = a;
+            self.states[c.state_b] = b;
+        }
+        self.scatter(bodies);
+        Ok(())
+    }
+
+    /// Replaces the content of `cache` with this step's accumulated impulses, for the next
+    /// step's warm start.
+    pub fn store_impulses(&self, cache: &mut ContactCache) {
+        cache.entries.clear();
+        for c in &self.constraints {
+            for p in c.points() {
+                cache.entries.push((
+                    CacheKey::new(c.a, c.b, p.id),
+                    CachedImpulse {
+                        normal: p.normal_impulse,
+                        tangent: p.tangent_impulse,
+                    },
+                ));
+            }
+        }
+        // Stable sort, then keep the first of duplicate keys (the same pair given twice):
+        // which one survives depends only on the caller's order.
+        cache.entries.sort_by_key(|e| e.0);
+        cache.entries.dedup_by(|later, first| later.0 == first.0);
+    }
+
+    /// One Gauss-Seidel sweep over the constraints in order: normal impulses first, then
+    /// friction clamped by the updated normal impulse.
+    fn iterate(&mut self, use_bias: bool) {
+        let inv_h = self.inv_h;
+        let max_push = self.settings.max_push_out_velocity;
+        for c in &mut self.constraints {
+            let mut a = self.states[c.state_a];
+            let mut b = self.states[c.state_b];
+            let normal = c.normal;
+            let tangent = contact_tangent(&normal);
+            let mut arms = [Anchors::default(); 2];
+            for (arm, p) in arms.iter_mut().zip(&c.points[..c.count]) {
+                *arm = Anchors::current(&a, &b, p, &normal, &tangent);
+            }
+            for (p, arm) in c.points[..c.count].iter_mut().zip(&arms) {
+                let s = arm.separation;
+                let (bias, mass_scale, impulse_scale) = if s > 0.0 {
+                    if !use_bias {
+                        // Relax runs after positions moved: the next substep's biased pass
+                        // caps the approach before anything moves again, so capping it here
+                        // as well (as Box2D v3 does) only slows the bodies a substep early.
+                        // At the end of a step that early cap would make restitution fire
+                        // across a gap (a bounce off thin air) and shave the approach speed
+                        // the next step captures.
+                        continue;
+                    }
+                    // Speculative: the bodies may close the gap within this substep, and no
+                    // more, with no impulse until they would touch.
+                    (s * inv_h, 1.0, 0.0)
+                } else if use_bias {
+                    let soft = c.softness;
+                    (
+                        (soft.bias_rate * s).max(-max_push),
+                        soft.mass_scale,
+                        soft.impulse_scale,
+                    )
+                } else {
+                    (0.0, 1.0, 0.0)
+                };
+                let vn = relative_velocity(&a, &b, &arm.r_a, &arm.r_b).dot(&normal);
+                let impulse =
+                    -arm.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+                let new_impulse = (p.normal_impulse + impulse).max(0.0);
+                let impulse = new_impulse - p.normal_impulse;
+                p.normal_impulse = new_impulse;
+                p.max_normal_impulse = p.max_normal_impulse.max(impulse);
+                apply(&mut a, &mut b, &arm.r_a, &arm.r_b, &(normal * impulse));
+            }
+            for (p, arm) in c.points[..c.count].iter_mut().zip(&arms) {
+                let vt = relative_velocity(&a, &b, &arm.r_a, &arm.r_b).dot(&tangent);
+                let impulse = -arm.tangent_mass * vt;
+                let max_friction = c.friction * p.normal_impulse;
+                let new_impulse = (p.tangent_impulse + impulse).clamp(-max_friction, max_friction);
+                let impulse = new_impulse - p.tangent_impulse;
+                p.tangent_impulse = new_impulse;
+                apply(&mut a, &mut b, &arm.r_a, &arm.r_b, &(tangent * impulse));
+            }
+            self.states[c.state_a] = a;
+            self.states[c.state_b] = b;
+        }
+    }
+
+    /// Loads velocities and motion since preparation from the bodies; fails, changing
+    /// nothing, if any body is gone.
+    fn gather(&mut self, bodies: &BodySet) -> Result<(), SolverError> {
+        for s in &mut self.states {
+            let body = bodies.try_get(s.handle, "solver.bodies")?;
+            s.v = body.linvel();
+            s.w = body.angvel();
+            s.dp = body.center_of_mass() - s.center0;
+            let rotation = body.pose().rotation;
+            s.dq = if rotation == s.rotation0 {
+                (1.0, 0.0)
+            } else {
+                let d = rotation * s.rotation0.inverse();
+                (d.re, d.im)
+            };
+        }
+        Ok(())
+    }
+
+    /// Writes velocities back to the dynamic bodies (the others cannot have changed).
+    fn scatter(&self, bodies: &mut BodySet) {
+        for s in &self.states {
+            if s.dynamic
+                && let Some(body) = bodies.get_mut(s.handle)
+            {
+                body.set_velocity_unchecked(s.v, s.w);
+            }
+        }
+    }
+}
+
+/// Prepares, runs [`ContactSolver::step`] and stores the impulses: one whole step of `dt`
+/// seconds for every body of `bodies`, with the contacts of `pairs` (the discrete baseline
+/// a `World` builds on). Returns the solver, whose constraints hold the step's impulses.
+///
+/// # Errors
+/// As [`ContactSolver::new`] and [`ContactSolver::step`]; nothing is changed then.
+pub fn solve_step(
+    bodies: &mut BodySet,
+    pairs: &[ContactPair],
+    cache: &mut ContactCache,
+    gravity: Vector,
+    settings: &SolverSettings,
+    dt: Real,
+) -> Result<ContactSolver, SolverError> {
+    let mut solver = ContactSolver::new(bodies, pairs, cache, settings, dt)?;
+    solver.step(bodies, gravity)?;
+    solver.store_impulses(cache);
+    Ok(solver)
+}
+
+fn validate_manifold(i: usize, m: &Manifold) -> Result<(), SolverError> {
+    if m.is_empty() {
+        return Ok(());
+    }
+    let n = m.normal;
+    if !(n.x.is_finite() && n.y.is_finite()) {
+        finite_vector(&format!("pairs[{i}].manifold.normal"), &n)?;
+    }
+    // Narrowphase normals are unit to rounding; anything visibly off is a caller's bug that
+    // would scale every impulse.
+    let norm2 = n.norm_squared();
+    if (norm2 - 1.0).abs() > 1e-9 {
+        return Err(SolverError::OutOfRange {
+            field: format!("pairs[{i}].manifold.normal"),
+            value: norm2.sqrt(),
+            expected: "a unit vector",
+        });
+    }
+    for (k, p) in m.points().iter().enumerate() {
+        if !(p.point.x.is_finite() && p.point.y.is_finite()) {
+            crate::error::finite_point(
+                &format!("pairs[{i}].manifold.points[{k}].point"),
+                &p.point,
+            )?;
+        }
+        if !p.separation.is_finite() {
+            crate::error::finite(
+                &format!("pairs[{i}].manifold.points[{k}].separation"),
+                p.separation,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// A point's lever arms, separation and effective masses where the bodies are now.
+///
+/// The bodies have moved since preparation (the substeps integrate positions), so the anchor
+/// fixed on A and the one fixed on B drift apart by `g`. Both impulses are applied at their
+/// midpoint, through lever arms `r_a + g/2` and `r_b - g/2` from the current centres: one
+/// point of application for the equal and opposite impulses is what keeps angular momentum
+/// exact, and the effective masses are recomputed for those arms so every Gauss-Seidel update
+/// is the exact one-constraint solution (and so never adds energy).
+#[derive(Debug, Clone, Copy, Default)]
+struct Anchors {
+    r_a: Vector,
+    r_b: Vector,
+    separation: Real,
+    normal_mass: Real,
+    tangent_mass: Real,
+}
+
+impl Anchors {
+    #[inline]
+    fn current(
+        a: &BodyState,
+        b: &BodyState,
+        p: &ConstraintPoint,
+        normal: &Vector,
+        tangent: &Vector,
+    ) -> Self {
+        let ra = rotate(a.dq, &p.r_a);
+        let rb = rotate(b.dq, &p.r_b);
+        // Gap between B's anchor and A's: zero at preparation, where both were the manifold
+        // point; (c_b - c_a) = (c_b0 - c_a0) + (dp_b - dp_a) and c_b0 - c_a0 = r_a - r_b.
+        let gap = (b.dp - a.dp) + (p.r_a - p.r_b) + (rb - ra);
+        let separation = gap.dot(normal) + p.separation0;
+        let half = gap * 0.5;
+        let (r_a, r_b) = (ra + half, rb - half);
+        let (ma, ia, mb, ib) = (a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia);
+        let (rn_a, rn_b) = (cross(&r_a, normal), cross(&r_b, normal));
+        let (rt_a, rt_b) = (cross(&r_a, tangent), cross(&r_b, tangent));
+        Self {
+            r_a,
+            r_b,
+            separation,
+            normal_mass: inverse_or_zero(ma + mb + ia * rn_a * rn_a + ib * rn_b * rn_b),
+            tangent_mass: inverse_or_zero(ma + mb + ia * rt_a * rt_a + ib * rt_b * rt_b),
+        }
+    }
+}
+
+#[inline]
+fn inverse_or_zero(k: Real) -> Real {
+    if k > 0.0 { 1.0 / k } else { 0.0 }
+}
+
+/// Velocity of B's material point minus A's, at lever arms `r_a` and `r_b`.
+#[inline]
+fn relative_velocity(a: &BodyState, b: &BodyState, r_a: &Vector, r_b: &Vector) -> Vector {
+    b.v + cross_scalar_vector(b.w, r_b) - a.v - cross_scalar_vector(a.w, r_a)
+}
+
+/// Applies `impulse` to B and its opposite to A (infinite masses have zero inverses).
+#[inline]
+fn apply(a: &mut BodyState, b: &mut BodyState, r_a: &Vector, r_b: &Vector, impulse: &Vector) {
+    a.v -= impulse * a.inv_mass;
+    a.w -= a.inv_inertia * cross(r_a, impulse);
+    b.v += impulse * b.inv_mass;
+    b.w += b.inv_inertia * cross(r_b, impulse);
+}
+
+#[inline]
+fn rotate((c, s): (Real, Real), r: &Vector) -> Vector {
+    Vector::new(c * r.x - s * r.y, s * r.x + c * r.y)
+}

@@ -1,0 +1,226 @@
+//! The error type of every validating constructor, setter and solver stage, and the checks
+//! that produce it.
+
+use crate::BodyHandle;
+use core::fmt;
+use impact_geometry::{GeometryError, Isometry, Point, Real, Vector};
+
+/// Why a body definition, a setting or a solver call was refused. Nothing was changed when
+/// an error is returned.
+///
+/// Each variant names the offending field (`"body.density"`, `"pairs[3].a"`,
+/// `"settings.contact_hertz"`, ...) and the bad value, so that a message reaching a user says
+/// what to fix.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SolverError {
+    /// A value was NaN or infinite.
+    NotFinite {
+        /// The field, as a path such as `"body.linvel.x"`.
+        field: String,
+        /// The offending value.
+        value: Real,
+    },
+    /// A value that must be zero or more was negative.
+    Negative {
+        /// The field, as a path.
+        field: String,
+        /// The offending value.
+        value: Real,
+    },
+    /// A value that must be strictly positive was zero or negative.
+    NotPositive {
+        /// The field, as a path.
+        field: String,
+        /// The offending value.
+        value: Real,
+    },
+    /// A value was outside its allowed range.
+    OutOfRange {
+        /// The field, as a path.
+        field: String,
+        /// The offending value.
+        value: Real,
+        /// What the range is, in words.
+        expected: &'static str,
+    },
+    /// A dynamic body ended up with zero mass: its shape has no area (a segment) or its
+    /// density is zero, and no mass was set by hand.
+    MasslessDynamic {
+        /// The field, as a path (`"body.mass"`).
+        field: String,
+        /// The mass the shape and density gave.
+        value: Real,
+    },
+    /// A handle named no body: it was never issued by this set, or its body was removed.
+    UnknownBody {
+        /// The field, as a path such as `"pairs[2].b"`.
+        field: String,
+        /// The stale or foreign handle.
+        handle: BodyHandle,
+    },
+    /// A pair named the same body twice.
+    SameBody {
+        /// The field, as a path such as `"pairs[2]"`.
+        field: String,
+        /// The body named twice.
+        handle: BodyHandle,
+    },
+    /// A geometry constructor refused a value (a sweep or mass properties built for a body).
+    Geometry(GeometryError),
+}
+
+impl fmt::Display for SolverError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotFinite { field, value } => write!(f, "{field}: must be finite, got {value}"),
+            Self::Negative { field, value } => {
+                write!(f, "{field}: must be zero or positive, got {value}")
+            }
+            Self::NotPositive { field, value } => {
+                write!(f, "{field}: must be positive, got {value}")
+            }
+            Self::OutOfRange {
+                field,
+                value,
+                expected,
+            } => write!(f, "{field}: must be {expected}, got {value}"),
+            Self::MasslessDynamic { field, value } => write!(
+                f,
+                "{field}: a dynamic body needs a positive mass, got {value} (the shape has no \
+                 area or the density is zero; set the mass properties by hand)"
+            ),
+            Self::UnknownBody { field, handle } => write!(
+                f,
+                "{field}: no body with index {} and generation {}",
+                handle.index, handle.generation
+            ),
+            Self::SameBody { field, handle } => write!(
+                f,
+                "{field}: both sides name body {}:{}",
+                handle.index, handle.generation
+            ),
+            Self::Geometry(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SolverError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Geometry(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<GeometryError> for SolverError {
+    fn from(e: GeometryError) -> Self {
+        Self::Geometry(e)
+    }
+}
+
+/// Checks that `value` is finite.
+pub(crate) fn finite(field: &str, value: Real) -> Result<Real, SolverError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(SolverError::NotFinite {
+            field: field.to_owned(),
+            value,
+        })
+    }
+}
+
+/// Checks that `value` is finite and zero or more.
+pub(crate) fn non_negative(field: &str, value: Real) -> Result<Real, SolverError> {
+    finite(field, value)?;
+    if value < 0.0 {
+        Err(SolverError::Negative {
+            field: field.to_owned(),
+            value,
+        })
+    } else {
+        Ok(value)
+    }
+}
+
+/// Checks that `value` is finite and strictly positive.
+pub(crate) fn positive(field: &str, value: Real) -> Result<Real, SolverError> {
+    finite(field, value)?;
+    if value <= 0.0 {
+        Err(SolverError::NotPositive {
+            field: field.to_owned(),
+            value,
+        })
+    } else {
+        Ok(value)
+    }
+}
+
+/// Checks that `value` is finite and in `[lo, hi]`; `expected` describes the range.
+pub(crate) fn in_range(
+    field: &str,
+    value: Real,
+    lo: Real,
+    hi: Real,
+    expected: &'static str,
+) -> Result<Real, SolverError> {
+    finite(field, value)?;
+    if (lo..=hi).contains(&value) {
+        Ok(value)
+    } else {
+        Err(SolverError::OutOfRange {
+            field: field.to_owned(),
+            value,
+            expected,
+        })
+    }
+}
+
+/// Checks that both components of a vector are finite; the path is only built on error.
+pub(crate) fn finite_vector(field: &str, v: &Vector) -> Result<(), SolverError> {
+    finite_xy(field, v.x, v.y)
+}
+
+/// Checks that both coordinates of a point are finite.
+pub(crate) fn finite_point(field: &str, p: &Point) -> Result<(), SolverError> {
+    finite_xy(field, p.x, p.y)
+}
+
+/// Checks that a pose has a finite translation and a finite unit rotation.
+///
+/// A rotation that is not unit length (a hand-built `UnitComplex` from bad data, or a
+/// deserialized one) would scale every shape; it is refused with its squared norm.
+pub(crate) fn valid_pose(field: &str, pose: &Isometry) -> Result<(), SolverError> {
+    let t = pose.translation.vector;
+    let (re, im) = (pose.rotation.re, pose.rotation.im);
+    // Paths are only formatted on error: setters run this on every call.
+    if !(t.x.is_finite() && t.y.is_finite() && re.is_finite() && im.is_finite()) {
+        finite_vector(&format!("{field}.translation"), &t)?;
+        finite(&format!("{field}.rotation.re"), re)?;
+        finite(&format!("{field}.rotation.im"), im)?;
+    }
+    let norm2 = re * re + im * im;
+    // Rotations composed over millions of steps drift by a few ulps; 1e-9 is far above that
+    // and far below any visible scaling.
+    if (norm2 - 1.0).abs() > 1e-9 {
+        return Err(SolverError::OutOfRange {
+            field: format!("{field}.rotation"),
+            value: norm2,
+            expected: "a unit complex number (squared norm 1)",
+        });
+    }
+    Ok(())
+}
+
+fn finite_xy(field: &str, x: Real, y: Real) -> Result<(), SolverError> {
+    for (axis, value) in [("x", x), ("y", y)] {
+        if !value.is_finite() {
+            return Err(SolverError::NotFinite {
+                field: format!("{field}.{axis}"),
+                value,
+            });
+        }
+    }
+    Ok(())
+}

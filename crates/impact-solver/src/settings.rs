@@ -1,0 +1,242 @@
+//! Settings of the contact solver and of the single-impact resolver.
+
+use crate::error::{SolverError, non_negative};
+use impact_geometry::Real;
+
+/// Settings of the sequential-impulse contact solver ([`ContactSolver`](crate::ContactSolver)).
+///
+/// The defaults are Box2D v3's, in world units where 1 unit is a metre: they stack boxes of
+/// 0.1 to 10 units at 60 Hz. The solver runs the soft step: the step is cut into `substeps`;
+/// each substep integrates velocities, warm starts, runs `velocity_iterations` with the soft
+/// position bias, integrates positions, then `relax_iterations` without it; restitution is
+/// applied once at the end. There is no position-iteration pass: the substeps and the soft
+/// bias do that job (see the crate documentation for why).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "SolverSettingsDef", into = "SolverSettingsDef")
+)]
+pub struct SolverSettings {
+    /// Substeps per step, at least 1 (default 4). More substeps stiffen contacts and stacks
+    /// at proportional cost.
+    pub substeps: u32,
+    /// Biased (position-correcting) velocity iterations per substep, at least 1 (default 1).
+    pub velocity_iterations: u32,
+    /// Unbiased relax iterations per substep (default 1): they remove the velocity the push
+    /// out left behind, so correcting overlap never turns into bounce.
+    pub relax_iterations: u32,
+    /// Stiffness of the contact spring (Hz, positive; default 30). Clamped to a quarter of the
+    /// substep rate, above which the soft constraint stops being stable.
+    pub contact_hertz: Real,
+    /// Damping ratio of the contact spring (dimensionless, zero or more; default 10: heavily
+    /// over-damped, so overlap is removed without overshoot).
+    pub contact_damping_ratio: Real,
+    /// Fastest speed at which overlap is pushed out (world units per second, zero or more;
+    /// default 3). Caps the energy a deep overlap can inject.
+    pub max_push_out_velocity: Real,
+    /// Restitution applies only to contacts approaching faster than this (world units per
+    /// second, zero or more; default 1). Below it contacts are inelastic, so resting bodies
+    /// do not jitter with micro-bounces.
+    pub restitution_threshold: Real,
+    /// Whether impulses of the previous step seed this one (default `true`). Stacks need it;
+    /// turning it off is for tests and debugging.
+    pub warm_starting: bool,
+}
+
+impl Default for SolverSettings {
+    fn default() -> Self {
+        Self {
+            substeps: 4,
+            velocity_iterations: 1,
+            relax_iterations: 1,
+            contact_hertz: 30.0,
+            contact_damping_ratio: 10.0,
+            max_push_out_velocity: 3.0,
+            restitution_threshold: 1.0,
+            warm_starting: true,
+        }
+    }
+}
+
+impl SolverSettings {
+    /// Checks every field.
+    ///
+    /// # Errors
+    /// [`SolverError`] naming `settings.substeps`, `settings.velocity_iterations` (zero),
+    /// `settings.contact_hertz` (not positive and finite), `settings.contact_damping_ratio`,
+    /// `settings.max_push_out_velocity` or `settings.restitution_threshold` (negative or not
+    /// finite).
+    pub fn validate(&self) -> Result<(), SolverError> {
+        for (field, value) in [
+            ("settings.substeps", self.substeps),
+            ("settings.velocity_iterations", self.velocity_iterations),
+        ] {
+            if value == 0 {
+                return Err(SolverError::OutOfRange {
+                    field: field.to_owned(),
+                    value: Real::from(value),
+                    expected: "at least 1",
+                });
+            }
+        }
+        crate::error::positive("settings.contact_hertz", self.contact_hertz)?;
+        non_negative("settings.contact_damping_ratio", self.contact_damping_ratio)?;
+        non_negative("settings.max_push_out_velocity", self.max_push_out_velocity)?;
+        non_negative("settings.restitution_threshold", self.restitution_threshold)?;
+        Ok(())
+    }
+}
+
+/// Settings of [`resolve_impact`](crate::resolve_impact), the single-impact resolver.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "ImpactSettingsDef", into = "ImpactSettingsDef")
+)]
+pub struct ImpactSettings {
+    /// Impacts approaching slower than this (world units per second, zero or more) are
+    /// resolved inelastically (default 0: at the exact moment of impact every bounce is
+    /// honoured). A stepper that detects a Zeno sequence may raise it so the bounces die out.
+    pub restitution_threshold: Real,
+    /// Whether the Coulomb friction impulse is applied (default `true`).
+    pub friction: bool,
+}
+
+impl Default for ImpactSettings {
+    fn default() -> Self {
+        Self {
+            restitution_threshold: 0.0,
+            friction: true,
+        }
+    }
+}
+
+impl ImpactSettings {
+    /// Checks every field.
+    ///
+    /// # Errors
+    /// [`SolverError`] naming `impact_settings.restitution_threshold` if negative or not
+    /// finite.
+    pub fn validate(&self) -> Result<(), SolverError> {
+        non_negative(
+            "impact_settings.restitution_threshold",
+            self.restitution_threshold,
+        )?;
+        Ok(())
+    }
+}
+
+/// The soft-constraint coefficients for one substep of length `h` (Box2D v3's `b2Softness`).
+///
+/// A contact is a spring of frequency `hertz` and damping ratio `zeta` solved implicitly.
+/// With `omega = 2 pi hertz`, the implicit Euler step of the spring turns into a velocity
+/// target `bias_rate * separation`, a scale on the effective mass and a scale on the
+/// accumulated impulse (which makes the constraint give a little, like a damped spring, and
+/// keeps it stable at any stiffness below the substep rate).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Softness {
+    pub bias_rate: Real,
+    pub mass_scale: Real,
+    pub impulse_scale: Real,
+}
+
+impl Softness {
+    pub(crate) fn new(hertz: Real, zeta: Real, h: Real) -> Self {
+        if hertz == 0.0 {
+            return Self {
+                bias_rate: 0.0,
+                mass_scale: 1.0,
+                impulse_scale: 0.0,
+            };
+        }
+        let omega = 2.0 * core::f64::consts::PI * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Self {
+            bias_rate: omega / a1,
+            mass_scale: a2 * a3,
+            impulse_scale: a3,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SolverSettingsDef {
+    substeps: u32,
+    velocity_iterations: u32,
+    relax_iterations: u32,
+    contact_hertz: Real,
+    contact_damping_ratio: Real,
+    max_push_out_velocity: Real,
+    restitution_threshold: Real,
+    warm_starting: bool,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<SolverSettingsDef> for SolverSettings {
+    type Error = SolverError;
+    fn try_from(d: SolverSettingsDef) -> Result<Self, SolverError> {
+        let s = Self {
+            substeps: d.substeps,
+            velocity_iterations: d.velocity_iterations,
+            relax_iterations: d.relax_iterations,
+            contact_hertz: d.contact_hertz,
+            contact_damping_ratio: d.contact_damping_ratio,
+            max_push_out_velocity: d.max_push_out_velocity,
+            restitution_threshold: d.restitution_threshold,
+            warm_starting: d.warm_starting,
+        };
+        s.validate()?;
+        Ok(s)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<SolverSettings> for SolverSettingsDef {
+    fn from(s: SolverSettings) -> Self {
+        Self {
+            substeps: s.substeps,
+            velocity_iterations: s.velocity_iterations,
+            relax_iterations: s.relax_iterations,
+            contact_hertz: s.contact_hertz,
+            contact_damping_ratio: s.contact_damping_ratio,
+            max_push_out_velocity: s.max_push_out_velocity,
+            restitution_threshold: s.restitution_threshold,
+            warm_starting: s.warm_starting,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ImpactSettingsDef {
+    restitution_threshold: Real,
+    friction: bool,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ImpactSettingsDef> for ImpactSettings {
+    type Error = SolverError;
+    fn try_from(d: ImpactSettingsDef) -> Result<Self, SolverError> {
+        let s = Self {
+            restitution_threshold: d.restitution_threshold,
+            friction: d.friction,
+        };
+        s.validate()?;
+        Ok(s)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<ImpactSettings> for ImpactSettingsDef {
+    fn from(s: ImpactSettings) -> Self {
+        Self {
+            restitution_threshold: s.restitution_threshold,
+            friction: s.friction,
+        }
+    }
+}
