@@ -19,14 +19,30 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub use impact_broadphase as broadphase;
 pub use impact_geometry as geometry;
 pub use impact_narrowphase as narrowphase;
+pub use impact_solver as solver;
 
 /// The names most programs need, in one import.
 pub mod prelude {
+    pub use impact_broadphase::{
+        Broadphase, BroadphaseError, BruteForce, ProxyId, ProxyPair, RTreeBroadphase, RTreeConfig,
+        SortAndSweep,
+    };
     pub use impact_geometry::{
         Aabb, Capsule, Circle, ConvexPolygon, GeometryError, Isometry, MassProperties, Point, Real,
         Rotation, Segment, Shape, ShapeKind, Sweep, Vector,
     };
     pub use impact_narrowphase::{Hit, Toi, ToiOptions, time_of_impact};
+    pub use impact_solver::{
+        BodyHandle, BodySet, BodyType, ContactCache, ContactPair, ContactSolver, ImpactSettings,
+        Impulse, Material, RigidBody, RigidBodyDef, SolverError, SolverSettings,
+        integrate_positions, integrate_velocities, resolve_impact, solve_step,
+    };
 }
+
+/// The README's code example, compiled and run as a doc test so it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -29,7 +29,7 @@ pub struct GjkOutput {
     /// Distance between the surfaces (world units). When the cores are apart but the rounded
     /// shapes overlap this is negative (minus the overlap along `normal`); when the cores
     /// themselves overlap it is `-(radius_a + radius_b)` and `cores_overlap` is set: GJK does
-    /// not measure core penetration (use [`crate::distance`]).
+    /// not measure core penetration (use [`crate::distance()`]).
     pub distance: Real,
     /// Unit normal from A toward B (meaningless when `cores_overlap`).
     pub normal: Vector,

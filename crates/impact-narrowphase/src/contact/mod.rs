@@ -4,9 +4,9 @@
 //!
 //! Every shape is a rounded polygon here: a circle is one vertex with its radius, a segment or
 //! capsule two vertices, a polygon its corners. Two routines do the work: a point core against
-//! any core (Voronoi regions of the polygon, [`circle_polygon`]), and two cores with at least
+//! any core (Voronoi regions of the polygon, `circle_polygon`), and two cores with at least
 //! two vertices each (separating axes, then clipping the incident edge against the reference
-//! face, [`polygon_polygon`]). One module per pair in canonical order; the dispatcher swaps the
+//! face, `polygon_polygon`). One module per pair in canonical order; the dispatcher swaps the
 //! reverse order.
 
 mod capsule_capsule;
