@@ -120,6 +120,14 @@ impl LocalCore {
         for (slot, p) in self.v.iter_mut().zip(body.core) {
             *slot = rotation * p.coords + offset;
         }
+        // As in the exact path: a segment too short for its direction to survive rounding is
+        // a point (both paths must see the same shape).
+        if len == 2 && is_point_like(self.v[0], self.v[1], &offset) {
+            self.v[0] = (self.v[0] + self.v[1]) * 0.5;
+            self.len = 1;
+            self.edges = 0;
+            return true;
+        }
         match (len, body.normals) {
             (0 | 1, _) => {}
             (2, _) => {
@@ -246,7 +254,7 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
     let e = k1 - k0;
     let len2 = e.norm_squared();
     let along = (p - k0).dot(&e);
-    if !(0.0..=len2).contains(&along) {
+    if len2 == 0.0 || !(0.0..=len2).contains(&along) {
         return None;
     }
     let s = along / len2;
