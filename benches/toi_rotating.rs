@@ -44,7 +44,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use impact2d::geometry::{ConvexPolygon, Isometry, Point, Real, Rotation, Shape, Sweep, Vector};
 use impact2d::narrowphase::audit::{
     Case, SplitMix64, Verdict, first_contact_by_sampling, judge, random_rotating_case,
-    skinny_box_case,
+    rotating_case_with, skinny_box_case,
 };
 use impact2d::narrowphase::{Hit, Toi, ToiOptions, distance, time_of_impact};
 use parry2d_f64::math::{Pose as PPose, Rotation as PRotation, Vector as PVector};
@@ -95,38 +95,9 @@ fn make_shape(kind: Kind, rng: &mut SplitMix64) -> Shape {
 /// The kinematics of `audit::random_rotating_case` (same draws, same order), with the shapes
 /// given by `kind_a` and `kind_b`.
 fn rotating_case(kind_a: Kind, kind_b: Kind, rng: &mut SplitMix64) -> Case {
-    use std::f64::consts::PI;
     let a = make_shape(kind_a, rng);
     let b = make_shape(kind_b, rng);
-    let center = |s: &Shape| s.mass_properties(1.0).expect("polygon").local_center;
-    let turn = |rng: &mut SplitMix64| {
-        if rng.below(10) < 7 {
-            rng.range(-4.0 * PI, 4.0 * PI)
-        } else {
-            rng.range(-0.3, 0.3)
-        }
-    };
-    let pos_a = Vector::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
-    let dir = rng.range(-PI, PI);
-    let pos_b = pos_a + Vector::new(dir.cos(), dir.sin()) * rng.range(2.5, 7.0);
-    let aim = Vector::new(rng.range(-1.5, 1.5), rng.range(-1.5, 1.5));
-    let disp_b = (pos_a + aim - pos_b) * rng.range(0.0, 2.0);
-    let disp_a = Vector::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
-    let sweep = |shape: &Shape, pos: Vector, rng: &mut SplitMix64, disp: Vector| {
-        let angle = rng.range(-3.2, 3.2);
-        let c = center(shape);
-        let pose = Isometry::new(pos, angle);
-        let pose = Isometry::new(pos - (pose.rotation * c.coords), angle);
-        Sweep::new(pose, c, disp, turn(rng), 1.0).expect("finite sweep")
-    };
-    let sweep_a = sweep(&a, pos_a, rng, disp_a);
-    let sweep_b = sweep(&b, pos_b, rng, disp_b);
-    Case {
-        a,
-        sweep_a,
-        b,
-        sweep_b,
-    }
+    rotating_case_with(a, b, rng)
 }
 
 /// How a group's stream of cases is made.

@@ -198,6 +198,12 @@ pub fn random_shape(rng: &mut SplitMix64) -> Shape {
 pub fn random_rotating_case(rng: &mut SplitMix64) -> Case {
     let a = random_shape(rng);
     let b = random_shape(rng);
+    rotating_case_with(a, b, rng)
+}
+
+/// The motion of [`random_rotating_case`] (same draws, in the same order) for given shapes, so
+/// benchmarks can pick the shapes and keep the kinematics.
+pub fn rotating_case_with(a: Shape, b: Shape, rng: &mut SplitMix64) -> Case {
     let center = |s: &Shape| {
         s.mass_properties(1.0)
             .map(|m| m.local_center)
