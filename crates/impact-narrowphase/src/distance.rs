@@ -1,6 +1,6 @@
 //! Exact distance between two placed shapes.
 
-use crate::minkowski::{minkowski_sum, signed_distance_to_origin};
+use crate::minkowski::{approaches, minkowski_sum, signed_distance_to_origin};
 use crate::toi::linear::relative_points;
 use impact_geometry::{Isometry, Point, Real, Shape, Vector};
 
@@ -37,4 +37,23 @@ pub fn distance(a: &Shape, pose_a: &Isometry, b: &Shape, pose_b: &Isometry) -> D
         point_a,
         point_b,
     }
+}
+
+/// Whether `b` moving by `d` relative to `a` (both placed) approaches it from a touching start
+/// by more than `tolerance`; see `minkowski::approaches`. Used where no closed form decides the
+/// start, as in conservative advancement.
+pub(crate) fn approaches_from_touch(
+    a: &Shape,
+    pose_a: &Isometry,
+    b: &Shape,
+    pose_b: &Isometry,
+    d: &Vector,
+    tolerance: Real,
+) -> bool {
+    let origin = pose_a.translation.vector;
+    let a_pts = relative_points(a.core(), pose_a, &origin, false);
+    let q_pts = relative_points(b.core(), pose_b, &origin, true);
+    let k = minkowski_sum(a_pts.as_slice(), q_pts.as_slice());
+    let (core_distance, _, normal) = signed_distance_to_origin(k.as_slice());
+    approaches(k.as_slice(), core_distance, &normal, d, tolerance)
 }

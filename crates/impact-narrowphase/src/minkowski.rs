@@ -219,6 +219,26 @@ pub(crate) fn signed_distance_to_origin(k: &[KVertex]) -> (Real, Feature, Vector
     (dist, feature, normal)
 }
 
+/// Whether shapes touching at the start (the origin at `dist` from `K`, with closest-point
+/// `normal`) approach under the relative motion `d`: closing by more than `tolerance` along
+/// the normal. At a distance of rounding size the normal is noise and must not decide: the
+/// motion approaches only if it enters `K` (impossible for a point or segment `K`, which has
+/// no interior).
+pub(crate) fn approaches(
+    k: &[KVertex],
+    dist: Real,
+    normal: &Vector,
+    d: &Vector,
+    tolerance: Real,
+) -> bool {
+    let rounding = 64.0 * Real::EPSILON * k.iter().map(|v| v.p.amax()).fold(0.0, Real::max);
+    if dist.abs() <= rounding {
+        enters_interior(k, d, tolerance, dist.abs() + rounding)
+    } else {
+        normal.dot(d) < -tolerance
+    }
+}
+
 /// Whether a ray from an origin lying on the boundary of `K` (within `on_edge` of each edge
 /// it touches) enters the interior: it must point inward, by more than `tolerance` over the
 /// step, through every such edge. A point or segment `K` has no interior.
@@ -369,15 +389,7 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
             // will, so touching shapes that slide or part are separated. Closing by less than
             // the tolerance over the whole step counts as sliding, so that rounding in a
             // tangential motion does not stop a sliding body.
-            // At a distance of rounding size the closest-point normal is noise and must not
-            // decide: the motion approaches only if it enters `K` (impossible for a point or
-            // segment `K`, which has no interior).
-            let rounding = 64.0 * Real::EPSILON * k.iter().map(|v| v.p.amax()).fold(0.0, Real::max);
-            let approaching = if dist.abs() <= rounding {
-                enters_interior(k, &d, tolerance, dist.abs() + rounding)
-            } else {
-                normal.dot(&d) < -tolerance
-            };
+            let approaching = approaches(k, dist, &normal, &d, tolerance);
             return if approaching {
                 Cast::Hit {
                     t: 0.0,
@@ -447,24 +459,53 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
             if (rho == 0.0 && m >= 3) || (0.0..=len).contains(&lambda) {
                 return face_hit((lambda / len).clamp(0.0, 1.0));
             }
-            // Beyond an end of the face: in that vertex's wedge, unless the neighbouring edge
-            // is collinear with this one (then the sharp entry is exact too).
-            if lambda < 0.0 {
-                let prev = (f + m - 1) % m;
-                let u_prev = k[f].p - k[prev].p;
-                if (p - v0).dot(&u_prev) <= 0.0 {
-                    return face_hit(0.0);
+            // Beyond an end of the face. Walk along the boundary in that direction: the entry
+            // point is either beside a (nearly collinear) neighbouring edge, where it is exactly
+            // rho from `K`, or in the wedge of a vertex, where only the circle about it can be
+            // reached first. Checking each edge's extent matters: rounding can make `K` a
+            // parallelogram of almost no width whose neighbouring edges are all but collinear,
+            // and the entry point can lie beyond all of them.
+            let forward = lambda > len;
+            let mut vertex = if forward { (f + 1) % m } else { f };
+            let mut beside: Option<(usize, Real)> = None;
+            for _ in 0..m {
+                // The edge leaving `vertex` (forward) or arriving at it (backward), and the
+                // vertex at its far end, where the walk goes on.
+                let (edge, far) = if forward {
+                    (vertex, (vertex + 1) % m)
+                } else {
+                    let previous = (vertex + m - 1) % m;
+                    (previous, previous)
+                };
+                let (e0, e1) = (k[edge].p, k[(edge + 1) % m].p);
+                let e = e1 - e0;
+                let len2 = e.norm_squared();
+                let along = (p - e0).dot(&e);
+                let past_vertex = if forward { along > 0.0 } else { along < len2 };
+                if !past_vertex {
+                    // Not beyond the vertex along this edge: in the vertex's wedge.
+                    break;
                 }
-                f
-            } else {
-                let next = (f + 1) % m;
-                let v1 = k[next].p;
-                let u_next = k[(next + 1) % m].p - v1;
-                if (p - v1).dot(&u_next) >= 0.0 {
-                    return face_hit(1.0);
+                if len2 > 0.0 && (0.0..=len2).contains(&along) {
+                    beside = Some((edge, along / len2));
+                    break;
                 }
-                next
+                vertex = far;
             }
+            if let Some((edge, s)) = beside {
+                let normal = edge_normal(k, edge).unwrap_or(n);
+                return Cast::Hit {
+                    t: t_enter,
+                    feature: Feature {
+                        k0: edge,
+                        k1: (edge + 1) % m,
+                        s,
+                    },
+                    normal,
+                    distance: rho,
+                };
+            }
+            vertex
         }
     };
     let v = k[vertex].p;

@@ -76,11 +76,18 @@ pub fn toi_conservative_advancement(
         return Toi::Overlapping;
     }
     if start.distance <= target + tolerance {
-        let closing = (point_velocity(sweep_a, &start.point_a)
-            - point_velocity(sweep_b, &start.point_b))
-        .dot(&start.normal);
-        // As for the closed forms, closing by less than the tolerance over the step is sliding.
-        if closing > tolerance {
+        // The relative motion of the touching points over the step decides, through the same
+        // rule as the closed forms (robust when the distance is of rounding size).
+        let relative_motion =
+            point_velocity(sweep_b, &start.point_b) - point_velocity(sweep_a, &start.point_a);
+        if crate::distance::approaches_from_touch(
+            a,
+            &sweep_a.start(),
+            b,
+            &sweep_b.start(),
+            &relative_motion,
+            tolerance,
+        ) {
             return hit(0.0, start.point_a, start.point_b, start.normal);
         }
         // Parting or sliding: only a later approach closer than the start by more than the
