@@ -1,0 +1,158 @@
+//! The error type of the world and its steppers, and the checks that produce it.
+
+use core::fmt;
+use impact_broadphase::BroadphaseError;
+use impact_geometry::{Real, Vector};
+use impact_solver::{BodyHandle, SolverError};
+
+/// Why a world call was refused. Unless a method's documentation says otherwise, nothing was
+/// changed when an error is returned.
+///
+/// Each variant names the offending field (`"dt"`, `"settings.gravity.x"`, `"handle"`,
+/// `"fixed_dt"`, ...) and the bad value, so a message reaching a user says what to fix.
+/// Errors of the stages below (a body definition, a solver setting, a broadphase box) are
+/// wrapped with their own field paths (`"body.density"`, `"settings.substeps"`, ...).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum WorldError {
+    /// A value was NaN or infinite.
+    NotFinite {
+        /// The field, as a path such as `"settings.gravity.y"`.
+        field: String,
+        /// The offending value.
+        value: Real,
+    },
+    /// A value that must be zero or more was negative.
+    Negative {
+        /// The field, as a path.
+        field: String,
+        /// The offending value.
+        value: Real,
+    },
+    /// A value that must be strictly positive was zero or negative.
+    NotPositive {
+        /// The field, as a path.
+        field: String,
+        /// The offending value.
+        value: Real,
+    },
+    /// A value was outside its allowed range.
+    OutOfRange {
+        /// The field, as a path.
+        field: String,
+        /// The offending value.
+        value: Real,
+        /// What the range is, in words.
+        expected: &'static str,
+    },
+    /// A handle named no body of this world: never issued by it, or its body was removed.
+    UnknownBody {
+        /// The field, as a path (`"handle"`).
+        field: String,
+        /// The stale or foreign handle.
+        handle: BodyHandle,
+    },
+    /// The solver or a body definition refused a value.
+    Solver(SolverError),
+    /// The broadphase refused a box (a body so far away or so fast that its box overflows).
+    Broadphase(BroadphaseError),
+}
+
+impl fmt::Display for WorldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotFinite { field, value } => write!(f, "{field}: must be finite, got {value}"),
+            Self::Negative { field, value } => {
+                write!(f, "{field}: must be zero or positive, got {value}")
+            }
+            Self::NotPositive { field, value } => {
+                write!(f, "{field}: must be positive, got {value}")
+            }
+            Self::OutOfRange {
+                field,
+                value,
+                expected,
+            } => write!(f, "{field}: must be {expected}, got {value}"),
+            Self::UnknownBody { field, handle } => write!(
+                f,
+                "{field}: no body with index {} and generation {}",
+                handle.index, handle.generation
+            ),
+            Self::Solver(e) => e.fmt(f),
+            Self::Broadphase(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for WorldError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Solver(e) => Some(e),
+            Self::Broadphase(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<SolverError> for WorldError {
+    fn from(e: SolverError) -> Self {
+        Self::Solver(e)
+    }
+}
+
+impl From<BroadphaseError> for WorldError {
+    fn from(e: BroadphaseError) -> Self {
+        Self::Broadphase(e)
+    }
+}
+
+/// Checks that `value` is finite.
+pub(crate) fn finite(field: &str, value: Real) -> Result<Real, WorldError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(WorldError::NotFinite {
+            field: field.to_owned(),
+            value,
+        })
+    }
+}
+
+/// Checks that `value` is finite and zero or more.
+pub(crate) fn non_negative(field: &str, value: Real) -> Result<Real, WorldError> {
+    finite(field, value)?;
+    if value < 0.0 {
+        Err(WorldError::Negative {
+            field: field.to_owned(),
+            value,
+        })
+    } else {
+        Ok(value)
+    }
+}
+
+/// Checks that `value` is finite and strictly positive.
+pub(crate) fn positive(field: &str, value: Real) -> Result<Real, WorldError> {
+    finite(field, value)?;
+    if value <= 0.0 {
+        Err(WorldError::NotPositive {
+            field: field.to_owned(),
+            value,
+        })
+    } else {
+        Ok(value)
+    }
+}
+
+/// Checks that both components of a vector are finite.
+pub(crate) fn finite_vector(field: &str, v: &Vector) -> Result<(), WorldError> {
+    for (axis, value) in [("x", v.x), ("y", v.y)] {
+        if !value.is_finite() {
+            return Err(WorldError::NotFinite {
+                field: format!("{field}.{axis}"),
+                value,
+            });
+        }
+    }
+    Ok(())
+}

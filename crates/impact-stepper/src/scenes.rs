@@ -1,0 +1,130 @@
+//! The shared scenes: one definition used by the tests, the benches and (later) the
+//! examples, so that a number in `docs/benchmarks.md` and a test assertion speak of the same
+//! bodies.
+//!
+//! Units are metres, kilograms and seconds. Every scene rests on a static ground box whose
+//! top face is the line `y = 0`; the ground is always the first body, so after
+//! [`Scene::build`] its handle is `handles[0]` and the scene's bodies follow in order.
+
+use crate::error::WorldError;
+use crate::settings::WorldSettings;
+use crate::stepper::Stepper;
+use crate::world::World;
+use impact_broadphase::Broadphase;
+use impact_geometry::{Circle, ConvexPolygon, Isometry, Real, Shape, Vector};
+use impact_solver::{BodyHandle, RigidBodyDef};
+
+/// Half the side of the boxes of [`stack`] and [`pyramid`] (metres): 1 x 1 boxes.
+pub const BOX_HALF_EXTENT: Real = 0.5;
+/// Density of the boxes (kilograms per square metre).
+pub const BOX_DENSITY: Real = 1.0;
+/// Friction of the boxes and of the ground (dimensionless).
+pub const BOX_FRICTION: Real = 0.6;
+/// Gravity of the box scenes (metres per second squared), Box2D's samples' value.
+pub const GRAVITY: Real = -10.0;
+/// Radius of the ball of [`ball_drop`] (metres).
+pub const BALL_RADIUS: Real = 0.25;
+
+/// A scene: the world settings and the bodies to create, in order (the ground first).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scene {
+    /// A short name, for bench ids and messages.
+    pub name: String,
+    /// Gravity and solver settings.
+    pub settings: WorldSettings,
+    /// The bodies, created in this order by [`Scene::build`].
+    pub bodies: Vec<RigidBodyDef>,
+}
+
+impl Scene {
+    /// A world of this scene with a default broadphase `B` and stepper `S`, and the handles
+    /// of the bodies in the order of [`Scene::bodies`].
+    ///
+    /// # Errors
+    /// As [`World::new`] and [`World::create_body`] (a scene built from bad parameters, such
+    /// as a restitution outside `[0, 1]`, is refused here with the field named).
+    pub fn build<B: Broadphase + Default, S: Stepper + Default>(
+        &self,
+    ) -> Result<(World<B, S>, Vec<BodyHandle>), WorldError> {
+        let mut world = World::new(self.settings)?;
+        let handles = self
+            .bodies
+            .iter()
+            .map(|def| world.create_body(def.clone()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((world, handles))
+    }
+}
+
+fn rectangle(half_width: Real, half_height: Real) -> Shape {
+    ConvexPolygon::rectangle(half_width, half_height)
+        .expect("scene dimensions are positive constants")
+        .into()
+}
+
+/// A static ground box of half width `half_width`, top face on `y = 0`.
+fn ground(half_width: Real) -> RigidBodyDef {
+    RigidBodyDef::fixed(rectangle(half_width, 0.5))
+        .pose(Isometry::translation(0.0, -0.5))
+        .friction(BOX_FRICTION)
+}
+
+fn unit_box(x: Real, y: Real) -> RigidBodyDef {
+    RigidBodyDef::new(rectangle(BOX_HALF_EXTENT, BOX_HALF_EXTENT))
+        .pose(Isometry::translation(x, y))
+        .density(BOX_DENSITY)
+        .friction(BOX_FRICTION)
+}
+
+/// A column of `n` unit boxes (1 x 1, density 1, friction 0.6) on the ground, each resting
+/// exactly on the one below: box `i` is centred at `(0, 0.5 + i)`.
+pub fn stack(n: usize) -> Scene {
+    let mut bodies = vec![ground(5.0)];
+    bodies.extend((0..n).map(|i| unit_box(0.0, BOX_HALF_EXTENT + i as Real)));
+    Scene {
+        name: format!("stack_{n}"),
+        settings: WorldSettings::with_gravity(Vector::new(0.0, GRAVITY)),
+        bodies,
+    }
+}
+
+/// Box2D's pyramid: rows of unit boxes (1 x 1, density 1, friction 0.6), `base` on the
+/// ground row and one fewer on each row above, `base (base + 1) / 2` boxes in all, each
+/// touching its neighbours. Row `i` (from 0 at the bottom) is centred at `y = 0.5 + i`,
+/// its boxes at `x = -(base - 1 - i) / 2 + j` for `j` in `0..base - i`, symmetric about
+/// `x = 0`. `pyramid(100)` is Box2D's "large pyramid" benchmark (5,050 boxes).
+pub fn pyramid(base: usize) -> Scene {
+    let mut bodies = vec![ground(0.5 * base as Real + 5.0)];
+    for row in 0..base {
+        let count = base - row;
+        let x0 = -0.5 * (count - 1) as Real;
+        let y = BOX_HALF_EXTENT + row as Real;
+        bodies.extend((0..count).map(|j| unit_box(x0 + j as Real, y)));
+    }
+    Scene {
+        name: format!("pyramid_{base}"),
+        settings: WorldSettings::with_gravity(Vector::new(0.0, GRAVITY)),
+        bodies,
+    }
+}
+
+/// A ball of radius [`BALL_RADIUS`] and restitution `restitution`, at rest with its bottom
+/// `height` metres above the ground (restitution 0, so the ball's value is the combined one:
+/// the rule is the maximum).
+///
+/// Parameters are not checked here: a bad `height` (not finite) or `restitution` (outside
+/// `[0, 1]`) is refused by [`Scene::build`] with the field named.
+pub fn ball_drop(height: Real, restitution: Real) -> Scene {
+    let ball = RigidBodyDef::new(
+        Circle::new(BALL_RADIUS)
+            .expect("the radius is a positive constant")
+            .into(),
+    )
+    .pose(Isometry::translation(0.0, height + BALL_RADIUS))
+    .restitution(restitution);
+    Scene {
+        name: "ball_drop".to_owned(),
+        settings: WorldSettings::with_gravity(Vector::new(0.0, GRAVITY)),
+        bodies: vec![ground(5.0), ball],
+    }
+}

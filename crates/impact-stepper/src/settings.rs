@@ -1,0 +1,94 @@
+//! [`WorldSettings`]: what a world is created from.
+
+use crate::error::{WorldError, finite_vector, non_negative};
+use impact_geometry::tolerances::SPECULATIVE_DISTANCE;
+use impact_geometry::{Real, Vector};
+use impact_solver::SolverSettings;
+
+/// The settings of a [`World`](crate::World), validated when the world is created and by
+/// every setter.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "WorldSettingsDef", into = "WorldSettingsDef")
+)]
+pub struct WorldSettings {
+    /// Acceleration of every dynamic body (world units per second squared; default
+    /// `(0, -10)`, Box2D's).
+    pub gravity: Vector,
+    /// The contact solver's settings (substeps, iterations, contact stiffness, ...).
+    pub solver: SolverSettings,
+    /// The base of the speculative margin (world units, zero or more; default
+    /// [`SPECULATIVE_DISTANCE`]). Each pair's manifold is generated up to
+    /// `speculative_distance + (relative speed + |gravity| dt) dt` before the shapes touch:
+    /// the base alone is shorter than what a falling body covers in one step, and a contact
+    /// that appears only after the bodies overlap arrives too late to stop them cleanly.
+    pub speculative_distance: Real,
+}
+
+impl Default for WorldSettings {
+    fn default() -> Self {
+        Self {
+            gravity: Vector::new(0.0, -10.0),
+            solver: SolverSettings::default(),
+            speculative_distance: SPECULATIVE_DISTANCE,
+        }
+    }
+}
+
+impl WorldSettings {
+    /// The default settings with `gravity`.
+    pub fn with_gravity(gravity: Vector) -> Self {
+        Self {
+            gravity,
+            ..Self::default()
+        }
+    }
+
+    /// Checks every field.
+    ///
+    /// # Errors
+    /// [`WorldError`] naming `settings.gravity.x` / `.y` (not finite),
+    /// `settings.speculative_distance` (negative or not finite), or wrapping the solver's
+    /// [`SolverSettings::validate`] error (`settings.substeps`, `settings.contact_hertz`, ...).
+    pub fn validate(&self) -> Result<(), WorldError> {
+        finite_vector("settings.gravity", &self.gravity)?;
+        self.solver.validate()?;
+        non_negative("settings.speculative_distance", self.speculative_distance)?;
+        Ok(())
+    }
+}
+
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct WorldSettingsDef {
+    gravity: Vector,
+    solver: SolverSettings,
+    speculative_distance: Real,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<WorldSettingsDef> for WorldSettings {
+    type Error = WorldError;
+    fn try_from(d: WorldSettingsDef) -> Result<Self, WorldError> {
+        let s = Self {
+            gravity: d.gravity,
+            solver: d.solver,
+            speculative_distance: d.speculative_distance,
+        };
+        s.validate()?;
+        Ok(s)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<WorldSettings> for WorldSettingsDef {
+    fn from(s: WorldSettings) -> Self {
+        Self {
+            gravity: s.gravity,
+            solver: s.solver,
+            speculative_distance: s.speculative_distance,
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! [`Stepper`]: how positions advance in a step, and [`Discrete`], the baseline.
+
+use crate::error::WorldError;
+use core::fmt::Debug;
+use impact_broadphase::{Broadphase, ProxyId};
+use impact_geometry::{Real, Vector};
+use impact_solver::{BodyHandle, BodySet, ContactCache, ContactPair, SolverSettings, solve_step};
+
+/// Everything a [`Stepper`] sees of the world during one step.
+///
+/// The fields are public so that steppers can live outside this crate, and so that a stepper
+/// can borrow the bodies mutably while it reads the broadphase.
+#[derive(Debug)]
+pub struct StepContext<'a, B: Broadphase> {
+    /// The bodies, at their poses and velocities at the start of the step (gravity not yet
+    /// applied).
+    pub bodies: &'a mut BodySet,
+    /// The broadphase, holding for every body its swept box over this step (start and end
+    /// pose at the start velocities, padded by the speculative reach of gravity): a body can
+    /// only touch, during the step, bodies whose boxes overlap its box. Use
+    /// [`Broadphase::query_swept`] on it for time-of-impact candidates, and
+    /// [`StepContext::body_of`] to turn the proxies it answers into bodies.
+    pub broadphase: &'a B,
+    /// The bodies named by each proxy, indexed by [`ProxyId::index`].
+    pub proxies: &'a [Option<BodyHandle>],
+    /// This step's contact manifolds, one per candidate pair with at least one dynamic body
+    /// and at least one point within its speculative margin, in pair order (smaller proxy,
+    /// then larger), normal from `a` toward `b`.
+    pub contacts: &'a [ContactPair],
+    /// The warm-starting impulses of the previous step; the stepper replaces them with this
+    /// step's.
+    pub cache: &'a mut ContactCache,
+    /// Gravity (world units per second squared), finite.
+    pub gravity: Vector,
+    /// The solver's settings, validated.
+    pub solver: &'a SolverSettings,
+    /// The step length (seconds), finite and positive.
+    pub dt: Real,
+}
+
+impl<B: Broadphase> StepContext<'_, B> {
+    /// The body that `proxy` stands for, or `None` if no body has that proxy.
+    #[inline]
+    pub fn body_of(&self, proxy: ProxyId) -> Option<BodyHandle> {
+        self.proxies.get(proxy.index()).copied().flatten()
+    }
+}
+
+/// How a step spends what the narrowphase knows: the stage of
+/// [`World::step`](crate::World::step) that moves bodies.
+///
+/// The world does everything that every stepper needs before calling
+/// [`Stepper::advance`]: it validates `dt`, gives the broadphase each body's swept box, and
+/// builds the contact manifolds of the candidate pairs. The stepper then owns the rest of the
+/// step: gravity, the contact solver, and how positions reach the end of the step.
+///
+/// # Contract
+/// On success, `advance` must:
+/// - leave every body at the end of the step, `dt` seconds later: gravity applied to the
+///   velocities of dynamic bodies, contacts solved, static bodies unmoved. A stepper that
+///   loses time (a body stopped short of where its velocity would take it) keeps the time
+///   it lost in its [`Stepper::Report`]; it must not hide it;
+/// - leave in `ctx.cache` the impulses to warm start the next step from (or clear it);
+/// - be deterministic: the same context and the same stepper state give bit-identical bodies,
+///   cache and report. Iterate bodies and pairs in the order given, never in hash order;
+/// - not add, remove or change the type or shape of bodies: the world keeps the broadphase
+///   in step with the body set.
+///
+/// On error it must leave the bodies and the cache as they were on entry (validate before
+/// mutating), so that a failed [`World::step`](crate::World::step) changes nothing the user
+/// can see. A valid world with valid settings must not make `advance` fail or panic.
+///
+/// Later steppers implement this trait the same way: `MotionClamping` will query
+/// `ctx.broadphase` for the time of impact of fast bodies and clamp their end poses;
+/// `FirstTimeOfImpact` will run an event queue of pair impacts inside the step, driving the
+/// solver's stages ([`ContactSolver`](impact_solver::ContactSolver)) itself.
+pub trait Stepper {
+    /// What the stepper reports about one step (counts, time lost, events).
+    type Report: Debug + Clone + PartialEq + Default;
+
+    /// Advances every body of `ctx.bodies` by `ctx.dt` seconds. See the trait's contract.
+    ///
+    /// # Errors
+    /// A [`WorldError`] naming the field the stepper refused; nothing is changed then.
+    fn advance<B: Broadphase>(
+        &mut self,
+        ctx: StepContext<'_, B>,
+    ) -> Result<Self::Report, WorldError>;
+}
+
+/// The baseline stepper, without continuous collision detection: the contact solver runs
+/// its whole soft step ([`solve_step`]) over the step's manifolds and every body moves to
+/// the end pose its solved velocity gives.
+///
+/// Resting and slow contacts are exact enough (the speculative margin grows with the
+/// relative speed, so the solver sees a contact before two bodies meet), but a body that
+/// crosses a thin obstacle in less than a step and had no manifold with it at the start
+/// tunnels. It is kept as the reference the CCD steppers are measured against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Discrete;
+
+/// What [`Discrete`] reports about one step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct DiscreteReport {
+    /// Contact constraints the solver built (manifolds with a dynamic body).
+    pub constraints: usize,
+}
+
+impl Stepper for Discrete {
+    type Report = DiscreteReport;
+
+    fn advance<B: Broadphase>(
+        &mut self,
+        ctx: StepContext<'_, B>,
+    ) -> Result<DiscreteReport, WorldError> {
+        // `solve_step` validates everything before it changes a body, which is the
+        // all-or-nothing behaviour the contract asks for.
+        let solver = solve_step(
+            ctx.bodies,
+            ctx.contacts,
+            ctx.cache,
+            ctx.gravity,
+            ctx.solver,
+            ctx.dt,
+        )?;
+        Ok(DiscreteReport {
+            constraints: solver.constraints().len(),
+        })
+    }
+}

@@ -1,0 +1,530 @@
+//! [`World`]: bodies, a broadphase and a stepper, advanced one step at a time.
+
+use crate::error::{WorldError, finite_vector, non_negative, positive};
+use crate::settings::WorldSettings;
+use crate::stepper::{Discrete, StepContext, Stepper};
+use impact_broadphase::{Broadphase, ProxyId, RTreeBroadphase};
+use impact_geometry::{Aabb, Isometry, Real, Vector};
+use impact_narrowphase::contact_manifold;
+use impact_solver::{BodyHandle, BodySet, ContactCache, ContactPair, RigidBody, RigidBodyDef};
+use tracing::field::Empty;
+
+/// What one [`World::step`] did, for tracing, events and tests.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StepReport<R> {
+    /// Proxies in the broadphase (one per body).
+    pub proxies: usize,
+    /// Proxies whose fat box changed this step (left its fat box, or shrank a lot).
+    pub moved_proxies: usize,
+    /// Candidate pairs the broadphase reported.
+    pub pairs: usize,
+    /// Candidate pairs skipped because neither body is dynamic (static or kinematic on both
+    /// sides: nothing can respond to the contact).
+    pub skipped_pairs: usize,
+    /// Non-empty contact manifolds given to the stepper.
+    pub manifolds: usize,
+    /// Contact points over those manifolds.
+    pub contact_points: usize,
+    /// The stepper's own report.
+    pub stepper: R,
+}
+
+/// What one [`World::advance`] did.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AdvanceReport<R> {
+    /// Fixed steps taken.
+    pub steps: usize,
+    /// Simulated time dropped because `max_steps` was reached (seconds): the world fell
+    /// behind real time and gave up catching up rather than spiral into ever longer frames.
+    pub dropped_time: Real,
+    /// The time left in the accumulator as a fraction of `fixed_dt`, in `[0, 1)`: how far
+    /// between the last and the next step the caller's clock is, for interpolating what is
+    /// drawn.
+    pub alpha: Real,
+    /// The report of the last step taken, if any.
+    pub last: Option<StepReport<R>>,
+}
+
+/// Buffers reused from step to step; they hold no state between steps.
+#[derive(Debug, Clone, Default)]
+struct Scratch {
+    moved: Vec<(ProxyId, Aabb)>,
+    /// Per body slot: linear velocity and an upper bound of `|w| r` (the speed a point of the
+    /// body gains from its rotation).
+    motion: Vec<(Vector, Real)>,
+    contacts: Vec<ContactPair>,
+}
+
+/// A 2D physics world: rigid bodies, a broadphase `B` and a [`Stepper`] `S`.
+///
+/// Both stages are type parameters with defaults; swapping either is one line:
+/// `World::<BruteForce, Discrete>::new(settings)`. The default stepper is [`Discrete`] for
+/// now; it becomes `FirstTimeOfImpact` when that stepper lands (issue 6), and code that
+/// needs the discrete baseline should name it.
+///
+/// # One step
+/// [`World::step`] runs, each stage in a `tracing` span with its counts:
+/// 1. **broadphase**: each body's swept box over `dt` ([`Aabb::swept`] of
+///    [`RigidBody::sweep`]), padded by `settings.speculative_distance + |g| dt^2` so pairs
+///    that gravity brings within the speculative margin are candidates too, goes to
+///    [`Broadphase::update_batch`]; candidate pairs come back sorted;
+/// 2. **narrowphase**: a manifold per candidate pair with a dynamic body, up to
+///    `speculative_distance + (relative speed + |g| dt) dt`, where the relative speed bounds
+///    how fast any point of one body approaches any point of the other; pairs of static or
+///    kinematic bodies are skipped;
+/// 3. **stepper**: [`Stepper::advance`] with the manifolds (for [`Discrete`], the solver's
+///    whole soft step: gravity, contacts, positions).
+///
+/// # Determinism
+/// Bodies live in a [`BodySet`] (slot order), proxies are named by body slot, pairs come
+/// sorted from the broadphase, and the warm-starting cache is a sorted vector: the same calls
+/// give bit-identical worlds, whatever the broadphase.
+#[derive(Debug, Clone)]
+pub struct World<B: Broadphase = RTreeBroadphase, S: Stepper = Discrete> {
+    settings: WorldSettings,
+    bodies: BodySet,
+    broadphase: B,
+    stepper: S,
+    cache: ContactCache,
+    /// Body of each proxy, by proxy index (= body slot).
+    proxies: Vec<Option<BodyHandle>>,
+    time: Real,
+    steps: u64,
+    accumulator: Real,
+    scratch: Scratch,
+}
+
+impl<B: Broadphase + Default, S: Stepper + Default> World<B, S> {
+    /// An empty world with a default broadphase and stepper.
+    ///
+    /// # Errors
+    /// As [`WorldSettings::validate`].
+    pub fn new(settings: WorldSettings) -> Result<Self, WorldError> {
+        Self::with_parts(settings, B::default(), S::default())
+    }
+}
+
+impl<B: Broadphase, S: Stepper> World<B, S> {
+    /// An empty world with the given broadphase (which must be empty: the world names its
+    /// proxies) and stepper.
+    ///
+    /// # Errors
+    /// As [`WorldSettings::validate`];
+    /// [`WorldError::OutOfRange`] naming `broadphase.len` if the broadphase is not empty.
+    pub fn with_parts(
+        settings: WorldSettings,
+        broadphase: B,
+        stepper: S,
+    ) -> Result<Self, WorldError> {
+        settings.validate()?;
+        if !broadphase.is_empty() {
+            return Err(WorldError::OutOfRange {
+                field: "broadphase.len".to_owned(),
+                value: broadphase.len() as Real,
+                expected: "0 (the world names the proxies)",
+            });
+        }
+        Ok(Self {
+            settings,
+            bodies: BodySet::new(),
+            broadphase,
+            stepper,
+            cache: ContactCache::new(),
+            proxies: Vec::new(),
+            time: 0.0,
+            steps: 0,
+            accumulator: 0.0,
+            scratch: Scratch::default(),
+        })
+    }
+
+    /// The settings.
+    #[inline]
+    pub fn settings(&self) -> &WorldSettings {
+        &self.settings
+    }
+
+    /// Replaces the settings.
+    ///
+    /// # Errors
+    /// As [`WorldSettings::validate`]; the world is unchanged.
+    pub fn set_settings(&mut self, settings: WorldSettings) -> Result<(), WorldError> {
+        settings.validate()?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// Sets gravity (world units per second squared).
+    ///
+    /// # Errors
+    /// [`WorldError::NotFinite`] naming `gravity.x` or `gravity.y`; the world is unchanged.
+    pub fn set_gravity(&mut self, gravity: Vector) -> Result<(), WorldError> {
+        finite_vector("gravity", &gravity)?;
+        self.settings.gravity = gravity;
+        Ok(())
+    }
+
+    /// Validates `def`, adds the body and its broadphase proxy (the box of its shape at its
+    /// pose), and returns its handle.
+    ///
+    /// # Errors
+    /// The body's validation error ([`WorldError::Solver`] naming `body.*`), or
+    /// [`WorldError::NotFinite`] naming `body.aabb` if the shape's box at that pose
+    /// overflows; the world is unchanged.
+    pub fn create_body(&mut self, def: RigidBodyDef) -> Result<BodyHandle, WorldError> {
+        let body = RigidBody::new(def)?;
+        let aabb = body.shape().aabb(body.pose());
+        for (field, value) in [
+            ("body.aabb.mins.x", aabb.mins.x),
+            ("body.aabb.mins.y", aabb.mins.y),
+            ("body.aabb.maxs.x", aabb.maxs.x),
+            ("body.aabb.maxs.y", aabb.maxs.y),
+        ] {
+            crate::error::finite(field, value)?;
+        }
+        let handle = self.bodies.insert_body(body);
+        let proxy = ProxyId(handle.index);
+        if let Err(e) = self.broadphase.insert(proxy, aabb) {
+            // Unreachable with a finite box: the proxy of a free slot is always free. Undo
+            // the insertion rather than keep a body the broadphase does not know.
+            self.bodies.remove(handle);
+            return Err(e.into());
+        }
+        if self.proxies.len() <= proxy.index() {
+            self.proxies.resize(proxy.index() + 1, None);
+        }
+        self.proxies[proxy.index()] = Some(handle);
+        Ok(handle)
+    }
+
+    /// Removes the body, its proxy and its cached contact impulses, and returns it.
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`] naming `handle` if it is stale or foreign; the world is
+    /// unchanged.
+    pub fn remove_body(&mut self, handle: BodyHandle) -> Result<RigidBody, WorldError> {
+        let body = self.bodies.remove(handle).ok_or(WorldError::UnknownBody {
+            field: "handle".to_owned(),
+            handle,
+        })?;
+        let proxy = ProxyId(handle.index);
+        // The proxy exists for every live body; ignoring a failure here would only mean the
+        // world's own bookkeeping was already broken.
+        let removed = self.broadphase.remove(proxy);
+        debug_assert!(removed.is_ok(), "every body has a proxy");
+        self.proxies[proxy.index()] = None;
+        self.cache.remove_body(handle);
+        Ok(body)
+    }
+
+    /// The body, or `None` if the handle is stale or foreign.
+    #[inline]
+    pub fn body(&self, handle: BodyHandle) -> Option<&RigidBody> {
+        self.bodies.get(handle)
+    }
+
+    /// The body, or [`WorldError::UnknownBody`] naming `handle`.
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`] if the handle is stale or foreign.
+    pub fn try_body(&self, handle: BodyHandle) -> Result<&RigidBody, WorldError> {
+        self.bodies.get(handle).ok_or(WorldError::UnknownBody {
+            field: "handle".to_owned(),
+            handle,
+        })
+    }
+
+    /// The body, mutably, or `None` if the handle is stale or foreign. Its setters validate
+    /// their input ([`RigidBody::set_linvel`], ...). Its box in the broadphase follows at the
+    /// next step; after moving a body by hand (a teleport), prefer [`World::set_pose`], which
+    /// also forgets its warm-starting impulses.
+    #[inline]
+    pub fn body_mut(&mut self, handle: BodyHandle) -> Option<&mut RigidBody> {
+        self.bodies.get_mut(handle)
+    }
+
+    /// Moves the body to `pose` (a teleport) and forgets its cached contact impulses, which
+    /// belonged to contacts at the old place.
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`] naming `handle`, or the body's validation error naming
+    /// `body.pose`; the world is unchanged.
+    pub fn set_pose(&mut self, handle: BodyHandle, pose: Isometry) -> Result<(), WorldError> {
+        let body = self.bodies.get_mut(handle).ok_or(WorldError::UnknownBody {
+            field: "handle".to_owned(),
+            handle,
+        })?;
+        body.set_pose(pose)?;
+        self.cache.remove_body(handle);
+        Ok(())
+    }
+
+    /// Sets the velocities of the body (linear: world units per second; angular: radians per
+    /// second, counter-clockwise).
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`] naming `handle`, or the body's validation error naming
+    /// `body.linvel` / `body.angvel`; the world is unchanged.
+    pub fn set_velocity(
+        &mut self,
+        handle: BodyHandle,
+        linvel: Vector,
+        angvel: Real,
+    ) -> Result<(), WorldError> {
+        let body = self.bodies.get_mut(handle).ok_or(WorldError::UnknownBody {
+            field: "handle".to_owned(),
+            handle,
+        })?;
+        let old = (body.linvel(), body.angvel());
+        body.set_linvel(linvel)?;
+        if let Err(e) = body.set_angvel(angvel) {
+            // Keep the call all-or-nothing: undo the linear part (valid, it was there).
+            let _ = body.set_linvel(old.0);
+            return Err(e.into());
+        }
+        Ok(())
+    }
+
+    /// Every body with its handle, in slot order: the order depends only on the sequence of
+    /// creations and removals.
+    pub fn bodies(&self) -> impl Iterator<Item = (BodyHandle, &RigidBody)> + '_ {
+        self.bodies.iter()
+    }
+
+    /// The body set.
+    #[inline]
+    pub fn body_set(&self) -> &BodySet {
+        &self.bodies
+    }
+
+    /// How many bodies the world holds.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Whether the world holds no body.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.bodies.is_empty()
+    }
+
+    /// The broadphase.
+    #[inline]
+    pub fn broadphase(&self) -> &B {
+        &self.broadphase
+    }
+
+    /// The stepper.
+    #[inline]
+    pub fn stepper(&self) -> &S {
+        &self.stepper
+    }
+
+    /// The stepper, mutably (to change its settings between steps).
+    #[inline]
+    pub fn stepper_mut(&mut self) -> &mut S {
+        &mut self.stepper
+    }
+
+    /// The warm-starting impulses kept from the last step.
+    #[inline]
+    pub fn contact_cache(&self) -> &ContactCache {
+        &self.cache
+    }
+
+    /// Simulated time (seconds): the sum of the `dt` of every successful step.
+    #[inline]
+    pub fn time(&self) -> Real {
+        self.time
+    }
+
+    /// How many steps succeeded.
+    #[inline]
+    pub fn step_count(&self) -> u64 {
+        self.steps
+    }
+
+    /// Advances the world by `dt` seconds: broadphase, narrowphase, then the stepper (see
+    /// [`World`]).
+    ///
+    /// # Errors
+    /// [`WorldError::NotPositive`] or [`WorldError::NotFinite`] naming `dt`;
+    /// [`WorldError::Broadphase`] if a body's swept box overflows (a body at an absurd
+    /// distance or speed); the stepper's error. After an error the bodies, the cache, the
+    /// time and the step count are unchanged; only the broadphase's fat boxes may have grown,
+    /// which changes no answer a step relies on (false positives are allowed there).
+    pub fn step(&mut self, dt: Real) -> Result<StepReport<S::Report>, WorldError> {
+        positive("dt", dt)?;
+        let span = tracing::debug_span!(
+            "world.step",
+            dt,
+            proxies = Empty,
+            moved_proxies = Empty,
+            pairs = Empty,
+            manifolds = Empty,
+            contact_points = Empty
+        )
+        .entered();
+        let mut report = StepReport::<S::Report>::default();
+        self.update_broadphase(dt, &mut report)?;
+        self.build_contacts(dt, &mut report);
+        span.record("proxies", report.proxies);
+        span.record("moved_proxies", report.moved_proxies);
+        span.record("pairs", report.pairs);
+        span.record("manifolds", report.manifolds);
+        span.record("contact_points", report.contact_points);
+
+        let stepper_span = tracing::debug_span!("stepper", manifolds = report.manifolds).entered();
+        report.stepper = self.stepper.advance(StepContext {
+            bodies: &mut self.bodies,
+            broadphase: &self.broadphase,
+            proxies: &self.proxies,
+            contacts: &self.scratch.contacts,
+            cache: &mut self.cache,
+            gravity: self.settings.gravity,
+            solver: &self.settings.solver,
+            dt,
+        })?;
+        drop(stepper_span);
+        self.time += dt;
+        self.steps += 1;
+        Ok(report)
+    }
+
+    /// Advances the world by `elapsed` seconds of real time in fixed steps of `fixed_dt`,
+    /// keeping the remainder in an accumulator for the next call (the "fix your timestep"
+    /// loop). At most `max_steps` steps are taken; if more were due, the world has fallen
+    /// behind and the excess whole steps are dropped and reported, so one slow frame cannot
+    /// make every following frame slower.
+    ///
+    /// # Errors
+    /// [`WorldError`] naming `elapsed` (negative or not finite), `fixed_dt` (not positive and
+    /// finite) or `max_steps` (zero); nothing is changed then. A step that fails stops the
+    /// loop with its error: the steps before it stay taken and their time leaves the
+    /// accumulator; the failed step's time stays in it.
+    pub fn advance(
+        &mut self,
+        elapsed: Real,
+        fixed_dt: Real,
+        max_steps: usize,
+    ) -> Result<AdvanceReport<S::Report>, WorldError> {
+        non_negative("elapsed", elapsed)?;
+        positive("fixed_dt", fixed_dt)?;
+        if max_steps == 0 {
+            return Err(WorldError::OutOfRange {
+                field: "max_steps".to_owned(),
+                value: 0.0,
+                expected: "at least 1",
+            });
+        }
+        self.accumulator += elapsed;
+        // Elapsed times that add up to whole steps (2.5 steps, then half a step) leave the
+        // accumulator an ulp short of `fixed_dt` after rounding; a step that is due to within
+        // a billionth of its length is taken, and the accumulator never goes negative.
+        let due = fixed_dt * (1.0 - 1e-9);
+        let mut out = AdvanceReport::default();
+        while self.accumulator >= due && out.steps < max_steps {
+            out.last = Some(self.step(fixed_dt)?);
+            self.accumulator = (self.accumulator - fixed_dt).max(0.0);
+            out.steps += 1;
+        }
+        if self.accumulator >= due {
+            // Whole steps by the same tolerance as above, so 56 steps' worth drops 56 steps.
+            let whole = (self.accumulator / fixed_dt * (1.0 + 1e-9)).floor();
+            let keep = (self.accumulator - whole * fixed_dt).max(0.0);
+            out.dropped_time = self.accumulator - keep;
+            self.accumulator = keep;
+        }
+        out.alpha = self.accumulator / fixed_dt;
+        Ok(out)
+    }
+
+    /// The time waiting in [`World::advance`]'s accumulator (seconds).
+    #[inline]
+    pub fn accumulated_time(&self) -> Real {
+        self.accumulator
+    }
+
+    /// Stage 1: every body's swept box to the broadphase.
+    fn update_broadphase(
+        &mut self,
+        dt: Real,
+        report: &mut StepReport<S::Report>,
+    ) -> Result<(), WorldError> {
+        let _span = tracing::trace_span!("broadphase", proxies = self.bodies.len()).entered();
+        let g = self.settings.gravity.norm();
+        // Gravity moves a dynamic body up to |g| dt^2 further than its start velocity says
+        // (semi-implicit Euler applies it before moving); the speculative base is added so a
+        // pair that ends the step just apart still gets its speculative contact.
+        let pad = self.settings.speculative_distance + g * dt * dt;
+        let scratch = &mut self.scratch;
+        scratch.moved.clear();
+        scratch.motion.clear();
+        for (handle, body) in self.bodies.iter() {
+            let sweep = body.sweep(dt)?;
+            let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
+            scratch.moved.push((ProxyId(handle.index), aabb));
+            let slot = handle.index as usize;
+            if scratch.motion.len() <= slot {
+                scratch.motion.resize(slot + 1, (Vector::zeros(), 0.0));
+            }
+            let spin = if sweep.angvel() == 0.0 {
+                0.0
+            } else {
+                sweep.angvel().abs() * body.shape().bounding_radius(&body.local_center())
+            };
+            scratch.motion[slot] = (sweep.linvel(), spin);
+        }
+        report.moved_proxies = self.broadphase.update_batch(&scratch.moved)?;
+        report.proxies = self.broadphase.len();
+        Ok(())
+    }
+
+    /// Stage 2: a manifold per candidate pair with a dynamic body.
+    fn build_contacts(&mut self, dt: Real, report: &mut StepReport<S::Report>) {
+        let span = tracing::trace_span!("narrowphase", pairs = Empty, manifolds = Empty).entered();
+        let g = self.settings.gravity.norm();
+        let base = self.settings.speculative_distance;
+        let scratch = &mut self.scratch;
+        scratch.contacts.clear();
+        let pairs = self.broadphase.overlapping_pairs();
+        report.pairs = pairs.len();
+        for pair in pairs {
+            let (Some(ha), Some(hb)) = (
+                self.proxies.get(pair.a.index()).copied().flatten(),
+                self.proxies.get(pair.b.index()).copied().flatten(),
+            ) else {
+                debug_assert!(false, "every proxy names a body");
+                continue;
+            };
+            let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
+                debug_assert!(false, "every proxy names a live body");
+                continue;
+            };
+            if !a.is_dynamic() && !b.is_dynamic() {
+                report.skipped_pairs += 1;
+                continue;
+            }
+            let (va, sa) = scratch.motion[ha.index as usize];
+            let (vb, sb) = scratch.motion[hb.index as usize];
+            // An upper bound on how fast any point of one body approaches any point of the
+            // other: relative centre speed plus what each rotation adds at its rim.
+            let speed = (vb - va).norm() + sa + sb;
+            let speculative = base + (speed + g * dt) * dt;
+            let manifold = contact_manifold(a.shape(), a.pose(), b.shape(), b.pose(), speculative);
+            if manifold.is_empty() {
+                continue;
+            }
+            report.contact_points += manifold.points().len();
+            scratch.contacts.push(ContactPair {
+                a: ha,
+                b: hb,
+                manifold,
+            });
+        }
+        report.manifolds = scratch.contacts.len();
+        span.record("pairs", report.pairs);
+        span.record("manifolds", report.manifolds);
+    }
+}
