@@ -23,6 +23,7 @@ pub use impact_broadphase as broadphase;
 pub use impact_geometry as geometry;
 pub use impact_narrowphase as narrowphase;
 pub use impact_solver as solver;
+pub use impact_stepper as stepper;
 
 /// The names most programs need, in one import.
 pub mod prelude {
@@ -39,6 +40,9 @@ pub mod prelude {
         BodyHandle, BodySet, BodyType, ContactCache, ContactPair, ContactSolver, ImpactSettings,
         Impulse, Material, RigidBody, RigidBodyDef, SolverError, SolverSettings,
         integrate_positions, integrate_velocities, resolve_impact, solve_step,
+    };
+    pub use impact_stepper::{
+        AdvanceReport, Discrete, StepContext, StepReport, Stepper, World, WorldError, WorldSettings,
     };
 }
 

@@ -1,0 +1,198 @@
+//! Box2D's pyramids, impact against rapier2d on the same scene, in the same process.
+//!
+//! Scenes come from `impact_stepper::scenes::pyramid`: unit boxes (1 x 1, density 1,
+//! friction 0.6) on a static ground box, gravity -10, 60 Hz. The 100-box base is Box2D's
+//! "large pyramid" (5,050 boxes); the 20-box base has 210. Each engine first settles the
+//! pyramid (`SETTLE_STEPS`), then criterion measures one step at a time while the pyramid
+//! keeps standing, and after measuring the bench checks that it still stands in both engines
+//! (no box more than half a box below or beside its place) and prints per-step times and the
+//! ratio.
+//!
+//! Solver settings: impact's defaults (soft step: 4 substeps, 1 velocity and 1 relax iteration
+//! per substep, `World<RTreeBroadphase, Discrete>`); rapier's defaults
+//! (`IntegrationParameters::default()`: 4 solver iterations as substeps, 1 PGS and 1
+//! stabilization iteration each), single-threaded (no `parallel` feature). One rapier default
+//! is changed: bodies cannot sleep, because impact has no sleeping yet and a sleeping pyramid
+//! costs rapier next to nothing, which would time the island manager, not the solver.
+//!
+//! Run: `cargo bench --bench pyramid` (about two minutes).
+
+use criterion::{Criterion, criterion_group};
+use impact2d::broadphase::RTreeBroadphase;
+use impact2d::geometry::{Isometry, Real, ShapeKind};
+use impact2d::solver::{BodyType, RigidBodyDef};
+use impact2d::stepper::scenes::{self, Scene};
+use impact2d::stepper::{Discrete, World};
+use rapier2d_f64::prelude as rp;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+const DT: Real = 1.0 / 60.0;
+const SETTLE_STEPS: usize = 120;
+
+type ImpactWorld = World<RTreeBroadphase, Discrete>;
+
+struct Rapier {
+    world: rp::PhysicsWorld,
+    boxes: Vec<rp::RigidBodyHandle>,
+}
+
+impl Rapier {
+    /// The same scene in rapier: each body's box as a cuboid of the same half extents, the
+    /// same pose, density, friction and body type.
+    fn new(scene: &Scene) -> Self {
+        let mut world = rp::PhysicsWorld {
+            gravity: rp::Vector::new(scene.settings.gravity.x, scene.settings.gravity.y),
+            ..Default::default()
+        };
+        world.integration_parameters.dt = DT;
+        let mut boxes = Vec::new();
+        for def in &scene.bodies {
+            let (handle, dynamic) = insert_rapier(&mut world, def);
+            if dynamic {
+                boxes.push(handle);
+            }
+        }
+        Self { world, boxes }
+    }
+
+    fn positions(&self) -> Vec<(Real, Real)> {
+        self.boxes
+            .iter()
+            .map(|h| {
+                let t = self.world.bodies[*h].translation();
+                (t.x, t.y)
+            })
+            .collect()
+    }
+}
+
+fn insert_rapier(world: &mut rp::PhysicsWorld, def: &RigidBodyDef) -> (rp::RigidBodyHandle, bool) {
+    assert_eq!(
+        def.shape.kind(),
+        ShapeKind::Polygon,
+        "the pyramid is made of boxes"
+    );
+    let half = def.shape.aabb(&Isometry::identity()).half_extents();
+    let t = def.pose.translation.vector;
+    let dynamic = def.body_type == BodyType::Dynamic;
+    let body = if dynamic {
+        rp::RigidBodyBuilder::dynamic().can_sleep(false)
+    } else {
+        rp::RigidBodyBuilder::fixed()
+    }
+    .translation(rp::Vector::new(t.x, t.y))
+    .rotation(def.pose.rotation.angle());
+    let collider = rp::ColliderBuilder::cuboid(half.x, half.y)
+        .density(def.density)
+        .friction(def.friction);
+    let (handle, _) = world.insert(body, collider);
+    (handle, dynamic)
+}
+
+fn impact_positions(world: &ImpactWorld) -> Vec<(Real, Real)> {
+    world
+        .bodies()
+        .filter(|(_, b)| b.is_dynamic())
+        .map(|(_, b)| {
+            let t = b.pose().translation;
+            (t.x, t.y)
+        })
+        .collect()
+}
+
+/// Whether every box is within half a box of its place (and finite); returns the number of
+/// boxes that fell.
+fn fallen(home: &[(Real, Real)], now: &[(Real, Real)]) -> usize {
+    home.iter()
+        .zip(now)
+        .filter(|((hx, hy), (x, y))| {
+            !(x.is_finite() && y.is_finite()) || hy - y > 0.5 || (x - hx).abs() > 0.5
+        })
+        .count()
+}
+
+struct Pair {
+    name: String,
+    home: Vec<(Real, Real)>,
+    impact: ImpactWorld,
+    rapier: Rapier,
+}
+
+fn setup(base: usize) -> Pair {
+    let scene = scenes::pyramid(base);
+    let (mut impact, _) = scene
+        .build::<RTreeBroadphase, Discrete>()
+        .expect("valid scene");
+    let mut rapier = Rapier::new(&scene);
+    let home = impact_positions(&impact);
+    assert_eq!(
+        home,
+        rapier.positions(),
+        "both engines build the same pyramid"
+    );
+    for _ in 0..SETTLE_STEPS {
+        impact.step(DT).expect("valid step");
+        rapier.world.step();
+    }
+    Pair {
+        name: scene.name,
+        home,
+        impact,
+        rapier,
+    }
+}
+
+/// Mean time of one step over `steps` steps.
+fn time_steps(steps: usize, mut step: impl FnMut()) -> Duration {
+    let start = Instant::now();
+    for _ in 0..steps {
+        step();
+    }
+    start.elapsed() / steps as u32
+}
+
+fn bench_pyramids(c: &mut Criterion) {
+    let mut summary = Vec::new();
+    for (base, sample_size, timed_steps) in [(20, 50, 600), (100, 10, 120)] {
+        let mut pair = setup(base);
+        let mut group = c.benchmark_group(format!("step/{}", pair.name));
+        group.sample_size(sample_size);
+        group.warm_up_time(Duration::from_secs(1));
+        group.measurement_time(Duration::from_secs(if base == 100 { 20 } else { 5 }));
+        group.bench_function("impact", |b| {
+            b.iter(|| black_box(pair.impact.step(DT).expect("valid step")));
+        });
+        group.bench_function("rapier2d", |b| b.iter(|| pair.rapier.world.step()));
+        group.finish();
+
+        // Back-to-back timing of the same number of steps, for the ratio in the summary.
+        let impact_step = time_steps(timed_steps, || {
+            black_box(pair.impact.step(DT).expect("valid step"));
+        });
+        let rapier_step = time_steps(timed_steps, || pair.rapier.world.step());
+        let impact_fallen = fallen(&pair.home, &impact_positions(&pair.impact));
+        let rapier_fallen = fallen(&pair.home, &pair.rapier.positions());
+        summary.push(format!(
+            "{:<12} {:>6} boxes  impact {:>9.3} ms  rapier2d {:>9.3} ms  ratio {:.2}  \
+             fallen: impact {impact_fallen}, rapier2d {rapier_fallen}  (after {:.1} s)",
+            pair.name,
+            pair.home.len(),
+            impact_step.as_secs_f64() * 1e3,
+            rapier_step.as_secs_f64() * 1e3,
+            impact_step.as_secs_f64() / rapier_step.as_secs_f64(),
+            pair.impact.time(),
+        ));
+    }
+    println!("\nper-step time, impact / rapier2d:");
+    for line in summary {
+        println!("{line}");
+    }
+}
+
+criterion_group!(benches, bench_pyramids);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
