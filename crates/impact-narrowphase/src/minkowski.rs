@@ -453,10 +453,13 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
                 normal: n,
                 distance: rho,
             };
-            // With `rho == 0` a proper polygon's entry point is on the face up to rounding; a
-            // two-vertex `K` (a segment) is not bounded by its pushed-out edges, so its
-            // entry must lie within the face.
-            if (rho == 0.0 && m >= 3) || (0.0..=len).contains(&lambda) {
+            // Beside the face, up to a relative slack of 1e-9 of its length: an entry that far
+            // past an end is rho from `K` to within (1e-9 len)^2 / rho, and with rho = 0 an
+            // exact corner-to-corner contact lands there by rounding. The extent is checked
+            // even with rho = 0: rounding can make `K` a parallelogram of almost no width whose
+            // pushed-out edges no longer bound it.
+            let slack = 1e-9 * len;
+            if (-slack..=len + slack).contains(&lambda) {
                 return face_hit((lambda / len).clamp(0.0, 1.0));
             }
             // Beyond an end of the face. Walk along the boundary in that direction: the entry
