@@ -154,7 +154,10 @@ fn clip(
     let upper2 = (v21 - v11).dot(&tangent);
     let lower2 = (v22 - v11).dot(&tangent);
     let span = upper2 - lower2;
-    let lerp = |s: Real| v22 + (v21 - v22) * s;
+    // Clip, but never beyond the incident edge itself: when the incident edge does not
+    // overlap the reference face along it (thin polygons, found by fuzzing), extrapolating
+    // would invent a point deeper than any of the incident shape's.
+    let lerp = |s: Real| v22 + (v21 - v22) * s.clamp(0.0, 1.0);
     let v_lower = if lower2 < lower1 && span > 0.0 {
         lerp((lower1 - lower2) / span)
     } else {
@@ -172,7 +175,7 @@ fn clip(
         normal,
         ..Manifold::EMPTY
     };
-    for (v, id) in [
+    let ends = [
         (
             v_lower,
             ContactId::new(vertex_feature(i11), vertex_feature(i22)),
@@ -181,7 +184,10 @@ fn clip(
             v_upper,
             ContactId::new(vertex_feature(i12), vertex_feature(i21)),
         ),
-    ] {
+    ];
+    // Both ends clamped to the same point: one contact, not two on top of each other.
+    let count = if v_lower == v_upper { 1 } else { 2 };
+    for &(v, id) in &ends[..count] {
         let s = (v - v11).dot(&normal);
         if s - radius <= speculative {
             manifold.push(ContactPoint {
