@@ -403,7 +403,15 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
         }
         start_vertex = Some((feature, normal));
     }
-    if never || t_enter > t_exit || t_enter > max_fraction {
+    // Entry after exit by a rounding-sized distance is a graze, not a miss: two parallel
+    // zero-thickness segments that cross side by side make `K` a sliver whose width is
+    // rounding, and missing that instant would let one tunnel through the other.
+    let rounding =
+        64.0 * Real::EPSILON * (k.iter().map(|v| v.p.amax()).fold(0.0, Real::max) + d.amax());
+    if never
+        || (t_enter > t_exit && (t_enter - t_exit) * d.amax() > rounding)
+        || t_enter > max_fraction
+    {
         return Cast::Separated;
     }
 

@@ -131,3 +131,36 @@ fn coincident_points_parting_are_separated_in_both_orders() {
     assert!(matches!(toi(&block, &below, &block, &above), Toi::Hit(h) if h.fraction == 0.0));
     assert!(matches!(toi(&block, &above, &block, &below), Toi::Hit(h) if h.fraction == 0.0));
 }
+
+/// Two zero-thickness segments, exactly parallel, crossing side by side touch for an instant:
+/// that contact is found in both argument orders (rounding makes their obstacle a sliver whose
+/// width is rounding, and an entry just after the exit must count as a graze, not a miss).
+/// Found by fuzzing; input in `fuzz/regressions/toi_closed_form/
+/// parallel_segments_crossing_side_by_side`.
+#[test]
+fn parallel_segments_crossing_side_by_side_touch_in_both_orders() {
+    let a: Shape = Segment::new(Point::new(-2.0, -2.0), Point::new(-2.0, -1.125))
+        .unwrap()
+        .into();
+    let b: Shape = Segment::new(
+        Point::new(0.04032135009765625, 0.04032135009765625),
+        Point::new(0.04032135009765625, -2.0),
+    )
+    .unwrap()
+    .into();
+    let angle = 0.08064278249; // both bodies share one rotation, so the segments are parallel
+    let sa = sweep(
+        0.12096405029296875,
+        -6.0,
+        angle,
+        -3.423130989074707,
+        0.2419281005859375,
+    );
+    let sb = sweep(2.6923828125, 0.12096405029296875, angle, -12.0, -12.0);
+    let forward = toi(&a, &sa, &b, &sb);
+    let backward = toi(&b, &sb, &a, &sa);
+    let (Toi::Hit(f), Toi::Hit(g)) = (forward, backward) else {
+        panic!("the segments cross: {forward:?} / {backward:?}");
+    };
+    assert!((f.fraction - g.fraction).abs() < 1e-9);
+}
