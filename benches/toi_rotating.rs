@@ -43,8 +43,8 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use impact2d::geometry::{ConvexPolygon, Isometry, Point, Real, Rotation, Shape, Sweep, Vector};
 use impact2d::narrowphase::audit::{
-    Case, SplitMix64, Verdict, first_contact_by_sampling, judge, random_rotating_case,
-    rotating_case_with, skinny_box_case,
+    Case, SplitMix64, Verdict, first_contact_by_sampling, first_contact_of, judge,
+    random_rotating_case, rotating_case_with, skinny_box_case,
 };
 use impact2d::narrowphase::{Hit, Toi, ToiOptions, distance, time_of_impact};
 use parry2d_f64::math::{Pose as PPose, Rotation as PRotation, Vector as PVector};
@@ -596,29 +596,9 @@ fn sweep_toi(out: &SweepToiOutput) -> Toi {
     }
 }
 
-/// `audit::first_contact_by_sampling` for any gap function of the fraction.
+/// `audit::first_contact_of` over the whole step.
 fn first_contact(gap: impl Fn(Real) -> Real, target: Real, samples: usize) -> Option<Real> {
-    let mut before = 0.0;
-    for i in 0..=samples {
-        let t = i as Real / samples as Real;
-        if gap(t) <= target {
-            if i == 0 {
-                return Some(0.0);
-            }
-            let (mut lo, mut hi) = (before, t);
-            while hi - lo > 1e-12 {
-                let mid = 0.5 * (lo + hi);
-                if gap(mid) <= target {
-                    hi = mid;
-                } else {
-                    lo = mid;
-                }
-            }
-            return Some(hi);
-        }
-        before = t;
-    }
-    None
+    first_contact_of(gap, target, 1.0, samples)
 }
 
 /// `audit::judge` for a motion given as a gap function (parry's own nlerp motion).

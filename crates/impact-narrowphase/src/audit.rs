@@ -26,7 +26,22 @@ pub fn first_contact_by_sampling(
     max_fraction: Real,
     samples: usize,
 ) -> Option<Real> {
-    let gap = |t: Real| distance(a, &sweep_a.pose_at(t), b, &sweep_b.pose_at(t)).distance;
+    first_contact_of(
+        |t| distance(a, &sweep_a.pose_at(t), b, &sweep_b.pose_at(t)).distance,
+        target,
+        max_fraction,
+        samples,
+    )
+}
+
+/// [`first_contact_by_sampling`] for any gap function of the fraction (for motions that are
+/// not a [`Sweep`], such as another library's interpolation).
+pub fn first_contact_of(
+    gap: impl Fn(Real) -> Real,
+    target: Real,
+    max_fraction: Real,
+    samples: usize,
+) -> Option<Real> {
     let mut before = 0.0;
     for i in 0..=samples {
         let t = max_fraction * i as Real / samples as Real;
