@@ -634,20 +634,48 @@ impl RigidBody {
     /// mass. Mirrors [`Sweep::pose_at`] at `t = 1` operation for operation, so the pose a
     /// stepper predicted from [`RigidBody::sweep`] is the pose the body reaches.
     pub(crate) fn advance(&mut self, dt: Real) {
-        if self.angvel == 0.0 {
-            // Pure translation keeps the rotation bits, as the sweep does.
-            self.pose.translation.vector += self.linvel * (dt * 1.0);
-            return;
-        }
-        let start_center = self.pose * self.local_center;
-        let angle = self.pose.rotation.angle() + self.angvel * (dt * 1.0);
-        let rotation = Rotation::new(angle);
-        let center = start_center + self.linvel * (dt * 1.0);
-        self.pose = Isometry::from_parts(
-            (center.coords - rotation * self.local_center.coords).into(),
-            rotation,
+        advance_pose(
+            &mut self.pose,
+            &self.local_center,
+            &self.linvel,
+            self.angvel,
+            dt,
         );
     }
+
+    /// Sets the pose without validation (the solver writes back poses it integrated itself
+    /// with [`advance_pose`]).
+    #[inline]
+    pub(crate) fn set_pose_unchecked(&mut self, pose: Isometry) {
+        self.pose = pose;
+    }
+}
+
+/// [`RigidBody::advance`] on a pose: moves `pose` along `linvel` and `angvel` for `dt`
+/// seconds, rotating about the centre of mass `local_center` (body frame). The one place
+/// this arithmetic lives, so the solver's own integration of its bodies lands on the same
+/// bits as [`integrate_positions`](crate::integrate_positions).
+#[inline]
+pub(crate) fn advance_pose(
+    pose: &mut Isometry,
+    local_center: &Point,
+    linvel: &Vector,
+    angvel: Real,
+    dt: Real,
+) {
+    if angvel == 0.0 {
+        // Pure translation keeps the rotation bits, as the sweep does.
+        pose.translation.vector += linvel * (dt * 1.0);
+        return;
+    }
+    let start_center = *pose * local_center;
+    let angle = pose.rotation.angle() + angvel * (dt * 1.0);
+    let rotation = Rotation::new(angle);
+    let center = start_center + linvel * (dt * 1.0);
+    *pose = Isometry::from_parts(
+        (center.coords - rotation * local_center.coords).into(),
+        rotation,
+    );
 }
 
 #[cfg(feature = "serde")]

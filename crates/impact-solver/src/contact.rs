@@ -11,12 +11,13 @@
 //! (in 2D, `(I^-1 (r x n) x r) . n = (r x n)^2 / I`), and accumulated normal and tangent
 //! impulses clamped per point: `normal >= 0`, `|tangent| <= mu * normal` (Coulomb).
 
+use crate::body::{BodyType, advance_pose};
 use crate::body_set::{BodyHandle, BodySet};
 use crate::error::{SolverError, finite_vector, positive};
-use crate::integrate::{integrate_positions, integrate_velocities};
+use crate::integrate::integrate_velocity;
 use crate::material::{combine_friction, combine_restitution};
 use crate::settings::{Softness, SolverSettings};
-use impact_geometry::{Point, Real, Rotation, Vector, cross, cross_scalar_vector};
+use impact_geometry::{Isometry, Point, Real, Rotation, Vector, cross, cross_scalar_vector};
 use impact_narrowphase::{ContactId, Manifold};
 
 /// A manifold between two bodies: what the narrowphase produced for the pair, with the
@@ -54,6 +55,9 @@ pub struct ConstraintPoint {
     tangent_impulse: Real,
     max_normal_impulse: Real,
     id: ContactId,
+    /// Lever arms, separation and effective masses where the bodies are now: computed once
+    /// per position of the bodies (once per substep), not per iteration.
+    arm: Anchors,
 }
 
 impl ConstraintPoint {
@@ -123,8 +127,9 @@ impl ConstraintPoint {
 pub struct ContactConstraint {
     a: BodyHandle,
     b: BodyHandle,
-    state_a: usize,
-    state_b: usize,
+    /// Indices into the solver's body arrays.
+    state_a: u32,
+    state_b: u32,
     normal: Vector,
     friction: Real,
     restitution: Real,
@@ -165,22 +170,53 @@ impl ContactConstraint {
     }
 }
 
-/// What the solver knows of a body while it runs: velocities, inverse masses, and how far the
-/// body moved since preparation (for the current separation).
+/// The solver's hot view of a body: velocities and inverse masses, all the iterations touch
+/// (48 bytes, one compact array indexed by the constraints).
+#[derive(Debug, Clone, Copy, Default)]
+struct SolverBody {
+    v: Vector,
+    w: Real,
+    inv_mass: Real,
+    inv_inertia: Real,
+}
+
+/// The rest of what the solver knows of a body: where it was at preparation, how far it moved
+/// since (for the current separation), and what the solver needs to integrate it itself in
+/// [`ContactSolver::step`].
 #[derive(Debug, Clone, Copy)]
 struct BodyState {
     handle: BodyHandle,
-    dynamic: bool,
-    inv_mass: Real,
-    inv_inertia: Real,
-    v: Vector,
-    w: Real,
+    body_type: BodyType,
     center0: Point,
     rotation0: Rotation,
     /// Displacement of the centre of mass since preparation.
     dp: Vector,
     /// Rotation since preparation, as (cos, sin).
     dq: (Real, Real),
+    /// The body's pose and velocities as last gathered or integrated by the solver (for
+    /// static and kinematic bodies the velocities never change within a step).
+    pose: Isometry,
+    linvel: Vector,
+    angvel: Real,
+    local_center: Point,
+    linear_damping: Real,
+    angular_damping: Real,
+}
+
+impl BodyState {
+    /// Displacement and rotation since preparation from the current `pose`: what
+    /// [`ContactSolver::gather`] reads from the body, operation for operation.
+    #[inline]
+    fn update_motion(&mut self) {
+        self.dp = self.pose * self.local_center - self.center0;
+        let rotation = self.pose.rotation;
+        self.dq = if rotation == self.rotation0 {
+            (1.0, 0.0)
+        } else {
+            let d = rotation * self.rotation0.inverse();
+            (d.re, d.im)
+        };
+    }
 }
 
 /// The cached impulses of one contact point.
@@ -254,6 +290,18 @@ impl ContactCache {
             .binary_search_by(|(k, _)| k.cmp(&key))
             .ok()
             .map(|i| self.entries[i].1)
+    }
+
+    /// The entries of the pair `a`, `b` (any order), in key order: one binary search per
+    /// pair; the points of the pair are then found among these few entries.
+    fn pair_entries(&self, a: BodyHandle, b: BodyHandle) -> &[(CacheKey, CachedImpulse)] {
+        let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+        let start = self.entries.partition_point(|(k, _)| (k.a, k.b) < (lo, hi));
+        let len = self.entries[start..]
+            .iter()
+            .take_while(|(k, _)| k.a == lo && k.b == hi)
+            .count();
+        &self.entries[start..start + len]
     }
 
     /// How many contact points are cached.
@@ -340,7 +388,11 @@ impl From<ContactCache> for ContactCacheDef {
 #[derive(Debug, Clone)]
 pub struct ContactSolver {
     constraints: Vec<ContactConstraint>,
+    /// Velocities and inverse masses, indexed like `states`.
+    solver_bodies: Vec<SolverBody>,
     states: Vec<BodyState>,
+    /// Body slot -> index into `states` (`u32::MAX`: not in any constraint).
+    state_of: Vec<u32>,
     settings: SolverSettings,
     dt: Real,
     h: Real,
@@ -379,8 +431,9 @@ impl ContactSolver {
         let static_soft = Softness::new(2.0 * hertz, settings.contact_damping_ratio, h);
 
         let mut states: Vec<BodyState> = Vec::new();
+        let mut solver_bodies: Vec<SolverBody> = Vec::new();
         // Slot index -> state index; a dense table, so lookups do not depend on hash order.
-        let mut state_of: Vec<usize> = Vec::new();
+        let mut state_of: Vec<u32> = Vec::new();
         let mut constraints = Vec::with_capacity(pairs.len());
 
         for (i, pair) in pairs.iter().enumerate() {
@@ -405,32 +458,46 @@ impl ContactSolver {
             let mut state_index = |handle: BodyHandle, body: &crate::RigidBody| -> usize {
                 let slot = handle.index as usize;
                 if state_of.len() <= slot {
-                    state_of.resize(slot + 1, usize::MAX);
+                    state_of.resize(slot + 1, u32::MAX);
                 }
-                if state_of[slot] == usize::MAX {
-                    state_of[slot] = states.len();
+                if state_of[slot] == u32::MAX {
+                    state_of[slot] = states.len() as u32;
                     states.push(BodyState {
                         handle,
-                        dynamic: body.is_dynamic(),
-                        inv_mass: body.inv_mass(),
-                        inv_inertia: body.inv_inertia(),
-                        v: body.linvel(),
-                        w: body.angvel(),
+                        body_type: body.body_type(),
                         center0: body.center_of_mass(),
                         rotation0: body.pose().rotation,
                         dp: Vector::zeros(),
                         dq: (1.0, 0.0),
+                        pose: *body.pose(),
+                        linvel: body.linvel(),
+                        angvel: body.angvel(),
+                        local_center: body.local_center(),
+                        linear_damping: body.linear_damping(),
+                        angular_damping: body.angular_damping(),
+                    });
+                    solver_bodies.push(SolverBody {
+                        v: body.linvel(),
+                        w: body.angvel(),
+                        inv_mass: body.inv_mass(),
+                        inv_inertia: body.inv_inertia(),
                     });
                 }
-                state_of[slot]
+                state_of[slot] as usize
             };
             let state_a = state_index(pair.a, body_a);
             let state_b = state_index(pair.b, body_b);
             let (sa, sb) = (&states[state_a], &states[state_b]);
+            let (va, vb) = (&solver_bodies[state_a], &solver_bodies[state_b]);
+            let cached_pair = if settings.warm_starting {
+                cache.pair_entries(pair.a, pair.b)
+            } else {
+                &[]
+            };
 
             let normal = pair.manifold.normal;
             let tangent = contact_tangent(&normal);
-            let (ma, ia, mb, ib) = (sa.inv_mass, sa.inv_inertia, sb.inv_mass, sb.inv_inertia);
+            let (ma, ia, mb, ib) = (va.inv_mass, va.inv_inertia, vb.inv_mass, vb.inv_inertia);
             let mut points = [ConstraintPoint::default(); 2];
             let manifold_points = pair.manifold.points();
             for (p, mp) in points.iter_mut().zip(manifold_points) {
@@ -443,12 +510,13 @@ impl ContactSolver {
                 let rt_b = cross(&r_b, &tangent);
                 let k_tangent = ma + mb + ia * rt_a * rt_a + ib * rt_b * rt_b;
                 let dv =
-                    sb.v + cross_scalar_vector(sb.w, &r_b) - sa.v - cross_scalar_vector(sa.w, &r_a);
-                let cached = if settings.warm_starting {
-                    cache.get(pair.a, pair.b, mp.id).unwrap_or_default()
-                } else {
-                    CachedImpulse::default()
-                };
+                    vb.v + cross_scalar_vector(vb.w, &r_b) - va.v - cross_scalar_vector(va.w, &r_a);
+                let key = CacheKey::new(pair.a, pair.b, mp.id);
+                let cached = cached_pair
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|e| e.1)
+                    .unwrap_or_default();
                 *p = ConstraintPoint {
                     r_a,
                     r_b,
@@ -460,14 +528,15 @@ impl ContactSolver {
                     tangent_impulse: cached.tangent,
                     max_normal_impulse: 0.0,
                     id: mp.id,
+                    arm: Anchors::default(),
                 };
             }
             let infinite_side = ma == 0.0 || mb == 0.0;
             constraints.push(ContactConstraint {
                 a: pair.a,
                 b: pair.b,
-                state_a,
-                state_b,
+                state_a: state_a as u32,
+                state_b: state_b as u32,
                 normal,
                 friction: combine_friction(
                     body_a.material().friction(),
@@ -484,7 +553,9 @@ impl ContactSolver {
         }
         Ok(Self {
             constraints,
+            solver_bodies,
             states,
+            state_of,
             settings: *settings,
             dt,
             h,
@@ -521,6 +592,12 @@ impl ContactSolver {
     /// contacts are integrated too. Call [`ContactSolver::store_impulses`] afterwards to warm
     /// start the next step.
     ///
+    /// The bodies of the constraints are read once, integrated in the solver's own compact
+    /// arrays and written back once at the end; the result is bit for bit that of running
+    /// the stages below one after the other ([`integrate_velocities`](crate::integrate_velocities),
+    /// [`ContactSolver::warm_start`], ..., [`integrate_positions`](crate::integrate_positions)),
+    /// which share their arithmetic with this loop.
+    ///
     /// # Errors
     /// [`SolverError`] naming `gravity` (not finite), or `solver.bodies` if a body of a
     /// constraint was removed since preparation; nothing is changed then.
@@ -533,14 +610,66 @@ impl ContactSolver {
             substeps = self.settings.substeps
         )
         .entered();
+        let h = self.h;
+        let dv = gravity * h;
         for _ in 0..self.settings.substeps {
-            integrate_velocities(bodies, gravity, self.h)?;
-            self.warm_start(bodies)?;
-            self.solve_velocities(bodies)?;
-            integrate_positions(bodies, self.h)?;
-            self.relax_velocities(bodies)?;
+            self.integrate_solver_velocities(&dv);
+            self.warm_start_constraints();
+            self.capture_relative_velocities();
+            for _ in 0..self.settings.velocity_iterations {
+                self.iterate(true);
+            }
+            self.integrate_solver_positions();
+            self.reset_fixed_velocities();
+            for _ in 0..self.settings.relax_iterations {
+                self.iterate(false);
+            }
         }
-        self.apply_restitution(bodies)
+        self.reset_fixed_velocities();
+        self.restitution_constraints();
+
+        // Write back the bodies of the constraints, then move the others on their own: each
+        // body's substeps depend on nothing but itself.
+        for (s, sb) in self.states.iter().zip(&self.solver_bodies) {
+            if s.body_type == BodyType::Static {
+                continue;
+            }
+            if let Some(body) = bodies.get_mut(s.handle) {
+                if s.body_type == BodyType::Dynamic {
+                    body.set_velocity_unchecked(sb.v, sb.w);
+                }
+                body.set_pose_unchecked(s.pose);
+            }
+        }
+        for (handle, body) in bodies.iter_mut() {
+            let slot = handle.index as usize;
+            if self.state_of.get(slot).is_some_and(|&i| i != u32::MAX) {
+                continue;
+            }
+            match body.body_type() {
+                BodyType::Static => {}
+                BodyType::Kinematic => {
+                    for _ in 0..self.settings.substeps {
+                        body.advance(h);
+                    }
+                }
+                BodyType::Dynamic => {
+                    for _ in 0..self.settings.substeps {
+                        let (v, w) = integrate_velocity(
+                            body.linvel(),
+                            body.angvel(),
+                            &dv,
+                            h,
+                            body.linear_damping(),
+                            body.angular_damping(),
+                        );
+                        body.set_velocity_unchecked(v, w);
+                        body.advance(h);
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Applies the accumulated impulses to the bodies: the previous step's (from the cache)
@@ -550,18 +679,7 @@ impl ContactSolver {
     /// [`SolverError::UnknownBody`] if a body was removed since preparation.
     pub fn warm_start(&mut self, bodies: &mut BodySet) -> Result<(), SolverError> {
         self.gather(bodies)?;
-        for c in &self.constraints {
-            let mut a = self.states[c.state_a];
-            let mut b = self.states[c.state_b];
-            let tangent = contact_tangent(&c.normal);
-            for p in c.points() {
-                let arm = Anchors::current(&a, &b, p, &c.normal, &tangent);
-                let impulse = c.normal * p.normal_impulse + tangent * p.tangent_impulse;
-                apply(&mut a, &mut b, &arm.r_a, &arm.r_b, &impulse);
-            }
-            self.states[c.state_a] = a;
-            self.states[c.state_b] = b;
-        }
+        self.warm_start_constraints();
         self.scatter(bodies);
         Ok(())
     }
@@ -579,17 +697,7 @@ impl ContactSolver {
     /// [`SolverError::UnknownBody`] if a body was removed since preparation.
     pub fn solve_velocities(&mut self, bodies: &mut BodySet) -> Result<(), SolverError> {
         self.gather(bodies)?;
-        for c in &mut self.constraints {
-            let (a, b) = (&self.states[c.state_a], &self.states[c.state_b]);
-            let tangent = contact_tangent(&c.normal);
-            for p in &mut c.points[..c.count] {
-                if p.normal_impulse == 0.0 && p.max_normal_impulse == 0.0 {
-                    let arm = Anchors::current(a, b, p, &c.normal, &tangent);
-                    p.relative_velocity =
-                        relative_velocity(a, b, &arm.r_a, &arm.r_b).dot(&c.normal);
-                }
-            }
-        }
+        self.capture_relative_velocities();
         for _ in 0..self.settings.velocity_iterations {
             self.iterate(true);
         }
@@ -625,32 +733,7 @@ impl ContactSolver {
     /// [`SolverError::UnknownBody`] if a body was removed since preparation.
     pub fn apply_restitution(&mut self, bodies: &mut BodySet) -> Result<(), SolverError> {
         self.gather(bodies)?;
-        let threshold = self.settings.restitution_threshold;
-        for c in &mut self.constraints {
-            if c.restitution == 0.0 {
-                continue;
-            }
-            let mut a = self.states[c.state_a];
-            let mut b = self.states[c.state_b];
-            let tangent = contact_tangent(&c.normal);
-            for p in &mut c.points[..c.count] {
-                if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
-                    continue;
-                }
-                let arm = Anchors::current(&a, &b, p, &c.normal, &tangent);
-                let vn = relative_velocity(&a, &b, &arm.r_a, &arm.r_b).dot(&c.normal);
-                // Only ever push: a point already leaving faster than the target keeps its
-                // speed, and the normal impulse never drops below what friction was clamped
-                // against, so the Coulomb bound still holds after restitution.
-                let impulse =
-                    (-arm.normal_mass * (vn + c.restitution * p.relative_velocity)).max(0.0);
-                p.normal_impulse += impulse;
-                p.max_normal_impulse = p.max_normal_impulse.max(impulse);
-                apply(&mut a, &mut b, &arm.r_a, &arm.r_b, &(c.normal * impulse));
-            }
-            self.states[c.state_a] = a;
-            self.states[c.state_b] = b;
-        }
+        self.restitution_constraints();
         self.scatter(bodies);
         Ok(())
     }
@@ -671,9 +754,75 @@ impl ContactSolver {
             }
         }
         // Stable sort, then keep the first of duplicate keys (the same pair given twice):
-        // which one survives depends only on the caller's order.
-        cache.entries.sort_by_key(|e| e.0);
+        // which one survives depends only on the caller's order. Pairs from a broadphase
+        // come sorted already, and the check is cheaper than the sort.
+        if !cache.entries.is_sorted_by_key(|e| e.0) {
+            cache.entries.sort_by_key(|e| e.0);
+        }
         cache.entries.dedup_by(|later, first| later.0 == first.0);
+    }
+
+    /// Re-applies every accumulated impulse (the warm start), at the current anchors.
+    fn warm_start_constraints(&mut self) {
+        let bodies = &mut self.solver_bodies;
+        for c in &self.constraints {
+            let (ia, ib) = (c.state_a as usize, c.state_b as usize);
+            let mut a = bodies[ia];
+            let mut b = bodies[ib];
+            let tangent = contact_tangent(&c.normal);
+            for p in c.points() {
+                let arm = &p.arm;
+                let impulse = c.normal * p.normal_impulse + tangent * p.tangent_impulse;
+                apply(&mut a, &mut b, &arm.r_a, &arm.r_b, &impulse);
+            }
+            bodies[ia] = a;
+            bodies[ib] = b;
+        }
+    }
+
+    /// Contacts that have not pushed yet this step capture their approach velocity.
+    fn capture_relative_velocities(&mut self) {
+        let bodies = &self.solver_bodies;
+        for c in &mut self.constraints {
+            let (a, b) = (&bodies[c.state_a as usize], &bodies[c.state_b as usize]);
+            for p in &mut c.points[..c.count] {
+                if p.normal_impulse == 0.0 && p.max_normal_impulse == 0.0 {
+                    p.relative_velocity =
+                        relative_velocity(a, b, &p.arm.r_a, &p.arm.r_b).dot(&c.normal);
+                }
+            }
+        }
+    }
+
+    /// The restitution pass of [`ContactSolver::apply_restitution`] on the solver's bodies.
+    fn restitution_constraints(&mut self) {
+        let threshold = self.settings.restitution_threshold;
+        let bodies = &mut self.solver_bodies;
+        for c in &mut self.constraints {
+            if c.restitution == 0.0 {
+                continue;
+            }
+            let (ia, ib) = (c.state_a as usize, c.state_b as usize);
+            let mut a = bodies[ia];
+            let mut b = bodies[ib];
+            for p in &mut c.points[..c.count] {
+                if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
+                    continue;
+                }
+                let arm = p.arm;
+                let vn = relative_velocity(&a, &b, &arm.r_a, &arm.r_b).dot(&c.normal);
+                // Only ever push: a point already leaving faster than the target keeps its
+                // speed, and the normal impulse never drops below what friction was clamped
+                // against, so the Coulomb bound still holds after restitution.
+                let impulse =
+                    (-arm.normal_mass * (vn + c.restitution * p.relative_velocity)).max(0.0);
+                p.normal_impulse += impulse;
+                p.max_normal_impulse = p.max_normal_impulse.max(impulse);
+                apply(&mut a, &mut b, &arm.r_a, &arm.r_b, &(c.normal * impulse));
+            }
+            bodies[ia] = a;
+            bodies[ib] = b;
+        }
     }
 
     /// One Gauss-Seidel sweep over the constraints in order: normal impulses first, then
@@ -681,16 +830,15 @@ impl ContactSolver {
     fn iterate(&mut self, use_bias: bool) {
         let inv_h = self.inv_h;
         let max_push = self.settings.max_push_out_velocity;
+        let bodies = &mut self.solver_bodies;
         for c in &mut self.constraints {
-            let mut a = self.states[c.state_a];
-            let mut b = self.states[c.state_b];
+            let (ia, ib) = (c.state_a as usize, c.state_b as usize);
+            let mut a = bodies[ia];
+            let mut b = bodies[ib];
             let normal = c.normal;
             let tangent = contact_tangent(&normal);
-            let mut arms = [Anchors::default(); 2];
-            for (arm, p) in arms.iter_mut().zip(&c.points[..c.count]) {
-                *arm = Anchors::current(&a, &b, p, &normal, &tangent);
-            }
-            for (p, arm) in c.points[..c.count].iter_mut().zip(&arms) {
+            for p in &mut c.points[..c.count] {
+                let arm = &p.arm;
                 let s = arm.separation;
                 let (bias, mass_scale, impulse_scale) = if s > 0.0 {
                     if !use_bias {
@@ -724,7 +872,8 @@ impl ContactSolver {
                 p.max_normal_impulse = p.max_normal_impulse.max(impulse);
                 apply(&mut a, &mut b, &arm.r_a, &arm.r_b, &(normal * impulse));
             }
-            for (p, arm) in c.points[..c.count].iter_mut().zip(&arms) {
+            for p in &mut c.points[..c.count] {
+                let arm = &p.arm;
                 let vt = relative_velocity(&a, &b, &arm.r_a, &arm.r_b).dot(&tangent);
                 let impulse = -arm.tangent_mass * vt;
                 let max_friction = c.friction * p.normal_impulse;
@@ -733,37 +882,94 @@ impl ContactSolver {
                 p.tangent_impulse = new_impulse;
                 apply(&mut a, &mut b, &arm.r_a, &arm.r_b, &(tangent * impulse));
             }
-            self.states[c.state_a] = a;
-            self.states[c.state_b] = b;
+            bodies[ia] = a;
+            bodies[ib] = b;
         }
     }
 
-    /// Loads velocities and motion since preparation from the bodies; fails, changing
-    /// nothing, if any body is gone.
-    fn gather(&mut self, bodies: &BodySet) -> Result<(), SolverError> {
-        for s in &mut self.states {
-            let body = bodies.try_get(s.handle, "solver.bodies")?;
-            s.v = body.linvel();
-            s.w = body.angvel();
-            s.dp = body.center_of_mass() - s.center0;
-            let rotation = body.pose().rotation;
-            s.dq = if rotation == s.rotation0 {
-                (1.0, 0.0)
+    /// Gravity and damping on the dynamic bodies of the constraints (the arithmetic of
+    /// [`integrate_velocities`](crate::integrate_velocities)); the others keep the velocities
+    /// they had when gathered.
+    fn integrate_solver_velocities(&mut self, dv: &Vector) {
+        let h = self.h;
+        for (s, sb) in self.states.iter().zip(&mut self.solver_bodies) {
+            if s.body_type == BodyType::Dynamic {
+                (sb.v, sb.w) =
+                    integrate_velocity(sb.v, sb.w, dv, h, s.linear_damping, s.angular_damping);
             } else {
-                let d = rotation * s.rotation0.inverse();
-                (d.re, d.im)
-            };
+                (sb.v, sb.w) = (s.linvel, s.angvel);
+            }
         }
+    }
+
+    /// Moves the bodies of the constraints by one substep (the arithmetic of
+    /// [`integrate_positions`](crate::integrate_positions)), then updates their motion since
+    /// preparation and every point's anchors.
+    fn integrate_solver_positions(&mut self) {
+        let h = self.h;
+        for (s, sb) in self.states.iter_mut().zip(&self.solver_bodies) {
+            match s.body_type {
+                BodyType::Static => {}
+                BodyType::Kinematic => {
+                    advance_pose(&mut s.pose, &s.local_center, &s.linvel, s.angvel, h);
+                }
+                BodyType::Dynamic => advance_pose(&mut s.pose, &s.local_center, &sb.v, sb.w, h),
+            }
+            s.update_motion();
+        }
+        self.update_anchors();
+    }
+
+    /// Static and kinematic bodies back to their own velocities. Impulses leave them alone
+    /// (zero inverse masses) up to the sign of a zero; the staged API reads them from the
+    /// bodies before every stage, and the whole step matches it bit for bit.
+    fn reset_fixed_velocities(&mut self) {
+        for (s, sb) in self.states.iter().zip(&mut self.solver_bodies) {
+            if s.body_type != BodyType::Dynamic {
+                (sb.v, sb.w) = (s.linvel, s.angvel);
+            }
+        }
+    }
+
+    /// Every point's lever arms, separation and effective masses where the bodies are now:
+    /// once per position of the bodies, since the iterations only change velocities.
+    fn update_anchors(&mut self) {
+        let (states, bodies) = (&self.states, &self.solver_bodies);
+        for c in &mut self.constraints {
+            let (ia, ib) = (c.state_a as usize, c.state_b as usize);
+            let (sa, sb) = (&states[ia], &states[ib]);
+            let (ba, bb) = (&bodies[ia], &bodies[ib]);
+            let normal = c.normal;
+            let tangent = contact_tangent(&normal);
+            for p in &mut c.points[..c.count] {
+                p.arm = Anchors::current(sa, ba, sb, bb, p, &normal, &tangent);
+            }
+        }
+    }
+
+    /// Loads velocities, poses and motion since preparation from the bodies, and the anchors
+    /// there; fails, changing nothing a caller can see, if any body is gone.
+    fn gather(&mut self, bodies: &BodySet) -> Result<(), SolverError> {
+        for (s, sb) in self.states.iter_mut().zip(&mut self.solver_bodies) {
+            let body = bodies.try_get(s.handle, "solver.bodies")?;
+            sb.v = body.linvel();
+            sb.w = body.angvel();
+            s.linvel = sb.v;
+            s.angvel = sb.w;
+            s.pose = *body.pose();
+            s.update_motion();
+        }
+        self.update_anchors();
         Ok(())
     }
 
     /// Writes velocities back to the dynamic bodies (the others cannot have changed).
     fn scatter(&self, bodies: &mut BodySet) {
-        for s in &self.states {
-            if s.dynamic
+        for (s, sb) in self.states.iter().zip(&self.solver_bodies) {
+            if s.body_type == BodyType::Dynamic
                 && let Some(body) = bodies.get_mut(s.handle)
             {
-                body.set_velocity_unchecked(s.v, s.w);
+                body.set_velocity_unchecked(sb.v, sb.w);
             }
         }
     }
@@ -832,7 +1038,7 @@ fn validate_manifold(i: usize, m: &Manifold) -> Result<(), SolverError> {
 /// point of application for the equal and opposite impulses is what keeps angular momentum
 /// exact, and the effective masses are recomputed for those arms so every Gauss-Seidel update
 /// is the exact one-constraint solution (and so never adds energy).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 struct Anchors {
     r_a: Vector,
     r_b: Vector,
@@ -845,7 +1051,9 @@ impl Anchors {
     #[inline]
     fn current(
         a: &BodyState,
+        body_a: &SolverBody,
         b: &BodyState,
+        body_b: &SolverBody,
         p: &ConstraintPoint,
         normal: &Vector,
         tangent: &Vector,
@@ -858,7 +1066,12 @@ impl Anchors {
         let separation = gap.dot(normal) + p.separation0;
         let half = gap * 0.5;
         let (r_a, r_b) = (ra + half, rb - half);
-        let (ma, ia, mb, ib) = (a.inv_mass, a.inv_inertia, b.inv_mass, b.inv_inertia);
+        let (ma, ia, mb, ib) = (
+            body_a.inv_mass,
+            body_a.inv_inertia,
+            body_b.inv_mass,
+            body_b.inv_inertia,
+        );
         let (rn_a, rn_b) = (cross(&r_a, normal), cross(&r_b, normal));
         let (rt_a, rt_b) = (cross(&r_a, tangent), cross(&r_b, tangent));
         Self {
@@ -878,13 +1091,13 @@ fn inverse_or_zero(k: Real) -> Real {
 
 /// Velocity of B's material point minus A's, at lever arms `r_a` and `r_b`.
 #[inline]
-fn relative_velocity(a: &BodyState, b: &BodyState, r_a: &Vector, r_b: &Vector) -> Vector {
+fn relative_velocity(a: &SolverBody, b: &SolverBody, r_a: &Vector, r_b: &Vector) -> Vector {
     b.v + cross_scalar_vector(b.w, r_b) - a.v - cross_scalar_vector(a.w, r_a)
 }
 
 /// Applies `impulse` to B and its opposite to A (infinite masses have zero inverses).
 #[inline]
-fn apply(a: &mut BodyState, b: &mut BodyState, r_a: &Vector, r_b: &Vector, impulse: &Vector) {
+fn apply(a: &mut SolverBody, b: &mut SolverBody, r_a: &Vector, r_b: &Vector, impulse: &Vector) {
     a.v -= impulse * a.inv_mass;
     a.w -= a.inv_inertia * cross(r_a, impulse);
     b.v += impulse * b.inv_mass;

@@ -34,17 +34,40 @@ pub fn integrate_velocities(
         if body.body_type() != BodyType::Dynamic {
             continue;
         }
-        let mut v = body.linvel() + dv;
-        let mut w = body.angvel();
-        if body.linear_damping() > 0.0 {
-            v /= 1.0 + dt * body.linear_damping();
-        }
-        if body.angular_damping() > 0.0 {
-            w /= 1.0 + dt * body.angular_damping();
-        }
+        let (v, w) = integrate_velocity(
+            body.linvel(),
+            body.angvel(),
+            &dv,
+            dt,
+            body.linear_damping(),
+            body.angular_damping(),
+        );
         body.set_velocity_unchecked(v, w);
     }
     Ok(())
+}
+
+/// One dynamic body's velocity after `dt` seconds of gravity (`dv = gravity * dt`) and
+/// damping: the arithmetic of [`integrate_velocities`], shared with the contact solver's own
+/// loop so both give the same bits.
+#[inline]
+pub(crate) fn integrate_velocity(
+    linvel: Vector,
+    angvel: Real,
+    dv: &Vector,
+    dt: Real,
+    linear_damping: Real,
+    angular_damping: Real,
+) -> (Vector, Real) {
+    let mut v = linvel + dv;
+    let mut w = angvel;
+    if linear_damping > 0.0 {
+        v /= 1.0 + dt * linear_damping;
+    }
+    if angular_damping > 0.0 {
+        w /= 1.0 + dt * angular_damping;
+    }
+    (v, w)
 }
 
 /// Moves every dynamic and kinematic body along its velocity for `dt` seconds, rotating about
