@@ -42,7 +42,8 @@ pub mod prelude {
         integrate_positions, integrate_velocities, resolve_impact, solve_step,
     };
     pub use impact_stepper::{
-        AdvanceReport, Discrete, StepContext, StepReport, Stepper, World, WorldError, WorldSettings,
+        AdvanceReport, ClampReport, ClampedBody, Discrete, MotionClamping, MotionClampingSettings,
+        StepContext, StepReport, Stepper, World, WorldError, WorldSettings,
     };
 }
 

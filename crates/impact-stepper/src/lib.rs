@@ -11,9 +11,24 @@
 //!   Swapping either stage is one type parameter: `World::<BruteForce, Discrete>::new(...)`.
 //! - [`Stepper`]: the stage that moves bodies, with a documented contract; [`Discrete`] is
 //!   the baseline without CCD. The default stepper is [`Discrete`] for now and becomes
-//!   `FirstTimeOfImpact` when the CCD steppers land (with `MotionClamping`), so write
+//!   `FirstTimeOfImpact` when that stepper lands, so write
 //!   `World::<_, Discrete>` where the baseline is meant.
-//! - [`scenes`]: the stack, pyramid and ball-drop scenes shared by tests and benches.
+//! - [`MotionClamping`] (seed 002): the discrete step gives target poses; then each
+//!   dynamic body with the `ccd` flag that moves more than
+//!   [`MotionClampingSettings::velocity_threshold`] bounding radii in the step is swept from
+//!   its start pose to its target (a constant-velocity sweep rebuilt from the two poses,
+//!   since the solver's substeps make the real path piecewise), the time of impact is
+//!   computed against every candidate of a swept broadphase query (static or moving, along
+//!   its own rebuilt sweep), and the body is placed at its earliest safe fraction, at the
+//!   target separation; velocities are untouched. *Guarantee*: a checked body never passes
+//!   through a static body, however thin (zero of 20,000 seeded bullets at up to 10,000
+//!   units/s, where `Discrete` lets 99.7% through). *Cost*: one discrete step, plus one
+//!   swept query and one TOI per candidate for checked bodies only. *Price*: time is lost,
+//!   and reported per body in [`ClampReport`]; a fast body pressed into a wall with its
+//!   velocity untouched can be clamped at fraction 0 step after step (it stops dead rather
+//!   than stutter) until the contact solver takes its velocity away.
+//! - [`scenes`]: the stack, pyramid, ball-drop and bullet-through-paper scenes shared by
+//!   tests and benches.
 //!
 //! Each step runs in a `tracing` span (`world.step`) with one span per stage
 //! (`broadphase`, `narrowphase`, `stepper`) and the counts of [`StepReport`] as fields; the
@@ -56,18 +71,21 @@
 //! # Features
 //!
 //! `serde` derives `Serialize` and `Deserialize` for [`WorldSettings`] (validated when read)
-//! and [`Discrete`]. World snapshots come with issue 6.
+//! and [`Discrete`], and [`MotionClamping`] with its [`MotionClampingSettings`] (validated
+//! when read). World snapshots come with issue 6.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 mod error;
+mod motion_clamping;
 pub mod scenes;
 mod settings;
 mod stepper;
 mod world;
 
 pub use error::WorldError;
+pub use motion_clamping::{ClampReport, ClampedBody, MotionClamping, MotionClampingSettings};
 pub use settings::WorldSettings;
 pub use stepper::{Discrete, DiscreteReport, StepContext, Stepper};
 pub use world::{AdvanceReport, StepReport, World};

@@ -70,8 +70,8 @@ impl<B: Broadphase> StepContext<'_, B> {
 /// mutating), so that a failed [`World::step`](crate::World::step) changes nothing the user
 /// can see. A valid world with valid settings must not make `advance` fail or panic.
 ///
-/// Later steppers implement this trait the same way: `MotionClamping` will query
-/// `ctx.broadphase` for the time of impact of fast bodies and clamp their end poses;
+/// [`MotionClamping`](crate::MotionClamping) queries `ctx.broadphase` for the time of
+/// impact of fast bodies and clamps their end poses; the coming
 /// `FirstTimeOfImpact` will run an event queue of pair impacts inside the step, driving the
 /// solver's stages ([`ContactSolver`](impact_solver::ContactSolver)) itself.
 pub trait Stepper {
@@ -112,20 +112,32 @@ impl Stepper for Discrete {
 
     fn advance<B: Broadphase>(
         &mut self,
-        ctx: StepContext<'_, B>,
+        mut ctx: StepContext<'_, B>,
     ) -> Result<DiscreteReport, WorldError> {
-        // `solve_step` validates everything before it changes a body, which is the
-        // all-or-nothing behaviour the contract asks for.
-        let solver = solve_step(
-            ctx.bodies,
-            ctx.contacts,
-            ctx.cache,
-            ctx.gravity,
-            ctx.solver,
-            ctx.dt,
-        )?;
-        Ok(DiscreteReport {
-            constraints: solver.constraints().len(),
-        })
+        discrete_step(&mut ctx)
     }
+}
+
+/// The discrete step shared by [`Discrete`] and
+/// [`MotionClamping`](crate::MotionClamping): gravity, the contact solver's whole soft step
+/// over the step's manifolds, and every body moved to the end pose its solved velocity gives.
+///
+/// # Errors
+/// As [`solve_step`]; nothing is changed then.
+pub(crate) fn discrete_step<B: Broadphase>(
+    ctx: &mut StepContext<'_, B>,
+) -> Result<DiscreteReport, WorldError> {
+    // `solve_step` validates everything before it changes a body, which is the
+    // all-or-nothing behaviour the contract asks for.
+    let solver = solve_step(
+        ctx.bodies,
+        ctx.contacts,
+        ctx.cache,
+        ctx.gravity,
+        ctx.solver,
+        ctx.dt,
+    )?;
+    Ok(DiscreteReport {
+        constraints: solver.constraints().len(),
+    })
 }
