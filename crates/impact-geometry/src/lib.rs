@@ -44,6 +44,7 @@ mod math;
 pub mod shape;
 mod sweep;
 pub mod tolerances;
+pub mod validate;
 
 pub use aabb::Aabb;
 pub use error::GeometryError;

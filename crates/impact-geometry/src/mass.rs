@@ -1,6 +1,6 @@
 //! Mass properties of the shapes for a uniform density.
 
-use crate::error::non_negative;
+use crate::validate::non_negative;
 use crate::{GeometryError, Point, Real, Shape, cross};
 use core::f64::consts::PI;
 

@@ -1,6 +1,6 @@
 //! The motion of a body over one step.
 
-use crate::error::{finite, finite_point, finite_vector, positive};
+use crate::validate::{finite, finite_point, finite_vector, positive};
 use crate::{GeometryError, Isometry, Point, Real, Rotation, Vector};
 
 /// The motion of a body over one step of duration `dt`: its pose at the start, and constant

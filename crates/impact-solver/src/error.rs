@@ -3,7 +3,7 @@
 
 use crate::BodyHandle;
 use core::fmt;
-use impact_geometry::{GeometryError, Isometry, Point, Real, Vector};
+use impact_geometry::{GeometryError, Isometry, Point, Real, Vector, validate};
 
 /// Why a body definition, a setting or a solver call was refused. Nothing was changed when
 /// an error is returned.
@@ -119,42 +119,32 @@ impl From<GeometryError> for SolverError {
     }
 }
 
+impl SolverError {
+    /// The solver's own variant for a field error found by [`impact_geometry::validate`]
+    /// (the checks live there once; the messages are the same).
+    fn from_field(e: GeometryError) -> Self {
+        match e {
+            GeometryError::NotFinite { field, value } => Self::NotFinite { field, value },
+            GeometryError::Negative { field, value } => Self::Negative { field, value },
+            GeometryError::NotPositive { field, value } => Self::NotPositive { field, value },
+            other => Self::Geometry(other),
+        }
+    }
+}
+
 /// Checks that `value` is finite.
 pub(crate) fn finite(field: &str, value: Real) -> Result<Real, SolverError> {
-    if value.is_finite() {
-        Ok(value)
-    } else {
-        Err(SolverError::NotFinite {
-            field: field.to_owned(),
-            value,
-        })
-    }
+    validate::finite(field, value).map_err(SolverError::from_field)
 }
 
 /// Checks that `value` is finite and zero or more.
 pub(crate) fn non_negative(field: &str, value: Real) -> Result<Real, SolverError> {
-    finite(field, value)?;
-    if value < 0.0 {
-        Err(SolverError::Negative {
-            field: field.to_owned(),
-            value,
-        })
-    } else {
-        Ok(value)
-    }
+    validate::non_negative(field, value).map_err(SolverError::from_field)
 }
 
 /// Checks that `value` is finite and strictly positive.
 pub(crate) fn positive(field: &str, value: Real) -> Result<Real, SolverError> {
-    finite(field, value)?;
-    if value <= 0.0 {
-        Err(SolverError::NotPositive {
-            field: field.to_owned(),
-            value,
-        })
-    } else {
-        Ok(value)
-    }
+    validate::positive(field, value).map_err(SolverError::from_field)
 }
 
 /// Checks that `value` is finite and in `[lo, hi]`; `expected` describes the range.
@@ -179,12 +169,12 @@ pub(crate) fn in_range(
 
 /// Checks that both components of a vector are finite; the path is only built on error.
 pub(crate) fn finite_vector(field: &str, v: &Vector) -> Result<(), SolverError> {
-    finite_xy(field, v.x, v.y)
+    validate::finite_vector(field, v).map_err(SolverError::from_field)
 }
 
 /// Checks that both coordinates of a point are finite.
 pub(crate) fn finite_point(field: &str, p: &Point) -> Result<(), SolverError> {
-    finite_xy(field, p.x, p.y)
+    validate::finite_point(field, p).map_err(SolverError::from_field)
 }
 
 /// Checks that a pose has a finite translation and a finite unit rotation.
@@ -209,18 +199,6 @@ pub(crate) fn valid_pose(field: &str, pose: &Isometry) -> Result<(), SolverError
             value: norm2,
             expected: "a unit complex number (squared norm 1)",
         });
-    }
-    Ok(())
-}
-
-fn finite_xy(field: &str, x: Real, y: Real) -> Result<(), SolverError> {
-    for (axis, value) in [("x", x), ("y", y)] {
-        if !value.is_finite() {
-            return Err(SolverError::NotFinite {
-                field: format!("{field}.{axis}"),
-                value,
-            });
-        }
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 use core::fmt;
 use impact_broadphase::BroadphaseError;
-use impact_geometry::{Real, Vector};
+use impact_geometry::{GeometryError, Real, Vector, validate};
 use impact_solver::{BodyHandle, SolverError};
 
 /// Why a world call was refused. Unless a method's documentation says otherwise, nothing was
@@ -106,53 +106,35 @@ impl From<BroadphaseError> for WorldError {
     }
 }
 
+impl WorldError {
+    /// The world's own variant for a field error found by [`impact_geometry::validate`]
+    /// (the checks live there once; the messages are the same).
+    fn from_field(e: GeometryError) -> Self {
+        match e {
+            GeometryError::NotFinite { field, value } => Self::NotFinite { field, value },
+            GeometryError::Negative { field, value } => Self::Negative { field, value },
+            GeometryError::NotPositive { field, value } => Self::NotPositive { field, value },
+            other => Self::Solver(SolverError::Geometry(other)),
+        }
+    }
+}
+
 /// Checks that `value` is finite.
 pub(crate) fn finite(field: &str, value: Real) -> Result<Real, WorldError> {
-    if value.is_finite() {
-        Ok(value)
-    } else {
-        Err(WorldError::NotFinite {
-            field: field.to_owned(),
-            value,
-        })
-    }
+    validate::finite(field, value).map_err(WorldError::from_field)
 }
 
 /// Checks that `value` is finite and zero or more.
 pub(crate) fn non_negative(field: &str, value: Real) -> Result<Real, WorldError> {
-    finite(field, value)?;
-    if value < 0.0 {
-        Err(WorldError::Negative {
-            field: field.to_owned(),
-            value,
-        })
-    } else {
-        Ok(value)
-    }
+    validate::non_negative(field, value).map_err(WorldError::from_field)
 }
 
 /// Checks that `value` is finite and strictly positive.
 pub(crate) fn positive(field: &str, value: Real) -> Result<Real, WorldError> {
-    finite(field, value)?;
-    if value <= 0.0 {
-        Err(WorldError::NotPositive {
-            field: field.to_owned(),
-            value,
-        })
-    } else {
-        Ok(value)
-    }
+    validate::positive(field, value).map_err(WorldError::from_field)
 }
 
 /// Checks that both components of a vector are finite.
 pub(crate) fn finite_vector(field: &str, v: &Vector) -> Result<(), WorldError> {
-    for (axis, value) in [("x", v.x), ("y", v.y)] {
-        if !value.is_finite() {
-            return Err(WorldError::NotFinite {
-                field: format!("{field}.{axis}"),
-                value,
-            });
-        }
-    }
-    Ok(())
+    validate::finite_vector(field, v).map_err(WorldError::from_field)
 }

@@ -1,4 +1,4 @@
-use crate::error::{finite_point, non_negative};
+use crate::validate::{finite_point, non_negative};
 use crate::{GeometryError, Point, Real, Segment};
 
 /// Every point within `radius` of the segment from `a` to `b` (body frame): a stadium.

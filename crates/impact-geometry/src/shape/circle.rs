@@ -1,4 +1,4 @@
-use crate::error::{finite_point, non_negative};
+use crate::validate::{finite_point, non_negative};
 use crate::{GeometryError, Point, Real};
 
 /// A disc: every point within `radius` of `center` (body frame).

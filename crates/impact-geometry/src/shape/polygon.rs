@@ -1,5 +1,5 @@
-use crate::error::{finite_point, positive};
 use crate::tolerances::POLYGON_WELD_RELATIVE;
+use crate::validate::{finite_point, positive};
 use crate::{GeometryError, Point, Real, Vector, cross};
 
 /// A strictly convex polygon with counter-clockwise vertices (body frame).

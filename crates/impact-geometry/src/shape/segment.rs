@@ -1,4 +1,4 @@
-use crate::error::finite_point;
+use crate::validate::finite_point;
 use crate::{GeometryError, Point, Vector};
 
 /// A line segment from `a` to `b` (body frame), with no thickness.

@@ -1,0 +1,81 @@
+//! Number checks shared by every crate of impact: each names the field and the bad value in
+//! its [`GeometryError`], and other crates map that error into their own (one place for the
+//! rules, one wording for the messages).
+
+use crate::{GeometryError, Real};
+
+/// `value`, if it is finite.
+///
+/// # Errors
+/// [`GeometryError::NotFinite`] naming `field`.
+pub fn finite(field: &str, value: Real) -> Result<Real, GeometryError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(GeometryError::NotFinite {
+            field: field.to_owned(),
+            value,
+        })
+    }
+}
+
+/// `value`, if it is finite and zero or more.
+///
+/// # Errors
+/// [`GeometryError::NotFinite`] or [`GeometryError::Negative`] naming `field`.
+pub fn non_negative(field: &str, value: Real) -> Result<Real, GeometryError> {
+    finite(field, value)?;
+    if value < 0.0 {
+        Err(GeometryError::Negative {
+            field: field.to_owned(),
+            value,
+        })
+    } else {
+        Ok(value)
+    }
+}
+
+/// `value`, if it is finite and strictly positive.
+///
+/// # Errors
+/// [`GeometryError::NotFinite`] or [`GeometryError::NotPositive`] naming `field`.
+pub fn positive(field: &str, value: Real) -> Result<Real, GeometryError> {
+    finite(field, value)?;
+    if value <= 0.0 {
+        Err(GeometryError::NotPositive {
+            field: field.to_owned(),
+            value,
+        })
+    } else {
+        Ok(value)
+    }
+}
+
+/// Checks that both coordinates of a point are finite; the field path (`field.x`, `field.y`)
+/// is only built on error, so hot setters can call it.
+///
+/// # Errors
+/// [`GeometryError::NotFinite`] naming the coordinate.
+pub fn finite_point(field: &str, p: &crate::Point) -> Result<(), GeometryError> {
+    finite_xy(field, p.x, p.y)
+}
+
+/// Checks that both components of a vector are finite; the field path is only built on error.
+///
+/// # Errors
+/// [`GeometryError::NotFinite`] naming the component.
+pub fn finite_vector(field: &str, v: &crate::Vector) -> Result<(), GeometryError> {
+    finite_xy(field, v.x, v.y)
+}
+
+fn finite_xy(field: &str, x: Real, y: Real) -> Result<(), GeometryError> {
+    for (axis, value) in [("x", x), ("y", y)] {
+        if !value.is_finite() {
+            return Err(GeometryError::NotFinite {
+                field: format!("{field}.{axis}"),
+                value,
+            });
+        }
+    }
+    Ok(())
+}
