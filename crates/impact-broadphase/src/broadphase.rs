@@ -121,10 +121,7 @@ pub trait Broadphase {
     ) -> Result<(), BroadphaseError> {
         out.clear();
         check_swept(aabb, translation)?;
-        let sweep = SweptBox::new(aabb, translation);
-        self.query_aabb(sweep.bound(), out)?;
-        out.retain(|id| self.fat_aabb(*id).is_some_and(|fat| sweep.hits_aabb(&fat)));
-        Ok(())
+        filter_by_sweep(self, &SweptBox::new(aabb, translation), out)
     }
 
     /// Clears `out`, then fills it with the proxies whose fat boxes meet the segment from
@@ -144,10 +141,7 @@ pub trait Broadphase {
     ) -> Result<(), BroadphaseError> {
         out.clear();
         check_ray(origin, dir, max_fraction)?;
-        let sweep = SweptBox::ray(origin, dir, max_fraction);
-        self.query_aabb(sweep.bound(), out)?;
-        out.retain(|id| self.fat_aabb(*id).is_some_and(|fat| sweep.hits_aabb(&fat)));
-        Ok(())
+        filter_by_sweep(self, &SweptBox::ray(origin, dir, max_fraction), out)
     }
 
     /// Clears `out`, then fills it with the proxies whose fat boxes hold `point` (boundary
@@ -185,4 +179,20 @@ pub(crate) fn check_ray(
         || "ray.max_fraction * ray.dir".to_owned(),
         (dir * max_fraction).abs().max(),
     )
+}
+
+/// The default swept and ray queries: the proxies whose fat boxes meet the swept box's
+/// bounding box, kept only if the moving box really reaches them.
+fn filter_by_sweep<B: Broadphase + ?Sized>(
+    broadphase: &B,
+    sweep: &SweptBox,
+    out: &mut Vec<ProxyId>,
+) -> Result<(), BroadphaseError> {
+    broadphase.query_aabb(sweep.bound(), out)?;
+    out.retain(|id| {
+        broadphase
+            .fat_aabb(*id)
+            .is_some_and(|fat| sweep.hits_aabb(&fat))
+    });
+    Ok(())
 }

@@ -344,6 +344,19 @@ fn merge_sorted(pairs: &mut Vec<ProxyPair>, extra: &[ProxyPair]) {
     }
 }
 
+impl RTreeBroadphase {
+    /// The proxies whose fat boxes the moving box reaches, sorted, pruning every subtree
+    /// whose envelope it misses (the swept and ray queries differ only in the box).
+    fn query_sweep(&self, sweep: &SweptBox, out: &mut Vec<ProxyId>) {
+        visit(
+            self.tree.root(),
+            &|e| sweep.hits(e.lower(), e.upper()),
+            &mut |id| out.push(id),
+        );
+        out.sort_unstable();
+    }
+}
+
 impl Broadphase for RTreeBroadphase {
     fn insert(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadphaseError> {
         let fat = self.table.insert(id, &aabb)?;
@@ -432,13 +445,7 @@ impl Broadphase for RTreeBroadphase {
     ) -> Result<(), BroadphaseError> {
         out.clear();
         check_swept(aabb, translation)?;
-        let sweep = SweptBox::new(aabb, translation);
-        visit(
-            self.tree.root(),
-            &|e| sweep.hits(e.lower(), e.upper()),
-            &mut |id| out.push(id),
-        );
-        out.sort_unstable();
+        self.query_sweep(&SweptBox::new(aabb, translation), out);
         Ok(())
     }
 
@@ -451,13 +458,7 @@ impl Broadphase for RTreeBroadphase {
     ) -> Result<(), BroadphaseError> {
         out.clear();
         check_ray(origin, dir, max_fraction)?;
-        let sweep = SweptBox::ray(origin, dir, max_fraction);
-        visit(
-            self.tree.root(),
-            &|e| sweep.hits(e.lower(), e.upper()),
-            &mut |id| out.push(id),
-        );
-        out.sort_unstable();
+        self.query_sweep(&SweptBox::ray(origin, dir, max_fraction), out);
         Ok(())
     }
 }

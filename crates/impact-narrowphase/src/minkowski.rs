@@ -219,6 +219,11 @@ pub(crate) fn signed_distance_to_origin(k: &[KVertex]) -> (Real, Feature, Vector
     (dist, feature, normal)
 }
 
+/// A distance of rounding size for `K`: a few dozen ulps of its largest coordinate.
+fn rounding_size(k: &[KVertex]) -> Real {
+    64.0 * Real::EPSILON * k.iter().map(|v| v.p.amax()).fold(0.0, Real::max)
+}
+
 /// Whether shapes touching at the start (the origin at `dist` from `K`, with closest-point
 /// `normal`) approach under the relative motion `d`: closing by more than `tolerance` along
 /// the normal. At a distance of rounding size the normal is noise and must not decide: the
@@ -231,7 +236,7 @@ pub(crate) fn approaches(
     d: &Vector,
     tolerance: Real,
 ) -> bool {
-    let rounding = 64.0 * Real::EPSILON * k.iter().map(|v| v.p.amax()).fold(0.0, Real::max);
+    let rounding = rounding_size(k);
     if dist.abs() <= rounding {
         enters_interior(k, d, tolerance, dist.abs() + rounding)
     } else {
@@ -406,8 +411,7 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
     // Entry after exit by a rounding-sized distance is a graze, not a miss: two parallel
     // zero-thickness segments that cross side by side make `K` a sliver whose width is
     // rounding, and missing that instant would let one tunnel through the other.
-    let rounding =
-        64.0 * Real::EPSILON * (k.iter().map(|v| v.p.amax()).fold(0.0, Real::max) + d.amax());
+    let rounding = rounding_size(k) + 64.0 * Real::EPSILON * d.amax();
     if never
         || (t_enter > t_exit && (t_enter - t_exit) * d.amax() > rounding)
         || t_enter > max_fraction
