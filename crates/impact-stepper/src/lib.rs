@@ -78,6 +78,9 @@
 #![deny(missing_docs)]
 
 mod error;
+mod events;
+mod first_toi;
+mod motion;
 mod motion_clamping;
 pub mod scenes;
 mod settings;
@@ -85,6 +88,8 @@ mod stepper;
 mod world;
 
 pub use error::WorldError;
+pub use events::{CollisionEvent, EventKind, Impact, ImpactHook, NoHook};
+pub use first_toi::{FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport};
 pub use motion_clamping::{ClampReport, ClampedBody, MotionClamping, MotionClampingSettings};
 pub use settings::WorldSettings;
 pub use stepper::{Discrete, DiscreteReport, StepContext, Stepper};

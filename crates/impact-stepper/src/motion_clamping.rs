@@ -2,12 +2,12 @@
 //! of impact (seed 002, DigitalRune's motion clamping).
 
 use crate::error::{WorldError, finite};
+use crate::motion::{query_box, rebuilt_sweep};
 use crate::stepper::{DiscreteReport, StepContext, Stepper, discrete_step};
-use core::f64::consts::TAU;
 use impact_broadphase::{Broadphase, ProxyId};
-use impact_geometry::{Aabb, Isometry, Real, Sweep};
+use impact_geometry::{Isometry, Real, Sweep};
 use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};
-use impact_solver::{BodyHandle, ContactPair, RigidBody};
+use impact_solver::{BodyHandle, ContactPair};
 
 /// The settings of [`MotionClamping`], validated by [`MotionClampingSettings::validate`]
 /// (and by [`MotionClamping::new`], [`MotionClamping::set_settings`] and deserialization).
@@ -237,55 +237,12 @@ impl MotionClamping {
     }
 }
 
-/// The motion of `body` from `start` to its current pose over `dt`, as a constant-velocity
-/// sweep about the centre of mass, or `None` if it cannot be built (non-finite values).
-fn rebuilt_sweep(body: &RigidBody, start: &Isometry, dt: Real) -> Option<Sweep> {
-    let end = body.pose();
-    let lc = body.local_center();
-    let linvel = (end * lc - start * lc) / dt;
-    let angvel = if end.rotation == start.rotation {
-        0.0
-    } else {
-        let wrapped = (start.rotation.inverse() * end.rotation).angle();
-        // Whole turns the wrapped angle may have lost, judged by the end angular velocity.
-        let turns = ((body.angvel() * dt - wrapped) / TAU).round();
-        let delta = if turns.is_finite() {
-            wrapped + turns * TAU
-        } else {
-            wrapped
-        };
-        delta / dt
-    };
-    Sweep::new(*start, lc, linvel, angvel, dt).ok()
-}
-
 /// Whether the step's manifolds (sorted by the slots of `a`, then `b`) hold the pair.
 fn has_manifold(contacts: &[ContactPair], x: BodyHandle, y: BodyHandle) -> bool {
     let key = if x.index < y.index { (x, y) } else { (y, x) };
     contacts
         .binary_search_by(|c| (c.a.index, c.b.index).cmp(&(key.0.index, key.1.index)))
         .is_ok_and(|i| contacts[i].a == key.0 && contacts[i].b == key.1)
-}
-
-/// The box and translation to query the broadphase with for `sweep` of `body`'s shape:
-/// the shape's box at the start and the body-origin translation without rotation, the box of
-/// the bounding disc about the centre of mass and the centre's translation with it.
-fn query_box(body: &RigidBody, sweep: &Sweep, pad: Real) -> (Aabb, impact_geometry::Vector) {
-    if sweep.angvel() == 0.0 {
-        let start = sweep.start();
-        let aabb = body.shape().aabb(&start).inflated(pad);
-        (
-            aabb,
-            sweep.pose_at(1.0).translation.vector - start.translation.vector,
-        )
-    } else {
-        let r = body.shape().bounding_radius(&sweep.local_center());
-        let c0 = sweep.center_at(0.0);
-        (
-            Aabb::from_points([c0]).inflated(r + pad),
-            sweep.displacement(),
-        )
-    }
 }
 
 impl Stepper for MotionClamping {

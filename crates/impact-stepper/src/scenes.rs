@@ -2,19 +2,25 @@
 //! examples, so that a number in `docs/benchmarks.md` and a test assertion speak of the same
 //! bodies.
 //!
-//! Units are metres, kilograms and seconds. Every scene but [`bullet_through_paper`] rests on
-//! a static ground box whose top face is the line `y = 0`; the ground is always the first
-//! body, so after [`Scene::build`] its handle is `handles[0]` and the scene's bodies follow in
-//! order. [`bullet_through_paper`] has no ground and no gravity: its wall is `handles[0]`, its
-//! bullet `handles[1]`.
+//! Units are metres, kilograms and seconds. Every scene but [`bullet_through_paper`] and
+//! [`rain`] rests on a static ground box whose top face is the line `y = 0`; the ground is
+//! always the first body, so after [`Scene::build`] its handle is `handles[0]` and the scene's
+//! bodies follow in order. [`bullet_through_paper`] has no ground and no gravity: its wall is
+//! `handles[0]`, its bullet `handles[1]`. [`rain`] starts with its static segments (in the
+//! order of [`RainField::segments`]), then its discs; [`TunnelCounter`] counts the discs that
+//! pass through the segments, from positions alone, so that other engines can be judged the
+//! same way.
 
 use crate::error::WorldError;
 use crate::settings::WorldSettings;
 use crate::stepper::Stepper;
 use crate::world::World;
 use impact_broadphase::Broadphase;
-use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Vector};
-use impact_solver::{BodyHandle, RigidBodyDef};
+use impact_geometry::{
+    Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Vector, cross,
+};
+use impact_narrowphase::audit::SplitMix64;
+use impact_solver::{BodyHandle, BodyType, RigidBodyDef};
 
 /// Half the side of the boxes of [`stack`] and [`pyramid`] (metres): 1 x 1 boxes.
 pub const BOX_HALF_EXTENT: Real = 0.5;
@@ -187,5 +193,428 @@ pub fn bullet_through_paper(speed: Real, angle: Real, wall: Wall) -> Scene {
         name: format!("bullet_through_paper_{wall:?}").to_lowercase(),
         settings: WorldSettings::with_gravity(Vector::zeros()),
         bodies: vec![wall_def, bullet],
+    }
+}
+
+/// Radius of the discs of [`rain`] (metres): the bullet's.
+pub const RAIN_DISC_RADIUS: Real = 0.05;
+/// The slowest launch speed of a disc of [`rain`] (units per second): 1.7 units per 60 Hz
+/// step, 17 diameters.
+pub const RAIN_MIN_SPEED: Real = 100.0;
+/// The fastest launch speed of a disc of [`rain`] (units per second): 5 units per 60 Hz
+/// step, 50 diameters.
+pub const RAIN_MAX_SPEED: Real = 300.0;
+/// The largest angle between a disc's launch velocity and straight down (radians, about 14
+/// degrees either way), so that discs also cross the segments obliquely and reach their ends.
+pub const RAIN_MAX_ANGLE: Real = 0.25;
+/// Restitution of every body of [`rain`]. Modest, and still enough to throw a disc that hits
+/// at 300 units/s back up 45 units, into the discs still coming down.
+pub const RAIN_RESTITUTION: Real = 0.1;
+/// Friction of every body of [`rain`]. Every body has the same material, so the combined
+/// values do not depend on an engine's combine rule.
+pub const RAIN_FRICTION: Real = 0.3;
+/// Rows of tilted segments of [`rain`], above the floor.
+pub const RAIN_ROWS: usize = 6;
+/// Vertical distance between the floor and the first row, and between rows (metres).
+pub const RAIN_ROW_SPACING: Real = 1.0;
+/// Length of the segments of the rows (metres).
+pub const RAIN_SEGMENT_LENGTH: Real = 1.0;
+/// Horizontal gap between two segments of a row (metres): five diameters, so discs that miss
+/// one row fall through to the next.
+pub const RAIN_SEGMENT_GAP: Real = 0.5;
+/// Tilt of the row segments from horizontal (radians, alternating in sign from row to row),
+/// so that discs that land roll off toward a gap and keep meeting segments.
+pub const RAIN_TILT: Real = 0.1;
+/// Width of the field per disc (metres): the field, and so the number of segments, grows with
+/// the number of discs and the rain stays as dense and as tall.
+pub const RAIN_WIDTH_PER_DISC: Real = 0.02;
+/// The narrowest field (metres), for scenes of fewer than 200 discs.
+pub const RAIN_MIN_WIDTH: Real = 4.0;
+/// Area of the column of falling discs per disc (square metres): about one disc per 1.7 m
+/// square, so the column is about 150 to 175 m tall for 200 discs or more, and the rain lasts
+/// from the first step to about 1.7 s (the slowest discs from the top).
+pub const RAIN_AREA_PER_DISC: Real = 3.0;
+/// Height of the top of the side walls (metres): far above anything a disc can reach (a
+/// bounce at 300 units/s with [`RAIN_RESTITUTION`] rises 45 m above where it hit, and the
+/// column starts below 200 m), so a disc outside the walls went through one.
+pub const RAIN_WALL_TOP: Real = 1_000.0;
+
+/// The static segments of [`rain`] for a number of discs, in world coordinates.
+///
+/// A box open at the top: a floor on `y = 0` from wall to wall, and two vertical walls at
+/// `x = -half_width` and `x = half_width` from the floor up to [`RAIN_WALL_TOP`]. Inside,
+/// [`RAIN_ROWS`] rows of segments at `y = RAIN_ROW_SPACING * (k + 1)` for row `k` (from 0 at
+/// the bottom), each segment [`RAIN_SEGMENT_LENGTH`] long and centred on the row's line,
+/// tilted by `RAIN_TILT` on even rows and `-RAIN_TILT` on odd rows, with gaps of
+/// [`RAIN_SEGMENT_GAP`] between them. Row `k`'s first segment starts one gap from the left
+/// wall, shifted right by half a period (`(RAIN_SEGMENT_LENGTH + RAIN_SEGMENT_GAP) / 2`) on odd
+/// rows, so the gaps of one row lie over the middle of the next row's segments; a row stops
+/// before a segment would come within half a gap of the right wall. Every segment has zero
+/// thickness.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RainField {
+    /// Half the distance between the walls (metres): `max(RAIN_MIN_WIDTH, discs *
+    /// RAIN_WIDTH_PER_DISC) / 2`.
+    pub half_width: Real,
+    /// The floor, on `y = 0`.
+    pub floor: Segment,
+    /// The left and the right wall.
+    pub walls: [Segment; 2],
+    /// The segments of the rows, bottom row first, each row from left to right.
+    pub rows: Vec<Segment>,
+}
+
+impl RainField {
+    /// Every segment: the floor, the left wall, the right wall, then [`RainField::rows`]. This
+    /// is the order of the static bodies at the start of [`rain`].
+    pub fn segments(&self) -> impl Iterator<Item = &Segment> + '_ {
+        core::iter::once(&self.floor)
+            .chain(&self.walls)
+            .chain(&self.rows)
+    }
+
+    /// The bottom of the column of discs of [`rain`] (metres): one row spacing above the top
+    /// row, so the lowest discs meet the field in their first step.
+    pub fn column_bottom(&self) -> Real {
+        RAIN_ROW_SPACING * (RAIN_ROWS + 1) as Real
+    }
+}
+
+/// The field of static segments of [`rain`] for `discs` discs: see [`RainField`].
+pub fn rain_field(discs: usize) -> RainField {
+    let half_width = 0.5 * RAIN_MIN_WIDTH.max(discs as Real * RAIN_WIDTH_PER_DISC);
+    let segment = |a: Point, b: Point| {
+        Segment::new(a, b).expect("the ends of the rain's segments are distinct")
+    };
+    let floor = segment(Point::new(-half_width, 0.0), Point::new(half_width, 0.0));
+    let walls = [
+        segment(
+            Point::new(-half_width, 0.0),
+            Point::new(-half_width, RAIN_WALL_TOP),
+        ),
+        segment(
+            Point::new(half_width, 0.0),
+            Point::new(half_width, RAIN_WALL_TOP),
+        ),
+    ];
+    let period = RAIN_SEGMENT_LENGTH + RAIN_SEGMENT_GAP;
+    let half = 0.5 * RAIN_SEGMENT_LENGTH;
+    let mut rows = Vec::new();
+    for row in 0..RAIN_ROWS {
+        let odd = row % 2 == 1;
+        let y = RAIN_ROW_SPACING * (row + 1) as Real;
+        let tilt = if odd { -RAIN_TILT } else { RAIN_TILT };
+        let along = Vector::new(tilt.cos(), tilt.sin()) * half;
+        let shift = if odd { 0.5 * period } else { 0.0 };
+        let mut x = -half_width + RAIN_SEGMENT_GAP + half + shift;
+        while x + half <= half_width - 0.5 * RAIN_SEGMENT_GAP {
+            let centre = Point::new(x, y);
+            rows.push(segment(centre - along, centre + along));
+            x += period;
+        }
+    }
+    RainField {
+        half_width,
+        floor,
+        walls,
+        rows,
+    }
+}
+
+/// A rain of `discs` fast discs onto a field of thin static segments: the scene of issue 6's
+/// CCD bench. Deterministic: the same `discs` and `seed` give the same scene.
+///
+/// - The static bodies come first: the segments of [`rain_field`]`(discs)`, in the order of
+///   [`RainField::segments`], each a zero-thickness [`Segment`] at the identity pose.
+/// - Then `discs` dynamic discs of radius [`RAIN_DISC_RADIUS`] (density 1) with the `ccd`
+///   flag on, in a column over the field: the column spans the field less 0.25 m at each
+///   wall, starts at [`RainField::column_bottom`] and is cut into a grid of cells of about
+///   [`RAIN_AREA_PER_DISC`] each, filled row by row from the bottom, one disc per cell at a
+///   seeded place at least one diameter inside the cell, so no two discs touch at the start.
+///   Each disc is launched at a seeded speed in `[RAIN_MIN_SPEED, RAIN_MAX_SPEED)` at a seeded
+///   angle within [`RAIN_MAX_ANGLE`] of straight down (seeded by
+///   [`SplitMix64`]`::new(seed)`, cells in order, place then velocity).
+/// - Every body has restitution [`RAIN_RESTITUTION`] and friction [`RAIN_FRICTION`]; gravity
+///   is [`GRAVITY`], Box2D's.
+///
+/// A disc moves 1.7 to 5 units in a 60 Hz step, 17 to 50 times its diameter and infinitely
+/// more than a segment's thickness: without continuous collision detection a disc can pass a
+/// segment between two steps. [`TunnelCounter`] says which did.
+///
+/// `rain(0, seed)` is the bare field.
+pub fn rain(discs: usize, seed: u64) -> Scene {
+    let field = rain_field(discs);
+    let material = |def: RigidBodyDef| def.restitution(RAIN_RESTITUTION).friction(RAIN_FRICTION);
+    let mut bodies: Vec<RigidBodyDef> = field
+        .segments()
+        .map(|s| material(RigidBodyDef::fixed((*s).into())))
+        .collect();
+
+    let margin = 0.25;
+    let left = -field.half_width + margin;
+    let width = 2.0 * (field.half_width - margin);
+    let side = RAIN_AREA_PER_DISC.sqrt();
+    let columns = ((width / side).floor() as usize).max(1);
+    let cell_width = width / columns as Real;
+    let bottom = field.column_bottom();
+    // One diameter of clearance inside each cell keeps neighbours at least two diameters
+    // apart, whatever the draws.
+    let clearance = 2.0 * RAIN_DISC_RADIUS;
+    let disc: Shape = Circle::new(RAIN_DISC_RADIUS)
+        .expect("the radius is a positive constant")
+        .into();
+    let mut rng = SplitMix64::new(seed);
+    for i in 0..discs {
+        let (row, column) = (i / columns, i % columns);
+        let x0 = left + column as Real * cell_width;
+        let y0 = bottom + row as Real * side;
+        let x = rng.range(x0 + clearance, x0 + cell_width - clearance);
+        let y = rng.range(y0 + clearance, y0 + side - clearance);
+        let speed = rng.range(RAIN_MIN_SPEED, RAIN_MAX_SPEED);
+        let angle = rng.range(-RAIN_MAX_ANGLE, RAIN_MAX_ANGLE);
+        bodies.push(material(
+            RigidBodyDef::new(disc.clone())
+                .pose(Isometry::translation(x, y))
+                .linvel(Vector::new(angle.sin(), -angle.cos()) * speed)
+                .ccd(true),
+        ));
+    }
+    Scene {
+        name: format!("rain_{discs}"),
+        settings: WorldSettings::with_gravity(Vector::new(0.0, GRAVITY)),
+        bodies,
+    }
+}
+
+/// One static segment as the counter sees it.
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    a: Point,
+    /// Unit direction from `a` to the other end.
+    direction: Vector,
+    length: Real,
+}
+
+/// Counts the dynamic bodies of a scene that pass through its static segments, from body
+/// positions alone, so that the bodies of any engine running the same scene are judged the
+/// same way.
+///
+/// Feed it the positions (the origin of each body's pose; the centre of a disc) of the
+/// scene's dynamic bodies, in the scene's order, after every step ([`TunnelCounter::observe`],
+/// or [`TunnelCounter::observe_world`] for a [`World`] built by [`Scene::build`]).
+///
+/// # Definition
+/// A body *tunnelled* if, between two consecutive observations (the start of the scene counts
+/// as the first):
+/// 1. its centre went from strictly one side of the line of a static segment to strictly the
+///    other, and the chord from its old to its new position meets that line at a point of the
+///    segment at least `margin` from both ends, where `margin` is the largest bounding radius
+///    of the scene's dynamic bodies (the disc radius in [`rain`]). Crossings nearer an end are
+///    not counted because a body that goes round the end of a segment within one step, turned
+///    by its contact there, can have its chord cut the corner by about its radius; or
+/// 2. its position is not finite; or
+/// 3. only if every dynamic body starts strictly inside the bounding box of the static
+///    segments, above its bottom and between its sides (true of [`rain`], whose floor and
+///    walls are that box), its centre is below the box's bottom or beyond either side: a body
+///    cannot get there without passing through the floor or a wall, since the walls are
+///    higher than any body can fly. This also catches crossings of the floor and walls
+///    within `margin` of their corners.
+///
+/// Each body counts once, from the first observation at which it tunnelled on. The counter
+/// sees positions only, not paths: a body that goes through a segment and comes back within
+/// one step, or ends two successive steps on the same side of a segment it went through and
+/// out of, is not seen. It cannot see contacts either, so it counts the same thing for every
+/// engine.
+#[derive(Debug, Clone)]
+pub struct TunnelCounter {
+    lines: Vec<Line>,
+    margin: Real,
+    /// Indices of `lines` by column of width `column_width` from `x0`: every line whose
+    /// horizontal extent meets the column.
+    columns: Vec<Vec<u32>>,
+    x0: Real,
+    column_width: Real,
+    /// `(min x, max x, min y)` of the static segments, when every dynamic body starts inside.
+    container: Option<(Real, Real, Real)>,
+    previous: Vec<Point>,
+    tunnelled: Vec<bool>,
+    count: usize,
+    scratch: Vec<Point>,
+}
+
+impl TunnelCounter {
+    /// A counter for the static [`Segment`] bodies and the dynamic bodies of `scene`, which
+    /// start at the poses of their definitions. Static bodies of other shapes, and kinematic
+    /// bodies, are ignored.
+    pub fn new(scene: &Scene) -> Self {
+        let mut lines = Vec::new();
+        let mut start = Vec::new();
+        let mut margin: Real = 0.0;
+        for def in &scene.bodies {
+            match (def.body_type, &def.shape) {
+                (BodyType::Static, Shape::Segment(s)) => {
+                    let (a, b) = (def.pose * s.a(), def.pose * s.b());
+                    let length = (b - a).norm();
+                    lines.push(Line {
+                        a,
+                        direction: (b - a) / length,
+                        length,
+                    });
+                }
+                (BodyType::Dynamic, shape) => {
+                    start.push(Point::from(def.pose.translation.vector));
+                    margin = margin.max(shape.bounding_radius(&Point::origin()));
+                }
+                _ => {}
+            }
+        }
+
+        let ends = || {
+            lines
+                .iter()
+                .flat_map(|l| [l.a, l.a + l.direction * l.length])
+        };
+        let (mut x0, mut x1, mut y0) = (Real::INFINITY, Real::NEG_INFINITY, Real::INFINITY);
+        for p in ends() {
+            x0 = x0.min(p.x);
+            x1 = x1.max(p.x);
+            y0 = y0.min(p.y);
+        }
+        let container = (!lines.is_empty()
+            && start.iter().all(|p| x0 < p.x && p.x < x1 && y0 < p.y))
+        .then_some((x0, x1, y0));
+
+        // Columns about as wide as the rain's segments are long, so a step's chord meets only
+        // a few of them; never more than 4,096 columns, whatever the scene's extent.
+        let (x0, column_width, count) = if lines.is_empty() {
+            (0.0, 1.0, 1)
+        } else {
+            let width = ((x1 - x0) / 4096.0).max(RAIN_SEGMENT_LENGTH);
+            (
+                x0,
+                width,
+                (((x1 - x0) / width).floor() as usize + 1).min(4096),
+            )
+        };
+        let mut columns = vec![Vec::new(); count];
+        let column_of = |x: Real| {
+            ((x - x0) / column_width)
+                .floor()
+                .clamp(0.0, (count - 1) as Real) as usize
+        };
+        for (i, l) in lines.iter().enumerate() {
+            let b = l.a + l.direction * l.length;
+            for column in &mut columns[column_of(l.a.x.min(b.x))..=column_of(l.a.x.max(b.x))] {
+                column.push(i as u32);
+            }
+        }
+
+        Self {
+            lines,
+            margin,
+            columns,
+            x0,
+            column_width,
+            container,
+            tunnelled: vec![false; start.len()],
+            previous: start,
+            count: 0,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Takes the positions of the dynamic bodies after a step, in the scene's order, and
+    /// returns how many bodies tunnelled for the first time (see the type's definition).
+    ///
+    /// # Panics
+    /// If `positions` does not hold one position per dynamic body of the scene.
+    pub fn observe(&mut self, positions: &[Point]) -> usize {
+        assert_eq!(
+            positions.len(),
+            self.previous.len(),
+            "one position per dynamic body of the scene"
+        );
+        let mut new = 0;
+        for (i, &p1) in positions.iter().enumerate() {
+            if !self.tunnelled[i] && self.tunnelled_between(self.previous[i], p1) {
+                self.tunnelled[i] = true;
+                new += 1;
+            }
+        }
+        self.previous.copy_from_slice(positions);
+        self.count += new;
+        new
+    }
+
+    /// [`TunnelCounter::observe`] with the positions of the dynamic bodies of `world`, in slot
+    /// order: the scene's order for a world built by [`Scene::build`] with no body removed
+    /// since.
+    ///
+    /// # Panics
+    /// If the world does not hold one dynamic body per dynamic body of the scene.
+    pub fn observe_world<B: Broadphase, S: Stepper>(&mut self, world: &World<B, S>) -> usize {
+        let mut positions = core::mem::take(&mut self.scratch);
+        positions.clear();
+        positions.extend(
+            world
+                .bodies()
+                .filter(|(_, b)| b.is_dynamic())
+                .map(|(_, b)| Point::from(b.pose().translation.vector)),
+        );
+        let new = self.observe(&positions);
+        self.scratch = positions;
+        new
+    }
+
+    /// How many bodies have tunnelled so far.
+    #[inline]
+    pub fn tunnelled(&self) -> usize {
+        self.count
+    }
+
+    /// Whether dynamic body `i` (in the scene's order of dynamic bodies) has tunnelled.
+    ///
+    /// # Panics
+    /// If `i` is not below the number of dynamic bodies.
+    #[inline]
+    pub fn is_tunnelled(&self, i: usize) -> bool {
+        self.tunnelled[i]
+    }
+
+    /// How many dynamic bodies the counter follows.
+    #[inline]
+    pub fn bodies(&self) -> usize {
+        self.previous.len()
+    }
+
+    fn tunnelled_between(&self, p0: Point, p1: Point) -> bool {
+        if !(p1.x.is_finite() && p1.y.is_finite()) {
+            return true;
+        }
+        if let Some((x0, x1, y0)) = self.container
+            && (p1.x < x0 || p1.x > x1 || p1.y < y0)
+        {
+            return true;
+        }
+        let column_of = |x: Real| {
+            ((x - self.x0) / self.column_width)
+                .floor()
+                .clamp(0.0, (self.columns.len() - 1) as Real) as usize
+        };
+        let chord = p1 - p0;
+        self.columns[column_of(p0.x.min(p1.x))..=column_of(p0.x.max(p1.x))]
+            .iter()
+            .flatten()
+            .any(|&i| {
+                let l = &self.lines[i as usize];
+                let s0 = cross(&l.direction, &(p0 - l.a));
+                let s1 = cross(&l.direction, &(p1 - l.a));
+                if !((s0 > 0.0 && s1 < 0.0) || (s0 < 0.0 && s1 > 0.0)) {
+                    return false;
+                }
+                let meet = p0 + chord * (s0 / (s0 - s1));
+                let t = l.direction.dot(&(meet - l.a));
+                self.margin <= t && t <= l.length - self.margin
+            })
     }
 }

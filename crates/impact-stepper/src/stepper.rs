@@ -1,6 +1,7 @@
 //! [`Stepper`]: how positions advance in a step, and [`Discrete`], the baseline.
 
 use crate::error::WorldError;
+use crate::events::{CollisionEvent, ImpactHook};
 use core::fmt::Debug;
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Real, Vector};
@@ -9,8 +10,7 @@ use impact_solver::{BodyHandle, BodySet, ContactCache, ContactPair, SolverSettin
 /// Everything a [`Stepper`] sees of the world during one step.
 ///
 /// The fields are public so that steppers can live outside this crate, and so that a stepper
-/// can borrow the bodies mutably while it reads the broadphase.
-#[derive(Debug)]
+/// can borrow the bodies mutably while it uses the broadphase.
 pub struct StepContext<'a, B: Broadphase> {
     /// The bodies, at their poses and velocities at the start of the step (gravity not yet
     /// applied).
@@ -19,8 +19,12 @@ pub struct StepContext<'a, B: Broadphase> {
     /// pose at the start velocities, padded by the speculative reach of gravity): a body can
     /// only touch, during the step, bodies whose boxes overlap its box. Use
     /// [`Broadphase::query_swept`] on it for time-of-impact candidates, and
-    /// [`StepContext::body_of`] to turn the proxies it answers into bodies.
-    pub broadphase: &'a B,
+    /// [`StepContext::body_of`] to turn the proxies it answers into bodies. A stepper that
+    /// changes a body's motion during the step must grow that body's box
+    /// ([`Broadphase::update`]) to cover its new motion before it queries for it, so the
+    /// broadphase's answers stay free of false negatives; the world gives every box anew at
+    /// the next step.
+    pub broadphase: &'a mut B,
     /// The bodies named by each proxy, indexed by [`ProxyId::index`].
     pub proxies: &'a [Option<BodyHandle>],
     /// This step's contact manifolds, one per candidate pair with at least one dynamic body
@@ -36,6 +40,30 @@ pub struct StepContext<'a, B: Broadphase> {
     pub solver: &'a SolverSettings,
     /// The step length (seconds), finite and positive.
     pub dt: Real,
+    /// The world's simulated time at the start of the step (seconds), for event times.
+    pub time: Real,
+    /// Where the stepper records the collisions it resolves inside the step, in time order;
+    /// empty on entry.
+    pub events: &'a mut Vec<CollisionEvent>,
+    /// Called at each impact the stepper resolves inside the step (see [`ImpactHook`]).
+    pub hook: &'a mut dyn ImpactHook,
+    /// Bodies the hook removed during the step, in the order it removed them; empty on
+    /// entry. The stepper leaves them in the body set (frozen where they were removed) and
+    /// the world removes them after a successful step.
+    pub removed: &'a mut Vec<BodyHandle>,
+}
+
+impl<B: Broadphase> Debug for StepContext<'_, B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("StepContext")
+            .field("bodies", &self.bodies.len())
+            .field("proxies", &self.proxies.len())
+            .field("contacts", &self.contacts.len())
+            .field("gravity", &self.gravity)
+            .field("dt", &self.dt)
+            .field("time", &self.time)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<B: Broadphase> StepContext<'_, B> {
@@ -71,9 +99,9 @@ impl<B: Broadphase> StepContext<'_, B> {
 /// can see. A valid world with valid settings must not make `advance` fail or panic.
 ///
 /// [`MotionClamping`](crate::MotionClamping) queries `ctx.broadphase` for the time of
-/// impact of fast bodies and clamps their end poses; the coming
-/// `FirstTimeOfImpact` will run an event queue of pair impacts inside the step, driving the
-/// solver's stages ([`ContactSolver`](impact_solver::ContactSolver)) itself.
+/// impact of fast bodies and clamps their end poses;
+/// [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) runs an event queue of pair impacts
+/// inside the step, records them in `ctx.events` and calls `ctx.hook` at each.
 pub trait Stepper {
     /// What the stepper reports about one step (counts, time lost, events).
     type Report: Debug + Clone + PartialEq + Default;

@@ -1,8 +1,10 @@
 //! [`World`]: bodies, a broadphase and a stepper, advanced one step at a time.
 
 use crate::error::{WorldError, finite_vector, non_negative, positive};
+use crate::events::{CollisionEvent, ImpactHook, NoHook};
+use crate::first_toi::FirstTimeOfImpact;
 use crate::settings::WorldSettings;
-use crate::stepper::{Discrete, StepContext, Stepper};
+use crate::stepper::{StepContext, Stepper};
 use impact_broadphase::{Broadphase, ProxyId, RTreeBroadphase};
 use impact_geometry::{Aabb, Isometry, Real, Vector};
 use impact_narrowphase::contact_manifold;
@@ -25,6 +27,11 @@ pub struct StepReport<R> {
     pub manifolds: usize,
     /// Contact points over those manifolds.
     pub contact_points: usize,
+    /// Collision events the stepper recorded (see [`World::events`]).
+    pub events: usize,
+    /// Bodies the impact hook removed during the step, in the order it removed them; they
+    /// are gone from the world when the step returns.
+    pub removed: Vec<BodyHandle>,
     /// The stepper's own report.
     pub stepper: R,
 }
@@ -53,14 +60,16 @@ struct Scratch {
     /// body gains from its rotation).
     motion: Vec<(Vector, Real)>,
     contacts: Vec<ContactPair>,
+    /// The stepper writes the events here; swapped into `World::events` on success.
+    events: Vec<CollisionEvent>,
+    removed: Vec<BodyHandle>,
 }
 
 /// A 2D physics world: rigid bodies, a broadphase `B` and a [`Stepper`] `S`.
 ///
 /// Both stages are type parameters with defaults; swapping either is one line:
-/// `World::<BruteForce, Discrete>::new(settings)`. The default stepper is [`Discrete`] for
-/// now; it becomes `FirstTimeOfImpact` when that stepper lands (issue 6), and code that
-/// needs the discrete baseline should name it.
+/// `World::<BruteForce, MotionClamping>::new(settings)`. The defaults are
+/// [`RTreeBroadphase`] and [`FirstTimeOfImpact`], the stepper that loses no time.
 ///
 /// # One step
 /// [`World::step`] runs, each stage in a `tracing` span with its counts:
@@ -72,7 +81,7 @@ struct Scratch {
 ///    `speculative_distance + (relative speed + |g| dt) dt`, where the relative speed bounds
 ///    how fast any point of one body approaches any point of the other; pairs of static or
 ///    kinematic bodies are skipped;
-/// 3. **stepper**: [`Stepper::advance`] with the manifolds (for [`Discrete`], the solver's
+/// 3. **stepper**: [`Stepper::advance`] with the manifolds (for [`Discrete`](crate::Discrete), the solver's
 ///    whole soft step: gravity, contacts, positions).
 ///
 /// # Determinism
@@ -80,7 +89,7 @@ struct Scratch {
 /// sorted from the broadphase, and the warm-starting cache is a sorted vector: the same calls
 /// give bit-identical worlds, whatever the broadphase.
 #[derive(Debug, Clone)]
-pub struct World<B: Broadphase = RTreeBroadphase, S: Stepper = Discrete> {
+pub struct World<B: Broadphase = RTreeBroadphase, S: Stepper = FirstTimeOfImpact> {
     settings: WorldSettings,
     bodies: BodySet,
     broadphase: B,
@@ -91,6 +100,8 @@ pub struct World<B: Broadphase = RTreeBroadphase, S: Stepper = Discrete> {
     time: Real,
     steps: u64,
     accumulator: Real,
+    /// The collision events of the last successful step.
+    events: Vec<CollisionEvent>,
     scratch: Scratch,
 }
 
@@ -134,6 +145,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             time: 0.0,
             steps: 0,
             accumulator: 0.0,
+            events: Vec::new(),
             scratch: Scratch::default(),
         })
     }
@@ -345,8 +357,54 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.steps
     }
 
+    /// The collision events of the last successful step, in time order: each impact the
+    /// stepper resolved inside the step, with its absolute time, fraction of the step,
+    /// bodies, point, normal, approach speed and impulse. Only
+    /// [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) resolves impacts inside a step;
+    /// the other steppers record none.
+    #[inline]
+    pub fn events(&self) -> &[CollisionEvent] {
+        &self.events
+    }
+
     /// Advances the world by `dt` seconds: broadphase, narrowphase, then the stepper (see
-    /// [`World`]).
+    /// [`World`]). The same as [`World::step_with`] with a hook that does nothing.
+    ///
+    /// # Errors
+    /// As [`World::step_with`].
+    pub fn step(&mut self, dt: Real) -> Result<StepReport<S::Report>, WorldError> {
+        self.step_with(dt, &mut NoHook)
+    }
+
+    /// Advances the world by `dt` seconds, calling `hook` at each impact the stepper resolves
+    /// inside the step (seed 001's mid-frame loop): the hook may change velocities, remove
+    /// bodies or turn their collisions off for the rest of the step, and the stepper re-plans
+    /// exactly the bodies it touched. Bodies it removed are removed from the world (body,
+    /// proxy, cached contacts) before this returns and listed in [`StepReport::removed`].
+    ///
+    /// ```
+    /// use impact_broadphase::BruteForce;
+    /// use impact_geometry::{Circle, Isometry, Segment, Point, Vector};
+    /// use impact_solver::RigidBodyDef;
+    /// use impact_stepper::{FirstTimeOfImpact, Impact, World, WorldSettings};
+    ///
+    /// let mut world =
+    ///     World::<BruteForce, FirstTimeOfImpact>::new(WorldSettings::with_gravity(Vector::zeros()))?;
+    /// let wall = world.create_body(RigidBodyDef::fixed(
+    ///     Segment::new(Point::new(1.0, -1.0), Point::new(1.0, 1.0))?.into(),
+    /// ))?;
+    /// let bullet = world.create_body(
+    ///     RigidBodyDef::new(Circle::new(0.05)?.into()).linvel(Vector::new(600.0, 0.0)).ccd(true),
+    /// )?;
+    /// // The bullet is destroyed where it first hits something.
+    /// let report = world.step_with(1.0 / 60.0, &mut |impact: &mut Impact<'_>| {
+    ///     let _ = impact.remove_body(bullet);
+    /// })?;
+    /// assert_eq!(report.removed, [bullet]);
+    /// assert!(world.body(bullet).is_none() && world.body(wall).is_some());
+    /// assert_eq!(world.events().len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     ///
     /// # Errors
     /// [`WorldError::NotPositive`] or [`WorldError::NotFinite`] naming `dt`;
@@ -354,7 +412,11 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// distance or speed); the stepper's error. After an error the bodies, the cache, the
     /// time and the step count are unchanged; only the broadphase's fat boxes may have grown,
     /// which changes no answer a step relies on (false positives are allowed there).
-    pub fn step(&mut self, dt: Real) -> Result<StepReport<S::Report>, WorldError> {
+    pub fn step_with(
+        &mut self,
+        dt: Real,
+        hook: &mut dyn ImpactHook,
+    ) -> Result<StepReport<S::Report>, WorldError> {
         positive("dt", dt)?;
         let span = tracing::debug_span!(
             "world.step",
@@ -376,17 +438,31 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         span.record("contact_points", report.contact_points);
 
         let stepper_span = tracing::debug_span!("stepper", manifolds = report.manifolds).entered();
+        self.scratch.events.clear();
+        self.scratch.removed.clear();
         report.stepper = self.stepper.advance(StepContext {
             bodies: &mut self.bodies,
-            broadphase: &self.broadphase,
+            broadphase: &mut self.broadphase,
             proxies: &self.proxies,
             contacts: &self.scratch.contacts,
             cache: &mut self.cache,
             gravity: self.settings.gravity,
             solver: &self.settings.solver,
             dt,
+            time: self.time,
+            events: &mut self.scratch.events,
+            hook,
+            removed: &mut self.scratch.removed,
         })?;
         drop(stepper_span);
+        core::mem::swap(&mut self.events, &mut self.scratch.events);
+        report.events = self.events.len();
+        for i in 0..self.scratch.removed.len() {
+            let handle = self.scratch.removed[i];
+            if self.remove_body(handle).is_ok() {
+                report.removed.push(handle);
+            }
+        }
         self.time += dt;
         self.steps += 1;
         Ok(report)

@@ -1,0 +1,157 @@
+//! The settings of [`FirstTimeOfImpact`](crate::FirstTimeOfImpact).
+
+use crate::error::{WorldError, non_negative};
+use impact_geometry::Real;
+use impact_narrowphase::ToiOptions;
+use impact_solver::ImpactSettings;
+
+/// The settings of [`FirstTimeOfImpact`](crate::FirstTimeOfImpact), validated by
+/// [`FirstTimeOfImpactSettings::validate`] (and by the stepper's constructor, its setter and
+/// deserialization).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(
+        try_from = "FirstTimeOfImpactSettingsDef",
+        into = "FirstTimeOfImpactSettingsDef"
+    )
+)]
+pub struct FirstTimeOfImpactSettings {
+    /// How far a CCD body must move over one step, in bounding radii, before its pairs are
+    /// taken out of the contact solver and planned as impacts (dimensionless, finite, zero
+    /// or more; default `0.5`). The motion counted is an upper bound from the start
+    /// velocities, `(|v| + |g| dt) dt + |w| dt r`, with `r` the body's bounding radius about
+    /// its centre of mass. `0` plans every moving CCD body. Bodies without the `ccd` flag,
+    /// and slower ones, are left to the contact solver unless an impact inside the step
+    /// changes their motion: then they are planned whatever their speed.
+    pub velocity_threshold: Real,
+    /// The options of every time-of-impact query (default [`ToiOptions::default`]): impacts
+    /// are resolved at the target separation, so bodies never touch inside a step and the
+    /// next step's contacts see them. [`ToiOptions::exact`] resolves them at contact, for
+    /// event-driven simulation where the gap would bias the results.
+    pub toi: ToiOptions,
+    /// The single-impact resolver's settings (default: restitution below 1 world unit per
+    /// second is dropped, as the contact solver does, so a bouncing ball comes to rest;
+    /// friction on). Set `restitution_threshold` to 0 to honour every bounce.
+    pub impact: ImpactSettings,
+    /// The most impacts resolved in one step (at least 1; default 100,000). When it is
+    /// reached the stepper stops resolving and falls back to motion clamping for the rest of
+    /// the step: every body still heading for an impact is stopped at it, and the time it
+    /// loses is reported. The cap bounds the work of one step whatever the scene.
+    pub max_events: usize,
+    /// The most impacts one pair may have in one step (at least 1; default 8). The pair's
+    /// impact that reaches it, or one that comes within `min_advance` of the pair's previous
+    /// impact, is a Zeno sequence (inelastic collapse, a body wedged between two others): it
+    /// is resolved inelastically and the pair is handed to the contact solver, ignored by
+    /// the event loop for the rest of the step.
+    pub max_pair_events: u32,
+    /// The least time, as a fraction of the step, between two impacts of the same pair
+    /// before the second counts as a Zeno sequence (finite, zero or more; default `1e-9`).
+    pub min_advance: Real,
+}
+
+impl Default for FirstTimeOfImpactSettings {
+    fn default() -> Self {
+        Self {
+            velocity_threshold: 0.5,
+            toi: ToiOptions::default(),
+            impact: ImpactSettings {
+                restitution_threshold: 1.0,
+                friction: true,
+            },
+            max_events: 100_000,
+            max_pair_events: 8,
+            min_advance: 1e-9,
+        }
+    }
+}
+
+impl FirstTimeOfImpactSettings {
+    /// The settings for event-driven simulation: every moving CCD body planned
+    /// (`velocity_threshold` 0), impacts resolved at contact ([`ToiOptions::exact`]), every
+    /// bounce honoured (`restitution_threshold` 0); the rest as [`Default`].
+    pub fn event_driven() -> Self {
+        Self {
+            velocity_threshold: 0.0,
+            toi: ToiOptions::exact(),
+            impact: ImpactSettings {
+                restitution_threshold: 0.0,
+                friction: true,
+            },
+            ..Self::default()
+        }
+    }
+
+    /// Checks every field ([`ToiOptions`] is valid by construction).
+    ///
+    /// # Errors
+    /// [`WorldError`] naming `first_toi.velocity_threshold` or `first_toi.min_advance`
+    /// (negative or not finite), `first_toi.max_events` or `first_toi.max_pair_events`
+    /// (zero), or `first_toi.impact.restitution_threshold` (negative or not finite).
+    pub fn validate(&self) -> Result<(), WorldError> {
+        non_negative("first_toi.velocity_threshold", self.velocity_threshold)?;
+        non_negative("first_toi.min_advance", self.min_advance)?;
+        non_negative(
+            "first_toi.impact.restitution_threshold",
+            self.impact.restitution_threshold,
+        )?;
+        if self.max_events == 0 {
+            return Err(at_least_one("first_toi.max_events"));
+        }
+        if self.max_pair_events == 0 {
+            return Err(at_least_one("first_toi.max_pair_events"));
+        }
+        Ok(())
+    }
+}
+
+fn at_least_one(field: &str) -> WorldError {
+    WorldError::OutOfRange {
+        field: field.to_owned(),
+        value: 0.0,
+        expected: "at least 1",
+    }
+}
+
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct FirstTimeOfImpactSettingsDef {
+    velocity_threshold: Real,
+    toi: ToiOptions,
+    impact: ImpactSettings,
+    max_events: usize,
+    max_pair_events: u32,
+    min_advance: Real,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<FirstTimeOfImpactSettingsDef> for FirstTimeOfImpactSettings {
+    type Error = WorldError;
+    fn try_from(d: FirstTimeOfImpactSettingsDef) -> Result<Self, WorldError> {
+        let s = Self {
+            velocity_threshold: d.velocity_threshold,
+            toi: d.toi,
+            impact: d.impact,
+            max_events: d.max_events,
+            max_pair_events: d.max_pair_events,
+            min_advance: d.min_advance,
+        };
+        s.validate()?;
+        Ok(s)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<FirstTimeOfImpactSettings> for FirstTimeOfImpactSettingsDef {
+    fn from(s: FirstTimeOfImpactSettings) -> Self {
+        Self {
+            velocity_threshold: s.velocity_threshold,
+            toi: s.toi,
+            impact: s.impact,
+            max_events: s.max_events,
+            max_pair_events: s.max_pair_events,
+            min_advance: s.min_advance,
+        }
+    }
+}
