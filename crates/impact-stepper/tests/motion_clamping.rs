@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{DT, state_hash};
+use common::{DT, samples, state_hash};
 use impact_broadphase::RTreeBroadphase;
 use impact_geometry::{Circle, Isometry, Real, Vector};
 use impact_narrowphase::{ToiOptions, distance};
@@ -23,34 +23,6 @@ use impact_stepper::{
 
 /// Steps each bullet is followed for: the crossing step and five more.
 const STEPS: usize = 6;
-
-/// SplitMix64, so the samples do not depend on a random-number crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[lo, hi)`.
-    fn range(&mut self, lo: Real, hi: Real) -> Real {
-        let unit = (self.next_u64() >> 11) as Real / (1u64 << 53) as Real;
-        lo + (hi - lo) * unit
-    }
-}
-
-/// `count` seeded (speed, angle) pairs: speeds in [200, 10,000) units/s, angles within
-/// +-1 radian of `+x`.
-fn samples(seed: u64, count: usize) -> Vec<(Real, Real)> {
-    let mut rng = Rng(seed);
-    (0..count)
-        .map(|_| (rng.range(200.0, 10_000.0), rng.range(-1.0, 1.0)))
-        .collect()
-}
 
 /// What one bullet run did.
 struct Run {

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use impact_broadphase::Broadphase;
+use impact_geometry::Real;
 use impact_stepper::{Stepper, World};
 
 /// 60 Hz, the step of every scene test.
@@ -31,3 +32,32 @@ pub fn state_hash<B: Broadphase, S: Stepper>(world: &World<B, S>) -> u64 {
     }
     h
 }
+
+/// SplitMix64, so the samples do not depend on a random-number crate.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[lo, hi)`.
+    pub fn range(&mut self, lo: Real, hi: Real) -> Real {
+        let unit = (self.next_u64() >> 11) as Real / (1u64 << 53) as Real;
+        lo + (hi - lo) * unit
+    }
+}
+
+/// `count` seeded (speed, angle) pairs: speeds in [200, 10,000) units/s, angles within
+/// +-1 radian of `+x`.
+pub fn samples(seed: u64, count: usize) -> Vec<(Real, Real)> {
+    let mut rng = Rng(seed);
+    (0..count)
+        .map(|_| (rng.range(200.0, 10_000.0), rng.range(-1.0, 1.0)))
+        .collect()
+}
+
