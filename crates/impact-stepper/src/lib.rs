@@ -70,9 +70,11 @@
 //!
 //! # Features
 //!
-//! `serde` derives `Serialize` and `Deserialize` for [`WorldSettings`] (validated when read)
-//! and [`Discrete`], and [`MotionClamping`] with its [`MotionClampingSettings`] (validated
-//! when read). World snapshots come with issue 6.
+//! `serde` derives `Serialize` and `Deserialize` for [`WorldSettings`] (validated when read),
+//! the steppers and their settings (validated when read), [`CollisionEvent`], and [`World`]
+//! itself: a snapshot holds the settings, bodies, stepper, warm-starting impulses and clock,
+//! the broadphase is rebuilt when it is read, and the restored world continues bit for bit
+//! (with `serde_json`, enable its `float_roundtrip` feature so every `f64` reads back exactly).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

@@ -11,6 +11,9 @@ use impact_narrowphase::contact_manifold;
 use impact_solver::{BodyHandle, BodySet, ContactCache, ContactPair, RigidBody, RigidBodyDef};
 use tracing::field::Empty;
 
+#[cfg(feature = "serde")]
+mod snapshot;
+
 /// What one [`World::step`] did, for tracing, events and tests.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StepReport<R> {

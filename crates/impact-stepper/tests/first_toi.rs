@@ -48,9 +48,7 @@ fn bullet_through_paper(wall: Wall, seed: u64) {
     let mut discrete_tunnelled = 0;
     for &(speed, angle) in &cases {
         let scene = scenes::bullet_through_paper(speed, angle, wall);
-        let (mut world, h) = scene
-            .build::<RTreeBroadphase, FirstTimeOfImpact>()
-            .unwrap();
+        let (mut world, h) = scene.build::<RTreeBroadphase, FirstTimeOfImpact>().unwrap();
         for step in 0..6 {
             let report = world.step(DT).unwrap();
             let x = world.body(h[1]).unwrap().pose().translation.x;
@@ -144,7 +142,10 @@ fn two_bullets_on_crossing_paths_collide_and_exchange_momentum() {
                     .linvel(dir_b * sb),
             )
             .unwrap();
-        let before = (world.body(a).unwrap().clone(), world.body(b).unwrap().clone());
+        let before = (
+            world.body(a).unwrap().clone(),
+            world.body(b).unwrap().clone(),
+        );
         let report = world.step(DT).unwrap();
         assert_eq!(report.stepper.events, 1, "case {case}");
         let event = world.events()[0];
@@ -170,7 +171,10 @@ fn two_bullets_on_crossing_paths_collide_and_exchange_momentum() {
         assert!((after_b.linvel() - vb).norm() < 1e-9 * scale, "case {case}");
         let p0 = before.0.linear_momentum() + before.1.linear_momentum();
         let p1 = after_a.linear_momentum() + after_b.linear_momentum();
-        assert!((p1 - p0).norm() <= 1e-12 * p0.norm().max(1.0), "case {case}");
+        assert!(
+            (p1 - p0).norm() <= 1e-12 * p0.norm().max(1.0),
+            "case {case}"
+        );
         // They end the step apart, on the far sides of the impact.
         let d = distance(
             after_a.shape(),
@@ -216,7 +220,9 @@ fn head_on_bullets_stop_each_other_at_the_target_separation() {
 /// (longer than the box, so it never meets their ends).
 const R: Real = 0.1;
 
-fn billiard<S: impact_stepper::Stepper>(mut world: World<BruteForce, S>) -> (World<BruteForce, S>, BodyHandle) {
+fn billiard<S: impact_stepper::Stepper>(
+    mut world: World<BruteForce, S>,
+) -> (World<BruteForce, S>, BodyHandle) {
     for (a, b) in [
         ((-1.0, -2.0), (-1.0, 2.0)),
         ((1.0, -2.0), (1.0, 2.0)),
@@ -259,23 +265,28 @@ fn billiard_follows_the_analytic_path_and_keeps_its_energy() {
     let body = world.body(ball).unwrap();
     let p = body.pose().translation.vector;
     let (x, y) = (folded(0.123, 97.3, t), folded(-0.321, 41.7, t));
-    assert!((p.x - x).abs() < 1e-9 && (p.y - y).abs() < 1e-9, "{p:?} vs ({x}, {y})");
+    assert!(
+        (p.x - x).abs() < 1e-9 && (p.y - y).abs() < 1e-9,
+        "{p:?} vs ({x}, {y})"
+    );
     let e1 = body.kinetic_energy();
     assert!(((e1 - e0) / e0).abs() < 1e-12, "energy {e0} -> {e1}");
     // About 97.3 * t / 1.8 + 41.7 * t / 1.8 wall hits.
     assert!((120..=135).contains(&events), "{events} impacts");
 
     // Motion clamping on the same scene stops short at each wall and says so.
-    let (mut clamped, cball) = billiard(
-        World::<BruteForce, MotionClamping>::new(no_gravity()).unwrap(),
-    );
+    let (mut clamped, cball) =
+        billiard(World::<BruteForce, MotionClamping>::new(no_gravity()).unwrap());
     let mut lost = 0.0;
     for _ in 0..100 {
         lost += clamped.step(DT).unwrap().stepper.time_lost;
     }
     assert!(lost > 0.1 * t, "motion clamping lost {lost} s of {t}");
     let cp = clamped.body(cball).unwrap().pose().translation.vector;
-    assert!((cp.x - x).abs() + (cp.y - y).abs() > 1e-3, "clamping drifts off the path");
+    assert!(
+        (cp.x - x).abs() + (cp.y - y).abs() > 1e-3,
+        "clamping drifts off the path"
+    );
 }
 
 fn floor() -> RigidBodyDef {
@@ -308,7 +319,11 @@ fn a_bouncing_ball_comes_to_rest_with_few_events_per_step() {
         let mut total = 0;
         for _ in 0..600 {
             let report = world.step(DT).unwrap();
-            assert!(report.stepper.events <= 2, "{} events", report.stepper.events);
+            assert!(
+                report.stepper.events <= 2,
+                "{} events",
+                report.stepper.events
+            );
             total += report.stepper.events;
         }
         let body = world.body(ball).unwrap();
@@ -381,7 +396,10 @@ fn rebound_ratio<S: impact_stepper::Stepper + Default>() -> Real {
         }
         approach = -v;
         world.step(DT).unwrap();
-        assert!(world.body(ball).unwrap().pose().translation.y > 0.0, "through the floor");
+        assert!(
+            world.body(ball).unwrap().pose().translation.y > 0.0,
+            "through the floor"
+        );
     }
     panic!("the ball never bounced");
 }
@@ -404,7 +422,11 @@ fn the_hook_can_stop_disable_and_remove_and_the_stepper_replans_them() {
         let near = world.create_body(segment((1.0, -1.0), (1.0, 1.0))).unwrap();
         let far = world.create_body(segment((2.0, -1.0), (2.0, 1.0))).unwrap();
         let bullet = world
-            .create_body(disc(0.05).restitution(1.0).linvel(Vector::new(3_000.0, 0.0)))
+            .create_body(
+                disc(0.05)
+                    .restitution(1.0)
+                    .linvel(Vector::new(3_000.0, 0.0)),
+            )
             .unwrap();
         (world, near, far, bullet)
     };
@@ -428,7 +450,9 @@ fn the_hook_can_stop_disable_and_remove_and_the_stepper_replans_them() {
     // Speed it up on the rebound: the re-planned course meets a wall behind the start that
     // the first plan never reached, at the time the new speed gives.
     let (mut world, near, _, bullet) = setup();
-    let back = world.create_body(segment((-1.0, -1.0), (-1.0, 1.0))).unwrap();
+    let back = world
+        .create_body(segment((-1.0, -1.0), (-1.0, 1.0)))
+        .unwrap();
     let mut seen = Vec::new();
     world
         .step_with(DT, &mut |impact: &mut Impact<'_>| {
@@ -448,7 +472,11 @@ fn the_hook_can_stop_disable_and_remove_and_the_stepper_replans_them() {
     assert_eq!(seen[0].0, near);
     assert_eq!(seen[1].0, back);
     let expected = 0.95 / 3_000.0 + 1.9 / 6_000.0;
-    assert!((seen[1].1 - expected).abs() < 1e-12, "{} vs {expected}", seen[1].1);
+    assert!(
+        (seen[1].1 - expected).abs() < 1e-12,
+        "{} vs {expected}",
+        seen[1].1
+    );
     let x = world.body(bullet).unwrap().pose().translation.x;
     assert!(x.abs() < 1.0, "still between the walls: {x}");
 
@@ -469,9 +497,7 @@ fn the_hook_can_stop_disable_and_remove_and_the_stepper_replans_them() {
 fn first_toi_runs_are_bit_identical() {
     let run = || {
         let scene = scenes::bullet_through_paper(3_000.0, 0.3, Wall::Segment);
-        let (mut world, _) = scene
-            .build::<RTreeBroadphase, FirstTimeOfImpact>()
-            .unwrap();
+        let (mut world, _) = scene.build::<RTreeBroadphase, FirstTimeOfImpact>().unwrap();
         let (mut billiards, _) = billiard(event_driven_world(no_gravity()));
         for _ in 0..50 {
             world.step(DT).unwrap();

@@ -60,4 +60,3 @@ pub fn samples(seed: u64, count: usize) -> Vec<(Real, Real)> {
         .map(|_| (rng.range(200.0, 10_000.0), rng.range(-1.0, 1.0)))
         .collect()
 }
-

@@ -1,0 +1,113 @@
+//! World snapshots: `World` is `Serialize` and `Deserialize` (feature `serde`).
+//!
+//! A snapshot holds everything a step reads: the settings, the bodies (with their slots,
+//! generations and free list, so handles stay valid), the stepper and its settings, the
+//! warm-starting impulses, the clock and the fixed-step accumulator. The broadphase is not
+//! stored: it is rebuilt from the bodies. Its fat boxes may then differ from the original's,
+//! which changes only the false positives it reports; every stage filters those (empty
+//! manifolds, separated time-of-impact queries), so a restored world continues bit for bit
+//! as the original would have.
+//!
+//! Bit-identical continuation needs a format that round-trips every `f64` exactly: binary
+//! formats do, and so does `serde_json` with its `float_roundtrip` feature (without it,
+//! parsing may be one ulp off, and the worlds drift apart).
+
+use super::{Scratch, World};
+use crate::error::WorldError;
+use crate::settings::WorldSettings;
+use crate::stepper::Stepper;
+use impact_broadphase::{Broadphase, ProxyId};
+use impact_geometry::Real;
+use impact_solver::{BodySet, ContactCache};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// What a snapshot holds, borrowed for writing.
+#[derive(Serialize)]
+struct SnapshotRef<'a, S> {
+    settings: &'a WorldSettings,
+    bodies: &'a BodySet,
+    stepper: &'a S,
+    cache: &'a ContactCache,
+    time: Real,
+    steps: u64,
+    accumulator: Real,
+}
+
+/// What a snapshot holds, owned for reading.
+#[derive(Deserialize)]
+struct Snapshot<S> {
+    settings: WorldSettings,
+    bodies: BodySet,
+    stepper: S,
+    cache: ContactCache,
+    time: Real,
+    steps: u64,
+    accumulator: Real,
+}
+
+impl<B: Broadphase, S: Stepper + Serialize> Serialize for World<B, S> {
+    fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
+        SnapshotRef {
+            settings: &self.settings,
+            bodies: &self.bodies,
+            stepper: &self.stepper,
+            cache: &self.cache,
+            time: self.time,
+            steps: self.steps,
+            accumulator: self.accumulator,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de, B: Broadphase + Default, S: Stepper + Deserialize<'de>> Deserialize<'de> for World<B, S> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let snapshot = Snapshot::<S>::deserialize(deserializer)?;
+        World::from_snapshot(snapshot).map_err(serde::de::Error::custom)
+    }
+}
+
+impl<B: Broadphase + Default, S: Stepper> World<B, S> {
+    /// The world a snapshot describes, its broadphase rebuilt from the bodies.
+    fn from_snapshot(s: Snapshot<S>) -> Result<Self, WorldError> {
+        crate::error::finite("time", s.time)?;
+        crate::error::non_negative("accumulator", s.accumulator)?;
+        for (key, _) in s.cache.iter() {
+            if !s.bodies.contains(key.a) || !s.bodies.contains(key.b) {
+                return Err(WorldError::UnknownBody {
+                    field: "cache".to_owned(),
+                    handle: if s.bodies.contains(key.a) {
+                        key.b
+                    } else {
+                        key.a
+                    },
+                });
+            }
+        }
+        let mut world = World::with_parts(s.settings, B::default(), s.stepper)?;
+        for (handle, body) in s.bodies.iter() {
+            let aabb = body.shape().aabb(body.pose());
+            for (field, value) in [
+                ("bodies.aabb.mins.x", aabb.mins.x),
+                ("bodies.aabb.mins.y", aabb.mins.y),
+                ("bodies.aabb.maxs.x", aabb.maxs.x),
+                ("bodies.aabb.maxs.y", aabb.maxs.y),
+            ] {
+                crate::error::finite(field, value)?;
+            }
+            let proxy = ProxyId(handle.index);
+            world.broadphase.insert(proxy, aabb)?;
+            if world.proxies.len() <= proxy.index() {
+                world.proxies.resize(proxy.index() + 1, None);
+            }
+            world.proxies[proxy.index()] = Some(handle);
+        }
+        world.bodies = s.bodies;
+        world.cache = s.cache;
+        world.time = s.time;
+        world.steps = s.steps;
+        world.accumulator = s.accumulator;
+        world.scratch = Scratch::default();
+        Ok(world)
+    }
+}
