@@ -42,8 +42,10 @@ pub mod prelude {
         integrate_positions, integrate_velocities, resolve_impact, solve_step,
     };
     pub use impact_stepper::{
-        AdvanceReport, ClampReport, ClampedBody, Discrete, MotionClamping, MotionClampingSettings,
-        StepContext, StepReport, Stepper, World, WorldError, WorldSettings,
+        AdvanceReport, ClampReport, ClampedBody, CollisionEvent, Discrete, EventKind,
+        FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport, Impact, ImpactHook,
+        MotionClamping, MotionClampingSettings, NoHook, StepContext, StepReport, Stepper, World,
+        WorldError, WorldSettings,
     };
 }
 

@@ -9,10 +9,19 @@
 //!   [`RTreeBroadphase`](impact_broadphase::RTreeBroadphase)) and a stepper `S`;
 //!   [`World::step`] for one step, [`World::advance`] for fixed steps from a real-time clock.
 //!   Swapping either stage is one type parameter: `World::<BruteForce, Discrete>::new(...)`.
+//!   [`World::step_with`] takes an [`ImpactHook`] called at each impact inside the step;
+//!   [`World::events`] lists the step's [`CollisionEvent`]s.
 //! - [`Stepper`]: the stage that moves bodies, with a documented contract; [`Discrete`] is
-//!   the baseline without CCD. The default stepper is [`Discrete`] for now and becomes
-//!   `FirstTimeOfImpact` when that stepper lands, so write
-//!   `World::<_, Discrete>` where the baseline is meant.
+//!   the baseline without CCD.
+//! - [`FirstTimeOfImpact`] (the default): the contact solver keeps resting and slow
+//!   contacts; pairs of fast CCD bodies go to an event queue, and bodies advance from
+//!   impact to impact inside the step, each resolved at its exact time with restitution and
+//!   friction, re-planning only the bodies that changed. *Guarantee*: no tunnelling for
+//!   checked bodies against anything, moving or not, and no time lost (zero of 20,000
+//!   seeded bullets through paper; a billiard ball follows its analytic path to 1e-9 over
+//!   100 steps). *Progress*: Zeno pairs go to the contact solver, an event cap falls back
+//!   to clamping with the lost time reported. *Cost*: the discrete step plus work per
+//!   impact that depends only on the neighbourhood of the bodies involved.
 //! - [`MotionClamping`] (seed 002): the discrete step gives target poses; then each
 //!   dynamic body with the `ccd` flag that moves more than
 //!   [`MotionClampingSettings::velocity_threshold`] bounding radii in the step is swept from
@@ -27,8 +36,7 @@
 //!   and reported per body in [`ClampReport`]; a fast body pressed into a wall with its
 //!   velocity untouched can be clamped at fraction 0 step after step (it stops dead rather
 //!   than stutter) until the contact solver takes its velocity away.
-//! - [`scenes`]: the stack, pyramid, ball-drop and bullet-through-paper scenes shared by
-//!   tests and benches.
+//! - [`scenes`]: the scenes shared by tests, examples and benches.
 //!
 //! Each step runs in a `tracing` span (`world.step`) with one span per stage
 //! (`broadphase`, `narrowphase`, `stepper`) and the counts of [`StepReport`] as fields; the
