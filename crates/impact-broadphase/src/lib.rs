@@ -65,6 +65,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod bounds;
 mod broadphase;
 mod brute_force;
 mod error;

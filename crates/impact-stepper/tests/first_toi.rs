@@ -104,7 +104,7 @@ fn two_disc_outcome(
 
 #[test]
 fn two_bullets_on_crossing_paths_collide_and_exchange_momentum() {
-    let mut rng = Rng(0xb011_e7);
+    let mut rng = Rng(0x00b0_11e7);
     for case in 0..200 {
         let (ra, rb) = (0.05, rng.range(0.03, 0.08));
         let (da, db) = (1.0, rng.range(0.5, 8.0));
