@@ -374,6 +374,13 @@ impl Stepper for MotionClamping {
             }
         }
 
+        let _span = tracing::trace_span!(
+            "motion_clamping",
+            checked_bodies = report.checked_bodies,
+            toi_queries = report.toi_queries,
+            clamped = scratch.clamps.len()
+        )
+        .entered();
         // 5. Clamp, after every sweep is known, so the order of visits changes nothing.
         for &(handle, fraction) in &scratch.clamps {
             let slot = handle.index as usize;

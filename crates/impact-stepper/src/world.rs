@@ -428,7 +428,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             moved_proxies = Empty,
             pairs = Empty,
             manifolds = Empty,
-            contact_points = Empty
+            contact_points = Empty,
+            events = Empty,
+            removed = Empty
         )
         .entered();
         let mut report = StepReport::<S::Report>::default();
@@ -466,6 +468,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 report.removed.push(handle);
             }
         }
+        span.record("events", report.events);
+        span.record("removed", report.removed.len());
         self.time += dt;
         self.steps += 1;
         Ok(report)
