@@ -450,6 +450,21 @@ impl RigidBody {
         Ok(())
     }
 
+    /// Sets both velocities, or neither: the linear one as [`RigidBody::set_linvel`], the
+    /// angular one as [`RigidBody::set_angvel`].
+    ///
+    /// # Errors
+    /// As those two; the body is unchanged then.
+    pub fn set_velocity(&mut self, linvel: Vector, angvel: Real) -> Result<(), SolverError> {
+        let old = self.linvel;
+        self.set_linvel(linvel)?;
+        if let Err(e) = self.set_angvel(angvel) {
+            self.linvel = old;
+            return Err(e);
+        }
+        Ok(())
+    }
+
     /// The velocity of the material point of the body at world position `point`:
     /// `v + w x (point - center)`.
     #[inline]

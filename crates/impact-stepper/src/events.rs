@@ -170,12 +170,7 @@ impl Impact<'_> {
     ) -> Result<(), WorldError> {
         self.check(handle)?;
         let body = self.bodies.get_mut(handle).ok_or_else(|| unknown(handle))?;
-        let old = (body.linvel(), body.angvel());
-        body.set_linvel(linvel)?;
-        if let Err(e) = body.set_angvel(angvel) {
-            let _ = body.set_linvel(old.0);
-            return Err(e.into());
-        }
+        body.set_velocity(linvel, angvel)?;
         self.request(handle);
         Ok(())
     }

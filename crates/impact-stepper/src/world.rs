@@ -188,15 +188,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// overflows; the world is unchanged.
     pub fn create_body(&mut self, def: RigidBodyDef) -> Result<BodyHandle, WorldError> {
         let body = RigidBody::new(def)?;
-        let aabb = body.shape().aabb(body.pose());
-        for (field, value) in [
-            ("body.aabb.mins.x", aabb.mins.x),
-            ("body.aabb.mins.y", aabb.mins.y),
-            ("body.aabb.maxs.x", aabb.maxs.x),
-            ("body.aabb.maxs.y", aabb.maxs.y),
-        ] {
-            crate::error::finite(field, value)?;
-        }
+        let aabb = proxy_box(&body, "body")?;
         let handle = self.bodies.insert_body(body);
         let proxy = ProxyId(handle.index);
         if let Err(e) = self.broadphase.insert(proxy, aabb) {
@@ -290,13 +282,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             field: "handle".to_owned(),
             handle,
         })?;
-        let old = (body.linvel(), body.angvel());
-        body.set_linvel(linvel)?;
-        if let Err(e) = body.set_angvel(angvel) {
-            // Keep the call all-or-nothing: undo the linear part (valid, it was there).
-            let _ = body.set_linvel(old.0);
-            return Err(e.into());
-        }
+        body.set_velocity(linvel, angvel)?;
         Ok(())
     }
 
@@ -610,4 +596,26 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         span.record("pairs", report.pairs);
         span.record("manifolds", report.manifolds);
     }
+}
+
+/// The box of `body`'s shape at its pose, for its broadphase proxy.
+///
+/// # Errors
+/// [`WorldError::NotFinite`] naming `{field}.aabb.*` if the box overflows.
+pub(crate) fn proxy_box(body: &RigidBody, field: &str) -> Result<Aabb, WorldError> {
+    let aabb = body.shape().aabb(body.pose());
+    for (name, value) in [
+        ("aabb.mins.x", aabb.mins.x),
+        ("aabb.mins.y", aabb.mins.y),
+        ("aabb.maxs.x", aabb.maxs.x),
+        ("aabb.maxs.y", aabb.maxs.y),
+    ] {
+        if !value.is_finite() {
+            return Err(WorldError::NotFinite {
+                field: format!("{field}.{name}"),
+                value,
+            });
+        }
+    }
+    Ok(aabb)
 }

@@ -86,15 +86,7 @@ impl<B: Broadphase + Default, S: Stepper> World<B, S> {
         }
         let mut world = World::with_parts(s.settings, B::default(), s.stepper)?;
         for (handle, body) in s.bodies.iter() {
-            let aabb = body.shape().aabb(body.pose());
-            for (field, value) in [
-                ("bodies.aabb.mins.x", aabb.mins.x),
-                ("bodies.aabb.mins.y", aabb.mins.y),
-                ("bodies.aabb.maxs.x", aabb.maxs.x),
-                ("bodies.aabb.maxs.y", aabb.maxs.y),
-            ] {
-                crate::error::finite(field, value)?;
-            }
+            let aabb = super::proxy_box(body, "bodies")?;
             let proxy = ProxyId(handle.index);
             world.broadphase.insert(proxy, aabb)?;
             if world.proxies.len() <= proxy.index() {
