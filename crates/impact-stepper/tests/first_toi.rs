@@ -558,3 +558,32 @@ fn bad_settings_are_refused_by_name() {
         assert_eq!(stepper.settings(), &FirstTimeOfImpactSettings::default());
     }
 }
+
+/// Issue 6's target for the rain: no disc through a segment, the floor or a wall. It fails
+/// today (seed 1: 17 discs, 7 of them out of the box): the contact solver, which keeps the
+/// pairs that touch at the start of a step, gains energy on fast sliding contacts (a disc
+/// sliding down a wall at 119 units/s leaves the step at 225, pushed through the wall) and
+/// can push a disc under load through a zero-thickness segment. Run with `--ignored`.
+#[test]
+#[ignore = "fails: the contact solver pushes discs through segments (see the doc comment)"]
+fn a_rain_of_fast_discs_never_passes_through_the_segments() {
+    for seed in [1, 2] {
+        let scene = scenes::rain(200, seed);
+        let (mut world, _) = scene.build::<RTreeBroadphase, FirstTimeOfImpact>().unwrap();
+        let mut counter = scenes::TunnelCounter::new(&scene);
+        let mut events = 0;
+        for _ in 0..120 {
+            events += world.step(DT).unwrap().stepper.events;
+            counter.observe_world(&world);
+        }
+        assert!(
+            events > 200,
+            "seed {seed}: the discs hit the field ({events} impacts)"
+        );
+        assert_eq!(
+            (counter.tunnelled(), counter.escaped()),
+            (0, 0),
+            "seed {seed}"
+        );
+    }
+}

@@ -14,7 +14,7 @@ use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, Stepper};
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Aabb, Isometry, Real, Sweep, Vector};
-use impact_narrowphase::{Toi, time_of_impact};
+use impact_narrowphase::{Toi, distance, time_of_impact};
 use impact_solver::{
     BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, resolve_impact, solve_step,
 };
@@ -43,18 +43,24 @@ pub struct FirstToiReport {
     pub invalidated: usize,
     /// The most entries the queue held at once.
     pub queue_peak: usize,
-    /// Pairs handed to the contact solver as Zeno sequences, in the order it happened.
+    /// Pairs handed to the contact solver as Zeno sequences, in the order it happened. A
+    /// handed-over pair that meets again in the step stops its moving bodies there.
     pub zeno_pairs: Vec<(BodyHandle, BodyHandle)>,
     /// Whether [`FirstTimeOfImpactSettings::max_events`] was reached.
     pub capped: bool,
-    /// Bodies stopped short of the end of the step (the event cap, or a time-of-impact query
-    /// that reached its iteration cap), sorted by handle; their velocities are untouched.
+    /// Bodies stopped short of the end of the step (a Zeno pair meeting again, the event
+    /// cap, or a time-of-impact query that reached its iteration cap), sorted by handle;
+    /// their velocities are untouched.
     pub stopped: Vec<ClampedBody>,
     /// The time lost over the stopped bodies (seconds): the sum of their `time_lost`. Zero
-    /// unless a cap was reached.
+    /// unless a Zeno pair met again or a cap was reached.
     pub time_lost: Real,
     /// Bodies the hook removed.
     pub removed: usize,
+    /// Pairs the contact solver would have pushed through each other (their closest-point
+    /// normal turned round over the step): their moving bodies were stopped at the start of
+    /// the step, and are listed in `stopped`.
+    pub crossings_stopped: usize,
 }
 
 /// Per body slot, reused from step to step.
@@ -123,8 +129,10 @@ struct PairState {
 /// - A pair with [`FirstTimeOfImpactSettings::max_pair_events`] impacts in the step, or two
 ///   impacts less than [`FirstTimeOfImpactSettings::min_advance`] apart, is a Zeno sequence
 ///   (three discs in an inelastic line, a body wedged between two): that impact is resolved
-///   inelastically and the pair is handed to the contact solver (ignored until the step
-///   ends, reported in [`FirstToiReport::zeno_pairs`]).
+///   inelastically and the pair is handed to the contact solver (reported in
+///   [`FirstToiReport::zeno_pairs`]). If the pair meets again in the step, its moving
+///   bodies stop there until the step ends (reported as time lost) rather than pass
+///   through each other; the next step's contact solver holds them.
 /// - After [`FirstTimeOfImpactSettings::max_events`] impacts the stepper clamps instead:
 ///   each body still heading for an impact stops at it, and its lost time is reported.
 ///   A query that reached its iteration cap stops the bodies at its last safe time, too.
@@ -319,6 +327,18 @@ impl Stepper for FirstTimeOfImpact {
             report: &mut report,
         };
 
+        // A contact the solver held must not end on the far side: soft contacts can push a
+        // body through a zero-thickness segment under a load. A pair whose closest-point
+        // normal turned round over the step is stopped where it was at the start.
+        for i in 0..run.s.solver_contacts.len() {
+            let c = run.s.solver_contacts[i];
+            if run.crossed(&c) {
+                run.report.crossings_stopped += 1;
+                run.stop(c.a.index as usize, 0.0);
+                run.stop(c.b.index as usize, 0.0);
+            }
+        }
+
         // 3. Plan the checked bodies.
         for slot in 0..slots {
             if run.s.checked[slot] {
@@ -338,6 +358,10 @@ impl Stepper for FirstTimeOfImpact {
                 .get(&(entry.a, entry.b))
                 .is_some_and(|p| p.handed_over)
             {
+                // A Zeno pair meets again: rather than another impact, or letting one pass
+                // through the other, both stop here until the step ends (time lost,
+                // reported); the contact solver takes the pair from the next step.
+                run.stop_pair(&entry);
                 continue;
             }
             match entry.due {
@@ -402,6 +426,26 @@ impl<B: Broadphase> Run<'_, B> {
             && self.s.versions[b] == e.version_b
             && self.is_live(a)
             && self.is_live(b)
+    }
+
+    /// Whether the solver's targets put the pair of `c` on opposite sides of where its
+    /// manifold had them: the closest-point normal at the targets turned by more than 90
+    /// degrees, with the shapes still within the contact distance (stopping every pair whose
+    /// normal turned, including bodies that slid round an end, stops so many bodies with
+    /// their velocities kept that the contact solver's energy gain on fast sliding contacts
+    /// runs away: measured in the rain scene).
+    fn crossed(&self, c: &ContactPair) -> bool {
+        let (Some(a), Some(b)) = (self.bodies.get(c.a), self.bodies.get(c.b)) else {
+            return false;
+        };
+        if a.pose() == &self.s.start[c.a.index as usize].unwrap_or(*a.pose())
+            && b.pose() == &self.s.start[c.b.index as usize].unwrap_or(*b.pose())
+        {
+            return false;
+        }
+        let end = distance(a.shape(), a.pose(), b.shape(), b.pose());
+        let reach = self.settings.toi.target_separation() + self.settings.toi.tolerance();
+        end.distance < reach && end.normal.dot(&c.manifold.normal) < 0.0
     }
 
     /// Takes part in impacts: not removed or disabled by the hook.
@@ -487,9 +531,6 @@ impl<B: Broadphase> Run<'_, B> {
             }
             let key = if x < y { (x, y) } else { (y, x) };
             if planning == Planning::Start && held_by_solver(&self.s.solver_contacts, key) {
-                continue;
-            }
-            if self.s.pairs.get(&key).is_some_and(|p| p.handed_over) {
                 continue;
             }
             let Some(sweep_y) = self.course_from(ys, t) else {
@@ -651,6 +692,8 @@ impl<B: Broadphase> Run<'_, B> {
         let Some(body) = self.bodies.get(handle) else {
             return;
         };
+        // A stopped body stays stopped for the rest of the step, whatever hits it.
+        let halt = halt || self.s.stopped[slot];
         let (linvel, angvel) = match body.body_type() {
             BodyType::Static => return,
             _ if halt => (Vector::zeros(), 0.0),
@@ -687,8 +730,8 @@ impl<B: Broadphase> Run<'_, B> {
         if self.s.stopped[slot] || !self.bodies.get(handle).is_some_and(|b| b.is_dynamic()) {
             return;
         }
-        self.s.stopped[slot] = true;
         self.set_course(slot, t, true);
+        self.s.stopped[slot] = true;
         let time_lost = self.dt - t;
         self.report.time_lost += time_lost;
         self.report.stopped.push(ClampedBody {
