@@ -22,6 +22,8 @@
 pub use impact_broadphase as broadphase;
 pub use impact_geometry as geometry;
 pub use impact_narrowphase as narrowphase;
+#[cfg(feature = "scene")]
+pub use impact_scene as scene;
 pub use impact_solver as solver;
 pub use impact_stepper as stepper;
 

@@ -1,0 +1,139 @@
+//! The command line, parsed with lexopt.
+//!
+//! lexopt rather than clap: it is one small file with no dependencies, so it adds well under
+//! a second to a cold build on CI's two cores, where clap with its derive brings in a
+//! builder crate and a procedural macro of tens of seconds; and three subcommands with a
+//! handful of options are no burden to handle by hand.
+
+use impact_scene::{BroadphaseChoice, StepperKind};
+use lexopt::prelude::*;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// The usage text of `impact --help`.
+pub const USAGE: &str = "\
+usage: impact run SCENE [--stepper discrete|clamp|toi] [--broadphase rtree|sap|brute]
+                        [--steps N] [--json] [--svg FILE]
+       impact toi QUERY [--json]
+       impact --help | --version
+
+  run    runs a scene file and prints a summary: steps, events, bodies that passed
+         through static geometry, energy and momentum drift, a state hash, wall time
+  toi    answers one time-of-impact query file
+
+exit codes: 0 ok, 1 runtime failure, 2 usage or bad input";
+
+/// What the command line asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// `impact run`.
+    Run(RunArgs),
+    /// `impact toi`.
+    Toi(ToiArgs),
+    /// `impact --help`.
+    Help,
+    /// `impact --version`.
+    Version,
+}
+
+/// The arguments of `impact run`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunArgs {
+    /// The scene file.
+    pub scene: PathBuf,
+    /// `--stepper`: overrides the scene's stepper (its shared settings carry over).
+    pub stepper: Option<StepperKind>,
+    /// `--broadphase`: overrides the scene's broadphase.
+    pub broadphase: Option<BroadphaseChoice>,
+    /// `--steps`: overrides the scene's number of steps.
+    pub steps: Option<u64>,
+    /// `--json`: the summary as JSON.
+    pub json: bool,
+    /// `--svg`: where to draw the trajectories.
+    pub svg: Option<PathBuf>,
+}
+
+/// The arguments of `impact toi`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToiArgs {
+    /// The query file.
+    pub query: PathBuf,
+    /// `--json`: the answer as JSON.
+    pub json: bool,
+}
+
+/// Parses the arguments (without the program name).
+///
+/// # Errors
+/// A message for the user: an unknown subcommand or option, a missing or bad value.
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, String> {
+    let mut parser = lexopt::Parser::from_args(args);
+    let command = match parser.next().map_err(|e| e.to_string())? {
+        Some(Long("help") | Short('h')) => return Ok(Command::Help),
+        Some(Long("version") | Short('V')) => return Ok(Command::Version),
+        Some(Value(v)) => v.string().map_err(|e| e.to_string())?,
+        Some(other) => return Err(other.unexpected().to_string()),
+        None => return Err("missing command: run or toi".to_owned()),
+    };
+    match command.as_str() {
+        "run" => run_args(&mut parser).map(Command::Run),
+        "toi" => toi_args(&mut parser).map(Command::Toi),
+        "help" => Ok(Command::Help),
+        other => Err(format!("unknown command {other:?}: expected run or toi")),
+    }
+}
+
+fn run_args(parser: &mut lexopt::Parser) -> Result<RunArgs, String> {
+    let mut args = RunArgs::default();
+    let mut scene = None;
+    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("stepper") => {
+                let v = string_value(parser, "--stepper")?;
+                args.stepper = Some(v.parse().map_err(|e| format!("--stepper: {e}"))?);
+            }
+            Long("broadphase") => {
+                let v = string_value(parser, "--broadphase")?;
+                args.broadphase = Some(v.parse().map_err(|e| format!("--broadphase: {e}"))?);
+            }
+            Long("steps") => {
+                let v = string_value(parser, "--steps")?;
+                let n: u64 = v
+                    .parse()
+                    .map_err(|_| format!("--steps: must be a whole number of steps, got {v:?}"))?;
+                args.steps = Some(n);
+            }
+            Long("json") => args.json = true,
+            Long("svg") => {
+                args.svg = Some(parser.value().map_err(|e| e.to_string())?.into());
+            }
+            Value(v) if scene.is_none() => scene = Some(PathBuf::from(v)),
+            other => return Err(other.unexpected().to_string()),
+        }
+    }
+    args.scene = scene.ok_or("run: missing the scene file")?;
+    Ok(args)
+}
+
+fn toi_args(parser: &mut lexopt::Parser) -> Result<ToiArgs, String> {
+    let mut args = ToiArgs::default();
+    let mut query = None;
+    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("json") => args.json = true,
+            Value(v) if query.is_none() => query = Some(PathBuf::from(v)),
+            other => return Err(other.unexpected().to_string()),
+        }
+    }
+    args.query = query.ok_or("toi: missing the query file")?;
+    Ok(args)
+}
+
+/// The value of an option, as UTF-8.
+fn string_value(parser: &mut lexopt::Parser, option: &str) -> Result<String, String> {
+    parser
+        .value()
+        .map_err(|e| e.to_string())?
+        .string()
+        .map_err(|_| format!("{option}: the value is not valid UTF-8"))
+}

@@ -1,0 +1,188 @@
+//! # impact-cli
+//!
+//! The `impact` command-line tool of [impact](https://example.invalid/impact), a 2D physics
+//! stack built around continuous collision detection: it runs scene files (see
+//! `docs/scene-format.md`) and answers time-of-impact queries.
+//!
+//! ```text
+//! impact run SCENE [--stepper discrete|clamp|toi] [--broadphase rtree|sap|brute]
+//!                  [--steps N] [--json] [--svg FILE]
+//! impact toi QUERY [--json]
+//! ```
+//!
+//! `impact run` builds the scene's world (with the stepper, broadphase and number of steps
+//! the options override), steps it to the end and prints a [`RunSummary`]: steps, collision
+//! events, time lost, the bodies that passed through static geometry (the criterion of
+//! [`PassThroughDetector`](impact_scene::PassThroughDetector)), the drift of energy and
+//! momentum, a state hash (FNV-1a over every body's pose and velocity bits: equal hashes,
+//! identical runs) and the wall time. `--json` prints the same as JSON; `--svg FILE` draws
+//! the static geometry and every dynamic body's path. `impact toi` prints a [`ToiAnswer`].
+//!
+//! Exit codes: 0 when the command did its work (whatever it found), 1 when a run failed
+//! (a step refused, an output file that cannot be written), 2 for a usage error or a bad
+//! input file. Messages go to standard error and name the file and the field:
+//! `impact: scene.json: bodies[3].shape.radius: must be positive, got -1`. No input makes
+//! the tool panic.
+//!
+//! The library behind the binary is public so the tool can be driven in-process:
+//!
+//! ```
+//! use impact_cli::{main_with, run_scene};
+//! use impact_scene::Scene;
+//!
+//! let scene = Scene::from_json(r#"{
+//!     "gravity": [0, 0],
+//!     "steps": 5,
+//!     "bodies": [
+//!         {"type": "static", "shape": {"type": "segment", "a": [1, -1], "b": [1, 1]}},
+//!         {"shape": {"type": "circle", "radius": 0.05}, "linvel": [600, 50], "ccd": true}
+//!     ]
+//! }"#)?;
+//! let summary = run_scene(&scene, "inline", None)?;
+//! assert_eq!((summary.steps, summary.events, summary.passed_through), (5, 1, 0));
+//!
+//! // The command line: a missing file is bad input, exit code 2, and says which file.
+//! let (mut out, mut err) = (Vec::new(), Vec::new());
+//! let code = main_with(["run", "no-such-scene.json"].map(Into::into), &mut out, &mut err);
+//! assert_eq!(code, 2);
+//! assert!(String::from_utf8(err)?.starts_with("impact: no-such-scene.json: cannot read"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod args;
+mod run;
+mod svg;
+mod toi;
+
+pub use run::{Drift, PassThroughEntry, RunSummary, StepFailure, VectorDrift, run_scene};
+pub use svg::Trajectories;
+pub use toi::{PoseOut, ToiAnswer};
+
+use args::{Command, RunArgs, ToiArgs};
+use impact_scene::{MAX_STEPS, Scene, ToiQuery};
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::Path;
+
+/// Exit code: the command did its work.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: a run failed (a step was refused, an output could not be written).
+pub const EXIT_FAILURE: u8 = 1;
+/// Exit code: a usage error or a bad input file.
+pub const EXIT_USAGE: u8 = 2;
+
+/// An error to report on standard error, with its exit code.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+impl Failure {
+    fn usage(message: impl Into<String>) -> Self {
+        Self {
+            code: EXIT_USAGE,
+            message: message.into(),
+        }
+    }
+
+    fn runtime(message: impl Into<String>) -> Self {
+        Self {
+            code: EXIT_FAILURE,
+            message: message.into(),
+        }
+    }
+}
+
+/// Runs the tool with `args` (without the program name), writing results to `out` and
+/// messages to `err`; returns the exit code.
+pub fn main_with(
+    args: impl IntoIterator<Item = OsString>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let result = match args::parse(args) {
+        Ok(Command::Run(a)) => run(&a, out),
+        Ok(Command::Toi(a)) => toi(&a, out),
+        Ok(Command::Help) => writeln!(out, "{}", args::USAGE)
+            .map_err(|e| Failure::runtime(format!("cannot write the output: {e}"))),
+        Ok(Command::Version) => writeln!(out, "impact {}", env!("CARGO_PKG_VERSION"))
+            .map_err(|e| Failure::runtime(format!("cannot write the output: {e}"))),
+        Err(message) => Err(Failure::usage(format!(
+            "{message}\n(impact --help for usage)"
+        ))),
+    };
+    match result {
+        Ok(()) => EXIT_OK,
+        Err(f) => {
+            // Nothing more can be done if standard error is gone; the code still says it.
+            let _ = writeln!(err, "impact: {}", f.message);
+            f.code
+        }
+    }
+}
+
+/// The file's bytes, or a usage failure naming it.
+fn read(path: &Path) -> Result<Vec<u8>, Failure> {
+    std::fs::read(path).map_err(|e| Failure::usage(format!("{}: cannot read: {e}", path.display())))
+}
+
+fn run(a: &RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let name = a.scene.display().to_string();
+    let mut scene = Scene::from_json_slice(&read(&a.scene)?)
+        .map_err(|e| Failure::usage(format!("{name}: {e}")))?;
+    if let Some(kind) = a.stepper {
+        scene = scene.with_stepper(kind);
+    }
+    if let Some(broadphase) = a.broadphase {
+        scene.broadphase = broadphase;
+    }
+    if let Some(steps) = a.steps {
+        if steps > MAX_STEPS {
+            return Err(Failure::usage(format!(
+                "--steps: must be at most {MAX_STEPS}, got {steps}"
+            )));
+        }
+        scene.steps = steps;
+    }
+    let mut trajectories = a.svg.as_ref().map(|_| Trajectories::default());
+    let summary = run_scene(&scene, &name, trajectories.as_mut())
+        .map_err(|e| Failure::runtime(format!("{name}: {e}")))?;
+    let text = if a.json {
+        serde_json::to_string_pretty(&summary)
+            .map_err(|e| Failure::runtime(format!("cannot write the summary: {e}")))?
+    } else {
+        summary.to_string()
+    };
+    writeln!(out, "{text}")
+        .map_err(|e| Failure::runtime(format!("cannot write the output: {e}")))?;
+    if let (Some(path), Some(t)) = (&a.svg, &trajectories) {
+        let flagged: Vec<u32> = summary.pass_throughs.iter().map(|p| p.body).collect();
+        let title = if scene.name.is_empty() {
+            &name
+        } else {
+            &scene.name
+        };
+        std::fs::write(path, t.to_svg(title, &flagged))
+            .map_err(|e| Failure::runtime(format!("{}: cannot write: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+fn toi(a: &ToiArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let name = a.query.display().to_string();
+    let bytes = read(&a.query)?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| Failure::usage(format!("{name}: not UTF-8: {e}")))?;
+    let query = ToiQuery::from_json(text).map_err(|e| Failure::usage(format!("{name}: {e}")))?;
+    let answer = ToiAnswer::of(&query);
+    let text = if a.json {
+        serde_json::to_string_pretty(&answer)
+            .map_err(|e| Failure::runtime(format!("cannot write the answer: {e}")))?
+    } else {
+        answer.to_string()
+    };
+    writeln!(out, "{text}").map_err(|e| Failure::runtime(format!("cannot write the output: {e}")))
+}

@@ -1,0 +1,290 @@
+//! `impact run`: a scene run to the end, and its [`RunSummary`].
+
+use crate::svg::Trajectories;
+use impact_geometry::{Real, Vector};
+use impact_scene::audit::{linear_momentum, mechanical_energy, state_hash};
+use impact_scene::{PassThroughDetector, PassThroughKind, Scene};
+use serde::Serialize;
+use std::fmt;
+use std::time::Instant;
+
+/// A quantity at the start and at the end of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Drift {
+    /// At the start.
+    pub initial: Real,
+    /// At the end.
+    #[serde(rename = "final")]
+    pub end: Real,
+    /// `final - initial`.
+    pub drift: Real,
+    /// `drift / |initial|`, or `drift` itself when `initial` is zero.
+    pub relative: Real,
+}
+
+impl Drift {
+    fn new(initial: Real, end: Real) -> Self {
+        let drift = end - initial;
+        Self {
+            initial,
+            end,
+            drift,
+            relative: if initial == 0.0 {
+                drift
+            } else {
+                drift / initial.abs()
+            },
+        }
+    }
+}
+
+/// A vector quantity at the start and at the end of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct VectorDrift {
+    /// At the start, `[x, y]`.
+    pub initial: [Real; 2],
+    /// At the end.
+    #[serde(rename = "final")]
+    pub end: [Real; 2],
+    /// `|final - initial|`.
+    pub drift: Real,
+}
+
+/// One body that passed through static geometry, as the summary lists it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PassThroughEntry {
+    /// The dynamic body's index in the scene's `bodies`.
+    pub body: u32,
+    /// The static body's index in the scene's `bodies`.
+    pub obstacle: u32,
+    /// The step after which it was seen (1 for the first step).
+    pub step: u64,
+    /// `"crossed"` or `"ended_inside"` (see `docs/scene-format.md`).
+    pub kind: &'static str,
+    /// Whether the body has the `ccd` flag.
+    pub ccd: bool,
+}
+
+/// What `impact run` reports: the text summary, or with `--json` the same as JSON.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunSummary {
+    /// The scene file, as given.
+    pub scene: String,
+    /// The scene's name.
+    pub name: String,
+    /// The stepper run (`discrete`, `clamp`, `toi`).
+    pub stepper: &'static str,
+    /// The broadphase run (`rtree`, `sap`, `brute`).
+    pub broadphase: &'static str,
+    /// The step length (seconds).
+    pub dt: Real,
+    /// Steps taken.
+    pub steps: u64,
+    /// Simulated time at the end (seconds).
+    pub time: Real,
+    /// Bodies at the start.
+    pub bodies: usize,
+    /// Dynamic bodies at the start.
+    pub dynamic_bodies: usize,
+    /// Dynamic bodies with the `ccd` flag at the start.
+    pub ccd_bodies: usize,
+    /// Collision events over the run (impacts the stepper resolved inside steps).
+    pub events: u64,
+    /// Simulated time the stepper lost over all bodies (seconds).
+    pub time_lost: Real,
+    /// How many dynamic bodies passed through static geometry.
+    pub passed_through: usize,
+    /// How many of those have the `ccd` flag.
+    pub passed_through_ccd: usize,
+    /// Each of them.
+    pub pass_throughs: Vec<PassThroughEntry>,
+    /// Kinetic plus potential energy of the dynamic bodies (joules for SI scenes).
+    pub energy: Drift,
+    /// Linear momentum of the dynamic bodies.
+    pub momentum: VectorDrift,
+    /// FNV-1a over every body's handle, pose and velocities at the end, as 16 hex digits.
+    pub state_hash: String,
+    /// Wall-clock time of the steps alone (seconds).
+    pub wall_time: Real,
+}
+
+/// A step that failed: the run stopped there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepFailure {
+    /// The step that failed (1 for the first).
+    pub step: u64,
+    /// Why.
+    pub error: String,
+}
+
+impl fmt::Display for StepFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "step {}: {}", self.step, self.error)
+    }
+}
+
+impl std::error::Error for StepFailure {}
+
+/// Runs `scene` for `scene.steps` steps and summarises the run; `scene_path` is only
+/// reported. When `trajectories` is given, the centres of the dynamic bodies are recorded
+/// into it after every step.
+///
+/// # Errors
+/// [`StepFailure`] if the scene cannot be built or a step fails (a body flung so far that
+/// its box overflows, say); the message names the step.
+pub fn run_scene(
+    scene: &Scene,
+    scene_path: &str,
+    mut trajectories: Option<&mut Trajectories>,
+) -> Result<RunSummary, StepFailure> {
+    let mut world = scene.build().map_err(|e| StepFailure {
+        step: 0,
+        error: e.to_string(),
+    })?;
+    let gravity = world.settings().gravity;
+    let start = world.body_set();
+    let dynamic_bodies = start.iter().filter(|(_, b)| b.is_dynamic()).count();
+    let ccd_bodies = start
+        .iter()
+        .filter(|(_, b)| b.is_dynamic() && b.ccd())
+        .count();
+    let bodies = start.len();
+    let energy0 = mechanical_energy(start, gravity);
+    let momentum0 = linear_momentum(start);
+    let mut detector = PassThroughDetector::new(start);
+    if let Some(t) = trajectories.as_deref_mut() {
+        t.begin(start, scene.steps);
+    }
+
+    let mut events = 0u64;
+    let mut time_lost = 0.0;
+    let clock = Instant::now();
+    for step in 1..=scene.steps {
+        let summary = world.step(scene.dt).map_err(|e| StepFailure {
+            step,
+            error: e.to_string(),
+        })?;
+        events += summary.events as u64;
+        time_lost += summary.time_lost;
+        detector.observe(world.body_set(), step);
+        if let Some(t) = trajectories.as_deref_mut() {
+            t.record(world.body_set(), step);
+        }
+    }
+    let wall_time = clock.elapsed().as_secs_f64();
+
+    let end = world.body_set();
+    let momentum1 = linear_momentum(end);
+    let pass_throughs: Vec<PassThroughEntry> = detector
+        .found()
+        .iter()
+        .map(|p| PassThroughEntry {
+            body: p.body.index,
+            obstacle: p.obstacle.index,
+            step: p.step,
+            kind: match p.kind {
+                PassThroughKind::Crossed => "crossed",
+                PassThroughKind::EndedInside => "ended_inside",
+            },
+            ccd: p.ccd,
+        })
+        .collect();
+    let xy = |v: Vector| [v.x, v.y];
+    Ok(RunSummary {
+        scene: scene_path.to_owned(),
+        name: scene.name.clone(),
+        stepper: scene.stepper.kind().name(),
+        broadphase: scene.broadphase.name(),
+        dt: scene.dt,
+        steps: world.step_count(),
+        time: world.time(),
+        bodies,
+        dynamic_bodies,
+        ccd_bodies,
+        events,
+        time_lost,
+        passed_through: pass_throughs.len(),
+        passed_through_ccd: pass_throughs.iter().filter(|p| p.ccd).count(),
+        pass_throughs,
+        energy: Drift::new(energy0, mechanical_energy(end, gravity)),
+        momentum: VectorDrift {
+            initial: xy(momentum0),
+            end: xy(momentum1),
+            drift: (momentum1 - momentum0).norm(),
+        },
+        state_hash: format!("{:016x}", state_hash(end)),
+        wall_time,
+    })
+}
+
+impl fmt::Display for RunSummary {
+    /// The text summary `impact run` prints.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = if self.name.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", self.name)
+        };
+        writeln!(f, "scene           {}{name}", self.scene)?;
+        writeln!(
+            f,
+            "stepper         {}, broadphase {}, dt {} s",
+            self.stepper, self.broadphase, self.dt
+        )?;
+        writeln!(
+            f,
+            "steps           {} ({} s simulated)",
+            self.steps, self.time
+        )?;
+        writeln!(
+            f,
+            "bodies          {} ({} dynamic, {} with ccd)",
+            self.bodies, self.dynamic_bodies, self.ccd_bodies
+        )?;
+        writeln!(f, "events          {}", self.events)?;
+        writeln!(f, "time lost       {} s", self.time_lost)?;
+        writeln!(
+            f,
+            "passed through  {} bodies ({} with ccd)",
+            self.passed_through, self.passed_through_ccd
+        )?;
+        for p in &self.pass_throughs {
+            writeln!(
+                f,
+                "                body {} through body {} at step {} ({}{})",
+                p.body,
+                p.obstacle,
+                p.step,
+                p.kind.replace('_', " "),
+                if p.ccd { ", ccd" } else { "" }
+            )?;
+        }
+        writeln!(
+            f,
+            "energy          {:.6e} -> {:.6e}, drift {:.3e} ({:+.3}%)",
+            self.energy.initial,
+            self.energy.end,
+            self.energy.drift,
+            100.0 * self.energy.relative
+        )?;
+        writeln!(
+            f,
+            "momentum        ({:.6e}, {:.6e}) -> ({:.6e}, {:.6e}), drift {:.3e}",
+            self.momentum.initial[0],
+            self.momentum.initial[1],
+            self.momentum.end[0],
+            self.momentum.end[1],
+            self.momentum.drift
+        )?;
+        writeln!(f, "state hash      {}", self.state_hash)?;
+        let per_step = if self.steps > 0 {
+            format!(
+                ", {:.3} ms per step",
+                1e3 * self.wall_time / self.steps as Real
+            )
+        } else {
+            String::new()
+        };
+        write!(f, "wall time       {:.3} s{per_step}", self.wall_time)
+    }
+}

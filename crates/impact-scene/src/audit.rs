@@ -1,0 +1,347 @@
+//! Checks of a run that need nothing but body states: a state hash, energy and momentum,
+//! and [`PassThroughDetector`], which says which bodies passed through static geometry.
+
+use impact_geometry::tolerances::LINEAR_SLOP;
+use impact_geometry::{Point, Real, Shape, Vector, cross};
+use impact_solver::{BodyHandle, BodySet};
+
+/// FNV-1a over the bits of every body's handle, pose and velocities, in slot order: equal
+/// hashes mean (all but surely) bit-identical states. Hand-written so the value depends on
+/// nothing but the bits (the standard library's hasher may change between releases).
+pub fn state_hash(bodies: &BodySet) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |word: u64| {
+        for byte in word.to_le_bytes() {
+            h ^= u64::from(byte);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for (handle, body) in bodies.iter() {
+        eat(u64::from(handle.index) << 32 | u64::from(handle.generation));
+        let pose = body.pose();
+        eat(pose.translation.x.to_bits());
+        eat(pose.translation.y.to_bits());
+        eat(pose.rotation.re.to_bits());
+        eat(pose.rotation.im.to_bits());
+        eat(body.linvel().x.to_bits());
+        eat(body.linvel().y.to_bits());
+        eat(body.angvel().to_bits());
+    }
+    h
+}
+
+/// Kinetic plus potential energy of the dynamic bodies in `gravity`: the sum of
+/// `m v^2 / 2 + I w^2 / 2 - m g . c` (potential zero at the origin). Static and kinematic
+/// bodies have none: nothing can change what they have.
+pub fn mechanical_energy(bodies: &BodySet, gravity: Vector) -> Real {
+    bodies
+        .iter()
+        .filter(|(_, b)| b.is_dynamic())
+        .map(|(_, b)| b.kinetic_energy() - b.mass() * gravity.dot(&b.center_of_mass().coords))
+        // `sum` of no floats is -0.0; a world without dynamic bodies has +0 energy.
+        .fold(0.0, |total, e| total + e)
+}
+
+/// The linear momentum of the dynamic bodies, `sum m v`.
+pub fn linear_momentum(bodies: &BodySet) -> Vector {
+    bodies
+        .iter()
+        .map(|(_, b)| b.linear_momentum())
+        .fold(Vector::zeros(), |a, p| a + p)
+}
+
+/// How a body passed through static geometry (see [`PassThroughDetector`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PassThroughKind {
+    /// Its centre of mass crossed a static segment, a capsule's axis, a polygon's edge or
+    /// the middle of a static disc between two observations.
+    Crossed,
+    /// Its centre of mass ended an observation inside a static body it was not inside at the
+    /// previous one.
+    EndedInside,
+}
+
+/// One body that passed through static geometry.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PassThrough {
+    /// The dynamic body.
+    pub body: BodyHandle,
+    /// The static body it passed through.
+    pub obstacle: BodyHandle,
+    /// The observation at which it was seen (the step count passed to
+    /// [`PassThroughDetector::observe`]).
+    pub step: u64,
+    /// How.
+    pub kind: PassThroughKind,
+    /// Whether the body has the `ccd` flag.
+    pub ccd: bool,
+}
+
+/// A static line feature: a segment, a capsule's axis or a polygon's edge, in the world.
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    owner: BodyHandle,
+    a: Point,
+    /// Unit direction from `a`.
+    direction: Vector,
+    length: Real,
+}
+
+/// A static body with an inside, in the world.
+#[derive(Debug, Clone)]
+enum Solid {
+    /// A disc or capsule: within `radius` of the core from `a` to `b`.
+    Rounded { a: Point, b: Point, radius: Real },
+    /// A convex polygon: its vertices counter-clockwise, and outward unit edge normals.
+    Polygon {
+        vertices: Vec<Point>,
+        normals: Vec<Vector>,
+    },
+}
+
+impl Solid {
+    /// How far `p` is inside (positive inside, negative outside; a lower bound outside).
+    fn depth(&self, p: &Point) -> Real {
+        match self {
+            Self::Rounded { a, b, radius } => {
+                let ab = b - a;
+                let t = if ab.norm_squared() > 0.0 {
+                    ((p - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                radius - (p - (a + ab * t)).norm()
+            }
+            Self::Polygon { vertices, normals } => vertices
+                .iter()
+                .zip(normals)
+                .map(|(v, n)| -n.dot(&(p - v)))
+                .fold(Real::INFINITY, Real::min),
+        }
+    }
+}
+
+/// What the detector remembers of a dynamic body between observations.
+#[derive(Debug, Clone, Copy)]
+struct Track {
+    handle: BodyHandle,
+    position: Point,
+    /// The static body whose inside holds the centre, if any.
+    inside: Option<BodyHandle>,
+    /// Reported already: each body is reported once.
+    reported: bool,
+}
+
+/// Says which dynamic bodies passed through static geometry, from body states alone, so any
+/// stepper (or any engine) is judged the same way.
+///
+/// Observe the bodies after every step. The criterion, checked for each dynamic body on the
+/// straight chord its centre of mass took between two observations:
+///
+/// 1. **Crossed**: the chord goes from strictly one side to strictly the other of a static
+///    segment, of a static capsule's axis, or of an edge of a static polygon, at a point of
+///    it at least `r` from both of its ends, where `r` is the body's bounding radius about
+///    its centre of mass (nearer an end, a body going round it within one step, turned by
+///    its contact, can cut the corner with its chord); or the chord passes within half a
+///    static disc's radius of the disc's centre, at a point strictly between the chord's
+///    ends. A body's centre never legitimately reaches a static body's core or a polygon's
+///    boundary: contact keeps it a radius away.
+/// 2. **Ended inside**: the centre ends the observation more than
+///    [`LINEAR_SLOP`] inside a static disc, capsule or polygon that did not hold it at the
+///    previous observation.
+///
+/// Each body is reported once, at the first observation that shows it. Static bodies never
+/// move, so their geometry is taken when the detector is made; kinematic bodies are not
+/// obstacles (they move, and the chord test assumes still geometry). A body created later is
+/// followed from the first observation that sees it; a removed one is forgotten.
+#[derive(Debug, Clone)]
+pub struct PassThroughDetector {
+    lines: Vec<Line>,
+    discs: Vec<(BodyHandle, Point, Real)>,
+    solids: Vec<(BodyHandle, Solid)>,
+    /// Per body slot.
+    tracks: Vec<Option<Track>>,
+    found: Vec<PassThrough>,
+}
+
+impl PassThroughDetector {
+    /// A detector for the static bodies of `bodies`, with the dynamic bodies where they are
+    /// now as the first observation.
+    pub fn new(bodies: &BodySet) -> Self {
+        let mut lines = Vec::new();
+        let mut discs = Vec::new();
+        let mut solids = Vec::new();
+        let mut line = |owner, a: Point, b: Point| {
+            let d = b - a;
+            let length = d.norm();
+            if length > 0.0 && length.is_finite() {
+                lines.push(Line {
+                    owner,
+                    a,
+                    direction: d / length,
+                    length,
+                });
+            }
+        };
+        for (handle, body) in bodies.iter() {
+            if body.body_type() != impact_solver::BodyType::Static {
+                continue;
+            }
+            let pose = body.pose();
+            match body.shape() {
+                Shape::Segment(s) => line(handle, pose * s.a(), pose * s.b()),
+                Shape::Capsule(c) => {
+                    let (a, b) = (pose * c.axis().a(), pose * c.axis().b());
+                    line(handle, a, b);
+                    solids.push((
+                        handle,
+                        Solid::Rounded {
+                            a,
+                            b,
+                            radius: c.radius(),
+                        },
+                    ));
+                }
+                Shape::Circle(c) => {
+                    let centre = pose * c.center();
+                    discs.push((handle, centre, c.radius()));
+                    solids.push((
+                        handle,
+                        Solid::Rounded {
+                            a: centre,
+                            b: centre,
+                            radius: c.radius(),
+                        },
+                    ));
+                }
+                Shape::Polygon(p) => {
+                    let vertices: Vec<Point> = p.vertices().iter().map(|v| pose * v).collect();
+                    let n = vertices.len();
+                    for i in 0..n {
+                        line(handle, vertices[i], vertices[(i + 1) % n]);
+                    }
+                    let normals = p.normals().iter().map(|n| pose.rotation * n).collect();
+                    solids.push((handle, Solid::Polygon { vertices, normals }));
+                }
+            }
+        }
+        let mut detector = Self {
+            lines,
+            discs,
+            solids,
+            tracks: Vec::new(),
+            found: Vec::new(),
+        };
+        detector.sync(bodies, None);
+        detector
+    }
+
+    /// Takes the bodies after a step (`step` is recorded in what is found) and returns how
+    /// many bodies were found passing through static geometry for the first time.
+    pub fn observe(&mut self, bodies: &BodySet, step: u64) -> usize {
+        let before = self.found.len();
+        self.sync(bodies, Some(step));
+        self.found.len() - before
+    }
+
+    /// Every body found so far, in the order found.
+    pub fn found(&self) -> &[PassThrough] {
+        &self.found
+    }
+
+    fn sync(&mut self, bodies: &BodySet, step: Option<u64>) {
+        let mut seen = vec![false; self.tracks.len()];
+        for (handle, body) in bodies.iter() {
+            if !body.is_dynamic() {
+                continue;
+            }
+            let slot = handle.index as usize;
+            if self.tracks.len() <= slot {
+                self.tracks.resize(slot + 1, None);
+                seen.resize(slot + 1, false);
+            }
+            seen[slot] = true;
+            let p1 = body.center_of_mass();
+            let inside = self.inside(&p1);
+            let previous = self.tracks[slot].filter(|t| t.handle == handle);
+            let mut reported = previous.is_some_and(|t| t.reported);
+            if let (Some(step), Some(t)) = (step, previous)
+                && !reported
+            {
+                let margin = body.shape().bounding_radius(&body.local_center());
+                let hit = self
+                    .crossed(&t.position, &p1, margin)
+                    .map(|owner| (owner, PassThroughKind::Crossed))
+                    .or_else(|| {
+                        inside
+                            .filter(|&owner| t.inside != Some(owner))
+                            .map(|owner| (owner, PassThroughKind::EndedInside))
+                    });
+                if let Some((obstacle, kind)) = hit {
+                    reported = true;
+                    self.found.push(PassThrough {
+                        body: handle,
+                        obstacle,
+                        step,
+                        kind,
+                        ccd: body.ccd(),
+                    });
+                }
+            }
+            self.tracks[slot] = Some(Track {
+                handle,
+                position: p1,
+                inside,
+                reported,
+            });
+        }
+        for (slot, seen) in seen.into_iter().enumerate() {
+            if !seen {
+                self.tracks[slot] = None;
+            }
+        }
+    }
+
+    /// The static body holding `p` more than the slop deep, if any.
+    fn inside(&self, p: &Point) -> Option<BodyHandle> {
+        if !(p.x.is_finite() && p.y.is_finite()) {
+            return None;
+        }
+        self.solids
+            .iter()
+            .find(|(_, s)| s.depth(p) > LINEAR_SLOP)
+            .map(|(h, _)| *h)
+    }
+
+    /// The static body whose line or disc the chord `p0 -> p1` crosses, if any.
+    fn crossed(&self, p0: &Point, p1: &Point, margin: Real) -> Option<BodyHandle> {
+        if !(p1.x.is_finite() && p1.y.is_finite()) {
+            return None;
+        }
+        let chord = p1 - p0;
+        let line = self.lines.iter().find(|l| {
+            let s0 = cross(&l.direction, &(p0 - l.a));
+            let s1 = cross(&l.direction, &(p1 - l.a));
+            if !((s0 > 0.0 && s1 < 0.0) || (s0 < 0.0 && s1 > 0.0)) {
+                return false;
+            }
+            let meet = p0 + chord * (s0 / (s0 - s1));
+            let t = l.direction.dot(&(meet - l.a));
+            margin <= t && t <= l.length - margin
+        });
+        if let Some(l) = line {
+            return Some(l.owner);
+        }
+        let len2 = chord.norm_squared();
+        if len2 == 0.0 {
+            return None;
+        }
+        self.discs
+            .iter()
+            .find(|(_, c, r)| {
+                let t = (c - p0).dot(&chord) / len2;
+                0.0 < t && t < 1.0 && (p0 + chord * t - c).norm() < 0.5 * r
+            })
+            .map(|(h, _, _)| *h)
+    }
+}

@@ -1,0 +1,244 @@
+//! The scene file as serde sees it: every field optional, unknown fields refused.
+//!
+//! These types only carry the text's structure; [`crate::read`] resolves them into a
+//! [`Scene`](crate::Scene) and checks every rule with the path of the field. Names that
+//! select a variant (`type`, `domain`, `broadphase`) are plain strings here, so a bad one
+//! gets the same kind of message as any other bad value ("must be one of ..."), and a shape's
+//! fields are all in one struct, so the path of a bad value inside a shape is known to the
+//! parser (an internally tagged enum would buffer the shape and lose it).
+//!
+//! `docs/scene-format.md` documents every field; keep the two in step.
+
+use core::fmt;
+use core::marker::PhantomData;
+use serde::de::{MapAccess, Visitor, value::MapAccessDeserializer};
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// A JSON object holding a `T`, and nothing else.
+///
+/// serde's derived structs also accept a sequence of their field values (`"pose": [1, 2]`
+/// would read as `x = 1, y = 2`), which hides mistakes in a hand-written file. This wrapper
+/// accepts only a map, and hands it to `T` through the same `MapAccess`, so the path of a bad
+/// value inside is still tracked.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(transparent)]
+pub(crate) struct Obj<T>(pub T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjVisitor<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjVisitor<T> {
+            type Value = Obj<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Obj<T>, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(map)).map(Obj)
+            }
+        }
+        deserializer.deserialize_map(ObjVisitor(PhantomData))
+    }
+}
+
+/// `[x, y]`: a point or a vector.
+pub(crate) type Xy = [f64; 2];
+
+/// The whole file.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct SceneFile {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gravity: Option<Xy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speculative_distance: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solver: Option<Obj<SolverFile>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stepper: Option<Obj<StepperFile>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub broadphase: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dt: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration: Option<f64>,
+    pub bodies: Vec<Obj<BodyFile>>,
+}
+
+/// `solver`: the contact solver's settings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct SolverFile {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub substeps: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub velocity_iterations: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relax_iterations: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contact_hertz: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contact_damping_ratio: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_push_out_velocity: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restitution_threshold: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warm_starting: Option<bool>,
+}
+
+/// `stepper`: which stepper, and its settings.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct StepperFile {
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub velocity_threshold: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub toi_options: Option<Obj<ToiOptionsFile>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub impact: Option<Obj<ImpactFile>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_events: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_pair_events: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_advance: Option<f64>,
+}
+
+/// `stepper.toi_options`, and a query's `options`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct ToiOptionsFile {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_fraction: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_separation: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_iterations: Option<u32>,
+}
+
+/// `stepper.impact`: the single-impact resolver's settings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct ImpactFile {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restitution_threshold: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub friction: Option<bool>,
+}
+
+/// One entry of `bodies`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct BodyFile {
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape: Option<Obj<ShapeFile>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pose: Option<Obj<PoseFile>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linvel: Option<Xy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub angvel: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub density: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mass: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mass_properties: Option<Obj<MassPropertiesFile>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub material: Option<Obj<MaterialFile>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linear_damping: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub angular_damping: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ccd: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_data: Option<u128>,
+}
+
+/// A shape: `type` selects which of the other fields apply.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct ShapeFile {
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub center: Option<Xy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub a: Option<Xy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub b: Option<Xy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<Vec<Xy>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub half_width: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub half_height: Option<f64>,
+}
+
+impl ShapeFile {
+    /// The fields given, by name, in the order of the struct (for "not a field of" errors).
+    pub(crate) fn given(&self) -> [(&'static str, bool); 7] {
+        [
+            ("radius", self.radius.is_some()),
+            ("center", self.center.is_some()),
+            ("a", self.a.is_some()),
+            ("b", self.b.is_some()),
+            ("vertices", self.vertices.is_some()),
+            ("half_width", self.half_width.is_some()),
+            ("half_height", self.half_height.is_some()),
+        ]
+    }
+}
+
+/// A pose: position, and the angle (or, for exactness, the rotation as `[cos, sin]`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct PoseFile {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub y: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub angle: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<Xy>,
+}
+
+/// `mass_properties`: mass, inertia and centre of mass set by hand.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct MassPropertiesFile {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mass: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inertia: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub center: Option<Xy>,
+}
+
+/// `material`: restitution and friction.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct MaterialFile {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restitution: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub friction: Option<f64>,
+}

@@ -1,0 +1,492 @@
+//! Reading a scene file: the parser (with paths), then the file's structure resolved into a
+//! [`Scene`], each part checked as soon as it is resolved so the first error in the file's
+//! order is the one reported.
+
+use crate::error::{SceneError, finite, non_negative, not_one_of, positive, remap, required};
+use crate::file::{
+    BodyFile, ImpactFile, Obj, PoseFile, SceneFile, ShapeFile, SolverFile, StepperFile,
+    ToiOptionsFile, Xy,
+};
+use crate::scene::{
+    BroadphaseChoice, DEFAULT_DT, DEFAULT_STEPS, Domain, FORMAT_VERSION, MAX_POLYGON_VERTICES,
+    MAX_STEPS, Scene, StepperChoice, StepperKind,
+};
+use crate::validate;
+use impact_geometry::nalgebra::Complex;
+use impact_geometry::{
+    Capsule, Circle, ConvexPolygon, Isometry, MassProperties, Point, Rotation, Segment, Shape,
+    Vector,
+};
+use impact_narrowphase::ToiOptions;
+use impact_solver::{BodyType, RigidBodyDef, SolverSettings};
+use impact_stepper::{FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
+use serde::de::DeserializeOwned;
+
+/// The shape types of the file, in the order of the documentation.
+pub(crate) const SHAPE_TYPES: [&str; 5] = ["circle", "segment", "capsule", "polygon", "rectangle"];
+/// The body types of the file.
+pub(crate) const BODY_TYPES: [&str; 3] = ["dynamic", "static", "kinematic"];
+
+/// Parses JSON into `T`, with the path of the value the parser was reading when it failed.
+///
+/// serde_json's own errors carry only a line and a column; serde_path_to_error wraps the
+/// deserializer and records the path of map keys and sequence indices on the way down, which
+/// is what turns "invalid type: string, expected f64 at line 40 column 21" into an error a
+/// user can act on without counting lines. Trailing characters after the value are an error.
+pub(crate) fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, SceneError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(SceneError::from_json)?;
+    de.end().map_err(|e| SceneError::new("", e.to_string()))?;
+    Ok(value)
+}
+
+/// Resolves and checks the whole file.
+pub(crate) fn resolve(f: SceneFile) -> Result<Scene, SceneError> {
+    if let Some(v) = f.version
+        && v != FORMAT_VERSION
+    {
+        return Err(SceneError::new(
+            "version",
+            format!("must be {FORMAT_VERSION}, got {v}"),
+        ));
+    }
+    let domain = match f.domain.as_deref() {
+        None | Some("unbounded") => Domain::Unbounded,
+        Some(other) => {
+            return Err(SceneError::new(
+                "domain",
+                format!("must be \"unbounded\" (periodic domains are planned), got {other:?}"),
+            ));
+        }
+    };
+    let mut settings = WorldSettings::default();
+    if let Some(g) = f.gravity {
+        settings.gravity = vector(g);
+    }
+    if let Some(d) = f.speculative_distance {
+        settings.speculative_distance = d;
+    }
+    if let Some(Obj(s)) = &f.solver {
+        settings.solver = solver(s);
+    }
+    validate::world_settings(&settings)?;
+    let stepper = match &f.stepper {
+        Some(Obj(s)) => stepper(s)?,
+        None => StepperChoice::default(),
+    };
+    let broadphase = match f.broadphase.as_deref() {
+        None => BroadphaseChoice::default(),
+        Some(name) => name
+            .parse()
+            .map_err(|_| not_one_of("broadphase", name, &BroadphaseChoice::NAMES))?,
+    };
+    let dt = positive("dt", f.dt.unwrap_or(DEFAULT_DT))?;
+    let steps = match (f.steps, f.duration) {
+        (Some(_), Some(_)) => {
+            return Err(SceneError::new(
+                "duration",
+                "give steps or duration, not both",
+            ));
+        }
+        (Some(n), None) => n,
+        (None, Some(d)) => steps_for(d, dt)?,
+        (None, None) => DEFAULT_STEPS,
+    };
+    validate::steps("steps", steps)?;
+    let mut bodies = Vec::with_capacity(f.bodies.len());
+    for (i, Obj(b)) in f.bodies.iter().enumerate() {
+        let path = format!("bodies[{i}]");
+        let def = body(b, &path)?;
+        validate::body(&def, &path)?;
+        bodies.push(def);
+    }
+    Ok(Scene {
+        name: f.name.unwrap_or_default(),
+        domain,
+        settings,
+        bodies,
+        stepper,
+        broadphase,
+        dt,
+        steps,
+    })
+}
+
+/// The number of steps of `dt` that cover `duration`: the smallest count whose total reaches
+/// it, where a count within a billionth of a step of it reaches it (so 1 s at 1/60 s is 60
+/// steps, not 61, whatever the rounding of `1.0 / 60.0`).
+fn steps_for(duration: f64, dt: f64) -> Result<u64, SceneError> {
+    non_negative("duration", duration)?;
+    let n = (duration / dt - 1e-9).ceil().max(0.0);
+    if n > MAX_STEPS as f64 {
+        return Err(SceneError::new(
+            "duration",
+            format!("must be at most {MAX_STEPS} steps of dt, got {n:e} steps"),
+        ));
+    }
+    Ok(n as u64)
+}
+
+fn vector(v: Xy) -> Vector {
+    Vector::new(v[0], v[1])
+}
+
+fn point(v: Xy) -> Point {
+    Point::new(v[0], v[1])
+}
+
+fn solver(s: &SolverFile) -> SolverSettings {
+    let d = SolverSettings::default();
+    SolverSettings {
+        substeps: s.substeps.unwrap_or(d.substeps),
+        velocity_iterations: s.velocity_iterations.unwrap_or(d.velocity_iterations),
+        relax_iterations: s.relax_iterations.unwrap_or(d.relax_iterations),
+        contact_hertz: s.contact_hertz.unwrap_or(d.contact_hertz),
+        contact_damping_ratio: s.contact_damping_ratio.unwrap_or(d.contact_damping_ratio),
+        max_push_out_velocity: s.max_push_out_velocity.unwrap_or(d.max_push_out_velocity),
+        restitution_threshold: s.restitution_threshold.unwrap_or(d.restitution_threshold),
+        warm_starting: s.warm_starting.unwrap_or(d.warm_starting),
+    }
+}
+
+fn stepper(s: &StepperFile) -> Result<StepperChoice, SceneError> {
+    let kind = match s.kind.as_deref() {
+        None => StepperKind::Toi,
+        Some(name) => name
+            .parse()
+            .map_err(|_| not_one_of("stepper.type", name, &StepperKind::NAMES))?,
+    };
+    let given = [
+        ("velocity_threshold", s.velocity_threshold.is_some()),
+        ("toi_options", s.toi_options.is_some()),
+        ("impact", s.impact.is_some()),
+        ("max_events", s.max_events.is_some()),
+        ("max_pair_events", s.max_pair_events.is_some()),
+        ("min_advance", s.min_advance.is_some()),
+    ];
+    let allowed: &[&str] = match kind {
+        StepperKind::Discrete => &[],
+        StepperKind::Clamp => &["velocity_threshold", "toi_options"],
+        StepperKind::Toi => &given.map(|(name, _)| name),
+    };
+    if let Some((name, _)) = given.iter().find(|(n, g)| *g && !allowed.contains(n)) {
+        let has = if allowed.is_empty() {
+            "it has no settings".to_owned()
+        } else {
+            format!("its settings are {}", allowed.join(", "))
+        };
+        return Err(SceneError::new(
+            format!("stepper.{name}"),
+            format!(
+                "is not a setting of the \"{}\" stepper ({has})",
+                kind.name()
+            ),
+        ));
+    }
+    let toi = match &s.toi_options {
+        Some(Obj(o)) => toi_options(o, "stepper.toi_options")?,
+        None => ToiOptions::default(),
+    };
+    let choice = match kind {
+        StepperKind::Discrete => StepperChoice::Discrete,
+        StepperKind::Clamp => {
+            let d = MotionClampingSettings::default();
+            StepperChoice::Clamp(MotionClampingSettings {
+                velocity_threshold: s.velocity_threshold.unwrap_or(d.velocity_threshold),
+                toi,
+            })
+        }
+        StepperKind::Toi => {
+            let d = FirstTimeOfImpactSettings::default();
+            let mut impact = d.impact;
+            if let Some(Obj(ImpactFile {
+                restitution_threshold,
+                friction,
+            })) = &s.impact
+            {
+                impact.restitution_threshold =
+                    restitution_threshold.unwrap_or(impact.restitution_threshold);
+                impact.friction = friction.unwrap_or(impact.friction);
+            }
+            let max_events = match s.max_events {
+                Some(n) => usize::try_from(n).map_err(|_| {
+                    SceneError::new(
+                        "stepper.max_events",
+                        format!("must be at most {}, got {n}", usize::MAX),
+                    )
+                })?,
+                None => d.max_events,
+            };
+            StepperChoice::Toi(FirstTimeOfImpactSettings {
+                velocity_threshold: s.velocity_threshold.unwrap_or(d.velocity_threshold),
+                toi,
+                impact,
+                max_events,
+                max_pair_events: s.max_pair_events.unwrap_or(d.max_pair_events),
+                min_advance: s.min_advance.unwrap_or(d.min_advance),
+            })
+        }
+    };
+    validate::stepper(&choice)?;
+    Ok(choice)
+}
+
+/// Time-of-impact options at `path`, defaults for what is not given.
+pub(crate) fn toi_options(o: &ToiOptionsFile, path: &str) -> Result<ToiOptions, SceneError> {
+    let d = ToiOptions::default();
+    ToiOptions::new(
+        o.max_fraction.unwrap_or(d.max_fraction()),
+        o.target_separation.unwrap_or(d.target_separation()),
+        o.tolerance.unwrap_or(d.tolerance()),
+        o.max_iterations.unwrap_or(d.max_iterations()),
+    )
+    .map_err(|e| remap(&e, "toi_options", path))
+}
+
+fn body(b: &BodyFile, path: &str) -> Result<RigidBodyDef, SceneError> {
+    let field = |name: &str| format!("{path}.{name}");
+    let body_type = match b.kind.as_deref() {
+        None | Some("dynamic") => BodyType::Dynamic,
+        Some("static") => BodyType::Static,
+        Some("kinematic") => BodyType::Kinematic,
+        Some(other) => return Err(not_one_of(&field("type"), other, &BODY_TYPES)),
+    };
+    let Obj(shape_file) = b
+        .shape
+        .as_ref()
+        .ok_or_else(|| required(&field("shape"), "every body has a shape"))?;
+    let shape = shape(shape_file, &field("shape"))?;
+    let pose = match &b.pose {
+        Some(Obj(p)) => pose(p, &field("pose"))?,
+        None => Isometry::identity(),
+    };
+    let mut def = RigidBodyDef::new(shape).body_type(body_type).pose(pose);
+    if let Some(v) = b.linvel {
+        def.linvel = vector(v);
+    }
+    if let Some(w) = b.angvel {
+        def.angvel = w;
+    }
+    if b.mass.is_some() && b.mass_properties.is_some() {
+        return Err(SceneError::new(
+            field("mass"),
+            "give mass or mass_properties, not both",
+        ));
+    }
+    if b.mass.is_some() && b.density.is_some() {
+        return Err(SceneError::new(
+            field("mass"),
+            "give density or mass, not both",
+        ));
+    }
+    if let Some(d) = b.density {
+        def.density = d;
+    }
+    if let Some(m) = b.mass {
+        let path = field("mass");
+        positive(&path, m)?;
+        let area = MassProperties::area(&def.shape);
+        if area <= 0.0 {
+            return Err(SceneError::new(
+                path,
+                format!(
+                    "a {} has no area, so a mass cannot set its density: give mass_properties",
+                    shape_name(&def.shape)
+                ),
+            ));
+        }
+        def.density = m / area;
+        if !def.density.is_finite() {
+            return Err(SceneError::new(
+                path,
+                format!(
+                    "gives a density of {} (the shape's area is {area})",
+                    def.density
+                ),
+            ));
+        }
+    }
+    if let Some(Obj(mp)) = &b.mass_properties {
+        let mp_field = |name: &str| format!("{path}.mass_properties.{name}");
+        let mass = mp
+            .mass
+            .ok_or_else(|| required(&mp_field("mass"), "mass properties give the mass"))?;
+        let inertia = mp.inertia.ok_or_else(|| {
+            required(
+                &mp_field("inertia"),
+                "mass properties give the inertia about the centre of mass",
+            )
+        })?;
+        let local_center = match mp.center {
+            Some(c) => point(c),
+            None => default_center(&def.shape),
+        };
+        def.mass_properties = Some(MassProperties {
+            mass,
+            local_center,
+            inertia,
+        });
+    }
+    if let Some(Obj(m)) = &b.material {
+        if let Some(r) = m.restitution {
+            def.restitution = r;
+        }
+        if let Some(f) = m.friction {
+            def.friction = f;
+        }
+    }
+    if let Some(d) = b.linear_damping {
+        def.linear_damping = d;
+    }
+    if let Some(d) = b.angular_damping {
+        def.angular_damping = d;
+    }
+    if let Some(ccd) = b.ccd {
+        def.ccd = ccd;
+    }
+    if let Some(u) = b.user_data {
+        def.user_data = u;
+    }
+    Ok(def)
+}
+
+/// The centre of mass `mass_properties.center` defaults to: the shape's centroid.
+pub(crate) fn default_center(shape: &Shape) -> Point {
+    shape
+        .mass_properties(1.0)
+        .map(|p| p.local_center)
+        .unwrap_or_else(|_| Point::origin())
+}
+
+/// The name of a shape's type in the file (a rectangle reads back as a polygon).
+pub(crate) fn shape_name(shape: &Shape) -> &'static str {
+    match shape {
+        Shape::Circle(_) => "circle",
+        Shape::Segment(_) => "segment",
+        Shape::Capsule(_) => "capsule",
+        Shape::Polygon(_) => "polygon",
+    }
+}
+
+/// A shape at `path`, its fields checked against its type.
+pub(crate) fn shape(s: &ShapeFile, path: &str) -> Result<Shape, SceneError> {
+    let field = |name: &str| format!("{path}.{name}");
+    let Some(kind) = s.kind.as_deref() else {
+        return Err(required(
+            &field("type"),
+            "one of \"circle\", \"segment\", \"capsule\", \"polygon\", \"rectangle\"",
+        ));
+    };
+    let fields: &[&str] = match kind {
+        "circle" => &["radius", "center"],
+        "segment" => &["a", "b"],
+        "capsule" => &["a", "b", "radius"],
+        "polygon" => &["vertices"],
+        "rectangle" => &["half_width", "half_height"],
+        other => return Err(not_one_of(&field("type"), other, &SHAPE_TYPES)),
+    };
+    if let Some((name, _)) = s.given().iter().find(|(n, g)| *g && !fields.contains(n)) {
+        return Err(SceneError::new(
+            field(name),
+            format!(
+                "is not a field of a {kind} (its fields are {})",
+                fields.join(", ")
+            ),
+        ));
+    }
+    let need = |value: Option<Xy>, name: &str| {
+        value.map(point).ok_or_else(|| {
+            required(
+                &field(name),
+                &format!("a {kind} needs {}", fields.join(", ")),
+            )
+        })
+    };
+    let need_number = |value: Option<f64>, name: &str| {
+        value.ok_or_else(|| {
+            required(
+                &field(name),
+                &format!("a {kind} needs {}", fields.join(", ")),
+            )
+        })
+    };
+    let shape: Shape = match kind {
+        "circle" => {
+            let r = positive(&field("radius"), need_number(s.radius, "radius")?)?;
+            let c = s.center.map_or_else(Point::origin, point);
+            Circle::with_center(c, r)
+                .map_err(|e| remap(&e, "circle", path))?
+                .into()
+        }
+        "segment" => {
+            let (a, b) = (need(s.a, "a")?, need(s.b, "b")?);
+            Segment::new(a, b)
+                .map_err(|e| remap(&e, "segment", path))?
+                .into()
+        }
+        "capsule" => {
+            let (a, b) = (need(s.a, "a")?, need(s.b, "b")?);
+            let r = positive(&field("radius"), need_number(s.radius, "radius")?)?;
+            Capsule::new(a, b, r)
+                .map_err(|e| remap(&e, "capsule", path))?
+                .into()
+        }
+        "polygon" => {
+            let vertices = s.vertices.as_ref().ok_or_else(|| {
+                required(
+                    &field("vertices"),
+                    "a polygon needs its vertices, counter-clockwise",
+                )
+            })?;
+            if vertices.len() > MAX_POLYGON_VERTICES {
+                return Err(SceneError::new(
+                    field("vertices"),
+                    format!(
+                        "must have at most {MAX_POLYGON_VERTICES} vertices, got {}",
+                        vertices.len()
+                    ),
+                ));
+            }
+            let points: Vec<Point> = vertices.iter().copied().map(point).collect();
+            ConvexPolygon::new(&points)
+                .map_err(|e| remap(&e, "polygon.vertices", &field("vertices")))?
+                .into()
+        }
+        _ => {
+            let hw = positive(
+                &field("half_width"),
+                need_number(s.half_width, "half_width")?,
+            )?;
+            let hh = positive(
+                &field("half_height"),
+                need_number(s.half_height, "half_height")?,
+            )?;
+            ConvexPolygon::rectangle(hw, hh)
+                .map_err(|e| remap(&e, "rectangle", path))?
+                .into()
+        }
+    };
+    validate::shape(&shape, path)?;
+    Ok(shape)
+}
+
+/// A pose at `path`.
+pub(crate) fn pose(p: &PoseFile, path: &str) -> Result<Isometry, SceneError> {
+    let translation = Vector::new(p.x.unwrap_or(0.0), p.y.unwrap_or(0.0));
+    let rotation = match (p.angle, p.rotation) {
+        (Some(_), Some(_)) => {
+            return Err(SceneError::new(
+                format!("{path}.rotation"),
+                "give angle or rotation, not both",
+            ));
+        }
+        (Some(angle), None) => Rotation::new(finite(&format!("{path}.angle"), angle)?),
+        // The exact form the writer falls back to when no angle rebuilds the rotation bit
+        // for bit; checked to be a rotation, and kept as given (normalising would change it).
+        (None, Some([re, im])) => Rotation::new_unchecked(Complex::new(re, im)),
+        (None, None) => Rotation::identity(),
+    };
+    let pose = Isometry::from_parts(translation.into(), rotation);
+    validate::pose(&pose, path, p.rotation.is_some())?;
+    Ok(pose)
+}

@@ -1,0 +1,231 @@
+//! The rules of the scene file, checked on resolved values and reported with the path the
+//! value has in the file. The reader runs each check as soon as a part is resolved;
+//! [`Scene::validate`](crate::Scene::validate) runs them all on a scene a program built.
+
+use crate::error::{
+    SceneError, at_least_one, finite, non_negative, positive, remap, unit_interval,
+};
+use crate::read::shape_name;
+use crate::scene::{MAX_POLYGON_VERTICES, MAX_STEPS, Scene, StepperChoice};
+use impact_geometry::{Isometry, MassProperties, Shape};
+use impact_solver::{BodyType, RigidBody, RigidBodyDef};
+use impact_stepper::WorldSettings;
+
+/// Every rule, in the order of the file.
+pub(crate) fn scene(s: &Scene) -> Result<(), SceneError> {
+    world_settings(&s.settings)?;
+    stepper(&s.stepper)?;
+    positive("dt", s.dt)?;
+    steps("steps", s.steps)?;
+    for (i, def) in s.bodies.iter().enumerate() {
+        let path = format!("bodies[{i}]");
+        shape(&def.shape, &format!("{path}.shape"))?;
+        pose(&def.pose, &format!("{path}.pose"), false)?;
+        body(def, &path)?;
+    }
+    Ok(())
+}
+
+/// `gravity`, `speculative_distance` and `solver`.
+pub(crate) fn world_settings(s: &WorldSettings) -> Result<(), SceneError> {
+    finite("gravity[0]", s.gravity.x)?;
+    finite("gravity[1]", s.gravity.y)?;
+    non_negative("speculative_distance", s.speculative_distance)?;
+    let solver = &s.solver;
+    at_least_one("solver.substeps", solver.substeps.into())?;
+    at_least_one(
+        "solver.velocity_iterations",
+        solver.velocity_iterations.into(),
+    )?;
+    positive("solver.contact_hertz", solver.contact_hertz)?;
+    non_negative("solver.contact_damping_ratio", solver.contact_damping_ratio)?;
+    non_negative("solver.max_push_out_velocity", solver.max_push_out_velocity)?;
+    non_negative("solver.restitution_threshold", solver.restitution_threshold)?;
+    // The world's own check, for any rule it has that this file does not know yet.
+    s.validate().map_err(|e| remap(&e, "settings", "solver"))
+}
+
+/// `steps` (or the count a `duration` resolved to).
+pub(crate) fn steps(path: &str, steps: u64) -> Result<(), SceneError> {
+    if steps > MAX_STEPS {
+        return Err(SceneError::new(
+            path,
+            format!("must be at most {MAX_STEPS}, got {steps}"),
+        ));
+    }
+    Ok(())
+}
+
+/// `stepper`'s settings.
+pub(crate) fn stepper(s: &StepperChoice) -> Result<(), SceneError> {
+    match s {
+        StepperChoice::Discrete => Ok(()),
+        StepperChoice::Clamp(c) => {
+            non_negative("stepper.velocity_threshold", c.velocity_threshold)?;
+            c.validate()
+                .map_err(|e| remap(&e, "motion_clamping", "stepper"))
+        }
+        StepperChoice::Toi(t) => {
+            non_negative("stepper.velocity_threshold", t.velocity_threshold)?;
+            non_negative(
+                "stepper.impact.restitution_threshold",
+                t.impact.restitution_threshold,
+            )?;
+            at_least_one("stepper.max_events", t.max_events as u64)?;
+            at_least_one("stepper.max_pair_events", t.max_pair_events.into())?;
+            non_negative("stepper.min_advance", t.min_advance)?;
+            t.validate().map_err(|e| remap(&e, "first_toi", "stepper"))
+        }
+    }
+}
+
+/// The file's rules for shapes, stricter than the library's: a circle or capsule has a
+/// positive radius (a zero radius is a point or a segment: say so with the right type), a
+/// segment two distinct ends, a polygon at most [`MAX_POLYGON_VERTICES`] vertices.
+pub(crate) fn shape(shape: &Shape, path: &str) -> Result<(), SceneError> {
+    match shape {
+        Shape::Circle(c) => {
+            positive(&format!("{path}.radius"), c.radius())?;
+        }
+        Shape::Capsule(c) => {
+            positive(&format!("{path}.radius"), c.radius())?;
+        }
+        Shape::Segment(s) => {
+            if s.a() == s.b() {
+                return Err(SceneError::new(
+                    format!("{path}.b"),
+                    format!(
+                        "must differ from a (a segment has two distinct ends), got [{}, {}]",
+                        s.b().x,
+                        s.b().y
+                    ),
+                ));
+            }
+        }
+        Shape::Polygon(p) => {
+            if p.vertices().len() > MAX_POLYGON_VERTICES {
+                return Err(SceneError::new(
+                    format!("{path}.vertices"),
+                    format!(
+                        "must have at most {MAX_POLYGON_VERTICES} vertices, got {}",
+                        p.vertices().len()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A pose: finite, and a rotation of unit length. `exact` says the file gave the rotation
+/// itself (`pose.rotation`) rather than an angle, which is where a bad one is named.
+pub(crate) fn pose(pose: &Isometry, path: &str, exact: bool) -> Result<(), SceneError> {
+    finite(&format!("{path}.x"), pose.translation.x)?;
+    finite(&format!("{path}.y"), pose.translation.y)?;
+    let (re, im) = (pose.rotation.re, pose.rotation.im);
+    let rotation = format!("{path}.{}", if exact { "rotation" } else { "angle" });
+    finite(&rotation, re)?;
+    finite(&rotation, im)?;
+    let norm2 = re * re + im * im;
+    // As the solver's pose check: a rotation that is not unit length would scale the shape.
+    if (norm2 - 1.0).abs() > 1e-9 {
+        return Err(SceneError::new(
+            rotation,
+            format!("must be a unit vector [cos, sin], got squared norm {norm2}"),
+        ));
+    }
+    Ok(())
+}
+
+/// A body's values (its shape and pose are checked where they are read).
+pub(crate) fn body(def: &RigidBodyDef, path: &str) -> Result<(), SceneError> {
+    let field = |name: &str| format!("{path}.{name}");
+    finite(&field("linvel[0]"), def.linvel.x)?;
+    finite(&field("linvel[1]"), def.linvel.y)?;
+    finite(&field("angvel"), def.angvel)?;
+    if def.body_type == BodyType::Static {
+        // A static body that reported a velocity would push contacts while staying put.
+        if def.linvel.x != 0.0 || def.linvel.y != 0.0 {
+            return Err(SceneError::new(
+                field("linvel"),
+                format!(
+                    "must be [0, 0] for a static body (make it kinematic to move it), got [{}, {}]",
+                    def.linvel.x, def.linvel.y
+                ),
+            ));
+        }
+        if def.angvel != 0.0 {
+            return Err(SceneError::new(
+                field("angvel"),
+                format!(
+                    "must be 0 for a static body (make it kinematic to move it), got {}",
+                    def.angvel
+                ),
+            ));
+        }
+    }
+    non_negative(&field("density"), def.density)?;
+    unit_interval(&field("material.restitution"), def.restitution)?;
+    non_negative(&field("material.friction"), def.friction)?;
+    non_negative(&field("linear_damping"), def.linear_damping)?;
+    non_negative(&field("angular_damping"), def.angular_damping)?;
+    match &def.mass_properties {
+        Some(p) => {
+            positive(&field("mass_properties.mass"), p.mass)?;
+            positive(&field("mass_properties.inertia"), p.inertia)?;
+            finite(&field("mass_properties.center[0]"), p.local_center.x)?;
+            finite(&field("mass_properties.center[1]"), p.local_center.y)?;
+        }
+        None => {
+            let props = def
+                .shape
+                .mass_properties(def.density)
+                .map_err(|e| remap(&e, "density", &field("density")))?;
+            // Only a dynamic body's mass is used; a huge static one is fine.
+            if def.body_type == BodyType::Dynamic
+                && !(props.mass.is_finite() && props.inertia.is_finite())
+            {
+                return Err(SceneError::new(
+                    field("density"),
+                    format!(
+                        "gives a mass of {} and an inertia of {}: the body is too large or too dense",
+                        props.mass, props.inertia
+                    ),
+                ));
+            }
+            if def.body_type == BodyType::Dynamic && props.mass <= 0.0 {
+                return Err(if MassProperties::area(&def.shape) <= 0.0 {
+                    SceneError::new(
+                        field("type"),
+                        format!(
+                            "a dynamic body needs a mass, and a {} has no area: make it \
+                             static or kinematic, or give it mass_properties",
+                            shape_name(&def.shape)
+                        ),
+                    )
+                } else {
+                    SceneError::new(
+                        field("density"),
+                        format!(
+                            "must be positive for a dynamic body (or give mass_properties), got {}",
+                            def.density
+                        ),
+                    )
+                });
+            }
+        }
+    }
+    let aabb = def.shape.aabb(&def.pose);
+    if ![aabb.mins.x, aabb.mins.y, aabb.maxs.x, aabb.maxs.y]
+        .iter()
+        .all(|v| v.is_finite())
+    {
+        return Err(SceneError::new(
+            field("pose"),
+            "puts the shape so far out that its bounding box overflows",
+        ));
+    }
+    // The body's own validation, for any rule it has that this file does not know yet.
+    RigidBody::new(def.clone()).map_err(|e| remap(&e, "body", path))?;
+    Ok(())
+}

@@ -1,0 +1,263 @@
+//! Writing a [`Scene`] as a scene file: defaults left out, every number written so that it
+//! reads back bit for bit.
+
+use crate::file::{
+    BodyFile, ImpactFile, MassPropertiesFile, MaterialFile, Obj, PoseFile, SceneFile, ShapeFile,
+    SolverFile, StepperFile, ToiOptionsFile, Xy,
+};
+use crate::read::default_center;
+use crate::scene::{FORMAT_VERSION, Scene, StepperChoice};
+use impact_geometry::{Isometry, Point, Real, Rotation, Shape, Vector};
+use impact_narrowphase::ToiOptions;
+use impact_solver::{BodyType, Material, RigidBodyDef, SolverSettings};
+use impact_stepper::{FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
+
+/// `Some(value)` unless it equals `default` bit for bit (so `-0.0` is written, and reads back
+/// as `-0.0`).
+fn unless<T: Bits>(value: T, default: T) -> Option<T> {
+    (!value.same_bits(&default)).then_some(value)
+}
+
+/// Bitwise equality, so a value is only left out when leaving it out changes nothing.
+trait Bits: Copy {
+    fn same_bits(&self, other: &Self) -> bool;
+}
+
+impl Bits for Real {
+    fn same_bits(&self, other: &Self) -> bool {
+        self.to_bits() == other.to_bits()
+    }
+}
+
+impl Bits for bool {
+    fn same_bits(&self, other: &Self) -> bool {
+        self == other
+    }
+}
+
+impl Bits for u32 {
+    fn same_bits(&self, other: &Self) -> bool {
+        self == other
+    }
+}
+
+impl Bits for u64 {
+    fn same_bits(&self, other: &Self) -> bool {
+        self == other
+    }
+}
+
+impl Bits for u128 {
+    fn same_bits(&self, other: &Self) -> bool {
+        self == other
+    }
+}
+
+impl Bits for Xy {
+    fn same_bits(&self, other: &Self) -> bool {
+        self[0].same_bits(&other[0]) && self[1].same_bits(&other[1])
+    }
+}
+
+fn xy_point(p: Point) -> Xy {
+    [p.x, p.y]
+}
+
+fn xy_vector(v: Vector) -> Xy {
+    [v.x, v.y]
+}
+
+/// The whole file.
+pub(crate) fn scene_file(s: &Scene) -> SceneFile {
+    let d = WorldSettings::default();
+    SceneFile {
+        version: Some(FORMAT_VERSION),
+        name: (!s.name.is_empty()).then(|| s.name.clone()),
+        domain: Some("unbounded".to_owned()),
+        gravity: Some(xy_vector(s.settings.gravity)),
+        speculative_distance: unless(s.settings.speculative_distance, d.speculative_distance),
+        solver: solver(&s.settings.solver).map(Obj),
+        stepper: Some(Obj(stepper(&s.stepper))),
+        broadphase: Some(s.broadphase.name().to_owned()),
+        dt: Some(s.dt),
+        steps: Some(s.steps),
+        duration: None,
+        bodies: s.bodies.iter().map(|b| Obj(body(b))).collect(),
+    }
+}
+
+fn solver(s: &SolverSettings) -> Option<SolverFile> {
+    let d = SolverSettings::default();
+    let file = SolverFile {
+        substeps: unless(s.substeps, d.substeps),
+        velocity_iterations: unless(s.velocity_iterations, d.velocity_iterations),
+        relax_iterations: unless(s.relax_iterations, d.relax_iterations),
+        contact_hertz: unless(s.contact_hertz, d.contact_hertz),
+        contact_damping_ratio: unless(s.contact_damping_ratio, d.contact_damping_ratio),
+        max_push_out_velocity: unless(s.max_push_out_velocity, d.max_push_out_velocity),
+        restitution_threshold: unless(s.restitution_threshold, d.restitution_threshold),
+        warm_starting: unless(s.warm_starting, d.warm_starting),
+    };
+    (file != SolverFile::default()).then_some(file)
+}
+
+fn stepper(s: &StepperChoice) -> StepperFile {
+    let mut file = StepperFile {
+        kind: Some(s.kind().name().to_owned()),
+        ..StepperFile::default()
+    };
+    match s {
+        StepperChoice::Discrete => {}
+        StepperChoice::Clamp(c) => {
+            let d = MotionClampingSettings::default();
+            file.velocity_threshold = unless(c.velocity_threshold, d.velocity_threshold);
+            file.toi_options = toi_options(&c.toi).map(Obj);
+        }
+        StepperChoice::Toi(t) => {
+            let d = FirstTimeOfImpactSettings::default();
+            file.velocity_threshold = unless(t.velocity_threshold, d.velocity_threshold);
+            file.toi_options = toi_options(&t.toi).map(Obj);
+            let impact = ImpactFile {
+                restitution_threshold: unless(
+                    t.impact.restitution_threshold,
+                    d.impact.restitution_threshold,
+                ),
+                friction: unless(t.impact.friction, d.impact.friction),
+            };
+            file.impact = (impact != ImpactFile::default()).then_some(Obj(impact));
+            file.max_events = unless(t.max_events as u64, d.max_events as u64);
+            file.max_pair_events = unless(t.max_pair_events, d.max_pair_events);
+            file.min_advance = unless(t.min_advance, d.min_advance);
+        }
+    }
+    file
+}
+
+/// Time-of-impact options, or `None` if they are the defaults.
+pub(crate) fn toi_options(o: &ToiOptions) -> Option<ToiOptionsFile> {
+    let d = ToiOptions::default();
+    let file = ToiOptionsFile {
+        max_fraction: unless(o.max_fraction(), d.max_fraction()),
+        target_separation: unless(o.target_separation(), d.target_separation()),
+        tolerance: unless(o.tolerance(), d.tolerance()),
+        max_iterations: unless(o.max_iterations(), d.max_iterations()),
+    };
+    (file != ToiOptionsFile::default()).then_some(file)
+}
+
+fn body(def: &RigidBodyDef) -> BodyFile {
+    let material = Material::default();
+    let restitution = unless(def.restitution, material.restitution());
+    let friction = unless(def.friction, material.friction());
+    BodyFile {
+        kind: match def.body_type {
+            BodyType::Dynamic => None,
+            BodyType::Static => Some("static".to_owned()),
+            BodyType::Kinematic => Some("kinematic".to_owned()),
+        },
+        shape: Some(Obj(shape(&def.shape))),
+        pose: pose(&def.pose).map(Obj),
+        linvel: unless(xy_vector(def.linvel), [0.0; 2]),
+        angvel: unless(def.angvel, 0.0),
+        density: unless(def.density, 1.0),
+        mass: None,
+        mass_properties: def.mass_properties.map(|p| {
+            Obj(MassPropertiesFile {
+                mass: Some(p.mass),
+                inertia: Some(p.inertia),
+                center: unless(
+                    xy_point(p.local_center),
+                    xy_point(default_center(&def.shape)),
+                ),
+            })
+        }),
+        material: (restitution.is_some() || friction.is_some()).then_some(Obj(MaterialFile {
+            restitution,
+            friction,
+        })),
+        linear_damping: unless(def.linear_damping, 0.0),
+        angular_damping: unless(def.angular_damping, 0.0),
+        ccd: unless(def.ccd, false),
+        user_data: unless(def.user_data, 0),
+    }
+}
+
+/// A shape (a rectangle is written as the polygon it is).
+pub(crate) fn shape(shape: &Shape) -> ShapeFile {
+    let mut file = ShapeFile {
+        kind: Some(crate::read::shape_name(shape).to_owned()),
+        ..ShapeFile::default()
+    };
+    match shape {
+        Shape::Circle(c) => {
+            file.radius = Some(c.radius());
+            file.center = unless(xy_point(c.center()), [0.0; 2]);
+        }
+        Shape::Segment(s) => {
+            file.a = Some(xy_point(s.a()));
+            file.b = Some(xy_point(s.b()));
+        }
+        Shape::Capsule(c) => {
+            file.a = Some(xy_point(c.axis().a()));
+            file.b = Some(xy_point(c.axis().b()));
+            file.radius = Some(c.radius());
+        }
+        Shape::Polygon(p) => {
+            file.vertices = Some(p.vertices().iter().copied().map(xy_point).collect());
+        }
+    }
+    file
+}
+
+/// A pose, or `None` for the identity.
+pub(crate) fn pose(pose: &Isometry) -> Option<PoseFile> {
+    let identity = Rotation::identity();
+    let same_rotation = |r: &Rotation| {
+        r.re.to_bits() == pose.rotation.re.to_bits() && r.im.to_bits() == pose.rotation.im.to_bits()
+    };
+    let (angle, rotation) = if same_rotation(&identity) {
+        (None, None)
+    } else {
+        match angle_of(&pose.rotation) {
+            Some(a) => (Some(a), None),
+            None => (None, Some([pose.rotation.re, pose.rotation.im])),
+        }
+    };
+    let file = PoseFile {
+        x: unless(pose.translation.x, 0.0),
+        y: unless(pose.translation.y, 0.0),
+        angle,
+        rotation,
+    };
+    (file.x.is_some() || file.y.is_some() || file.angle.is_some() || file.rotation.is_some())
+        .then_some(file)
+}
+
+/// An angle whose rotation is `rotation` bit for bit, if one is near `rotation.angle()`.
+///
+/// A scene file gives angles, and the reader builds `Rotation::new(angle)`; but `atan2` of a
+/// rotation's `(cos, sin)` can land an ulp or two away from an angle that rebuilds those
+/// exact bits, and a rotation composed by a stepper may not be `Rotation::new` of any angle.
+/// The nearest few angles are tried; when none fits, the writer gives the rotation itself.
+fn angle_of(rotation: &Rotation) -> Option<Real> {
+    let fits = |a: Real| {
+        let r = Rotation::new(a);
+        r.re.to_bits() == rotation.re.to_bits() && r.im.to_bits() == rotation.im.to_bits()
+    };
+    let start = rotation.angle();
+    let (mut up, mut down) = (start, start);
+    if fits(start) {
+        return Some(start);
+    }
+    for _ in 0..4 {
+        up = up.next_up();
+        down = down.next_down();
+        if fits(up) {
+            return Some(up);
+        }
+        if fits(down) {
+            return Some(down);
+        }
+    }
+    None
+}

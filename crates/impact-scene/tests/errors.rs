@@ -1,0 +1,393 @@
+//! Malformed scene files: each is refused with the path of the bad field and why, exactly as
+//! the table says, and none panics.
+
+use impact_scene::{Scene, ToiQuery};
+
+/// A body with a valid circle, to pad the list so errors point past index 0.
+const OK: &str = r#"{"shape": {"type": "circle", "radius": 1}}"#;
+
+fn body(fields: &str) -> String {
+    format!(r#"{{"bodies": [{OK}, {OK}, {OK}, {{{fields}}}]}}"#)
+}
+
+fn circle(fields: &str) -> String {
+    body(&format!(
+        r#""shape": {{"type": "circle", "radius": 1}}, {fields}"#
+    ))
+}
+
+#[test]
+fn every_malformed_scene_is_refused_with_its_path_and_reason() {
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "empty file",
+            String::new(),
+            "EOF while parsing a value at line 1 column 0",
+        ),
+        (
+            "truncated",
+            r#"{"bodies": [{"shape": "#.to_owned(),
+            "bodies[0].shape: EOF while parsing a value at line 1 column 22",
+        ),
+        (
+            "not an object",
+            "[1, 2]".to_owned(),
+            "invalid type: sequence, expected a JSON object at line 1 column 0",
+        ),
+        (
+            "trailing comma",
+            r#"{"dt": 0.01,}"#.to_owned(),
+            "trailing comma at line 1 column 13",
+        ),
+        (
+            "trailing characters",
+            r#"{} {}"#.to_owned(),
+            "trailing characters at line 1 column 4",
+        ),
+        (
+            "NaN literal",
+            r#"{"dt": NaN}"#.to_owned(),
+            "dt: expected value at line 1 column 8",
+        ),
+        (
+            "unknown top-level field",
+            r#"{"gravty": [0, -10]}"#.to_owned(),
+            "gravty: unknown field `gravty`, expected one of `version`, `name`, `domain`, `gravity`, `speculative_distance`, `solver`, `stepper`, `broadphase`, `dt`, `steps`, `duration`, `bodies` at line 1 column 9",
+        ),
+        (
+            "unknown shape field",
+            body(r#""shape": {"type": "circle", "radus": 1}"#),
+            "bodies[3].shape.radus: unknown field `radus`, expected one of `type`, `radius`, `center`, `a`, `b`, `vertices`, `half_width`, `half_height` at line 1 column 180",
+        ),
+        (
+            "NaN as a string",
+            body(r#""shape": {"type": "circle", "radius": "NaN"}"#),
+            "bodies[3].shape.radius: invalid type: string \"NaN\", expected f64 at line 1 column 188",
+        ),
+        (
+            "infinity as a string",
+            r#"{"gravity": [0, "-inf"]}"#.to_owned(),
+            "gravity[1]: invalid type: string \"-inf\", expected f64 at line 1 column 22",
+        ),
+        (
+            "number out of range",
+            r#"{"gravity": [0, -1e400]}"#.to_owned(),
+            "gravity[1]: number out of range at line 1 column 22",
+        ),
+        (
+            "wrong type for a flag",
+            circle(r#""ccd": "yes""#),
+            "bodies[3].ccd: invalid type: string \"yes\", expected a boolean at line 1 column 199",
+        ),
+        (
+            "vector of one number",
+            circle(r#""linvel": [1]"#),
+            "bodies[3].linvel: invalid length 1, expected an array of length 2 at line 1 column 200",
+        ),
+        (
+            "negative radius",
+            body(r#""shape": {"type": "circle", "radius": -1}"#),
+            "bodies[3].shape.radius: must be positive, got -1",
+        ),
+        (
+            "zero capsule radius",
+            body(r#""shape": {"type": "capsule", "a": [0, 0], "b": [1, 0], "radius": 0}"#),
+            "bodies[3].shape.radius: must be positive, got 0",
+        ),
+        (
+            "non-convex polygon",
+            body(
+                r#""shape": {"type": "polygon", "vertices": [[0, 0], [2, 0], [1, 0.5], [2, 2], [0, 2]]}"#,
+            ),
+            "bodies[3].shape.vertices: not convex at vertex 2",
+        ),
+        (
+            "clockwise polygon",
+            body(r#""shape": {"type": "polygon", "vertices": [[0, 0], [0, 1], [1, 1], [1, 0]]}"#),
+            "bodies[3].shape.vertices: vertices are clockwise, expected counter-clockwise",
+        ),
+        (
+            "degenerate polygon",
+            body(r#""shape": {"type": "polygon", "vertices": [[0, 0], [1, 1], [2, 2]]}"#),
+            "bodies[3].shape.vertices: needs at least 3 distinct non-collinear vertices, got 2",
+        ),
+        (
+            "segment with one point",
+            body(r#""type": "static", "shape": {"type": "segment", "a": [1, 2], "b": [1, 2]}"#),
+            "bodies[3].shape.b: must differ from a (a segment has two distinct ends), got [1, 2]",
+        ),
+        (
+            "unknown shape type",
+            body(r#""shape": {"type": "triangle"}"#),
+            "bodies[3].shape.type: must be one of \"circle\", \"segment\", \"capsule\", \"polygon\", \"rectangle\", got \"triangle\"",
+        ),
+        (
+            "field of another shape",
+            body(r#""shape": {"type": "circle", "radius": 1, "vertices": [[0, 0]]}"#),
+            "bodies[3].shape.vertices: is not a field of a circle (its fields are radius, center)",
+        ),
+        (
+            "missing radius",
+            body(r#""shape": {"type": "circle"}"#),
+            "bodies[3].shape.radius: missing: a circle needs radius, center",
+        ),
+        (
+            "missing shape",
+            body(r#""ccd": true"#),
+            "bodies[3].shape: missing: every body has a shape",
+        ),
+        (
+            "unknown body type",
+            body(r#""type": "fixed", "shape": {"type": "circle", "radius": 1}"#),
+            "bodies[3].type: must be one of \"dynamic\", \"static\", \"kinematic\", got \"fixed\"",
+        ),
+        (
+            "restitution above 1",
+            circle(r#""material": {"restitution": 1.5}"#),
+            "bodies[3].material.restitution: must be in [0, 1], got 1.5",
+        ),
+        (
+            "negative friction",
+            circle(r#""material": {"friction": -0.1}"#),
+            "bodies[3].material.friction: must be zero or positive, got -0.1",
+        ),
+        (
+            "moving static body",
+            body(r#""type": "static", "shape": {"type": "circle", "radius": 1}, "linvel": [1, 0]"#),
+            "bodies[3].linvel: must be [0, 0] for a static body (make it kinematic to move it), got [1, 0]",
+        ),
+        (
+            "dynamic segment",
+            body(r#""shape": {"type": "segment", "a": [0, 0], "b": [1, 0]}"#),
+            "bodies[3].type: a dynamic body needs a mass, and a segment has no area: make it static or kinematic, or give it mass_properties",
+        ),
+        (
+            "zero density",
+            circle(r#""density": 0"#),
+            "bodies[3].density: must be positive for a dynamic body (or give mass_properties), got 0",
+        ),
+        (
+            "density and mass",
+            circle(r#""density": 1, "mass": 2"#),
+            "bodies[3].mass: give density or mass, not both",
+        ),
+        (
+            "mass of a segment",
+            body(
+                r#""type": "static", "shape": {"type": "segment", "a": [0, 0], "b": [1, 0]}, "mass": 2"#,
+            ),
+            "bodies[3].mass: a segment has no area, so a mass cannot set its density: give mass_properties",
+        ),
+        (
+            "mass properties without inertia",
+            circle(r#""mass_properties": {"mass": 2}"#),
+            "bodies[3].mass_properties.inertia: missing: mass properties give the inertia about the centre of mass",
+        ),
+        (
+            "angle and rotation",
+            circle(r#""pose": {"angle": 1, "rotation": [1, 0]}"#),
+            "bodies[3].pose.rotation: give angle or rotation, not both",
+        ),
+        (
+            "rotation not unit",
+            circle(r#""pose": {"rotation": [2, 0]}"#),
+            "bodies[3].pose.rotation: must be a unit vector [cos, sin], got squared norm 4",
+        ),
+        (
+            "pose as an array",
+            circle(r#""pose": [1, 2]"#),
+            "bodies[3].pose: invalid type: sequence, expected a JSON object at line 1 column 195",
+        ),
+        (
+            "negative user data",
+            circle(r#""user_data": -1"#),
+            "bodies[3].user_data: number out of range at line 1 column 201",
+        ),
+        (
+            "zero dt",
+            r#"{"dt": 0}"#.to_owned(),
+            "dt: must be positive, got 0",
+        ),
+        (
+            "negative dt",
+            r#"{"dt": -0.01}"#.to_owned(),
+            "dt: must be positive, got -0.01",
+        ),
+        (
+            "negative steps",
+            r#"{"steps": -3}"#.to_owned(),
+            "steps: invalid value: integer `-3`, expected u64 at line 1 column 12",
+        ),
+        (
+            "fractional steps",
+            r#"{"steps": 2.5}"#.to_owned(),
+            "steps: invalid type: floating point `2.5`, expected u64 at line 1 column 13",
+        ),
+        (
+            "steps and duration",
+            r#"{"steps": 10, "duration": 1}"#.to_owned(),
+            "duration: give steps or duration, not both",
+        ),
+        (
+            "negative duration",
+            r#"{"duration": -1}"#.to_owned(),
+            "duration: must be zero or positive, got -1",
+        ),
+        (
+            "endless duration",
+            r#"{"duration": 1e300}"#.to_owned(),
+            "duration: must be at most 1125899906842624 steps of dt, got 6e301 steps",
+        ),
+        (
+            "unknown stepper",
+            r#"{"stepper": {"type": "rk4"}}"#.to_owned(),
+            "stepper.type: must be one of \"discrete\", \"clamp\", \"toi\", got \"rk4\"",
+        ),
+        (
+            "stepper as a string",
+            r#"{"stepper": "toi"}"#.to_owned(),
+            "stepper: invalid type: string \"toi\", expected a JSON object at line 1 column 17",
+        ),
+        (
+            "setting of another stepper",
+            r#"{"stepper": {"type": "clamp", "max_events": 10}}"#.to_owned(),
+            "stepper.max_events: is not a setting of the \"clamp\" stepper (its settings are velocity_threshold, toi_options)",
+        ),
+        (
+            "settings of the discrete stepper",
+            r#"{"stepper": {"type": "discrete", "velocity_threshold": 1}}"#.to_owned(),
+            "stepper.velocity_threshold: is not a setting of the \"discrete\" stepper (it has no settings)",
+        ),
+        (
+            "negative velocity threshold",
+            r#"{"stepper": {"type": "toi", "velocity_threshold": -1}}"#.to_owned(),
+            "stepper.velocity_threshold: must be zero or positive, got -1",
+        ),
+        (
+            "zero event cap",
+            r#"{"stepper": {"type": "toi", "max_events": 0}}"#.to_owned(),
+            "stepper.max_events: must be at least 1, got 0",
+        ),
+        (
+            "zero tolerance",
+            r#"{"stepper": {"type": "clamp", "toi_options": {"tolerance": 0}}}"#.to_owned(),
+            "stepper.toi_options.tolerance: must be finite and positive, got 0",
+        ),
+        (
+            "unknown broadphase",
+            r#"{"broadphase": "quadtree"}"#.to_owned(),
+            "broadphase: must be one of \"rtree\", \"sap\", \"brute\", got \"quadtree\"",
+        ),
+        (
+            "periodic domain",
+            r#"{"domain": "periodic"}"#.to_owned(),
+            "domain: must be \"unbounded\" (periodic domains are planned), got \"periodic\"",
+        ),
+        (
+            "future version",
+            r#"{"version": 2}"#.to_owned(),
+            "version: must be 1, got 2",
+        ),
+        (
+            "zero substeps",
+            r#"{"solver": {"substeps": 0}}"#.to_owned(),
+            "solver.substeps: must be at least 1, got 0",
+        ),
+        (
+            "negative speculative distance",
+            r#"{"speculative_distance": -0.5}"#.to_owned(),
+            "speculative_distance: must be zero or positive, got -0.5",
+        ),
+        (
+            "body far out",
+            body(
+                r#""type": "static", "pose": {"x": 1.7e308}, "shape": {"type": "circle", "radius": 1e308}"#,
+            ),
+            "bodies[3].pose: puts the shape so far out that its bounding box overflows",
+        ),
+        (
+            "huge dynamic body",
+            body(r#""shape": {"type": "circle", "radius": 1e200}"#),
+            "bodies[3].density: gives a mass of inf and an inertia of inf: the body is too large or too dense",
+        ),
+    ];
+    assert!(cases.len() >= 20);
+    let mut wrong = Vec::new();
+    for (what, text, expected) in &cases {
+        let got = match Scene::from_json(text) {
+            Ok(_) => "accepted".to_owned(),
+            Err(e) => e.to_string(),
+        };
+        if got != *expected {
+            wrong.push(format!("{what}:\n  expected {expected}\n  got      {got}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn every_prefix_of_a_scene_is_refused_without_panicking() {
+    let text = r#"{"name": "cut", "gravity": [0, -10], "stepper": {"type": "toi", "toi_options": {"tolerance": 1e-6}},
+        "bodies": [{"type": "static", "shape": {"type": "polygon", "vertices": [[0, 0], [1, 0], [0, 1]]}},
+                   {"shape": {"type": "capsule", "a": [0, 0], "b": [1, 0], "radius": 0.5}, "pose": {"x": 1, "angle": 0.5}}]}"#;
+    assert!(Scene::from_json(text).is_ok());
+    for end in 0..text.len() {
+        assert!(
+            Scene::from_json(&text[..end]).is_err(),
+            "prefix of {end} bytes"
+        );
+    }
+}
+
+#[test]
+fn invalid_utf8_is_an_error() {
+    let err = Scene::from_json_slice(b"{\"name\": \"\xff\"}").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "name: invalid unicode code point at line 1 column 11"
+    );
+}
+
+#[test]
+fn malformed_queries_are_refused_with_their_path() {
+    let a = r#""a": {"shape": {"type": "circle", "radius": 1}}"#;
+    let cases = [
+        (
+            format!("{{{a}}}"),
+            "b: missing: the query needs two moving shapes, a and b",
+        ),
+        (
+            r#"{"a": {"shape": {"type": "circle", "radius": -1}}, "b": {}}"#.to_owned(),
+            "a.shape.radius: must be positive, got -1",
+        ),
+        (
+            format!(r#"{{{a}, "b": {{"linvel": [1, 0]}}}}"#),
+            "b.shape: missing: each side of the query has a shape",
+        ),
+        (
+            format!(r#"{{{a}, "b": {{"shape": {{"type": "circle", "radius": 1}}, "spin": 1}}}}"#),
+            "b.spin: unknown field `spin`, expected one of `shape`, `pose`, `linvel`, `angvel`, `center` at line 1 column 104",
+        ),
+        (
+            format!(
+                r#"{{{a}, "b": {a_shape}, "options": {{"max_fraction": 2}}}}"#,
+                a_shape = r#"{"shape": {"type": "circle", "radius": 1}}"#
+            ),
+            "options.max_fraction: must be in [0, 1], got 2",
+        ),
+        (
+            format!(
+                r#"{{{a}, "b": {a_shape}, "dt": 0}}"#,
+                a_shape = r#"{"shape": {"type": "circle", "radius": 1}}"#
+            ),
+            "dt: must be positive, got 0",
+        ),
+    ];
+    for (text, expected) in cases {
+        let got = ToiQuery::from_json(&text)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(got, expected, "{text}");
+    }
+}

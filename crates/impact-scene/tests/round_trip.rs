@@ -1,0 +1,275 @@
+//! Scenes round-trip: through a file (`to_json`, `from_json`), through a world
+//! (`build`, `from_world`), and through a world snapshot (`snapshot`, `restore`), bit for bit.
+
+use impact_geometry::{
+    Capsule, Circle, ConvexPolygon, Isometry, MassProperties, Point, Real, Rotation, Segment,
+    Vector,
+};
+use impact_narrowphase::ToiOptions;
+use impact_scene::audit::state_hash;
+use impact_scene::{BroadphaseChoice, Scene, StepperChoice, StepperKind, restore};
+use impact_solver::{BodyType, RigidBodyDef};
+use impact_stepper::{FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
+
+/// SplitMix64, so the samples need no random-number crate.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> Real {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as Real / (1u64 << 53) as Real
+    }
+
+    fn range(&mut self, lo: Real, hi: Real) -> Real {
+        lo + (hi - lo) * self.next()
+    }
+}
+
+/// A scene using every field the format has, with awkward values: angles that `atan2`
+/// does not give back exactly, a composed rotation, `-0.0`, the largest user data.
+fn everything() -> Scene {
+    let mut rng = Rng(7);
+    let mut bodies = vec![
+        RigidBodyDef::fixed(
+            Segment::new(Point::new(-5.0, 0.0), Point::new(5.0, 0.0))
+                .unwrap()
+                .into(),
+        )
+        .friction(0.3),
+        RigidBodyDef::fixed(ConvexPolygon::rectangle(0.5, 2.0).unwrap().into())
+            .pose(Isometry::new(Vector::new(6.0, 2.0), 0.1)),
+        RigidBodyDef::kinematic(
+            Capsule::new(Point::new(0.0, 0.0), Point::new(1.0, 0.5), 0.2)
+                .unwrap()
+                .into(),
+        )
+        .pose(Isometry::new(Vector::new(-3.0, 4.0), -2.5))
+        .linvel(Vector::new(-0.0, 1.0))
+        .angvel(0.7),
+        RigidBodyDef::new(
+            ConvexPolygon::new(&[
+                Point::new(0.0, 0.0),
+                Point::new(1.0, 0.0),
+                Point::new(1.2, 0.7),
+                Point::new(0.1, 1.0),
+            ])
+            .unwrap()
+            .into(),
+        )
+        .mass_properties(MassProperties {
+            mass: 3.0,
+            local_center: Point::new(0.5, 0.4),
+            inertia: 0.8,
+        })
+        .density(2.5)
+        .damping(0.1, 0.2)
+        .restitution(0.9)
+        .user_data(u128::MAX)
+        .ccd(true),
+    ];
+    for i in 0..40 {
+        let angle = rng.range(-10.0, 10.0);
+        let mut pose = Isometry::new(Vector::new(rng.range(-3.0, 3.0), 1.0 + i as Real), angle);
+        if i % 10 == 0 {
+            // What a stepper leaves: a composed rotation, not `Rotation::new` of any angle.
+            pose.rotation = Rotation::new(angle) * Rotation::new(rng.range(-1.0, 1.0));
+        }
+        bodies.push(
+            RigidBodyDef::new(
+                Circle::with_center(Point::new(0.0, 0.1), 0.2)
+                    .unwrap()
+                    .into(),
+            )
+            .pose(pose)
+            .linvel(Vector::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)))
+            .angvel(rng.range(-3.0, 3.0))
+            .density(rng.range(0.5, 2.0))
+            .user_data(i),
+        );
+    }
+    let mut settings = WorldSettings::with_gravity(Vector::new(0.1, -9.81));
+    settings.speculative_distance = 0.01;
+    settings.solver.substeps = 6;
+    settings.solver.warm_starting = false;
+    Scene {
+        name: "everything".to_owned(),
+        settings,
+        bodies,
+        stepper: StepperChoice::Toi(FirstTimeOfImpactSettings {
+            max_events: 500,
+            toi: ToiOptions::exact(),
+            ..FirstTimeOfImpactSettings::event_driven()
+        }),
+        broadphase: BroadphaseChoice::SortAndSweep,
+        dt: 1.0 / 120.0,
+        steps: 240,
+        ..Scene::default()
+    }
+}
+
+/// Equal, and equal to the bit: `Debug` prints `-0.0` and every digit of a float.
+fn assert_same(a: &Scene, b: &Scene) {
+    assert_eq!(a, b);
+    assert_eq!(format!("{a:?}"), format!("{b:?}"));
+}
+
+#[test]
+fn a_scene_round_trips_through_its_file() {
+    let scene = everything();
+    let json = scene.to_json().unwrap();
+    let back = Scene::from_json(&json).unwrap();
+    assert_same(&back, &scene);
+    // Written again, the file is the same.
+    assert_eq!(back.to_json().unwrap(), json);
+    assert!(
+        json.contains("\"rotation\""),
+        "composed rotations are written exactly"
+    );
+    assert!(json.contains("\"angle\""), "others as angles");
+}
+
+#[test]
+fn a_scene_round_trips_through_a_world_with_every_stepper_and_broadphase() {
+    for kind in StepperKind::ALL {
+        for broadphase in BroadphaseChoice::ALL {
+            let scene = Scene {
+                broadphase,
+                ..everything().with_stepper(kind)
+            };
+            let world = scene.build().unwrap();
+            assert_eq!(world.stepper_choice().kind(), kind);
+            assert_eq!(world.broadphase_choice(), broadphase);
+            let back = Scene {
+                name: scene.name.clone(),
+                dt: scene.dt,
+                steps: scene.steps,
+                ..Scene::from_world(&*world)
+            };
+            assert_same(&back, &scene);
+        }
+    }
+}
+
+#[test]
+fn a_snapshot_restores_the_world_of_a_scene_and_continues_bit_for_bit() {
+    for kind in StepperKind::ALL {
+        let scene = everything().with_stepper(kind);
+        let mut world = scene.build().unwrap();
+        for _ in 0..20 {
+            world.step(scene.dt).unwrap();
+        }
+        let mut restored = restore(&world.snapshot().unwrap()).unwrap();
+        assert_eq!(restored.step_count(), 20);
+        assert_eq!(restored.stepper_choice(), world.stepper_choice());
+        for _ in 0..20 {
+            world.step(scene.dt).unwrap();
+            restored.step(scene.dt).unwrap();
+        }
+        assert_eq!(
+            state_hash(restored.body_set()),
+            state_hash(world.body_set()),
+            "{kind}"
+        );
+
+        // Restored before any step, the snapshot gives back the scene.
+        let fresh = restore(&scene.build().unwrap().snapshot().unwrap()).unwrap();
+        let back = Scene {
+            name: scene.name.clone(),
+            dt: scene.dt,
+            steps: scene.steps,
+            ..Scene::from_world(&*fresh)
+        };
+        assert_same(&back, &scene);
+    }
+}
+
+#[test]
+fn a_world_captured_mid_run_restarts_from_the_same_state() {
+    let scene = everything();
+    let mut world = scene.build().unwrap();
+    for _ in 0..30 {
+        world.step(scene.dt).unwrap();
+    }
+    let captured = Scene::from_json(&Scene::from_world(&*world).to_json().unwrap()).unwrap();
+    let rebuilt = captured.build().unwrap();
+    // The same poses and velocities to the bit; the clock and warm starting start afresh.
+    assert_eq!(state_hash(rebuilt.body_set()), state_hash(world.body_set()));
+    assert_eq!(rebuilt.time(), 0.0);
+}
+
+#[test]
+fn bad_snapshots_are_refused_with_the_field() {
+    let world = everything().build().unwrap();
+    let json = world.snapshot().unwrap();
+    let err = restore(&json.replace("\"stepper\":\"toi\"", "\"stepper\":\"rk4\""))
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "stepper: must be one of \"discrete\", \"clamp\", \"toi\", got \"rk4\""
+    );
+    let err = restore(
+        "{\"format\": \"x\", \"broadphase\": \"rtree\", \"stepper\": \"toi\", \"world\": 1}",
+    )
+    .map(|_| ())
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "format: must be \"impact-world-snapshot\", got \"x\""
+    );
+}
+
+#[test]
+fn defaults_and_shorthands_resolve_as_documented() {
+    let scene = Scene::from_json("{}").unwrap();
+    assert_eq!(scene, Scene::default());
+    assert_eq!(scene.settings, WorldSettings::default());
+    assert_eq!(
+        scene.stepper,
+        StepperChoice::Toi(FirstTimeOfImpactSettings::default())
+    );
+
+    // A duration is the steps that cover it; 1 s at 60 Hz is 60 steps despite rounding.
+    assert_eq!(Scene::from_json(r#"{"duration": 1}"#).unwrap().steps, 60);
+    assert_eq!(
+        Scene::from_json(r#"{"duration": 1.001}"#).unwrap().steps,
+        61
+    );
+    assert_eq!(Scene::from_json(r#"{"duration": 0}"#).unwrap().steps, 0);
+
+    // A rectangle is a polygon; a mass sets the density.
+    let scene = Scene::from_json(
+        r#"{"bodies": [{"shape": {"type": "rectangle", "half_width": 2, "half_height": 0.5}, "mass": 8}]}"#,
+    )
+    .unwrap();
+    let body = &scene.bodies[0];
+    assert_eq!(
+        body.shape,
+        ConvexPolygon::rectangle(2.0, 0.5).unwrap().into()
+    );
+    assert_eq!(body.density, 2.0, "8 kg over 4 square metres");
+    assert_eq!(body.body_type, BodyType::Dynamic);
+
+    // Switching steppers keeps the shared settings.
+    let clamp = MotionClampingSettings {
+        velocity_threshold: 0.0,
+        toi: ToiOptions::exact(),
+    };
+    let toi = StepperChoice::Clamp(clamp).with_kind(StepperKind::Toi);
+    let StepperChoice::Toi(settings) = toi else {
+        panic!("{toi:?}")
+    };
+    assert_eq!(settings.velocity_threshold, 0.0);
+    assert_eq!(settings.toi, ToiOptions::exact());
+    assert_eq!(
+        settings.max_events,
+        FirstTimeOfImpactSettings::default().max_events
+    );
+    assert_eq!(
+        toi.with_kind(StepperKind::Clamp),
+        StepperChoice::Clamp(clamp)
+    );
+}
