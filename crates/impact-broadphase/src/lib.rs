@@ -65,7 +65,6 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-mod bounds;
 mod broadphase;
 mod brute_force;
 mod error;

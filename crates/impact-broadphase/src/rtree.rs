@@ -1,13 +1,12 @@
 //! [`RTreeBroadphase`]: fat boxes in an `rstar` R*-tree, with persistent pairs.
 
-use crate::bounds::Bounds;
 use crate::broadphase::{check_ray, check_swept};
 use crate::error::{BroadphaseError, non_negative, valid_aabb};
 use crate::proxy::ProxyTable;
 use crate::swept::SweptBox;
 use crate::{Broadphase, DEFAULT_MARGIN, ProxyId, ProxyPair};
 use impact_geometry::{Aabb, Point, Real, Vector};
-use rstar::{ParentNode, RStarInsertionStrategy, RTree, RTreeNode, RTreeObject, RTreeParams};
+use rstar::{AABB, ParentNode, RStarInsertionStrategy, RTree, RTreeNode, RTreeObject, RTreeParams};
 
 /// Rebuild the tree with `bulk_load` when more than this fraction of its proxies changed fat
 /// box in one [`Broadphase::update_batch`].
@@ -69,11 +68,11 @@ impl Default for RTreeConfig {
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Leaf {
     id: ProxyId,
-    envelope: Bounds,
+    envelope: AABB<[Real; 2]>,
 }
 
 impl RTreeObject for Leaf {
-    type Envelope = Bounds;
+    type Envelope = AABB<[Real; 2]>;
 
     #[inline]
     fn envelope(&self) -> Self::Envelope {
@@ -84,14 +83,15 @@ impl RTreeObject for Leaf {
 fn leaf(id: ProxyId, fat: &Aabb) -> Leaf {
     Leaf {
         id,
-        envelope: Bounds::of(fat),
+        envelope: AABB::from_corners([fat.mins.x, fat.mins.y], [fat.maxs.x, fat.maxs.y]),
     }
 }
 
 /// Whether two envelopes share a point (touching counts, as for [`Aabb::intersects`]).
 #[inline]
-fn overlaps(a: &Bounds, b: &Bounds) -> bool {
-    a.overlaps(b)
+fn overlaps(a: &AABB<[Real; 2]>, b: &AABB<[Real; 2]>) -> bool {
+    let (al, au, bl, bu) = (a.lower(), a.upper(), b.lower(), b.upper());
+    al[0] <= bu[0] && bl[0] <= au[0] && al[1] <= bu[1] && bl[1] <= au[1]
 }
 
 /// Calls `found` for every leaf under `node` whose envelope passes `test`, pruning every
@@ -99,7 +99,7 @@ fn overlaps(a: &Bounds, b: &Bounds) -> bool {
 /// passes), which holds for overlap and for the swept test.
 fn visit<T, F>(node: &ParentNode<Leaf>, test: &T, found: &mut F)
 where
-    T: Fn(&Bounds) -> bool,
+    T: Fn(&AABB<[Real; 2]>) -> bool,
     F: FnMut(ProxyId),
 {
     for child in node.children() {
@@ -277,7 +277,7 @@ impl RTreeBroadphase {
         self.rebuilds += 1;
     }
 
-    fn query_envelope(&self, envelope: &Bounds, out: &mut Vec<ProxyId>) {
+    fn query_envelope(&self, envelope: &AABB<[Real; 2]>, out: &mut Vec<ProxyId>) {
         visit(self.tree.root(), &|e| overlaps(e, envelope), &mut |id| {
             out.push(id)
         });

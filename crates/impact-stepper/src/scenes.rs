@@ -205,7 +205,7 @@ pub const RAIN_MIN_SPEED: Real = 100.0;
 /// step, 50 diameters.
 pub const RAIN_MAX_SPEED: Real = 300.0;
 /// The largest angle between a disc's launch velocity and straight down (radians, about 14
-/// degrees either way), so that discs also cross the segments obliquely and reach their ends.
+/// degrees either way), so that discs also cross the segments obliquely.
 pub const RAIN_MAX_ANGLE: Real = 0.25;
 /// Restitution of every body of [`rain`]. Modest, and still enough to throw a disc that hits
 /// at 300 units/s back up 45 units, into the discs still coming down.
@@ -217,21 +217,24 @@ pub const RAIN_FRICTION: Real = 0.3;
 pub const RAIN_ROWS: usize = 6;
 /// Vertical distance between the floor and the first row, and between rows (metres).
 pub const RAIN_ROW_SPACING: Real = 1.0;
-/// Length of the segments of the rows (metres).
-pub const RAIN_SEGMENT_LENGTH: Real = 1.0;
+/// Length of the segments of the rows (metres). Long next to a step's travel (at most 5
+/// units), so that few crossings happen near an end, where [`TunnelCounter`] cannot tell a
+/// crossing from a path bent round the end.
+pub const RAIN_SEGMENT_LENGTH: Real = 6.0;
 /// Horizontal gap between two segments of a row (metres): five diameters, so discs that miss
-/// one row fall through to the next.
+/// one row, or roll off its low end, fall through to the next.
 pub const RAIN_SEGMENT_GAP: Real = 0.5;
 /// Tilt of the row segments from horizontal (radians, alternating in sign from row to row),
-/// so that discs that land roll off toward a gap and keep meeting segments.
+/// so that discs that land roll toward a gap and keep meeting segments. The ends of a
+/// segment are 0.6 m apart vertically, so rows stay 0.4 m (four diameters) apart.
 pub const RAIN_TILT: Real = 0.1;
 /// Width of the field per disc (metres): the field, and so the number of segments, grows with
-/// the number of discs and the rain stays as dense and as tall.
+/// the number of discs, and the rain stays as dense and as tall.
 pub const RAIN_WIDTH_PER_DISC: Real = 0.02;
-/// The narrowest field (metres), for scenes of fewer than 200 discs.
-pub const RAIN_MIN_WIDTH: Real = 4.0;
+/// The narrowest field (metres): two segments per row, for scenes of fewer than 700 discs.
+pub const RAIN_MIN_WIDTH: Real = 14.0;
 /// Area of the column of falling discs per disc (square metres): about one disc per 1.7 m
-/// square, so the column is about 150 to 175 m tall for 200 discs or more, and the rain lasts
+/// square, so the column is about 150 to 160 m tall for 700 discs or more, and the rain lasts
 /// from the first step to about 1.7 s (the slowest discs from the top).
 pub const RAIN_AREA_PER_DISC: Real = 3.0;
 /// Height of the top of the side walls (metres): far above anything a disc can reach (a
@@ -242,15 +245,15 @@ pub const RAIN_WALL_TOP: Real = 1_000.0;
 /// The static segments of [`rain`] for a number of discs, in world coordinates.
 ///
 /// A box open at the top: a floor on `y = 0` from wall to wall, and two vertical walls at
-/// `x = -half_width` and `x = half_width` from the floor up to [`RAIN_WALL_TOP`]. Inside,
-/// [`RAIN_ROWS`] rows of segments at `y = RAIN_ROW_SPACING * (k + 1)` for row `k` (from 0 at
-/// the bottom), each segment [`RAIN_SEGMENT_LENGTH`] long and centred on the row's line,
-/// tilted by `RAIN_TILT` on even rows and `-RAIN_TILT` on odd rows, with gaps of
-/// [`RAIN_SEGMENT_GAP`] between them. Row `k`'s first segment starts one gap from the left
-/// wall, shifted right by half a period (`(RAIN_SEGMENT_LENGTH + RAIN_SEGMENT_GAP) / 2`) on odd
-/// rows, so the gaps of one row lie over the middle of the next row's segments; a row stops
-/// before a segment would come within half a gap of the right wall. Every segment has zero
-/// thickness.
+/// `x = -half_width` and `x = half_width` from the floor up to [`RAIN_WALL_TOP`] (the floor
+/// and the walls share their ends). Inside, [`RAIN_ROWS`] rows of segments at
+/// `y = RAIN_ROW_SPACING * (k + 1)` for row `k` (from 0 at the bottom), each segment
+/// [`RAIN_SEGMENT_LENGTH`] long and centred on the row's line, tilted by `RAIN_TILT` on even
+/// rows and `-RAIN_TILT` on odd rows, with gaps of [`RAIN_SEGMENT_GAP`] between them. Row
+/// `k`'s first segment starts one gap from the left wall, shifted right by half a period
+/// (`(RAIN_SEGMENT_LENGTH + RAIN_SEGMENT_GAP) / 2`) on odd rows, so the gaps of one row lie
+/// over the middle of the next row's segments; a row stops before a segment would come
+/// within half a gap of the right wall. Every segment has zero thickness.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RainField {
     /// Half the distance between the walls (metres): `max(RAIN_MIN_WIDTH, discs *
@@ -283,20 +286,11 @@ impl RainField {
 /// The field of static segments of [`rain`] for `discs` discs: see [`RainField`].
 pub fn rain_field(discs: usize) -> RainField {
     let half_width = 0.5 * RAIN_MIN_WIDTH.max(discs as Real * RAIN_WIDTH_PER_DISC);
-    let segment = |a: Point, b: Point| {
-        Segment::new(a, b).expect("the ends of the rain's segments are distinct")
-    };
+    let segment =
+        |a: Point, b: Point| Segment::new(a, b).expect("the ends of the rain's segments differ");
     let floor = segment(Point::new(-half_width, 0.0), Point::new(half_width, 0.0));
-    let walls = [
-        segment(
-            Point::new(-half_width, 0.0),
-            Point::new(-half_width, RAIN_WALL_TOP),
-        ),
-        segment(
-            Point::new(half_width, 0.0),
-            Point::new(half_width, RAIN_WALL_TOP),
-        ),
-    ];
+    let walls = [-half_width, half_width]
+        .map(|x| segment(Point::new(x, 0.0), Point::new(x, RAIN_WALL_TOP)));
     let period = RAIN_SEGMENT_LENGTH + RAIN_SEGMENT_GAP;
     let half = 0.5 * RAIN_SEGMENT_LENGTH;
     let mut rows = Vec::new();
@@ -386,13 +380,16 @@ pub fn rain(discs: usize, seed: u64) -> Scene {
     }
 }
 
-/// One static segment as the counter sees it.
+/// One static segment as [`TunnelCounter`] sees it.
 #[derive(Debug, Clone, Copy)]
 struct Line {
     a: Point,
-    /// Unit direction from `a` to the other end.
+    b: Point,
+    /// Unit direction from `a` to `b`.
     direction: Vector,
     length: Real,
+    /// The ends that no other static segment shares, which a body can go round.
+    open: [Option<Point>; 2],
 }
 
 /// Counts the dynamic bodies of a scene that pass through its static segments, from body
@@ -401,34 +398,41 @@ struct Line {
 ///
 /// Feed it the positions (the origin of each body's pose; the centre of a disc) of the
 /// scene's dynamic bodies, in the scene's order, after every step ([`TunnelCounter::observe`],
-/// or [`TunnelCounter::observe_world`] for a [`World`] built by [`Scene::build`]).
+/// or [`TunnelCounter::observe_world`] for a [`World`] built by [`Scene::build`]). The start
+/// of the scene counts as the first observation.
 ///
 /// # Definition
-/// A body *tunnelled* if, between two consecutive observations (the start of the scene counts
-/// as the first):
-/// 1. its centre went from strictly one side of the line of a static segment to strictly the
-///    other, and the chord from its old to its new position meets that line at a point of the
-///    segment at least `margin` from both ends, where `margin` is the largest bounding radius
-///    of the scene's dynamic bodies (the disc radius in [`rain`]). Crossings nearer an end are
-///    not counted because a body that goes round the end of a segment within one step, turned
-///    by its contact there, can have its chord cut the corner by about its radius; or
-/// 2. its position is not finite; or
-/// 3. only if every dynamic body starts strictly inside the bounding box of the static
-///    segments, above its bottom and between its sides (true of [`rain`], whose floor and
-///    walls are that box), its centre is below the box's bottom or beyond either side: a body
-///    cannot get there without passing through the floor or a wall, since the walls are
-///    higher than any body can fly. This also catches crossings of the floor and walls
-///    within `margin` of their corners.
+/// A body *tunnelled* at an observation `p1`, after `p0` (and `p_prev` before that, `p0` at
+/// the first step), if one of these holds:
+/// 1. **It crossed a static segment.** `p0` and `p1` are strictly on opposite sides of the
+///    segment's line, the chord from `p0` to `p1` meets the line within the segment, and no
+///    path of length `S = max(|p1 - p0|, |p0 - p_prev|)` could have gone round an open end
+///    `E` of the segment (an end no other static segment shares) instead: for every such end,
+///    `|p0 - E| + |E - p1| > S`. `S` stands for the length of the body's path over the step,
+///    its longer displacement over this step and the previous one. The last condition is
+///    there because a stepper that resolves impacts inside the step bends paths there: a disc
+///    that passes the end of a segment and is then knocked back under it by another disc has
+///    a chord that cuts through the segment. Any path from `p0` to `p1` that crosses the line
+///    beyond `E` is at least `|p0 - E| + |E - p1|` long, so with a path no longer than `S`
+///    the crossings counted are certain; the price is that a true crossing close to an open
+///    end, at distance `d` with a chord of length `c`, is not counted when `2 sqrt((c/2)^2 +
+///    d^2) <= S`, which is `d` up to about `sqrt(c r)` (0.5 m for a 5 m chord) for a body
+///    that keeps its speed.
+/// 2. **It left the box.** Only when the static segments close their bounding box below and
+///    on both sides (one segment along the whole bottom edge, and one up each side from its
+///    ends: the floor and walls of [`rain`]) and every dynamic body starts strictly inside:
+///    its centre is below the box's bottom or beyond either side. Nothing gets there without
+///    passing through the floor or a wall, since the walls are higher than any body flies, so
+///    this count is certain and complete for the floor and the walls whatever the path.
+/// 3. **It was lost.** Its position is not finite. Counted with the bodies that left the box.
 ///
-/// Each body counts once, from the first observation at which it tunnelled on. The counter
-/// sees positions only, not paths: a body that goes through a segment and comes back within
-/// one step, or ends two successive steps on the same side of a segment it went through and
-/// out of, is not seen. It cannot see contacts either, so it counts the same thing for every
-/// engine.
+/// Each body counts once, from the first observation at which it tunnelled on. `S` is an
+/// estimate: a body sped up and slowed down again within one step, or that went back and
+/// forth, can travel further than `S` and so round an end the counter thinks it could not
+/// reach. A body that goes through a segment and back within one step is not seen.
 #[derive(Debug, Clone)]
 pub struct TunnelCounter {
     lines: Vec<Line>,
-    margin: Real,
     /// Indices of `lines` by column of width `column_width` from `x0`: every line whose
     /// horizontal extent meets the column.
     columns: Vec<Vec<u32>>,
@@ -436,9 +440,11 @@ pub struct TunnelCounter {
     column_width: Real,
     /// `(min x, max x, min y)` of the static segments, when every dynamic body starts inside.
     container: Option<(Real, Real, Real)>,
-    previous: Vec<Point>,
+    /// Each body's last two observations: `(p_prev, p0)`.
+    previous: Vec<(Point, Point)>,
     tunnelled: Vec<bool>,
     count: usize,
+    escaped: usize,
     scratch: Vec<Point>,
 }
 
@@ -449,7 +455,6 @@ impl TunnelCounter {
     pub fn new(scene: &Scene) -> Self {
         let mut lines = Vec::new();
         let mut start = Vec::new();
-        let mut margin: Real = 0.0;
         for def in &scene.bodies {
             match (def.body_type, &def.shape) {
                 (BodyType::Static, Shape::Segment(s)) => {
@@ -457,70 +462,87 @@ impl TunnelCounter {
                     let length = (b - a).norm();
                     lines.push(Line {
                         a,
+                        b,
                         direction: (b - a) / length,
                         length,
+                        open: [Some(a), Some(b)],
                     });
                 }
-                (BodyType::Dynamic, shape) => {
-                    start.push(Point::from(def.pose.translation.vector));
-                    margin = margin.max(shape.bounding_radius(&Point::origin()));
-                }
+                (BodyType::Dynamic, _) => start.push(Point::from(def.pose.translation.vector)),
                 _ => {}
             }
         }
+        // An end shared with another segment (the floor's corners with the walls) cannot be
+        // gone round: the other segment closes it.
+        let ends: Vec<Point> = lines.iter().flat_map(|l| [l.a, l.b]).collect();
+        for (i, line) in lines.iter_mut().enumerate() {
+            for (k, end) in line.open.iter_mut().enumerate() {
+                let shared = ends
+                    .iter()
+                    .enumerate()
+                    .any(|(j, e)| j != 2 * i + k && (e - ends[2 * i + k]).norm() <= 1e-9);
+                if shared {
+                    *end = None;
+                }
+            }
+        }
 
-        let ends = || {
-            lines
-                .iter()
-                .flat_map(|l| [l.a, l.a + l.direction * l.length])
-        };
         let (mut x0, mut x1, mut y0) = (Real::INFINITY, Real::NEG_INFINITY, Real::INFINITY);
-        for p in ends() {
+        for p in &ends {
             x0 = x0.min(p.x);
             x1 = x1.max(p.x);
             y0 = y0.min(p.y);
         }
-        let container = (!lines.is_empty()
-            && start.iter().all(|p| x0 < p.x && p.x < x1 && y0 < p.y))
-        .then_some((x0, x1, y0));
+        // A box only when the segments close it below and on both sides, as the rain's floor
+        // and walls do; a lone segment's box says nothing about where bodies may go.
+        let near = |a: Point, b: Point| (a - b).norm() <= 1e-9;
+        let has = |from: Point, to: Point| {
+            lines
+                .iter()
+                .any(|l| (near(l.a, from) && near(l.b, to)) || (near(l.a, to) && near(l.b, from)))
+        };
+        let (corner0, corner1) = (Point::new(x0, y0), Point::new(x1, y0));
+        let top = |x: Real| {
+            lines
+                .iter()
+                .filter(|l| l.a.x == x && l.b.x == x)
+                .map(|l| l.a.y.max(l.b.y))
+                .fold(y0, Real::max)
+        };
+        let closed = has(corner0, corner1)
+            && has(corner0, Point::new(x0, top(x0)))
+            && has(corner1, Point::new(x1, top(x1)));
+        let container = (closed && start.iter().all(|p| x0 < p.x && p.x < x1 && y0 < p.y))
+            .then_some((x0, x1, y0));
 
-        // Columns about as wide as the rain's segments are long, so a step's chord meets only
-        // a few of them; never more than 4,096 columns, whatever the scene's extent.
+        // Columns about as wide as a fast disc's step, so a chord meets one to three of them;
+        // never more than 4,096 columns, whatever the scene's extent.
         let (x0, column_width, count) = if lines.is_empty() {
             (0.0, 1.0, 1)
         } else {
-            let width = ((x1 - x0) / 4096.0).max(RAIN_SEGMENT_LENGTH);
-            (
-                x0,
-                width,
-                (((x1 - x0) / width).floor() as usize + 1).min(4096),
-            )
+            let width = ((x1 - x0) / 4096.0).max(2.0);
+            (x0, width, ((x1 - x0) / width).floor() as usize + 1)
         };
-        let mut columns = vec![Vec::new(); count];
-        let column_of = |x: Real| {
-            ((x - x0) / column_width)
-                .floor()
-                .clamp(0.0, (count - 1) as Real) as usize
-        };
-        for (i, l) in lines.iter().enumerate() {
-            let b = l.a + l.direction * l.length;
-            for column in &mut columns[column_of(l.a.x.min(b.x))..=column_of(l.a.x.max(b.x))] {
-                column.push(i as u32);
-            }
-        }
-
-        Self {
+        let mut counter = Self {
             lines,
-            margin,
-            columns,
+            columns: vec![Vec::new(); count],
             x0,
             column_width,
             container,
+            previous: start.iter().map(|&p| (p, p)).collect(),
             tunnelled: vec![false; start.len()],
-            previous: start,
             count: 0,
+            escaped: 0,
             scratch: Vec::new(),
+        };
+        for i in 0..counter.lines.len() {
+            let l = counter.lines[i];
+            let columns = counter.columns_of(l.a.x.min(l.b.x), l.a.x.max(l.b.x));
+            for column in &mut counter.columns[columns] {
+                column.push(i as u32);
+            }
         }
+        counter
     }
 
     /// Takes the positions of the dynamic bodies after a step, in the scene's order, and
@@ -536,12 +558,19 @@ impl TunnelCounter {
         );
         let mut new = 0;
         for (i, &p1) in positions.iter().enumerate() {
-            if !self.tunnelled[i] && self.tunnelled_between(self.previous[i], p1) {
-                self.tunnelled[i] = true;
-                new += 1;
+            let (p_prev, p0) = self.previous[i];
+            if !self.tunnelled[i] {
+                if self.outside(p1) {
+                    self.escaped += 1;
+                    self.tunnelled[i] = true;
+                    new += 1;
+                } else if self.crossed(p_prev, p0, p1) {
+                    self.tunnelled[i] = true;
+                    new += 1;
+                }
             }
+            self.previous[i] = (p0, p1);
         }
-        self.previous.copy_from_slice(positions);
         self.count += new;
         new
     }
@@ -572,6 +601,14 @@ impl TunnelCounter {
         self.count
     }
 
+    /// How many of [`TunnelCounter::tunnelled`] were counted because they left the box of
+    /// the static segments or their position stopped being finite (cases 2 and 3 of the
+    /// definition): the part of the count that holds whatever the bodies' paths.
+    #[inline]
+    pub fn escaped(&self) -> usize {
+        self.escaped
+    }
+
     /// Whether dynamic body `i` (in the scene's order of dynamic bodies) has tunnelled.
     ///
     /// # Panics
@@ -587,22 +624,27 @@ impl TunnelCounter {
         self.previous.len()
     }
 
-    fn tunnelled_between(&self, p0: Point, p1: Point) -> bool {
-        if !(p1.x.is_finite() && p1.y.is_finite()) {
-            return true;
-        }
-        if let Some((x0, x1, y0)) = self.container
-            && (p1.x < x0 || p1.x > x1 || p1.y < y0)
-        {
-            return true;
-        }
-        let column_of = |x: Real| {
-            ((x - self.x0) / self.column_width)
-                .floor()
-                .clamp(0.0, (self.columns.len() - 1) as Real) as usize
-        };
+    /// The columns that the horizontal extent `[lo, hi]` meets.
+    fn columns_of(&self, lo: Real, hi: Real) -> core::ops::RangeInclusive<usize> {
+        let last = (self.columns.len() - 1) as Real;
+        let column =
+            |x: Real| ((x - self.x0) / self.column_width).floor().clamp(0.0, last) as usize;
+        column(lo)..=column(hi)
+    }
+
+    /// Cases 2 and 3 of the definition.
+    fn outside(&self, p: Point) -> bool {
+        !(p.x.is_finite() && p.y.is_finite())
+            || self
+                .container
+                .is_some_and(|(x0, x1, y0)| p.x < x0 || p.x > x1 || p.y < y0)
+    }
+
+    /// Case 1 of the definition, for positions that are finite.
+    fn crossed(&self, p_prev: Point, p0: Point, p1: Point) -> bool {
         let chord = p1 - p0;
-        self.columns[column_of(p0.x.min(p1.x))..=column_of(p0.x.max(p1.x))]
+        let path = chord.norm().max((p0 - p_prev).norm());
+        self.columns[self.columns_of(p0.x.min(p1.x), p0.x.max(p1.x))]
             .iter()
             .flatten()
             .any(|&i| {
@@ -614,7 +656,11 @@ impl TunnelCounter {
                 }
                 let meet = p0 + chord * (s0 / (s0 - s1));
                 let t = l.direction.dot(&(meet - l.a));
-                self.margin <= t && t <= l.length - self.margin
+                (0.0..=l.length).contains(&t)
+                    && l.open
+                        .iter()
+                        .flatten()
+                        .all(|e| (p0 - e).norm() + (e - p1).norm() > path)
             })
     }
 }

@@ -1,0 +1,390 @@
+//! A rain of fast discs onto a field of thin static segments (issue 6): every impact stepper
+//! against rapier2d with CCD on every body, on the same scene, in the same process.
+//!
+//! Scene: `impact_stepper::scenes::rain(n, SEED)` for n = 1,000 and 10,000: zero-thickness
+//! static segments (a floor, two tall walls, six staggered rows of tilted segments with gaps)
+//! and `n` discs of radius 0.05 launched down at 100 to 300 units/s (1.7 to 5 units per 60 Hz
+//! step) within 14 degrees of vertical, from a column about 150 m tall, so the rain lasts from
+//! the first step to about 1.7 s. Gravity -10, restitution 0.1 and friction 0.3 on every
+//! body, 60 Hz. rapier2d gets the same bodies: each segment as a segment collider on a fixed
+//! body, each disc as a ball collider of the same density on a dynamic body with
+//! `ccd_enabled(true)`, with the combine rules set to impact's (geometric mean for friction,
+//! maximum for restitution; with one material everywhere they agree with any rule anyway).
+//!
+//! Settings: impact's defaults (`World<RTreeBroadphase, S>`, soft step with 4 substeps, 1
+//! velocity and 1 relax iteration each); rapier2d's defaults (`IntegrationParameters::default()`,
+//! `max_ccd_substeps` 1, single-threaded), except that bodies cannot sleep, as in the pyramid
+//! bench: impact has no sleeping.
+//!
+//! Two passes per size, in this order:
+//! 1. **Counting** (not timed by criterion): each engine runs `COUNT_STEPS` steps (2 s) from
+//!    the start, its disc positions read after every step into
+//!    `impact_stepper::scenes::TunnelCounter` (whose docs define "tunnelled"), the largest
+//!    disc speed seen (from positions: displacement over a step / dt, so an explosion shows
+//!    whatever the engine) and the wall time of its steps. A step that fails (an impact body
+//!    went non-finite), or after which a disc moved faster than `EXPLODED_SPEED`, ends the
+//!    run and is reported with its step (from 0).
+//! 2. **Timing** (criterion): one iteration is a window of `WINDOW_STEPS` steps from a world
+//!    built and warmed for `WARM_STEPS` steps outside the timing (0.5 s: discs are hitting
+//!    the rows and the floor, and the rain is still coming). Every engine times the same
+//!    window of simulated time from the same scene, so the per-step times (criterion's time
+//!    over `WINDOW_STEPS`) are comparable even though the scene changes from step to step. An
+//!    engine whose counting run failed before the end of the window is not timed.
+//!
+//! The bench prints a table and one tab-separated `rain-result` line per engine and size,
+//! which `scripts/rain-bench-report` joins with criterion's estimates into a markdown table.
+//! `RAIN_COUNT_ONLY=1` skips the timing pass.
+//!
+//! Run: `cargo bench --bench rain` (about 6 minutes on 2 busy cores), or
+//! `scripts/rain-bench-report` for the markdown table of `docs/benchmarks.md`.
+
+use criterion::measurement::WallTime;
+use criterion::{BatchSize, BenchmarkGroup, Criterion};
+use impact2d::broadphase::RTreeBroadphase;
+use impact2d::geometry::{Point, Real, Shape};
+use impact2d::solver::{BodyType, RigidBodyDef};
+use impact2d::stepper::scenes::{self, Scene, TunnelCounter};
+use impact2d::stepper::{Discrete, MotionClamping, Stepper, World};
+use rapier2d_f64::prelude as rp;
+use std::time::{Duration, Instant};
+
+const DT: Real = 1.0 / 60.0;
+const SIZES: [usize; 2] = [1_000, 10_000];
+/// The scene's seed: issue 6.
+const SEED: u64 = 6;
+/// Steps run before a timed window, outside the timing.
+const WARM_STEPS: usize = 30;
+/// Steps in one timed window (one criterion iteration).
+const WINDOW_STEPS: usize = 20;
+/// Steps of the counting run: 2 s of simulated time.
+const COUNT_STEPS: usize = 120;
+/// A disc faster than this (units per second; ten times the fastest launch) means the
+/// simulation exploded: the run stops there, before the swept boxes of runaway bodies make
+/// every pair a candidate and the process runs out of memory.
+const EXPLODED_SPEED: Real = 10.0 * scenes::RAIN_MAX_SPEED;
+
+/// One engine running a scene at 60 Hz.
+trait Engine: Sized {
+    /// The scene's bodies, in the scene's order, with their launch velocities.
+    fn build(scene: &Scene) -> Self;
+    /// One step of `DT`; an error ends the run.
+    fn step(&mut self) -> Result<(), String>;
+    /// The positions of the dynamic bodies (body origins), in the scene's order.
+    fn positions(&self, out: &mut Vec<Point>);
+}
+
+impl<S: Stepper + Default> Engine for World<RTreeBroadphase, S> {
+    fn build(scene: &Scene) -> Self {
+        scene.build::<RTreeBroadphase, S>().expect("valid scene").0
+    }
+
+    fn step(&mut self) -> Result<(), String> {
+        World::step(self, DT).map(drop).map_err(|e| e.to_string())
+    }
+
+    fn positions(&self, out: &mut Vec<Point>) {
+        out.clear();
+        out.extend(
+            self.bodies()
+                .filter(|(_, b)| b.is_dynamic())
+                .map(|(_, b)| Point::from(b.pose().translation.vector)),
+        );
+    }
+}
+
+struct Rapier {
+    world: rp::PhysicsWorld,
+    discs: Vec<rp::RigidBodyHandle>,
+}
+
+fn rapier_vector(x: Real, y: Real) -> rp::Vector {
+    rp::Vector::new(x, y)
+}
+
+/// The body of `def` in rapier: a fixed body, or a dynamic one with CCD on that cannot sleep.
+fn rapier_body(def: &RigidBodyDef) -> rp::RigidBodyBuilder {
+    let builder = match def.body_type {
+        BodyType::Dynamic => rp::RigidBodyBuilder::dynamic()
+            .ccd_enabled(true)
+            .can_sleep(false),
+        BodyType::Static => rp::RigidBodyBuilder::fixed(),
+        BodyType::Kinematic => panic!("the rain has no kinematic bodies"),
+    };
+    let t = def.pose.translation.vector;
+    builder
+        .translation(rapier_vector(t.x, t.y))
+        .rotation(def.pose.rotation.angle())
+        .linvel(rapier_vector(def.linvel.x, def.linvel.y))
+        .angvel(def.angvel)
+}
+
+fn rapier_collider(def: &RigidBodyDef) -> rp::ColliderBuilder {
+    let builder = match &def.shape {
+        Shape::Circle(c) => {
+            assert_eq!(
+                c.center(),
+                Point::origin(),
+                "discs are centred on their body"
+            );
+            rp::ColliderBuilder::ball(c.radius())
+        }
+        Shape::Segment(s) => rp::ColliderBuilder::segment(
+            rapier_vector(s.a().x, s.a().y),
+            rapier_vector(s.b().x, s.b().y),
+        ),
+        other => panic!(
+            "the rain has discs and segments only, not {:?}",
+            other.kind()
+        ),
+    };
+    builder
+        .density(def.density)
+        .friction(def.friction)
+        .restitution(def.restitution)
+        .friction_combine_rule(rp::CoefficientCombineRule::GeometricMean)
+        .restitution_combine_rule(rp::CoefficientCombineRule::Max)
+}
+
+impl Engine for Rapier {
+    fn build(scene: &Scene) -> Self {
+        let gravity = scene.settings.gravity;
+        let mut world = rp::PhysicsWorld {
+            gravity: rapier_vector(gravity.x, gravity.y),
+            ..Default::default()
+        };
+        world.integration_parameters.dt = DT;
+        let mut discs = Vec::new();
+        for def in &scene.bodies {
+            let (handle, _) = world.insert(rapier_body(def), rapier_collider(def));
+            if def.body_type == BodyType::Dynamic {
+                discs.push(handle);
+            }
+        }
+        Self { world, discs }
+    }
+
+    fn step(&mut self) -> Result<(), String> {
+        self.world.step();
+        Ok(())
+    }
+
+    fn positions(&self, out: &mut Vec<Point>) {
+        out.clear();
+        out.extend(self.discs.iter().map(|h| {
+            let t = self.world.bodies[*h].translation();
+            Point::new(t.x, t.y)
+        }));
+    }
+}
+
+/// What the counting run of one engine saw.
+struct Counted {
+    /// Steps completed.
+    steps: usize,
+    /// The step (from 0) that failed, and why.
+    failed: Option<(usize, String)>,
+    tunnelled: usize,
+    /// Of `tunnelled`, those that left the box or went non-finite.
+    escaped: usize,
+    /// The largest disc speed seen (units per second), from displacements.
+    max_speed: Real,
+    /// Mean wall time of the completed steps.
+    per_step: Duration,
+}
+
+fn count<E: Engine>(scene: &Scene) -> Counted {
+    let mut engine = E::build(scene);
+    let mut counter = TunnelCounter::new(scene);
+    let (mut before, mut now) = (Vec::new(), Vec::new());
+    engine.positions(&mut before);
+    let mut counted = Counted {
+        steps: 0,
+        failed: None,
+        tunnelled: 0,
+        escaped: 0,
+        max_speed: 0.0,
+        per_step: Duration::ZERO,
+    };
+    let mut stepping = Duration::ZERO;
+    for step in 0..COUNT_STEPS {
+        let start = Instant::now();
+        let result = engine.step();
+        stepping += start.elapsed();
+        if let Err(e) = result {
+            counted.failed = Some((step, e));
+            break;
+        }
+        counted.steps += 1;
+        engine.positions(&mut now);
+        counter.observe(&now);
+        for (p0, p1) in before.iter().zip(&now) {
+            let speed = (p1 - p0).norm() / DT;
+            // A non-finite position is an explosion too.
+            counted.max_speed = if speed.is_finite() {
+                counted.max_speed.max(speed)
+            } else {
+                Real::INFINITY
+            };
+        }
+        core::mem::swap(&mut before, &mut now);
+        if counted.max_speed > EXPLODED_SPEED {
+            counted.failed = Some((
+                step,
+                format!(
+                    "exploded: a disc moved at {:.3e} units/s",
+                    counted.max_speed
+                ),
+            ));
+            break;
+        }
+    }
+    counted.tunnelled = counter.tunnelled();
+    counted.escaped = counter.escaped();
+    counted.per_step = stepping / counted.steps.max(1) as u32;
+    counted
+}
+
+/// A world of `scene` after `WARM_STEPS` steps.
+fn warmed<E: Engine>(scene: &Scene) -> E {
+    let mut engine = E::build(scene);
+    for _ in 0..WARM_STEPS {
+        engine
+            .step()
+            .expect("the counting run got past the warm-up");
+    }
+    engine
+}
+
+fn bench<E: Engine>(group: &mut BenchmarkGroup<'_, WallTime>, scene: &Scene, key: &str) {
+    group.bench_function(key, |b| {
+        b.iter_batched(
+            || warmed::<E>(scene),
+            |mut engine| {
+                for _ in 0..WINDOW_STEPS {
+                    engine.step().expect("the counting run got past the window");
+                }
+                // Returned so that dropping the world is not timed.
+                engine
+            },
+            BatchSize::PerIteration,
+        );
+    });
+}
+
+/// One engine of the bench: a criterion id, a name for tables, and its two passes.
+struct Entry {
+    key: &'static str,
+    name: &'static str,
+    count: fn(&Scene) -> Counted,
+    bench: fn(&mut BenchmarkGroup<'_, WallTime>, &Scene, &str),
+}
+
+const fn entry<E: Engine>(key: &'static str, name: &'static str) -> Entry {
+    Entry {
+        key,
+        name,
+        count: count::<E>,
+        bench: bench::<E>,
+    }
+}
+
+type Impact<S> = World<RTreeBroadphase, S>;
+
+/// Every engine, in table order. A new stepper is one line here.
+const ENGINES: &[Entry] = &[
+    entry::<Impact<Discrete>>("impact_discrete", "impact Discrete"),
+    entry::<Impact<MotionClamping>>("impact_motion_clamping", "impact MotionClamping"),
+    entry::<Impact<impact2d::stepper::FirstTimeOfImpact>>(
+        "impact_first_time_of_impact",
+        "impact FirstTimeOfImpact",
+    ),
+    entry::<Rapier>("rapier2d_ccd", "rapier2d, CCD on"),
+];
+
+fn main() {
+    // `cargo test --benches` runs each criterion bench once; the counting pass is minutes of
+    // debug-build stepping and is not a test.
+    let testing = std::env::args().any(|a| a == "--test" || a == "--list");
+    let timing = std::env::var_os("RAIN_COUNT_ONLY").is_none();
+    let mut criterion = Criterion::default().configure_from_args();
+    let mut lines = Vec::new();
+    for n in SIZES {
+        let scene = scenes::rain(n, SEED);
+        let counted: Vec<Counted> = if testing {
+            Vec::new()
+        } else {
+            ENGINES
+                .iter()
+                .map(|e| {
+                    eprintln!("counting rain_{n}/{}", e.key);
+                    (e.count)(&scene)
+                })
+                .collect()
+        };
+        if timing {
+            let mut group = criterion.benchmark_group(format!("rain_{n}"));
+            group.sample_size(10);
+            group.warm_up_time(Duration::from_secs(1));
+            group.measurement_time(Duration::from_secs(if n >= 10_000 { 10 } else { 3 }));
+            for (i, e) in ENGINES.iter().enumerate() {
+                // Deterministic engines: a run that got past the window in the counting pass
+                // gets past it in every timed iteration.
+                let viable = counted.get(i).is_none_or(|c| {
+                    c.failed
+                        .as_ref()
+                        .is_none_or(|(step, _)| *step >= WARM_STEPS + WINDOW_STEPS)
+                });
+                if viable {
+                    (e.bench)(&mut group, &scene, e.key);
+                } else {
+                    println!("rain_{n}/{}: not timed, its counting run failed", e.key);
+                }
+            }
+            group.finish();
+        }
+        for (e, c) in ENGINES.iter().zip(&counted) {
+            let (failed_step, error) = c
+                .failed
+                .as_ref()
+                .map_or((String::new(), String::new()), |(s, e)| {
+                    (s.to_string(), e.clone())
+                });
+            lines.push(format!(
+                "rain-result\t{}\t{}\t{n}\t{}\t{}\t{}\t{failed_step}\t{error}\t{:.1}\t{:.4}",
+                e.key,
+                e.name,
+                c.steps,
+                c.tunnelled,
+                c.escaped,
+                c.max_speed,
+                c.per_step.as_secs_f64() * 1e3,
+            ));
+        }
+    }
+    if testing {
+        criterion.final_summary();
+        return;
+    }
+    println!("\nrain of fast discs, {COUNT_STEPS} steps (2 s) from the start, seed {SEED}:");
+    println!(
+        "{:<26} {:>6} {:>6} {:>10} {:>8} {:>16} {:>9}  failure",
+        "engine", "discs", "steps", "tunnelled", "escaped", "max speed (u/s)", "ms/step"
+    );
+    for line in &lines {
+        let f: Vec<&str> = line.split('\t').collect();
+        let failure = if f[7].is_empty() {
+            String::new()
+        } else {
+            format!("step {}: {}", f[7], f[8])
+        };
+        println!(
+            "{:<26} {:>6} {:>6} {:>10} {:>8} {:>16} {:>9}  {failure}",
+            f[2], f[3], f[4], f[5], f[6], f[9], f[10]
+        );
+    }
+    println!("\nrain-window-steps\t{WINDOW_STEPS}");
+    for line in &lines {
+        println!("{line}");
+    }
+    criterion.final_summary();
+}

@@ -1,0 +1,227 @@
+//! The rain of fast discs onto thin segments (`scenes::rain`, the scene of issue 6's CCD
+//! bench) and its tunnel counter (`scenes::TunnelCounter`).
+//!
+//! Invariants: the scene is deterministic, its discs start apart, inside the box of the floor
+//! and walls, with the ccd flag and their launch velocities in range; under `Discrete` most
+//! discs of a sparse rain pass through a segment, so the counter can fail; and the counter
+//! counts what its definition says on hand-placed positions: a crossing, not a path that may
+//! have gone round an open end, a body that left the box, a lost body, each body once.
+//!
+//! Issue 6's target, no disc of the rain through under `MotionClamping`, is the ignored test
+//! below: it fails today, because the contact solver blows up in the rain (a disc leaves a
+//! fast impact faster than it came) and soft contacts push slow discs through segments, which
+//! the clamping leaves to the solver. The rain section of `docs/benchmarks.md` has the counts.
+mod common;
+
+use common::DT;
+use impact_broadphase::RTreeBroadphase;
+use impact_geometry::{Circle, Isometry, Point, Real, Segment, Vector};
+use impact_solver::{BodyType, RigidBodyDef};
+use impact_stepper::scenes::{self, Scene, TunnelCounter, Wall};
+use impact_stepper::{Discrete, MotionClamping, Stepper, WorldSettings};
+
+/// Steps the target runs for: 2 s, long enough for every disc to land.
+const STEPS: usize = 120;
+/// Steps the `Discrete` runs take: 0.5 s, long after every disc of the sparse rain has met
+/// the field for the first time (the column is 5 m tall and the slowest disc falls 1.7 m a
+/// step).
+const FIRST_LANDINGS: usize = 30;
+/// Discs of the sparse rain.
+const SPARSE: usize = 20;
+const SEEDS: [u64; 4] = [0, 1, 2, 3];
+
+/// Runs `scene` under stepper `S` for `steps` steps, counting tunnelled discs after each.
+fn run<S: Stepper + Default>(scene: &Scene, steps: usize) -> TunnelCounter {
+    let (mut world, _) = scene.build::<RTreeBroadphase, S>().expect("valid scene");
+    let mut counter = TunnelCounter::new(scene);
+    for _ in 0..steps {
+        world.step(DT).expect("valid step");
+        counter.observe_world(&world);
+    }
+    counter
+}
+
+#[test]
+fn the_rain_is_deterministic_and_its_discs_start_apart_fast_and_inside() {
+    let scene = scenes::rain(200, 6);
+    assert_eq!(scene, scenes::rain(200, 6), "same seed, same scene");
+    assert_ne!(scene, scenes::rain(200, 7), "the seed moves the discs");
+
+    let field = scenes::rain_field(200);
+    let segments: Vec<&Segment> = field.segments().collect();
+    assert_eq!(scene.bodies.len(), segments.len() + 200);
+    for (def, segment) in scene.bodies.iter().zip(&segments) {
+        assert_eq!(def.body_type, BodyType::Static);
+        assert_eq!(def.shape, (**segment).into());
+    }
+    // Rows lie inside the box, and their gaps let a disc through.
+    for s in &field.rows {
+        for p in [s.a(), s.b()] {
+            assert!(
+                p.x.abs() < field.half_width && p.y > 0.0,
+                "{p:?} inside the box"
+            );
+        }
+    }
+    for pair in field.rows.windows(2) {
+        let gap = pair[1].a().x.min(pair[1].b().x) - pair[0].a().x.max(pair[0].b().x);
+        assert!(
+            !(0.0..scenes::RAIN_SEGMENT_GAP - 1e-9).contains(&gap),
+            "gap {gap} between neighbours of a row (negative: a new row)"
+        );
+    }
+
+    let discs: Vec<&RigidBodyDef> = scene.bodies[segments.len()..].iter().collect();
+    for d in &discs {
+        assert_eq!(d.body_type, BodyType::Dynamic);
+        assert!(d.ccd, "every disc has the ccd flag");
+        assert_eq!(
+            d.shape,
+            Circle::new(scenes::RAIN_DISC_RADIUS).unwrap().into()
+        );
+        let speed = d.linvel.norm();
+        assert!((scenes::RAIN_MIN_SPEED..scenes::RAIN_MAX_SPEED).contains(&speed));
+        let angle = d.linvel.x.atan2(-d.linvel.y);
+        assert!(angle.abs() <= scenes::RAIN_MAX_ANGLE + 1e-12, "{angle}");
+        let p = d.pose.translation.vector;
+        assert!(p.x.abs() < field.half_width && p.y > field.column_bottom());
+    }
+    let mut closest = Real::INFINITY;
+    for (i, a) in discs.iter().enumerate() {
+        for b in &discs[..i] {
+            closest = closest.min((a.pose.translation.vector - b.pose.translation.vector).norm());
+        }
+    }
+    assert!(
+        closest >= 4.0 * scenes::RAIN_DISC_RADIUS,
+        "discs start two diameters apart or more, closest {closest}"
+    );
+}
+
+#[test]
+#[ignore = "fails today: MotionClamping blows up or lets discs through in the rain, see docs/benchmarks.md"]
+fn motion_clamping_lets_no_disc_of_the_rain_through() {
+    let scene = scenes::rain(200, 6);
+    let counter = run::<MotionClamping>(&scene, STEPS);
+    assert_eq!(counter.bodies(), 200);
+    assert_eq!(counter.tunnelled(), 0);
+}
+
+#[test]
+fn discrete_lets_most_discs_of_a_sparse_rain_through() {
+    for seed in SEEDS {
+        let scene = scenes::rain(SPARSE, seed);
+        let counter = run::<Discrete>(&scene, FIRST_LANDINGS);
+        assert_eq!(counter.bodies(), SPARSE);
+        assert!(
+            counter.tunnelled() > SPARSE / 2,
+            "seed {seed}: {} tunnelled",
+            counter.tunnelled()
+        );
+        assert!(counter.escaped() <= counter.tunnelled());
+    }
+}
+
+/// A scene of static segments and discs at `discs`, for hand-placed positions.
+fn hand_scene(segments: &[(Point, Point)], discs: &[Point]) -> Scene {
+    let mut bodies: Vec<RigidBodyDef> = segments
+        .iter()
+        .map(|&(a, b)| RigidBodyDef::fixed(Segment::new(a, b).unwrap().into()))
+        .collect();
+    bodies.extend(discs.iter().map(|p| {
+        RigidBodyDef::new(Circle::new(0.05).unwrap().into()).pose(Isometry::translation(p.x, p.y))
+    }));
+    Scene {
+        name: "hand".to_owned(),
+        settings: WorldSettings::with_gravity(Vector::zeros()),
+        bodies,
+    }
+}
+
+fn p(x: Real, y: Real) -> Point {
+    Point::new(x, y)
+}
+
+#[test]
+fn the_counter_counts_a_crossing_and_not_a_path_that_may_have_gone_round_an_open_end() {
+    // One segment from (-1, 0) to (1, 0); both ends open.
+    let scene = hand_scene(&[(p(-1.0, 0.0), p(1.0, 0.0))], &[p(0.0, 0.5), p(0.9, 3.5)]);
+    let mut counter = TunnelCounter::new(&scene);
+    // Disc 1 falls 3 units: its path next step may be that long.
+    assert_eq!(counter.observe(&[p(0.0, 0.5), p(0.9, 0.5)]), 0);
+    // Disc 0 crosses the middle: going round an end takes more than 2 sqrt(1.25) > 1.
+    // Disc 1 crosses 0.1 from the end: a 3-unit path could have gone round it.
+    assert_eq!(counter.observe(&[p(0.0, -0.5), p(0.9, -0.5)]), 1);
+    assert!(counter.is_tunnelled(0) && !counter.is_tunnelled(1));
+    // Each body counts once, and nothing left the box here.
+    assert_eq!(counter.observe(&[p(0.0, 0.5), p(0.9, -0.4)]), 0);
+    assert_eq!((counter.tunnelled(), counter.escaped()), (1, 0));
+
+    // The same crossing 0.1 from the end, by a disc whose steps are short, is counted.
+    let scene = hand_scene(&[(p(-1.0, 0.0), p(1.0, 0.0))], &[p(0.9, 0.5)]);
+    let mut counter = TunnelCounter::new(&scene);
+    assert_eq!(counter.observe(&[p(0.9, -0.5)]), 1);
+}
+
+#[test]
+fn the_counter_does_not_let_a_path_round_a_shared_end() {
+    // Two collinear segments sharing (0, 0): nothing goes round there, however long the step.
+    let shared = [(p(-5.0, 0.0), p(0.0, 0.0)), (p(0.0, 0.0), p(5.0, 0.0))];
+    let scene = hand_scene(&shared, &[p(-0.05, 5.0)]);
+    let mut counter = TunnelCounter::new(&scene);
+    assert_eq!(counter.observe(&[p(-0.05, 0.5)]), 0);
+    assert_eq!(counter.observe(&[p(-0.05, -0.5)]), 1);
+
+    // The same steps by the end of a lone segment: a 4.5-unit path could have gone round.
+    let scene = hand_scene(&shared[..1], &[p(-0.05, 5.0)]);
+    let mut counter = TunnelCounter::new(&scene);
+    assert_eq!(counter.observe(&[p(-0.05, 0.5)]), 0);
+    assert_eq!(counter.observe(&[p(-0.05, -0.5)]), 0);
+}
+
+#[test]
+fn the_counter_counts_bodies_that_leave_the_box_or_are_lost() {
+    let field = scenes::rain_field(0);
+    let scene = scenes::rain(3, 1);
+    let mut counter = TunnelCounter::new(&scene);
+    let start: Vec<Point> = scene.bodies[scene.bodies.len() - 3..]
+        .iter()
+        .map(|d| Point::from(d.pose.translation.vector))
+        .collect();
+    // Below the floor, beyond a wall, and lost: counted whatever the path.
+    let outside = [
+        p(start[0].x, -0.01),
+        p(field.half_width + 0.01, 100.0),
+        p(Real::NAN, 1.0),
+    ];
+    assert_eq!(counter.observe(&outside), 3);
+    assert_eq!((counter.tunnelled(), counter.escaped()), (3, 3));
+}
+
+#[test]
+fn the_counter_does_not_use_a_box_that_bodies_start_outside() {
+    // The bullet starts outside the (degenerate) box of its wall: only crossings count.
+    let scene = scenes::bullet_through_paper(100.0, 0.0, Wall::Segment);
+    let mut counter = TunnelCounter::new(&scene);
+    assert_eq!(counter.observe(&[p(-0.5, 0.0)]), 0);
+    assert_eq!(counter.observe(&[p(0.5, 0.0)]), 1);
+}
+
+#[test]
+fn observing_a_world_is_observing_its_dynamic_bodies_in_order() {
+    let scene = scenes::rain(SPARSE, 4);
+    let (mut world, _) = scene
+        .build::<RTreeBroadphase, Discrete>()
+        .expect("valid scene");
+    let (mut by_world, mut by_hand) = (TunnelCounter::new(&scene), TunnelCounter::new(&scene));
+    for _ in 0..30 {
+        world.step(DT).expect("valid step");
+        let positions: Vec<Point> = world
+            .bodies()
+            .filter(|(_, b)| b.is_dynamic())
+            .map(|(_, b)| Point::from(b.pose().translation.vector))
+            .collect();
+        assert_eq!(by_world.observe_world(&world), by_hand.observe(&positions));
+    }
+    assert!(by_world.tunnelled() > 0, "Discrete lets some through");
+}
