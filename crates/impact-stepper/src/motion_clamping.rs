@@ -148,7 +148,7 @@ struct Scratch {
 ///    The angle change is the one of `(-pi, pi]` from the two rotations, moved by whole turns
 ///    to the one nearest the end angular velocity times `dt`, so a body spinning more than
 ///    half a turn per step keeps its turns.
-/// 3. For each dynamic body with [`RigidBody::ccd`] set whose motion exceeds
+/// 3. For each dynamic body with [`RigidBody::ccd`](impact_solver::RigidBody::ccd) set whose motion exceeds
 ///    [`MotionClampingSettings::velocity_threshold`] (relative to its size), the broadphase
 ///    is asked for every proxy its sweep's box meets ([`Broadphase::query_swept`], padded by
 ///    the target separation and the tolerance), and the time of impact is computed against

@@ -99,7 +99,7 @@ struct PairState {
 /// bounce off thin walls and off each other where they meet, and no time is lost.
 ///
 /// # One step
-/// 1. **Split the contacts.** A dynamic body with [`RigidBody::ccd`] whose motion bound over
+/// 1. **Split the contacts.** A dynamic body with [`RigidBody::ccd`](impact_solver::RigidBody::ccd) whose motion bound over
 ///    the step exceeds [`FirstTimeOfImpactSettings::velocity_threshold`] bounding radii is
 ///    *checked*. A contact manifold of a checked body whose points are all farther apart
 ///    than the target separation plus the tolerance is taken from the contact solver: that
