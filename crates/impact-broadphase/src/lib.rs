@@ -8,8 +8,9 @@
 //!   [`ProxyId`] plus an [`Aabb`](impact_geometry::Aabb)), a per-step [`Broadphase::update_batch`] from swept boxes,
 //!   all overlapping pairs sorted, and queries for a box, a swept box (what continuous
 //!   collision detection asks), a ray and a point. Swapping the implementation is one type.
-//! - [`RTreeBroadphase`]: fat boxes in an `rstar` R*-tree, reinsertion only for proxies that
-//!   leave their fat box, bulk rebuilds when many do, persistent pairs. The default.
+//! - [`RTreeBroadphase`]: `rstar` R*-trees, one for settled proxies and one for moving
+//!   ones, holding boxes around the fat boxes that drifting bodies stay in for many steps;
+//!   persistent candidate pairs, so a step's cost follows what moved. The default.
 //! - [`SortAndSweep`]: boxes sorted along one axis and swept; simple and fast for scenes
 //!   spread along a line.
 //! - [`BruteForce`]: every pair; the oracle the others are tested against.
@@ -65,9 +66,11 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod bounds;
 mod broadphase;
 mod brute_force;
 mod error;
+mod pair_sort;
 mod proxy;
 mod rtree;
 pub mod scenes;
