@@ -2,7 +2,7 @@
 
 use crate::svg::Trajectories;
 use impact_geometry::{Real, Vector};
-use impact_scene::audit::{linear_momentum, mechanical_energy, state_hash};
+use impact_scene::audit::{linear_momentum, mechanical_energy};
 use impact_scene::{PassThroughDetector, PassThroughKind, Scene};
 use serde::Serialize;
 use std::fmt;
@@ -212,7 +212,7 @@ pub fn run_scene(
             end: xy(momentum1),
             drift: (momentum1 - momentum0).norm(),
         },
-        state_hash: format!("{:016x}", state_hash(end)),
+        state_hash: format!("{:016x}", end.state_hash()),
         wall_time,
     })
 }

@@ -1,34 +1,10 @@
-//! Checks of a run that need nothing but body states: a state hash, energy and momentum,
+//! Checks of a run that need nothing but body states: energy and momentum (the state hash
+//! is [`BodySet::state_hash`]),
 //! and [`PassThroughDetector`], which says which bodies passed through static geometry.
 
 use impact_geometry::tolerances::LINEAR_SLOP;
 use impact_geometry::{Point, Real, Shape, Vector, cross};
 use impact_solver::{BodyHandle, BodySet};
-
-/// FNV-1a over the bits of every body's handle, pose and velocities, in slot order: equal
-/// hashes mean (all but surely) bit-identical states. Hand-written so the value depends on
-/// nothing but the bits (the standard library's hasher may change between releases).
-pub fn state_hash(bodies: &BodySet) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |word: u64| {
-        for byte in word.to_le_bytes() {
-            h ^= u64::from(byte);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    for (handle, body) in bodies.iter() {
-        eat(u64::from(handle.index) << 32 | u64::from(handle.generation));
-        let pose = body.pose();
-        eat(pose.translation.x.to_bits());
-        eat(pose.translation.y.to_bits());
-        eat(pose.rotation.re.to_bits());
-        eat(pose.rotation.im.to_bits());
-        eat(body.linvel().x.to_bits());
-        eat(body.linvel().y.to_bits());
-        eat(body.angvel().to_bits());
-    }
-    h
-}
 
 /// Kinetic plus potential energy of the dynamic bodies in `gravity`: the sum of
 /// `m v^2 / 2 + I w^2 / 2 - m g . c` (potential zero at the origin). Static and kinematic

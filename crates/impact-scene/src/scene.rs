@@ -53,11 +53,8 @@ impl BroadphaseChoice {
 
     /// The name in a scene file: `"rtree"`, `"sap"` or `"brute"`.
     pub fn name(self) -> &'static str {
-        match self {
-            Self::RTree => "rtree",
-            Self::SortAndSweep => "sap",
-            Self::BruteForce => "brute",
-        }
+        // The variants are declared in the order of `ALL`, so the discriminant indexes NAMES.
+        Self::NAMES[self as usize]
     }
 }
 
@@ -67,10 +64,7 @@ impl FromStr for BroadphaseChoice {
     /// Parses `"rtree"`, `"sap"` or `"brute"`; the error has an empty path (the caller
     /// knows where the name came from).
     fn from_str(s: &str) -> Result<Self, SceneError> {
-        Self::ALL
-            .into_iter()
-            .find(|c| c.name() == s)
-            .ok_or_else(|| crate::error::not_one_of("", s, &Self::NAMES))
+        named(&Self::ALL, &Self::NAMES, s)
     }
 }
 
@@ -100,11 +94,8 @@ impl StepperKind {
 
     /// The name in a scene file: `"discrete"`, `"clamp"` or `"toi"`.
     pub fn name(self) -> &'static str {
-        match self {
-            Self::Discrete => "discrete",
-            Self::Clamp => "clamp",
-            Self::Toi => "toi",
-        }
+        // The variants are declared in the order of `ALL`, so the discriminant indexes NAMES.
+        Self::NAMES[self as usize]
     }
 }
 
@@ -113,10 +104,7 @@ impl FromStr for StepperKind {
 
     /// Parses `"discrete"`, `"clamp"` or `"toi"`; the error has an empty path.
     fn from_str(s: &str) -> Result<Self, SceneError> {
-        Self::ALL
-            .into_iter()
-            .find(|c| c.name() == s)
-            .ok_or_else(|| crate::error::not_one_of("", s, &Self::NAMES))
+        named(&Self::ALL, &Self::NAMES, s)
     }
 }
 
@@ -308,5 +296,32 @@ impl Scene {
     /// The scene's simulated duration, `steps * dt` (seconds).
     pub fn duration(&self) -> Real {
         self.steps as Real * self.dt
+    }
+}
+
+/// The choice of `all` whose name in `names` (the same order) is `s`.
+fn named<T: Copy>(all: &[T], names: &[&'static str], s: &str) -> Result<T, SceneError> {
+    names
+        .iter()
+        .position(|n| *n == s)
+        .map(|i| all[i])
+        .ok_or_else(|| crate::error::not_one_of("", s, names))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_choice_parses_back_from_its_name() {
+        for (i, c) in BroadphaseChoice::ALL.into_iter().enumerate() {
+            assert_eq!(c as usize, i, "declared in the order of ALL");
+            assert_eq!(c.name().parse::<BroadphaseChoice>().unwrap(), c);
+        }
+        for (i, k) in StepperKind::ALL.into_iter().enumerate() {
+            assert_eq!(k as usize, i, "declared in the order of ALL");
+            assert_eq!(k.name().parse::<StepperKind>().unwrap(), k);
+        }
+        assert!("rtre".parse::<BroadphaseChoice>().is_err());
     }
 }

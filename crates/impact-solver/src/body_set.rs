@@ -196,6 +196,32 @@ impl BodySet {
         self.iter().map(|(h, _)| h)
     }
 
+    /// FNV-1a over the bits of every body's handle, pose and velocities, in slot order:
+    /// equal hashes mean (all but surely) bit-identical states, which is how determinism is
+    /// checked and reported. Hand-written so the value depends on nothing but the bits (the
+    /// standard library's hasher may change between releases).
+    pub fn state_hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |word: u64| {
+            for byte in word.to_le_bytes() {
+                h ^= u64::from(byte);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        for (handle, body) in self.iter() {
+            eat(u64::from(handle.index) << 32 | u64::from(handle.generation));
+            let pose = body.pose();
+            eat(pose.translation.x.to_bits());
+            eat(pose.translation.y.to_bits());
+            eat(pose.rotation.re.to_bits());
+            eat(pose.rotation.im.to_bits());
+            eat(body.linvel().x.to_bits());
+            eat(body.linvel().y.to_bits());
+            eat(body.angvel().to_bits());
+        }
+        h
+    }
+
     /// The bodies without handles, mutably, in slot order (the integrators' loop).
     pub(crate) fn bodies_mut(&mut self) -> impl Iterator<Item = &mut RigidBody> + '_ {
         self.slots.iter_mut().filter_map(|s| s.body.as_mut())

@@ -151,7 +151,7 @@ impl Impact<'_> {
     pub fn pose(&self, handle: BodyHandle) -> Option<Isometry> {
         let body = self.body(handle)?;
         match self.motions.get(handle.index as usize).copied().flatten() {
-            Some((t0, sweep)) => Some(sweep.pose_at((self.at - t0) / sweep.dt())),
+            Some(course) => Some(crate::motion::pose_on_course(course, self.at)),
             None => Some(*body.pose()),
         }
     }

@@ -3,7 +3,7 @@
 
 use core::f64::consts::TAU;
 use impact_geometry::{Aabb, Isometry, Real, Sweep, Vector};
-use impact_solver::RigidBody;
+use impact_solver::{ContactPair, RigidBody};
 
 /// The motion of `body` from `start` to its current pose over `dt`, as a constant-velocity
 /// sweep about the centre of mass, or `None` if it cannot be built (non-finite values).
@@ -46,4 +46,20 @@ pub(crate) fn query_box(body: &RigidBody, sweep: &Sweep, pad: Real) -> (Aabb, Ve
             sweep.displacement(),
         )
     }
+}
+
+/// Whether `contacts` (sorted by the slots of `a`, then `b`, as the world builds them) hold
+/// the pair of slots `x` and `y`, in either order.
+pub(crate) fn holds_pair(contacts: &[ContactPair], x: u32, y: u32) -> bool {
+    let key = if x < y { (x, y) } else { (y, x) };
+    contacts
+        .binary_search_by(|c| (c.a.index, c.b.index).cmp(&key))
+        .is_ok()
+}
+
+/// Where a body is at `t` seconds into the step on a course `(t0, sweep)`: the course that
+/// started at `t0` with `sweep` (of duration from `t0` to the end of the step).
+#[inline]
+pub(crate) fn pose_on_course((t0, sweep): (Real, Sweep), t: Real) -> Isometry {
+    sweep.pose_at((t - t0) / sweep.dt())
 }

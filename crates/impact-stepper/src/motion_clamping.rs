@@ -2,12 +2,12 @@
 //! of impact (seed 002, DigitalRune's motion clamping).
 
 use crate::error::{WorldError, finite};
-use crate::motion::{query_box, rebuilt_sweep};
+use crate::motion::{holds_pair, query_box, rebuilt_sweep};
 use crate::stepper::{DiscreteReport, StepContext, Stepper, discrete_step};
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Isometry, Real, Sweep};
 use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};
-use impact_solver::{BodyHandle, ContactPair};
+use impact_solver::BodyHandle;
 
 /// The settings of [`MotionClamping`], validated by [`MotionClampingSettings::validate`]
 /// (and by [`MotionClamping::new`], [`MotionClamping::set_settings`] and deserialization).
@@ -237,14 +237,6 @@ impl MotionClamping {
     }
 }
 
-/// Whether the step's manifolds (sorted by the slots of `a`, then `b`) hold the pair.
-fn has_manifold(contacts: &[ContactPair], x: BodyHandle, y: BodyHandle) -> bool {
-    let key = if x.index < y.index { (x, y) } else { (y, x) };
-    contacts
-        .binary_search_by(|c| (c.a.index, c.b.index).cmp(&(key.0.index, key.1.index)))
-        .is_ok_and(|i| contacts[i].a == key.0 && contacts[i].b == key.1)
-}
-
 impl Stepper for MotionClamping {
     type Report = ClampReport;
 
@@ -343,7 +335,7 @@ impl Stepper for MotionClamping {
                 }
                 if let Toi::Hit(hit) = toi
                     && hit.fraction <= 0.0
-                    && has_manifold(ctx.contacts, handle, other_handle)
+                    && holds_pair(ctx.contacts, handle.index, other_handle.index)
                 {
                     // Already within the target separation at the start, and the contact
                     // solver had this pair's manifold for the whole step. If the targets

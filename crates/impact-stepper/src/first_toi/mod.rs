@@ -9,7 +9,7 @@ pub use settings::FirstTimeOfImpactSettings;
 
 use crate::error::WorldError;
 use crate::events::{CollisionEvent, EventKind, HookRequests, Impact};
-use crate::motion::{query_box, rebuilt_sweep};
+use crate::motion::{holds_pair, pose_on_course, query_box, rebuilt_sweep};
 use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, Stepper};
 use impact_broadphase::{Broadphase, ProxyId};
@@ -234,10 +234,12 @@ impl Stepper for FirstTimeOfImpact {
         reset(&mut s.start, slots, None);
         reset(&mut s.checked, slots, false);
         let mut report = FirstToiReport::default();
+        let mut any_ccd = false;
         for (handle, body) in ctx.bodies.iter() {
             let slot = handle.index as usize;
             s.start[slot] = Some(*body.pose());
             if body.is_dynamic() && body.ccd() {
+                any_ccd = true;
                 let r = body.shape().bounding_radius(&body.local_center());
                 let motion = (body.linvel().norm() + g * dt) * dt + body.angvel().abs() * dt * r;
                 if motion > settings.velocity_threshold * r {
@@ -276,6 +278,11 @@ impl Stepper for FirstTimeOfImpact {
             constraints: solver.constraints().len(),
         };
         drop(solver);
+        if !any_ccd {
+            // Nothing to plan and no CCD body to guard: the step was the discrete one, and
+            // rebuilding every body's course and box would be wasted.
+            return Ok(report);
+        }
 
         let span = tracing::trace_span!(
             "first_toi",
@@ -428,7 +435,7 @@ impl<B: Broadphase> Run<'_, B> {
             && self.is_live(b)
     }
 
-    /// Whether the solver's targets put the pair of `c` on opposite sides of where its
+    /// Whether the solver's targets put the pair of `c`, one of them a CCD body, on opposite sides of where its
     /// manifold had them: the closest-point normal at the targets turned by more than 90
     /// degrees, with the shapes still within the contact distance (stopping every pair whose
     /// normal turned, including bodies that slid round an end, stops so many bodies with
@@ -438,6 +445,11 @@ impl<B: Broadphase> Run<'_, B> {
         let (Some(a), Some(b)) = (self.bodies.get(c.a), self.bodies.get(c.b)) else {
             return false;
         };
+        // The guarantee is for CCD bodies; a distance query per resting contact of every
+        // other body (a pyramid's) would buy nothing.
+        if !(a.is_dynamic() && a.ccd() || b.is_dynamic() && b.ccd()) {
+            return false;
+        }
         if a.pose() == &self.s.start[c.a.index as usize].unwrap_or(*a.pose())
             && b.pose() == &self.s.start[c.b.index as usize].unwrap_or(*b.pose())
         {
@@ -460,18 +472,18 @@ impl<B: Broadphase> Run<'_, B> {
 
     /// Where the body of `slot` is at `t` seconds into the step, on its current course.
     fn pose_at(&self, slot: usize, t: Real) -> Option<Isometry> {
-        let (t0, sweep) = self.s.motions[slot]?;
-        Some(sweep.pose_at((t - t0) / sweep.dt()))
+        Some(pose_on_course(self.s.motions[slot]?, t))
     }
 
     /// The course of `slot` from `t` to the end of the step, or `None` if no time is left.
     fn course_from(&self, slot: usize, t: Real) -> Option<Sweep> {
-        let (t0, sweep) = self.s.motions[slot]?;
+        let course = self.s.motions[slot]?;
         let rest = self.dt - t;
         if rest <= 0.0 {
             return None;
         }
-        let start = sweep.pose_at((t - t0) / sweep.dt());
+        let start = pose_on_course(course, t);
+        let sweep = course.1;
         Sweep::new(
             start,
             sweep.local_center(),
@@ -530,7 +542,7 @@ impl<B: Broadphase> Run<'_, B> {
                 continue;
             }
             let key = if x < y { (x, y) } else { (y, x) };
-            if planning == Planning::Start && held_by_solver(&self.s.solver_contacts, key) {
+            if planning == Planning::Start && holds_pair(&self.s.solver_contacts, key.0, key.1) {
                 continue;
             }
             let Some(sweep_y) = self.course_from(ys, t) else {
@@ -741,12 +753,4 @@ impl<B: Broadphase> Run<'_, B> {
         });
         self.plan(slot as u32, t, Planning::Alone);
     }
-}
-
-/// Whether the contact solver held the pair of slots `key` this step (its manifold stayed
-/// with the solver); `contacts` is sorted by the slots of `a`, then `b`.
-fn held_by_solver(contacts: &[ContactPair], key: (u32, u32)) -> bool {
-    contacts
-        .binary_search_by(|c| (c.a.index, c.b.index).cmp(&key))
-        .is_ok()
 }
