@@ -1032,12 +1032,14 @@ fn validate_manifold(i: usize, m: &Manifold) -> Result<(), SolverError> {
 
 /// A point's lever arms, separation and effective masses where the bodies are now.
 ///
-/// The bodies have moved since preparation (the substeps integrate positions), so the anchor
-/// fixed on A and the one fixed on B drift apart by `g`. Both impulses are applied at their
-/// midpoint, through lever arms `r_a + g/2` and `r_b - g/2` from the current centres: one
-/// point of application for the equal and opposite impulses is what keeps angular momentum
-/// exact, and the effective masses are recomputed for those arms so every Gauss-Seidel update
-/// is the exact one-constraint solution (and so never adds energy).
+/// The bodies have moved since preparation (the substeps integrate positions). The separation
+/// is measured between the anchors fixed on each body (turned with it). The impulses act at
+/// one point, which keeps angular momentum exact: on the segment between the anchors carried
+/// by the bodies' translations alone (Box2D v3 does not turn its lever arms either), weighted
+/// by inverse mass toward the lighter body's, so against a static body the moving body is
+/// pushed at its own contact point however far it slid. The effective masses are recomputed
+/// for those arms, so every Gauss-Seidel update is the exact one-constraint solution (and
+/// never adds energy).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 struct Anchors {
     r_a: Vector,
@@ -1064,14 +1066,21 @@ impl Anchors {
         // point; (c_b - c_a) = (c_b0 - c_a0) + (dp_b - dp_a) and c_b0 - c_a0 = r_a - r_b.
         let gap = (b.dp - a.dp) + (p.r_a - p.r_b) + (rb - ra);
         let separation = gap.dot(normal) + p.separation0;
-        let half = gap * 0.5;
-        let (r_a, r_b) = (ra + half, rb - half);
         let (ma, ia, mb, ib) = (
             body_a.inv_mass,
             body_a.inv_inertia,
             body_b.inv_mass,
             body_b.inv_inertia,
         );
+        // The impulses act at one point, so angular momentum stays exact: on the segment
+        // between the two anchors carried along by their bodies' translations (not their
+        // rotations), weighted toward the lighter body's, whose anchor moves with the
+        // contact. Against a static body that is the moving body's own anchor, so a disc
+        // sliding or rolling along a wall is pushed at its rim, where the contact is, and
+        // not at a point left behind by the slide.
+        let drift = b.dp - a.dp;
+        let toward_b = if ma + mb > 0.0 { mb / (ma + mb) } else { 0.5 };
+        let (r_a, r_b) = (p.r_a + drift * toward_b, p.r_b - drift * (1.0 - toward_b));
         let (rn_a, rn_b) = (cross(&r_a, normal), cross(&r_b, normal));
         let (rt_a, rt_b) = (cross(&r_a, tangent), cross(&r_b, tangent));
         Self {
