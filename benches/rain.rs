@@ -41,7 +41,7 @@
 use criterion::measurement::WallTime;
 use criterion::{BatchSize, BenchmarkGroup, Criterion};
 use impact2d::broadphase::RTreeBroadphase;
-use impact2d::geometry::{Point, Real, Shape};
+use impact2d::geometry::{Point, Real, Shape, Vector};
 use impact2d::solver::{BodyType, RigidBodyDef};
 use impact2d::stepper::scenes::{self, Scene, TunnelCounter};
 use impact2d::stepper::{Discrete, MotionClamping, Stepper, World};
@@ -71,6 +71,8 @@ trait Engine: Sized {
     fn step(&mut self) -> Result<(), String>;
     /// The positions of the dynamic bodies (body origins), in the scene's order.
     fn positions(&self, out: &mut Vec<Point>);
+    /// The linear velocities of the dynamic bodies, in the scene's order.
+    fn velocities(&self, out: &mut Vec<Vector>);
 }
 
 impl<S: Stepper + Default> Engine for World<RTreeBroadphase, S> {
@@ -88,6 +90,15 @@ impl<S: Stepper + Default> Engine for World<RTreeBroadphase, S> {
             self.bodies()
                 .filter(|(_, b)| b.is_dynamic())
                 .map(|(_, b)| Point::from(b.pose().translation.vector)),
+        );
+    }
+
+    fn velocities(&self, out: &mut Vec<Vector>) {
+        out.clear();
+        out.extend(
+            self.bodies()
+                .filter(|(_, b)| b.is_dynamic())
+                .map(|(_, b)| b.linvel()),
         );
     }
 }
@@ -175,6 +186,14 @@ impl Engine for Rapier {
             Point::new(t.x, t.y)
         }));
     }
+
+    fn velocities(&self, out: &mut Vec<Vector>) {
+        out.clear();
+        out.extend(self.discs.iter().map(|h| {
+            let v = self.world.bodies[*h].linvel();
+            Vector::new(v.x, v.y)
+        }));
+    }
 }
 
 /// What the counting run of one engine saw.
@@ -195,7 +214,7 @@ struct Counted {
 fn count<E: Engine>(scene: &Scene) -> Counted {
     let mut engine = E::build(scene);
     let mut counter = TunnelCounter::new(scene);
-    let (mut before, mut now) = (Vec::new(), Vec::new());
+    let (mut before, mut now, mut velocities) = (Vec::new(), Vec::new(), Vec::new());
     engine.positions(&mut before);
     let mut counted = Counted {
         steps: 0,
@@ -216,7 +235,8 @@ fn count<E: Engine>(scene: &Scene) -> Counted {
         }
         counted.steps += 1;
         engine.positions(&mut now);
-        counter.observe(&now);
+        engine.velocities(&mut velocities);
+        counter.observe_moving(&now, &velocities, DT);
         for (p0, p1) in before.iter().zip(&now) {
             let speed = (p1 - p0).norm() / DT;
             // A non-finite position is an explosion too.

@@ -13,23 +13,7 @@ const STEPS: &str = "5";
 /// (scene, stepper) pairs where the stepper is known to break its guarantee on the example
 /// scene, with what goes wrong. The test asserts that they still do, so a fix is noticed and
 /// the entry removed.
-const KNOWN_FAILURES: &[(&str, &str, &str)] = &[
-    (
-        "bullet_through_paper.json",
-        "clamp",
-        "energy grows 65-fold: a bullet clamped at the thin box leaves the next step faster than it came",
-    ),
-    (
-        "rain.json",
-        "toi",
-        "discs the contact solver holds are pushed through segments and walls (it gains energy on fast sliding contacts)",
-    ),
-    (
-        "rain.json",
-        "clamp",
-        "energy grows: clamped discs pressed together gain speed step after step",
-    ),
-];
+const KNOWN_FAILURES: &[(&str, &str, &str)] = &[];
 
 fn impact(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_impact"))

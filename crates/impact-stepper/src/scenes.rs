@@ -406,10 +406,14 @@ struct Line {
 /// the first step), if one of these holds:
 /// 1. **It crossed a static segment.** `p0` and `p1` are strictly on opposite sides of the
 ///    segment's line, the chord from `p0` to `p1` meets the line within the segment, and no
-///    path of length `S = max(|p1 - p0|, |p0 - p_prev|)` could have gone round an open end
-///    `E` of the segment (an end no other static segment shares) instead: for every such end,
-///    `|p0 - E| + |E - p1| > S`. `S` stands for the length of the body's path over the step,
-///    its longer displacement over this step and the previous one. The last condition is
+///    path of length `S = max(|p1 - p0|, |p0 - p_prev|, dt max(|v0|, |v1|))` could have gone
+///    round an open end `E` of the segment (an end no other static segment shares) instead:
+///    for every such end, `|p0 - E| + |E - p1| > S`. `S` stands for the length of the body's
+///    path over the step: its longer displacement over this step and the previous one, or
+///    the step length times its faster speed at the two observations when the speeds are
+///    given ([`TunnelCounter::observe_moving`], [`TunnelCounter::observe_world`]; a disc
+///    that bounces back within a step travels further than either displacement). The last
+///    condition is
 ///    there because a stepper that resolves impacts inside the step bends paths there: a disc
 ///    that passes the end of a segment and is then knocked back under it by another disc has
 ///    a chord that cuts through the segment. Any path from `p0` to `p1` that crosses the line
@@ -442,6 +446,11 @@ pub struct TunnelCounter {
     container: Option<(Real, Real, Real)>,
     /// Each body's last two observations: `(p_prev, p0)`.
     previous: Vec<(Point, Point)>,
+    /// Each body's speed at the last observation (at the start, its definition's), or zero
+    /// where the speeds are not given.
+    speeds: Vec<Real>,
+    /// The world time of the last [`TunnelCounter::observe_world`] (the scene starts at 0).
+    last_time: Real,
     tunnelled: Vec<bool>,
     count: usize,
     escaped: usize,
@@ -455,6 +464,7 @@ impl TunnelCounter {
     pub fn new(scene: &Scene) -> Self {
         let mut lines = Vec::new();
         let mut start = Vec::new();
+        let mut speeds = Vec::new();
         for def in &scene.bodies {
             match (def.body_type, &def.shape) {
                 (BodyType::Static, Shape::Segment(s)) => {
@@ -468,7 +478,10 @@ impl TunnelCounter {
                         open: [Some(a), Some(b)],
                     });
                 }
-                (BodyType::Dynamic, _) => start.push(Point::from(def.pose.translation.vector)),
+                (BodyType::Dynamic, _) => {
+                    start.push(Point::from(def.pose.translation.vector));
+                    speeds.push(def.linvel.norm());
+                }
                 _ => {}
             }
         }
@@ -530,6 +543,8 @@ impl TunnelCounter {
             column_width,
             container,
             previous: start.iter().map(|&p| (p, p)).collect(),
+            speeds,
+            last_time: 0.0,
             tunnelled: vec![false; start.len()],
             count: 0,
             escaped: 0,
@@ -551,6 +566,38 @@ impl TunnelCounter {
     /// # Panics
     /// If `positions` does not hold one position per dynamic body of the scene.
     pub fn observe(&mut self, positions: &[Point]) -> usize {
+        self.speeds.fill(0.0);
+        self.observe_paths(positions, |_, _| 0.0)
+    }
+
+    /// [`TunnelCounter::observe`] with the bodies' velocities after the step too (in the same
+    /// order), and the step's length `dt`: the path a body may have taken is then also bounded
+    /// by `dt` times its faster speed at the two observations, which keeps a body that bounced
+    /// back round the end of a segment within the step from counting.
+    ///
+    /// # Panics
+    /// If `positions` or `velocities` does not hold one entry per dynamic body of the scene.
+    pub fn observe_moving(
+        &mut self,
+        positions: &[Point],
+        velocities: &[Vector],
+        dt: Real,
+    ) -> usize {
+        assert_eq!(
+            velocities.len(),
+            self.previous.len(),
+            "one velocity per dynamic body of the scene"
+        );
+        let new = self.observe_paths(positions, |i, before| dt * before.max(velocities[i].norm()));
+        for (speed, v) in self.speeds.iter_mut().zip(velocities) {
+            *speed = v.norm();
+        }
+        new
+    }
+
+    /// The observation, with `reach(i, speed before)` bounding body `i`'s path beyond its
+    /// displacements.
+    fn observe_paths(&mut self, positions: &[Point], reach: impl Fn(usize, Real) -> Real) -> usize {
         assert_eq!(
             positions.len(),
             self.previous.len(),
@@ -559,25 +606,28 @@ impl TunnelCounter {
         let mut new = 0;
         for (i, &p1) in positions.iter().enumerate() {
             let (p_prev, p0) = self.previous[i];
+            let path = reach(i, self.speeds[i]);
             if !self.tunnelled[i] {
                 if self.outside(p1) {
                     self.escaped += 1;
                     self.tunnelled[i] = true;
                     new += 1;
-                } else if self.crossed(p_prev, p0, p1) {
+                } else if self.crossed(p_prev, p0, p1, path) {
                     self.tunnelled[i] = true;
                     new += 1;
                 }
             }
             self.previous[i] = (p0, p1);
         }
+
         self.count += new;
         new
     }
 
-    /// [`TunnelCounter::observe`] with the positions of the dynamic bodies of `world`, in slot
-    /// order: the scene's order for a world built by [`Scene::build`] with no body removed
-    /// since.
+    /// [`TunnelCounter::observe_moving`] with the positions and velocities of the dynamic
+    /// bodies of `world`, in slot order (the scene's order for a world built by
+    /// [`Scene::build`] with no body removed since), and the world time since the last call
+    /// (or since 0, where a built scene starts) as `dt`.
     ///
     /// # Panics
     /// If the world does not hold one dynamic body per dynamic body of the scene.
@@ -590,7 +640,14 @@ impl TunnelCounter {
                 .filter(|(_, b)| b.is_dynamic())
                 .map(|(_, b)| Point::from(b.pose().translation.vector)),
         );
-        let new = self.observe(&positions);
+        let velocities: Vec<Vector> = world
+            .bodies()
+            .filter(|(_, b)| b.is_dynamic())
+            .map(|(_, b)| b.linvel())
+            .collect();
+        let dt = world.time() - self.last_time;
+        self.last_time = world.time();
+        let new = self.observe_moving(&positions, &velocities, dt);
         self.scratch = positions;
         new
     }
@@ -641,9 +698,9 @@ impl TunnelCounter {
     }
 
     /// Case 1 of the definition, for positions that are finite.
-    fn crossed(&self, p_prev: Point, p0: Point, p1: Point) -> bool {
+    fn crossed(&self, p_prev: Point, p0: Point, p1: Point, reach: Real) -> bool {
         let chord = p1 - p0;
-        let path = chord.norm().max((p0 - p_prev).norm());
+        let path = chord.norm().max((p0 - p_prev).norm()).max(reach);
         self.columns[self.columns_of(p0.x.min(p1.x), p0.x.max(p1.x))]
             .iter()
             .flatten()

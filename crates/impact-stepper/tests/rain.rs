@@ -7,10 +7,9 @@
 //! counts what its definition says on hand-placed positions: a crossing, not a path that may
 //! have gone round an open end, a body that left the box, a lost body, each body once.
 //!
-//! Issue 6's target, no disc of the rain through under `MotionClamping`, is the ignored test
-//! below: it fails today, because the contact solver blows up in the rain (a disc leaves a
-//! fast impact faster than it came) and soft contacts push slow discs through segments, which
-//! the clamping leaves to the solver. The rain section of `docs/benchmarks.md` has the counts.
+//! Issue 6's target, no disc of the rain through under `MotionClamping`, is checked here on
+//! 200 discs for 2 s; `first_toi.rs` checks it for `FirstTimeOfImpact`. The rain section of
+//! `docs/benchmarks.md` has the counts at 1,000 and 10,000 discs.
 mod common;
 
 use common::DT;
@@ -99,7 +98,6 @@ fn the_rain_is_deterministic_and_its_discs_start_apart_fast_and_inside() {
 }
 
 #[test]
-#[ignore = "fails today: MotionClamping blows up or lets discs through in the rain, see docs/benchmarks.md"]
 fn motion_clamping_lets_no_disc_of_the_rain_through() {
     let scene = scenes::rain(200, 6);
     let counter = run::<MotionClamping>(&scene, STEPS);
@@ -108,18 +106,19 @@ fn motion_clamping_lets_no_disc_of_the_rain_through() {
 }
 
 #[test]
-fn discrete_lets_most_discs_of_a_sparse_rain_through() {
+fn discrete_lets_many_discs_of_a_sparse_rain_through() {
+    let mut total = 0;
     for seed in SEEDS {
         let scene = scenes::rain(SPARSE, seed);
         let counter = run::<Discrete>(&scene, FIRST_LANDINGS);
         assert_eq!(counter.bodies(), SPARSE);
-        assert!(
-            counter.tunnelled() > SPARSE / 2,
-            "seed {seed}: {} tunnelled",
-            counter.tunnelled()
-        );
+        assert!(counter.tunnelled() > 0, "seed {seed}: none tunnelled");
         assert!(counter.escaped() <= counter.tunnelled());
+        total += counter.tunnelled();
     }
+    // Speculative contacts catch a disc whose step starts close enough to a segment; the
+    // others pass.
+    assert!(total > SEEDS.len() * SPARSE / 3, "{total} tunnelled");
 }
 
 /// A scene of static segments and discs at `discs`, for hand-placed positions.
@@ -221,7 +220,15 @@ fn observing_a_world_is_observing_its_dynamic_bodies_in_order() {
             .filter(|(_, b)| b.is_dynamic())
             .map(|(_, b)| Point::from(b.pose().translation.vector))
             .collect();
-        assert_eq!(by_world.observe_world(&world), by_hand.observe(&positions));
+        let velocities: Vec<Vector> = world
+            .bodies()
+            .filter(|(_, b)| b.is_dynamic())
+            .map(|(_, b)| b.linvel())
+            .collect();
+        assert_eq!(
+            by_world.observe_world(&world),
+            by_hand.observe_moving(&positions, &velocities, DT)
+        );
     }
     assert!(by_world.tunnelled() > 0, "Discrete lets some through");
 }
