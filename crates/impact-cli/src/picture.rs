@@ -124,13 +124,20 @@ impl Bounds {
         self.grow(p + Vector::repeat(r));
     }
 
-    /// The frame, or `[-1, 1]^2` if nothing was taken in.
+    /// The frame, or `[-1, 1]^2` if nothing was taken in. Its shorter side is widened,
+    /// about the middle, to at least a third of the longer one: a scene of one long wall
+    /// would otherwise be a sliver with no room for what moves beside it.
     pub fn frame(&self) -> (Point, Point) {
         if self.lo.x > self.hi.x {
-            (Point::new(-1.0, -1.0), Point::new(1.0, 1.0))
-        } else {
-            (self.lo, self.hi)
+            return (Point::new(-1.0, -1.0), Point::new(1.0, 1.0));
         }
+        let size = self.hi - self.lo;
+        let least = size.amax() / 3.0;
+        let pad = Vector::new(
+            0.5 * (least - size.x).max(0.0),
+            0.5 * (least - size.y).max(0.0),
+        );
+        (self.lo - pad, self.hi + pad)
     }
 }
 
