@@ -55,3 +55,17 @@ pub mod prelude {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// The guides' code, compiled and run as doc tests so they stay true to the API.
+#[cfg(doctest)]
+mod guides {
+    #[doc = include_str!("../docs/guides/choosing-a-stepper.md")]
+    struct ChoosingAStepper;
+    #[doc = include_str!("../docs/guides/tuning-ccd.md")]
+    struct TuningCcd;
+    #[doc = include_str!("../docs/guides/coming-from-rapier-and-parry.md")]
+    struct ComingFromRapierAndParry;
+    #[cfg(feature = "scene")]
+    #[doc = include_str!("../docs/guides/scene-files.md")]
+    struct SceneFiles;
+}

@@ -13,13 +13,19 @@ use std::path::PathBuf;
 /// The usage text of `impact --help`.
 pub const USAGE: &str = "\
 usage: impact run SCENE [--stepper discrete|clamp|toi] [--broadphase rtree|sap|brute]
-                        [--steps N] [--json] [--svg FILE]
+                        [--steps N] [--json] [--svg FILE] [--trace FILE]
+       impact render TRACE (--svg FILE | --png FILE)... [--frame N] [--points N]
        impact toi QUERY [--json]
        impact --help | --version
 
-  run    runs a scene file and prints a summary: steps, events, bodies that passed
-         through static geometry, energy and momentum drift, a state hash, wall time
-  toi    answers one time-of-impact query file
+  run     runs a scene file and prints a summary: steps, events, bodies that passed
+          through static geometry, energy and momentum drift, a state hash, wall time;
+          --svg draws the trajectories, --trace writes every step (JSON Lines)
+  render  draws a trace: every body's path (the default), or the bodies after step N
+          (--frame N); --points caps the points per path (default 2000)
+  toi     answers one time-of-impact query file
+
+A long run shows a progress bar when standard error is a terminal.
 
 exit codes: 0 ok, 1 runtime failure, 2 usage or bad input";
 
@@ -28,6 +34,8 @@ exit codes: 0 ok, 1 runtime failure, 2 usage or bad input";
 pub enum Command {
     /// `impact run`.
     Run(RunArgs),
+    /// `impact render`.
+    Render(RenderArgs),
     /// `impact toi`.
     Toi(ToiArgs),
     /// `impact --help`.
@@ -51,6 +59,23 @@ pub struct RunArgs {
     pub json: bool,
     /// `--svg`: where to draw the trajectories.
     pub svg: Option<PathBuf>,
+    /// `--trace`: where to write the trace.
+    pub trace: Option<PathBuf>,
+}
+
+/// The arguments of `impact render`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RenderArgs {
+    /// The trace file.
+    pub trace: PathBuf,
+    /// `--svg`: where to write the picture as SVG.
+    pub svg: Option<PathBuf>,
+    /// `--png`: where to write the picture as PNG.
+    pub png: Option<PathBuf>,
+    /// `--frame`: draw the bodies after this step instead of the paths.
+    pub frame: Option<u64>,
+    /// `--points`: the most points per path.
+    pub points: Option<u64>,
 }
 
 /// The arguments of `impact toi`.
@@ -73,13 +98,16 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, String
         Some(Long("version") | Short('V')) => return Ok(Command::Version),
         Some(Value(v)) => v.string().map_err(|e| e.to_string())?,
         Some(other) => return Err(other.unexpected().to_string()),
-        None => return Err("missing command: run or toi".to_owned()),
+        None => return Err("missing command: run, render or toi".to_owned()),
     };
     match command.as_str() {
         "run" => run_args(&mut parser).map(Command::Run),
+        "render" => render_args(&mut parser).map(Command::Render),
         "toi" => toi_args(&mut parser).map(Command::Toi),
         "help" => Ok(Command::Help),
-        other => Err(format!("unknown command {other:?}: expected run or toi")),
+        other => Err(format!(
+            "unknown command {other:?}: expected run, render or toi"
+        )),
     }
 }
 
@@ -97,21 +125,44 @@ fn run_args(parser: &mut lexopt::Parser) -> Result<RunArgs, String> {
                 args.broadphase = Some(v.parse().map_err(|e| format!("--broadphase: {e}"))?);
             }
             Long("steps") => {
-                let v = string_value(parser, "--steps")?;
-                let n: u64 = v
-                    .parse()
-                    .map_err(|_| format!("--steps: must be a whole number of steps, got {v:?}"))?;
-                args.steps = Some(n);
+                args.steps = Some(whole(parser, "--steps", "a whole number of steps")?)
             }
             Long("json") => args.json = true,
-            Long("svg") => {
-                args.svg = Some(parser.value().map_err(|e| e.to_string())?.into());
-            }
+            Long("svg") => args.svg = Some(path_value(parser)?),
+            Long("trace") => args.trace = Some(path_value(parser)?),
             Value(v) if scene.is_none() => scene = Some(PathBuf::from(v)),
             other => return Err(other.unexpected().to_string()),
         }
     }
     args.scene = scene.ok_or("run: missing the scene file")?;
+    Ok(args)
+}
+
+fn render_args(parser: &mut lexopt::Parser) -> Result<RenderArgs, String> {
+    let mut args = RenderArgs::default();
+    let mut trace = None;
+    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("svg") => args.svg = Some(path_value(parser)?),
+            Long("png") => args.png = Some(path_value(parser)?),
+            Long("frame") => {
+                args.frame = Some(whole(parser, "--frame", "a step number (0 for the start)")?)
+            }
+            Long("points") => {
+                let n = whole(parser, "--points", "a whole number of points")?;
+                if n < 2 {
+                    return Err(format!("--points: must be at least 2, got {n}"));
+                }
+                args.points = Some(n);
+            }
+            Value(v) if trace.is_none() => trace = Some(PathBuf::from(v)),
+            other => return Err(other.unexpected().to_string()),
+        }
+    }
+    args.trace = trace.ok_or("render: missing the trace file")?;
+    if args.svg.is_none() && args.png.is_none() {
+        return Err("render: give --svg FILE or --png FILE (or both)".to_owned());
+    }
     Ok(args)
 }
 
@@ -127,6 +178,18 @@ fn toi_args(parser: &mut lexopt::Parser) -> Result<ToiArgs, String> {
     }
     args.query = query.ok_or("toi: missing the query file")?;
     Ok(args)
+}
+
+/// The value of an option that names a file.
+fn path_value(parser: &mut lexopt::Parser) -> Result<PathBuf, String> {
+    Ok(parser.value().map_err(|e| e.to_string())?.into())
+}
+
+/// The value of an option that is a count (`what` says what it must be, for the message).
+fn whole(parser: &mut lexopt::Parser, option: &str, what: &str) -> Result<u64, String> {
+    let v = string_value(parser, option)?;
+    v.parse()
+        .map_err(|_| format!("{option}: must be {what}, got {v:?}"))
 }
 
 /// The value of an option, as UTF-8.

@@ -2,11 +2,12 @@
 //!
 //! The `impact` command-line tool of [impact](https://example.invalid/impact), a 2D physics
 //! stack built around continuous collision detection: it runs scene files (see
-//! `docs/scene-format.md`) and answers time-of-impact queries.
+//! `docs/scene-format.md`), draws their runs, and answers time-of-impact queries.
 //!
 //! ```text
 //! impact run SCENE [--stepper discrete|clamp|toi] [--broadphase rtree|sap|brute]
-//!                  [--steps N] [--json] [--svg FILE]
+//!                  [--steps N] [--json] [--svg FILE] [--trace FILE]
+//! impact render TRACE (--svg FILE | --png FILE)... [--frame N] [--points N]
 //! impact toi QUERY [--json]
 //! ```
 //!
@@ -16,7 +17,13 @@
 //! [`PassThroughDetector`](impact_scene::PassThroughDetector)), the drift of energy and
 //! momentum, a state hash (FNV-1a over every body's pose and velocity bits: equal hashes,
 //! identical runs) and the wall time. `--json` prints the same as JSON; `--svg FILE` draws
-//! the static geometry and every dynamic body's path. `impact toi` prints a [`ToiAnswer`].
+//! the static geometry and every moving body's path; `--trace FILE` writes the run step by
+//! step as JSON Lines (`docs/trace-format.md`: a header with the scene, then every moving
+//! body's pose and velocity and the step's collision events). Bodies with an
+//! `on_first_hit` reaction are run with their hook ([`impact_scene::Reactions`]).
+//! `impact render` draws a trace as SVG or PNG: the paths, or one frame. `impact toi`
+//! prints a [`ToiAnswer`]. A run that takes more than half a second shows a progress bar on
+//! standard error when that is a terminal, and nothing otherwise.
 //!
 //! Exit codes: 0 when the command did its work (whatever it found), 1 when a run failed
 //! (a step refused, an output file that cannot be written), 2 for a usage error or a bad
@@ -38,7 +45,7 @@
 //!         {"shape": {"type": "circle", "radius": 0.05}, "linvel": [600, 50], "ccd": true}
 //!     ]
 //! }"#)?;
-//! let summary = run_scene(&scene, "inline", None)?;
+//! let summary = run_scene(&scene, "inline", &mut [])?;
 //! assert_eq!((summary.steps, summary.events, summary.passed_through), (5, 1, 0));
 //!
 //! // The command line: a missing file is bad input, exit code 2, and says which file.
@@ -53,15 +60,23 @@
 #![deny(missing_docs)]
 
 pub mod args;
+mod picture;
+mod png;
+mod progress;
+mod render;
 mod run;
 mod svg;
 mod toi;
+pub mod trace;
+mod trajectories;
 
-pub use run::{Drift, PassThroughEntry, RunSummary, StepFailure, VectorDrift, run_scene};
-pub use svg::Trajectories;
+pub use progress::{DEFAULT_DELAY, Progress};
+pub use run::{Drift, Observer, PassThroughEntry, RunSummary, StepFailure, VectorDrift, run_scene};
 pub use toi::{PoseOut, ToiAnswer};
+pub use trace::TraceWriter;
+pub use trajectories::{DEFAULT_MAX_POINTS, Trajectories};
 
-use args::{Command, RunArgs, ToiArgs};
+use args::{Command, RenderArgs, RunArgs, ToiArgs};
 use impact_scene::{MAX_STEPS, Scene, ToiQuery};
 use std::ffi::OsString;
 use std::io::Write;
@@ -96,15 +111,34 @@ impl Failure {
     }
 }
 
+/// How the tool talks to its terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Options {
+    /// Whether a long run draws a progress bar on `err`: the binary sets it when standard
+    /// error is a terminal, so a log or a pipe never gets one.
+    pub progress: bool,
+}
+
 /// Runs the tool with `args` (without the program name), writing results to `out` and
-/// messages to `err`; returns the exit code.
+/// messages to `err`, with no progress bar; returns the exit code.
 pub fn main_with(
     args: impl IntoIterator<Item = OsString>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
+    main_with_options(args, out, err, Options::default())
+}
+
+/// [`main_with`], with the terminal's [`Options`].
+pub fn main_with_options(
+    args: impl IntoIterator<Item = OsString>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    options: Options,
+) -> u8 {
     let result = match args::parse(args) {
-        Ok(Command::Run(a)) => run(&a, out),
+        Ok(Command::Run(a)) => run(&a, out, err, options),
+        Ok(Command::Render(a)) => render(&a),
         Ok(Command::Toi(a)) => toi(&a, out),
         Ok(Command::Help) => writeln!(out, "{}", args::USAGE)
             .map_err(|e| Failure::runtime(format!("cannot write the output: {e}"))),
@@ -129,7 +163,12 @@ fn read(path: &Path) -> Result<Vec<u8>, Failure> {
     std::fs::read(path).map_err(|e| Failure::usage(format!("{}: cannot read: {e}", path.display())))
 }
 
-fn run(a: &RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
+fn run(
+    a: &RunArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    options: Options,
+) -> Result<(), Failure> {
     let name = a.scene.display().to_string();
     let mut scene = Scene::from_json_slice(&read(&a.scene)?)
         .map_err(|e| Failure::usage(format!("{name}: {e}")))?;
@@ -148,8 +187,24 @@ fn run(a: &RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
         scene.steps = steps;
     }
     let mut trajectories = a.svg.as_ref().map(|_| Trajectories::default());
-    let summary = run_scene(&scene, &name, trajectories.as_mut())
+    let mut trace = match &a.trace {
+        Some(path) => Some(TraceWriter::create(path, &name).map_err(Failure::runtime)?),
+        None => None,
+    };
+    let mut progress = options.progress.then(|| Progress::new(err, DEFAULT_DELAY));
+    let mut observers: Vec<&mut dyn Observer> = Vec::new();
+    if let Some(t) = trajectories.as_mut() {
+        observers.push(t);
+    }
+    if let Some(t) = trace.as_mut() {
+        observers.push(t);
+    }
+    if let Some(p) = progress.as_mut() {
+        observers.push(p);
+    }
+    let summary = run_scene(&scene, &name, &mut observers)
         .map_err(|e| Failure::runtime(format!("{name}: {e}")))?;
+    drop(observers);
     let text = if a.json {
         serde_json::to_string_pretty(&summary)
             .map_err(|e| Failure::runtime(format!("cannot write the summary: {e}")))?
@@ -167,6 +222,35 @@ fn run(a: &RunArgs, out: &mut dyn Write) -> Result<(), Failure> {
         };
         std::fs::write(path, t.to_svg(title, &flagged))
             .map_err(|e| Failure::runtime(format!("{}: cannot write: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+fn render(a: &RenderArgs) -> Result<(), Failure> {
+    let name = a.trace.display().to_string();
+    let file = std::fs::File::open(&a.trace)
+        .map_err(|e| Failure::usage(format!("{name}: cannot read: {e}")))?;
+    let view = match a.frame {
+        Some(n) => render::View::Frame(n),
+        None => render::View::Trajectories,
+    };
+    let picture = render::picture(
+        std::io::BufReader::new(file),
+        view,
+        a.points.unwrap_or(DEFAULT_MAX_POINTS),
+    )
+    .map_err(|e| Failure::usage(format!("{name}: {e}")))?;
+    let write = |path: &Path, bytes: &[u8]| {
+        std::fs::write(path, bytes)
+            .map_err(|e| Failure::runtime(format!("{}: cannot write: {e}", path.display())))
+    };
+    if let Some(path) = &a.svg {
+        write(path, svg::write(&picture).as_bytes())?;
+    }
+    if let Some(path) = &a.png {
+        let bytes = png::write(&picture)
+            .map_err(|e| Failure::runtime(format!("{}: cannot encode: {e}", path.display())))?;
+        write(path, &bytes)?;
     }
     Ok(())
 }

@@ -1,9 +1,8 @@
 //! `impact run`: a scene run to the end, and its [`RunSummary`].
 
-use crate::svg::Trajectories;
 use impact_geometry::{Real, Vector};
 use impact_scene::audit::{linear_momentum, mechanical_energy};
-use impact_scene::{PassThroughDetector, PassThroughKind, Scene};
+use impact_scene::{AnyWorld, PassThroughDetector, PassThroughKind, Scene};
 use serde::Serialize;
 use std::fmt;
 use std::time::Instant;
@@ -90,6 +89,8 @@ pub struct RunSummary {
     pub ccd_bodies: usize,
     /// Collision events over the run (impacts the stepper resolved inside steps).
     pub events: u64,
+    /// Bodies removed by their `on_first_hit` reactions.
+    pub removed: usize,
     /// Simulated time the stepper lost over all bodies (seconds).
     pub time_lost: Real,
     /// How many dynamic bodies passed through static geometry.
@@ -104,7 +105,7 @@ pub struct RunSummary {
     pub momentum: VectorDrift,
     /// FNV-1a over every body's handle, pose and velocities at the end, as 16 hex digits.
     pub state_hash: String,
-    /// Wall-clock time of the steps alone (seconds).
+    /// Wall-clock time of the steps alone, without the observers (seconds).
     pub wall_time: Real,
 }
 
@@ -125,17 +126,47 @@ impl fmt::Display for StepFailure {
 
 impl std::error::Error for StepFailure {}
 
-/// Runs `scene` for `scene.steps` steps and summarises the run; `scene_path` is only
-/// reported. When `trajectories` is given, the centres of the dynamic bodies are recorded
-/// into it after every step.
+/// Something that watches a run: the picture ([`Trajectories`](crate::Trajectories)), the
+/// trace ([`TraceWriter`](crate::TraceWriter)), the progress bar
+/// ([`Progress`](crate::Progress)).
+pub trait Observer {
+    /// Called once the world is built, before the first step.
+    ///
+    /// # Errors
+    /// A message; the run stops (an output that cannot be written, say).
+    fn begin(&mut self, scene: &Scene, world: &dyn AnyWorld) -> Result<(), String> {
+        let _ = (scene, world);
+        Ok(())
+    }
+
+    /// Called after step `step` (1 for the first).
+    ///
+    /// # Errors
+    /// A message; the run stops.
+    fn after_step(&mut self, step: u64, world: &dyn AnyWorld) -> Result<(), String>;
+
+    /// Called after the last step.
+    ///
+    /// # Errors
+    /// A message; the run fails.
+    fn end(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Runs `scene` for `scene.steps` steps, with the hook of its `on_first_hit` reactions, and
+/// summarises the run; `scene_path` is only reported. Each observer sees the world before
+/// the first step and after every step; the time they take is not in the summary's wall
+/// time.
 ///
 /// # Errors
-/// [`StepFailure`] if the scene cannot be built or a step fails (a body flung so far that
-/// its box overflows, say); the message names the step.
+/// [`StepFailure`] if the scene cannot be built, a step fails (a body flung so far that its
+/// box overflows, say) or an observer fails (its output cannot be written); the message
+/// names the step.
 pub fn run_scene(
     scene: &Scene,
     scene_path: &str,
-    mut trajectories: Option<&mut Trajectories>,
+    observers: &mut [&mut dyn Observer],
 ) -> Result<RunSummary, StepFailure> {
     let mut world = scene.build().map_err(|e| StepFailure {
         step: 0,
@@ -152,26 +183,35 @@ pub fn run_scene(
     let energy0 = mechanical_energy(start, gravity);
     let momentum0 = linear_momentum(start);
     let mut detector = PassThroughDetector::new(start);
-    if let Some(t) = trajectories.as_deref_mut() {
-        t.begin(start, scene.steps);
+    let observer_failed = |step| move |error| StepFailure { step, error };
+    for o in observers.iter_mut() {
+        o.begin(scene, &*world).map_err(observer_failed(0))?;
     }
 
-    let mut events = 0u64;
+    let mut reactions = scene.reactions();
+    let (mut events, mut removed) = (0u64, 0usize);
     let mut time_lost = 0.0;
-    let clock = Instant::now();
+    let mut wall_time = 0.0;
     for step in 1..=scene.steps {
-        let summary = world.step(scene.dt).map_err(|e| StepFailure {
-            step,
-            error: e.to_string(),
-        })?;
+        let clock = Instant::now();
+        let summary = world
+            .step_with(scene.dt, &mut reactions)
+            .map_err(|e| StepFailure {
+                step,
+                error: e.to_string(),
+            })?;
+        wall_time += clock.elapsed().as_secs_f64();
         events += summary.events as u64;
+        removed += summary.removed;
         time_lost += summary.time_lost;
         detector.observe(world.body_set(), step);
-        if let Some(t) = trajectories.as_deref_mut() {
-            t.record(world.body_set(), step);
+        for o in observers.iter_mut() {
+            o.after_step(step, &*world).map_err(observer_failed(step))?;
         }
     }
-    let wall_time = clock.elapsed().as_secs_f64();
+    for o in observers.iter_mut() {
+        o.end().map_err(observer_failed(scene.steps))?;
+    }
 
     let end = world.body_set();
     let momentum1 = linear_momentum(end);
@@ -202,6 +242,7 @@ pub fn run_scene(
         dynamic_bodies,
         ccd_bodies,
         events,
+        removed,
         time_lost,
         passed_through: pass_throughs.len(),
         passed_through_ccd: pass_throughs.iter().filter(|p| p.ccd).count(),
@@ -242,6 +283,9 @@ impl fmt::Display for RunSummary {
             self.bodies, self.dynamic_bodies, self.ccd_bodies
         )?;
         writeln!(f, "events          {}", self.events)?;
+        if self.removed > 0 {
+            writeln!(f, "removed         {} bodies (on_first_hit)", self.removed)?;
+        }
         writeln!(f, "time lost       {} s", self.time_lost)?;
         writeln!(
             f,

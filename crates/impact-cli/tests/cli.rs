@@ -225,10 +225,13 @@ fn bad_usage_and_bad_files_exit_with_2_and_say_why() {
     );
     let not_json = scratch("not_json.json", "\u{1}\u{2} not json");
     let cases: Vec<(Vec<&str>, String)> = vec![
-        (vec![], "impact: missing command: run or toi".to_owned()),
+        (
+            vec![],
+            "impact: missing command: run, render or toi".to_owned(),
+        ),
         (
             vec!["frobnicate"],
-            "impact: unknown command \"frobnicate\": expected run or toi".to_owned(),
+            "impact: unknown command \"frobnicate\": expected run, render or toi".to_owned(),
         ),
         (
             vec!["run"],
@@ -341,4 +344,345 @@ fn help_and_version_exit_with_0() {
             .unwrap()
             .starts_with("impact 0.")
     );
+}
+
+fn scene_path(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/scenes")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn tmp(name: &str) -> String {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The lines of a trace, parsed.
+fn read_trace(path: &str) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_trace_has_a_header_with_the_scene_and_a_line_per_step() {
+    let trace = tmp("destroyed.jsonl");
+    let out = impact(&[
+        "run",
+        &scene_path("destroyed_at_first_hit.json"),
+        "--steps",
+        "3",
+        "--json",
+        "--trace",
+        &trace,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let lines = read_trace(&trace);
+    assert_eq!(lines.len(), 4, "a header and 3 steps");
+    let header = &lines[0];
+    assert_eq!(header["format"], "impact-trace");
+    assert_eq!(header["version"], 1);
+    assert_eq!(header["steps"], 3);
+    assert_eq!(header["scene"]["name"], "destroyed_at_first_hit");
+    assert_eq!(header["scene"]["bodies"].as_array().unwrap().len(), 13);
+    for (i, line) in lines[1..].iter().enumerate() {
+        assert_eq!(line["step"], i as u64 + 1);
+        for body in line["bodies"].as_array().unwrap() {
+            assert!(
+                body["id"].as_u64().unwrap() >= 3,
+                "static bodies are in the header"
+            );
+            for field in ["x", "y", "angle", "angvel"] {
+                assert!(body[field].as_f64().unwrap().is_finite(), "{body}");
+            }
+            assert_eq!(body["linvel"].as_array().unwrap().len(), 2);
+        }
+    }
+    // The events and removals of the trace are those of the summary.
+    let events: usize = lines[1..]
+        .iter()
+        .map(|l| l["events"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(events as u64, summary["events"].as_u64().unwrap());
+    let removed: Vec<u64> = lines[1..]
+        .iter()
+        .flat_map(|l| l["removed"].as_array().unwrap().clone())
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(removed, [4, 5, 6, 7]);
+    assert_eq!(summary["removed"], 4);
+    let first = &lines[1]["events"][0];
+    assert_eq!(
+        (first["a"].clone(), first["b"].clone()),
+        (3.into(), 4.into())
+    );
+    assert_eq!(first["kind"], "impact");
+    // A removed body is no longer listed.
+    assert!(
+        lines[1]["bodies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["id"] != 7)
+    );
+}
+
+#[test]
+fn render_draws_a_trace_as_svg_and_png() {
+    let trace = tmp("bullets.jsonl");
+    let out = impact(&[
+        "run",
+        &scene_path("bullet_through_paper.json"),
+        "--steps",
+        "4",
+        "--trace",
+        &trace,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (svg, png) = (tmp("bullets.svg"), tmp("bullets.png"));
+    let out = impact(&["render", &trace, "--svg", &svg, "--png", &png]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.contains("<title>bullet_through_paper</title>"));
+    assert_eq!(
+        picture.matches("<path d=\"M").count(),
+        6,
+        "one path per bullet"
+    );
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+
+    // A frame draws the bodies and no path; frame 0 is the scene as it starts.
+    for frame in ["0", "4"] {
+        let out = impact(&["render", &trace, "--frame", frame, "--svg", &svg]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let picture = std::fs::read_to_string(&svg).unwrap();
+        assert!(!picture.contains("<path"), "{frame}");
+        assert_eq!(picture.matches("<circle").count(), 6, "{frame}");
+        assert!(picture.contains(&format!("step {frame}</title>")));
+    }
+
+    // The same run drawn by `run --svg` and by `render` is the same picture.
+    let direct = tmp("bullets_direct.svg");
+    let out = impact(&[
+        "run",
+        &scene_path("bullet_through_paper.json"),
+        "--steps",
+        "4",
+        "--svg",
+        &direct,
+    ]);
+    assert!(out.status.success());
+    let out = impact(&["render", &trace, "--svg", &svg]);
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read_to_string(&direct).unwrap(),
+        std::fs::read_to_string(&svg).unwrap()
+    );
+}
+
+#[test]
+fn bad_traces_and_render_usage_exit_with_2_and_say_why() {
+    let good = tmp("good.jsonl");
+    let out = impact(&[
+        "run",
+        &scene_path("spinning_box.json"),
+        "--steps",
+        "2",
+        "--trace",
+        &good,
+    ]);
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&good).unwrap();
+    let header = text.lines().next().unwrap();
+    let svg = tmp("bad.svg");
+    let bad = |name: &str, contents: &str| scratch(name, contents).to_str().unwrap().to_owned();
+    let cases: Vec<(Vec<String>, String)> = vec![
+        (
+            vec!["render".into(), good.clone()],
+            "impact: render: give --svg FILE or --png FILE (or both)".into(),
+        ),
+        (
+            vec![
+                "render".into(),
+                good.clone(),
+                "--svg".into(),
+                svg.clone(),
+                "--frame".into(),
+                "last".into(),
+            ],
+            "impact: --frame: must be a step number (0 for the start), got \"last\"".into(),
+        ),
+        (
+            vec![
+                "render".into(),
+                good.clone(),
+                "--svg".into(),
+                svg.clone(),
+                "--points".into(),
+                "1".into(),
+            ],
+            "impact: --points: must be at least 2, got 1".into(),
+        ),
+        (
+            vec![
+                "render".into(),
+                good.clone(),
+                "--svg".into(),
+                svg.clone(),
+                "--frame".into(),
+                "9".into(),
+            ],
+            format!("impact: {good}: --frame 9: the trace ends at step 2"),
+        ),
+        {
+            let path = bad("empty.jsonl", "");
+            (
+                vec!["render".into(), path.clone(), "--svg".into(), svg.clone()],
+                format!("impact: {path}: empty: a trace starts with its header line"),
+            )
+        },
+        {
+            let path = bad("scene_as_trace.jsonl", r#"{"bodies": []}"#);
+            (
+                vec!["render".into(), path.clone(), "--svg".into(), svg.clone()],
+                format!(
+                    "impact: {path}: line 1 column 14: not a trace header: missing field `format`"
+                ),
+            )
+        },
+        {
+            let path = bad(
+                "other_format.jsonl",
+                &header.replace("\"impact-trace\"", "\"impact-world-snapshot\""),
+            );
+            (
+                vec!["render".into(), path.clone(), "--svg".into(), svg.clone()],
+                format!(
+                    "impact: {path}: line 1: format: must be \"impact-trace\", got \"impact-world-snapshot\""
+                ),
+            )
+        },
+        {
+            let path = bad(
+                "bad_scene.jsonl",
+                &header.replace("\"type\":\"segment\"", "\"type\":\"circle\""),
+            );
+            (
+                vec!["render".into(), path.clone(), "--svg".into(), svg.clone()],
+                format!(
+                    "impact: {path}: line 1: scene.bodies[0].shape.a: is not a field of a circle (its fields are radius, center)"
+                ),
+            )
+        },
+        {
+            let path = bad(
+                "unknown_body.jsonl",
+                &format!(
+                    "{header}\n{}",
+                    r#"{"step": 1, "time": 0.1, "bodies": [{"id": 7, "x": 0, "y": 0, "angle": 0, "linvel": [0, 0], "angvel": 0}], "events": [], "removed": []}"#
+                ),
+            );
+            (
+                vec!["render".into(), path.clone(), "--svg".into(), svg.clone()],
+                format!("impact: {path}: line 2: bodies[0].id: no body 7 in the scene (it has 2)"),
+            )
+        },
+        {
+            let path = bad(
+                "truncated.jsonl",
+                &format!(
+                    "{header}\n{}",
+                    r#"{"step": 1, "time": 0.1, "bodies": [{"id": 1,"#
+                ),
+            );
+            (
+                vec!["render".into(), path.clone(), "--svg".into(), svg.clone()],
+                format!("impact: {path}: line 2 column 45: EOF while parsing a value"),
+            )
+        },
+        (
+            vec![
+                "render".into(),
+                "no/such/trace.jsonl".into(),
+                "--png".into(),
+                svg.clone(),
+            ],
+            "impact: no/such/trace.jsonl: cannot read: No such file or directory (os error 2)"
+                .into(),
+        ),
+    ];
+    for (args, expected) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = impact(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert_eq!(
+            stderr(&out).lines().next().unwrap_or(""),
+            expected,
+            "{args:?}"
+        );
+    }
+
+    // An output that cannot be written is a runtime failure.
+    let out = impact(&["render", &good, "--png", "no/such/dir/p.png"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = impact(&[
+        "run",
+        &scene_path("spinning_box.json"),
+        "--trace",
+        "no/such/dir/t.jsonl",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).starts_with("impact: no/such/dir/t.jsonl: cannot write"));
+}
+
+#[test]
+fn a_long_run_shows_no_progress_bar_when_stderr_is_not_a_terminal() {
+    // Long enough to pass the bar's half-second delay in a debug build: the tool must stay
+    // quiet because this test's stderr is a pipe.
+    let out = impact(&["run", &scene_path("rain.json"), "--steps", "4000"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    let wall: f64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("wall time"))
+        .and_then(|l| l.trim().split(' ').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(out.stderr.is_empty(), "{:?}", stderr(&out));
+    assert!(
+        wall > 0.5,
+        "the run ({wall} s) is too short to show that a bar was held back"
+    );
+}
+
+#[test]
+fn the_progress_bar_draws_and_erases_itself_when_asked() {
+    use impact_cli::{Progress, run_scene};
+    let scene = impact_scene::Scene::from_json(
+        &std::fs::read_to_string(scene_path("bouncing_discs.json")).unwrap(),
+    )
+    .unwrap();
+    let mut err = Vec::new();
+    let mut bar = Progress::new(&mut err, std::time::Duration::ZERO);
+    run_scene(&scene, "bouncing_discs.json", &mut [&mut bar]).unwrap();
+    let text = String::from_utf8(err).unwrap();
+    let steps = scene.steps;
+    assert!(text.starts_with("\r["), "{text:?}");
+    assert!(
+        text.contains(&format!("{steps}/{steps} steps (100%)")),
+        "the last step is always drawn: {text:?}"
+    );
+    assert!(text.ends_with("\r\x1b[2K"), "erased at the end: {text:?}");
 }

@@ -168,6 +168,8 @@ pub(crate) struct BodyFile {
     pub ccd: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub user_data: Option<u128>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_first_hit: Option<String>,
 }
 
 /// A shape: `type` selects which of the other fields apply.

@@ -19,6 +19,9 @@
 //!   `Scene::from_json(&scene.to_json()?)` both give the scene back, bit for bit). A scene is
 //!   where a run starts; a world snapshot ([`AnyWorld::snapshot`], [`restore`]) is where a
 //!   run is, with the clock and the warm-starting impulses, and continues bit for bit.
+//! - A body may react to its first impact (`"on_first_hit": "destroy"`, [`OnFirstHit`]): a
+//!   world does not hold reactions, so a run passes the hook [`Scene::reactions`] returns
+//!   to [`AnyWorld::step_with`].
 //! - [`ToiQuery`] is one time-of-impact query in the same vocabulary (what `impact toi`
 //!   answers), and [`audit`] holds what a run summary checks: a state hash, energy,
 //!   momentum, and [`PassThroughDetector`], which says which bodies passed through static
@@ -69,6 +72,7 @@ mod file;
 #[doc(hidden)]
 pub mod fuzzing;
 mod query;
+mod reactions;
 mod read;
 mod scene;
 mod validate;
@@ -78,8 +82,9 @@ mod write;
 pub use audit::{PassThrough, PassThroughDetector, PassThroughKind};
 pub use error::SceneError;
 pub use query::{SweptShape, ToiQuery};
+pub use reactions::{Fired, Reactions};
 pub use scene::{
     BroadphaseChoice, DEFAULT_DT, DEFAULT_STEPS, Domain, FORMAT_VERSION, MAX_POLYGON_VERTICES,
-    MAX_STEPS, Scene, StepperChoice, StepperKind,
+    MAX_STEPS, OnFirstHit, Scene, StepperChoice, StepperKind,
 };
 pub use world::{AnyWorld, SceneBroadphase, SceneStepper, StepSummary, restore};

@@ -9,7 +9,7 @@ use crate::file::{
 };
 use crate::scene::{
     BroadphaseChoice, DEFAULT_DT, DEFAULT_STEPS, Domain, FORMAT_VERSION, MAX_POLYGON_VERTICES,
-    MAX_STEPS, Scene, StepperChoice, StepperKind,
+    MAX_STEPS, OnFirstHit, Scene, StepperChoice, StepperKind,
 };
 use crate::validate;
 use impact_geometry::nalgebra::Complex;
@@ -21,6 +21,7 @@ use impact_narrowphase::ToiOptions;
 use impact_solver::{BodyType, RigidBodyDef, SolverSettings};
 use impact_stepper::{FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
 use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
 
 /// The shape types of the file, in the order of the documentation.
 pub(crate) const SHAPE_TYPES: [&str; 5] = ["circle", "segment", "capsule", "polygon", "rectangle"];
@@ -94,10 +95,19 @@ pub(crate) fn resolve(f: SceneFile) -> Result<Scene, SceneError> {
     };
     validate::steps("steps", steps)?;
     let mut bodies = Vec::with_capacity(f.bodies.len());
+    let mut on_first_hit = BTreeMap::new();
     for (i, Obj(b)) in f.bodies.iter().enumerate() {
         let path = format!("bodies[{i}]");
         let def = body(b, &path)?;
         validate::body(&def, &path)?;
+        if let Some(name) = b.on_first_hit.as_deref() {
+            let field = format!("{path}.on_first_hit");
+            let reaction: OnFirstHit = name
+                .parse()
+                .map_err(|_| not_one_of(&field, name, &OnFirstHit::NAMES))?;
+            validate::on_first_hit(&def, &field)?;
+            on_first_hit.insert(i, reaction);
+        }
         bodies.push(def);
     }
     Ok(Scene {
@@ -105,6 +115,7 @@ pub(crate) fn resolve(f: SceneFile) -> Result<Scene, SceneError> {
         domain,
         settings,
         bodies,
+        on_first_hit,
         stepper,
         broadphase,
         dt,

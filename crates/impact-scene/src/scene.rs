@@ -7,6 +7,7 @@ use core::str::FromStr;
 use impact_geometry::Real;
 use impact_solver::RigidBodyDef;
 use impact_stepper::{FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
+use std::collections::BTreeMap;
 
 /// The step length of a scene that gives none (seconds): 60 Hz.
 pub const DEFAULT_DT: Real = 1.0 / 60.0;
@@ -177,6 +178,45 @@ impl StepperChoice {
     }
 }
 
+/// What happens to a body at its first impact (a body's `on_first_hit` in the file).
+///
+/// A reaction is carried out by the hook [`Scene::reactions`] returns, at the first
+/// [`CollisionEvent`](impact_stepper::CollisionEvent) that involves the body. Only
+/// [`FirstTimeOfImpact`](impact_stepper::FirstTimeOfImpact) resolves impacts inside a step
+/// and calls a hook; under the other two steppers no reaction ever fires, and neither does
+/// one for a contact the solver handles (a body resting on the ground), which is not an
+/// impact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum OnFirstHit {
+    /// The body is removed at the instant of its first impact (seed 001's projectile that
+    /// dies where it hits): it takes part in no later impact of the step, and the world
+    /// removes it when the step ends. The impact itself is resolved before the hook runs, so
+    /// the other body still gets its impulse.
+    Destroy,
+}
+
+impl OnFirstHit {
+    /// Every reaction, in the order of the documentation.
+    pub const ALL: [Self; 1] = [Self::Destroy];
+    /// The names a file may use, in the order of [`OnFirstHit::ALL`].
+    pub const NAMES: [&'static str; 1] = ["destroy"];
+
+    /// The name in a scene file: `"destroy"`.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+impl FromStr for OnFirstHit {
+    type Err = SceneError;
+
+    /// Parses `"destroy"`; the error has an empty path.
+    fn from_str(s: &str) -> Result<Self, SceneError> {
+        named(&Self::ALL, &Self::NAMES, s)
+    }
+}
+
 /// A whole world and how to run it: what a scene file holds once it is read and checked.
 ///
 /// Every value is resolved: defaults are filled in, a `rectangle` is a polygon, a `mass` is a
@@ -213,6 +253,9 @@ pub struct Scene {
     pub settings: WorldSettings,
     /// The bodies, created in this order: body `i` of the file gets slot `i`.
     pub bodies: Vec<RigidBodyDef>,
+    /// The reactions of bodies at their first impact, by index in `bodies` (dynamic bodies
+    /// only). A world does not hold them: run it with the hook of [`Scene::reactions`].
+    pub on_first_hit: BTreeMap<usize, OnFirstHit>,
     /// The stepper and its settings.
     pub stepper: StepperChoice,
     /// The broadphase.
@@ -233,6 +276,7 @@ impl Default for Scene {
             domain: Domain::Unbounded,
             settings: WorldSettings::default(),
             bodies: Vec::new(),
+            on_first_hit: BTreeMap::new(),
             stepper: StepperChoice::default(),
             broadphase: BroadphaseChoice::default(),
             dt: DEFAULT_DT,

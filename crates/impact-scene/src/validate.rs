@@ -23,6 +23,29 @@ pub(crate) fn scene(s: &Scene) -> Result<(), SceneError> {
         pose(&def.pose, &format!("{path}.pose"), false)?;
         body(def, &path)?;
     }
+    for &i in s.on_first_hit.keys() {
+        let path = format!("bodies[{i}].on_first_hit");
+        let def = s.bodies.get(i).ok_or_else(|| {
+            SceneError::new(
+                &path,
+                format!("there is no body {i} (the scene has {})", s.bodies.len()),
+            )
+        })?;
+        on_first_hit(def, &path)?;
+    }
+    Ok(())
+}
+
+/// A body's `on_first_hit` at `path`: only a dynamic body reacts. A static or kinematic body
+/// that vanished would take away geometry other bodies are resting on or being checked
+/// against (the pass-through audit), in the middle of a step.
+pub(crate) fn on_first_hit(def: &RigidBodyDef, path: &str) -> Result<(), SceneError> {
+    if def.body_type != BodyType::Dynamic {
+        return Err(SceneError::new(
+            path,
+            "only a dynamic body can react to its first hit",
+        ));
+    }
     Ok(())
 }
 

@@ -340,8 +340,9 @@ impl Scene {
     }
 
     /// The scene of a world as it is now: its settings, stepper, broadphase, and its bodies
-    /// in slot order at their current poses and velocities; `name`, `dt` and `steps` are the
-    /// defaults (set them with struct update syntax).
+    /// in slot order at their current poses and velocities; `name`, `dt`, `steps` and
+    /// `on_first_hit` are the defaults (set them with struct update syntax): a world holds
+    /// none of them.
     ///
     /// `Scene::from_world(&*scene.build()?)` gives back `scene` with its name, `dt` and
     /// `steps`: what a scene holds round-trips through a world. What a world holds beyond a

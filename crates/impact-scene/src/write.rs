@@ -69,6 +69,11 @@ fn xy_vector(v: Vector) -> Xy {
 
 /// The whole file.
 pub(crate) fn scene_file(s: &Scene) -> SceneFile {
+    let body_file = |(i, def)| {
+        let mut file = body(def);
+        file.on_first_hit = s.on_first_hit.get(&i).map(|r| r.name().to_owned());
+        Obj(file)
+    };
     let d = WorldSettings::default();
     SceneFile {
         version: Some(FORMAT_VERSION),
@@ -82,7 +87,7 @@ pub(crate) fn scene_file(s: &Scene) -> SceneFile {
         dt: Some(s.dt),
         steps: Some(s.steps),
         duration: None,
-        bodies: s.bodies.iter().map(|b| Obj(body(b))).collect(),
+        bodies: s.bodies.iter().enumerate().map(body_file).collect(),
     }
 }
 
@@ -179,6 +184,7 @@ fn body(def: &RigidBodyDef) -> BodyFile {
         angular_damping: unless(def.angular_damping, 0.0),
         ccd: unless(def.ccd, false),
         user_data: unless(def.user_data, 0),
+        on_first_hit: None,
     }
 }
 

@@ -310,6 +310,23 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
             body(r#""shape": {"type": "circle", "radius": 1e200}"#),
             "bodies[3].density: gives a mass of inf and an inertia of inf: the body is too large or too dense",
         ),
+        (
+            "unknown first-hit reaction",
+            circle(r#""on_first_hit": "explode""#),
+            "bodies[3].on_first_hit: must be one of \"destroy\", got \"explode\"",
+        ),
+        (
+            "first-hit reaction of a static body",
+            body(
+                r#""type": "static", "shape": {"type": "circle", "radius": 1}, "on_first_hit": "destroy""#,
+            ),
+            "bodies[3].on_first_hit: only a dynamic body can react to its first hit",
+        ),
+        (
+            "first-hit reaction that is not a string",
+            circle(r#""on_first_hit": true"#),
+            "bodies[3].on_first_hit: invalid type: boolean `true`, expected a string at line 1 column 207",
+        ),
     ];
     assert!(cases.len() >= 20);
     let mut wrong = Vec::new();

@@ -1,0 +1,139 @@
+//! `impact render`: a trace (`impact run --trace`) drawn as trajectories or as one frame.
+
+use crate::picture::Picture;
+use crate::trace::{TRACE_FORMAT, TRACE_VERSION, TraceHeader, TraceStep};
+use crate::trajectories::Trajectories;
+use impact_geometry::{Isometry, Point, Vector};
+use impact_scene::Scene;
+use impact_solver::{BodyHandle, BodySet};
+use std::io::BufRead;
+
+/// What to draw of a trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum View {
+    /// Every moving body's path, and where it ended.
+    Trajectories,
+    /// The bodies after this step (0 for the start).
+    Frame(u64),
+}
+
+/// The picture of the trace read from `input`, at most `max_points` points per path.
+///
+/// The trace's bodies are replayed into a [`BodySet`] built from the header's scene, and
+/// recorded by the same [`Trajectories`] as `impact run --svg` uses, so the two pictures of
+/// a run agree.
+///
+/// # Errors
+/// `line N: why` for a line that is not JSON of the trace format, a header that is not a
+/// trace's or whose scene is refused (with the scene's path of the bad field), a body id the
+/// scene does not have, a pose that is not finite, or a frame past the trace's end.
+pub(crate) fn picture(input: impl BufRead, view: View, max_points: u64) -> Result<Picture, String> {
+    let mut lines = input.lines().enumerate().map(|(i, line)| (i + 1, line));
+    let read = |(n, line): (usize, std::io::Result<String>)| {
+        line.map(|l| (n, l))
+            .map_err(|e| format!("line {n}: cannot read: {e}"))
+    };
+    let (_, first) = lines
+        .next()
+        .map(read)
+        .transpose()?
+        .ok_or("empty: a trace starts with its header line")?;
+    let header: TraceHeader =
+        serde_json::from_str(&first).map_err(|e| json_error(1, &e, "not a trace header: "))?;
+    if header.format != TRACE_FORMAT {
+        return Err(format!(
+            "line 1: format: must be {TRACE_FORMAT:?}, got {:?}",
+            header.format
+        ));
+    }
+    if header.version != TRACE_VERSION {
+        return Err(format!(
+            "line 1: version: must be {TRACE_VERSION}, got {}",
+            header.version
+        ));
+    }
+    let scene =
+        Scene::from_json(&header.scene.to_string()).map_err(|e| format!("line 1: scene.{e}"))?;
+    let mut bodies = BodySet::new();
+    let handles: Vec<BodyHandle> = scene
+        .bodies
+        .iter()
+        .enumerate()
+        .map(|(i, def)| {
+            bodies
+                .insert(def.clone())
+                .map_err(|e| format!("line 1: scene.bodies[{i}]: {e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    let mut recorder = Trajectories::with_max_points(max_points);
+    let steps = match view {
+        View::Trajectories => header.steps,
+        View::Frame(n) => n,
+    };
+    recorder.begin(&bodies, steps);
+    let mut last = 0;
+    if view != View::Frame(0) {
+        for line in lines {
+            let (n, text) = read(line)?;
+            if text.trim().is_empty() {
+                continue;
+            }
+            let step: TraceStep = serde_json::from_str(&text).map_err(|e| json_error(n, &e, ""))?;
+            let handle = |id: u32, what: &str| {
+                handles.get(id as usize).copied().ok_or_else(|| {
+                    format!(
+                        "line {n}: {what}: no body {id} in the scene (it has {})",
+                        handles.len()
+                    )
+                })
+            };
+            for (k, b) in step.bodies.iter().enumerate() {
+                let h = handle(b.id, &format!("bodies[{k}].id"))?;
+                let Some(body) = bodies.get_mut(h) else {
+                    return Err(format!(
+                        "line {n}: bodies[{k}]: body {} was removed earlier",
+                        b.id
+                    ));
+                };
+                body.set_pose(Isometry::new(Vector::new(b.x, b.y), b.angle))
+                    .map_err(|e| format!("line {n}: bodies[{k}]: {e}"))?;
+            }
+            for (k, &id) in step.removed.iter().enumerate() {
+                bodies.remove(handle(id, &format!("removed[{k}]"))?);
+            }
+            recorder.impacts(step.events.iter().flat_map(|e| {
+                let at = Point::new(e.point[0], e.point[1]);
+                [(e.a, at), (e.b, at)]
+            }));
+            recorder.record(&bodies, step.step);
+            last = step.step;
+            if view == View::Frame(step.step) {
+                break;
+            }
+        }
+    }
+    if let View::Frame(n) = view
+        && n != last
+    {
+        return Err(format!("--frame {n}: the trace ends at step {last}"));
+    }
+    let title = if scene.name.is_empty() {
+        header.scene_file.clone()
+    } else {
+        scene.name.clone()
+    };
+    Ok(match view {
+        View::Trajectories => recorder.picture(&title, &[], true),
+        View::Frame(n) => recorder.picture(&format!("{title}, step {n}"), &[], false),
+    })
+}
+
+/// The parser's error on line `n` of the trace, placed in the file: the parser sees one
+/// line at a time, so its own "at line 1 column C" would mislead.
+fn json_error(n: usize, e: &serde_json::Error, what: &str) -> String {
+    let message = e.to_string();
+    let message = message
+        .rsplit_once(" at line ")
+        .map_or(message.as_str(), |(m, _)| m);
+    format!("line {n} column {}: {what}{message}", e.column())
+}

@@ -1,0 +1,211 @@
+//! `impact run --trace FILE`: the run, step by step, as JSON Lines (`docs/trace-format.md`).
+//!
+//! The first line is a [`TraceHeader`] holding the whole scene as a scene file, so a trace
+//! is self-contained: `impact render` needs nothing else, and the scene it reads is checked
+//! by the same loader as any scene file. Then one [`TraceStep`] per step. JSON Lines rather
+//! than one JSON document so a trace can be written as the run goes, read a step at a time,
+//! and cut with `head` or `grep` and still be readable.
+
+use crate::run::Observer;
+use impact_geometry::Real;
+use impact_scene::{AnyWorld, Scene};
+use impact_solver::BodyType;
+use impact_stepper::EventKind;
+use serde::{Deserialize, Serialize};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// The `format` of a trace's header.
+pub const TRACE_FORMAT: &str = "impact-trace";
+/// The version of the trace format this tool writes and reads.
+pub const TRACE_VERSION: u32 = 1;
+
+/// The first line of a trace.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TraceHeader {
+    /// Always [`TRACE_FORMAT`].
+    pub format: String,
+    /// [`TRACE_VERSION`].
+    pub version: u32,
+    /// The scene file the run read, as given on the command line.
+    pub scene_file: String,
+    /// The step length (seconds).
+    pub dt: Real,
+    /// The number of steps the run was to take (a failed run has fewer lines).
+    pub steps: u64,
+    /// The scene as run (after `--stepper`, `--broadphase` and `--steps`), as a scene file:
+    /// every body's shape, type, flags and starting state. Body `i` is `id` `i` below.
+    pub scene: serde_json::Value,
+}
+
+/// One moving body after a step.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TraceBody {
+    /// The body's index in the scene's `bodies`.
+    pub id: u32,
+    /// Position of the body frame's origin.
+    pub x: Real,
+    /// Position of the body frame's origin.
+    pub y: Real,
+    /// Angle (radians, in `(-pi, pi]`).
+    pub angle: Real,
+    /// Velocity of the centre of mass, `[x, y]`.
+    pub linvel: [Real; 2],
+    /// Angular velocity (radians per second).
+    pub angvel: Real,
+}
+
+/// One collision event of a step (an impact the stepper resolved inside it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TraceEvent {
+    /// Absolute simulated time of the impact (seconds).
+    pub time: Real,
+    /// When in the step, as a fraction of `dt`.
+    pub fraction: Real,
+    /// The first body's id (the smaller).
+    pub a: u32,
+    /// The second body's id.
+    pub b: u32,
+    /// `"impact"` or `"zeno_handover"`.
+    pub kind: String,
+    /// The contact point (world).
+    pub point: [Real; 2],
+    /// The unit normal from `a` toward `b`.
+    pub normal: [Real; 2],
+    /// How fast the bodies were closing along the normal before the impact.
+    pub approach_speed: Real,
+}
+
+/// A line of a trace after the header: the state after one step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TraceStep {
+    /// The step (1 for the first).
+    pub step: u64,
+    /// Simulated time after it (seconds).
+    pub time: Real,
+    /// Every dynamic and kinematic body still in the world, by id (static bodies never
+    /// move: they are in the header's scene).
+    pub bodies: Vec<TraceBody>,
+    /// The step's collision events, in time order.
+    pub events: Vec<TraceEvent>,
+    /// The ids of bodies removed during the step (by their `on_first_hit` reactions).
+    pub removed: Vec<u32>,
+}
+
+/// Writes a trace as the run goes (an [`Observer`] of [`run_scene`](crate::run_scene)).
+#[derive(Debug)]
+pub struct TraceWriter {
+    path: PathBuf,
+    scene_file: String,
+    out: BufWriter<std::fs::File>,
+    /// Which ids were in the world after the previous step.
+    alive: Vec<bool>,
+}
+
+impl TraceWriter {
+    /// Creates (or truncates) the trace file at `path`; `scene_file` is recorded in the
+    /// header.
+    ///
+    /// # Errors
+    /// `path: cannot write: ...` if the file cannot be created.
+    pub fn create(path: &Path, scene_file: &str) -> Result<Self, String> {
+        let file = std::fs::File::create(path).map_err(|e| cannot_write(path, &e))?;
+        Ok(Self {
+            path: path.to_owned(),
+            scene_file: scene_file.to_owned(),
+            out: BufWriter::new(file),
+            alive: Vec::new(),
+        })
+    }
+
+    fn line<T: Serialize>(&mut self, value: &T) -> Result<(), String> {
+        serde_json::to_writer(&mut self.out, value)
+            .map_err(std::io::Error::from)
+            .and_then(|()| self.out.write_all(b"\n"))
+            .map_err(|e| cannot_write(&self.path, &e))
+    }
+}
+
+fn cannot_write(path: &Path, e: &std::io::Error) -> String {
+    format!("{}: cannot write: {e}", path.display())
+}
+
+impl Observer for TraceWriter {
+    fn begin(&mut self, scene: &Scene, world: &dyn AnyWorld) -> Result<(), String> {
+        let text = scene
+            .to_json()
+            .map_err(|e| format!("cannot write the scene into the trace: {e}"))?;
+        let scene_value = serde_json::from_str(&text)
+            .map_err(|e| format!("cannot write the scene into the trace: {e}"))?;
+        self.alive = vec![false; scene.bodies.len()];
+        for (h, _) in world.body_set().iter() {
+            self.alive[h.index as usize] = true;
+        }
+        let header = TraceHeader {
+            format: TRACE_FORMAT.to_owned(),
+            version: TRACE_VERSION,
+            scene_file: self.scene_file.clone(),
+            dt: scene.dt,
+            steps: scene.steps,
+            scene: scene_value,
+        };
+        self.line(&header)
+    }
+
+    fn after_step(&mut self, step: u64, world: &dyn AnyWorld) -> Result<(), String> {
+        let mut now = vec![false; self.alive.len()];
+        let mut bodies = Vec::new();
+        for (h, b) in world.body_set().iter() {
+            if let Some(seen) = now.get_mut(h.index as usize) {
+                *seen = true;
+            }
+            if b.body_type() == BodyType::Static {
+                continue;
+            }
+            let p = b.pose();
+            let v = b.linvel();
+            bodies.push(TraceBody {
+                id: h.index,
+                x: p.translation.x,
+                y: p.translation.y,
+                angle: b.angle(),
+                linvel: [v.x, v.y],
+                angvel: b.angvel(),
+            });
+        }
+        let removed = (0..self.alive.len())
+            .filter(|&i| self.alive[i] && !now[i])
+            .map(|i| i as u32)
+            .collect();
+        self.alive = now;
+        let events = world
+            .events()
+            .iter()
+            .map(|e| TraceEvent {
+                time: e.time,
+                fraction: e.fraction,
+                a: e.a.index,
+                b: e.b.index,
+                kind: match e.kind {
+                    EventKind::Impact => "impact",
+                    EventKind::ZenoHandover => "zeno_handover",
+                }
+                .to_owned(),
+                point: [e.point().x, e.point().y],
+                normal: [e.normal().x, e.normal().y],
+                approach_speed: e.approach_speed(),
+            })
+            .collect();
+        self.line(&TraceStep {
+            step,
+            time: world.time(),
+            bodies,
+            events,
+            removed,
+        })
+    }
+
+    fn end(&mut self) -> Result<(), String> {
+        self.out.flush().map_err(|e| cannot_write(&self.path, &e))
+    }
+}

@@ -1,0 +1,202 @@
+//! [`Trajectories`]: the static geometry, the path of every moving body's centre, and where
+//! each body is at the end (or at the frame asked for), made into a [`Picture`].
+
+use crate::picture::{Bounds, Colour, Item, Mark, Picture};
+use crate::run::Observer;
+use impact_geometry::{Isometry, Point, Shape};
+use impact_scene::{AnyWorld, Scene};
+use impact_solver::{BodySet, BodyType};
+
+/// The most points recorded per body by default: longer runs are sampled every few steps.
+pub const DEFAULT_MAX_POINTS: u64 = 2_000;
+
+/// The centres of the moving (dynamic and kinematic) bodies over a run, and the static
+/// bodies to draw under them.
+#[derive(Debug, Clone)]
+pub struct Trajectories {
+    statics: Vec<(Shape, Isometry)>,
+    /// Per moving body, in slot order.
+    paths: Vec<Path>,
+    max_points: u64,
+    every: u64,
+    /// The impacts of the step being recorded: (body slot, contact point).
+    hits: Vec<(u32, Point)>,
+}
+
+#[derive(Debug, Clone)]
+struct Path {
+    slot: u32,
+    points: Vec<Point>,
+    ccd: bool,
+    /// Its shape and pose at the last record.
+    end: (Shape, Isometry),
+    /// Whether it is still in the world at the last record.
+    alive: bool,
+}
+
+impl Default for Trajectories {
+    fn default() -> Self {
+        Self::with_max_points(DEFAULT_MAX_POINTS)
+    }
+}
+
+impl Trajectories {
+    /// A recorder that keeps at most about `max_points` points per body (at least 2): a run
+    /// of more steps is sampled every `steps / max_points` steps, which keeps the picture
+    /// small.
+    pub fn with_max_points(max_points: u64) -> Self {
+        Self {
+            statics: Vec::new(),
+            paths: Vec::new(),
+            max_points: max_points.max(2),
+            every: 1,
+            hits: Vec::new(),
+        }
+    }
+
+    /// Starts recording a run of `steps` steps: the static bodies, and each moving body's
+    /// first point.
+    pub fn begin(&mut self, bodies: &BodySet, steps: u64) {
+        self.every = steps.div_ceil(self.max_points).max(1);
+        self.statics = bodies
+            .iter()
+            .filter(|(_, b)| b.body_type() == BodyType::Static)
+            .map(|(_, b)| (b.shape().clone(), *b.pose()))
+            .collect();
+        self.paths = bodies
+            .iter()
+            .filter(|(_, b)| b.body_type() != BodyType::Static)
+            .map(|(h, b)| Path {
+                slot: h.index,
+                points: vec![b.center_of_mass()],
+                ccd: b.ccd(),
+                end: (b.shape().clone(), *b.pose()),
+                alive: true,
+            })
+            .collect();
+    }
+
+    /// Notes the impacts of the step about to be recorded, as (body slot, contact point):
+    /// a body removed in the step has its path end at its last impact.
+    pub fn impacts(&mut self, hits: impl IntoIterator<Item = (u32, Point)>) {
+        self.hits.clear();
+        self.hits.extend(hits);
+    }
+
+    /// Records the bodies after step `step`. A body no longer in `bodies` (removed by a
+    /// reaction) keeps its path, which ends where it last hit something in the step (see
+    /// [`Trajectories::impacts`]).
+    pub fn record(&mut self, bodies: &BodySet, step: u64) {
+        let sample = step.is_multiple_of(self.every);
+        // Bodies are never added during a run, so the moving bodies keep their order.
+        let hits = std::mem::take(&mut self.hits);
+        let remove = |gone: &mut Path| {
+            if gone.alive {
+                gone.alive = false;
+                if let Some(&(_, at)) = hits.iter().rev().find(|(slot, _)| *slot == gone.slot) {
+                    gone.points.push(at);
+                }
+            }
+        };
+        let mut paths = self.paths.iter_mut().peekable();
+        for (h, b) in bodies.iter() {
+            while let Some(gone) = paths.next_if(|p| p.slot < h.index) {
+                remove(gone);
+            }
+            if let Some(path) = paths.next_if(|p| p.slot == h.index) {
+                let c = b.center_of_mass();
+                if sample && c.x.is_finite() && c.y.is_finite() {
+                    path.points.push(c);
+                }
+                path.end = (b.shape().clone(), *b.pose());
+            }
+        }
+        for gone in paths {
+            remove(gone);
+        }
+    }
+
+    /// The picture of the run. It frames the static geometry and the bodies' starting
+    /// points (a body that flies off leaves the frame rather than shrink the scene to a
+    /// dot); `flagged` lists the slots of bodies that passed through static geometry, drawn
+    /// in red. With `paths` false only the bodies are drawn, where they were at the last
+    /// record (a frame of the run). A body removed during the run is a faint ghost where it
+    /// was last recorded on the paths picture, and absent from a frame.
+    pub(crate) fn picture(&self, title: &str, flagged: &[u32], paths: bool) -> Picture {
+        let mut bounds = Bounds::default();
+        for (shape, pose) in &self.statics {
+            bounds.grow_shape(shape, pose);
+        }
+        for path in &self.paths {
+            let aabb = path.end.0.aabb(&path.end.1);
+            bounds.grow_around(path.points[0], 0.5 * (aabb.maxs - aabb.mins).amax());
+        }
+        let (lo, hi) = bounds.frame();
+        let mut items: Vec<Item> = self
+            .statics
+            .iter()
+            .map(|(shape, pose)| Item {
+                mark: Mark::Outline(shape.clone(), *pose),
+                colour: Colour::STATIC,
+                width: 2.0,
+                opacity: 1.0,
+            })
+            .collect();
+        for path in &self.paths {
+            let colour = if flagged.contains(&path.slot) {
+                Colour::FLAGGED
+            } else if path.ccd {
+                Colour::CCD
+            } else {
+                Colour::PLAIN
+            };
+            if paths && path.points.len() > 1 {
+                items.push(Item {
+                    mark: Mark::Path(path.points.clone()),
+                    colour,
+                    width: 1.0,
+                    opacity: 0.6,
+                });
+            }
+            if path.alive || paths {
+                // A removed body stays as a ghost where it was last recorded.
+                items.push(Item {
+                    mark: Mark::Outline(path.end.0.clone(), path.end.1),
+                    colour,
+                    width: if path.alive { 1.5 } else { 1.0 },
+                    opacity: if path.alive { 1.0 } else { 0.3 },
+                });
+            }
+        }
+        Picture {
+            title: title.to_owned(),
+            lo,
+            hi,
+            items,
+        }
+    }
+
+    /// The picture of the run as SVG (see [`Trajectories`]): the paths, and each body where
+    /// it ended.
+    pub fn to_svg(&self, title: &str, flagged: &[u32]) -> String {
+        crate::svg::write(&self.picture(title, flagged, true))
+    }
+}
+
+impl Observer for Trajectories {
+    fn begin(&mut self, scene: &Scene, world: &dyn AnyWorld) -> Result<(), String> {
+        Trajectories::begin(self, world.body_set(), scene.steps);
+        Ok(())
+    }
+
+    fn after_step(&mut self, step: u64, world: &dyn AnyWorld) -> Result<(), String> {
+        self.impacts(
+            world
+                .events()
+                .iter()
+                .flat_map(|e| [(e.a.index, e.point()), (e.b.index, e.point())]),
+        );
+        self.record(world.body_set(), step);
+        Ok(())
+    }
+}
