@@ -685,7 +685,7 @@ pub fn hard_disk_box_side(n: usize, eta: Real) -> Real {
 /// a column (a triangular lattice, stretched to fill the square), each moved by a seeded
 /// jitter small enough that no two overlap; velocities are seeded Gaussians, their mean
 /// removed and then scaled to the kinetic energy. Run it with
-/// [`hard_disk_stepper`](crate::scenes::hard_disk_stepper)'s settings, which make every
+/// [`hard_disk_stepper`]'s settings, which make every
 /// meeting of two discs an exact elastic event.
 ///
 /// # Errors
