@@ -33,6 +33,11 @@ pub struct ContactPair {
     /// [`contact_manifold`](impact_narrowphase::contact_manifold) with `a`'s shape and pose
     /// first.
     pub manifold: Manifold,
+    /// Where `b` was when the manifold was computed, relative to its pose: zero, except in a
+    /// periodic domain, where the manifold is between `a` and the image of `b` translated by
+    /// a whole number of periods. Lever arms of `b` are taken from that image.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub offset: Vector,
 }
 
 /// The tangent of a contact: the normal turned a quarter turn clockwise, `(n.y, -n.x)`, as in
@@ -452,6 +457,9 @@ impl ContactSolver {
                 handle: pair.b,
             })?;
             validate_manifold(i, &pair.manifold)?;
+            if !(pair.offset.x.is_finite() && pair.offset.y.is_finite()) {
+                finite_vector(&format!("pairs[{i}].offset"), &pair.offset)?;
+            }
             if pair.manifold.is_empty() || (!body_a.is_dynamic() && !body_b.is_dynamic()) {
                 continue;
             }
@@ -502,7 +510,7 @@ impl ContactSolver {
             let manifold_points = pair.manifold.points();
             for (p, mp) in points.iter_mut().zip(manifold_points) {
                 let r_a = mp.point - sa.center0;
-                let r_b = mp.point - sb.center0;
+                let r_b = mp.point - (sb.center0 + pair.offset);
                 let rn_a = cross(&r_a, &normal);
                 let rn_b = cross(&r_b, &normal);
                 let k_normal = ma + mb + ia * rn_a * rn_a + ib * rn_b * rn_b;

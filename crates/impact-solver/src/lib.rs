@@ -51,7 +51,7 @@
 //!     let (g, c) = (bodies.get(ground).unwrap(), bodies.get(crate_).unwrap());
 //!     let manifold = contact_manifold(g.shape(), g.pose(), c.shape(), c.pose(),
 //!                                     SPECULATIVE_DISTANCE);
-//!     let pairs = [ContactPair { a: ground, b: crate_, manifold }];
+//!     let pairs = [ContactPair { a: ground, b: crate_, manifold, offset: Vector::zeros() }];
 //!     solve_step(&mut bodies, &pairs, &mut cache, gravity, &SolverSettings::default(),
 //!                1.0 / 60.0)?;
 //! }

@@ -61,6 +61,7 @@ fn rebound_height(h: Real, e: Real, radius: Real, dt: Real) -> Real {
             a: floor,
             b: ball,
             manifold,
+            offset: Vector::zeros(),
         }];
         solve_step(&mut bodies, &pairs, &mut cache, gravity, &settings, dt).unwrap();
         let b = body(&bodies, ball);
@@ -143,6 +144,7 @@ fn rebound_height_or_zero(h: Real) -> Real {
             a: floor,
             b: ball,
             manifold,
+            offset: Vector::zeros(),
         }];
         let solver = solve_step(
             &mut bodies,

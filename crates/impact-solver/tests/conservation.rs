@@ -136,6 +136,7 @@ fn pairs_of(bodies: &BodySet, handles: &[BodyHandle], speculative: Real) -> Vec<
                     a: handles[i],
                     b: handles[j],
                     manifold,
+                    offset: Vector::zeros(),
                 });
             }
         }

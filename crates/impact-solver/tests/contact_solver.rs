@@ -42,7 +42,12 @@ fn step(
         y.pose(),
         SPECULATIVE_DISTANCE,
     );
-    let pairs = [ContactPair { a, b, manifold }];
+    let pairs = [ContactPair {
+        a,
+        b,
+        manifold,
+        offset: Vector::zeros(),
+    }];
     solve_step(
         bodies,
         &pairs,
@@ -140,6 +145,7 @@ fn distant_speculative_contact_applies_nothing() {
         a: ground,
         b: ball,
         manifold,
+        offset: Vector::zeros(),
     }];
     let mut cache = ContactCache::new();
     let solver = solve_step(
@@ -196,6 +202,7 @@ fn warm_start_reloads_impulses_in_either_order() {
             a: ground,
             b,
             manifold: forward,
+            offset: Vector::zeros(),
         }],
         &cache,
         &settings,
@@ -208,6 +215,7 @@ fn warm_start_reloads_impulses_in_either_order() {
             a: b,
             b: ground,
             manifold: reverse,
+            offset: Vector::zeros(),
         }],
         &cache,
         &settings,
@@ -232,6 +240,7 @@ fn warm_start_reloads_impulses_in_either_order() {
             a: ground,
             b,
             manifold: forward,
+            offset: Vector::zeros(),
         }],
         &cache,
         &SolverSettings {

@@ -247,7 +247,12 @@ fn solver_and_resolver_check_handles_manifolds_and_vectors() {
     let solver = |pairs: &[ContactPair], dt: Real| {
         ContactSolver::new(&bodies, pairs, &cache, &settings, dt).map(|_| ())
     };
-    let ok = ContactPair { a, b, manifold };
+    let ok = ContactPair {
+        a,
+        b,
+        manifold,
+        offset: Vector::zeros(),
+    };
     assert!(solver(&[ok], 0.01).is_ok());
     assert_eq!(field_of(&solver(&[ok], 0.0).unwrap_err()), "dt");
     let stale = ContactPair { b: gone, ..ok };

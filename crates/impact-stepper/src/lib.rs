@@ -87,6 +87,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod domain;
 mod error;
 mod events;
 mod first_toi;
@@ -97,6 +98,7 @@ mod settings;
 mod stepper;
 mod world;
 
+pub use domain::{Domain, PeriodicImages};
 pub use error::WorldError;
 pub use events::{CollisionEvent, EventKind, Impact, ImpactHook, NoHook};
 pub use first_toi::{FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport};

@@ -1,11 +1,12 @@
 //! [`MotionClamping`]: the discrete step, then every fast CCD body stopped at its first time
 //! of impact (seed 002, DigitalRune's motion clamping).
 
+use crate::domain::{PeriodicImages, translated_sweep};
 use crate::error::{WorldError, finite};
 use crate::motion::{holds_pair, query_box, rebuilt_sweep};
 use crate::stepper::{DiscreteReport, StepContext, Stepper, discrete_step};
 use impact_broadphase::{Broadphase, ProxyId};
-use impact_geometry::{Isometry, Real, Sweep};
+use impact_geometry::{Isometry, Real, Sweep, Vector};
 use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};
 use impact_solver::BodyHandle;
 
@@ -130,6 +131,8 @@ struct Scratch {
     start: Vec<Option<Isometry>>,
     sweeps: Vec<Option<Sweep>>,
     candidates: Vec<ProxyId>,
+    /// Candidates with the translation of the image they are met through.
+    images: Vec<(ProxyId, Vector)>,
     clamps: Vec<(BodyHandle, Real)>,
 }
 
@@ -294,17 +297,22 @@ impl Stepper for MotionClamping {
             }
             report.checked_bodies += 1;
             let (aabb, translation) = query_box(body, &sweep, pad);
-            if ctx
-                .broadphase
-                .query_swept(&aabb, &translation, &mut scratch.candidates)
-                .is_err()
+            if PeriodicImages::query_swept(
+                ctx.periodic.as_ref(),
+                &*ctx.broadphase,
+                &aabb,
+                &translation,
+                &mut scratch.candidates,
+                &mut scratch.images,
+            )
+            .is_err()
             {
                 // Unanswerable query (a box that overflows): do not move unchecked.
                 scratch.clamps.push((handle, 0.0));
                 continue;
             }
             let mut earliest: Real = 1.0;
-            for &proxy in &scratch.candidates {
+            for &(proxy, offset) in &scratch.images {
                 let Some(other_handle) = ctx.proxies.get(proxy.index()).copied().flatten() else {
                     continue;
                 };
@@ -317,7 +325,8 @@ impl Stepper for MotionClamping {
                         .sweeps
                         .get(other_handle.index as usize)
                         .copied()
-                        .flatten(),
+                        .flatten()
+                        .and_then(|sweep| translated_sweep(&sweep, &offset)),
                 ) else {
                     continue;
                 };

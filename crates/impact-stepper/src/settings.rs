@@ -1,5 +1,6 @@
 //! [`WorldSettings`]: what a world is created from.
 
+use crate::domain::Domain;
 use crate::error::{WorldError, finite_vector, non_negative};
 use impact_geometry::tolerances::SPECULATIVE_DISTANCE;
 use impact_geometry::{Real, Vector};
@@ -25,6 +26,9 @@ pub struct WorldSettings {
     /// the base alone is shorter than what a falling body covers in one step, and a contact
     /// that appears only after the bodies overlap arrives too late to stop them cleanly.
     pub speculative_distance: Real,
+    /// The space the bodies live in (default [`Domain::Unbounded`]); see
+    /// [`Domain::Periodic`] for a periodic rectangle.
+    pub domain: Domain,
 }
 
 impl Default for WorldSettings {
@@ -33,6 +37,7 @@ impl Default for WorldSettings {
             gravity: Vector::new(0.0, -10.0),
             solver: SolverSettings::default(),
             speculative_distance: SPECULATIVE_DISTANCE,
+            domain: Domain::Unbounded,
         }
     }
 }
@@ -50,12 +55,14 @@ impl WorldSettings {
     ///
     /// # Errors
     /// [`WorldError`] naming `settings.gravity.x` / `.y` (not finite),
-    /// `settings.speculative_distance` (negative or not finite), or wrapping the solver's
-    /// [`SolverSettings::validate`] error (`settings.substeps`, `settings.contact_hertz`, ...).
+    /// `settings.speculative_distance` (negative or not finite), `settings.domain.*` (as
+    /// [`Domain::validate`]), or wrapping the solver's [`SolverSettings::validate`] error
+    /// (`settings.substeps`, `settings.contact_hertz`, ...).
     pub fn validate(&self) -> Result<(), WorldError> {
         finite_vector("settings.gravity", &self.gravity)?;
         self.solver.validate()?;
         non_negative("settings.speculative_distance", self.speculative_distance)?;
+        self.domain.validate()?;
         Ok(())
     }
 }
@@ -66,6 +73,9 @@ struct WorldSettingsDef {
     gravity: Vector,
     solver: SolverSettings,
     speculative_distance: Real,
+    /// Absent in files written before periodic domains: unbounded.
+    #[serde(default)]
+    domain: Domain,
 }
 
 #[cfg(feature = "serde")]
@@ -76,6 +86,7 @@ impl TryFrom<WorldSettingsDef> for WorldSettings {
             gravity: d.gravity,
             solver: d.solver,
             speculative_distance: d.speculative_distance,
+            domain: d.domain,
         };
         s.validate()?;
         Ok(s)
@@ -89,6 +100,7 @@ impl From<WorldSettings> for WorldSettingsDef {
             gravity: s.gravity,
             solver: s.solver,
             speculative_distance: s.speculative_distance,
+            domain: s.domain,
         }
     }
 }

@@ -1,5 +1,6 @@
 //! [`Stepper`]: how positions advance in a step, and [`Discrete`], the baseline.
 
+use crate::domain::PeriodicImages;
 use crate::error::WorldError;
 use crate::events::{CollisionEvent, ImpactHook};
 use core::fmt::Debug;
@@ -51,6 +52,13 @@ pub struct StepContext<'a, B: Broadphase> {
     /// entry. The stepper leaves them in the body set (frozen where they were removed) and
     /// the world removes them after a successful step.
     pub removed: &'a mut Vec<BodyHandle>,
+    /// In a periodic domain, the step's wrapped queries: use
+    /// [`PeriodicImages::query_swept`] instead of [`Broadphase::query_swept`] to get each
+    /// candidate with the translation of the image it is met through, and
+    /// [`PeriodicImages::cover`] every box given to the broadphase during the step. `None`
+    /// in an unbounded world. Bodies are not wrapped during the step (the world wraps them
+    /// after it), so a body's course is continuous.
+    pub periodic: Option<PeriodicImages>,
 }
 
 impl<B: Broadphase> Debug for StepContext<'_, B> {

@@ -1,5 +1,6 @@
 //! [`World`]: bodies, a broadphase and a stepper, advanced one step at a time.
 
+use crate::domain::{PeriodicImages, translated};
 use crate::error::{WorldError, finite_vector, non_negative, positive};
 use crate::events::{CollisionEvent, ImpactHook, NoHook};
 use crate::first_toi::FirstTimeOfImpact;
@@ -66,6 +67,11 @@ struct Scratch {
     /// The stepper writes the events here; swapped into `World::events` on success.
     events: Vec<CollisionEvent>,
     removed: Vec<BodyHandle>,
+    /// Periodic domains: the step's wrapped queries, the candidates of one query, and every
+    /// candidate pair as (smaller slot, larger slot, period counts of the larger's image).
+    images: Option<PeriodicImages>,
+    candidates: Vec<ProxyId>,
+    periodic_pairs: Vec<(u32, u32, i8, i8)>,
 }
 
 /// A 2D physics world: rigid bodies, a broadphase `B` and a [`Stepper`] `S`.
@@ -165,8 +171,32 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// As [`WorldSettings::validate`]; the world is unchanged.
     pub fn set_settings(&mut self, settings: WorldSettings) -> Result<(), WorldError> {
         settings.validate()?;
+        if settings.domain != self.settings.domain {
+            // Every body must fit the new domain before any is moved into it.
+            for (_, body) in self.bodies.iter() {
+                settings
+                    .domain
+                    .check_fits(&proxy_box(body, "body")?, "body.aabb")?;
+            }
+        }
         self.settings = settings;
+        self.wrap_bodies();
         Ok(())
+    }
+
+    /// Moves every body whose origin left a periodic domain back into it by whole periods.
+    fn wrap_bodies(&mut self) {
+        let domain = self.settings.domain;
+        if !domain.is_periodic() {
+            return;
+        }
+        for (_, body) in self.bodies.iter_mut() {
+            let pose = domain.wrap_pose(body.pose());
+            if pose != *body.pose() {
+                let ok = body.set_pose(pose);
+                debug_assert!(ok.is_ok(), "a wrapped finite pose is valid");
+            }
+        }
     }
 
     /// Sets gravity (world units per second squared).
@@ -180,15 +210,22 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     }
 
     /// Validates `def`, adds the body and its broadphase proxy (the box of its shape at its
-    /// pose), and returns its handle.
+    /// pose), and returns its handle. In a periodic domain the body's origin is first moved
+    /// into the domain by whole periods.
     ///
     /// # Errors
-    /// The body's validation error ([`WorldError::Solver`] naming `body.*`), or
+    /// The body's validation error ([`WorldError::Solver`] naming `body.*`),
     /// [`WorldError::NotFinite`] naming `body.aabb` if the shape's box at that pose
-    /// overflows; the world is unchanged.
+    /// overflows, or [`WorldError::OutOfRange`] naming `body.aabb.width` or `.height` if the
+    /// domain is periodic and the body is wider or taller than half of it; the world is
+    /// unchanged.
     pub fn create_body(&mut self, def: RigidBodyDef) -> Result<BodyHandle, WorldError> {
-        let body = RigidBody::new(def)?;
+        let mut body = RigidBody::new(def)?;
+        if self.settings.domain.is_periodic() {
+            body.set_pose(self.settings.domain.wrap_pose(body.pose()))?;
+        }
         let aabb = proxy_box(&body, "body")?;
+        self.settings.domain.check_fits(&aabb, "body.aabb")?;
         let handle = self.bodies.insert_body(body);
         let proxy = ProxyId(handle.index);
         if let Err(e) = self.broadphase.insert(proxy, aabb) {
@@ -250,18 +287,28 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.bodies.get_mut(handle)
     }
 
-    /// Moves the body to `pose` (a teleport) and forgets its cached contact impulses, which
-    /// belonged to contacts at the old place.
+    /// Moves the body to `pose` (a teleport; in a periodic domain, wrapped into it) and
+    /// forgets its cached contact impulses, which belonged to contacts at the old place.
     ///
     /// # Errors
-    /// [`WorldError::UnknownBody`] naming `handle`, or the body's validation error naming
-    /// `body.pose`; the world is unchanged.
+    /// [`WorldError::UnknownBody`] naming `handle`, the body's validation error naming
+    /// `body.pose`, or in a periodic domain [`WorldError::OutOfRange`] naming
+    /// `body.aabb.width` or `.height` if the body turned to that pose is wider or taller than
+    /// half the domain; the world is unchanged.
     pub fn set_pose(&mut self, handle: BodyHandle, pose: Isometry) -> Result<(), WorldError> {
+        let domain = self.settings.domain;
         let body = self.bodies.get_mut(handle).ok_or(WorldError::UnknownBody {
             field: "handle".to_owned(),
             handle,
         })?;
-        body.set_pose(pose)?;
+        let old = *body.pose();
+        body.set_pose(domain.wrap_pose(&pose))?;
+        let fits = proxy_box(body, "body").and_then(|aabb| domain.check_fits(&aabb, "body.aabb"));
+        if let Err(e) = fits {
+            let ok = body.set_pose(old);
+            debug_assert!(ok.is_ok(), "the old pose was valid");
+            return Err(e);
+        }
         self.cache.remove_body(handle);
         Ok(())
     }
@@ -420,6 +467,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         )
         .entered();
         let mut report = StepReport::<S::Report>::default();
+        // Bodies moved out by hand since the last step come back first; a no-op otherwise.
+        self.wrap_bodies();
         self.update_broadphase(dt, &mut report)?;
         self.build_contacts(dt, &mut report);
         span.record("proxies", report.proxies);
@@ -444,8 +493,10 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             events: &mut self.scratch.events,
             hook,
             removed: &mut self.scratch.removed,
+            periodic: self.scratch.images,
         })?;
         drop(stepper_span);
+        self.wrap_bodies();
         core::mem::swap(&mut self.events, &mut self.scratch.events);
         report.events = self.events.len();
         for i in 0..self.scratch.removed.len() {
@@ -530,9 +581,24 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         let scratch = &mut self.scratch;
         scratch.moved.clear();
         scratch.motion.clear();
+        scratch.images = PeriodicImages::new(&self.settings.domain);
         for (handle, body) in self.bodies.iter() {
             let sweep = body.sweep(dt)?;
             let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
+            if let Some(images) = &mut scratch.images {
+                // Boxes wider than half a period could meet a body through two images at
+                // once, or its own; the minimum image would no longer be the whole answer.
+                let extent = aabb.maxs - aabb.mins;
+                let size = images.size();
+                if extent.x > 0.5 * size.x || extent.y > 0.5 * size.y {
+                    return Err(WorldError::OutOfRange {
+                        field: "dt".to_owned(),
+                        value: dt,
+                        expected: "short enough that no body sweeps a box wider than half the periodic domain",
+                    });
+                }
+                images.cover(&aabb);
+            }
             scratch.moved.push((ProxyId(handle.index), aabb));
             let slot = handle.index as usize;
             if scratch.motion.len() <= slot {
@@ -555,6 +621,12 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         let span = tracing::trace_span!("narrowphase", pairs = Empty, manifolds = Empty).entered();
         let g = self.settings.gravity.norm();
         let base = self.settings.speculative_distance;
+        if self.scratch.images.is_some() {
+            self.build_periodic_contacts(dt, report);
+            span.record("pairs", report.pairs);
+            span.record("manifolds", report.manifolds);
+            return;
+        }
         let scratch = &mut self.scratch;
         scratch.contacts.clear();
         let pairs = self.broadphase.overlapping_pairs();
@@ -590,12 +662,111 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 a: ha,
                 b: hb,
                 manifold,
+                offset: Vector::zeros(),
             });
         }
         report.manifolds = scratch.contacts.len();
         span.record("pairs", report.pairs);
         span.record("manifolds", report.manifolds);
     }
+}
+
+impl<B: Broadphase, S: Stepper> World<B, S> {
+    /// Stage 2 in a periodic domain: the broadphase's pairs, and those that meet across a
+    /// side, found by querying each box near a side again translated by a period; a
+    /// manifold per pair against the image of its second body.
+    fn build_periodic_contacts(&mut self, dt: Real, report: &mut StepReport<S::Report>) {
+        let g = self.settings.gravity.norm();
+        let base = self.settings.speculative_distance;
+        let scratch = &mut self.scratch;
+        let Some(images) = scratch.images else {
+            return;
+        };
+        let size = images.size();
+        scratch.contacts.clear();
+        scratch.periodic_pairs.clear();
+        scratch.periodic_pairs.extend(
+            self.broadphase
+                .overlapping_pairs()
+                .iter()
+                .map(|p| (p.a.0, p.b.0, 0, 0)),
+        );
+        let mut shifts = [Vector::zeros(); 8];
+        for &(proxy, aabb) in &scratch.moved {
+            let n = images.shifts(&aabb, &mut shifts);
+            for &s in &shifts[..n] {
+                let moved = Aabb {
+                    mins: aabb.mins - s,
+                    maxs: aabb.maxs - s,
+                };
+                if self
+                    .broadphase
+                    .query_aabb(&moved, &mut scratch.candidates)
+                    .is_err()
+                {
+                    debug_assert!(false, "a translate of a finite box is finite");
+                    continue;
+                }
+                // `proxy` meets the image of each candidate translated by `s`.
+                let (kx, ky) = period_counts(&s, &size);
+                for &other in &scratch.candidates {
+                    match proxy.0.cmp(&other.0) {
+                        core::cmp::Ordering::Less => {
+                            scratch.periodic_pairs.push((proxy.0, other.0, kx, ky));
+                        }
+                        core::cmp::Ordering::Greater => {
+                            scratch.periodic_pairs.push((other.0, proxy.0, -kx, -ky));
+                        }
+                        core::cmp::Ordering::Equal => {}
+                    }
+                }
+            }
+        }
+        // Both bodies of a pair across a side usually find it: once each.
+        scratch.periodic_pairs.sort_unstable();
+        scratch.periodic_pairs.dedup();
+        report.pairs = scratch.periodic_pairs.len();
+        for &(ia, ib, kx, ky) in &scratch.periodic_pairs {
+            let (Some(ha), Some(hb)) = (
+                self.proxies.get(ia as usize).copied().flatten(),
+                self.proxies.get(ib as usize).copied().flatten(),
+            ) else {
+                debug_assert!(false, "every proxy names a body");
+                continue;
+            };
+            let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
+                debug_assert!(false, "every proxy names a live body");
+                continue;
+            };
+            if !a.is_dynamic() && !b.is_dynamic() {
+                report.skipped_pairs += 1;
+                continue;
+            }
+            let offset = Vector::new(Real::from(kx) * size.x, Real::from(ky) * size.y);
+            let (va, sa) = scratch.motion[ha.index as usize];
+            let (vb, sb) = scratch.motion[hb.index as usize];
+            let speed = (vb - va).norm() + sa + sb;
+            let speculative = base + (speed + g * dt) * dt;
+            let pose_b = translated(b.pose(), &offset);
+            let manifold = contact_manifold(a.shape(), a.pose(), b.shape(), &pose_b, speculative);
+            if manifold.is_empty() {
+                continue;
+            }
+            report.contact_points += manifold.points().len();
+            scratch.contacts.push(ContactPair {
+                a: ha,
+                b: hb,
+                manifold,
+                offset,
+            });
+        }
+        report.manifolds = scratch.contacts.len();
+    }
+}
+
+/// Period counts `(kx, ky)` of an image translated by `s` on a domain of `size`.
+fn period_counts(s: &Vector, size: &Vector) -> (i8, i8) {
+    ((s.x / size.x).round() as i8, (s.y / size.y).round() as i8)
 }
 
 /// The box of `body`'s shape at its pose, for its broadphase proxy.

@@ -7,6 +7,7 @@ mod settings;
 
 pub use settings::FirstTimeOfImpactSettings;
 
+use crate::domain::{PeriodicImages, translated, translated_sweep};
 use crate::error::WorldError;
 use crate::events::{CollisionEvent, EventKind, HookRequests, Impact};
 use crate::motion::{holds_pair, pose_on_course, query_box, rebuilt_sweep};
@@ -83,6 +84,8 @@ struct Scratch {
     solver_contacts: Vec<ContactPair>,
     queue: EventQueue,
     candidates: Vec<ProxyId>,
+    /// Candidates with the translation of the image they are met through.
+    images: Vec<(ProxyId, Vector)>,
     touched: Vec<BodyHandle>,
     replan: Vec<u32>,
 }
@@ -304,6 +307,7 @@ impl Stepper for FirstTimeOfImpact {
         s.pairs.clear();
         s.queue.clear();
         let pad = contact_distance;
+        let mut periodic = ctx.periodic;
         for (handle, body) in ctx.bodies.iter() {
             let slot = handle.index as usize;
             let Some(start) = s.start[slot] else { continue };
@@ -315,6 +319,9 @@ impl Stepper for FirstTimeOfImpact {
                 // The world's box covers the start velocities; the solver may have turned
                 // the body since.
                 let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
+                if let Some(images) = &mut periodic {
+                    images.cover(&aabb);
+                }
                 if ctx.broadphase.update(ProxyId(handle.index), aabb).is_err() {
                     // A box that overflows: the body is too far out to plan; it keeps its
                     // target, as under `Discrete`.
@@ -330,6 +337,7 @@ impl Stepper for FirstTimeOfImpact {
             bodies: ctx.bodies,
             broadphase: ctx.broadphase,
             proxies: ctx.proxies,
+            periodic,
             s,
             report: &mut report,
         };
@@ -422,6 +430,9 @@ struct Run<'r, B: Broadphase> {
     bodies: &'r mut BodySet,
     broadphase: &'r mut B,
     proxies: &'r [Option<BodyHandle>],
+    /// The wrapped queries of a periodic domain, grown with every box given to the
+    /// broadphase.
+    periodic: Option<PeriodicImages>,
     s: &'r mut Scratch,
     report: &'r mut FirstToiReport,
 }
@@ -456,7 +467,12 @@ impl<B: Broadphase> Run<'_, B> {
         {
             return false;
         }
-        let end = distance(a.shape(), a.pose(), b.shape(), b.pose());
+        let end = distance(
+            a.shape(),
+            a.pose(),
+            b.shape(),
+            &translated(b.pose(), &c.offset),
+        );
         let reach = self.settings.toi.target_separation() + self.settings.toi.tolerance();
         end.distance < reach && end.normal.dot(&c.manifold.normal) < 0.0
     }
@@ -509,19 +525,24 @@ impl<B: Broadphase> Run<'_, B> {
         };
         let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
         let (aabb, translation) = query_box(body_x, &sweep_x, pad);
-        let mut candidates = core::mem::take(&mut self.s.candidates);
-        if self
-            .broadphase
-            .query_swept(&aabb, &translation, &mut candidates)
-            .is_err()
+        let mut candidates = core::mem::take(&mut self.s.images);
+        if PeriodicImages::query_swept(
+            self.periodic.as_ref(),
+            &*self.broadphase,
+            &aabb,
+            &translation,
+            &mut self.s.candidates,
+            &mut candidates,
+        )
+        .is_err()
         {
             // Unanswerable (a box that overflows): stop rather than move unchecked.
-            self.s.candidates = candidates;
+            self.s.images = candidates;
             self.stop(xs, t);
             return;
         }
         let rest = self.dt - t;
-        for &proxy in &candidates {
+        for &(proxy, shift) in &candidates {
             let y = proxy.index() as u32;
             let ys = y as usize;
             if y == x || ys >= self.proxies.len() || !self.is_live(ys) {
@@ -546,7 +567,10 @@ impl<B: Broadphase> Run<'_, B> {
             if planning == Planning::Start && holds_pair(&self.s.solver_contacts, key.0, key.1) {
                 continue;
             }
-            let Some(sweep_y) = self.course_from(ys, t) else {
+            let Some(sweep_y) = self
+                .course_from(ys, t)
+                .and_then(|sweep| translated_sweep(&sweep, &shift))
+            else {
                 continue;
             };
             self.report.toi_queries += 1;
@@ -557,16 +581,17 @@ impl<B: Broadphase> Run<'_, B> {
                 &sweep_y,
                 &self.settings.toi,
             );
+            // The entry has the smaller slot where it is, the larger at its image: from `x`'s
+            // frame, where `y` is translated by `shift`, to the smaller slot's.
+            let offset = if x < y { shift } else { -shift };
             let (time, due) = match toi {
                 Toi::Hit(hit) => {
-                    let normal = if x < y { hit.normal } else { -hit.normal };
-                    (
-                        t + hit.fraction * rest,
-                        Due::Impact {
-                            point: hit.point,
-                            normal,
-                        },
-                    )
+                    let (point, normal) = if x < y {
+                        (hit.point, hit.normal)
+                    } else {
+                        (hit.point - shift, -hit.normal)
+                    };
+                    (t + hit.fraction * rest, Due::Impact { point, normal })
                 }
                 Toi::NotConverged { safe_fraction } => (t + safe_fraction * rest, Due::Stop),
                 Toi::Overlapping => {
@@ -595,10 +620,11 @@ impl<B: Broadphase> Run<'_, B> {
                 b: key.1,
                 version_a: self.s.versions[key.0 as usize],
                 version_b: self.s.versions[key.1 as usize],
+                offset,
                 due,
             });
         }
-        self.s.candidates = candidates;
+        self.s.images = candidates;
     }
 
     /// The impact of a pair that touches at the start of its courses (`sweep_x`, `sweep_y`,
@@ -646,10 +672,11 @@ impl<B: Broadphase> Run<'_, B> {
         let (Some(ha), Some(hb)) = (self.proxies[a], self.proxies[b]) else {
             return;
         };
-        // Both bodies to the moment of the impact.
-        for (slot, handle) in [(a, ha), (b, hb)] {
+        // Both bodies to the moment of the impact, `b` at the image the impact was planned
+        // with (the resolver takes lever arms from the poses).
+        for (slot, handle, offset) in [(a, ha, Vector::zeros()), (b, hb, e.offset)] {
             if let (Some(pose), Some(body)) = (self.pose_at(slot, t), self.bodies.get_mut(handle)) {
-                let ok = body.set_pose(pose);
+                let ok = body.set_pose(translated(&pose, &offset));
                 debug_assert!(ok.is_ok(), "a pose on a finite sweep is valid");
             }
         }
@@ -669,7 +696,14 @@ impl<B: Broadphase> Run<'_, B> {
         } else {
             self.settings.impact
         };
-        let impulse = match resolve_impact(self.bodies, ha, hb, point, normal, &impact_settings) {
+        let resolved = resolve_impact(self.bodies, ha, hb, point, normal, &impact_settings);
+        if e.offset != Vector::zeros()
+            && let (Some(pose), Some(body)) = (self.pose_at(b, t), self.bodies.get_mut(hb))
+        {
+            let ok = body.set_pose(pose);
+            debug_assert!(ok.is_ok(), "a pose on a finite sweep is valid");
+        }
+        let impulse = match resolved {
             Ok(impulse) => impulse,
             Err(_) => {
                 // Unreachable for a planned pair (live handles, a unit normal from the
@@ -765,6 +799,9 @@ impl<B: Broadphase> Run<'_, B> {
         self.s.motions[slot] = Some((t, sweep));
         self.s.versions[slot] = self.s.versions[slot].wrapping_add(1);
         self.s.rerouted[slot] = true;
+        if let Some(images) = &mut self.periodic {
+            images.cover(&aabb);
+        }
         if self.broadphase.update(ProxyId(handle.index), aabb).is_err() && !halt {
             // A box the broadphase cannot hold cannot be planned against: stay put.
             self.set_course(slot, t, true);

@@ -28,6 +28,9 @@ pub(crate) struct Entry {
     pub b: u32,
     pub version_a: u32,
     pub version_b: u32,
+    /// Translation of the larger slot's image the impact is with (non-zero only across a
+    /// side of a periodic domain).
+    pub offset: Vector,
     pub due: Due,
 }
 
@@ -100,6 +103,7 @@ mod tests {
             b,
             version_a: 0,
             version_b: 0,
+            offset: Vector::zeros(),
             due: Due::Stop,
         }
     }

@@ -87,6 +87,7 @@ impl<B: Broadphase + Default, S: Stepper> World<B, S> {
         let mut world = World::with_parts(s.settings, B::default(), s.stepper)?;
         for (handle, body) in s.bodies.iter() {
             let aabb = super::proxy_box(body, "bodies")?;
+            world.settings.domain.check_fits(&aabb, "bodies.aabb")?;
             let proxy = ProxyId(handle.index);
             world.broadphase.insert(proxy, aabb)?;
             if world.proxies.len() <= proxy.index() {
