@@ -11,7 +11,7 @@ use impact_broadphase::RTreeBroadphase;
 use impact_stepper::{Discrete, MotionClamping, scenes};
 
 /// The 20-base pyramid after 120 steps of the Discrete stepper.
-const PYRAMID_120: u64 = 0x0dca63aa19a3a005;
+const PYRAMID_120: u64 = 0xb0f324a7287b7189;
 /// Bullets through paper after 3 steps of MotionClamping (both walls, three speeds).
 const BULLETS_3: u64 = 0x8bf68c80138ba08f;
 
