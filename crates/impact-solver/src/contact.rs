@@ -60,9 +60,11 @@ pub struct ConstraintPoint {
     tangent_impulse: Real,
     max_normal_impulse: Real,
     id: ContactId,
-    /// Lever arms, separation and effective masses where the bodies are now: computed once
-    /// per position of the bodies (once per substep), not per iteration.
-    arm: Anchors,
+    /// The separation where the bodies are now, measured between the anchors fixed on each
+    /// body (turned with it): once per position of the bodies (once per substep), not per
+    /// iteration. The impulses act at the prepared lever arms for the whole step; see
+    /// `current_separation`.
+    separation: Real,
 }
 
 impl ConstraintPoint {
@@ -536,7 +538,7 @@ impl ContactSolver {
                     tangent_impulse: cached.tangent,
                     max_normal_impulse: 0.0,
                     id: mp.id,
-                    arm: Anchors::default(),
+                    separation: mp.separation,
                 };
             }
             let infinite_side = ma == 0.0 || mb == 0.0;
@@ -770,7 +772,7 @@ impl ContactSolver {
         cache.entries.dedup_by(|later, first| later.0 == first.0);
     }
 
-    /// Re-applies every accumulated impulse (the warm start), at the current anchors.
+    /// Re-applies every accumulated impulse (the warm start), at the prepared lever arms.
     fn warm_start_constraints(&mut self) {
         let bodies = &mut self.solver_bodies;
         for c in &self.constraints {
@@ -779,9 +781,8 @@ impl ContactSolver {
             let mut b = bodies[ib];
             let tangent = contact_tangent(&c.normal);
             for p in c.points() {
-                let arm = &p.arm;
                 let impulse = c.normal * p.normal_impulse + tangent * p.tangent_impulse;
-                apply(&mut a, &mut b, &arm.r_a, &arm.r_b, &impulse);
+                apply(&mut a, &mut b, &p.r_a, &p.r_b, &impulse);
             }
             bodies[ia] = a;
             bodies[ib] = b;
@@ -795,8 +796,7 @@ impl ContactSolver {
             let (a, b) = (&bodies[c.state_a as usize], &bodies[c.state_b as usize]);
             for p in &mut c.points[..c.count] {
                 if p.normal_impulse == 0.0 && p.max_normal_impulse == 0.0 {
-                    p.relative_velocity =
-                        relative_velocity(a, b, &p.arm.r_a, &p.arm.r_b).dot(&c.normal);
+                    p.relative_velocity = relative_velocity(a, b, &p.r_a, &p.r_b).dot(&c.normal);
                 }
             }
         }
@@ -817,16 +817,15 @@ impl ContactSolver {
                 if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
                     continue;
                 }
-                let arm = p.arm;
-                let vn = relative_velocity(&a, &b, &arm.r_a, &arm.r_b).dot(&c.normal);
+                let vn = relative_velocity(&a, &b, &p.r_a, &p.r_b).dot(&c.normal);
                 // Only ever push: a point already leaving faster than the target keeps its
                 // speed, and the normal impulse never drops below what friction was clamped
                 // against, so the Coulomb bound still holds after restitution.
                 let impulse =
-                    (-arm.normal_mass * (vn + c.restitution * p.relative_velocity)).max(0.0);
+                    (-p.normal_mass * (vn + c.restitution * p.relative_velocity)).max(0.0);
                 p.normal_impulse += impulse;
                 p.max_normal_impulse = p.max_normal_impulse.max(impulse);
-                apply(&mut a, &mut b, &arm.r_a, &arm.r_b, &(c.normal * impulse));
+                apply(&mut a, &mut b, &p.r_a, &p.r_b, &(c.normal * impulse));
             }
             bodies[ia] = a;
             bodies[ib] = b;
@@ -846,8 +845,7 @@ impl ContactSolver {
             let normal = c.normal;
             let tangent = contact_tangent(&normal);
             for p in &mut c.points[..c.count] {
-                let arm = &p.arm;
-                let s = arm.separation;
+                let s = p.separation;
                 let (bias, mass_scale, impulse_scale) = if s > 0.0 {
                     if !use_bias {
                         // Relax runs after positions moved: the next substep's biased pass
@@ -871,24 +869,23 @@ impl ContactSolver {
                 } else {
                     (0.0, 1.0, 0.0)
                 };
-                let vn = relative_velocity(&a, &b, &arm.r_a, &arm.r_b).dot(&normal);
+                let vn = relative_velocity(&a, &b, &p.r_a, &p.r_b).dot(&normal);
                 let impulse =
-                    -arm.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+                    -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
                 let new_impulse = (p.normal_impulse + impulse).max(0.0);
                 let impulse = new_impulse - p.normal_impulse;
                 p.normal_impulse = new_impulse;
                 p.max_normal_impulse = p.max_normal_impulse.max(impulse);
-                apply(&mut a, &mut b, &arm.r_a, &arm.r_b, &(normal * impulse));
+                apply(&mut a, &mut b, &p.r_a, &p.r_b, &(normal * impulse));
             }
             for p in &mut c.points[..c.count] {
-                let arm = &p.arm;
-                let vt = relative_velocity(&a, &b, &arm.r_a, &arm.r_b).dot(&tangent);
-                let impulse = -arm.tangent_mass * vt;
+                let vt = relative_velocity(&a, &b, &p.r_a, &p.r_b).dot(&tangent);
+                let impulse = -p.tangent_mass * vt;
                 let max_friction = c.friction * p.normal_impulse;
                 let new_impulse = (p.tangent_impulse + impulse).clamp(-max_friction, max_friction);
                 let impulse = new_impulse - p.tangent_impulse;
                 p.tangent_impulse = new_impulse;
-                apply(&mut a, &mut b, &arm.r_a, &arm.r_b, &(tangent * impulse));
+                apply(&mut a, &mut b, &p.r_a, &p.r_b, &(tangent * impulse));
             }
             bodies[ia] = a;
             bodies[ib] = b;
@@ -912,7 +909,7 @@ impl ContactSolver {
 
     /// Moves the bodies of the constraints by one substep (the arithmetic of
     /// [`integrate_positions`](crate::integrate_positions)), then updates their motion since
-    /// preparation and every point's anchors.
+    /// preparation and every point's separation.
     fn integrate_solver_positions(&mut self) {
         let h = self.h;
         for (s, sb) in self.states.iter_mut().zip(&self.solver_bodies) {
@@ -925,7 +922,7 @@ impl ContactSolver {
             }
             s.update_motion();
         }
-        self.update_anchors();
+        self.update_separations();
     }
 
     /// Static and kinematic bodies back to their own velocities. Impulses leave them alone
@@ -939,23 +936,20 @@ impl ContactSolver {
         }
     }
 
-    /// Every point's lever arms, separation and effective masses where the bodies are now:
-    /// once per position of the bodies, since the iterations only change velocities.
-    fn update_anchors(&mut self) {
-        let (states, bodies) = (&self.states, &self.solver_bodies);
+    /// Every point's separation where the bodies are now: once per position of the bodies,
+    /// since the iterations only change velocities.
+    fn update_separations(&mut self) {
+        let states = &self.states;
         for c in &mut self.constraints {
-            let (ia, ib) = (c.state_a as usize, c.state_b as usize);
-            let (sa, sb) = (&states[ia], &states[ib]);
-            let (ba, bb) = (&bodies[ia], &bodies[ib]);
+            let (sa, sb) = (&states[c.state_a as usize], &states[c.state_b as usize]);
             let normal = c.normal;
-            let tangent = contact_tangent(&normal);
             for p in &mut c.points[..c.count] {
-                p.arm = Anchors::current(sa, ba, sb, bb, p, &normal, &tangent);
+                p.separation = current_separation(sa, sb, p, &normal);
             }
         }
     }
 
-    /// Loads velocities, poses and motion since preparation from the bodies, and the anchors
+    /// Loads velocities, poses and motion since preparation from the bodies, and the separations
     /// there; fails, changing nothing a caller can see, if any body is gone.
     fn gather(&mut self, bodies: &BodySet) -> Result<(), SolverError> {
         for (s, sb) in self.states.iter_mut().zip(&mut self.solver_bodies) {
@@ -967,7 +961,7 @@ impl ContactSolver {
             s.pose = *body.pose();
             s.update_motion();
         }
-        self.update_anchors();
+        self.update_separations();
         Ok(())
     }
 
@@ -1038,69 +1032,31 @@ fn validate_manifold(i: usize, m: &Manifold) -> Result<(), SolverError> {
     Ok(())
 }
 
-/// A point's lever arms, separation and effective masses where the bodies are now.
+/// The separation of point `p` where the bodies are now, measured between the anchors fixed
+/// on each body (turned with it).
 ///
-/// The bodies have moved since preparation (the substeps integrate positions). The separation
-/// is measured between the anchors fixed on each body (turned with it). The impulses act at
-/// each body's prepared lever arm from its current centre, as in Box2D v3: the anchors travel
-/// with their bodies' translations, so against a static body the moving body is pushed at its
-/// own contact point however far it slid, and the constraint rows stay the same for the whole
-/// step. The price: once the bodies have moved relative to each other by `d` since
-/// preparation, the two points of application are `d` apart, and an impulse `P` changes the
-/// angular momentum by `d x P` (zero at preparation, so the first substep and every staged
-/// pass that does not move the bodies conserve it exactly). Two alternatives were measured
-/// and dropped (session 3, the rain bench): the midpoint of the anchors fixed on each body
-/// left the point a unit behind a disc after a 2-unit slide along a wall, and the normal
-/// impulse there spun it up and drove it through; one shared point weighted toward the
-/// lighter body conserved angular momentum exactly, but its rows changed every substep for
-/// two bodies sliding past each other and 10,000 discs under `MotionClamping` exploded.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-struct Anchors {
-    r_a: Vector,
-    r_b: Vector,
-    separation: Real,
-    normal_mass: Real,
-    tangent_mass: Real,
-}
-
-impl Anchors {
-    #[inline]
-    fn current(
-        a: &BodyState,
-        body_a: &SolverBody,
-        b: &BodyState,
-        body_b: &SolverBody,
-        p: &ConstraintPoint,
-        normal: &Vector,
-        tangent: &Vector,
-    ) -> Self {
-        let ra = rotate(a.dq, &p.r_a);
-        let rb = rotate(b.dq, &p.r_b);
-        // Gap between B's anchor and A's: zero at preparation, where both were the manifold
-        // point; (c_b - c_a) = (c_b0 - c_a0) + (dp_b - dp_a) and c_b0 - c_a0 = r_a - r_b.
-        let gap = (b.dp - a.dp) + (p.r_a - p.r_b) + (rb - ra);
-        let separation = gap.dot(normal) + p.separation0;
-        let (ma, ia, mb, ib) = (
-            body_a.inv_mass,
-            body_a.inv_inertia,
-            body_b.inv_mass,
-            body_b.inv_inertia,
-        );
-        // Lever arms stay as prepared for the whole step (Box2D v3's choice): each body is
-        // pushed at its own contact point, carried by its translation, so a disc sliding
-        // along a wall is pushed at its rim however far it slid, and the constraint rows do
-        // not change from substep to substep, which keeps warm starting consistent.
-        let (r_a, r_b) = (p.r_a, p.r_b);
-        let (rn_a, rn_b) = (cross(&r_a, normal), cross(&r_b, normal));
-        let (rt_a, rt_b) = (cross(&r_a, tangent), cross(&r_b, tangent));
-        Self {
-            r_a,
-            r_b,
-            separation,
-            normal_mass: inverse_or_zero(ma + mb + ia * rn_a * rn_a + ib * rn_b * rn_b),
-            tangent_mass: inverse_or_zero(ma + mb + ia * rt_a * rt_a + ib * rt_b * rt_b),
-        }
-    }
+/// The impulses do not follow those anchors: they act at each body's prepared lever arm from
+/// its current centre for the whole step, as in Box2D v3. The anchors travel with their
+/// bodies' translations, so against a static body the moving body is pushed at its own contact
+/// point however far it slid, and the constraint rows (lever arms, effective masses) stay the
+/// same for the whole step, which keeps warm starting consistent. The price: once the bodies
+/// have moved relative to each other by `d` since preparation, the two points of application
+/// are `d` apart, and an impulse `P` changes the angular momentum by `d x P` (zero at
+/// preparation, so the first substep and every staged pass that does not move the bodies
+/// conserve it exactly). Two alternatives were measured and dropped (session 3, the rain
+/// bench): the midpoint of the anchors fixed on each body left the point a unit behind a disc
+/// after a 2-unit slide along a wall, and the normal impulse there spun it up and drove it
+/// through; one shared point weighted toward the lighter body conserved angular momentum
+/// exactly, but its rows changed every substep for two bodies sliding past each other and
+/// 10,000 discs under `MotionClamping` exploded.
+#[inline]
+fn current_separation(a: &BodyState, b: &BodyState, p: &ConstraintPoint, normal: &Vector) -> Real {
+    let ra = rotate(a.dq, &p.r_a);
+    let rb = rotate(b.dq, &p.r_b);
+    // Gap between B's anchor and A's: zero at preparation, where both were the manifold
+    // point; (c_b - c_a) = (c_b0 - c_a0) + (dp_b - dp_a) and c_b0 - c_a0 = r_a - r_b.
+    let gap = (b.dp - a.dp) + (p.r_a - p.r_b) + (rb - ra);
+    gap.dot(normal) + p.separation0
 }
 
 #[inline]

@@ -455,7 +455,8 @@ pub struct TunnelCounter {
     tunnelled: Vec<bool>,
     count: usize,
     escaped: usize,
-    scratch: Vec<Point>,
+    /// The positions and velocities `observe_world` gathers, kept from call to call.
+    scratch: (Vec<Point>, Vec<Vector>),
 }
 
 impl TunnelCounter {
@@ -549,7 +550,7 @@ impl TunnelCounter {
             tunnelled: vec![false; start.len()],
             count: 0,
             escaped: 0,
-            scratch: Vec::new(),
+            scratch: (Vec::new(), Vec::new()),
         };
         for i in 0..counter.lines.len() {
             let l = counter.lines[i];
@@ -633,23 +634,17 @@ impl TunnelCounter {
     /// # Panics
     /// If the world does not hold one dynamic body per dynamic body of the scene.
     pub fn observe_world<B: Broadphase, S: Stepper>(&mut self, world: &World<B, S>) -> usize {
-        let mut positions = core::mem::take(&mut self.scratch);
+        let (mut positions, mut velocities) = core::mem::take(&mut self.scratch);
         positions.clear();
-        positions.extend(
-            world
-                .bodies()
-                .filter(|(_, b)| b.is_dynamic())
-                .map(|(_, b)| Point::from(b.pose().translation.vector)),
-        );
-        let velocities: Vec<Vector> = world
-            .bodies()
-            .filter(|(_, b)| b.is_dynamic())
-            .map(|(_, b)| b.linvel())
-            .collect();
+        velocities.clear();
+        for (_, b) in world.bodies().filter(|(_, b)| b.is_dynamic()) {
+            positions.push(Point::from(b.pose().translation.vector));
+            velocities.push(b.linvel());
+        }
         let dt = world.time() - self.last_time;
         self.last_time = world.time();
         let new = self.observe_moving(&positions, &velocities, dt);
-        self.scratch = positions;
+        self.scratch = (positions, velocities);
         new
     }
 

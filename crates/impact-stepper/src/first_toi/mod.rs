@@ -14,7 +14,7 @@ use crate::motion::{holds_pair, pose_on_course, query_box, rebuilt_sweep};
 use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, Stepper};
 use impact_broadphase::{Broadphase, ProxyId};
-use impact_geometry::{Aabb, Isometry, Real, Sweep, Vector};
+use impact_geometry::{Aabb, Isometry, Point, Real, Sweep, Vector, cross_scalar_vector};
 use impact_narrowphase::{Toi, distance, time_of_impact};
 use impact_solver::{
     BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, resolve_impact, solve_step,
@@ -584,35 +584,32 @@ impl<B: Broadphase> Run<'_, B> {
             // The entry has the smaller slot where it is, the larger at its image: from `x`'s
             // frame, where `y` is translated by `shift`, to the smaller slot's.
             let offset = if x < y { shift } else { -shift };
-            let (time, due) = match toi {
-                Toi::Hit(hit) => {
-                    let (point, normal) = if x < y {
-                        (hit.point, hit.normal)
-                    } else {
-                        (hit.point - shift, -hit.normal)
-                    };
-                    (t + hit.fraction * rest, Due::Impact { point, normal })
-                }
-                Toi::NotConverged { safe_fraction } => (t + safe_fraction * rest, Due::Stop),
+            // The contact (point, normal from `x` toward `y`) in `x`'s frame, or none if the
+            // query gave up.
+            let (time, contact) = match toi {
+                Toi::Hit(hit) => (t + hit.fraction * rest, Some((hit.point, hit.normal))),
+                Toi::NotConverged { safe_fraction } => (t + safe_fraction * rest, None),
                 Toi::Overlapping => {
                     self.report.overlapping += 1;
                     // Already touching: an impact now if the courses drive the pair deeper.
                     // Skipping it would let a body knocked into a resting neighbour (a disc
                     // bounced off a wall into the floor it slides on) go through it, since
                     // the solver's part of the step is over.
-                    let Some(due) = self.deepening(body_x, &sweep_x, body_y, &sweep_y, rest) else {
+                    let Some(contact) = self.deepening(body_x, &sweep_x, body_y, &sweep_y, rest)
+                    else {
                         continue;
                     };
-                    let due = match due {
-                        Due::Impact { point, normal } if y < x => Due::Impact {
-                            point,
-                            normal: -normal,
-                        },
-                        other => other,
-                    };
-                    (t, due)
+                    (t, Some(contact))
                 }
                 Toi::Separated => continue,
+            };
+            let due = match contact {
+                Some((point, normal)) if x < y => Due::Impact { point, normal },
+                Some((point, normal)) => Due::Impact {
+                    point: point - shift,
+                    normal: -normal,
+                },
+                None => Due::Stop,
             };
             self.s.queue.push(Entry {
                 time: time.min(self.dt),
@@ -627,10 +624,10 @@ impl<B: Broadphase> Run<'_, B> {
         self.s.images = candidates;
     }
 
-    /// The impact of a pair that touches at the start of its courses (`sweep_x`, `sweep_y`,
+    /// The contact of a pair that touches at the start of its courses (`sweep_x`, `sweep_y`,
     /// both `rest` seconds long) if the courses drive it deeper by more than the tolerance:
-    /// at the deepest points, along the normal from `x` toward `y`. `None` when the pair
-    /// slides, leaves, or overlaps so deeply that no normal is defined.
+    /// the middle of the deepest points, and the normal from `x` toward `y`. `None` when the
+    /// pair slides, leaves, or overlaps so deeply that no normal is defined.
     fn deepening(
         &self,
         body_x: &impact_solver::RigidBody,
@@ -638,7 +635,7 @@ impl<B: Broadphase> Run<'_, B> {
         body_y: &impact_solver::RigidBody,
         sweep_y: &Sweep,
         rest: Real,
-    ) -> Option<Due> {
+    ) -> Option<(Point, Vector)> {
         let (pose_x, pose_y) = (sweep_x.pose_at(0.0), sweep_y.pose_at(0.0));
         let d = distance(body_x.shape(), &pose_x, body_y.shape(), &pose_y);
         if !(d.normal.x.is_finite() && d.normal.y.is_finite()) || d.normal == Vector::zeros() {
@@ -646,14 +643,11 @@ impl<B: Broadphase> Run<'_, B> {
         }
         let point = impact_geometry::nalgebra::center(&d.point_a, &d.point_b);
         let velocity = |sweep: &Sweep, pose: &Isometry| {
-            let r = point - pose * sweep.local_center();
-            sweep.linvel() + Vector::new(-r.y, r.x) * sweep.angvel()
+            sweep.linvel()
+                + cross_scalar_vector(sweep.angvel(), &(point - pose * sweep.local_center()))
         };
         let approach = (velocity(sweep_y, &pose_y) - velocity(sweep_x, &pose_x)).dot(&d.normal);
-        (approach * rest < -self.settings.toi.tolerance()).then_some(Due::Impact {
-            point,
-            normal: d.normal,
-        })
+        (approach * rest < -self.settings.toi.tolerance()).then_some((point, d.normal))
     }
 
     /// Resolves the impact of `e`, records it, runs the hook and re-plans what changed.
