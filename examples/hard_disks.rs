@@ -29,7 +29,7 @@ use impact2d::stepper::{Domain, FirstTimeOfImpact, World};
 use std::f64::consts::PI;
 use std::time::Instant;
 
-const SIGMA: Real = 1.0;
+const SIGMA: Real = scenes::HARD_DISK_DIAMETER;
 const MASS: Real = 1.0;
 
 struct Options {

@@ -135,20 +135,37 @@ impl Domain {
     /// # Errors
     /// [`WorldError::OutOfRange`] naming `{field}.width` or `{field}.height`.
     pub(crate) fn check_fits(&self, aabb: &Aabb, field: &str) -> Result<(), WorldError> {
-        let Some(size) = self.size() else {
-            return Ok(());
-        };
-        let extent = aabb.maxs - aabb.mins;
-        for (name, value, period) in [("width", extent.x, size.x), ("height", extent.y, size.y)] {
-            if value > 0.5 * period {
-                return Err(WorldError::OutOfRange {
-                    field: format!("{field}.{name}"),
-                    value,
-                    expected: "at most half the periodic domain in that direction",
-                });
-            }
+        match self.size().and_then(|size| oversize(aabb, &size)) {
+            None => Ok(()),
+            Some((name, value)) => Err(WorldError::OutOfRange {
+                field: format!("{field}.{name}"),
+                value,
+                expected: "at most half the periodic domain in that direction",
+            }),
         }
-        Ok(())
+    }
+}
+
+/// The first axis on which `aabb` is more than half the period `size` across: its name
+/// (`width` or `height`) and the box's extent on it. The one place this rule lives.
+#[inline]
+fn oversize(aabb: &Aabb, size: &Vector) -> Option<(&'static str, Real)> {
+    let extent = aabb.maxs - aabb.mins;
+    if extent.x > 0.5 * size.x {
+        Some(("width", extent.x))
+    } else if extent.y > 0.5 * size.y {
+        Some(("height", extent.y))
+    } else {
+        None
+    }
+}
+
+/// `aabb` translated by `by`.
+#[inline]
+pub(crate) fn shifted(aabb: &Aabb, by: &Vector) -> Aabb {
+    Aabb {
+        mins: aabb.mins + by,
+        maxs: aabb.maxs + by,
     }
 }
 
@@ -201,6 +218,13 @@ impl PeriodicImages {
     #[inline]
     pub fn size(&self) -> Vector {
         self.size
+    }
+
+    /// Whether `aabb` is at most half a period across on both axes (as
+    /// [`Domain::check_fits`]): no wider box can meet a proxy through two images at once.
+    #[inline]
+    pub(crate) fn fits(&self, aabb: &Aabb) -> bool {
+        oversize(aabb, &self.size).is_none()
     }
 
     /// Records that `aabb` was given to the broadphase.
@@ -256,19 +280,11 @@ impl PeriodicImages {
         let Some(images) = images else {
             return Ok(());
         };
-        let end = Aabb {
-            mins: aabb.mins + translation,
-            maxs: aabb.maxs + translation,
-        };
-        let region = aabb.merged(&end);
+        let region = aabb.merged(&shifted(aabb, translation));
         let mut shifts = [Vector::zeros(); 8];
         let n = images.shifts(&region, &mut shifts);
         for &s in &shifts[..n] {
-            let moved = Aabb {
-                mins: aabb.mins - s,
-                maxs: aabb.maxs - s,
-            };
-            broadphase.query_swept(&moved, translation, scratch)?;
+            broadphase.query_swept(&shifted(aabb, &-s), translation, scratch)?;
             out.extend(scratch.iter().map(|&p| (p, s)));
         }
         Ok(())

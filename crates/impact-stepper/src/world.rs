@@ -1,12 +1,12 @@
 //! [`World`]: bodies, a broadphase and a stepper, advanced one step at a time.
 
-use crate::domain::{PeriodicImages, translated};
+use crate::domain::{PeriodicImages, shifted, translated};
 use crate::error::{WorldError, finite_vector, non_negative, positive};
 use crate::events::{CollisionEvent, ImpactHook, NoHook};
 use crate::first_toi::FirstTimeOfImpact;
 use crate::settings::WorldSettings;
 use crate::stepper::{StepContext, Stepper};
-use impact_broadphase::{Broadphase, ProxyId, RTreeBroadphase};
+use impact_broadphase::{Broadphase, ProxyId, ProxyPair, RTreeBroadphase};
 use impact_geometry::{Aabb, Isometry, Real, Vector};
 use impact_narrowphase::contact_manifold;
 use impact_solver::{BodyHandle, BodySet, ContactCache, ContactPair, RigidBody, RigidBodyDef};
@@ -588,9 +588,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             if let Some(images) = &mut scratch.images {
                 // Boxes wider than half a period could meet a body through two images at
                 // once, or its own; the minimum image would no longer be the whole answer.
-                let extent = aabb.maxs - aabb.mins;
-                let size = images.size();
-                if extent.x > 0.5 * size.x || extent.y > 0.5 * size.y {
+                if !images.fits(&aabb) {
                     return Err(WorldError::OutOfRange {
                         field: "dt".to_owned(),
                         value: dt,
@@ -616,25 +614,36 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         Ok(())
     }
 
-    /// Stage 2: a manifold per candidate pair with a dynamic body.
+    /// Stage 2: a manifold per candidate pair with a dynamic body; in a periodic domain,
+    /// against the image of the pair's second body that it meets through.
     fn build_contacts(&mut self, dt: Real, report: &mut StepReport<S::Report>) {
         let span = tracing::trace_span!("narrowphase", pairs = Empty, manifolds = Empty).entered();
         let g = self.settings.gravity.norm();
         let base = self.settings.speculative_distance;
-        if self.scratch.images.is_some() {
-            self.build_periodic_contacts(dt, report);
-            span.record("pairs", report.pairs);
-            span.record("manifolds", report.manifolds);
-            return;
-        }
+        self.scratch.periodic_pairs.clear();
+        let images = self.scratch.images;
+        // A periodic world takes its pairs, the broadphase's among them, from
+        // `periodic_pairs`; an unbounded one straight from the broadphase.
+        let pairs: &[ProxyPair] = match &images {
+            Some(images) => {
+                self.find_periodic_pairs(images);
+                &[]
+            }
+            None => self.broadphase.overlapping_pairs(),
+        };
+        let size = images.map_or_else(Vector::zeros, |images| images.size());
         let scratch = &mut self.scratch;
         scratch.contacts.clear();
-        let pairs = self.broadphase.overlapping_pairs();
-        report.pairs = pairs.len();
-        for pair in pairs {
+        report.pairs = pairs.len() + scratch.periodic_pairs.len();
+        let direct = pairs.iter().map(|p| (p.a.0, p.b.0, Vector::zeros()));
+        let across = scratch.periodic_pairs.iter().map(|&(a, b, kx, ky)| {
+            let offset = Vector::new(Real::from(kx) * size.x, Real::from(ky) * size.y);
+            (a, b, offset)
+        });
+        for (ia, ib, offset) in direct.chain(across) {
             let (Some(ha), Some(hb)) = (
-                self.proxies.get(pair.a.index()).copied().flatten(),
-                self.proxies.get(pair.b.index()).copied().flatten(),
+                self.proxies.get(ia as usize).copied().flatten(),
+                self.proxies.get(ib as usize).copied().flatten(),
             ) else {
                 debug_assert!(false, "every proxy names a body");
                 continue;
@@ -653,7 +662,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             // other: relative centre speed plus what each rotation adds at its rim.
             let speed = (vb - va).norm() + sa + sb;
             let speculative = base + (speed + g * dt) * dt;
-            let manifold = contact_manifold(a.shape(), a.pose(), b.shape(), b.pose(), speculative);
+            let pose_b = translated(b.pose(), &offset);
+            let manifold = contact_manifold(a.shape(), a.pose(), b.shape(), &pose_b, speculative);
             if manifold.is_empty() {
                 continue;
             }
@@ -662,29 +672,20 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 a: ha,
                 b: hb,
                 manifold,
-                offset: Vector::zeros(),
+                offset,
             });
         }
         report.manifolds = scratch.contacts.len();
         span.record("pairs", report.pairs);
         span.record("manifolds", report.manifolds);
     }
-}
 
-impl<B: Broadphase, S: Stepper> World<B, S> {
-    /// Stage 2 in a periodic domain: the broadphase's pairs, and those that meet across a
-    /// side, found by querying each box near a side again translated by a period; a
-    /// manifold per pair against the image of its second body.
-    fn build_periodic_contacts(&mut self, dt: Real, report: &mut StepReport<S::Report>) {
-        let g = self.settings.gravity.norm();
-        let base = self.settings.speculative_distance;
-        let scratch = &mut self.scratch;
-        let Some(images) = scratch.images else {
-            return;
-        };
+    /// The pairs of a periodic domain into `scratch.periodic_pairs`, sorted: the
+    /// broadphase's, and those that meet across a side, found by querying each box near a
+    /// side again translated by a period.
+    fn find_periodic_pairs(&mut self, images: &PeriodicImages) {
         let size = images.size();
-        scratch.contacts.clear();
-        scratch.periodic_pairs.clear();
+        let scratch = &mut self.scratch;
         scratch.periodic_pairs.extend(
             self.broadphase
                 .overlapping_pairs()
@@ -695,13 +696,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         for &(proxy, aabb) in &scratch.moved {
             let n = images.shifts(&aabb, &mut shifts);
             for &s in &shifts[..n] {
-                let moved = Aabb {
-                    mins: aabb.mins - s,
-                    maxs: aabb.maxs - s,
-                };
                 if self
                     .broadphase
-                    .query_aabb(&moved, &mut scratch.candidates)
+                    .query_aabb(&shifted(&aabb, &-s), &mut scratch.candidates)
                     .is_err()
                 {
                     debug_assert!(false, "a translate of a finite box is finite");
@@ -725,42 +722,6 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         // Both bodies of a pair across a side usually find it: once each.
         scratch.periodic_pairs.sort_unstable();
         scratch.periodic_pairs.dedup();
-        report.pairs = scratch.periodic_pairs.len();
-        for &(ia, ib, kx, ky) in &scratch.periodic_pairs {
-            let (Some(ha), Some(hb)) = (
-                self.proxies.get(ia as usize).copied().flatten(),
-                self.proxies.get(ib as usize).copied().flatten(),
-            ) else {
-                debug_assert!(false, "every proxy names a body");
-                continue;
-            };
-            let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
-                debug_assert!(false, "every proxy names a live body");
-                continue;
-            };
-            if !a.is_dynamic() && !b.is_dynamic() {
-                report.skipped_pairs += 1;
-                continue;
-            }
-            let offset = Vector::new(Real::from(kx) * size.x, Real::from(ky) * size.y);
-            let (va, sa) = scratch.motion[ha.index as usize];
-            let (vb, sb) = scratch.motion[hb.index as usize];
-            let speed = (vb - va).norm() + sa + sb;
-            let speculative = base + (speed + g * dt) * dt;
-            let pose_b = translated(b.pose(), &offset);
-            let manifold = contact_manifold(a.shape(), a.pose(), b.shape(), &pose_b, speculative);
-            if manifold.is_empty() {
-                continue;
-            }
-            report.contact_points += manifold.points().len();
-            scratch.contacts.push(ContactPair {
-                a: ha,
-                b: hb,
-                manifold,
-                offset,
-            });
-        }
-        report.manifolds = scratch.contacts.len();
     }
 }
 
