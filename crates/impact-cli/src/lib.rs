@@ -163,6 +163,12 @@ fn read(path: &Path) -> Result<Vec<u8>, Failure> {
     std::fs::read(path).map_err(|e| Failure::usage(format!("{}: cannot read: {e}", path.display())))
 }
 
+/// Writes an output file, or a runtime failure naming it.
+fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    std::fs::write(path, bytes)
+        .map_err(|e| Failure::runtime(format!("{}: cannot write: {e}", path.display())))
+}
+
 fn run(
     a: &RunArgs,
     out: &mut dyn Write,
@@ -215,13 +221,11 @@ fn run(
         .map_err(|e| Failure::runtime(format!("cannot write the output: {e}")))?;
     if let (Some(path), Some(t)) = (&a.svg, &trajectories) {
         let flagged: Vec<u32> = summary.pass_throughs.iter().map(|p| p.body).collect();
-        let title = if scene.name.is_empty() {
-            &name
-        } else {
-            &scene.name
-        };
-        std::fs::write(path, t.to_svg(title, &flagged))
-            .map_err(|e| Failure::runtime(format!("{}: cannot write: {e}", path.display())))?;
+        write(
+            path,
+            t.to_svg(trajectories::title(&scene, &name), &flagged)
+                .as_bytes(),
+        )?;
     }
     Ok(())
 }
@@ -240,10 +244,6 @@ fn render(a: &RenderArgs) -> Result<(), Failure> {
         a.points.unwrap_or(DEFAULT_MAX_POINTS),
     )
     .map_err(|e| Failure::usage(format!("{name}: {e}")))?;
-    let write = |path: &Path, bytes: &[u8]| {
-        std::fs::write(path, bytes)
-            .map_err(|e| Failure::runtime(format!("{}: cannot write: {e}", path.display())))
-    };
     if let Some(path) = &a.svg {
         write(path, svg::write(&picture).as_bytes())?;
     }

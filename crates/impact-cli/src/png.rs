@@ -67,14 +67,10 @@ impl Canvas {
         }
     }
 
-    /// A segment drawn with a pen of `width` pixels (round ends).
+    /// A segment drawn with a pen of `width` pixels (round ends): the capsule of half the
+    /// pen's width around it.
     fn segment(&mut self, a: Px, b: Px, width: Real) {
-        let half = 0.5 * width.max(1.0);
-        let lo = (a.0.min(b.0), a.1.min(b.1));
-        let hi = (a.0.max(b.0), a.1.max(b.1));
-        self.cover_box(lo, hi, half + 1.0, |p| {
-            half + 0.5 - distance_to_segment(p, a, b)
-        });
+        self.capsule(a, b, 0.5 * width.max(1.0));
     }
 
     /// A filled capsule: the points within `radius` pixels of the segment `a`-`b`.

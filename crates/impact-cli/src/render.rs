@@ -2,9 +2,9 @@
 
 use crate::picture::Picture;
 use crate::trace::{TRACE_FORMAT, TRACE_VERSION, TraceHeader, TraceStep};
-use crate::trajectories::Trajectories;
+use crate::trajectories::{Trajectories, title};
 use impact_geometry::{Isometry, Point, Vector};
-use impact_scene::Scene;
+use impact_scene::{PassThroughDetector, Scene};
 use impact_solver::{BodyHandle, BodySet};
 use std::io::BufRead;
 
@@ -71,6 +71,8 @@ pub(crate) fn picture(input: impl BufRead, view: View, max_points: u64) -> Resul
         View::Frame(n) => n,
     };
     recorder.begin(&bodies, steps);
+    // The same criterion as `impact run`'s summary, so its bodies are drawn in red here too.
+    let mut detector = PassThroughDetector::new(&bodies);
     let mut last = 0;
     if view != View::Frame(0) {
         for line in lines {
@@ -101,11 +103,15 @@ pub(crate) fn picture(input: impl BufRead, view: View, max_points: u64) -> Resul
             for (k, &id) in step.removed.iter().enumerate() {
                 bodies.remove(handle(id, &format!("removed[{k}]"))?);
             }
-            recorder.impacts(step.events.iter().flat_map(|e| {
-                let at = Point::new(e.point[0], e.point[1]);
-                [(e.a, at), (e.b, at)]
-            }));
-            recorder.record(&bodies, step.step);
+            recorder.record(
+                &bodies,
+                step.step,
+                step.events.iter().flat_map(|e| {
+                    let at = Point::new(e.point[0], e.point[1]);
+                    [(e.a, at), (e.b, at)]
+                }),
+            );
+            detector.observe(&bodies, step.step);
             last = step.step;
             if view == View::Frame(step.step) {
                 break;
@@ -117,14 +123,11 @@ pub(crate) fn picture(input: impl BufRead, view: View, max_points: u64) -> Resul
     {
         return Err(format!("--frame {n}: the trace ends at step {last}"));
     }
-    let title = if scene.name.is_empty() {
-        header.scene_file.clone()
-    } else {
-        scene.name.clone()
-    };
+    let title = title(&scene, &header.scene_file);
+    let flagged: Vec<u32> = detector.found().iter().map(|p| p.body.index).collect();
     Ok(match view {
-        View::Trajectories => recorder.picture(&title, &[], true),
-        View::Frame(n) => recorder.picture(&format!("{title}, step {n}"), &[], false),
+        View::Trajectories => recorder.picture(title, &flagged, true),
+        View::Frame(n) => recorder.picture(&format!("{title}, step {n}"), &flagged, false),
     })
 }
 

@@ -32,11 +32,11 @@ pub(crate) fn write(picture: &Picture) -> String {
 
 fn mark(svg: &mut String, item: &Item, layout: &Layout) {
     let colour = item.colour.hex();
-    let opacity = if item.opacity < 1.0 {
-        format!(r#" stroke-opacity="{}""#, item.opacity)
-    } else {
-        String::new()
-    };
+    let style = format!(
+        r#"stroke="{colour}" stroke-width="{}"{}"#,
+        item.width,
+        stroke_opacity(item.opacity)
+    );
     match &item.mark {
         Mark::Path(points) => {
             if points.len() < 2 {
@@ -47,26 +47,31 @@ fn mark(svg: &mut String, item: &Item, layout: &Layout) {
                 let (x, y) = layout.px(p);
                 let _ = write!(d, "{}{x:.1},{y:.1}", if i == 0 { "M" } else { " L" });
             }
-            let _ = writeln!(
-                svg,
-                r#"<path d="{d}" stroke="{colour}" stroke-width="{}"{opacity}/>"#,
-                item.width
-            );
+            let _ = writeln!(svg, r#"<path d="{d}" {style}/>"#);
         }
-        Mark::Outline(shape, pose) => outline(svg, shape, pose, layout, &colour, item.width),
+        Mark::Outline(shape, pose) => outline(svg, shape, pose, layout, &style, item),
     }
 }
 
-/// Draws the outline of `shape` at `pose`.
+/// The `stroke-opacity` attribute (with its leading space) of a mark of `opacity`, or
+/// nothing for an opaque one.
+fn stroke_opacity(opacity: Real) -> String {
+    if opacity < 1.0 {
+        format!(r#" stroke-opacity="{opacity}""#)
+    } else {
+        String::new()
+    }
+}
+
+/// Draws the outline of `shape` at `pose` with `style` (the item's stroke).
 fn outline(
     svg: &mut String,
     shape: &Shape,
     pose: &Isometry,
     layout: &Layout,
-    colour: &str,
-    width: Real,
+    style: &str,
+    item: &Item,
 ) {
-    let style = format!(r#"stroke="{colour}" stroke-width="{width}""#);
     match shape {
         Shape::Circle(c) => {
             let (x, y) = layout.px(&(pose * c.center()));
@@ -88,10 +93,14 @@ fn outline(
                 layout.px(&(pose * c.axis().a())),
                 layout.px(&(pose * c.axis().b())),
             );
+            // Filled, half transparent: the axis drawn with a round pen as wide as the
+            // capsule (the PNG draws it the same way).
             let _ = writeln!(
                 svg,
-                r#"<line x1="{x0:.2}" y1="{y0:.2}" x2="{x1:.2}" y2="{y1:.2}" stroke="{colour}" stroke-opacity="0.5" stroke-linecap="round" stroke-width="{:.2}"/>"#,
-                (2.0 * c.radius() * layout.scale).max(width)
+                r#"<line x1="{x0:.2}" y1="{y0:.2}" x2="{x1:.2}" y2="{y1:.2}" stroke="{}" stroke-opacity="{}" stroke-linecap="round" stroke-width="{:.2}"/>"#,
+                item.colour.hex(),
+                0.5 * item.opacity,
+                (2.0 * c.radius() * layout.scale).max(item.width)
             );
         }
         Shape::Polygon(p) => {

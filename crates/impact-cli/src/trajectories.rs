@@ -19,8 +19,6 @@ pub struct Trajectories {
     paths: Vec<Path>,
     max_points: u64,
     every: u64,
-    /// The impacts of the step being recorded: (body slot, contact point).
-    hits: Vec<(u32, Point)>,
 }
 
 #[derive(Debug, Clone)]
@@ -50,7 +48,6 @@ impl Trajectories {
             paths: Vec::new(),
             max_points: max_points.max(2),
             every: 1,
-            hits: Vec::new(),
         }
     }
 
@@ -76,20 +73,18 @@ impl Trajectories {
             .collect();
     }
 
-    /// Notes the impacts of the step about to be recorded, as (body slot, contact point):
-    /// a body removed in the step has its path end at its last impact.
-    pub fn impacts(&mut self, hits: impl IntoIterator<Item = (u32, Point)>) {
-        self.hits.clear();
-        self.hits.extend(hits);
-    }
-
-    /// Records the bodies after step `step`. A body no longer in `bodies` (removed by a
-    /// reaction) keeps its path, which ends where it last hit something in the step (see
-    /// [`Trajectories::impacts`]).
-    pub fn record(&mut self, bodies: &BodySet, step: u64) {
+    /// Records the bodies after step `step`, whose impacts were `hits` (body slot, contact
+    /// point). A body no longer in `bodies` (removed by a reaction) keeps its path, which
+    /// ends where it last hit something in the step.
+    pub fn record(
+        &mut self,
+        bodies: &BodySet,
+        step: u64,
+        hits: impl IntoIterator<Item = (u32, Point)>,
+    ) {
         let sample = step.is_multiple_of(self.every);
+        let hits: Vec<(u32, Point)> = hits.into_iter().collect();
         // Bodies are never added during a run, so the moving bodies keep their order.
-        let hits = std::mem::take(&mut self.hits);
         let remove = |gone: &mut Path| {
             if gone.alive {
                 gone.alive = false;
@@ -183,6 +178,15 @@ impl Trajectories {
     }
 }
 
+/// The title of a picture of `scene`: its name, or `file` (the scene file) if it has none.
+pub(crate) fn title<'a>(scene: &'a Scene, file: &'a str) -> &'a str {
+    if scene.name.is_empty() {
+        file
+    } else {
+        &scene.name
+    }
+}
+
 impl Observer for Trajectories {
     fn begin(&mut self, scene: &Scene, world: &dyn AnyWorld) -> Result<(), String> {
         Trajectories::begin(self, world.body_set(), scene.steps);
@@ -190,13 +194,14 @@ impl Observer for Trajectories {
     }
 
     fn after_step(&mut self, step: u64, world: &dyn AnyWorld) -> Result<(), String> {
-        self.impacts(
+        self.record(
+            world.body_set(),
+            step,
             world
                 .events()
                 .iter()
                 .flat_map(|e| [(e.a.index, e.point()), (e.b.index, e.point())]),
         );
-        self.record(world.body_set(), step);
         Ok(())
     }
 }

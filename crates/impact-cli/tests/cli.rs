@@ -492,6 +492,35 @@ fn render_draws_a_trace_as_svg_and_png() {
 }
 
 #[test]
+fn render_draws_the_bodies_that_passed_through_in_red_as_run_does() {
+    // The discrete stepper lets the bullets through (see above): both pictures flag them.
+    let (trace, direct, rendered) = (
+        tmp("through.jsonl"),
+        tmp("through_direct.svg"),
+        tmp("through.svg"),
+    );
+    let scene = scene_path("bullet_through_paper.json");
+    let out = impact(&[
+        "run",
+        &scene,
+        "--stepper",
+        "discrete",
+        "--steps",
+        "3",
+        "--svg",
+        &direct,
+        "--trace",
+        &trace,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = impact(&["render", &trace, "--svg", &rendered]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let picture = std::fs::read_to_string(&rendered).unwrap();
+    assert!(picture.contains("#d62728"), "flagged bodies are red");
+    assert_eq!(std::fs::read_to_string(&direct).unwrap(), picture);
+}
+
+#[test]
 fn bad_traces_and_render_usage_exit_with_2_and_say_why() {
     let good = tmp("good.jsonl");
     let out = impact(&[
@@ -506,122 +535,83 @@ fn bad_traces_and_render_usage_exit_with_2_and_say_why() {
     let text = std::fs::read_to_string(&good).unwrap();
     let header = text.lines().next().unwrap();
     let svg = tmp("bad.svg");
-    let bad = |name: &str, contents: &str| scratch(name, contents).to_str().unwrap().to_owned();
-    let cases: Vec<(Vec<String>, String)> = vec![
+    // `impact render TRACE EXTRA...`.
+    let render = |trace: &str, extra: &[&str]| -> Vec<String> {
+        ["render", trace]
+            .iter()
+            .chain(extra)
+            .map(|a| (*a).to_owned())
+            .collect()
+    };
+    let mut cases: Vec<(Vec<String>, String)> = vec![
         (
-            vec!["render".into(), good.clone()],
+            render(&good, &[]),
             "impact: render: give --svg FILE or --png FILE (or both)".into(),
         ),
         (
-            vec![
-                "render".into(),
-                good.clone(),
-                "--svg".into(),
-                svg.clone(),
-                "--frame".into(),
-                "last".into(),
-            ],
+            render(&good, &["--svg", &svg, "--frame", "last"]),
             "impact: --frame: must be a step number (0 for the start), got \"last\"".into(),
         ),
         (
-            vec![
-                "render".into(),
-                good.clone(),
-                "--svg".into(),
-                svg.clone(),
-                "--points".into(),
-                "1".into(),
-            ],
+            render(&good, &["--svg", &svg, "--points", "1"]),
             "impact: --points: must be at least 2, got 1".into(),
         ),
         (
-            vec![
-                "render".into(),
-                good.clone(),
-                "--svg".into(),
-                svg.clone(),
-                "--frame".into(),
-                "9".into(),
-            ],
+            render(&good, &["--svg", &svg, "--frame", "9"]),
             format!("impact: {good}: --frame 9: the trace ends at step 2"),
         ),
-        {
-            let path = bad("empty.jsonl", "");
-            (
-                vec!["render".into(), path.clone(), "--svg".into(), svg.clone()],
-                format!("impact: {path}: empty: a trace starts with its header line"),
-            )
-        },
-        {
-            let path = bad("scene_as_trace.jsonl", r#"{"bodies": []}"#);
-            (
-                vec!["render".into(), path.clone(), "--svg".into(), svg.clone()],
-                format!(
-                    "impact: {path}: line 1 column 14: not a trace header: missing field `format`"
-                ),
-            )
-        },
-        {
-            let path = bad(
-                "other_format.jsonl",
-                &header.replace("\"impact-trace\"", "\"impact-world-snapshot\""),
-            );
-            (
-                vec!["render".into(), path.clone(), "--svg".into(), svg.clone()],
-                format!(
-                    "impact: {path}: line 1: format: must be \"impact-trace\", got \"impact-world-snapshot\""
-                ),
-            )
-        },
-        {
-            let path = bad(
-                "bad_scene.jsonl",
-                &header.replace("\"type\":\"segment\"", "\"type\":\"circle\""),
-            );
-            (
-                vec!["render".into(), path.clone(), "--svg".into(), svg.clone()],
-                format!(
-                    "impact: {path}: line 1: scene.bodies[0].shape.a: is not a field of a circle (its fields are radius, center)"
-                ),
-            )
-        },
-        {
-            let path = bad(
-                "unknown_body.jsonl",
-                &format!(
-                    "{header}\n{}",
-                    r#"{"step": 1, "time": 0.1, "bodies": [{"id": 7, "x": 0, "y": 0, "angle": 0, "linvel": [0, 0], "angvel": 0}], "events": [], "removed": []}"#
-                ),
-            );
-            (
-                vec!["render".into(), path.clone(), "--svg".into(), svg.clone()],
-                format!("impact: {path}: line 2: bodies[0].id: no body 7 in the scene (it has 2)"),
-            )
-        },
-        {
-            let path = bad(
-                "truncated.jsonl",
-                &format!(
-                    "{header}\n{}",
-                    r#"{"step": 1, "time": 0.1, "bodies": [{"id": 1,"#
-                ),
-            );
-            (
-                vec!["render".into(), path.clone(), "--svg".into(), svg.clone()],
-                format!("impact: {path}: line 2 column 45: EOF while parsing a value"),
-            )
-        },
         (
-            vec![
-                "render".into(),
-                "no/such/trace.jsonl".into(),
-                "--png".into(),
-                svg.clone(),
-            ],
+            render("no/such/trace.jsonl", &["--png", &svg]),
             "impact: no/such/trace.jsonl: cannot read: No such file or directory (os error 2)"
                 .into(),
         ),
     ];
+    // Bad trace files, drawn as SVG: (file name, contents, why after the file's name).
+    let bad_files: Vec<(&str, String, &str)> = vec![
+        (
+            "empty.jsonl",
+            String::new(),
+            "empty: a trace starts with its header line",
+        ),
+        (
+            "scene_as_trace.jsonl",
+            r#"{"bodies": []}"#.to_owned(),
+            "line 1 column 14: not a trace header: missing field `format`",
+        ),
+        (
+            "other_format.jsonl",
+            header.replace("\"impact-trace\"", "\"impact-world-snapshot\""),
+            "line 1: format: must be \"impact-trace\", got \"impact-world-snapshot\"",
+        ),
+        (
+            "bad_scene.jsonl",
+            header.replace("\"type\":\"segment\"", "\"type\":\"circle\""),
+            "line 1: scene.bodies[0].shape.a: is not a field of a circle (its fields are radius, center)",
+        ),
+        (
+            "unknown_body.jsonl",
+            format!(
+                "{header}\n{}",
+                r#"{"step": 1, "time": 0.1, "bodies": [{"id": 7, "x": 0, "y": 0, "angle": 0, "linvel": [0, 0], "angvel": 0}], "events": [], "removed": []}"#
+            ),
+            "line 2: bodies[0].id: no body 7 in the scene (it has 2)",
+        ),
+        (
+            "truncated.jsonl",
+            format!(
+                "{header}\n{}",
+                r#"{"step": 1, "time": 0.1, "bodies": [{"id": 1,"#
+            ),
+            "line 2 column 45: EOF while parsing a value",
+        ),
+    ];
+    for (name, contents, why) in &bad_files {
+        let path = scratch(name, contents).to_str().unwrap().to_owned();
+        cases.push((
+            render(&path, &["--svg", &svg]),
+            format!("impact: {path}: {why}"),
+        ));
+    }
     for (args, expected) in cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = impact(&args);
@@ -650,7 +640,7 @@ fn bad_traces_and_render_usage_exit_with_2_and_say_why() {
 fn a_long_run_shows_no_progress_bar_when_stderr_is_not_a_terminal() {
     // Long enough to pass the bar's half-second delay in a debug build: the tool must stay
     // quiet because this test's stderr is a pipe.
-    let out = impact(&["run", &scene_path("rain.json"), "--steps", "4000"]);
+    let out = impact(&["run", &scene_path("rain.json"), "--steps", "8000"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8(out.stdout.clone()).unwrap();
     let wall: f64 = text
