@@ -144,16 +144,17 @@ impl Window {
         let reach = reach + 1e-9 * (reach + pp.sqrt());
         let close_start = pp <= (reach + tolerance) * (reach + tolerance);
         let (vv, pv, c) = (v.norm_squared(), p.dot(&v), pp - reach * reach);
+        // The discriminant `pv^2 - vv c` by Lagrange's identity: `pv^2 - vv pp` cancels
+        // catastrophically when the centres approach head-on, and a graze of zero width
+        // (points meeting exactly) must not round to a miss.
+        let disc = vv * reach * reach - cross(&p, &v).powi(2);
         if close_start {
             let leave = if vv == 0.0 {
                 Real::INFINITY
+            } else if disc < 0.0 {
+                0.0
             } else {
-                let disc = pv * pv - vv * c;
-                if disc < 0.0 {
-                    0.0
-                } else {
-                    ((-pv + disc.sqrt()) / vv).max(0.0)
-                }
+                ((-pv + disc.sqrt()) / vv).max(0.0)
             };
             return Self::Open {
                 enter: 0.0,
@@ -161,11 +162,7 @@ impl Window {
                 close_start,
             };
         }
-        if vv == 0.0 || pv >= 0.0 {
-            return Self::Never;
-        }
-        let disc = pv * pv - vv * c;
-        if disc < 0.0 {
+        if vv == 0.0 || pv >= 0.0 || disc < 0.0 {
             return Self::Never;
         }
         let root = disc.sqrt();
