@@ -164,3 +164,24 @@ fn parallel_segments_crossing_side_by_side_touch_in_both_orders() {
     };
     assert!((f.fraction - g.fraction).abs() < 1e-9);
 }
+
+/// Two points meeting exactly head-on touch for an instant, and conservative advancement finds
+/// it as the closed form does: its bounding-circle window must not lose that zero-width graze
+/// to cancellation. Found by fuzzing; input in `fuzz/regressions/conservative_advancement/
+/// head_on_points_graze_window`.
+#[test]
+fn head_on_points_graze_is_a_hit_for_conservative_advancement() {
+    use impact_narrowphase::toi_conservative_advancement;
+    let point: Shape = Circle::new(0.0).unwrap().into();
+    let a = sweep(-5.868907563025265, -6.0, 2.28, -12.0, -12.0);
+    let b = sweep(-6.0, -6.0, 2.28, -7.496677943650866, -12.0);
+    let options = ToiOptions::new(0.2, 0.0, 0.00125, 256).unwrap();
+    let Toi::Hit(exact) = time_of_impact(&point, &a, &point, &b, &options) else {
+        panic!("the points meet");
+    };
+    let Toi::Hit(ca) = toi_conservative_advancement(&point, &a, &point, &b, &options) else {
+        panic!("conservative advancement missed the graze");
+    };
+    assert!(ca.fraction <= exact.fraction + 1e-12);
+    assert!((exact.fraction - 0.131_092_436_974_735 / 4.503_322_056_349_134).abs() < 1e-9);
+}
