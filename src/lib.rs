@@ -44,7 +44,7 @@ pub mod prelude {
         integrate_positions, integrate_velocities, resolve_impact, solve_step,
     };
     pub use impact_stepper::{
-        AdvanceReport, ClampReport, ClampedBody, CollisionEvent, Discrete, EventKind,
+        AdvanceReport, ClampReport, ClampedBody, CollisionEvent, Discrete, Domain, EventKind,
         FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport, Impact, ImpactHook,
         MotionClamping, MotionClampingSettings, NoHook, StepContext, StepReport, Stepper, World,
         WorldError, WorldSettings,
