@@ -212,8 +212,9 @@ pub fn contact_polygon_polygon(
     pose_b: &Isometry,
     speculative_distance: Real,
 ) -> Manifold {
-    let pa = Rounded::new(a.core(), 0.0, pose_a);
-    let pb = Rounded::new(b.core(), 0.0, pose_b);
+    let (mut pa, mut pb) = (Rounded::empty(), Rounded::empty());
+    pa.set_polygon(a, pose_a);
+    pb.set_polygon(b, pose_b);
     collide_rounded(&pa, &pb, speculative_distance)
 }
 
