@@ -299,16 +299,32 @@ impl ContactCache {
             .map(|i| self.entries[i].1)
     }
 
-    /// The entries of the pair `a`, `b` (any order), in key order: one binary search per
-    /// pair; the points of the pair are then found among these few entries.
-    fn pair_entries(&self, a: BodyHandle, b: BodyHandle) -> &[(CacheKey, CachedImpulse)] {
+    /// Where the entries of the pair `a`, `b` (any order) are, in key order; the points of
+    /// the pair are then found among these few entries.
+    ///
+    /// The search starts with a short scan forward from `from` when the pair cannot come
+    /// before it, and falls back to a binary search: pairs usually arrive in key order, and
+    /// passing the end of the previous pair's entries then finds the next pair in a step or
+    /// two instead of a binary search over the whole cache.
+    fn pair_range(&self, a: BodyHandle, b: BodyHandle, from: usize) -> core::ops::Range<usize> {
         let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
-        let start = self.entries.partition_point(|(k, _)| (k.a, k.b) < (lo, hi));
-        let len = self.entries[start..]
+        let below = |(k, _): &(CacheKey, CachedImpulse)| (k.a, k.b) < (lo, hi);
+        let entries = &self.entries;
+        let n = entries.len();
+        let start = if from <= n && (from == 0 || below(&entries[from - 1])) {
+            let scanned = (from + 4).min(n);
+            match entries[from..scanned].iter().position(|e| !below(e)) {
+                Some(k) => from + k,
+                None => scanned + entries[scanned..].partition_point(below),
+            }
+        } else {
+            entries.partition_point(below)
+        };
+        let len = entries[start..]
             .iter()
             .take_while(|(k, _)| k.a == lo && k.b == hi)
             .count();
-        &self.entries[start..start + len]
+        start..start + len
     }
 
     /// How many contact points are cached.
@@ -400,6 +416,10 @@ pub struct ContactSolver {
     states: Vec<BodyState>,
     /// Body slot -> index into `states` (`u32::MAX`: not in any constraint).
     state_of: Vec<u32>,
+    /// The order the sweeps visit the constraints in; see [`sweep_order`].
+    order: Vec<u32>,
+    /// Where each level of `order` starts, and its end.
+    level_starts: Vec<u32>,
     settings: SolverSettings,
     dt: Real,
     h: Real,
@@ -442,6 +462,8 @@ impl ContactSolver {
         // Slot index -> state index; a dense table, so lookups do not depend on hash order.
         let mut state_of: Vec<u32> = Vec::new();
         let mut constraints = Vec::with_capacity(pairs.len());
+        // Where the previous pair's cache entries end.
+        let mut cache_cursor = 0;
 
         for (i, pair) in pairs.iter().enumerate() {
             if pair.a == pair.b {
@@ -500,7 +522,9 @@ impl ContactSolver {
             let (sa, sb) = (&states[state_a], &states[state_b]);
             let (va, vb) = (&solver_bodies[state_a], &solver_bodies[state_b]);
             let cached_pair = if settings.warm_starting {
-                cache.pair_entries(pair.a, pair.b)
+                let range = cache.pair_range(pair.a, pair.b, cache_cursor);
+                cache_cursor = range.end;
+                &cache.entries[range]
             } else {
                 &[]
             };
@@ -561,11 +585,14 @@ impl ContactSolver {
                 count: manifold_points.len(),
             });
         }
+        let (order, level_starts) = sweep_order(&constraints, states.len());
         Ok(Self {
             constraints,
             solver_bodies,
             states,
             state_of,
+            order,
+            level_starts,
             settings: *settings,
             dt,
             h,
@@ -753,14 +780,23 @@ impl ContactSolver {
     pub fn store_impulses(&self, cache: &mut ContactCache) {
         cache.entries.clear();
         for c in &self.constraints {
-            for p in c.points() {
-                cache.entries.push((
+            let entry = |p: &ConstraintPoint| {
+                (
                     CacheKey::new(c.a, c.b, p.id),
                     CachedImpulse {
                         normal: p.normal_impulse,
                         tangent: p.tangent_impulse,
                     },
-                ));
+                )
+            };
+            match *c.points() {
+                // The points of a pair in key order, so that pairs in order need no sort
+                // (equal keys keep their order, as the stable sort below would).
+                [ref p, ref q] if CacheKey::new(c.a, c.b, p.id) > CacheKey::new(c.a, c.b, q.id) => {
+                    cache.entries.push(entry(q));
+                    cache.entries.push(entry(p));
+                }
+                ref points => cache.entries.extend(points.iter().map(entry)),
             }
         }
         // Stable sort, then keep the first of duplicate keys (the same pair given twice):
@@ -834,61 +870,32 @@ impl ContactSolver {
 
     /// One Gauss-Seidel sweep over the constraints in order: normal impulses first, then
     /// friction clamped by the updated normal impulse.
+    ///
+    /// The constraints are visited level by level (see [`sweep_order`]), a few of a level at
+    /// once with their updates interleaved: they share no body, so this is the result of the
+    /// pair order bit for bit, and the processor works on several independent chains of
+    /// updates at a time.
     fn iterate(&mut self, use_bias: bool) {
-        let inv_h = self.inv_h;
-        let max_push = self.settings.max_push_out_velocity;
+        let sweep = Sweep {
+            use_bias,
+            inv_h: self.inv_h,
+            max_push: self.settings.max_push_out_velocity,
+        };
         let bodies = &mut self.solver_bodies;
-        for c in &mut self.constraints {
-            let (ia, ib) = (c.state_a as usize, c.state_b as usize);
-            let mut a = bodies[ia];
-            let mut b = bodies[ib];
-            let normal = c.normal;
-            let tangent = contact_tangent(&normal);
-            for p in &mut c.points[..c.count] {
-                let s = p.separation;
-                let (bias, mass_scale, impulse_scale) = if s > 0.0 {
-                    if !use_bias {
-                        // Relax runs after positions moved: the next substep's biased pass
-                        // caps the approach before anything moves again, so capping it here
-                        // as well (as Box2D v3 does) only slows the bodies a substep early.
-                        // At the end of a step that early cap would make restitution fire
-                        // across a gap (a bounce off thin air) and shave the approach speed
-                        // the next step captures.
-                        continue;
-                    }
-                    // Speculative: the bodies may close the gap within this substep, and no
-                    // more, with no impulse until they would touch.
-                    (s * inv_h, 1.0, 0.0)
-                } else if use_bias {
-                    let soft = c.softness;
-                    (
-                        (soft.bias_rate * s).max(-max_push),
-                        soft.mass_scale,
-                        soft.impulse_scale,
-                    )
-                } else {
-                    (0.0, 1.0, 0.0)
-                };
-                let vn = relative_velocity(&a, &b, &p.r_a, &p.r_b).dot(&normal);
-                let impulse =
-                    -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
-                let new_impulse = (p.normal_impulse + impulse).max(0.0);
-                let impulse = new_impulse - p.normal_impulse;
-                p.normal_impulse = new_impulse;
-                p.max_normal_impulse = p.max_normal_impulse.max(impulse);
-                apply(&mut a, &mut b, &p.r_a, &p.r_b, &(normal * impulse));
+        let constraints = &mut self.constraints;
+        for w in self.level_starts.windows(2) {
+            let level = &self.order[w[0] as usize..w[1] as usize];
+            let mut chunks = level.chunks_exact(LANES);
+            for chunk in &mut chunks {
+                sweep.lanes(disjoint::<LANES>(constraints, chunk), bodies);
             }
-            for p in &mut c.points[..c.count] {
-                let vt = relative_velocity(&a, &b, &p.r_a, &p.r_b).dot(&tangent);
-                let impulse = -p.tangent_mass * vt;
-                let max_friction = c.friction * p.normal_impulse;
-                let new_impulse = (p.tangent_impulse + impulse).clamp(-max_friction, max_friction);
-                let impulse = new_impulse - p.tangent_impulse;
-                p.tangent_impulse = new_impulse;
-                apply(&mut a, &mut b, &p.r_a, &p.r_b, &(tangent * impulse));
+            let mut pairs = chunks.remainder().chunks_exact(2);
+            for pair in &mut pairs {
+                sweep.lanes(disjoint::<2>(constraints, pair), bodies);
             }
-            bodies[ia] = a;
-            bodies[ib] = b;
+            for &i in pairs.remainder() {
+                sweep.lanes([&mut constraints[i as usize]], bodies);
+            }
         }
     }
 
@@ -995,6 +1002,166 @@ pub fn solve_step(
     solver.step(bodies, gravity)?;
     solver.store_impulses(cache);
     Ok(solver)
+}
+
+/// Constraints of a level solved together by [`ContactSolver::iterate`]: enough independent
+/// chains to keep the processor busy while each waits on its own latency.
+const LANES: usize = 4;
+
+/// The constraints at `indices` (distinct: they come from one level).
+#[inline(always)]
+fn disjoint<'a, const N: usize>(
+    constraints: &'a mut [ContactConstraint],
+    indices: &[u32],
+) -> [&'a mut ContactConstraint; N] {
+    constraints
+        .get_disjoint_mut(core::array::from_fn::<usize, N, _>(|l| indices[l] as usize))
+        .expect("a level holds distinct constraints")
+}
+
+/// What one sweep of [`ContactSolver::iterate`] needs besides the constraints and bodies.
+#[derive(Clone, Copy)]
+struct Sweep {
+    use_bias: bool,
+    inv_h: Real,
+    max_push: Real,
+}
+
+impl Sweep {
+    /// The sweep's updates of `N` constraints that share no body, interleaved: point by
+    /// point, each update of a constraint in the order and with the arithmetic the
+    /// constraint would see alone.
+    #[inline(always)]
+    fn lanes<const N: usize>(&self, cs: [&mut ContactConstraint; N], bodies: &mut [SolverBody]) {
+        let mut a = [SolverBody::default(); N];
+        let mut b = [SolverBody::default(); N];
+        for l in 0..N {
+            a[l] = bodies[cs[l].state_a as usize];
+            b[l] = bodies[cs[l].state_b as usize];
+        }
+        for k in 0..2 {
+            for l in 0..N {
+                let c = &mut *cs[l];
+                if k < c.count {
+                    self.normal(c.normal, c.softness, &mut c.points[k], &mut a[l], &mut b[l]);
+                }
+            }
+        }
+        for k in 0..2 {
+            for l in 0..N {
+                let c = &mut *cs[l];
+                if k < c.count {
+                    let tangent = contact_tangent(&c.normal);
+                    friction(tangent, c.friction, &mut c.points[k], &mut a[l], &mut b[l]);
+                }
+            }
+        }
+        for l in 0..N {
+            bodies[cs[l].state_a as usize] = a[l];
+            bodies[cs[l].state_b as usize] = b[l];
+        }
+    }
+
+    /// The normal impulse of one point.
+    #[inline(always)]
+    fn normal(
+        &self,
+        normal: Vector,
+        soft: Softness,
+        p: &mut ConstraintPoint,
+        a: &mut SolverBody,
+        b: &mut SolverBody,
+    ) {
+        let s = p.separation;
+        let (bias, mass_scale, impulse_scale) = if s > 0.0 {
+            if !self.use_bias {
+                // Relax runs after positions moved: the next substep's biased pass caps the
+                // approach before anything moves again, so capping it here as well (as Box2D
+                // v3 does) only slows the bodies a substep early. At the end of a step that
+                // early cap would make restitution fire across a gap (a bounce off thin air)
+                // and shave the approach speed the next step captures.
+                return;
+            }
+            // Speculative: the bodies may close the gap within this substep, and no more,
+            // with no impulse until they would touch.
+            (s * self.inv_h, 1.0, 0.0)
+        } else if self.use_bias {
+            (
+                (soft.bias_rate * s).max(-self.max_push),
+                soft.mass_scale,
+                soft.impulse_scale,
+            )
+        } else {
+            (0.0, 1.0, 0.0)
+        };
+        let vn = relative_velocity(a, b, &p.r_a, &p.r_b).dot(&normal);
+        let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+        let new_impulse = (p.normal_impulse + impulse).max(0.0);
+        let impulse = new_impulse - p.normal_impulse;
+        p.normal_impulse = new_impulse;
+        p.max_normal_impulse = p.max_normal_impulse.max(impulse);
+        apply(a, b, &p.r_a, &p.r_b, &(normal * impulse));
+    }
+}
+
+/// The friction impulse of one point, clamped by its normal impulse.
+#[inline(always)]
+fn friction(
+    tangent: Vector,
+    friction: Real,
+    p: &mut ConstraintPoint,
+    a: &mut SolverBody,
+    b: &mut SolverBody,
+) {
+    let vt = relative_velocity(a, b, &p.r_a, &p.r_b).dot(&tangent);
+    let impulse = -p.tangent_mass * vt;
+    let max_friction = friction * p.normal_impulse;
+    let new_impulse = (p.tangent_impulse + impulse).clamp(-max_friction, max_friction);
+    let impulse = new_impulse - p.tangent_impulse;
+    p.tangent_impulse = new_impulse;
+    apply(a, b, &p.r_a, &p.r_b, &(tangent * impulse));
+}
+
+/// An order of the constraints that every sweep gives the same result as the order of the
+/// pairs, bit for bit, but with independent neighbours.
+///
+/// A sweep's result depends only on the order in which each body sees its constraints. So
+/// each constraint gets a level one past the last level of the constraints before it that
+/// share a body (static bodies included, so even the sign of a zero velocity is unchanged),
+/// and the constraints are visited level by level, in pair order within a level. Consecutive
+/// constraints of a level touch different bodies, so the processor can overlap them instead
+/// of waiting out the latency of each impulse on the velocities the previous one wrote (in
+/// pair order, neighbours in a stack nearly always share a body).
+///
+/// Returns the order and where each level starts in it (one more entry than levels).
+fn sweep_order(constraints: &[ContactConstraint], body_count: usize) -> (Vec<u32>, Vec<u32>) {
+    // Level after the last constraint of each body.
+    let mut next = vec![0u32; body_count];
+    let mut levels = Vec::with_capacity(constraints.len());
+    let mut level_count = 0;
+    for c in constraints {
+        let (a, b) = (c.state_a as usize, c.state_b as usize);
+        let level = next[a].max(next[b]);
+        next[a] = level + 1;
+        next[b] = level + 1;
+        levels.push(level);
+        level_count = level_count.max(level as usize + 1);
+    }
+    // Counting sort by level, stable.
+    let mut start = vec![0u32; level_count + 1];
+    for &l in &levels {
+        start[l as usize + 1] += 1;
+    }
+    for l in 0..level_count {
+        start[l + 1] += start[l];
+    }
+    let level_starts = start.clone();
+    let mut order = vec![0u32; constraints.len()];
+    for (i, &l) in levels.iter().enumerate() {
+        order[start[l as usize] as usize] = i as u32;
+        start[l as usize] += 1;
+    }
+    (order, level_starts)
 }
 
 fn validate_manifold(i: usize, m: &Manifold) -> Result<(), SolverError> {
