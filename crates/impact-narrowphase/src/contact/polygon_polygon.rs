@@ -8,15 +8,27 @@ use super::{ContactId, ContactPoint, Manifold};
 use impact_geometry::tolerances::LINEAR_SLOP;
 use impact_geometry::{ConvexPolygon, Isometry, Point, Real, Vector};
 
+/// The vertex after `i` of a core with `n` vertices (without the integer division of `%`,
+/// which shows in a box-box manifold's time).
+#[inline]
+fn next(i: usize, n: usize) -> usize {
+    if i + 1 == n { 0 } else { i + 1 }
+}
+
 /// The edge of `p1` whose outward normal separates `p2` the most, and that separation.
 fn max_separation(p1: &Rounded, p2: &Rounded) -> (usize, Real) {
     let (mut best, mut best_separation) = (0, Real::NEG_INFINITY);
+    let vertices = p2.v();
     for (i, (n, v)) in p1.n().iter().zip(p1.v()).enumerate() {
-        let s = p2
-            .v()
-            .iter()
-            .map(|w| n.dot(&(w - v)))
-            .fold(Real::INFINITY, Real::min);
+        // A plain comparison rather than `Real::min`: the values are finite, and the
+        // separations are only ever compared, so the sign of a zero cannot matter.
+        let mut s = Real::INFINITY;
+        for w in vertices {
+            let d = n.dot(&(w - v));
+            if d < s {
+                s = d;
+            }
+        }
         if s > best_separation {
             best = i;
             best_separation = s;
@@ -47,7 +59,7 @@ pub(crate) fn collide_rounded(a: &Rounded, b: &Rounded, speculative: Real) -> Ma
     let flip = separation_b > separation_a + 0.1 * LINEAR_SLOP;
     let (p1, p2, e1) = if flip { (b, a, edge_b) } else { (a, b, edge_a) };
     let (n1, n2) = (p1.v().len(), p2.v().len());
-    let (i11, i12) = (e1, (e1 + 1) % n1);
+    let (i11, i12) = (e1, next(e1, n1));
     let reference_normal = p1.n()[e1];
     // The incident edge is the one of p2 most anti-parallel to the reference face.
     let i21 = p2
@@ -59,7 +71,7 @@ pub(crate) fn collide_rounded(a: &Rounded, b: &Rounded, speculative: Real) -> Ma
                 .total_cmp(&y.dot(&reference_normal))
         })
         .map_or(0, |(i, _)| i);
-    let i22 = (i21 + 1) % n2;
+    let i22 = next(i21, n2);
     let manifold = clip(p1, p2, [i11, i12, i21, i22], speculative);
     if flip { manifold.swapped() } else { manifold }
 }
@@ -107,12 +119,12 @@ fn separated(a: &Rounded, b: &Rounded, speculative: Real) -> Manifold {
     if let Some((ia, _)) = facing(a, normal).filter(|&(_, c)| c >= ALIGNED) {
         let ib = incident(b, a.n()[ia]);
         let (na, nb) = (a.v().len(), b.v().len());
-        return clip(a, b, [ia, (ia + 1) % na, ib, (ib + 1) % nb], speculative);
+        return clip(a, b, [ia, next(ia, na), ib, next(ib, nb)], speculative);
     }
     if let Some((ib, _)) = facing(b, -normal).filter(|&(_, c)| c >= ALIGNED) {
         let ia = incident(a, b.n()[ib]);
         let (na, nb) = (a.v().len(), b.v().len());
-        return clip(b, a, [ib, (ib + 1) % nb, ia, (ia + 1) % na], speculative).swapped();
+        return clip(b, a, [ib, next(ib, nb), ia, next(ia, na)], speculative).swapped();
     }
     // Corner against corner: one point along the exact normal.
     let on_a = feature.point_on_a(k.as_slice(), ap.as_slice()) + origin;
