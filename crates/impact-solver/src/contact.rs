@@ -60,6 +60,13 @@ pub struct ConstraintPoint {
     tangent_impulse: Real,
     max_normal_impulse: Real,
     id: ContactId,
+    /// `r_a x n`, `r_b x n`, `r_a x t`, `r_b x t`: what a unit impulse along the normal or
+    /// the tangent does to each body's spin, and what its spin does to the relative
+    /// velocity there, fixed for the step like the lever arms.
+    rn_a: Real,
+    rn_b: Real,
+    rt_a: Real,
+    rt_b: Real,
     /// The separation where the bodies are now, measured between the anchors fixed on each
     /// body (turned with it): once per position of the bodies (once per substep), not per
     /// iteration. The impulses act at the prepared lever arms for the whole step; see
@@ -562,6 +569,10 @@ impl ContactSolver {
                     tangent_impulse: cached.tangent,
                     max_normal_impulse: 0.0,
                     id: mp.id,
+                    rn_a,
+                    rn_b,
+                    rt_a,
+                    rt_b,
                     separation: mp.separation,
                 };
             }
@@ -876,8 +887,16 @@ impl ContactSolver {
     /// pair order bit for bit, and the processor works on several independent chains of
     /// updates at a time.
     fn iterate(&mut self, use_bias: bool) {
+        if use_bias {
+            self.sweep::<true>();
+        } else {
+            self.sweep::<false>();
+        }
+    }
+
+    /// [`ContactSolver::iterate`], with or without the position bias.
+    fn sweep<const BIAS: bool>(&mut self) {
         let sweep = Sweep {
-            use_bias,
             inv_h: self.inv_h,
             max_push: self.settings.max_push_out_velocity,
         };
@@ -887,14 +906,14 @@ impl ContactSolver {
             let level = &self.order[w[0] as usize..w[1] as usize];
             let mut chunks = level.chunks_exact(LANES);
             for chunk in &mut chunks {
-                sweep.lanes(disjoint::<LANES>(constraints, chunk), bodies);
+                sweep.lanes::<LANES, BIAS>(disjoint(constraints, chunk), bodies);
             }
             let mut pairs = chunks.remainder().chunks_exact(2);
             for pair in &mut pairs {
-                sweep.lanes(disjoint::<2>(constraints, pair), bodies);
+                sweep.lanes::<2, BIAS>(disjoint(constraints, pair), bodies);
             }
             for &i in pairs.remainder() {
-                sweep.lanes([&mut constraints[i as usize]], bodies);
+                sweep.lanes::<1, BIAS>([&mut constraints[i as usize]], bodies);
             }
         }
     }
@@ -1022,7 +1041,6 @@ fn disjoint<'a, const N: usize>(
 /// What one sweep of [`ContactSolver::iterate`] needs besides the constraints and bodies.
 #[derive(Clone, Copy)]
 struct Sweep {
-    use_bias: bool,
     inv_h: Real,
     max_push: Real,
 }
@@ -1032,7 +1050,11 @@ impl Sweep {
     /// point, each update of a constraint in the order and with the arithmetic the
     /// constraint would see alone.
     #[inline(always)]
-    fn lanes<const N: usize>(&self, cs: [&mut ContactConstraint; N], bodies: &mut [SolverBody]) {
+    fn lanes<const N: usize, const BIAS: bool>(
+        &self,
+        cs: [&mut ContactConstraint; N],
+        bodies: &mut [SolverBody],
+    ) {
         let mut a = [SolverBody::default(); N];
         let mut b = [SolverBody::default(); N];
         for l in 0..N {
@@ -1043,7 +1065,8 @@ impl Sweep {
             for l in 0..N {
                 let c = &mut *cs[l];
                 if k < c.count {
-                    self.normal(c.normal, c.softness, &mut c.points[k], &mut a[l], &mut b[l]);
+                    let point = &mut c.points[k];
+                    self.normal::<BIAS>(c.normal, c.softness, point, &mut a[l], &mut b[l]);
                 }
             }
         }
@@ -1064,7 +1087,7 @@ impl Sweep {
 
     /// The normal impulse of one point.
     #[inline(always)]
-    fn normal(
+    fn normal<const BIAS: bool>(
         &self,
         normal: Vector,
         soft: Softness,
@@ -1074,7 +1097,7 @@ impl Sweep {
     ) {
         let s = p.separation;
         let (bias, mass_scale, impulse_scale) = if s > 0.0 {
-            if !self.use_bias {
+            if !BIAS {
                 // Relax runs after positions moved: the next substep's biased pass caps the
                 // approach before anything moves again, so capping it here as well (as Box2D
                 // v3 does) only slows the bodies a substep early. At the end of a step that
@@ -1085,7 +1108,7 @@ impl Sweep {
             // Speculative: the bodies may close the gap within this substep, and no more,
             // with no impulse until they would touch.
             (s * self.inv_h, 1.0, 0.0)
-        } else if self.use_bias {
+        } else if BIAS {
             (
                 (soft.bias_rate * s).max(-self.max_push),
                 soft.mass_scale,
@@ -1094,13 +1117,13 @@ impl Sweep {
         } else {
             (0.0, 1.0, 0.0)
         };
-        let vn = relative_velocity(a, b, &p.r_a, &p.r_b).dot(&normal);
+        let vn = along(a, b, &normal, p.rn_a, p.rn_b);
         let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
         let new_impulse = (p.normal_impulse + impulse).max(0.0);
         let impulse = new_impulse - p.normal_impulse;
         p.normal_impulse = new_impulse;
         p.max_normal_impulse = p.max_normal_impulse.max(impulse);
-        apply(a, b, &p.r_a, &p.r_b, &(normal * impulse));
+        push_along(a, b, &normal, p.rn_a, p.rn_b, impulse);
     }
 }
 
@@ -1113,13 +1136,39 @@ fn friction(
     a: &mut SolverBody,
     b: &mut SolverBody,
 ) {
-    let vt = relative_velocity(a, b, &p.r_a, &p.r_b).dot(&tangent);
+    let vt = along(a, b, &tangent, p.rt_a, p.rt_b);
     let impulse = -p.tangent_mass * vt;
     let max_friction = friction * p.normal_impulse;
     let new_impulse = (p.tangent_impulse + impulse).clamp(-max_friction, max_friction);
     let impulse = new_impulse - p.tangent_impulse;
     p.tangent_impulse = new_impulse;
-    apply(a, b, &p.r_a, &p.r_b, &(tangent * impulse));
+    push_along(a, b, &tangent, p.rt_a, p.rt_b, impulse);
+}
+
+/// The relative velocity along `dir` at a point with `rd_a = r_a x dir`, `rd_b = r_b x dir`:
+/// [`relative_velocity`] projected on `dir`, in fewer operations (in 2D,
+/// `(w x r) . d = w (r x d)`).
+#[inline(always)]
+fn along(a: &SolverBody, b: &SolverBody, dir: &Vector, rd_a: Real, rd_b: Real) -> Real {
+    (b.v - a.v).dot(dir) + b.w * rd_b - a.w * rd_a
+}
+
+/// [`apply`] for an impulse `impulse * dir` at a point with `rd_a = r_a x dir`,
+/// `rd_b = r_b x dir`.
+#[inline(always)]
+fn push_along(
+    a: &mut SolverBody,
+    b: &mut SolverBody,
+    dir: &Vector,
+    rd_a: Real,
+    rd_b: Real,
+    impulse: Real,
+) {
+    let p = dir * impulse;
+    a.v -= p * a.inv_mass;
+    a.w -= a.inv_inertia * rd_a * impulse;
+    b.v += p * b.inv_mass;
+    b.w += b.inv_inertia * rd_b * impulse;
 }
 
 /// An order of the constraints that every sweep gives the same result as the order of the
