@@ -89,3 +89,69 @@ impl Rounded {
         self.normals.as_slice()
     }
 }
+
+/// What the manifold routines read of a core: its world vertices (counter-clockwise), the
+/// outward normal of the edge leaving each, and its radius.
+pub(crate) trait Core {
+    fn v(&self) -> &[Vector];
+    fn n(&self) -> &[Vector];
+    fn radius(&self) -> Real;
+}
+
+impl Core for Rounded {
+    #[inline]
+    fn v(&self) -> &[Vector] {
+        Rounded::v(self)
+    }
+
+    #[inline]
+    fn n(&self) -> &[Vector] {
+        Rounded::n(self)
+    }
+
+    #[inline]
+    fn radius(&self) -> Real {
+        self.radius
+    }
+}
+
+/// A four-cornered polygon (a box) in world coordinates, in fixed arrays: the manifold
+/// routines see slices of a known length and unroll their loops, and nothing is copied to
+/// or from the heap-capable buffers of [`Rounded`]. The same vertices and normals as
+/// [`Rounded::set_polygon`], bit for bit.
+pub(crate) struct Quad {
+    vertices: [Vector; 4],
+    normals: [Vector; 4],
+}
+
+impl Quad {
+    /// The polygon at `pose`, if it has four corners.
+    #[inline]
+    pub(crate) fn new(polygon: &ConvexPolygon, pose: &Isometry) -> Option<Self> {
+        let (v, n) = (polygon.vertices(), polygon.normals());
+        if v.len() != 4 || n.len() != 4 {
+            return None;
+        }
+        Some(Self {
+            vertices: core::array::from_fn(|i| (pose * v[i]).coords),
+            normals: core::array::from_fn(|i| pose.rotation * n[i]),
+        })
+    }
+}
+
+impl Core for Quad {
+    #[inline]
+    fn v(&self) -> &[Vector] {
+        &self.vertices
+    }
+
+    #[inline]
+    fn n(&self) -> &[Vector] {
+        &self.normals
+    }
+
+    #[inline]
+    fn radius(&self) -> Real {
+        0.0
+    }
+}
