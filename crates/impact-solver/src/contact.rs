@@ -414,7 +414,9 @@ impl From<ContactCache> for ContactCacheDef {
 ///
 /// Every stage validates the handles it was prepared with and returns
 /// [`SolverError::UnknownBody`] (changing nothing) if a body was removed in between.
-/// Constraints are solved in the order of the pairs given to [`ContactSolver::new`].
+/// Constraints are solved in the order of the pairs given to [`ContactSolver::new`]: the
+/// sweeps visit them in an order that only reorders constraints without a body in common,
+/// which gives the same result bit for bit.
 #[derive(Debug, Clone)]
 pub struct ContactSolver {
     constraints: Vec<ContactConstraint>,
@@ -425,8 +427,8 @@ pub struct ContactSolver {
     state_of: Vec<u32>,
     /// The order the sweeps visit the constraints in; see [`sweep_order`].
     order: Vec<u32>,
-    /// Where each level of `order` starts, and its end.
-    level_starts: Vec<u32>,
+    /// Where each chunk of `order` starts, and its end.
+    chunk_starts: Vec<u32>,
     settings: SolverSettings,
     dt: Real,
     h: Real,
@@ -596,14 +598,14 @@ impl ContactSolver {
                 count: manifold_points.len(),
             });
         }
-        let (order, level_starts) = sweep_order(&constraints, states.len());
+        let (order, chunk_starts) = sweep_order(&constraints, states.len());
         Ok(Self {
             constraints,
             solver_bodies,
             states,
             state_of,
             order,
-            level_starts,
+            chunk_starts,
             settings: *settings,
             dt,
             h,
@@ -882,10 +884,10 @@ impl ContactSolver {
     /// One Gauss-Seidel sweep over the constraints in order: normal impulses first, then
     /// friction clamped by the updated normal impulse.
     ///
-    /// The constraints are visited level by level (see [`sweep_order`]), a few of a level at
-    /// once with their updates interleaved: they share no body, so this is the result of the
-    /// pair order bit for bit, and the processor works on several independent chains of
-    /// updates at a time.
+    /// The constraints are visited chunk by chunk (see [`sweep_order`]), the updates of a
+    /// chunk's constraints interleaved: they share no body, so this is the result of the pair
+    /// order bit for bit, and the processor works on several independent chains of updates
+    /// at a time.
     fn iterate(&mut self, use_bias: bool) {
         if use_bias {
             self.sweep::<true>();
@@ -902,18 +904,13 @@ impl ContactSolver {
         };
         let bodies = &mut self.solver_bodies;
         let constraints = &mut self.constraints;
-        for w in self.level_starts.windows(2) {
-            let level = &self.order[w[0] as usize..w[1] as usize];
-            let mut chunks = level.chunks_exact(LANES);
-            for chunk in &mut chunks {
-                sweep.lanes::<LANES, BIAS>(disjoint(constraints, chunk), bodies);
-            }
-            let mut pairs = chunks.remainder().chunks_exact(2);
-            for pair in &mut pairs {
-                sweep.lanes::<2, BIAS>(disjoint(constraints, pair), bodies);
-            }
-            for &i in pairs.remainder() {
-                sweep.lanes::<1, BIAS>([&mut constraints[i as usize]], bodies);
+        for w in self.chunk_starts.windows(2) {
+            let chunk = &self.order[w[0] as usize..w[1] as usize];
+            match chunk.len() {
+                4 => sweep.lanes::<4, BIAS>(disjoint(constraints, chunk), bodies),
+                3 => sweep.lanes::<3, BIAS>(disjoint(constraints, chunk), bodies),
+                2 => sweep.lanes::<2, BIAS>(disjoint(constraints, chunk), bodies),
+                _ => sweep.lanes::<1, BIAS>(disjoint(constraints, chunk), bodies),
             }
         }
     }
@@ -1023,11 +1020,11 @@ pub fn solve_step(
     Ok(solver)
 }
 
-/// Constraints of a level solved together by [`ContactSolver::iterate`]: enough independent
-/// chains to keep the processor busy while each waits on its own latency.
+/// Constraints solved together by [`ContactSolver::iterate`] (a chunk of [`sweep_order`]):
+/// enough independent chains to keep the processor busy while each waits on its own latency.
 const LANES: usize = 4;
 
-/// The constraints at `indices` (distinct: they come from one level).
+/// The constraints at `indices` (distinct: they come from one chunk).
 #[inline(always)]
 fn disjoint<'a, const N: usize>(
     constraints: &'a mut [ContactConstraint],
@@ -1035,7 +1032,7 @@ fn disjoint<'a, const N: usize>(
 ) -> [&'a mut ContactConstraint; N] {
     constraints
         .get_disjoint_mut(core::array::from_fn::<usize, N, _>(|l| indices[l] as usize))
-        .expect("a level holds distinct constraints")
+        .expect("a chunk holds distinct constraints")
 }
 
 /// What one sweep of [`ContactSolver::iterate`] needs besides the constraints and bodies.
@@ -1178,45 +1175,58 @@ fn push_along(
 }
 
 /// An order of the constraints that every sweep gives the same result as the order of the
-/// pairs, bit for bit, but with independent neighbours.
+/// pairs, bit for bit, cut into chunks of up to [`LANES`] constraints without a body in common.
 ///
 /// A sweep's result depends only on the order in which each body sees its constraints. So
-/// each constraint gets a level one past the last level of the constraints before it that
-/// share a body (static bodies included, so even the sign of a zero velocity is unchanged),
-/// and the constraints are visited level by level, in pair order within a level. Consecutive
-/// constraints of a level touch different bodies, so the processor can overlap them instead
-/// of waiting out the latency of each impulse on the velocities the previous one wrote (in
-/// pair order, neighbours in a stack nearly always share a body).
+/// each constraint, in pair order, joins the first chunk with room that comes after every
+/// chunk holding an earlier constraint of either of its bodies (static bodies included, so
+/// even the sign of a zero velocity is unchanged), and the sweeps visit the chunks in turn.
+/// The constraints of a chunk are independent, so the processor can work on them side by
+/// side instead of waiting out the latency of each impulse on the velocities the previous one
+/// wrote (in pair order, neighbours in a stack nearly always share a body).
 ///
-/// Returns the order and where each level starts in it (one more entry than levels).
+/// Returns the order and where each chunk starts in it (one more entry than chunks).
 fn sweep_order(constraints: &[ContactConstraint], body_count: usize) -> (Vec<u32>, Vec<u32>) {
-    // Level after the last constraint of each body.
+    // The first chunk each body's next constraint may join.
     let mut next = vec![0u32; body_count];
-    let mut levels = Vec::with_capacity(constraints.len());
-    let mut level_count = 0;
-    for c in constraints {
+    let mut chunks: Vec<([u32; LANES], usize)> = Vec::new();
+    // `room[k] == k`: chunk k has room; else a later chunk to look at instead (full chunks
+    // are skipped with path compression, so placing every constraint stays near linear).
+    let mut room: Vec<u32> = Vec::new();
+    for (i, c) in constraints.iter().enumerate() {
         let (a, b) = (c.state_a as usize, c.state_b as usize);
-        let level = next[a].max(next[b]);
-        next[a] = level + 1;
-        next[b] = level + 1;
-        levels.push(level);
-        level_count = level_count.max(level as usize + 1);
+        let first = next[a].max(next[b]) as usize;
+        let mut k = first;
+        while k < room.len() && room[k] as usize != k {
+            k = room[k] as usize;
+        }
+        let mut x = first;
+        while x < k {
+            let after = room[x] as usize;
+            room[x] = k as u32;
+            x = after;
+        }
+        if k == chunks.len() {
+            chunks.push(([0; LANES], 0));
+            room.push(k as u32);
+        }
+        let (members, len) = &mut chunks[k];
+        members[*len] = i as u32;
+        *len += 1;
+        if *len == LANES {
+            room[k] = k as u32 + 1;
+        }
+        next[a] = k as u32 + 1;
+        next[b] = k as u32 + 1;
     }
-    // Counting sort by level, stable.
-    let mut start = vec![0u32; level_count + 1];
-    for &l in &levels {
-        start[l as usize + 1] += 1;
+    let mut order = Vec::with_capacity(constraints.len());
+    let mut chunk_starts = Vec::with_capacity(chunks.len() + 1);
+    chunk_starts.push(0);
+    for (members, len) in &chunks {
+        order.extend_from_slice(&members[..*len]);
+        chunk_starts.push(order.len() as u32);
     }
-    for l in 0..level_count {
-        start[l + 1] += start[l];
-    }
-    let level_starts = start.clone();
-    let mut order = vec![0u32; constraints.len()];
-    for (i, &l) in levels.iter().enumerate() {
-        order[start[l as usize] as usize] = i as u32;
-        start[l as usize] += 1;
-    }
-    (order, level_starts)
+    (order, chunk_starts)
 }
 
 fn validate_manifold(i: usize, m: &Manifold) -> Result<(), SolverError> {
