@@ -33,6 +33,13 @@ impl<T: Copy + Default, const N: usize> Scratch<T, N> {
         self.len += 1;
     }
 
+    /// Forgets the values, keeping any heap capacity.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.heap.clear();
+        self.len = 0;
+    }
+
     /// The values pushed so far.
     #[inline]
     pub(crate) fn as_slice(&self) -> &[T] {

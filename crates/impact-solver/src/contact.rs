@@ -60,6 +60,13 @@ pub struct ConstraintPoint {
     tangent_impulse: Real,
     max_normal_impulse: Real,
     id: ContactId,
+    /// `r_a x n`, `r_b x n`, `r_a x t`, `r_b x t`: what a unit impulse along the normal or
+    /// the tangent does to each body's spin, and what its spin does to the relative
+    /// velocity there, fixed for the step like the lever arms.
+    rn_a: Real,
+    rn_b: Real,
+    rt_a: Real,
+    rt_b: Real,
     /// The separation where the bodies are now, measured between the anchors fixed on each
     /// body (turned with it): once per position of the bodies (once per substep), not per
     /// iteration. The impulses act at the prepared lever arms for the whole step; see
@@ -299,16 +306,32 @@ impl ContactCache {
             .map(|i| self.entries[i].1)
     }
 
-    /// The entries of the pair `a`, `b` (any order), in key order: one binary search per
-    /// pair; the points of the pair are then found among these few entries.
-    fn pair_entries(&self, a: BodyHandle, b: BodyHandle) -> &[(CacheKey, CachedImpulse)] {
+    /// Where the entries of the pair `a`, `b` (any order) are, in key order; the points of
+    /// the pair are then found among these few entries.
+    ///
+    /// The search starts with a short scan forward from `from` when the pair cannot come
+    /// before it, and falls back to a binary search: pairs usually arrive in key order, and
+    /// passing the end of the previous pair's entries then finds the next pair in a step or
+    /// two instead of a binary search over the whole cache.
+    fn pair_range(&self, a: BodyHandle, b: BodyHandle, from: usize) -> core::ops::Range<usize> {
         let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
-        let start = self.entries.partition_point(|(k, _)| (k.a, k.b) < (lo, hi));
-        let len = self.entries[start..]
+        let below = |(k, _): &(CacheKey, CachedImpulse)| (k.a, k.b) < (lo, hi);
+        let entries = &self.entries;
+        let n = entries.len();
+        let start = if from <= n && (from == 0 || below(&entries[from - 1])) {
+            let scanned = (from + 4).min(n);
+            match entries[from..scanned].iter().position(|e| !below(e)) {
+                Some(k) => from + k,
+                None => scanned + entries[scanned..].partition_point(below),
+            }
+        } else {
+            entries.partition_point(below)
+        };
+        let len = entries[start..]
             .iter()
             .take_while(|(k, _)| k.a == lo && k.b == hi)
             .count();
-        &self.entries[start..start + len]
+        start..start + len
     }
 
     /// How many contact points are cached.
@@ -391,7 +414,9 @@ impl From<ContactCache> for ContactCacheDef {
 ///
 /// Every stage validates the handles it was prepared with and returns
 /// [`SolverError::UnknownBody`] (changing nothing) if a body was removed in between.
-/// Constraints are solved in the order of the pairs given to [`ContactSolver::new`].
+/// Constraints are solved in the order of the pairs given to [`ContactSolver::new`]: the
+/// sweeps visit them in an order that only reorders constraints without a body in common,
+/// which gives the same result bit for bit.
 #[derive(Debug, Clone)]
 pub struct ContactSolver {
     constraints: Vec<ContactConstraint>,
@@ -400,6 +425,10 @@ pub struct ContactSolver {
     states: Vec<BodyState>,
     /// Body slot -> index into `states` (`u32::MAX`: not in any constraint).
     state_of: Vec<u32>,
+    /// The order the sweeps visit the constraints in; see [`sweep_order`].
+    order: Vec<u32>,
+    /// Where each chunk of `order` starts, and its end.
+    chunk_starts: Vec<u32>,
     settings: SolverSettings,
     dt: Real,
     h: Real,
@@ -442,6 +471,8 @@ impl ContactSolver {
         // Slot index -> state index; a dense table, so lookups do not depend on hash order.
         let mut state_of: Vec<u32> = Vec::new();
         let mut constraints = Vec::with_capacity(pairs.len());
+        // Where the previous pair's cache entries end.
+        let mut cache_cursor = 0;
 
         for (i, pair) in pairs.iter().enumerate() {
             if pair.a == pair.b {
@@ -500,7 +531,9 @@ impl ContactSolver {
             let (sa, sb) = (&states[state_a], &states[state_b]);
             let (va, vb) = (&solver_bodies[state_a], &solver_bodies[state_b]);
             let cached_pair = if settings.warm_starting {
-                cache.pair_entries(pair.a, pair.b)
+                let range = cache.pair_range(pair.a, pair.b, cache_cursor);
+                cache_cursor = range.end;
+                &cache.entries[range]
             } else {
                 &[]
             };
@@ -538,6 +571,10 @@ impl ContactSolver {
                     tangent_impulse: cached.tangent,
                     max_normal_impulse: 0.0,
                     id: mp.id,
+                    rn_a,
+                    rn_b,
+                    rt_a,
+                    rt_b,
                     separation: mp.separation,
                 };
             }
@@ -561,11 +598,14 @@ impl ContactSolver {
                 count: manifold_points.len(),
             });
         }
+        let (order, chunk_starts) = sweep_order(&constraints, states.len());
         Ok(Self {
             constraints,
             solver_bodies,
             states,
             state_of,
+            order,
+            chunk_starts,
             settings: *settings,
             dt,
             h,
@@ -753,14 +793,23 @@ impl ContactSolver {
     pub fn store_impulses(&self, cache: &mut ContactCache) {
         cache.entries.clear();
         for c in &self.constraints {
-            for p in c.points() {
-                cache.entries.push((
+            let entry = |p: &ConstraintPoint| {
+                (
                     CacheKey::new(c.a, c.b, p.id),
                     CachedImpulse {
                         normal: p.normal_impulse,
                         tangent: p.tangent_impulse,
                     },
-                ));
+                )
+            };
+            match *c.points() {
+                // The points of a pair in key order, so that pairs in order need no sort
+                // (equal keys keep their order, as the stable sort below would).
+                [ref p, ref q] if CacheKey::new(c.a, c.b, p.id) > CacheKey::new(c.a, c.b, q.id) => {
+                    cache.entries.push(entry(q));
+                    cache.entries.push(entry(p));
+                }
+                ref points => cache.entries.extend(points.iter().map(entry)),
             }
         }
         // Stable sort, then keep the first of duplicate keys (the same pair given twice):
@@ -834,61 +883,35 @@ impl ContactSolver {
 
     /// One Gauss-Seidel sweep over the constraints in order: normal impulses first, then
     /// friction clamped by the updated normal impulse.
+    ///
+    /// The constraints are visited chunk by chunk (see [`sweep_order`]), the updates of a
+    /// chunk's constraints interleaved: they share no body, so this is the result of the pair
+    /// order bit for bit, and the processor works on several independent chains of updates
+    /// at a time.
     fn iterate(&mut self, use_bias: bool) {
-        let inv_h = self.inv_h;
-        let max_push = self.settings.max_push_out_velocity;
+        if use_bias {
+            self.sweep::<true>();
+        } else {
+            self.sweep::<false>();
+        }
+    }
+
+    /// [`ContactSolver::iterate`], with or without the position bias.
+    fn sweep<const BIAS: bool>(&mut self) {
+        let sweep = Sweep {
+            inv_h: self.inv_h,
+            max_push: self.settings.max_push_out_velocity,
+        };
         let bodies = &mut self.solver_bodies;
-        for c in &mut self.constraints {
-            let (ia, ib) = (c.state_a as usize, c.state_b as usize);
-            let mut a = bodies[ia];
-            let mut b = bodies[ib];
-            let normal = c.normal;
-            let tangent = contact_tangent(&normal);
-            for p in &mut c.points[..c.count] {
-                let s = p.separation;
-                let (bias, mass_scale, impulse_scale) = if s > 0.0 {
-                    if !use_bias {
-                        // Relax runs after positions moved: the next substep's biased pass
-                        // caps the approach before anything moves again, so capping it here
-                        // as well (as Box2D v3 does) only slows the bodies a substep early.
-                        // At the end of a step that early cap would make restitution fire
-                        // across a gap (a bounce off thin air) and shave the approach speed
-                        // the next step captures.
-                        continue;
-                    }
-                    // Speculative: the bodies may close the gap within this substep, and no
-                    // more, with no impulse until they would touch.
-                    (s * inv_h, 1.0, 0.0)
-                } else if use_bias {
-                    let soft = c.softness;
-                    (
-                        (soft.bias_rate * s).max(-max_push),
-                        soft.mass_scale,
-                        soft.impulse_scale,
-                    )
-                } else {
-                    (0.0, 1.0, 0.0)
-                };
-                let vn = relative_velocity(&a, &b, &p.r_a, &p.r_b).dot(&normal);
-                let impulse =
-                    -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
-                let new_impulse = (p.normal_impulse + impulse).max(0.0);
-                let impulse = new_impulse - p.normal_impulse;
-                p.normal_impulse = new_impulse;
-                p.max_normal_impulse = p.max_normal_impulse.max(impulse);
-                apply(&mut a, &mut b, &p.r_a, &p.r_b, &(normal * impulse));
+        let constraints = &mut self.constraints;
+        for w in self.chunk_starts.windows(2) {
+            let chunk = &self.order[w[0] as usize..w[1] as usize];
+            match chunk.len() {
+                4 => sweep.lanes::<4, BIAS>(disjoint(constraints, chunk), bodies),
+                3 => sweep.lanes::<3, BIAS>(disjoint(constraints, chunk), bodies),
+                2 => sweep.lanes::<2, BIAS>(disjoint(constraints, chunk), bodies),
+                _ => sweep.lanes::<1, BIAS>(disjoint(constraints, chunk), bodies),
             }
-            for p in &mut c.points[..c.count] {
-                let vt = relative_velocity(&a, &b, &p.r_a, &p.r_b).dot(&tangent);
-                let impulse = -p.tangent_mass * vt;
-                let max_friction = c.friction * p.normal_impulse;
-                let new_impulse = (p.tangent_impulse + impulse).clamp(-max_friction, max_friction);
-                let impulse = new_impulse - p.tangent_impulse;
-                p.tangent_impulse = new_impulse;
-                apply(&mut a, &mut b, &p.r_a, &p.r_b, &(tangent * impulse));
-            }
-            bodies[ia] = a;
-            bodies[ib] = b;
         }
     }
 
@@ -995,6 +1018,215 @@ pub fn solve_step(
     solver.step(bodies, gravity)?;
     solver.store_impulses(cache);
     Ok(solver)
+}
+
+/// Constraints solved together by [`ContactSolver::iterate`] (a chunk of [`sweep_order`]):
+/// enough independent chains to keep the processor busy while each waits on its own latency.
+const LANES: usize = 4;
+
+/// The constraints at `indices` (distinct: they come from one chunk).
+#[inline(always)]
+fn disjoint<'a, const N: usize>(
+    constraints: &'a mut [ContactConstraint],
+    indices: &[u32],
+) -> [&'a mut ContactConstraint; N] {
+    constraints
+        .get_disjoint_mut(core::array::from_fn::<usize, N, _>(|l| indices[l] as usize))
+        .expect("a chunk holds distinct constraints")
+}
+
+/// What one sweep of [`ContactSolver::iterate`] needs besides the constraints and bodies.
+#[derive(Clone, Copy)]
+struct Sweep {
+    inv_h: Real,
+    max_push: Real,
+}
+
+impl Sweep {
+    /// The sweep's updates of `N` constraints that share no body, interleaved: point by
+    /// point, each update of a constraint in the order and with the arithmetic the
+    /// constraint would see alone.
+    #[inline(always)]
+    fn lanes<const N: usize, const BIAS: bool>(
+        &self,
+        cs: [&mut ContactConstraint; N],
+        bodies: &mut [SolverBody],
+    ) {
+        let mut a = [SolverBody::default(); N];
+        let mut b = [SolverBody::default(); N];
+        for l in 0..N {
+            a[l] = bodies[cs[l].state_a as usize];
+            b[l] = bodies[cs[l].state_b as usize];
+        }
+        for k in 0..2 {
+            for l in 0..N {
+                let c = &mut *cs[l];
+                if k < c.count {
+                    let point = &mut c.points[k];
+                    self.normal::<BIAS>(c.normal, c.softness, point, &mut a[l], &mut b[l]);
+                }
+            }
+        }
+        for k in 0..2 {
+            for l in 0..N {
+                let c = &mut *cs[l];
+                if k < c.count {
+                    let tangent = contact_tangent(&c.normal);
+                    friction(tangent, c.friction, &mut c.points[k], &mut a[l], &mut b[l]);
+                }
+            }
+        }
+        for l in 0..N {
+            bodies[cs[l].state_a as usize] = a[l];
+            bodies[cs[l].state_b as usize] = b[l];
+        }
+    }
+
+    /// The normal impulse of one point.
+    #[inline(always)]
+    fn normal<const BIAS: bool>(
+        &self,
+        normal: Vector,
+        soft: Softness,
+        p: &mut ConstraintPoint,
+        a: &mut SolverBody,
+        b: &mut SolverBody,
+    ) {
+        let s = p.separation;
+        let (bias, mass_scale, impulse_scale) = if s > 0.0 {
+            if !BIAS {
+                // Relax runs after positions moved: the next substep's biased pass caps the
+                // approach before anything moves again, so capping it here as well (as Box2D
+                // v3 does) only slows the bodies a substep early. At the end of a step that
+                // early cap would make restitution fire across a gap (a bounce off thin air)
+                // and shave the approach speed the next step captures.
+                return;
+            }
+            // Speculative: the bodies may close the gap within this substep, and no more,
+            // with no impulse until they would touch.
+            (s * self.inv_h, 1.0, 0.0)
+        } else if BIAS {
+            (
+                (soft.bias_rate * s).max(-self.max_push),
+                soft.mass_scale,
+                soft.impulse_scale,
+            )
+        } else {
+            (0.0, 1.0, 0.0)
+        };
+        let vn = along(a, b, &normal, p.rn_a, p.rn_b);
+        let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+        let new_impulse = (p.normal_impulse + impulse).max(0.0);
+        let impulse = new_impulse - p.normal_impulse;
+        p.normal_impulse = new_impulse;
+        p.max_normal_impulse = p.max_normal_impulse.max(impulse);
+        push_along(a, b, &normal, p.rn_a, p.rn_b, impulse);
+    }
+}
+
+/// The friction impulse of one point, clamped by its normal impulse.
+#[inline(always)]
+fn friction(
+    tangent: Vector,
+    friction: Real,
+    p: &mut ConstraintPoint,
+    a: &mut SolverBody,
+    b: &mut SolverBody,
+) {
+    // A point that holds no impulse (a speculative one, in a stack the gaps between
+    // neighbours in a row: a third of a pyramid's points) could only clamp its friction to
+    // zero and push nothing; skipping it changes at most the sign of a zero velocity.
+    if p.normal_impulse == 0.0 && p.tangent_impulse == 0.0 {
+        return;
+    }
+    let vt = along(a, b, &tangent, p.rt_a, p.rt_b);
+    let impulse = -p.tangent_mass * vt;
+    let max_friction = friction * p.normal_impulse;
+    let new_impulse = (p.tangent_impulse + impulse).clamp(-max_friction, max_friction);
+    let impulse = new_impulse - p.tangent_impulse;
+    p.tangent_impulse = new_impulse;
+    push_along(a, b, &tangent, p.rt_a, p.rt_b, impulse);
+}
+
+/// The relative velocity along `dir` at a point with `rd_a = r_a x dir`, `rd_b = r_b x dir`:
+/// [`relative_velocity`] projected on `dir`, in fewer operations (in 2D,
+/// `(w x r) . d = w (r x d)`).
+#[inline(always)]
+fn along(a: &SolverBody, b: &SolverBody, dir: &Vector, rd_a: Real, rd_b: Real) -> Real {
+    (b.v - a.v).dot(dir) + b.w * rd_b - a.w * rd_a
+}
+
+/// [`apply`] for an impulse `impulse * dir` at a point with `rd_a = r_a x dir`,
+/// `rd_b = r_b x dir`.
+#[inline(always)]
+fn push_along(
+    a: &mut SolverBody,
+    b: &mut SolverBody,
+    dir: &Vector,
+    rd_a: Real,
+    rd_b: Real,
+    impulse: Real,
+) {
+    let p = dir * impulse;
+    a.v -= p * a.inv_mass;
+    a.w -= a.inv_inertia * rd_a * impulse;
+    b.v += p * b.inv_mass;
+    b.w += b.inv_inertia * rd_b * impulse;
+}
+
+/// An order of the constraints that every sweep gives the same result as the order of the
+/// pairs, bit for bit, cut into chunks of up to [`LANES`] constraints without a body in common.
+///
+/// A sweep's result depends only on the order in which each body sees its constraints. So
+/// each constraint, in pair order, joins the first chunk with room that comes after every
+/// chunk holding an earlier constraint of either of its bodies (static bodies included, so
+/// even the sign of a zero velocity is unchanged), and the sweeps visit the chunks in turn.
+/// The constraints of a chunk are independent, so the processor can work on them side by
+/// side instead of waiting out the latency of each impulse on the velocities the previous one
+/// wrote (in pair order, neighbours in a stack nearly always share a body).
+///
+/// Returns the order and where each chunk starts in it (one more entry than chunks).
+fn sweep_order(constraints: &[ContactConstraint], body_count: usize) -> (Vec<u32>, Vec<u32>) {
+    // The first chunk each body's next constraint may join.
+    let mut next = vec![0u32; body_count];
+    let mut chunks: Vec<([u32; LANES], usize)> = Vec::new();
+    // `room[k] == k`: chunk k has room; else a later chunk to look at instead (full chunks
+    // are skipped with path compression, so placing every constraint stays near linear).
+    let mut room: Vec<u32> = Vec::new();
+    for (i, c) in constraints.iter().enumerate() {
+        let (a, b) = (c.state_a as usize, c.state_b as usize);
+        let first = next[a].max(next[b]) as usize;
+        let mut k = first;
+        while k < room.len() && room[k] as usize != k {
+            k = room[k] as usize;
+        }
+        let mut x = first;
+        while x < k {
+            let after = room[x] as usize;
+            room[x] = k as u32;
+            x = after;
+        }
+        if k == chunks.len() {
+            chunks.push(([0; LANES], 0));
+            room.push(k as u32);
+        }
+        let (members, len) = &mut chunks[k];
+        members[*len] = i as u32;
+        *len += 1;
+        if *len == LANES {
+            room[k] = k as u32 + 1;
+        }
+        next[a] = k as u32 + 1;
+        next[b] = k as u32 + 1;
+    }
+    let mut order = Vec::with_capacity(constraints.len());
+    let mut chunk_starts = Vec::with_capacity(chunks.len() + 1);
+    chunk_starts.push(0);
+    for (members, len) in &chunks {
+        order.extend_from_slice(&members[..*len]);
+        chunk_starts.push(order.len() as u32);
+    }
+    (order, chunk_starts)
 }
 
 fn validate_manifold(i: usize, m: &Manifold) -> Result<(), SolverError> {
