@@ -66,6 +66,7 @@ pub(crate) fn picture(input: impl BufRead, view: View, max_points: u64) -> Resul
         })
         .collect::<Result<_, _>>()?;
     let mut recorder = Trajectories::with_max_points(max_points);
+    recorder.set_domain(scene.settings.domain);
     let steps = match view {
         View::Trajectories => header.steps,
         View::Frame(n) => n,

@@ -6,6 +6,7 @@ use crate::run::Observer;
 use impact_geometry::{Isometry, Point, Shape};
 use impact_scene::{AnyWorld, Scene};
 use impact_solver::{BodySet, BodyType};
+use impact_stepper::Domain;
 
 /// The most points recorded per body by default: longer runs are sampled every few steps.
 pub const DEFAULT_MAX_POINTS: u64 = 2_000;
@@ -19,12 +20,18 @@ pub struct Trajectories {
     paths: Vec<Path>,
     max_points: u64,
     every: u64,
+    /// The world's domain: a periodic one is drawn as its rectangle, and a path is broken
+    /// where its body leaves through one side and comes back through the other.
+    domain: Domain,
 }
 
 #[derive(Debug, Clone)]
 struct Path {
     slot: u32,
     points: Vec<Point>,
+    /// Where in `points` a new piece starts after a wrap through a periodic side (the first
+    /// piece starts at 0 and is not listed).
+    breaks: Vec<usize>,
     ccd: bool,
     /// Its shape and pose at the last record.
     end: (Shape, Isometry),
@@ -48,7 +55,13 @@ impl Trajectories {
             paths: Vec::new(),
             max_points: max_points.max(2),
             every: 1,
+            domain: Domain::Unbounded,
         }
+    }
+
+    /// Draws the runs to come in `domain` (the plane by default).
+    pub fn set_domain(&mut self, domain: Domain) {
+        self.domain = domain;
     }
 
     /// Starts recording a run of `steps` steps: the static bodies, and each moving body's
@@ -66,6 +79,7 @@ impl Trajectories {
             .map(|(h, b)| Path {
                 slot: h.index,
                 points: vec![b.center_of_mass()],
+                breaks: Vec::new(),
                 ccd: b.ccd(),
                 end: (b.shape().clone(), *b.pose()),
                 alive: true,
@@ -101,6 +115,14 @@ impl Trajectories {
             if let Some(path) = paths.next_if(|p| p.slot == h.index) {
                 let c = b.center_of_mass();
                 if sample && c.x.is_finite() && c.y.is_finite() {
+                    // A move longer than its minimum image went through a periodic side:
+                    // drawing it would cross the whole picture.
+                    if let Some(last) = path.points.last() {
+                        let d = c - last;
+                        if self.domain.minimum_image(d) != d {
+                            path.breaks.push(path.points.len());
+                        }
+                    }
                     path.points.push(c);
                 }
                 path.end = (b.shape().clone(), *b.pose());
@@ -126,6 +148,20 @@ impl Trajectories {
             let aabb = path.end.0.aabb(&path.end.1);
             bounds.grow_around(path.points[0], 0.5 * (aabb.maxs - aabb.mins).amax());
         }
+        let rectangle = match self.domain {
+            Domain::Periodic { min, max } => {
+                bounds.grow(min);
+                bounds.grow(max);
+                vec![
+                    min,
+                    Point::new(max.x, min.y),
+                    max,
+                    Point::new(min.x, max.y),
+                    min,
+                ]
+            }
+            Domain::Unbounded => Vec::new(),
+        };
         let (lo, hi) = bounds.frame();
         let mut items: Vec<Item> = self
             .statics
@@ -137,6 +173,14 @@ impl Trajectories {
                 opacity: 1.0,
             })
             .collect();
+        if !rectangle.is_empty() {
+            items.push(Item {
+                mark: Mark::Path(rectangle),
+                colour: Colour::STATIC,
+                width: 1.0,
+                opacity: 0.4,
+            });
+        }
         for path in &self.paths {
             let colour = if flagged.contains(&path.slot) {
                 Colour::FLAGGED
@@ -145,13 +189,19 @@ impl Trajectories {
             } else {
                 Colour::PLAIN
             };
-            if paths && path.points.len() > 1 {
-                items.push(Item {
-                    mark: Mark::Path(path.points.clone()),
-                    colour,
-                    width: 1.0,
-                    opacity: 0.6,
-                });
+            if paths {
+                let starts = core::iter::once(0).chain(path.breaks.iter().copied());
+                let ends = path.breaks.iter().copied().chain([path.points.len()]);
+                for (start, end) in starts.zip(ends) {
+                    if end - start > 1 {
+                        items.push(Item {
+                            mark: Mark::Path(path.points[start..end].to_vec()),
+                            colour,
+                            width: 1.0,
+                            opacity: 0.6,
+                        });
+                    }
+                }
             }
             if path.alive || paths {
                 // A removed body stays as a ghost where it was last recorded.
@@ -189,6 +239,7 @@ pub(crate) fn title<'a>(scene: &'a Scene, file: &'a str) -> &'a str {
 
 impl Observer for Trajectories {
     fn begin(&mut self, scene: &Scene, world: &dyn AnyWorld) -> Result<(), String> {
+        self.set_domain(world.settings().domain);
         Trajectories::begin(self, world.body_set(), scene.steps);
         Ok(())
     }

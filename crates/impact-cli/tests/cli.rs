@@ -676,3 +676,56 @@ fn the_progress_bar_draws_and_erases_itself_when_asked() {
     );
     assert!(text.ends_with("\r\x1b[2K"), "erased at the end: {text:?}");
 }
+
+/// In a periodic domain the picture shows the rectangle, and a body that leaves through one
+/// side and comes back through the other is not drawn crossing the whole picture: every
+/// segment of every path is shorter than half the rectangle.
+#[test]
+fn periodic_paths_break_where_bodies_wrap() {
+    let scene =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes/periodic_gas.json");
+    let svg = Path::new(env!("CARGO_TARGET_TMPDIR")).join("periodic_gas.svg");
+    let out = impact(&[
+        "run",
+        scene.to_str().unwrap(),
+        "--steps",
+        "240",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    let mut paths = picture
+        .split("<path d=\"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap());
+    // The first path is the rectangle: 12.5 units across, drawn 860 pixels wide.
+    let rectangle = paths.next().unwrap();
+    let corners: Vec<(f64, f64)> = points(rectangle);
+    assert_eq!(corners.len(), 5, "a closed rectangle: {rectangle}");
+    let side = (corners[1].0 - corners[0].0).abs();
+    let mut segments = 0;
+    for d in paths {
+        let p = points(d);
+        for w in p.windows(2) {
+            let length = ((w[1].0 - w[0].0).powi(2) + (w[1].1 - w[0].1).powi(2)).sqrt();
+            assert!(
+                length < 0.5 * side,
+                "a segment {length} px long in a {side} px domain"
+            );
+            segments += 1;
+        }
+    }
+    assert!(segments > 100, "only {segments} segments drawn");
+}
+
+/// The points of an SVG path made of `M x,y` and `L x,y` commands.
+fn points(d: &str) -> Vec<(f64, f64)> {
+    d.split(['M', 'L'])
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| {
+            let (x, y) = s.trim().split_once(',').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect()
+}

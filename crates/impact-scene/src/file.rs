@@ -54,6 +54,8 @@ pub(crate) struct SceneFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub domain: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub periodic: Option<Obj<PeriodicFile>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub gravity: Option<Xy>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub speculative_distance: Option<f64>,
@@ -70,6 +72,16 @@ pub(crate) struct SceneFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration: Option<f64>,
     pub bodies: Vec<Obj<BodyFile>>,
+}
+
+/// `periodic`: the rectangle of a periodic domain.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct PeriodicFile {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min: Option<Xy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max: Option<Xy>,
 }
 
 /// `solver`: the contact solver's settings.

@@ -84,7 +84,7 @@ pub use error::SceneError;
 pub use query::{SweptShape, ToiQuery};
 pub use reactions::{Fired, Reactions};
 pub use scene::{
-    BroadphaseChoice, DEFAULT_DT, DEFAULT_STEPS, Domain, FORMAT_VERSION, MAX_POLYGON_VERTICES,
-    MAX_STEPS, OnFirstHit, Scene, StepperChoice, StepperKind,
+    BroadphaseChoice, DEFAULT_DT, DEFAULT_STEPS, FORMAT_VERSION, MAX_POLYGON_VERTICES, MAX_STEPS,
+    OnFirstHit, Scene, StepperChoice, StepperKind,
 };
 pub use world::{AnyWorld, SceneBroadphase, SceneStepper, StepSummary, restore};

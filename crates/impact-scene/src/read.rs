@@ -4,12 +4,12 @@
 
 use crate::error::{SceneError, finite, non_negative, not_one_of, positive, remap, required};
 use crate::file::{
-    BodyFile, ImpactFile, Obj, PoseFile, SceneFile, ShapeFile, SolverFile, StepperFile,
-    ToiOptionsFile, Xy,
+    BodyFile, ImpactFile, Obj, PeriodicFile, PoseFile, SceneFile, ShapeFile, SolverFile,
+    StepperFile, ToiOptionsFile, Xy,
 };
 use crate::scene::{
-    BroadphaseChoice, DEFAULT_DT, DEFAULT_STEPS, Domain, FORMAT_VERSION, MAX_POLYGON_VERTICES,
-    MAX_STEPS, OnFirstHit, Scene, StepperChoice, StepperKind,
+    BroadphaseChoice, DEFAULT_DT, DEFAULT_STEPS, FORMAT_VERSION, MAX_POLYGON_VERTICES, MAX_STEPS,
+    OnFirstHit, Scene, StepperChoice, StepperKind,
 };
 use crate::validate;
 use impact_geometry::nalgebra::Complex;
@@ -19,7 +19,7 @@ use impact_geometry::{
 };
 use impact_narrowphase::ToiOptions;
 use impact_solver::{BodyType, RigidBodyDef, SolverSettings};
-use impact_stepper::{FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
+use impact_stepper::{Domain, FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
 use serde::de::DeserializeOwned;
 use std::collections::BTreeMap;
 
@@ -51,16 +51,11 @@ pub(crate) fn resolve(f: SceneFile) -> Result<Scene, SceneError> {
             format!("must be {FORMAT_VERSION}, got {v}"),
         ));
     }
-    let domain = match f.domain.as_deref() {
-        None | Some("unbounded") => Domain::Unbounded,
-        Some(other) => {
-            return Err(SceneError::new(
-                "domain",
-                format!("must be \"unbounded\" (periodic domains are planned), got {other:?}"),
-            ));
-        }
+    let domain = domain(f.domain.as_deref(), f.periodic.as_ref().map(|Obj(p)| p))?;
+    let mut settings = WorldSettings {
+        domain,
+        ..WorldSettings::default()
     };
-    let mut settings = WorldSettings::default();
     if let Some(g) = f.gravity {
         settings.gravity = vector(g);
     }
@@ -112,7 +107,6 @@ pub(crate) fn resolve(f: SceneFile) -> Result<Scene, SceneError> {
     }
     Ok(Scene {
         name: f.name.unwrap_or_default(),
-        domain,
         settings,
         bodies,
         on_first_hit,
@@ -121,6 +115,48 @@ pub(crate) fn resolve(f: SceneFile) -> Result<Scene, SceneError> {
         dt,
         steps,
     })
+}
+
+/// The domain names of the file, in the order of the documentation.
+pub(crate) const DOMAINS: [&str; 2] = ["unbounded", "periodic"];
+
+/// `domain` and `periodic`: the plane, or a periodic rectangle whose corners `periodic` gives
+/// (and which only a periodic domain may have).
+fn domain(name: Option<&str>, periodic: Option<&PeriodicFile>) -> Result<Domain, SceneError> {
+    match (name.unwrap_or("unbounded"), periodic) {
+        ("unbounded", None) => Ok(Domain::Unbounded),
+        ("unbounded", Some(_)) => Err(SceneError::new(
+            "periodic",
+            "only a periodic domain has one: add \"domain\": \"periodic\" or remove it",
+        )),
+        ("periodic", None) => Err(required(
+            "periodic",
+            "a periodic domain needs its rectangle, {\"min\": [x, y], \"max\": [x, y]}",
+        )),
+        ("periodic", Some(p)) => {
+            let corner = |field: &str, xy: Option<Xy>| -> Result<Point, SceneError> {
+                let path = format!("periodic.{field}");
+                let [x, y] =
+                    xy.ok_or_else(|| required(&path, "a corner [x, y] of the rectangle"))?;
+                finite(&format!("{path}[0]"), x)?;
+                finite(&format!("{path}[1]"), y)?;
+                Ok(Point::new(x, y))
+            };
+            let (min, max) = (corner("min", p.min)?, corner("max", p.max)?);
+            for (axis, (lo, hi)) in [(min.x, max.x), (min.y, max.y)].into_iter().enumerate() {
+                if !(hi - lo > 0.0 && (hi - lo).is_finite()) {
+                    return Err(SceneError::new(
+                        format!("periodic.max[{axis}]"),
+                        format!(
+                            "must be above periodic.min[{axis}] ({lo}) by a finite size, got {hi}"
+                        ),
+                    ));
+                }
+            }
+            Domain::periodic(min, max).map_err(|e| remap(&e, "settings.domain", "periodic"))
+        }
+        (other, _) => Err(not_one_of("domain", other, &DOMAINS)),
+    }
 }
 
 /// The number of steps of `dt` that cover `duration`: the smallest count whose total reaches

@@ -24,16 +24,6 @@ pub const MAX_POLYGON_VERTICES: usize = 1024;
 /// The only version of the scene format so far.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// The space the bodies live in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[non_exhaustive]
-pub enum Domain {
-    /// The unbounded plane: the only domain so far. Periodic domains (a torus for hard-disk
-    /// simulation) are planned, and will be a new variant with its own fields in the file.
-    #[default]
-    Unbounded,
-}
-
 /// Which broadphase a scene's world uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum BroadphaseChoice {
@@ -247,9 +237,8 @@ impl FromStr for OnFirstHit {
 pub struct Scene {
     /// A short name for reports (may be empty).
     pub name: String,
-    /// The space the bodies live in.
-    pub domain: Domain,
-    /// Gravity, the contact solver's settings and the speculative distance.
+    /// Gravity, the contact solver's settings, the speculative distance and the domain (the
+    /// plane, or a periodic rectangle).
     pub settings: WorldSettings,
     /// The bodies, created in this order: body `i` of the file gets slot `i`.
     pub bodies: Vec<RigidBodyDef>,
@@ -273,7 +262,6 @@ impl Default for Scene {
     fn default() -> Self {
         Self {
             name: String::new(),
-            domain: Domain::Unbounded,
             settings: WorldSettings::default(),
             bodies: Vec::new(),
             on_first_hit: BTreeMap::new(),

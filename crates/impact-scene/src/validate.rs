@@ -49,8 +49,11 @@ pub(crate) fn on_first_hit(def: &RigidBodyDef, path: &str) -> Result<(), SceneEr
     Ok(())
 }
 
-/// `gravity`, `speculative_distance` and `solver`.
+/// `gravity`, `speculative_distance`, `solver` and the domain (`periodic`).
 pub(crate) fn world_settings(s: &WorldSettings) -> Result<(), SceneError> {
+    s.domain
+        .validate()
+        .map_err(|e| remap(&e, "settings.domain", "periodic"))?;
     finite("gravity[0]", s.gravity.x)?;
     finite("gravity[1]", s.gravity.y)?;
     non_negative("speculative_distance", s.speculative_distance)?;

@@ -2,15 +2,15 @@
 //! reads back bit for bit.
 
 use crate::file::{
-    BodyFile, ImpactFile, MassPropertiesFile, MaterialFile, Obj, PoseFile, SceneFile, ShapeFile,
-    SolverFile, StepperFile, ToiOptionsFile, Xy,
+    BodyFile, ImpactFile, MassPropertiesFile, MaterialFile, Obj, PeriodicFile, PoseFile, SceneFile,
+    ShapeFile, SolverFile, StepperFile, ToiOptionsFile, Xy,
 };
 use crate::read::default_center;
 use crate::scene::{FORMAT_VERSION, Scene, StepperChoice};
 use impact_geometry::{Isometry, Point, Real, Rotation, Shape, Vector};
 use impact_narrowphase::ToiOptions;
 use impact_solver::{BodyType, Material, RigidBodyDef, SolverSettings};
-use impact_stepper::{FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
+use impact_stepper::{Domain, FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
 
 /// `Some(value)` unless it equals `default` bit for bit (so `-0.0` is written, and reads back
 /// as `-0.0`).
@@ -78,7 +78,21 @@ pub(crate) fn scene_file(s: &Scene) -> SceneFile {
     SceneFile {
         version: Some(FORMAT_VERSION),
         name: (!s.name.is_empty()).then(|| s.name.clone()),
-        domain: Some("unbounded".to_owned()),
+        domain: Some(
+            if s.settings.domain.is_periodic() {
+                "periodic"
+            } else {
+                "unbounded"
+            }
+            .to_owned(),
+        ),
+        periodic: match s.settings.domain {
+            Domain::Periodic { min, max } => Some(Obj(PeriodicFile {
+                min: Some([min.x, min.y]),
+                max: Some([max.x, max.y]),
+            })),
+            _ => None,
+        },
         gravity: Some(xy_vector(s.settings.gravity)),
         speculative_distance: unless(s.settings.speculative_distance, d.speculative_distance),
         solver: solver(&s.settings.solver).map(Obj),

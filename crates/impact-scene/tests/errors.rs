@@ -52,7 +52,7 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
         (
             "unknown top-level field",
             r#"{"gravty": [0, -10]}"#.to_owned(),
-            "gravty: unknown field `gravty`, expected one of `version`, `name`, `domain`, `gravity`, `speculative_distance`, `solver`, `stepper`, `broadphase`, `dt`, `steps`, `duration`, `bodies` at line 1 column 9",
+            "gravty: unknown field `gravty`, expected one of `version`, `name`, `domain`, `periodic`, `gravity`, `speculative_distance`, `solver`, `stepper`, `broadphase`, `dt`, `steps`, `duration`, `bodies` at line 1 column 9",
         ),
         (
             "unknown shape field",
@@ -279,9 +279,35 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
             "broadphase: must be one of \"rtree\", \"sap\", \"brute\", got \"quadtree\"",
         ),
         (
-            "periodic domain",
+            "unknown domain",
+            r#"{"domain": "spherical"}"#.to_owned(),
+            "domain: must be one of \"unbounded\", \"periodic\", got \"spherical\"",
+        ),
+        (
+            "periodic domain without its rectangle",
             r#"{"domain": "periodic"}"#.to_owned(),
-            "domain: must be \"unbounded\" (periodic domains are planned), got \"periodic\"",
+            "periodic: missing: a periodic domain needs its rectangle, {\"min\": [x, y], \"max\": [x, y]}",
+        ),
+        (
+            "rectangle without a periodic domain",
+            r#"{"periodic": {"min": [0, 0], "max": [1, 1]}}"#.to_owned(),
+            "periodic: only a periodic domain has one: add \"domain\": \"periodic\" or remove it",
+        ),
+        (
+            "periodic rectangle without its upper corner",
+            r#"{"domain": "periodic", "periodic": {"min": [0, 0]}}"#.to_owned(),
+            "periodic.max: missing: a corner [x, y] of the rectangle",
+        ),
+        (
+            "periodic rectangle upside down",
+            r#"{"domain": "periodic", "periodic": {"min": [0, 0], "max": [4, -1]}}"#.to_owned(),
+            "periodic.max[1]: must be above periodic.min[1] (0) by a finite size, got -1",
+        ),
+        (
+            "periodic rectangle unknown field",
+            r#"{"domain": "periodic", "periodic": {"min": [0, 0], "max": [1, 1], "wrap": true}}"#
+                .to_owned(),
+            "periodic.wrap: unknown field `wrap`, expected `min` or `max` at line 1 column 72",
         ),
         (
             "future version",
@@ -407,4 +433,21 @@ fn malformed_queries_are_refused_with_their_path() {
             .to_string();
         assert_eq!(got, expected, "{text}");
     }
+}
+
+/// A body larger than half a periodic rectangle (it could meet a neighbour through two images
+/// at once) is refused when the world is built, with the body's path.
+#[test]
+fn a_body_too_large_for_its_periodic_domain_is_refused_with_its_path() {
+    let text = r#"{"domain": "periodic", "periodic": {"min": [0, 0], "max": [4, 4]},
+        "bodies": [{"shape": {"type": "circle", "radius": 0.5}},
+                   {"shape": {"type": "circle", "radius": 1.5}, "pose": {"x": 2, "y": 2}}]}"#;
+    let scene = Scene::from_json(text).expect("the file itself is well formed");
+    let Err(error) = scene.build() else {
+        panic!("the second disc is 3 across in a 4-wide domain");
+    };
+    assert_eq!(
+        error.to_string(),
+        "bodies[1].aabb.width: must be at most half the periodic domain in that direction, got 3"
+    );
 }

@@ -8,7 +8,7 @@ use impact_geometry::{
 use impact_narrowphase::ToiOptions;
 use impact_scene::{BroadphaseChoice, Scene, StepperChoice, StepperKind, restore};
 use impact_solver::{BodyType, RigidBodyDef};
-use impact_stepper::{FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
+use impact_stepper::{Domain, FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
 
 /// SplitMix64, so the samples need no random-number crate.
 struct Rng(u64);
@@ -274,4 +274,45 @@ fn defaults_and_shorthands_resolve_as_documented() {
         toi.with_kind(StepperKind::Clamp),
         StepperChoice::Clamp(clamp)
     );
+}
+
+/// A periodic scene: its rectangle is written and read back, built into the world's settings
+/// under every stepper and broadphase, and kept by `from_world`; the bodies stay in the
+/// rectangle as they cross its sides.
+#[test]
+fn a_periodic_scene_round_trips_and_wraps_its_bodies() {
+    let text = r#"{"domain": "periodic", "periodic": {"min": [-2, -1], "max": [6, 3]},
+        "gravity": [0, 0], "steps": 30,
+        "bodies": [
+            {"shape": {"type": "circle", "radius": 0.25}, "pose": {"x": 5.5, "y": 0}, "linvel": [40, 7]},
+            {"shape": {"type": "rectangle", "half_width": 0.5, "half_height": 0.25},
+             "pose": {"x": -1.5, "y": 2.5}, "linvel": [-30, 25], "angvel": 3}
+        ]}"#;
+    let scene = Scene::from_json(text).unwrap();
+    let domain = Domain::periodic(Point::new(-2.0, -1.0), Point::new(6.0, 3.0)).unwrap();
+    assert_eq!(scene.settings.domain, domain);
+    let json = scene.to_json().unwrap();
+    assert!(json.contains("\"periodic\""));
+    assert_same(&Scene::from_json(&json).unwrap(), &scene);
+    for kind in StepperKind::ALL {
+        for broadphase in BroadphaseChoice::ALL {
+            let scene = Scene {
+                broadphase,
+                ..scene.clone().with_stepper(kind)
+            };
+            let mut world = scene.build().unwrap();
+            assert_eq!(world.settings().domain, domain);
+            for _ in 0..scene.steps {
+                world.step(scene.dt).unwrap();
+            }
+            for (_, body) in world.body_set().iter() {
+                let p = body.pose().translation.vector;
+                assert!(
+                    (-2.0..6.0).contains(&p.x) && (-1.0..3.0).contains(&p.y),
+                    "{kind:?} {broadphase:?}: a body left the rectangle, at {p:?}"
+                );
+            }
+            assert_eq!(Scene::from_world(&*world).settings.domain, domain);
+        }
+    }
 }
