@@ -458,10 +458,8 @@ impl Frame {
     /// `c` the pair's separation beyond the offset, `s` its rate and `k` the bound on the
     /// relative centripetal acceleration. Every pair shares `k`, so at a trial step the pair
     /// lowest there is the vertex of A highest along the axis and the vertex of B lowest, each
-    /// extrapolated linearly to the trial: one pass over each shape finds it. If its bound is
-    /// positive at the trial every pair's is (each is concave and positive at 0), and the
-    /// trial is the answer; otherwise its root is a shorter trial. Trials shrink strictly, so
-    /// each pair is tried at most once.
+    /// extrapolated linearly to the trial: one pass over each shape finds it, and
+    /// [`first_root`] does the rest.
     fn step_along(&self, a: &Mover<'_>, b: &Mover<'_>, axis: &Vector, bounds: &Bounds) -> Real {
         let mut heights_a = [(0.0, 0.0); CURVED_MAX_VERTICES];
         let mut heights_b = [(0.0, 0.0); CURVED_MAX_VERTICES];
@@ -477,29 +475,11 @@ impl Frame {
         let half_k = bounds.half_curvature;
 
         // Trial 0 finds the pair that realises the separation.
-        let (ha, ra) = highest(heights_a, 0.0, 1.0);
-        let (hb, rb) = highest(heights_b, 0.0, -1.0);
-        let gap = centers + hb - ha;
-        if gap <= 0.0 {
-            return 0.0;
-        }
-        let mut best = root(gap, rb - ra, half_k);
-        for _ in 0..self.count_a * self.count_b {
-            let (ha, ra) = highest(heights_a, best, 1.0);
-            let (hb, rb) = highest(heights_b, best, -1.0);
-            let c = centers + hb - ha;
-            let s = rb - ra;
-            if c + best * (s - half_k * best) > 0.0 || c <= 0.0 {
-                break;
-            }
-            let shorter = root(c, s, half_k);
-            // A pair repeats only through rounding of its own root.
-            if shorter >= best {
-                break;
-            }
-            best = shorter;
-        }
-        best
+        first_root(half_k, self.count_a * self.count_b, |t| {
+            let (ha, ra) = highest(heights_a, t, 1.0);
+            let (hb, rb) = highest(heights_b, t, -1.0);
+            (centers + hb - ha, rb - ra)
+        })
     }
 }
 
@@ -548,7 +528,7 @@ impl Face {
     /// the step `|g''| <= w_f^2 (X + V remaining) + 2 |w_f| V + w_o^2 r_o`, with `X` the
     /// largest `|x|` now, `V` the fastest a vertex can move relative to the face body's centre
     /// and `r_o` the other's arm. Every vertex shares that bound, so the first root over the
-    /// vertices of `g + g' t - K t^2 / 2` is found as in [`Frame::step_along`].
+    /// vertices of `g + g' t - K t^2 / 2` is found by [`first_root`].
     fn step(
         &self,
         body: &Mover<'_>,
@@ -577,26 +557,10 @@ impl Face {
                 + 2.0 * body.turn.abs() * speed
                 + other.curvature());
 
-        let (h, rate) = highest(heights, 0.0, -1.0);
-        let gap = h - offset;
-        if gap <= 0.0 {
-            return 0.0;
-        }
-        let mut best = root(gap, rate, half_k);
-        for _ in 0..arms.len() {
-            let (h, rate) = highest(heights, best, -1.0);
-            let c = h - offset;
-            if c + best * (rate - half_k * best) > 0.0 || c <= 0.0 {
-                break;
-            }
-            let shorter = root(c, rate, half_k);
-            // A vertex repeats only through rounding of its own root.
-            if shorter >= best {
-                break;
-            }
-            best = shorter;
-        }
-        best
+        first_root(half_k, arms.len(), |t| {
+            let (h, rate) = highest(heights, t, -1.0);
+            (h - offset, rate)
+        })
     }
 }
 
@@ -605,6 +569,34 @@ impl Face {
 fn side_normal(direction: &Vector, toward: &Vector) -> Option<Vector> {
     let n = perp(direction).try_normalize(0.0)?;
     Some(if n.dot(toward) >= 0.0 { n } else { -n })
+}
+
+/// The first root over a family of bounds `c + s t - half_k t^2` that share `half_k` (each
+/// concave), given `lowest(t)`: the `(c, s)` of the member lowest at `t` when each is
+/// extrapolated linearly. Zero if the lowest member at 0 is not positive.
+///
+/// If the member lowest at a trial is still positive there, every member is (each is concave
+/// and positive at 0), and the trial is the answer; otherwise that member's root is a shorter
+/// trial. Trials shrink strictly, so each of the `members` is tried at most once.
+fn first_root(half_k: Real, members: usize, lowest: impl Fn(Real) -> (Real, Real)) -> Real {
+    let (gap, rate) = lowest(0.0);
+    if gap <= 0.0 {
+        return 0.0;
+    }
+    let mut best = root(gap, rate, half_k);
+    for _ in 0..members {
+        let (c, s) = lowest(best);
+        if c + best * (s - half_k * best) > 0.0 || c <= 0.0 {
+            break;
+        }
+        let shorter = root(c, s, half_k);
+        // A member repeats only through rounding of its own root.
+        if shorter >= best {
+            break;
+        }
+        best = shorter;
+    }
+    best
 }
 
 /// The positive root of `c + s t - half_k t^2` for `c > 0`, in the form without cancellation;
