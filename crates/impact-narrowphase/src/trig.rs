@@ -42,7 +42,10 @@ pub(crate) fn sin_cos(x: Real) -> (Real, Real) {
     if x.is_nan() || x.abs() > REDUCTION_LIMIT {
         return x.sin_cos();
     }
-    let k = (x * core::f64::consts::FRAC_2_PI).round();
+    // Rounding by adding and subtracting 1.5 * 2^52 (exact for |k| < 2^51): `f64::round` is a
+    // library call on x86-64 without SSE4.1, and showed up in profiles.
+    const SHIFTER: Real = 6_755_399_441_055_744.0;
+    let k = (x * core::f64::consts::FRAC_2_PI + SHIFTER) - SHIFTER;
     let r = (x - k * PIO2_HEAD) - k * PIO2_TAIL;
     let z = r * r;
     let sin = r + r * z * (S1 + z * (S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)))));

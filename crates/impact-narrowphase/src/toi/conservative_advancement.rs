@@ -432,23 +432,24 @@ impl Frame {
     }
 
     /// The frame at the given poses; the shapes must [`fit`](Self::fits).
+    #[inline]
     fn new(a: &Mover<'_>, pose_a: &Isometry, b: &Mover<'_>, pose_b: &Isometry) -> Self {
         let (core_a, core_b) = (a.shape.core(), b.shape.core());
         let (center_a, center_b) = (a.sweep.local_center(), b.sweep.local_center());
-        let mut frame = Self {
-            arms_a: [Vector::zeros(); CURVED_MAX_VERTICES],
-            arms_b: [Vector::zeros(); CURVED_MAX_VERTICES],
+        // Built in place: zero-filled arrays filled afterwards were copied in and out.
+        let arms = |core: &[Point], pose: &Isometry, center: Point| {
+            core::array::from_fn(|i| {
+                core.get(i)
+                    .map_or(Vector::zeros(), |p| pose.rotation * (p - center))
+            })
+        };
+        Self {
+            arms_a: arms(core_a, pose_a, center_a),
+            arms_b: arms(core_b, pose_b, center_b),
             count_a: core_a.len(),
             count_b: core_b.len(),
             centers: pose_b * center_b - pose_a * center_a,
-        };
-        for (arm, p) in frame.arms_a.iter_mut().zip(core_a) {
-            *arm = pose_a.rotation * (p - center_a);
         }
-        for (arm, p) in frame.arms_b.iter_mut().zip(core_b) {
-            *arm = pose_b.rotation * (p - center_b);
-        }
-        frame
     }
 
     /// The step certified along the fixed unit `axis` (from A toward B): zero if the
