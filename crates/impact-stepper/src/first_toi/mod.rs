@@ -7,10 +7,10 @@ mod settings;
 
 pub use settings::FirstTimeOfImpactSettings;
 
-use crate::domain::{PeriodicImages, translated, translated_sweep};
+use crate::domain::{PeriodicImages, shifted, translated, translated_sweep};
 use crate::error::WorldError;
 use crate::events::{CollisionEvent, EventKind, HookRequests, Impact};
-use crate::motion::{holds_pair, pose_on_course, query_box, rebuilt_sweep};
+use crate::motion::{holds_pair, pose_on_course, rebuilt_sweep};
 use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, Stepper};
 use impact_broadphase::{Broadphase, ProxyId};
@@ -44,6 +44,9 @@ pub struct FirstToiReport {
     pub invalidated: usize,
     /// The most entries the queue held at once.
     pub queue_peak: usize,
+    /// Courses that left their body's reach (the box its neighbour list was made for) and
+    /// cost a broadphase update and query; the others were planned from the list alone.
+    pub reach_escapes: usize,
     /// Pairs handed to the contact solver as Zeno sequences, in the order it happened. A
     /// handed-over pair that meets again in the step stops its moving bodies there.
     pub zeno_pairs: Vec<(BodyHandle, BodyHandle)>,
@@ -86,6 +89,25 @@ struct Scratch {
     candidates: Vec<ProxyId>,
     /// Candidates with the translation of the image they are met through.
     images: Vec<(ProxyId, Vector)>,
+    /// Per slot with a course: its *reach*, a box holding every place its shape goes in the
+    /// step (padded as the broadphase boxes are), with room to spare for course changes (a
+    /// static body's is its box). The broadphase holds boxes at least as large during the
+    /// event loop.
+    reach: Vec<Option<Aabb>>,
+    /// Per slot with a course: the box its shape sweeps on its current course (padded as
+    /// the broadphase boxes are), from the course's start to the end of the step. A plan
+    /// skips the neighbours whose course box its own course's box misses, as the broadphase
+    /// query it replaces would.
+    course_box: Vec<Aabb>,
+    /// The reach boxes given to the broadphase at the start of the step.
+    moved: Vec<(ProxyId, Aabb)>,
+    /// Per slot with a reach: every body whose broadphase box met its reach when the list
+    /// was made, with the translation of the image it is met through. Two bodies can only
+    /// meet if their reach boxes do, so a plan looks no further than this list: the
+    /// broadphase is queried once per body per step, not once per impact, unless a new
+    /// course leaves the reach (see [`Run::set_course`]). The inner vectors keep their
+    /// storage from step to step.
+    neighbours: Vec<Vec<(u32, Vector)>>,
     touched: Vec<BodyHandle>,
     replan: Vec<u32>,
 }
@@ -113,17 +135,23 @@ struct PairState {
 ///    the constant-velocity sweep from its start pose to its target (as in
 ///    [`MotionClamping`](crate::MotionClamping)), and the broadphase box of each moving body
 ///    is grown to cover it.
-/// 3. **Plan.** For each checked body, a swept broadphase query and one time of impact per
-///    candidate not held by the solver, static or moving, along both sweeps. Hits enter an
-///    event queue, ordered by time then by slots.
+/// 3. **Plan.** Each body's *reach*, its swept box grown on every side by half its course's
+///    length, goes to the broadphase, and the broadphase's pairs give every body a
+///    neighbour list for the step. For each checked body, one time of impact per neighbour
+///    whose course's box meets its own and not held by the solver, static or moving, along
+///    both sweeps. Hits enter an event queue, ordered by time then by slots.
 /// 4. **Advance to the earliest impact.** Entries planned with an outdated course of either
 ///    body (per-body version counters) are dropped. The two bodies are brought to the time
 ///    of the impact, which [`resolve_impact`] resolves (restitution, friction, full angular
 ///    terms); a [`CollisionEvent`] is recorded and the hook runs.
 /// 5. **Re-plan what changed.** The two bodies, and any the hook touched, continue from the
-///    impact at their new velocities: versions bumped, boxes grown, and their impacts for
-///    the rest of the step re-planned through the broadphase. Nothing else is recomputed.
-///    Repeat from 4 until the queue is empty; every body then ends the step on its course.
+///    impact at their new velocities: versions bumped, and their impacts for the rest of the
+///    step re-planned against their neighbour lists (a static body hit re-plans only the
+///    pairs no other body planned on its current course). A course that leaves its body's
+///    reach grows the reach, in the broadphase too, and a broadphase query adds the new
+///    neighbours to both lists ([`FirstToiReport::reach_escapes`]). Nothing else is
+///    recomputed. Repeat from 4 until the queue is empty; every body then ends the step on
+///    its course.
 ///
 /// # Progress
 /// - Impacts are resolved at the target separation, and a pair that has just been resolved
@@ -157,10 +185,12 @@ struct PairState {
 ///   line, and the velocity it leaves with already holds the step's gravity.
 ///
 /// # Cost
-/// The discrete step, plus for each checked body one swept query and one time of impact per
-/// candidate, plus per impact: one resolution and the re-planning of the bodies that changed
-/// (one swept query and one time of impact per neighbour each). The queue is a binary heap
-/// with lazy invalidation; buffers are kept from step to step.
+/// The discrete step, plus one broadphase batch update and pair search over the reach boxes
+/// and one time of impact per near neighbour of each checked body, plus per impact: one
+/// resolution and the re-planning of the bodies that changed (a box test per neighbour in
+/// the list and a time of impact per near one; a broadphase update and query only when the
+/// new course leaves the reach). The queue is a binary heap with lazy invalidation;
+/// buffers, neighbour lists included, are kept from step to step.
 #[derive(Debug, Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FirstTimeOfImpact {
@@ -300,12 +330,25 @@ impl Stepper for FirstTimeOfImpact {
         .entered();
 
         reset(&mut s.motions, slots, None);
+        reset(&mut s.reach, slots, None);
+        reset(
+            &mut s.course_box,
+            slots,
+            Aabb::new(Point::origin(), Point::origin()),
+        );
+        if s.neighbours.len() < slots {
+            s.neighbours.resize_with(slots, Vec::new);
+        }
+        for list in &mut s.neighbours {
+            list.clear();
+        }
         reset(&mut s.versions, slots, 0);
         reset(&mut s.rerouted, slots, false);
         reset(&mut s.stopped, slots, false);
         reset(&mut s.requests, slots, HookRequests::default());
         s.pairs.clear();
         s.queue.clear();
+        s.moved.clear();
         let pad = contact_distance;
         let mut periodic = ctx.periodic;
         for (handle, body) in ctx.bodies.iter() {
@@ -315,21 +358,77 @@ impl Stepper for FirstTimeOfImpact {
                 continue;
             };
             s.motions[slot] = Some((0.0, sweep));
-            if body.body_type() != BodyType::Static {
+            let swept = Aabb::swept(body.shape(), &sweep).inflated(pad);
+            s.course_box[slot] = swept;
+            if body.body_type() == BodyType::Static {
+                // Its box is in the broadphase already, and it never leaves it. A static body
+                // keeps a neighbour list too: it plans its pairs again when it is hit.
+                s.reach[slot] = Some(swept);
+            } else {
                 // The world's box covers the start velocities; the solver may have turned
                 // the body since.
-                let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
-                if let Some(images) = &mut periodic {
-                    images.cover(&aabb);
-                }
-                if ctx.broadphase.update(ProxyId(handle.index), aabb).is_err() {
-                    // A box that overflows: the body is too far out to plan; it keeps its
-                    // target, as under `Discrete`.
-                    s.motions[slot] = None;
+                let aabb = reach(body, swept, &sweep, periodic.as_ref());
+                s.reach[slot] = Some(aabb);
+                s.moved.push((ProxyId(handle.index), aabb));
+            }
+        }
+        // In one batch, which a tree may answer with one rebuild rather than a reinsertion
+        // per box.
+        if ctx.broadphase.update_batch(&s.moved).is_err() {
+            // Some box overflows: one at a time, to find out which.
+            for &(proxy, aabb) in &s.moved {
+                if ctx.broadphase.update(proxy, aabb).is_err() {
+                    // The body is too far out to plan; it keeps its target, as under
+                    // `Discrete`.
+                    s.motions[proxy.index()] = None;
+                    s.reach[proxy.index()] = None;
                 }
             }
         }
-
+        if let Some(images) = &mut periodic {
+            for (slot, aabb) in s.reach.iter().enumerate() {
+                if let Some(aabb) = aabb
+                    && s.motions[slot].is_some()
+                {
+                    images.cover(aabb);
+                }
+            }
+        }
+        // Every reach box is in the broadphase: its pairs give the neighbour lists (one pass
+        // over the tree rather than a query per body), and in a periodic domain the boxes
+        // near a side are asked again through the images.
+        for pair in ctx.broadphase.overlapping_pairs() {
+            let (a, b) = (pair.a.index(), pair.b.index());
+            if a.max(b) >= slots {
+                continue;
+            }
+            if s.reach[a].is_some() {
+                s.neighbours[a].push((b as u32, Vector::zeros()));
+            }
+            if s.reach[b].is_some() {
+                s.neighbours[b].push((a as u32, Vector::zeros()));
+            }
+        }
+        if let Some(images) = &periodic {
+            let mut shifts = [Vector::zeros(); 8];
+            for slot in 0..slots {
+                let Some(aabb) = s.reach[slot] else { continue };
+                let n = images.shifts(&aabb, &mut shifts);
+                for &shift in &shifts[..n] {
+                    if ctx
+                        .broadphase
+                        .query_aabb(&shifted(&aabb, &-shift), &mut s.candidates)
+                        .is_err()
+                    {
+                        debug_assert!(false, "a translate of a finite box is finite");
+                        continue;
+                    }
+                    for &proxy in &s.candidates {
+                        add_neighbours(&mut s.neighbours, &s.reach, slot, proxy.index(), shift);
+                    }
+                }
+            }
+        }
         let mut run = Run {
             settings,
             dt,
@@ -414,6 +513,58 @@ impl Stepper for FirstTimeOfImpact {
         span.record("zeno_pairs", report.zeno_pairs.len());
         span.record("stopped", report.stopped.len());
         Ok(report)
+    }
+}
+
+/// How much room a reach box leaves for course changes: it is the swept box of the body's
+/// course grown on every side by this fraction of the distance the course covers. Larger
+/// means longer neighbour lists (more time-of-impact queries per plan), smaller means more
+/// courses that leave their reach (a broadphase update and query each).
+const REACH_SKIN: Real = 0.5;
+
+/// The reach box of `body` on `sweep` (see [`Scratch::reach`]): its padded swept box
+/// `swept`, grown by [`REACH_SKIN`] of the course's length if that keeps it within half a
+/// period of a periodic domain.
+fn reach(
+    body: &impact_solver::RigidBody,
+    swept: Aabb,
+    sweep: &Sweep,
+    periodic: Option<&PeriodicImages>,
+) -> Aabb {
+    let r = body.shape().bounding_radius(&sweep.local_center());
+    let length = sweep.displacement().norm() + sweep.angvel().abs() * sweep.dt() * r;
+    let grown = swept.inflated(REACH_SKIN * length);
+    if grown.mins.x.is_finite()
+        && grown.mins.y.is_finite()
+        && grown.maxs.x.is_finite()
+        && grown.maxs.y.is_finite()
+        && periodic.is_none_or(|images| images.fits(&grown))
+    {
+        grown
+    } else {
+        swept
+    }
+}
+
+/// Records that `x` meets the image of `y` translated by `shift`: in the list of `x`, and in
+/// that of `y` if it keeps one (it has a reach), unless already there.
+fn add_neighbours(
+    lists: &mut [Vec<(u32, Vector)>],
+    reach: &[Option<Aabb>],
+    x: usize,
+    y: usize,
+    shift: Vector,
+) {
+    if x == y || y >= lists.len() {
+        return;
+    }
+    // Each list on its own: the broadphase's boxes are fatter than the reach boxes, so one
+    // list may already hold a pair the other lacks.
+    if !lists[x].contains(&(y as u32, shift)) {
+        lists[x].push((y as u32, shift));
+    }
+    if reach[y].is_some() && !lists[y].contains(&(x as u32, -shift)) {
+        lists[y].push((x as u32, -shift));
     }
 }
 
@@ -523,29 +674,15 @@ impl<B: Broadphase> Run<'_, B> {
         let Some(body_x) = self.bodies.get(hx) else {
             return;
         };
-        let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
-        let (aabb, translation) = query_box(body_x, &sweep_x, pad);
-        let mut candidates = core::mem::take(&mut self.s.images);
-        if PeriodicImages::query_swept(
-            self.periodic.as_ref(),
-            &*self.broadphase,
-            &aabb,
-            &translation,
-            &mut self.s.candidates,
-            &mut candidates,
-        )
-        .is_err()
-        {
-            // Unanswerable (a box that overflows): stop rather than move unchecked.
-            self.s.images = candidates;
-            self.stop(xs, t);
-            return;
-        }
+        let static_x = body_x.body_type() == BodyType::Static;
+        let candidates = core::mem::take(&mut self.s.neighbours[xs]);
         let rest = self.dt - t;
-        for &(proxy, shift) in &candidates {
-            let y = proxy.index() as u32;
+        let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
+        let course_box = Aabb::swept(body_x.shape(), &sweep_x).inflated(pad);
+        for &(y, shift) in &candidates {
             let ys = y as usize;
-            if y == x || ys >= self.proxies.len() || !self.is_live(ys) {
+            if !course_box.intersects(&shifted(&self.s.course_box[ys], &shift)) || !self.is_live(ys)
+            {
                 continue;
             }
             let Some(hy) = self.proxies[ys] else { continue };
@@ -565,6 +702,16 @@ impl<B: Broadphase> Run<'_, B> {
             }
             let key = if x < y { (x, y) } else { (y, x) };
             if planning == Planning::Start && holds_pair(&self.s.solver_contacts, key.0, key.1) {
+                continue;
+            }
+            if static_x
+                && !self.s.replan.contains(&y)
+                && (self.s.rerouted[ys]
+                    || self.s.checked[ys] && !holds_pair(&self.s.solver_contacts, key.0, key.1))
+            {
+                // A static body hit: its pairs are planned again, but those whose other body
+                // planned them on its current course (a new course, or the start one of a
+                // checked body outside the solver) are in the queue already.
                 continue;
             }
             let Some(sweep_y) = self
@@ -621,7 +768,7 @@ impl<B: Broadphase> Run<'_, B> {
                 due,
             });
         }
-        self.s.images = candidates;
+        self.s.neighbours[xs] = candidates;
     }
 
     /// The contact of a pair that touches at the start of its courses (`sweep_x`, `sweep_y`,
@@ -788,18 +935,72 @@ impl<B: Broadphase> Run<'_, B> {
         let Ok(sweep) = Sweep::new(pose, body.local_center(), linvel, angvel, rest) else {
             return;
         };
-        let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
-        let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
         self.s.motions[slot] = Some((t, sweep));
         self.s.versions[slot] = self.s.versions[slot].wrapping_add(1);
         self.s.rerouted[slot] = true;
+        let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
+        let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
+        self.s.course_box[slot] = aabb;
+        let Some(old) = self.s.reach[slot] else {
+            // Never planned (its box overflowed at the start): nothing can be planned
+            // against it, so it stays put.
+            if !halt {
+                self.set_course(slot, t, true);
+            }
+            return;
+        };
+        if old.contains(&aabb) {
+            // The usual case: the new course stays within the reach, the neighbour list
+            // still holds every body it can meet.
+            return;
+        }
+        // The course leaves its reach: a larger reach, given to the broadphase, and the
+        // bodies it meets added to both neighbour lists.
+        self.report.reach_escapes += 1;
+        let grown = reach(body, aabb, &sweep, self.periodic.as_ref()).merged(&old);
         if let Some(images) = &mut self.periodic {
-            images.cover(&aabb);
+            images.cover(&grown);
         }
-        if self.broadphase.update(ProxyId(handle.index), aabb).is_err() && !halt {
-            // A box the broadphase cannot hold cannot be planned against: stay put.
-            self.set_course(slot, t, true);
+        if self
+            .broadphase
+            .update(ProxyId(handle.index), grown)
+            .is_err()
+            || !self.extend_neighbours(slot, &grown)
+        {
+            if !halt {
+                // A box the broadphase cannot hold cannot be planned against: stay put.
+                self.set_course(slot, t, true);
+            }
+            return;
         }
+        self.s.reach[slot] = Some(grown);
+    }
+
+    /// Adds to the neighbour lists of `slot` and of each body it meets the pairs its new
+    /// reach `aabb` finds in the broadphase. `false` if the query cannot be answered.
+    fn extend_neighbours(&mut self, slot: usize, aabb: &Aabb) -> bool {
+        if PeriodicImages::query_swept(
+            self.periodic.as_ref(),
+            &*self.broadphase,
+            aabb,
+            &Vector::zeros(),
+            &mut self.s.candidates,
+            &mut self.s.images,
+        )
+        .is_err()
+        {
+            return false;
+        }
+        for &(proxy, shift) in &self.s.images {
+            add_neighbours(
+                &mut self.s.neighbours,
+                &self.s.reach,
+                slot,
+                proxy.index(),
+                shift,
+            );
+        }
+        true
     }
 
     /// The event cap was reached, or a query gave up: the moving bodies of the pair stop at
