@@ -21,6 +21,7 @@ use impact_solver::{
 };
 use queue::{Due, Entry, EventQueue};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// What [`FirstTimeOfImpact`] reports about one step. The events themselves are in
 /// [`World::events`](crate::World::events).
@@ -83,7 +84,7 @@ struct Scratch {
     requests: Vec<HookRequests>,
     /// Per pair (smaller slot, larger slot): impacts this step, time of the last one, and
     /// whether the pair was handed to the contact solver. Looked up, never iterated.
-    pairs: HashMap<(u32, u32), PairState>,
+    pairs: HashMap<(u32, u32), PairState, BuildHasherDefault<PairHasher>>,
     solver_contacts: Vec<ContactPair>,
     queue: EventQueue,
     candidates: Vec<ProxyId>,
@@ -110,6 +111,36 @@ struct Scratch {
     neighbours: Vec<Vec<(u32, Vector)>>,
     touched: Vec<BodyHandle>,
     replan: Vec<u32>,
+}
+
+/// The hasher of [`Scratch::pairs`]: a multiply-and-rotate of the two slots, much cheaper
+/// than the default SipHash, which guards against keys chosen by an adversary (slots are
+/// not). The map is only looked up, never iterated, so its order cannot leak into results.
+#[derive(Debug, Clone, Copy, Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.add(u64::from(byte));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+}
+
+impl PairHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        // The constant of FxHash (rustc's hasher).
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -189,8 +220,8 @@ struct PairState {
 /// and one time of impact per near neighbour of each checked body, plus per impact: one
 /// resolution and the re-planning of the bodies that changed (a box test per neighbour in
 /// the list and a time of impact per near one; a broadphase update and query only when the
-/// new course leaves the reach). The queue is a binary heap with lazy invalidation;
-/// buffers, neighbour lists included, are kept from step to step.
+/// new course leaves the reach). The queue is a binary heap of small keys with lazy
+/// invalidation; buffers, neighbour lists included, are kept from step to step.
 #[derive(Debug, Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FirstTimeOfImpact {
