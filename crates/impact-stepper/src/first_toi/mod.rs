@@ -2,6 +2,7 @@
 //! exact time, with nothing lost (seed 002's "real first time of impact solver", seed 001's
 //! mid-frame loop).
 
+mod grid;
 mod queue;
 mod settings;
 
@@ -13,7 +14,8 @@ use crate::events::{CollisionEvent, EventKind, HookRequests, Impact};
 use crate::motion::{holds_pair, pose_on_course, rebuilt_sweep};
 use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, Stepper};
-use impact_broadphase::{Broadphase, ProxyId};
+use grid::ReachGrid;
+use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Point, Real, Sweep, Vector, cross_scalar_vector};
 use impact_narrowphase::{Toi, distance, time_of_impact};
 use impact_solver::{
@@ -46,7 +48,8 @@ pub struct FirstToiReport {
     /// The most entries the queue held at once.
     pub queue_peak: usize,
     /// Courses that left their body's reach (the box its neighbour list was made for) and
-    /// cost a broadphase update and query; the others were planned from the list alone.
+    /// cost a query of the step's neighbour grid; the others were planned from the list
+    /// alone.
     pub reach_escapes: usize,
     /// Pairs handed to the contact solver as Zeno sequences, in the order it happened. A
     /// handed-over pair that meets again in the step stops its moving bodies there.
@@ -87,27 +90,24 @@ struct Scratch {
     pairs: HashMap<(u32, u32), PairState, BuildHasherDefault<PairHasher>>,
     solver_contacts: Vec<ContactPair>,
     queue: EventQueue,
-    candidates: Vec<ProxyId>,
-    /// Candidates with the translation of the image they are met through.
-    images: Vec<(ProxyId, Vector)>,
     /// Per slot with a course: its *reach*, a box holding every place its shape goes in the
-    /// step (padded as the broadphase boxes are), with room to spare for course changes (a
-    /// static body's is its box). The broadphase holds boxes at least as large during the
-    /// event loop.
+    /// step (padded by the target separation and the tolerance), with room to spare for
+    /// course changes (a static body's is its box).
     reach: Vec<Option<Aabb>>,
     /// Per slot with a course: the box its shape sweeps on its current course (padded as
-    /// the broadphase boxes are), from the course's start to the end of the step. A plan
-    /// skips the neighbours whose course box its own course's box misses, as the broadphase
-    /// query it replaces would.
+    /// the reach), from the course's start to the end of the step. A plan skips the
+    /// neighbours whose course box its own course's box misses, as a broadphase query of
+    /// the course would.
     course_box: Vec<Aabb>,
-    /// The reach boxes given to the broadphase at the start of the step.
-    moved: Vec<(ProxyId, Aabb)>,
-    /// Per slot with a reach: every body whose broadphase box met its reach when the list
-    /// was made, with the translation of the image it is met through. Two bodies can only
-    /// meet if their reach boxes do, so a plan looks no further than this list: the
-    /// broadphase is queried once per body per step, not once per impact, unless a new
-    /// course leaves the reach (see [`Run::set_course`]). The inner vectors keep their
-    /// storage from step to step.
+    /// Finds the pairs of reach boxes (see [`grid`]).
+    grid: ReachGrid,
+    /// Pairs found by one query of the grid.
+    found: Vec<(u32, Vector)>,
+    /// Per slot with a reach: every body whose reach meets it, with the translation of the
+    /// image it is met through. Two bodies can only meet if their reach boxes do, so a plan
+    /// looks no further than this list: the lists are made once per step, not a search per
+    /// impact, and only a course that leaves its reach searches again (see
+    /// [`Run::set_course`]). The inner vectors keep their storage from step to step.
     neighbours: Vec<Vec<(u32, Vector)>>,
     touched: Vec<BodyHandle>,
     replan: Vec<u32>,
@@ -164,13 +164,13 @@ struct PairState {
 /// 2. **Contact solver.** The soft step of [`Discrete`](crate::Discrete) over the solver's
 ///    pairs: gravity, contacts, positions. Its poses are *targets*; each body's motion is
 ///    the constant-velocity sweep from its start pose to its target (as in
-///    [`MotionClamping`](crate::MotionClamping)), and the broadphase box of each moving body
-///    is grown to cover it.
+///    [`MotionClamping`](crate::MotionClamping)).
 /// 3. **Plan.** Each body's *reach*, its swept box grown on every side by half its course's
-///    length, goes to the broadphase, and the broadphase's pairs give every body a
-///    neighbour list for the step. For each checked body, one time of impact per neighbour
-///    whose course's box meets its own and not held by the solver, static or moving, along
-///    both sweeps. Hits enter an event queue, ordered by time then by slots.
+///    length, goes into a hierarchical grid whose pairs give every body a neighbour list
+///    for the step (the world's broadphase, built for the start velocities, is not asked).
+///    For each checked body, one time of impact per neighbour whose course's box meets its
+///    own and not held by the solver, static or moving, along both sweeps. Hits enter an
+///    event queue, ordered by time then by slots.
 /// 4. **Advance to the earliest impact.** Entries planned with an outdated course of either
 ///    body (per-body version counters) are dropped. The two bodies are brought to the time
 ///    of the impact, which [`resolve_impact`] resolves (restitution, friction, full angular
@@ -179,8 +179,8 @@ struct PairState {
 ///    impact at their new velocities: versions bumped, and their impacts for the rest of the
 ///    step re-planned against their neighbour lists (a static body hit re-plans only the
 ///    pairs no other body planned on its current course). A course that leaves its body's
-///    reach grows the reach, in the broadphase too, and a broadphase query adds the new
-///    neighbours to both lists ([`FirstToiReport::reach_escapes`]). Nothing else is
+///    reach grows the reach, and a query of the grid adds the new neighbours to both
+///    lists ([`FirstToiReport::reach_escapes`]). Nothing else is
 ///    recomputed. Repeat from 4 until the queue is empty; every body then ends the step on
 ///    its course.
 ///
@@ -216,11 +216,11 @@ struct PairState {
 ///   line, and the velocity it leaves with already holds the step's gravity.
 ///
 /// # Cost
-/// The discrete step, plus one broadphase batch update and pair search over the reach boxes
-/// and one time of impact per near neighbour of each checked body, plus per impact: one
-/// resolution and the re-planning of the bodies that changed (a box test per neighbour in
-/// the list and a time of impact per near one; a broadphase update and query only when the
-/// new course leaves the reach). The queue is a binary heap of small keys with lazy
+/// The discrete step, plus a grid pair search over the reach boxes (a few hash lookups per
+/// body) and one time of impact per near neighbour of each checked body, plus per impact:
+/// one resolution and the re-planning of the bodies that changed (a box test per neighbour
+/// in the list and a time of impact per near one; a grid query only when the new course
+/// leaves the reach). Nothing depends on the number of bodies but the per-step pair search. The queue is a binary heap of small keys with lazy
 /// invalidation; buffers, neighbour lists included, are kept from step to step.
 #[derive(Debug, Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -379,93 +379,45 @@ impl Stepper for FirstTimeOfImpact {
         reset(&mut s.requests, slots, HookRequests::default());
         s.pairs.clear();
         s.queue.clear();
-        s.moved.clear();
         let pad = contact_distance;
-        let mut periodic = ctx.periodic;
+        let periodic = ctx.periodic;
         for (handle, body) in ctx.bodies.iter() {
             let slot = handle.index as usize;
             let Some(start) = s.start[slot] else { continue };
             let Some(sweep) = rebuilt_sweep(body, &start, dt) else {
                 continue;
             };
-            s.motions[slot] = Some((0.0, sweep));
             let swept = Aabb::swept(body.shape(), &sweep).inflated(pad);
-            s.course_box[slot] = swept;
-            if body.body_type() == BodyType::Static {
-                // Its box is in the broadphase already, and it never leaves it. A static body
-                // keeps a neighbour list too: it plans its pairs again when it is hit.
-                s.reach[slot] = Some(swept);
-            } else {
-                // The world's box covers the start velocities; the solver may have turned
-                // the body since.
-                let aabb = reach(body, swept, &sweep, periodic.as_ref());
-                s.reach[slot] = Some(aabb);
-                s.moved.push((ProxyId(handle.index), aabb));
-            }
-        }
-        // In one batch, which a tree may answer with one rebuild rather than a reinsertion
-        // per box.
-        if ctx.broadphase.update_batch(&s.moved).is_err() {
-            // Some box overflows: one at a time, to find out which.
-            for &(proxy, aabb) in &s.moved {
-                if ctx.broadphase.update(proxy, aabb).is_err() {
-                    // The body is too far out to plan; it keeps its target, as under
-                    // `Discrete`.
-                    s.motions[proxy.index()] = None;
-                    s.reach[proxy.index()] = None;
-                }
-            }
-        }
-        if let Some(images) = &mut periodic {
-            for (slot, aabb) in s.reach.iter().enumerate() {
-                if let Some(aabb) = aabb
-                    && s.motions[slot].is_some()
-                {
-                    images.cover(aabb);
-                }
-            }
-        }
-        // Every reach box is in the broadphase: its pairs give the neighbour lists (one pass
-        // over the tree rather than a query per body), and in a periodic domain the boxes
-        // near a side are asked again through the images.
-        for pair in ctx.broadphase.overlapping_pairs() {
-            let (a, b) = (pair.a.index(), pair.b.index());
-            if a.max(b) >= slots {
+            if !is_finite(&swept) {
+                // A box that overflows: the body is too far out to plan; it keeps its
+                // target, as under `Discrete`.
                 continue;
             }
-            if s.reach[a].is_some() {
-                s.neighbours[a].push((b as u32, Vector::zeros()));
-            }
-            if s.reach[b].is_some() {
-                s.neighbours[b].push((a as u32, Vector::zeros()));
-            }
+            s.motions[slot] = Some((0.0, sweep));
+            s.course_box[slot] = swept;
+            s.reach[slot] = Some(if body.body_type() == BodyType::Static {
+                // It never leaves its box. A static body keeps a neighbour list too: it
+                // plans its pairs again when it is hit.
+                swept
+            } else {
+                reach(body, swept, &sweep, periodic.as_ref())
+            });
         }
-        if let Some(images) = &periodic {
-            let mut shifts = [Vector::zeros(); 8];
-            for slot in 0..slots {
-                let Some(aabb) = s.reach[slot] else { continue };
-                let n = images.shifts(&aabb, &mut shifts);
-                for &shift in &shifts[..n] {
-                    if ctx
-                        .broadphase
-                        .query_aabb(&shifted(&aabb, &-shift), &mut s.candidates)
-                        .is_err()
-                    {
-                        debug_assert!(false, "a translate of a finite box is finite");
-                        continue;
-                    }
-                    for &proxy in &s.candidates {
-                        add_neighbours(&mut s.neighbours, &s.reach, slot, proxy.index(), shift);
-                    }
-                }
+        // The neighbour lists: every pair of reach boxes that meet, through the image they
+        // meet through in a periodic domain.
+        s.grid
+            .build(&s.reach, Point::origin(), periodic.map(|p| p.size()));
+        s.grid.pairs(&s.reach, &mut s.found, |x, y, shift| {
+            if (y as usize) < slots && (x as usize) < slots {
+                s.neighbours[x as usize].push((y, shift));
+                s.neighbours[y as usize].push((x, -shift));
             }
-        }
+        });
         let mut run = Run {
             settings,
             dt,
             time: ctx.time,
             bodies: ctx.bodies,
-            broadphase: ctx.broadphase,
             proxies: ctx.proxies,
             periodic,
             s,
@@ -550,7 +502,7 @@ impl Stepper for FirstTimeOfImpact {
 /// How much room a reach box leaves for course changes: it is the swept box of the body's
 /// course grown on every side by this fraction of the distance the course covers. Larger
 /// means longer neighbour lists (more time-of-impact queries per plan), smaller means more
-/// courses that leave their reach (a broadphase update and query each).
+/// courses that leave their reach (a grid query each).
 const REACH_SKIN: Real = 0.5;
 
 /// The reach box of `body` on `sweep` (see [`Scratch::reach`]): its padded swept box
@@ -565,12 +517,7 @@ fn reach(
     let r = body.shape().bounding_radius(&sweep.local_center());
     let length = sweep.displacement().norm() + sweep.angvel().abs() * sweep.dt() * r;
     let grown = swept.inflated(REACH_SKIN * length);
-    if grown.mins.x.is_finite()
-        && grown.mins.y.is_finite()
-        && grown.maxs.x.is_finite()
-        && grown.maxs.y.is_finite()
-        && periodic.is_none_or(|images| images.fits(&grown))
-    {
+    if is_finite(&grown) && periodic.is_none_or(|images| images.fits(&grown)) {
         grown
     } else {
         swept
@@ -589,8 +536,7 @@ fn add_neighbours(
     if x == y || y >= lists.len() {
         return;
     }
-    // Each list on its own: the broadphase's boxes are fatter than the reach boxes, so one
-    // list may already hold a pair the other lacks.
+    // Each list on its own, to be safe: a pair found at the start is in both lists.
     if !lists[x].contains(&(y as u32, shift)) {
         lists[x].push((y as u32, shift));
     }
@@ -599,27 +545,33 @@ fn add_neighbours(
     }
 }
 
+/// Whether every bound of `aabb` is finite.
+fn is_finite(aabb: &Aabb) -> bool {
+    aabb.mins.x.is_finite()
+        && aabb.mins.y.is_finite()
+        && aabb.maxs.x.is_finite()
+        && aabb.maxs.y.is_finite()
+}
+
 fn reset<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
     v.clear();
     v.resize(len, value);
 }
 
 /// One step's event loop: the context's parts it needs, with the scratch and the report.
-struct Run<'r, B: Broadphase> {
+struct Run<'r> {
     settings: FirstTimeOfImpactSettings,
     dt: Real,
     time: Real,
     bodies: &'r mut BodySet,
-    broadphase: &'r mut B,
     proxies: &'r [Option<BodyHandle>],
-    /// The wrapped queries of a periodic domain, grown with every box given to the
-    /// broadphase.
+    /// The periodic domain's images, if any: reach boxes stay within half a period.
     periodic: Option<PeriodicImages>,
     s: &'r mut Scratch,
     report: &'r mut FirstToiReport,
 }
 
-impl<B: Broadphase> Run<'_, B> {
+impl Run<'_> {
     fn is_current(&self, e: &Entry) -> bool {
         let (a, b) = (e.a as usize, e.b as usize);
         self.s.versions[a] == e.version_a
@@ -980,58 +932,30 @@ impl<B: Broadphase> Run<'_, B> {
             }
             return;
         };
+        if !is_finite(&aabb) {
+            // A box that overflows cannot be planned against: stay put.
+            if !halt {
+                self.set_course(slot, t, true);
+            }
+            return;
+        }
         if old.contains(&aabb) {
             // The usual case: the new course stays within the reach, the neighbour list
             // still holds every body it can meet.
             return;
         }
-        // The course leaves its reach: a larger reach, given to the broadphase, and the
-        // bodies it meets added to both neighbour lists.
+        // The course leaves its reach: a larger reach, and the bodies it meets added to
+        // both neighbour lists.
         self.report.reach_escapes += 1;
         let grown = reach(body, aabb, &sweep, self.periodic.as_ref()).merged(&old);
-        if let Some(images) = &mut self.periodic {
-            images.cover(&grown);
-        }
-        if self
-            .broadphase
-            .update(ProxyId(handle.index), grown)
-            .is_err()
-            || !self.extend_neighbours(slot, &grown)
-        {
-            if !halt {
-                // A box the broadphase cannot hold cannot be planned against: stay put.
-                self.set_course(slot, t, true);
-            }
-            return;
-        }
-        self.s.reach[slot] = Some(grown);
-    }
-
-    /// Adds to the neighbour lists of `slot` and of each body it meets the pairs its new
-    /// reach `aabb` finds in the broadphase. `false` if the query cannot be answered.
-    fn extend_neighbours(&mut self, slot: usize, aabb: &Aabb) -> bool {
-        if PeriodicImages::query_swept(
-            self.periodic.as_ref(),
-            &*self.broadphase,
-            aabb,
-            &Vector::zeros(),
-            &mut self.s.candidates,
-            &mut self.s.images,
-        )
-        .is_err()
-        {
-            return false;
-        }
-        for &(proxy, shift) in &self.s.images {
-            add_neighbours(
-                &mut self.s.neighbours,
-                &self.s.reach,
-                slot,
-                proxy.index(),
-                shift,
-            );
-        }
-        true
+        let x = slot as u32;
+        let s = &mut *self.s;
+        s.reach[slot] = Some(grown);
+        s.grid.insert(x, &grown);
+        let (lists, boxes) = (&mut s.neighbours, &s.reach);
+        s.grid.query(x, &grown, boxes, false, |y, shift| {
+            add_neighbours(lists, boxes, slot, y as usize, shift);
+        });
     }
 
     /// The event cap was reached, or a query gave up: the moving bodies of the pair stop at
