@@ -180,8 +180,8 @@ struct PairState {
 ///    terms); a [`CollisionEvent`] is recorded and the hook runs.
 /// 5. **Re-plan what changed.** The two bodies, and any the hook touched, continue from the
 ///    impact at their new velocities: versions bumped, and their impacts for the rest of the
-///    step re-planned against their neighbour lists (a static body hit re-plans only the
-///    pairs no other body planned on its current course). A course that leaves its body's
+///    step re-planned against their neighbour lists (a static body hit re-plans all its
+///    pairs, which catches resting bodies driven into it). A course that leaves its body's
 ///    reach grows the reach, and a query of the grid adds the new neighbours to both
 ///    lists ([`FirstToiReport::reach_escapes`]). Nothing else is
 ///    recomputed. Repeat from 4 until the queue is empty; every body then ends the step on
@@ -675,7 +675,6 @@ impl Run<'_> {
         let Some(body_x) = self.bodies.get(hx) else {
             return;
         };
-        let static_x = body_x.body_type() == BodyType::Static;
         let candidates = core::mem::take(&mut self.s.neighbours[xs]);
         let rest = self.dt - t;
         let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
@@ -703,16 +702,6 @@ impl Run<'_> {
             }
             let key = if x < y { (x, y) } else { (y, x) };
             if planning == Planning::Start && holds_pair(&self.s.solver_contacts, key.0, key.1) {
-                continue;
-            }
-            if static_x
-                && !self.s.replan.contains(&y)
-                && (self.s.rerouted[ys]
-                    || self.s.checked[ys] && !holds_pair(&self.s.solver_contacts, key.0, key.1))
-            {
-                // A static body hit: its pairs are planned again, but those whose other body
-                // planned them on its current course (a new course, or the start one of a
-                // checked body outside the solver) are in the queue already.
                 continue;
             }
             let Some(sweep_y) = self
