@@ -37,6 +37,16 @@ struct Level {
     wrap: Option<(i64, i64)>,
 }
 
+/// A box as listed in a cell: a copy, so that a query reads the cell's memory in order.
+/// A slot whose reach grew is listed again with its new box; its old listings, with a box
+/// inside the new one, only ever miss what the new ones find.
+#[derive(Debug, Clone, Copy)]
+struct Item {
+    slot: u32,
+    level: u32,
+    aabb: Aabb,
+}
+
 /// The grid (see the module docs). Its storage is kept from step to step.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ReachGrid {
@@ -44,11 +54,11 @@ pub(crate) struct ReachGrid {
     /// The period of a periodic domain.
     period: Option<Vector>,
     levels: Vec<Level>,
-    /// Hashed cells: the slots listed in each; a bucket may mix cells (the box test sorts
+    /// Hashed cells: the boxes listed in each; a bucket may mix cells (the box test sorts
     /// them out).
-    buckets: Vec<Vec<u32>>,
-    /// The slots of each level (and, last, the boxes too large for any level).
-    members: Vec<Vec<u32>>,
+    buckets: Vec<Vec<Item>>,
+    /// The boxes of each level (and, last, the boxes too large for any level).
+    members: Vec<Vec<Item>>,
     /// Per slot: its level when the grid was built (`levels.len()` for a large box), or
     /// `usize::MAX` if it was not in the grid then.
     level_of: Vec<usize>,
@@ -163,7 +173,12 @@ impl ReachGrid {
         if self.stamps.len() <= slot as usize {
             self.stamps.resize(slot as usize + 1, 0);
         }
-        self.members[level].push(slot);
+        let item = Item {
+            slot,
+            level: level as u32,
+            aabb: *aabb,
+        };
+        self.members[level].push(item);
         if level < self.levels.len() {
             let mask = self.buckets.len() - 1;
             let lv = self.levels[level];
@@ -176,7 +191,7 @@ impl ReachGrid {
                         wrap(iy, lv.wrap.map(|w| w.1)),
                         mask,
                     );
-                    self.buckets[b].push(slot);
+                    self.buckets[b].push(item);
                 }
             }
         }
@@ -209,22 +224,28 @@ impl ReachGrid {
             0
         };
         let mask = self.buckets.len() - 1;
-        let level_of = &self.level_of;
-        let mut report = |y: u32, stamps: &mut [u32]| {
-            let ys = y as usize;
+        let period = self.period;
+        let mut report = |item: &Item, stamps: &mut [u32]| {
             // A bucket mixes cells, of any level: an upward query skips the finer boxes it
             // meets there (they find this one themselves).
-            if y == slot
-                || stamps[ys] == stamp
-                || upward && level_of.get(ys).is_some_and(|&l| l < first)
+            if item.slot == slot
+                || upward && (item.level as usize) < first
+                || !meets(aabb, &item.aabb, period)
             {
                 return;
             }
+            let y = item.slot;
+            let ys = y as usize;
+            if stamps[ys] == stamp {
+                return;
+            }
             stamps[ys] = stamp;
+            // The images from the slot's current box, which holds every box it was listed
+            // with.
             let Some(other) = boxes.get(ys).copied().flatten() else {
                 return;
             };
-            match self.period {
+            match period {
                 None => {
                     if aabb.intersects(&other) {
                         found(y, Vector::zeros());
@@ -255,8 +276,8 @@ impl ReachGrid {
             let (x0, x1, y0, y1) = self.cell_range(&lv, aabb);
             let cells = (x1 - x0 + 1).saturating_mul(y1 - y0 + 1);
             if cells > MAX_CELL_VISITS && (self.members[level].len() as i64) < cells {
-                for &y in &self.members[level] {
-                    report(y, &mut self.stamps);
+                for item in &self.members[level] {
+                    report(item, &mut self.stamps);
                 }
                 continue;
             }
@@ -268,14 +289,14 @@ impl ReachGrid {
                         wrap(iy, lv.wrap.map(|w| w.1)),
                         mask,
                     );
-                    for &y in &self.buckets[b] {
-                        report(y, &mut self.stamps);
+                    for item in &self.buckets[b] {
+                        report(item, &mut self.stamps);
                     }
                 }
             }
         }
-        for &y in &self.members[self.levels.len()] {
-            report(y, &mut self.stamps);
+        for item in &self.members[self.levels.len()] {
+            report(item, &mut self.stamps);
         }
     }
 
@@ -320,6 +341,24 @@ impl ReachGrid {
             }
         }
         (x0, x1, y0, y1)
+    }
+}
+
+/// Whether `a` meets `b` or, in a periodic domain of `period`, its image one period away
+/// on either axis or both.
+#[inline]
+fn meets(a: &Aabb, b: &Aabb, period: Option<Vector>) -> bool {
+    let axis = |lo: Real, hi: Real, other_lo: Real, other_hi: Real, p: Real| {
+        (lo <= other_hi && other_lo <= hi)
+            || (lo <= other_hi - p && other_lo - p <= hi)
+            || (lo <= other_hi + p && other_lo + p <= hi)
+    };
+    match period {
+        None => a.intersects(b),
+        Some(size) => {
+            axis(a.mins.x, a.maxs.x, b.mins.x, b.maxs.x, size.x)
+                && axis(a.mins.y, a.maxs.y, b.mins.y, b.maxs.y, size.y)
+        }
     }
 }
 
