@@ -34,15 +34,17 @@ pub(crate) struct Entry {
     pub due: Due,
 }
 
-/// What the heap orders: an entry's time and slots, and where the entry is stored. Small,
-/// so that sifting moves 24 bytes rather than a whole [`Entry`].
+/// What the heap orders: an entry's time, slots and versions, and where the entry is
+/// stored. Small, so that sifting moves 32 bytes rather than a whole [`Entry`].
 #[derive(Debug, Clone, Copy)]
 struct Key {
     time: Real,
     a: u32,
     b: u32,
-    /// Index in [`EventQueue::entries`]: ties in time and slots go to the entry planned
-    /// first, so the order never depends on the heap's internals.
+    version_a: u32,
+    version_b: u32,
+    /// Index in [`EventQueue::entries`]: full ties go to the entry planned first, so the
+    /// order never depends on the heap's internals.
     index: u32,
 }
 
@@ -61,14 +63,17 @@ impl PartialOrd for Key {
 }
 
 impl Ord for Key {
-    /// Earliest first, ties by slots, then by planning order; reversed, so the standard
-    /// max-heap pops the earliest entry.
+    /// Earliest first, ties by slots, then by versions (older first: at most the newest is
+    /// current), then by planning order; reversed, so the standard max-heap pops the
+    /// earliest entry.
     fn cmp(&self, other: &Self) -> Ordering {
         other
             .time
             .total_cmp(&self.time)
             .then(other.a.cmp(&self.a))
             .then(other.b.cmp(&self.b))
+            .then(other.version_a.cmp(&self.version_a))
+            .then(other.version_b.cmp(&self.version_b))
             .then(other.index.cmp(&self.index))
     }
 }
@@ -97,6 +102,8 @@ impl EventQueue {
             time: entry.time,
             a: entry.a,
             b: entry.b,
+            version_a: entry.version_a,
+            version_b: entry.version_b,
             index,
         });
         self.entries.push(entry);
