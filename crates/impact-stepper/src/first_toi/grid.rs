@@ -110,7 +110,7 @@ impl ReachGrid {
             }
             side *= 2.0;
         }
-        let table = (8 * count).next_power_of_two().max(16);
+        let table = (4 * count).next_power_of_two().max(16);
         for bucket in &mut self.buckets {
             bucket.clear();
         }

@@ -111,7 +111,9 @@ struct Scratch {
     /// looks no further than this list: the lists are made once per step, not a search per
     /// impact, and only a course that leaves its reach searches again (see
     /// [`Run::set_course`]). The inner vectors keep their storage from step to step.
-    neighbours: Vec<Vec<(u32, Vector)>>,
+    neighbours: Vec<Vec<Neighbour>>,
+    /// The periods of the domain this step, if it is periodic.
+    period: Option<Vector>,
     touched: Vec<BodyHandle>,
     replan: Vec<u32>,
 }
@@ -413,10 +415,12 @@ impl Stepper for FirstTimeOfImpact {
         // meet through in a periodic domain.
         s.grid
             .build(&s.reach, Point::origin(), periodic.map(|p| p.size()));
+        s.period = periodic.map(|p| p.size());
+        let period = s.period;
         s.grid.pairs(&s.reach, &mut s.found, |x, y, shift| {
             if (y as usize) < slots && (x as usize) < slots {
-                s.neighbours[x as usize].push((y, shift));
-                s.neighbours[y as usize].push((x, -shift));
+                s.neighbours[x as usize].push(Neighbour::new(y, shift, period));
+                s.neighbours[y as usize].push(Neighbour::new(x, -shift, period));
             }
         });
         let mut run = Run {
@@ -533,21 +537,57 @@ fn reach(
 /// Records that `x` meets the image of `y` translated by `shift`: in the list of `x`, and in
 /// that of `y` if it keeps one (it has a reach), unless already there.
 fn add_neighbours(
-    lists: &mut [Vec<(u32, Vector)>],
+    lists: &mut [Vec<Neighbour>],
     reach: &[Option<Aabb>],
     x: usize,
     y: usize,
     shift: Vector,
+    period: Option<Vector>,
 ) {
     if x == y || y >= lists.len() {
         return;
     }
     // Each list on its own, to be safe: a pair found at the start is in both lists.
-    if !lists[x].contains(&(y as u32, shift)) {
-        lists[x].push((y as u32, shift));
+    let there = Neighbour::new(y as u32, shift, period);
+    if !lists[x].contains(&there) {
+        lists[x].push(there);
     }
-    if reach[y].is_some() && !lists[y].contains(&(x as u32, -shift)) {
-        lists[y].push((x as u32, -shift));
+    let back = Neighbour::new(x as u32, -shift, period);
+    if reach[y].is_some() && !lists[y].contains(&back) {
+        lists[y].push(back);
+    }
+}
+
+/// An entry of a neighbour list: the slot, and the image it is met through as whole periods
+/// on each axis (8 bytes rather than a slot and a vector's 24: the lists of a large gas
+/// are read at every plan and should stay in cache).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Neighbour {
+    slot: u32,
+    periods: [i8; 2],
+}
+
+impl Neighbour {
+    /// `slot` met through the image translated by `shift` (whole periods of `period`).
+    fn new(slot: u32, shift: Vector, period: Option<Vector>) -> Self {
+        let periods = match period {
+            Some(size) if shift != Vector::zeros() => [
+                (shift.x / size.x).round() as i8,
+                (shift.y / size.y).round() as i8,
+            ],
+            _ => [0, 0],
+        };
+        Self { slot, periods }
+    }
+
+    /// The translation of the image: exactly the shift it was made from (a period times
+    /// -1, 0 or 1 is exact).
+    #[inline]
+    fn shift(self, period: Option<Vector>) -> Vector {
+        match (self.periods, period) {
+            ([0, 0], _) | (_, None) => Vector::zeros(),
+            ([kx, ky], Some(size)) => Vector::new(Real::from(kx) * size.x, Real::from(ky) * size.y),
+        }
     }
 }
 
@@ -679,7 +719,9 @@ impl Run<'_> {
         let rest = self.dt - t;
         let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
         let course_box = Aabb::swept(body_x.shape(), &sweep_x).inflated(pad);
-        for &(y, shift) in &candidates {
+        let period = self.s.period;
+        for &neighbour in &candidates {
+            let (y, shift) = (neighbour.slot, neighbour.shift(period));
             let ys = y as usize;
             if !course_box.intersects(&shifted(&self.s.course_box[ys], &shift)) || !self.is_live(ys)
             {
@@ -959,9 +1001,9 @@ impl Run<'_> {
         let s = &mut *self.s;
         s.reach[slot] = Some(grown);
         s.grid.insert(x, &grown);
-        let (lists, boxes) = (&mut s.neighbours, &s.reach);
+        let (lists, boxes, period) = (&mut s.neighbours, &s.reach, s.period);
         s.grid.query(x, &grown, boxes, false, |y, shift| {
-            add_neighbours(lists, boxes, slot, y as usize, shift);
+            add_neighbours(lists, boxes, slot, y as usize, shift, period);
         });
     }
 
