@@ -2,25 +2,28 @@
 //! exact time, with nothing lost (seed 002's "real first time of impact solver", seed 001's
 //! mid-frame loop).
 
+mod grid;
 mod queue;
 mod settings;
 
 pub use settings::FirstTimeOfImpactSettings;
 
-use crate::domain::{PeriodicImages, translated, translated_sweep};
+use crate::domain::{PeriodicImages, shifted, translated, translated_sweep};
 use crate::error::WorldError;
 use crate::events::{CollisionEvent, EventKind, HookRequests, Impact};
-use crate::motion::{holds_pair, pose_on_course, query_box, rebuilt_sweep};
+use crate::motion::{holds_pair, pose_on_course, rebuilt_sweep};
 use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, Stepper};
-use impact_broadphase::{Broadphase, ProxyId};
-use impact_geometry::{Aabb, Isometry, Point, Real, Sweep, Vector, cross_scalar_vector};
+use grid::ReachGrid;
+use impact_broadphase::Broadphase;
+use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector, cross_scalar_vector};
 use impact_narrowphase::{Toi, distance, time_of_impact};
 use impact_solver::{
     BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, resolve_impact, solve_step,
 };
 use queue::{Due, Entry, EventQueue};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// What [`FirstTimeOfImpact`] reports about one step. The events themselves are in
 /// [`World::events`](crate::World::events).
@@ -44,6 +47,10 @@ pub struct FirstToiReport {
     pub invalidated: usize,
     /// The most entries the queue held at once.
     pub queue_peak: usize,
+    /// Courses that left their body's reach (the box its neighbour list was made for) and
+    /// cost a query of the step's neighbour grid; the others were planned from the list
+    /// alone.
+    pub reach_escapes: usize,
     /// Pairs handed to the contact solver as Zeno sequences, in the order it happened. A
     /// handed-over pair that meets again in the step stops its moving bodies there.
     pub zeno_pairs: Vec<(BodyHandle, BodyHandle)>,
@@ -80,14 +87,65 @@ struct Scratch {
     requests: Vec<HookRequests>,
     /// Per pair (smaller slot, larger slot): impacts this step, time of the last one, and
     /// whether the pair was handed to the contact solver. Looked up, never iterated.
-    pairs: HashMap<(u32, u32), PairState>,
+    pairs: HashMap<(u32, u32), PairState, BuildHasherDefault<PairHasher>>,
     solver_contacts: Vec<ContactPair>,
     queue: EventQueue,
-    candidates: Vec<ProxyId>,
-    /// Candidates with the translation of the image they are met through.
-    images: Vec<(ProxyId, Vector)>,
+    /// Per slot with a course: its *reach*, a box holding every place its shape goes in the
+    /// step (padded by the target separation and the tolerance), with room to spare for
+    /// course changes (a static body's is its box).
+    reach: Vec<Option<Aabb>>,
+    /// Per slot with a course: the box its shape sweeps on its current course (padded as
+    /// the reach), from the course's start to the end of the step. A plan skips the
+    /// neighbours whose course box its own course's box misses, as a broadphase query of
+    /// the course would.
+    course_box: Vec<Aabb>,
+    /// Per slot: a disc centred on the body origin and on its centre of mass, for which a
+    /// time of impact does not depend on the rotation (see [`Run::course_from`]).
+    round: Vec<bool>,
+    /// Finds the pairs of reach boxes (see [`grid`]).
+    grid: ReachGrid,
+    /// Pairs found by one query of the grid.
+    found: Vec<(u32, Vector)>,
+    /// Per slot with a reach: every body whose reach meets it, with the translation of the
+    /// image it is met through. Two bodies can only meet if their reach boxes do, so a plan
+    /// looks no further than this list: the lists are made once per step, not a search per
+    /// impact, and only a course that leaves its reach searches again (see
+    /// [`Run::set_course`]). The inner vectors keep their storage from step to step.
+    neighbours: Vec<Vec<Neighbour>>,
+    /// The periods of the domain this step, if it is periodic.
+    period: Option<Vector>,
     touched: Vec<BodyHandle>,
     replan: Vec<u32>,
+}
+
+/// The hasher of [`Scratch::pairs`]: a multiply-and-rotate of the two slots, much cheaper
+/// than the default SipHash, which guards against keys chosen by an adversary (slots are
+/// not). The map is only looked up, never iterated, so its order cannot leak into results.
+#[derive(Debug, Clone, Copy, Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.add(u64::from(byte));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+}
+
+impl PairHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        // The constant of FxHash (rustc's hasher).
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -111,19 +169,25 @@ struct PairState {
 /// 2. **Contact solver.** The soft step of [`Discrete`](crate::Discrete) over the solver's
 ///    pairs: gravity, contacts, positions. Its poses are *targets*; each body's motion is
 ///    the constant-velocity sweep from its start pose to its target (as in
-///    [`MotionClamping`](crate::MotionClamping)), and the broadphase box of each moving body
-///    is grown to cover it.
-/// 3. **Plan.** For each checked body, a swept broadphase query and one time of impact per
-///    candidate not held by the solver, static or moving, along both sweeps. Hits enter an
+///    [`MotionClamping`](crate::MotionClamping)).
+/// 3. **Plan.** Each body's *reach*, its swept box grown on every side by half its course's
+///    length, goes into a hierarchical grid whose pairs give every body a neighbour list
+///    for the step (the world's broadphase, built for the start velocities, is not asked).
+///    For each checked body, one time of impact per neighbour whose course's box meets its
+///    own and not held by the solver, static or moving, along both sweeps. Hits enter an
 ///    event queue, ordered by time then by slots.
 /// 4. **Advance to the earliest impact.** Entries planned with an outdated course of either
 ///    body (per-body version counters) are dropped. The two bodies are brought to the time
 ///    of the impact, which [`resolve_impact`] resolves (restitution, friction, full angular
 ///    terms); a [`CollisionEvent`] is recorded and the hook runs.
 /// 5. **Re-plan what changed.** The two bodies, and any the hook touched, continue from the
-///    impact at their new velocities: versions bumped, boxes grown, and their impacts for
-///    the rest of the step re-planned through the broadphase. Nothing else is recomputed.
-///    Repeat from 4 until the queue is empty; every body then ends the step on its course.
+///    impact at their new velocities: versions bumped, and their impacts for the rest of the
+///    step re-planned against their neighbour lists (a static body hit re-plans all its
+///    pairs, which catches resting bodies driven into it). A course that leaves its body's
+///    reach grows the reach, and a query of the grid adds the new neighbours to both
+///    lists ([`FirstToiReport::reach_escapes`]). Nothing else is
+///    recomputed. Repeat from 4 until the queue is empty; every body then ends the step on
+///    its course.
 ///
 /// # Progress
 /// - Impacts are resolved at the target separation, and a pair that has just been resolved
@@ -157,10 +221,12 @@ struct PairState {
 ///   line, and the velocity it leaves with already holds the step's gravity.
 ///
 /// # Cost
-/// The discrete step, plus for each checked body one swept query and one time of impact per
-/// candidate, plus per impact: one resolution and the re-planning of the bodies that changed
-/// (one swept query and one time of impact per neighbour each). The queue is a binary heap
-/// with lazy invalidation; buffers are kept from step to step.
+/// The discrete step, plus a grid pair search over the reach boxes (a few hash lookups per
+/// body) and one time of impact per near neighbour of each checked body, plus per impact:
+/// one resolution and the re-planning of the bodies that changed (a box test per neighbour
+/// in the list and a time of impact per near one; a grid query only when the new course
+/// leaves the reach). Nothing depends on the number of bodies but the per-step pair search. The queue is a binary heap of small keys with lazy
+/// invalidation; buffers, neighbour lists included, are kept from step to step.
 #[derive(Debug, Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FirstTimeOfImpact {
@@ -300,6 +366,19 @@ impl Stepper for FirstTimeOfImpact {
         .entered();
 
         reset(&mut s.motions, slots, None);
+        reset(&mut s.reach, slots, None);
+        reset(&mut s.round, slots, false);
+        reset(
+            &mut s.course_box,
+            slots,
+            Aabb::new(Point::origin(), Point::origin()),
+        );
+        if s.neighbours.len() < slots {
+            s.neighbours.resize_with(slots, Vec::new);
+        }
+        for list in &mut s.neighbours {
+            list.clear();
+        }
         reset(&mut s.versions, slots, 0);
         reset(&mut s.rerouted, slots, false);
         reset(&mut s.stopped, slots, false);
@@ -307,35 +386,48 @@ impl Stepper for FirstTimeOfImpact {
         s.pairs.clear();
         s.queue.clear();
         let pad = contact_distance;
-        let mut periodic = ctx.periodic;
+        let periodic = ctx.periodic;
         for (handle, body) in ctx.bodies.iter() {
             let slot = handle.index as usize;
             let Some(start) = s.start[slot] else { continue };
             let Some(sweep) = rebuilt_sweep(body, &start, dt) else {
                 continue;
             };
-            s.motions[slot] = Some((0.0, sweep));
-            if body.body_type() != BodyType::Static {
-                // The world's box covers the start velocities; the solver may have turned
-                // the body since.
-                let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
-                if let Some(images) = &mut periodic {
-                    images.cover(&aabb);
-                }
-                if ctx.broadphase.update(ProxyId(handle.index), aabb).is_err() {
-                    // A box that overflows: the body is too far out to plan; it keeps its
-                    // target, as under `Discrete`.
-                    s.motions[slot] = None;
-                }
+            let swept = Aabb::swept(body.shape(), &sweep).inflated(pad);
+            if !is_finite(&swept) {
+                // A box that overflows: the body is too far out to plan; it keeps its
+                // target, as under `Discrete`.
+                continue;
             }
+            s.motions[slot] = Some((0.0, sweep));
+            s.course_box[slot] = swept;
+            s.round[slot] = matches!(body.shape(), Shape::Circle(c) if c.center() == Point::origin())
+                && sweep.local_center() == Point::origin();
+            s.reach[slot] = Some(if body.body_type() == BodyType::Static {
+                // It never leaves its box. A static body keeps a neighbour list too: it
+                // plans its pairs again when it is hit.
+                swept
+            } else {
+                reach(body, swept, &sweep, periodic.as_ref())
+            });
         }
-
+        // The neighbour lists: every pair of reach boxes that meet, through the image they
+        // meet through in a periodic domain.
+        s.grid
+            .build(&s.reach, Point::origin(), periodic.map(|p| p.size()));
+        s.period = periodic.map(|p| p.size());
+        let period = s.period;
+        s.grid.pairs(&s.reach, &mut s.found, |x, y, shift| {
+            if (y as usize) < slots && (x as usize) < slots {
+                s.neighbours[x as usize].push(Neighbour::new(y, shift, period));
+                s.neighbours[y as usize].push(Neighbour::new(x, -shift, period));
+            }
+        });
         let mut run = Run {
             settings,
             dt,
             time: ctx.time,
             bodies: ctx.bodies,
-            broadphase: ctx.broadphase,
             proxies: ctx.proxies,
             periodic,
             s,
@@ -417,27 +509,115 @@ impl Stepper for FirstTimeOfImpact {
     }
 }
 
+/// How much room a reach box leaves for course changes: it is the swept box of the body's
+/// course grown on every side by this fraction of the distance the course covers. Larger
+/// means longer neighbour lists (more time-of-impact queries per plan), smaller means more
+/// courses that leave their reach (a grid query each).
+const REACH_SKIN: Real = 0.5;
+
+/// The reach box of `body` on `sweep` (see [`Scratch::reach`]): its padded swept box
+/// `swept`, grown by [`REACH_SKIN`] of the course's length if that keeps it within half a
+/// period of a periodic domain.
+fn reach(
+    body: &impact_solver::RigidBody,
+    swept: Aabb,
+    sweep: &Sweep,
+    periodic: Option<&PeriodicImages>,
+) -> Aabb {
+    let r = body.shape().bounding_radius(&sweep.local_center());
+    let length = sweep.displacement().norm() + sweep.angvel().abs() * sweep.dt() * r;
+    let grown = swept.inflated(REACH_SKIN * length);
+    if is_finite(&grown) && periodic.is_none_or(|images| images.fits(&grown)) {
+        grown
+    } else {
+        swept
+    }
+}
+
+/// Records that `x` meets the image of `y` translated by `shift`: in the list of `x`, and in
+/// that of `y` if it keeps one (it has a reach), unless already there.
+fn add_neighbours(
+    lists: &mut [Vec<Neighbour>],
+    reach: &[Option<Aabb>],
+    x: usize,
+    y: usize,
+    shift: Vector,
+    period: Option<Vector>,
+) {
+    if x == y || y >= lists.len() {
+        return;
+    }
+    // Each list on its own, to be safe: a pair found at the start is in both lists.
+    let there = Neighbour::new(y as u32, shift, period);
+    if !lists[x].contains(&there) {
+        lists[x].push(there);
+    }
+    let back = Neighbour::new(x as u32, -shift, period);
+    if reach[y].is_some() && !lists[y].contains(&back) {
+        lists[y].push(back);
+    }
+}
+
+/// An entry of a neighbour list: the slot, and the image it is met through as whole periods
+/// on each axis (8 bytes rather than a slot and a vector's 24: the lists of a large gas
+/// are read at every plan and should stay in cache).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Neighbour {
+    slot: u32,
+    periods: [i8; 2],
+}
+
+impl Neighbour {
+    /// `slot` met through the image translated by `shift` (whole periods of `period`).
+    fn new(slot: u32, shift: Vector, period: Option<Vector>) -> Self {
+        let periods = match period {
+            Some(size) if shift != Vector::zeros() => [
+                (shift.x / size.x).round() as i8,
+                (shift.y / size.y).round() as i8,
+            ],
+            _ => [0, 0],
+        };
+        Self { slot, periods }
+    }
+
+    /// The translation of the image: exactly the shift it was made from (a period times
+    /// -1, 0 or 1 is exact).
+    #[inline]
+    fn shift(self, period: Option<Vector>) -> Vector {
+        match (self.periods, period) {
+            ([0, 0], _) | (_, None) => Vector::zeros(),
+            ([kx, ky], Some(size)) => Vector::new(Real::from(kx) * size.x, Real::from(ky) * size.y),
+        }
+    }
+}
+
+/// Whether every bound of `aabb` is finite.
+fn is_finite(aabb: &Aabb) -> bool {
+    aabb.mins.x.is_finite()
+        && aabb.mins.y.is_finite()
+        && aabb.maxs.x.is_finite()
+        && aabb.maxs.y.is_finite()
+}
+
 fn reset<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
     v.clear();
     v.resize(len, value);
 }
 
 /// One step's event loop: the context's parts it needs, with the scratch and the report.
-struct Run<'r, B: Broadphase> {
+struct Run<'r> {
     settings: FirstTimeOfImpactSettings,
     dt: Real,
     time: Real,
     bodies: &'r mut BodySet,
-    broadphase: &'r mut B,
     proxies: &'r [Option<BodyHandle>],
-    /// The wrapped queries of a periodic domain, grown with every box given to the
-    /// broadphase.
+    /// The periodic domain's images, if any: reach boxes stay within half a period.
     periodic: Option<PeriodicImages>,
     s: &'r mut Scratch,
     report: &'r mut FirstToiReport,
 }
 
-impl<B: Broadphase> Run<'_, B> {
+impl Run<'_> {
     fn is_current(&self, e: &Entry) -> bool {
         let (a, b) = (e.a as usize, e.b as usize);
         self.s.versions[a] == e.version_a
@@ -499,8 +679,20 @@ impl<B: Broadphase> Run<'_, B> {
         if rest <= 0.0 {
             return None;
         }
-        let start = pose_on_course(course, t);
         let sweep = course.1;
+        let start = if self.s.round[slot] {
+            // A disc about its own centre looks the same at every angle: its course's start
+            // rotation saves a sine and cosine per query. The position is the one
+            // `pose_on_course` gives, bit for bit (its rotation of the zero centre adds
+            // exact zeros); a query that works in the disc's frame (disc against segment)
+            // rounds differently in the other frame, nothing more.
+            let (t0, sweep) = course;
+            let at = sweep.start().translation.vector
+                + sweep.linvel() * (sweep.dt() * ((t - t0) / sweep.dt()));
+            Isometry::from_parts(at.into(), sweep.start().rotation)
+        } else {
+            pose_on_course(course, t)
+        };
         Sweep::new(
             start,
             sweep.local_center(),
@@ -523,29 +715,16 @@ impl<B: Broadphase> Run<'_, B> {
         let Some(body_x) = self.bodies.get(hx) else {
             return;
         };
-        let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
-        let (aabb, translation) = query_box(body_x, &sweep_x, pad);
-        let mut candidates = core::mem::take(&mut self.s.images);
-        if PeriodicImages::query_swept(
-            self.periodic.as_ref(),
-            &*self.broadphase,
-            &aabb,
-            &translation,
-            &mut self.s.candidates,
-            &mut candidates,
-        )
-        .is_err()
-        {
-            // Unanswerable (a box that overflows): stop rather than move unchecked.
-            self.s.images = candidates;
-            self.stop(xs, t);
-            return;
-        }
+        let candidates = core::mem::take(&mut self.s.neighbours[xs]);
         let rest = self.dt - t;
-        for &(proxy, shift) in &candidates {
-            let y = proxy.index() as u32;
+        let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
+        let course_box = Aabb::swept(body_x.shape(), &sweep_x).inflated(pad);
+        let period = self.s.period;
+        for &neighbour in &candidates {
+            let (y, shift) = (neighbour.slot, neighbour.shift(period));
             let ys = y as usize;
-            if y == x || ys >= self.proxies.len() || !self.is_live(ys) {
+            if !course_box.intersects(&shifted(&self.s.course_box[ys], &shift)) || !self.is_live(ys)
+            {
                 continue;
             }
             let Some(hy) = self.proxies[ys] else { continue };
@@ -621,7 +800,7 @@ impl<B: Broadphase> Run<'_, B> {
                 due,
             });
         }
-        self.s.images = candidates;
+        self.s.neighbours[xs] = candidates;
     }
 
     /// The contact of a pair that touches at the start of its courses (`sweep_x`, `sweep_y`,
@@ -788,18 +967,44 @@ impl<B: Broadphase> Run<'_, B> {
         let Ok(sweep) = Sweep::new(pose, body.local_center(), linvel, angvel, rest) else {
             return;
         };
-        let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
-        let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
         self.s.motions[slot] = Some((t, sweep));
         self.s.versions[slot] = self.s.versions[slot].wrapping_add(1);
         self.s.rerouted[slot] = true;
-        if let Some(images) = &mut self.periodic {
-            images.cover(&aabb);
+        let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
+        let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
+        self.s.course_box[slot] = aabb;
+        let Some(old) = self.s.reach[slot] else {
+            // Never planned (its box overflowed at the start): nothing can be planned
+            // against it, so it stays put.
+            if !halt {
+                self.set_course(slot, t, true);
+            }
+            return;
+        };
+        if !is_finite(&aabb) {
+            // A box that overflows cannot be planned against: stay put.
+            if !halt {
+                self.set_course(slot, t, true);
+            }
+            return;
         }
-        if self.broadphase.update(ProxyId(handle.index), aabb).is_err() && !halt {
-            // A box the broadphase cannot hold cannot be planned against: stay put.
-            self.set_course(slot, t, true);
+        if old.contains(&aabb) {
+            // The usual case: the new course stays within the reach, the neighbour list
+            // still holds every body it can meet.
+            return;
         }
+        // The course leaves its reach: a larger reach, and the bodies it meets added to
+        // both neighbour lists.
+        self.report.reach_escapes += 1;
+        let grown = reach(body, aabb, &sweep, self.periodic.as_ref()).merged(&old);
+        let x = slot as u32;
+        let s = &mut *self.s;
+        s.reach[slot] = Some(grown);
+        s.grid.insert(x, &grown);
+        let (lists, boxes, period) = (&mut s.neighbours, &s.reach, s.period);
+        s.grid.query(x, &grown, boxes, false, |y, shift| {
+            add_neighbours(lists, boxes, slot, y as usize, shift, period);
+        });
     }
 
     /// The event cap was reached, or a query gave up: the moving bodies of the pair stop at

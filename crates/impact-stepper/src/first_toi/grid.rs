@@ -1,0 +1,526 @@
+//! The neighbour search of [`FirstTimeOfImpact`](crate::FirstTimeOfImpact): a hierarchical
+//! spatial hash over the reach boxes of one step.
+//!
+//! The event loop needs, once per step, every pair of bodies whose reach boxes meet, and,
+//! when a course leaves its reach, the bodies a grown reach meets. A tree broadphase answers
+//! both, but at the price of a batch update and a pair search over the tree each step and
+//! a reinsertion per grown reach; a grid answers them with a few hash lookups per box.
+//!
+//! Level `k` has cells of side `base * 2^k` (`base`: the smallest box's extent); a box lives
+//! at the lowest level whose cells are at least as large as the box, so it covers at most
+//! 2 x 2 cells there, and is listed in each. A box finds the boxes of its own and coarser
+//! levels by looking in the cells it covers there; boxes of finer levels find it the same
+//! way, which makes the start-of-step pair search symmetric at 4 cells per level per box.
+//! A grown reach looks into the finer levels too (each level's cells it covers, or all the
+//! level's boxes when that is fewer). Boxes larger than the coarsest level (a floor, a
+//! wall) are kept apart and checked against every query.
+//!
+//! In a periodic domain a level's cells divide the period (at least the nominal size, so
+//! the 2 x 2 bound holds) and cell coordinates wrap; a pair's image is found by trying the
+//! translations of one period on each axis. Bodies are within half a period of the domain
+//! during a step (they are wrapped at its start), so one period either way is enough.
+
+use impact_geometry::{Aabb, Point, Real, Vector};
+
+/// Levels beyond the first: cells up to `2^MAX_LEVEL` times the smallest box.
+const MAX_LEVEL: usize = 20;
+
+/// A grown reach looks into a finer level cell by cell only while that visits at most this
+/// many cells; past it, it tests that level's boxes one by one.
+const MAX_CELL_VISITS: i64 = 64;
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Level {
+    /// Cell side on each axis.
+    cell: Vector,
+    /// Cells per period on each axis (periodic domains only).
+    wrap: Option<(i64, i64)>,
+}
+
+/// A box as listed in a cell: a copy, so that a query reads the cell's memory in order.
+/// A slot whose reach grew is listed again with its new box; its old listings, with a box
+/// inside the new one, only ever miss what the new ones find.
+#[derive(Debug, Clone, Copy)]
+struct Item {
+    slot: u32,
+    level: u32,
+    aabb: Aabb,
+}
+
+/// The grid (see the module docs). Its storage is kept from step to step.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ReachGrid {
+    origin: Point,
+    /// The period of a periodic domain.
+    period: Option<Vector>,
+    levels: Vec<Level>,
+    /// Hashed cells: the boxes listed in each; a bucket may mix cells (the box test sorts
+    /// them out).
+    buckets: Vec<Vec<Item>>,
+    /// The boxes of each level (and, last, the boxes too large for any level).
+    members: Vec<Vec<Item>>,
+    /// Per slot: its level when the grid was built (`levels.len()` for a large box), or
+    /// `usize::MAX` if it was not in the grid then.
+    level_of: Vec<usize>,
+    /// Per slot: the query that last reported it, so a box listed in several cells is
+    /// reported once per query.
+    stamps: Vec<u32>,
+    stamp: u32,
+}
+
+impl ReachGrid {
+    /// Rebuilds the grid over `boxes` (per slot; `None` is left out), in a periodic domain
+    /// of `period` with cells aligned on `origin` if there is one.
+    pub fn build(&mut self, boxes: &[Option<Aabb>], origin: Point, period: Option<Vector>) {
+        self.origin = origin;
+        self.period = period;
+        let mut smallest = Real::INFINITY;
+        let mut largest: Real = 0.0;
+        let mut count: usize = 0;
+        for aabb in boxes.iter().flatten() {
+            let e = extent(aabb);
+            smallest = smallest.min(e);
+            largest = largest.max(e);
+            count += 1;
+        }
+        // Boxes of zero extent (points) would make the finest level infinitely fine: the
+        // finest level is at most 2^MAX_LEVEL times finer than the largest box.
+        let floor = largest * (0.5 as Real).powi(MAX_LEVEL as i32);
+        let mut base = smallest.max(floor);
+        if !(base.is_finite() && base > 0.0) {
+            base = 1.0;
+        }
+        self.levels.clear();
+        let mut side = base;
+        while self.levels.len() <= MAX_LEVEL {
+            let (cell, wrap) = match period {
+                Some(size) => {
+                    let nx = ((size.x / side).floor() as i64).max(1);
+                    let ny = ((size.y / side).floor() as i64).max(1);
+                    (
+                        Vector::new(size.x / nx as Real, size.y / ny as Real),
+                        Some((nx, ny)),
+                    )
+                }
+                None => (Vector::new(side, side), None),
+            };
+            self.levels.push(Level { cell, wrap });
+            if side >= largest {
+                break;
+            }
+            side *= 2.0;
+        }
+        let table = (4 * count).next_power_of_two().max(16);
+        for bucket in &mut self.buckets {
+            bucket.clear();
+        }
+        if self.buckets.len() < table {
+            self.buckets.resize_with(table, Vec::new);
+        }
+        self.members.iter_mut().for_each(Vec::clear);
+        if self.members.len() < self.levels.len() + 1 {
+            self.members.resize_with(self.levels.len() + 1, Vec::new);
+        }
+        self.level_of.clear();
+        self.level_of.resize(boxes.len(), usize::MAX);
+        if self.stamps.len() < boxes.len() {
+            self.stamps.resize(boxes.len(), 0);
+        }
+        for (slot, aabb) in boxes.iter().enumerate() {
+            if let Some(aabb) = aabb {
+                self.level_of[slot] = self.insert(slot as u32, aabb);
+            }
+        }
+    }
+
+    /// Whether the start-of-step pair of `x` and `y`, found by the upward [`query`] of `x`,
+    /// is `x`'s to report: boxes of one level find each other, and the smaller slot keeps
+    /// the pair.
+    ///
+    /// [`query`]: ReachGrid::query
+    fn reports(&self, x: u32, y: u32) -> bool {
+        self.level_of.get(x as usize) != self.level_of.get(y as usize) || x < y
+    }
+
+    /// Calls `found(x, y, shift)` once for every pair of slots whose boxes in `boxes` (as
+    /// built) meet, `x` meeting the image of `y` translated by `shift`; `found` is called
+    /// for one side of each pair only. `scratch` is a buffer.
+    pub fn pairs(
+        &mut self,
+        boxes: &[Option<Aabb>],
+        scratch: &mut Vec<(u32, Vector)>,
+        mut found: impl FnMut(u32, u32, Vector),
+    ) {
+        for (x, aabb) in boxes.iter().enumerate() {
+            let Some(aabb) = aabb else { continue };
+            let x = x as u32;
+            scratch.clear();
+            self.query(x, aabb, boxes, true, |y, s| scratch.push((y, s)));
+            for &(y, s) in scratch.iter() {
+                if self.reports(x, y) {
+                    found(x, y, s);
+                }
+            }
+        }
+    }
+
+    /// Lists `slot` with box `aabb`: in the cells it covers at its level, or with the
+    /// large boxes. A slot already in the grid (a reach that grew) is listed again at the
+    /// level of its new box; its old listings stay, and queries test the current box.
+    /// Returns the level.
+    pub fn insert(&mut self, slot: u32, aabb: &Aabb) -> usize {
+        let level = self.level_for(aabb);
+        if self.stamps.len() <= slot as usize {
+            self.stamps.resize(slot as usize + 1, 0);
+        }
+        let item = Item {
+            slot,
+            level: level as u32,
+            aabb: *aabb,
+        };
+        self.members[level].push(item);
+        if level < self.levels.len() {
+            let mask = self.buckets.len() - 1;
+            let lv = self.levels[level];
+            let (x0, x1, y0, y1) = self.cell_range(&lv, aabb);
+            for ix in x0..=x1 {
+                for iy in y0..=y1 {
+                    let b = bucket(
+                        level,
+                        wrap(ix, lv.wrap.map(|w| w.0)),
+                        wrap(iy, lv.wrap.map(|w| w.1)),
+                        mask,
+                    );
+                    self.buckets[b].push(item);
+                }
+            }
+        }
+        level
+    }
+
+    /// Calls `found(y, shift)` for every slot `y` other than `slot` whose box in `boxes`
+    /// meets `aabb` at the image translated by `shift` (zero outside periodic domains):
+    /// those of `slot`'s level and coarser ones if `upward`, of every level otherwise. Each
+    /// `(y, shift)` is reported once.
+    pub fn query(
+        &mut self,
+        slot: u32,
+        aabb: &Aabb,
+        boxes: &[Option<Aabb>],
+        upward: bool,
+        mut found: impl FnMut(u32, Vector),
+    ) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // Wrapped round: old stamps could match again.
+            self.stamps.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        let own = self.level_for(aabb);
+        let first = if upward {
+            own.min(self.levels.len())
+        } else {
+            0
+        };
+        let mask = self.buckets.len() - 1;
+        let period = self.period;
+        let mut report = |item: &Item, stamps: &mut [u32]| {
+            // A bucket mixes cells, of any level: an upward query skips the finer boxes it
+            // meets there (they find this one themselves).
+            if item.slot == slot
+                || upward && (item.level as usize) < first
+                || !meets(aabb, &item.aabb, period)
+            {
+                return;
+            }
+            let y = item.slot;
+            let ys = y as usize;
+            if stamps[ys] == stamp {
+                return;
+            }
+            stamps[ys] = stamp;
+            // The images from the slot's current box, which holds every box it was listed
+            // with.
+            let Some(other) = boxes.get(ys).copied().flatten() else {
+                return;
+            };
+            match period {
+                None => {
+                    if aabb.intersects(&other) {
+                        found(y, Vector::zeros());
+                    }
+                }
+                Some(size) => {
+                    // The translations that overlap on each axis on their own (usually one),
+                    // then every combination of them.
+                    let overlaps = |lo: Real, hi: Real, other_lo: Real, other_hi: Real, p: Real| {
+                        [0.0, -p, p]
+                            .map(|s| (lo <= other_hi + s && other_lo + s <= hi).then_some(s))
+                    };
+                    let xs = overlaps(aabb.mins.x, aabb.maxs.x, other.mins.x, other.maxs.x, size.x);
+                    if xs.iter().all(Option::is_none) {
+                        return;
+                    }
+                    let ys = overlaps(aabb.mins.y, aabb.maxs.y, other.mins.y, other.maxs.y, size.y);
+                    for sx in xs.into_iter().flatten() {
+                        for sy in ys.into_iter().flatten() {
+                            found(y, Vector::new(sx, sy));
+                        }
+                    }
+                }
+            }
+        };
+        for level in first..self.levels.len() {
+            let lv = self.levels[level];
+            let (x0, x1, y0, y1) = self.cell_range(&lv, aabb);
+            let cells = (x1 - x0 + 1).saturating_mul(y1 - y0 + 1);
+            if cells > MAX_CELL_VISITS && (self.members[level].len() as i64) < cells {
+                for item in &self.members[level] {
+                    report(item, &mut self.stamps);
+                }
+                continue;
+            }
+            for ix in x0..=x1 {
+                for iy in y0..=y1 {
+                    let b = bucket(
+                        level,
+                        wrap(ix, lv.wrap.map(|w| w.0)),
+                        wrap(iy, lv.wrap.map(|w| w.1)),
+                        mask,
+                    );
+                    for item in &self.buckets[b] {
+                        report(item, &mut self.stamps);
+                    }
+                }
+            }
+        }
+        for item in &self.members[self.levels.len()] {
+            report(item, &mut self.stamps);
+        }
+    }
+
+    /// The level of a box: the lowest whose cells are as large as the box, or
+    /// `levels.len()` (the large boxes).
+    fn level_for(&self, aabb: &Aabb) -> usize {
+        let e = aabb.maxs - aabb.mins;
+        self.levels
+            .iter()
+            .position(|lv| e.x <= lv.cell.x && e.y <= lv.cell.y)
+            .unwrap_or(self.levels.len())
+    }
+
+    /// The cells `aabb` covers at level `lv`, inclusive, clamped to one period (a wrapped
+    /// range never repeats a cell) and to a range an `i64` holds.
+    fn cell_range(&self, lv: &Level, aabb: &Aabb) -> (i64, i64, i64, i64) {
+        // In a periodic domain a point and its image one period away must fall in the same
+        // wrapped cell, which rounding in the division can break at a cell's edge: the
+        // range is widened by a millionth of a cell, far beyond that rounding.
+        let slack = if lv.wrap.is_some() { 1e-6 } else { 0.0 };
+        let index = |v: Real, o: Real, c: Real, side: Real| {
+            // `floor` by hand: without SSE4.1 the standard one is a library call, and this
+            // runs 8 times per box and query.
+            let q = ((v - o) / c + side * slack).clamp(-1e15, 1e15);
+            let i = q as i64;
+            if (i as Real) > q { i - 1 } else { i }
+        };
+        let (mut x0, mut x1) = (
+            index(aabb.mins.x, self.origin.x, lv.cell.x, -1.0),
+            index(aabb.maxs.x, self.origin.x, lv.cell.x, 1.0),
+        );
+        let (mut y0, mut y1) = (
+            index(aabb.mins.y, self.origin.y, lv.cell.y, -1.0),
+            index(aabb.maxs.y, self.origin.y, lv.cell.y, 1.0),
+        );
+        if let Some((nx, ny)) = lv.wrap {
+            if x1 - x0 >= nx {
+                (x0, x1) = (0, nx - 1);
+            }
+            if y1 - y0 >= ny {
+                (y0, y1) = (0, ny - 1);
+            }
+        }
+        (x0, x1, y0, y1)
+    }
+}
+
+/// Whether `a` meets `b` or, in a periodic domain of `period`, its image one period away
+/// on either axis or both.
+#[inline]
+fn meets(a: &Aabb, b: &Aabb, period: Option<Vector>) -> bool {
+    let axis = |lo: Real, hi: Real, other_lo: Real, other_hi: Real, p: Real| {
+        (lo <= other_hi && other_lo <= hi)
+            || (lo <= other_hi - p && other_lo - p <= hi)
+            || (lo <= other_hi + p && other_lo + p <= hi)
+    };
+    match period {
+        None => a.intersects(b),
+        Some(size) => {
+            axis(a.mins.x, a.maxs.x, b.mins.x, b.maxs.x, size.x)
+                && axis(a.mins.y, a.maxs.y, b.mins.y, b.maxs.y, size.y)
+        }
+    }
+}
+
+/// The larger side of a box.
+fn extent(aabb: &Aabb) -> Real {
+    (aabb.maxs.x - aabb.mins.x).max(aabb.maxs.y - aabb.mins.y)
+}
+
+/// `i` wrapped into `[0, n)` when the level wraps.
+#[inline]
+fn wrap(i: i64, n: Option<i64>) -> i64 {
+    n.map_or(i, |n| i.rem_euclid(n))
+}
+
+/// The bucket of cell `(ix, iy)` of `level`.
+#[inline]
+fn bucket(level: usize, ix: i64, iy: i64, mask: usize) -> usize {
+    let mut h = (level as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h = (h ^ ix as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    h = (h.rotate_left(23) ^ iy as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    (h >> 17) as usize & mask
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (no dependency for a test).
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn next(&mut self) -> Real {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 11) as Real / (1u64 << 53) as Real
+        }
+    }
+
+    fn random_boxes(rng: &mut Lcg, n: usize, span: Real) -> Vec<Option<Aabb>> {
+        (0..n)
+            .map(|i| {
+                if i % 17 == 5 {
+                    return None;
+                }
+                let (x, y) = (rng.next() * span, rng.next() * span);
+                // Mostly small boxes, some tall or wide, a few huge, a few points.
+                let (w, h) = match i % 11 {
+                    0 => (rng.next() * 0.3 * span, 0.1),
+                    1 => (0.0, 0.0),
+                    2 => (0.2, rng.next() * 0.4 * span),
+                    _ => (rng.next() * 2.0, rng.next() * 2.0),
+                };
+                Some(Aabb::new(Point::new(x, y), Point::new(x + w, y + h)))
+            })
+            .collect()
+    }
+
+    fn brute(
+        boxes: &[Option<Aabb>],
+        x: usize,
+        aabb: &Aabb,
+        period: Option<Vector>,
+    ) -> Vec<(u32, [i8; 2])> {
+        let mut out = Vec::new();
+        for (y, other) in boxes.iter().enumerate() {
+            let Some(other) = other else { continue };
+            if y == x {
+                continue;
+            }
+            let shifts: &[(Real, Real)] = if period.is_some() {
+                &[
+                    (0.0, 0.0),
+                    (-1.0, 0.0),
+                    (1.0, 0.0),
+                    (0.0, -1.0),
+                    (0.0, 1.0),
+                    (-1.0, -1.0),
+                    (-1.0, 1.0),
+                    (1.0, -1.0),
+                    (1.0, 1.0),
+                ]
+            } else {
+                &[(0.0, 0.0)]
+            };
+            for &(kx, ky) in shifts {
+                let size = period.unwrap_or_else(Vector::zeros);
+                let s = Vector::new(kx * size.x, ky * size.y);
+                if aabb.intersects(&Aabb::new(other.mins + s, other.maxs + s)) {
+                    out.push((y as u32, [kx as i8, ky as i8]));
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    fn key(y: u32, s: Vector, period: Option<Vector>) -> (u32, [i8; 2]) {
+        let size = period.unwrap_or(Vector::new(1.0, 1.0));
+        (
+            y,
+            [(s.x / size.x).round() as i8, (s.y / size.y).round() as i8],
+        )
+    }
+
+    /// The grid reports exactly what a brute-force test of every box reports, for the
+    /// all-level queries of grown boxes and, combined over both sides, the upward queries
+    /// of the start-of-step pair search; in unbounded and periodic domains.
+    #[test]
+    fn matches_brute_force() {
+        for (seed, period) in [
+            (1, None),
+            (2, Some(Vector::new(40.0, 30.0))),
+            (3, None),
+            (4, Some(Vector::new(25.0, 25.0))),
+        ] {
+            let mut rng = Lcg(seed);
+            let span = period.map_or(50.0, |p: Vector| p.x.min(p.y));
+            let mut boxes = random_boxes(&mut rng, 300, span);
+            let mut grid = ReachGrid::default();
+            grid.build(&boxes, Point::origin(), period);
+            // Pairs from upward queries, each side's, united.
+            let mut pairs = Vec::new();
+            let mut scratch = Vec::new();
+            grid.pairs(&boxes, &mut scratch, |x, y, s| {
+                let k = key(y, s, period);
+                pairs.push((x, k));
+                pairs.push((y, (x, [-k.1[0], -k.1[1]])));
+            });
+            pairs.sort_unstable();
+            let before = pairs.len();
+            pairs.dedup();
+            assert_eq!(before, pairs.len(), "seed {seed}: each pair reported once");
+            let mut expected = Vec::new();
+            for x in 0..boxes.len() {
+                let Some(aabb) = boxes[x] else { continue };
+                expected.extend(
+                    brute(&boxes, x, &aabb, period)
+                        .into_iter()
+                        .map(|k| (x as u32, k)),
+                );
+            }
+            assert_eq!(pairs, expected, "seed {seed}: start pairs");
+            // Boxes that grow, one after the other, each asked of every level.
+            for x in (0..boxes.len()).step_by(7) {
+                let Some(old) = boxes[x] else { continue };
+                let grow = rng.next() * 6.0;
+                let grown = old.inflated(grow);
+                boxes[x] = Some(grown);
+                grid.insert(x as u32, &grown);
+                let mut got = Vec::new();
+                grid.query(x as u32, &grown, &boxes, false, |y, s| {
+                    got.push(key(y, s, period))
+                });
+                got.sort_unstable();
+                assert_eq!(
+                    got,
+                    brute(&boxes, x, &grown, period),
+                    "seed {seed}: grown {x}"
+                );
+            }
+        }
+    }
+}
