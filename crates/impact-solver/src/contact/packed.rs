@@ -1,0 +1,392 @@
+//! The constraints as the per-point passes (sweeps, warm start, capture of approach
+//! velocities) see them: each chunk of up to [`LANES`](super::LANES) constraints that share
+//! no body (see [`sweep_order`](super::sweep_order)) laid out one field per four-wide vector
+//! (`wide::f64x4`: two SSE2 registers on the baseline x86-64 target), so a pass updates the
+//! constraints of a chunk with one SIMD operation per step of the arithmetic, as rapier2d
+//! does with its four-wide groups.
+//!
+//! Each body still sees its constraints in pair order, so every pass gives the result of the
+//! pair order. The sweeps are bound by the latency of each chain of dependent impulse updates
+//! (a chunk's bodies are usually the next chunk's) more than by the operation count, so the
+//! arithmetic keeps on that chain only what depends on the velocities: `n / m` and
+//! `I^-1 (r x n)` are fixed for the step, and the softness and bias terms are added beside
+//! it. With the scalar arithmetic of the per-constraint form (bit for bit the interleaved
+//! scalar sweeps), the same layout was no faster than those sweeps, at two lanes or four.
+//!
+//! A lane a pass skips (a missing second point or a padding lane, which hold zeros, or a point
+//! the pass leaves alone) gets a change of impulse of exactly zero, so its bodies keep their
+//! velocities up to the sign of a zero. While a pass runs, the impulses, separations and
+//! approach velocities live here; [`store_dynamic`] copies them back to the constraints
+//! (what the public accessors and the cache read), [`load_dynamic`] the other way.
+
+use super::{BodyState, ContactConstraint, SolverBody, current_separation};
+use impact_geometry::Real;
+use wide::f64x4 as V;
+
+/// Constraints per packed chunk: the lanes of `V`, one per constraint of a sweep chunk.
+const W: usize = super::LANES;
+
+/// One point of every constraint of a chunk.
+#[derive(Debug, Clone, Copy, Default)]
+struct PointLanes {
+    rn_a: V,
+    rn_b: V,
+    rt_a: V,
+    rt_b: V,
+    normal_mass: V,
+    tangent_mass: V,
+    separation: V,
+    normal_impulse: V,
+    tangent_impulse: V,
+    max_normal_impulse: V,
+    relative_velocity: V,
+    /// `I_a^-1 (r_a x n)` and the same for B and along the tangent: the spin a unit impulse
+    /// gives each body.
+    wn_a: V,
+    wn_b: V,
+    wt_a: V,
+    wt_b: V,
+}
+
+/// Up to [`W`] constraints without a body in common, one per lane.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Chunk {
+    /// Indices of the constraints (the first `len` lanes).
+    members: [u32; W],
+    len: usize,
+    /// Solver body indices; padding lanes repeat lane 0's and are never written.
+    body_a: [u32; W],
+    body_b: [u32; W],
+    nx: V,
+    ny: V,
+    friction: V,
+    bias_rate: V,
+    mass_scale: V,
+    impulse_scale: V,
+    /// `n / m_a` and `n / m_b`: the velocity a unit normal impulse gives each body (the
+    /// tangent's are the same turned a quarter turn).
+    nx_ma: V,
+    ny_ma: V,
+    nx_mb: V,
+    ny_mb: V,
+    points: [PointLanes; 2],
+}
+
+/// The value of `f` for each of the first `len` lanes, zero in the others.
+#[inline(always)]
+fn lanes(len: usize, mut f: impl FnMut(usize) -> Real) -> V {
+    let mut v = [0.0; W];
+    for (l, x) in v.iter_mut().enumerate().take(len) {
+        *x = f(l);
+    }
+    V::new(v)
+}
+
+/// Velocities of one side of a chunk's constraints.
+#[derive(Clone, Copy)]
+struct Velocities {
+    vx: V,
+    vy: V,
+    w: V,
+}
+
+impl Velocities {
+    #[inline(always)]
+    fn gather(bodies: &[SolverBody], index: &[u32; W]) -> Self {
+        let b = index.map(|i| bodies[i as usize]);
+        Self {
+            vx: V::new(b.map(|b| b.v.x)),
+            vy: V::new(b.map(|b| b.v.y)),
+            w: V::new(b.map(|b| b.w)),
+        }
+    }
+
+    /// The velocity of B relative to A along `(dx, dy)` at points with `rd_a = r_a x d`,
+    /// `rd_b = r_b x d` (in 2D, `(w x r) . d = w (r x d)`).
+    #[inline(always)]
+    fn along(&self, b: &Self, dx: V, dy: V, rd_a: V, rd_b: V) -> V {
+        ((b.vx - self.vx) * dx + (b.vy - self.vy) * dy) + (b.w * rd_b - self.w * rd_a)
+    }
+
+    #[inline(always)]
+    fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; W], len: usize) {
+        let (vx, vy, w) = (self.vx.to_array(), self.vy.to_array(), self.w.to_array());
+        for l in 0..len {
+            let b = &mut bodies[index[l] as usize];
+            b.v.x = vx[l];
+            b.v.y = vy[l];
+            b.w = w[l];
+        }
+    }
+
+    /// `self -= d`.
+    #[inline(always)]
+    fn sub(&mut self, dx: V, dy: V, dw: V) {
+        self.vx -= dx;
+        self.vy -= dy;
+        self.w -= dw;
+    }
+
+    /// `self += d`.
+    #[inline(always)]
+    fn add(&mut self, dx: V, dy: V, dw: V) {
+        self.vx += dx;
+        self.vy += dy;
+        self.w += dw;
+    }
+}
+
+/// The chunks of `order` cut at `chunk_starts`, with the constraints' current impulses.
+/// Filled in place, lane by lane: a chunk is most of a kilobyte, and building each by value
+/// cost a copy.
+pub(super) fn pack(
+    constraints: &[ContactConstraint],
+    bodies: &[SolverBody],
+    order: &[u32],
+    chunk_starts: &[u32],
+) -> Vec<Chunk> {
+    let mut chunks = Vec::new();
+    chunks.resize_with(chunk_starts.len().saturating_sub(1), Chunk::default);
+    for (ch, w) in chunks.iter_mut().zip(chunk_starts.windows(2)) {
+        let ids = &order[w[0] as usize..w[1] as usize];
+        ch.len = ids.len();
+        // Padding lanes read lane 0's bodies and are never written.
+        ch.body_a = [constraints[ids[0] as usize].state_a; W];
+        ch.body_b = [constraints[ids[0] as usize].state_b; W];
+        for (l, &i) in ids.iter().enumerate() {
+            let c = &constraints[i as usize];
+            let (a, b) = (&bodies[c.state_a as usize], &bodies[c.state_b as usize]);
+            ch.members[l] = i;
+            ch.body_a[l] = c.state_a;
+            ch.body_b[l] = c.state_b;
+            ch.nx.as_mut_array()[l] = c.normal.x;
+            ch.ny.as_mut_array()[l] = c.normal.y;
+            ch.friction.as_mut_array()[l] = c.friction;
+            ch.bias_rate.as_mut_array()[l] = c.softness.bias_rate;
+            ch.mass_scale.as_mut_array()[l] = c.softness.mass_scale;
+            ch.impulse_scale.as_mut_array()[l] = c.softness.impulse_scale;
+            ch.nx_ma.as_mut_array()[l] = c.normal.x * a.inv_mass;
+            ch.ny_ma.as_mut_array()[l] = c.normal.y * a.inv_mass;
+            ch.nx_mb.as_mut_array()[l] = c.normal.x * b.inv_mass;
+            ch.ny_mb.as_mut_array()[l] = c.normal.y * b.inv_mass;
+            for (pl, p) in ch.points.iter_mut().zip(&c.points[..c.count]) {
+                pl.rn_a.as_mut_array()[l] = p.rn_a;
+                pl.rn_b.as_mut_array()[l] = p.rn_b;
+                pl.rt_a.as_mut_array()[l] = p.rt_a;
+                pl.rt_b.as_mut_array()[l] = p.rt_b;
+                pl.normal_mass.as_mut_array()[l] = p.normal_mass;
+                pl.tangent_mass.as_mut_array()[l] = p.tangent_mass;
+                pl.wn_a.as_mut_array()[l] = a.inv_inertia * p.rn_a;
+                pl.wn_b.as_mut_array()[l] = b.inv_inertia * p.rn_b;
+                pl.wt_a.as_mut_array()[l] = a.inv_inertia * p.rt_a;
+                pl.wt_b.as_mut_array()[l] = b.inv_inertia * p.rt_b;
+                pl.separation.as_mut_array()[l] = p.separation;
+                pl.normal_impulse.as_mut_array()[l] = p.normal_impulse;
+                pl.tangent_impulse.as_mut_array()[l] = p.tangent_impulse;
+                pl.max_normal_impulse.as_mut_array()[l] = p.max_normal_impulse;
+                pl.relative_velocity.as_mut_array()[l] = p.relative_velocity;
+            }
+        }
+    }
+    chunks
+}
+
+fn load_chunk(chunk: &mut Chunk, constraints: &[ContactConstraint]) {
+    let len = chunk.len;
+    let cs = chunk.members.map(|i| &constraints[i as usize]);
+    for (k, pl) in chunk.points.iter_mut().enumerate() {
+        let p = |l: usize| &cs[l].points[k];
+        pl.separation = lanes(len, |l| p(l).separation);
+        pl.normal_impulse = lanes(len, |l| p(l).normal_impulse);
+        pl.tangent_impulse = lanes(len, |l| p(l).tangent_impulse);
+        pl.max_normal_impulse = lanes(len, |l| p(l).max_normal_impulse);
+        pl.relative_velocity = lanes(len, |l| p(l).relative_velocity);
+    }
+}
+
+/// Impulses, separations and approach velocities from the constraints into the chunks.
+pub(super) fn load_dynamic(chunks: &mut [Chunk], constraints: &[ContactConstraint]) {
+    for chunk in chunks {
+        load_chunk(chunk, constraints);
+    }
+}
+
+/// Impulses, separations and approach velocities from the chunks back into the constraints.
+pub(super) fn store_dynamic(chunks: &[Chunk], constraints: &mut [ContactConstraint]) {
+    for chunk in chunks {
+        for (k, pl) in chunk.points.iter().enumerate() {
+            let separation = pl.separation.to_array();
+            let normal = pl.normal_impulse.to_array();
+            let tangent = pl.tangent_impulse.to_array();
+            let max_normal = pl.max_normal_impulse.to_array();
+            let relative = pl.relative_velocity.to_array();
+            for l in 0..chunk.len {
+                let c = &mut constraints[chunk.members[l] as usize];
+                if k < c.count {
+                    let p = &mut c.points[k];
+                    p.separation = separation[l];
+                    p.normal_impulse = normal[l];
+                    p.tangent_impulse = tangent[l];
+                    p.max_normal_impulse = max_normal[l];
+                    p.relative_velocity = relative[l];
+                }
+            }
+        }
+    }
+}
+
+/// Every point's separation where the bodies are now (see
+/// [`current_separation`](super::current_separation)).
+pub(super) fn update_separations(
+    chunks: &mut [Chunk],
+    constraints: &[ContactConstraint],
+    states: &[BodyState],
+) {
+    for chunk in chunks {
+        let len = chunk.len;
+        let cs = chunk.members.map(|i| &constraints[i as usize]);
+        for (k, pl) in chunk.points.iter_mut().enumerate() {
+            pl.separation = lanes(len, |l| {
+                let c = cs[l];
+                if k < c.count {
+                    let (sa, sb) = (&states[c.state_a as usize], &states[c.state_b as usize]);
+                    current_separation(sa, sb, &c.points[k], &c.normal)
+                } else {
+                    0.0
+                }
+            });
+        }
+    }
+}
+
+/// Re-applies every accumulated impulse at the prepared lever arms, chunk by chunk (each
+/// body sees its constraints in pair order, so this is the pair-order pass bit for bit).
+pub(super) fn warm_start(chunks: &[Chunk], bodies: &mut [SolverBody]) {
+    for ch in chunks {
+        let mut a = Velocities::gather(bodies, &ch.body_a);
+        let mut b = Velocities::gather(bodies, &ch.body_b);
+        for p in &ch.points {
+            let (n, t) = (p.normal_impulse, p.tangent_impulse);
+            // The impulse n * normal + t * tangent, the tangent being (normal.y, -normal.x).
+            a.sub(
+                ch.nx_ma * n + ch.ny_ma * t,
+                ch.ny_ma * n - ch.nx_ma * t,
+                p.wn_a * n + p.wt_a * t,
+            );
+            b.add(
+                ch.nx_mb * n + ch.ny_mb * t,
+                ch.ny_mb * n - ch.nx_mb * t,
+                p.wn_b * n + p.wt_b * t,
+            );
+        }
+        a.scatter(bodies, &ch.body_a, ch.len);
+        b.scatter(bodies, &ch.body_b, ch.len);
+    }
+}
+
+/// Points that have not pushed yet this step capture their normal approach velocity
+/// (`relative_velocity(..).dot(n)`, operation for operation).
+pub(super) fn capture_relative_velocities(chunks: &mut [Chunk], bodies: &[SolverBody]) {
+    for ch in chunks {
+        let a = Velocities::gather(bodies, &ch.body_a);
+        let b = Velocities::gather(bodies, &ch.body_b);
+        for p in &mut ch.points {
+            let fresh = p.normal_impulse.simd_eq(V::ZERO) & p.max_normal_impulse.simd_eq(V::ZERO);
+            let vn = a.along(&b, ch.nx, ch.ny, p.rn_a, p.rn_b);
+            p.relative_velocity = fresh.select(vn, p.relative_velocity);
+        }
+    }
+}
+
+/// One Gauss-Seidel sweep, with or without the position bias: per chunk, the normal impulses
+/// of the first and the second points, then their friction clamped by the updated normal
+/// impulses.
+pub(super) fn sweep<const BIAS: bool>(
+    chunks: &mut [Chunk],
+    bodies: &mut [SolverBody],
+    inv_h: Real,
+    max_push: Real,
+) {
+    let inv_h = V::splat(inv_h);
+    let min_bias = V::splat(-max_push);
+    for ch in chunks {
+        let mut a = Velocities::gather(bodies, &ch.body_a);
+        let mut b = Velocities::gather(bodies, &ch.body_b);
+        for k in 0..2 {
+            normal::<BIAS>(ch, k, &mut a, &mut b, inv_h, min_bias);
+        }
+        for k in 0..2 {
+            friction(ch, k, &mut a, &mut b);
+        }
+        a.scatter(bodies, &ch.body_a, ch.len);
+        b.scatter(bodies, &ch.body_b, ch.len);
+    }
+}
+
+/// The normal impulse of point `k` in every lane.
+///
+/// Only what depends on the velocities is on the chain of dependent updates a sweep waits
+/// on: the relative velocity, one multiply-add and the clamp, the change of impulse and one
+/// multiply-add per velocity. The rest (the effective mass times the softness, the bias and
+/// impulse-scale terms, `n / m` and `I^-1 (r x n)`) is computed beside it or fixed for the
+/// step.
+#[inline(always)]
+fn normal<const BIAS: bool>(
+    ch: &mut Chunk,
+    k: usize,
+    a: &mut Velocities,
+    b: &mut Velocities,
+    inv_h: V,
+    min_bias: V,
+) {
+    let p = &mut ch.points[k];
+    let s = p.separation;
+    let speculative = s.simd_gt(V::ZERO);
+    let vn = a.along(b, ch.nx, ch.ny, p.rn_a, p.rn_b);
+    let old = p.normal_impulse;
+    let new = if BIAS {
+        // Speculative: the bodies may close the gap within this substep and no more, with no
+        // impulse until they would touch. Touching: the soft push-out, at most `max_push`.
+        let bias = speculative.select(s * inv_h, (ch.bias_rate * s).fast_max(min_bias));
+        let mass_scale = speculative.select(V::ONE, ch.mass_scale);
+        let impulse_scale = speculative.select(V::ZERO, ch.impulse_scale);
+        let k = -p.normal_mass * mass_scale;
+        let rest = old + (k * bias - impulse_scale * old);
+        (k * vn + rest).fast_max(V::ZERO)
+    } else {
+        // Relax runs after positions moved and leaves speculative points alone: the next
+        // substep's biased pass caps the approach before anything moves again, so capping it
+        // here as well (as Box2D v3 does) only slows the bodies a substep early. At the end of
+        // a step that early cap would make restitution fire across a gap (a bounce off thin
+        // air) and shave the approach speed the next step captures.
+        let new = (old - p.normal_mass * vn).fast_max(V::ZERO);
+        speculative.select(old, new)
+    };
+    let impulse = new - old;
+    p.normal_impulse = new;
+    // Only ever compared with zero: which zero does not matter.
+    p.max_normal_impulse = impulse.fast_max(p.max_normal_impulse);
+    a.sub(ch.nx_ma * impulse, ch.ny_ma * impulse, p.wn_a * impulse);
+    b.add(ch.nx_mb * impulse, ch.ny_mb * impulse, p.wn_b * impulse);
+}
+
+/// The friction impulse of point `k` in every lane, clamped by its normal impulse.
+#[inline(always)]
+fn friction(ch: &mut Chunk, k: usize, a: &mut Velocities, b: &mut Velocities) {
+    // The tangent is (n.y, -n.x).
+    let p = &mut ch.points[k];
+    let vt = a.along(b, ch.ny, -ch.nx, p.rt_a, p.rt_b);
+    let old = p.tangent_impulse;
+    let max_friction = ch.friction * p.normal_impulse;
+    // `clamp` as `if x < lo { x = lo }; if x > hi { x = hi }`.
+    let new = max_friction.fast_min((-max_friction).fast_max(old - p.tangent_mass * vt));
+    // A point that holds no impulse (a speculative one; in a stack the gaps between
+    // neighbours in a row, a third of a pyramid's points) could only clamp its friction to
+    // zero; it is left alone, not even pushed by a zero.
+    let holds_nothing = p.normal_impulse.simd_eq(V::ZERO) & old.simd_eq(V::ZERO);
+    let new = holds_nothing.select(old, new);
+    let impulse = new - old;
+    p.tangent_impulse = new;
+    a.sub(ch.ny_ma * impulse, -(ch.nx_ma * impulse), p.wt_a * impulse);
+    b.add(ch.ny_mb * impulse, -(ch.nx_mb * impulse), p.wt_b * impulse);
+}
