@@ -431,10 +431,22 @@ pub struct ContactSolver {
     /// one field per four-wide vector; while a stage runs, their impulses,
     /// separations and approach velocities live here (see [`packed`]).
     chunks: Vec<packed::Chunk>,
+    /// The lever arms and separations at preparation of the chunks' points, for the
+    /// separations.
+    anchors: Vec<[packed::AnchorLanes; 2]>,
     settings: SolverSettings,
     dt: Real,
     h: Real,
     inv_h: Real,
+}
+
+impl Drop for ContactSolver {
+    fn drop(&mut self) {
+        packed::recycle(
+            core::mem::take(&mut self.chunks),
+            core::mem::take(&mut self.anchors),
+        );
+    }
 }
 
 impl ContactSolver {
@@ -601,13 +613,14 @@ impl ContactSolver {
             });
         }
         let (order, chunk_starts) = sweep_order(&constraints, states.len());
-        let chunks = packed::pack(&constraints, &solver_bodies, &order, &chunk_starts);
+        let (chunks, anchors) = packed::pack(&constraints, &solver_bodies, &order, &chunk_starts);
         Ok(Self {
             constraints,
             solver_bodies,
             states,
             state_of,
             chunks,
+            anchors,
             settings: *settings,
             dt,
             h,
@@ -951,7 +964,12 @@ impl ContactSolver {
     /// Every point's separation where the bodies are now: once per position of the bodies,
     /// since the iterations only change velocities.
     fn update_separations(&mut self) {
-        packed::update_separations(&mut self.chunks, &self.constraints, &self.states);
+        packed::update_separations(
+            &mut self.chunks,
+            &self.anchors,
+            &self.constraints,
+            &self.states,
+        );
     }
 
     /// Loads velocities, poses and motion since preparation from the bodies, and the separations

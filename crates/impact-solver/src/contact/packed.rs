@@ -21,6 +21,7 @@
 
 use super::{BodyState, ContactConstraint, SolverBody, current_separation};
 use impact_geometry::Real;
+use std::cell::RefCell;
 use wide::f64x4 as V;
 
 /// Constraints per packed chunk: the lanes of `V`, one per constraint of a sweep chunk.
@@ -46,6 +47,18 @@ struct PointLanes {
     wn_b: V,
     wt_a: V,
     wt_b: V,
+}
+
+/// What the separations need of one point of every constraint of a chunk: the lever arms
+/// and the separation at preparation. Kept apart from [`Chunk`], which the sweeps stream
+/// through.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct AnchorLanes {
+    r_ax: V,
+    r_ay: V,
+    r_bx: V,
+    r_by: V,
+    separation0: V,
 }
 
 /// Up to [`W`] constraints without a body in common, one per lane.
@@ -93,11 +106,13 @@ struct Velocities {
 impl Velocities {
     #[inline(always)]
     fn gather(bodies: &[SolverBody], index: &[u32; W]) -> Self {
-        let b = index.map(|i| bodies[i as usize]);
+        // Straight from the bodies into the lanes: going through an array of copies made
+        // the processor wait on each lane's store before loading the vector.
+        let [b0, b1, b2, b3] = index.map(|i| &bodies[i as usize]);
         Self {
-            vx: V::new(b.map(|b| b.v.x)),
-            vy: V::new(b.map(|b| b.v.y)),
-            w: V::new(b.map(|b| b.w)),
+            vx: V::new([b0.v.x, b1.v.x, b2.v.x, b3.v.x]),
+            vy: V::new([b0.v.y, b1.v.y, b2.v.y, b3.v.y]),
+            w: V::new([b0.w, b1.w, b2.w, b3.w]),
         }
     }
 
@@ -136,6 +151,35 @@ impl Velocities {
     }
 }
 
+/// The packed buffers of the last solver dropped on this thread, reused by the next one.
+///
+/// A solver lives for one step, and these buffers are as large as the constraints (most of a
+/// kilobyte per chunk): allocated afresh every step, they took the step's allocations past
+/// glibc's trim threshold, and every step page-faulted its memory back in (a fifth of the
+/// step on the 20-base pyramid). Only capacity is kept; every element is written before it
+/// is read, so nothing of a previous step can leak into the results.
+#[derive(Default)]
+struct Spare {
+    chunks: Vec<Chunk>,
+    anchors: Vec<[AnchorLanes; 2]>,
+}
+
+thread_local! {
+    static SPARE: RefCell<Spare> = RefCell::default();
+}
+
+/// Hands the buffers of a solver being dropped to the next one on this thread.
+pub(super) fn recycle(chunks: Vec<Chunk>, anchors: Vec<[AnchorLanes; 2]>) {
+    // During thread teardown the spare may be gone already; the buffers are then just freed.
+    let _ = SPARE.try_with(|spare| {
+        if let Ok(mut spare) = spare.try_borrow_mut()
+            && chunks.capacity() >= spare.chunks.capacity()
+        {
+            *spare = Spare { chunks, anchors };
+        }
+    });
+}
+
 /// The chunks of `order` cut at `chunk_starts`, with the constraints' current impulses.
 /// Filled in place, lane by lane: a chunk is most of a kilobyte, and building each by value
 /// cost a copy.
@@ -144,10 +188,25 @@ pub(super) fn pack(
     bodies: &[SolverBody],
     order: &[u32],
     chunk_starts: &[u32],
-) -> Vec<Chunk> {
-    let mut chunks = Vec::new();
-    chunks.resize_with(chunk_starts.len().saturating_sub(1), Chunk::default);
-    for (ch, w) in chunks.iter_mut().zip(chunk_starts.windows(2)) {
+) -> (Vec<Chunk>, Vec<[AnchorLanes; 2]>) {
+    let n = chunk_starts.len().saturating_sub(1);
+    let Spare {
+        mut chunks,
+        mut anchors,
+    } = SPARE
+        .try_with(|spare| spare.try_borrow_mut().map(|mut s| core::mem::take(&mut *s)))
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or_default();
+    chunks.clear();
+    chunks.resize_with(n, Chunk::default);
+    anchors.clear();
+    anchors.resize(n, [AnchorLanes::default(); 2]);
+    for ((ch, an), w) in chunks
+        .iter_mut()
+        .zip(&mut anchors)
+        .zip(chunk_starts.windows(2))
+    {
         let ids = &order[w[0] as usize..w[1] as usize];
         ch.len = ids.len();
         // Padding lanes read lane 0's bodies and are never written.
@@ -169,6 +228,13 @@ pub(super) fn pack(
             ch.ny_ma.as_mut_array()[l] = c.normal.y * a.inv_mass;
             ch.nx_mb.as_mut_array()[l] = c.normal.x * b.inv_mass;
             ch.ny_mb.as_mut_array()[l] = c.normal.y * b.inv_mass;
+            for (al, p) in an.iter_mut().zip(&c.points[..c.count]) {
+                al.r_ax.as_mut_array()[l] = p.r_a.x;
+                al.r_ay.as_mut_array()[l] = p.r_a.y;
+                al.r_bx.as_mut_array()[l] = p.r_b.x;
+                al.r_by.as_mut_array()[l] = p.r_b.y;
+                al.separation0.as_mut_array()[l] = p.separation0;
+            }
             for (pl, p) in ch.points.iter_mut().zip(&c.points[..c.count]) {
                 pl.rn_a.as_mut_array()[l] = p.rn_a;
                 pl.rn_b.as_mut_array()[l] = p.rn_b;
@@ -188,7 +254,7 @@ pub(super) fn pack(
             }
         }
     }
-    chunks
+    (chunks, anchors)
 }
 
 fn load_chunk(chunk: &mut Chunk, constraints: &[ContactConstraint]) {
@@ -236,26 +302,63 @@ pub(super) fn store_dynamic(chunks: &[Chunk], constraints: &mut [ContactConstrai
 }
 
 /// Every point's separation where the bodies are now (see
-/// [`current_separation`](super::current_separation)).
+/// [`current_separation`](super::current_separation), whose arithmetic this is lane by
+/// lane). Lanes without a point get a meaningless separation, which no pass reads back.
 pub(super) fn update_separations(
     chunks: &mut [Chunk],
+    anchors: &[[AnchorLanes; 2]],
     constraints: &[ContactConstraint],
     states: &[BodyState],
 ) {
-    for chunk in chunks {
-        let len = chunk.len;
-        let cs = chunk.members.map(|i| &constraints[i as usize]);
-        for (k, pl) in chunk.points.iter_mut().enumerate() {
-            pl.separation = lanes(len, |l| {
-                let c = cs[l];
-                if k < c.count {
-                    let (sa, sb) = (&states[c.state_a as usize], &states[c.state_b as usize]);
-                    current_separation(sa, sb, &c.points[k], &c.normal)
-                } else {
-                    0.0
-                }
-            });
+    for (ch, an) in chunks.iter_mut().zip(anchors) {
+        let a = Motion::gather(states, &ch.body_a);
+        let b = Motion::gather(states, &ch.body_b);
+        for (pl, al) in ch.points.iter_mut().zip(an) {
+            // The anchors turned with their bodies, then the gap between B's and A's.
+            let (rax, ray) = a.rotate(al.r_ax, al.r_ay);
+            let (rbx, rby) = b.rotate(al.r_bx, al.r_by);
+            let gx = ((b.dpx - a.dpx) + (al.r_ax - al.r_bx)) + (rbx - rax);
+            let gy = ((b.dpy - a.dpy) + (al.r_ay - al.r_by)) + (rby - ray);
+            pl.separation = (gx * ch.nx + gy * ch.ny) + al.separation0;
         }
+        if cfg!(debug_assertions) {
+            // The scalar form, lane by lane, bit for bit.
+            for (l, &i) in ch.members[..ch.len].iter().enumerate() {
+                let c = &constraints[i as usize];
+                let (sa, sb) = (&states[c.state_a as usize], &states[c.state_b as usize]);
+                for (pl, p) in ch.points.iter().zip(c.points()) {
+                    let scalar = current_separation(sa, sb, p, &c.normal);
+                    debug_assert_eq!(pl.separation.as_array()[l].to_bits(), scalar.to_bits());
+                }
+            }
+        }
+    }
+}
+
+/// Displacement and rotation since preparation of one side of a chunk's constraints.
+struct Motion {
+    dpx: V,
+    dpy: V,
+    cos: V,
+    sin: V,
+}
+
+impl Motion {
+    #[inline(always)]
+    fn gather(states: &[BodyState], index: &[u32; W]) -> Self {
+        let [s0, s1, s2, s3] = index.map(|i| &states[i as usize]);
+        Self {
+            dpx: V::new([s0.dp.x, s1.dp.x, s2.dp.x, s3.dp.x]),
+            dpy: V::new([s0.dp.y, s1.dp.y, s2.dp.y, s3.dp.y]),
+            cos: V::new([s0.dq.0, s1.dq.0, s2.dq.0, s3.dq.0]),
+            sin: V::new([s0.dq.1, s1.dq.1, s2.dq.1, s3.dq.1]),
+        }
+    }
+
+    /// `(x, y)` turned by the rotation, as `rotate` in the scalar code.
+    #[inline(always)]
+    fn rotate(&self, x: V, y: V) -> (V, V) {
+        (self.cos * x - self.sin * y, self.sin * x + self.cos * y)
     }
 }
 
