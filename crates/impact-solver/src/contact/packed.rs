@@ -82,6 +82,17 @@ pub(super) struct Chunk {
     ny_ma: V,
     nx_mb: V,
     ny_mb: V,
+    /// How much a unit impulse of one update changes the relative velocity of a later one
+    /// of the same sweep (second normal after the first; each tangent after the normals and,
+    /// for the second, the first tangent): the velocity changes in between are linear in the
+    /// impulses, so the later velocity is the one at the start of the chunk plus these
+    /// couplings times the impulses, without waiting for the bodies' velocities.
+    k_n1n0: V,
+    k_t0n0: V,
+    k_t0n1: V,
+    k_t1n0: V,
+    k_t1n1: V,
+    k_t1t0: V,
     points: [PointLanes; 2],
 }
 
@@ -228,6 +239,20 @@ pub(super) fn pack(
             ch.ny_ma.as_mut_array()[l] = c.normal.y * a.inv_mass;
             ch.nx_mb.as_mut_array()[l] = c.normal.x * b.inv_mass;
             ch.ny_mb.as_mut_array()[l] = c.normal.y * b.inv_mass;
+            {
+                // `n . n` is one to rounding (`t . t` the same, `t . n` zero exactly).
+                let linear = (a.inv_mass + b.inv_mass) * c.normal.norm_squared();
+                let [p, q] = &c.points;
+                let (ia, ib) = (a.inv_inertia, b.inv_inertia);
+                ch.k_n1n0.as_mut_array()[l] =
+                    linear + (ia * p.rn_a * q.rn_a + ib * p.rn_b * q.rn_b);
+                ch.k_t0n0.as_mut_array()[l] = ia * p.rn_a * p.rt_a + ib * p.rn_b * p.rt_b;
+                ch.k_t0n1.as_mut_array()[l] = ia * q.rn_a * p.rt_a + ib * q.rn_b * p.rt_b;
+                ch.k_t1n0.as_mut_array()[l] = ia * p.rn_a * q.rt_a + ib * p.rn_b * q.rt_b;
+                ch.k_t1n1.as_mut_array()[l] = ia * q.rn_a * q.rt_a + ib * q.rn_b * q.rt_b;
+                ch.k_t1t0.as_mut_array()[l] =
+                    linear + (ia * p.rt_a * q.rt_a + ib * p.rt_b * q.rt_b);
+            }
             for (al, p) in an.iter_mut().zip(&c.points[..c.count]) {
                 al.r_ax.as_mut_array()[l] = p.r_a.x;
                 al.r_ay.as_mut_array()[l] = p.r_a.y;
@@ -415,44 +440,77 @@ pub(super) fn sweep<const BIAS: bool>(
     for ch in chunks {
         let mut a = Velocities::gather(bodies, &ch.body_a);
         let mut b = Velocities::gather(bodies, &ch.body_b);
-        for k in 0..2 {
-            normal::<BIAS>(ch, k, &mut a, &mut b, inv_h, min_bias);
-        }
-        for k in 0..2 {
-            friction(ch, k, &mut a, &mut b);
-        }
+        // Every relative velocity at the start of the chunk, side by side; each update then
+        // adds the couplings of the impulses before it (see `Chunk::k_n1n0`), and the bodies
+        // take all four impulses at the end. Only impulses wait on impulses.
+        let (tx, ty) = (ch.ny, -ch.nx);
+        let [p, q] = &ch.points;
+        let vn0 = a.along(&b, ch.nx, ch.ny, p.rn_a, p.rn_b);
+        let vn1 = a.along(&b, ch.nx, ch.ny, q.rn_a, q.rn_b);
+        let vt0 = a.along(&b, tx, ty, p.rt_a, p.rt_b);
+        let vt1 = a.along(&b, tx, ty, q.rt_a, q.rt_b);
+        let [p, q] = &mut ch.points;
+        let n0 = normal::<BIAS>(
+            p,
+            ch.bias_rate,
+            ch.mass_scale,
+            ch.impulse_scale,
+            vn0,
+            inv_h,
+            min_bias,
+        );
+        let n1 = normal::<BIAS>(
+            q,
+            ch.bias_rate,
+            ch.mass_scale,
+            ch.impulse_scale,
+            vn1 + ch.k_n1n0 * n0,
+            inv_h,
+            min_bias,
+        );
+        let t0 = friction(p, ch.friction, vt0 + (ch.k_t0n0 * n0 + ch.k_t0n1 * n1));
+        let t1 = friction(
+            q,
+            ch.friction,
+            vt1 + ((ch.k_t1n0 * n0 + ch.k_t1n1 * n1) + ch.k_t1t0 * t0),
+        );
+        let (n, t) = (n0 + n1, t0 + t1);
+        // The impulse n * normal + t * tangent, the tangent being (normal.y, -normal.x).
+        a.sub(
+            ch.nx_ma * n + ch.ny_ma * t,
+            ch.ny_ma * n - ch.nx_ma * t,
+            (p.wn_a * n0 + q.wn_a * n1) + (p.wt_a * t0 + q.wt_a * t1),
+        );
+        b.add(
+            ch.nx_mb * n + ch.ny_mb * t,
+            ch.ny_mb * n - ch.nx_mb * t,
+            (p.wn_b * n0 + q.wn_b * n1) + (p.wt_b * t0 + q.wt_b * t1),
+        );
         a.scatter(bodies, &ch.body_a, ch.len);
         b.scatter(bodies, &ch.body_b, ch.len);
     }
 }
 
-/// The normal impulse of point `k` in every lane.
-///
-/// Only what depends on the velocities is on the chain of dependent updates a sweep waits
-/// on: the relative velocity, one multiply-add and the clamp, the change of impulse and one
-/// multiply-add per velocity. The rest (the effective mass times the softness, the bias and
-/// impulse-scale terms, `n / m` and `I^-1 (r x n)`) is computed beside it or fixed for the
-/// step.
+/// The change of normal impulse of a point in every lane, given its relative velocity `vn`.
 #[inline(always)]
 fn normal<const BIAS: bool>(
-    ch: &mut Chunk,
-    k: usize,
-    a: &mut Velocities,
-    b: &mut Velocities,
+    p: &mut PointLanes,
+    bias_rate: V,
+    soft_mass_scale: V,
+    soft_impulse_scale: V,
+    vn: V,
     inv_h: V,
     min_bias: V,
-) {
-    let p = &mut ch.points[k];
+) -> V {
     let s = p.separation;
     let speculative = s.simd_gt(V::ZERO);
-    let vn = a.along(b, ch.nx, ch.ny, p.rn_a, p.rn_b);
     let old = p.normal_impulse;
     let new = if BIAS {
         // Speculative: the bodies may close the gap within this substep and no more, with no
         // impulse until they would touch. Touching: the soft push-out, at most `max_push`.
-        let bias = speculative.select(s * inv_h, (ch.bias_rate * s).fast_max(min_bias));
-        let mass_scale = speculative.select(V::ONE, ch.mass_scale);
-        let impulse_scale = speculative.select(V::ZERO, ch.impulse_scale);
+        let bias = speculative.select(s * inv_h, (bias_rate * s).fast_max(min_bias));
+        let mass_scale = speculative.select(V::ONE, soft_mass_scale);
+        let impulse_scale = speculative.select(V::ZERO, soft_impulse_scale);
         let k = -p.normal_mass * mass_scale;
         let rest = old + (k * bias - impulse_scale * old);
         (k * vn + rest).fast_max(V::ZERO)
@@ -469,27 +527,22 @@ fn normal<const BIAS: bool>(
     p.normal_impulse = new;
     // Only ever compared with zero: which zero does not matter.
     p.max_normal_impulse = impulse.fast_max(p.max_normal_impulse);
-    a.sub(ch.nx_ma * impulse, ch.ny_ma * impulse, p.wn_a * impulse);
-    b.add(ch.nx_mb * impulse, ch.ny_mb * impulse, p.wn_b * impulse);
+    impulse
 }
 
-/// The friction impulse of point `k` in every lane, clamped by its normal impulse.
+/// The change of friction impulse of a point in every lane, given its tangent relative
+/// velocity `vt`, clamped by its normal impulse.
 #[inline(always)]
-fn friction(ch: &mut Chunk, k: usize, a: &mut Velocities, b: &mut Velocities) {
-    // The tangent is (n.y, -n.x).
-    let p = &mut ch.points[k];
-    let vt = a.along(b, ch.ny, -ch.nx, p.rt_a, p.rt_b);
+fn friction(p: &mut PointLanes, friction: V, vt: V) -> V {
     let old = p.tangent_impulse;
-    let max_friction = ch.friction * p.normal_impulse;
+    let max_friction = friction * p.normal_impulse;
     // `clamp` as `if x < lo { x = lo }; if x > hi { x = hi }`.
     let new = max_friction.fast_min((-max_friction).fast_max(old - p.tangent_mass * vt));
     // A point that holds no impulse (a speculative one; in a stack the gaps between
     // neighbours in a row, a third of a pyramid's points) could only clamp its friction to
-    // zero; it is left alone, not even pushed by a zero.
+    // zero; it is left alone.
     let holds_nothing = p.normal_impulse.simd_eq(V::ZERO) & old.simd_eq(V::ZERO);
     let new = holds_nothing.select(old, new);
-    let impulse = new - old;
     p.tangent_impulse = new;
-    a.sub(ch.ny_ma * impulse, -(ch.nx_ma * impulse), p.wt_a * impulse);
-    b.add(ch.ny_mb * impulse, -(ch.nx_mb * impulse), p.wt_b * impulse);
+    new - old
 }
