@@ -393,20 +393,25 @@ pub(super) fn warm_start(chunks: &[Chunk], bodies: &mut [SolverBody]) {
     for ch in chunks {
         let mut a = Velocities::gather(bodies, &ch.body_a);
         let mut b = Velocities::gather(bodies, &ch.body_b);
-        for p in &ch.points {
-            let (n, t) = (p.normal_impulse, p.tangent_impulse);
-            // The impulse n * normal + t * tangent, the tangent being (normal.y, -normal.x).
-            a.sub(
-                ch.nx_ma * n + ch.ny_ma * t,
-                ch.ny_ma * n - ch.nx_ma * t,
-                p.wn_a * n + p.wt_a * t,
-            );
-            b.add(
-                ch.nx_mb * n + ch.ny_mb * t,
-                ch.ny_mb * n - ch.nx_mb * t,
-                p.wn_b * n + p.wt_b * t,
-            );
-        }
+        let [p, q] = &ch.points;
+        // Both points at once: the impulse n * normal + t * tangent, the tangent being
+        // (normal.y, -normal.x), summed over the points for the linear part.
+        let n = p.normal_impulse + q.normal_impulse;
+        let t = p.tangent_impulse + q.tangent_impulse;
+        let spin = |wn_p: V, wn_q: V, wt_p: V, wt_q: V| {
+            (wn_p * p.normal_impulse + wn_q * q.normal_impulse)
+                + (wt_p * p.tangent_impulse + wt_q * q.tangent_impulse)
+        };
+        a.sub(
+            ch.nx_ma * n + ch.ny_ma * t,
+            ch.ny_ma * n - ch.nx_ma * t,
+            spin(p.wn_a, q.wn_a, p.wt_a, q.wt_a),
+        );
+        b.add(
+            ch.nx_mb * n + ch.ny_mb * t,
+            ch.ny_mb * n - ch.nx_mb * t,
+            spin(p.wn_b, q.wn_b, p.wt_b, q.wt_b),
+        );
         a.scatter(bodies, &ch.body_a, ch.len);
         b.scatter(bodies, &ch.body_b, ch.len);
     }
