@@ -895,10 +895,10 @@ impl ContactSolver {
     /// One Gauss-Seidel sweep over the constraints in order: normal impulses first, then
     /// friction clamped by the updated normal impulse.
     ///
-    /// The constraints are visited chunk by chunk (see [`sweep_order`]), the updates of a
-    /// chunk's constraints interleaved: they share no body, so this is the result of the pair
-    /// order bit for bit, and the processor works on several independent chains of updates
-    /// at a time.
+    /// The constraints are visited chunk by chunk (see [`sweep_order`]), the four
+    /// constraints of a chunk at once in SIMD lanes (see [`packed`]): they share no body, so
+    /// this is the result of the pair order (any cut into chunks gives the same bits), and the
+    /// processor works on several independent chains of updates at a time.
     fn iterate(&mut self, use_bias: bool) {
         if use_bias {
             self.sweep::<true>();

@@ -1,5 +1,5 @@
 //! The constraints as the per-point passes (sweeps, warm start, capture of approach
-//! velocities) see them: each chunk of up to [`LANES`](super::LANES) constraints that share
+//! velocities, separations) see them: each chunk of up to [`LANES`](super::LANES) constraints that share
 //! no body (see [`sweep_order`](super::sweep_order)) laid out one field per four-wide vector
 //! (`wide::f64x4`: two SSE2 registers on the baseline x86-64 target), so a pass updates the
 //! constraints of a chunk with one SIMD operation per step of the arithmetic, as rapier2d
@@ -9,8 +9,9 @@
 //! pair order. The sweeps are bound by the latency of each chain of dependent impulse updates
 //! (a chunk's bodies are usually the next chunk's) more than by the operation count, so the
 //! arithmetic keeps on that chain only what depends on the velocities: `n / m` and
-//! `I^-1 (r x n)` are fixed for the step, and the softness and bias terms are added beside
-//! it. With the scalar arithmetic of the per-constraint form (bit for bit the interleaved
+//! `I^-1 (r x n)` are fixed for the step, the softness and bias terms are added beside it,
+//! and within a chunk the later updates of a constraint see the earlier impulses through
+//! couplings fixed for the step instead of through the bodies' velocities. With the scalar arithmetic of the per-constraint form (bit for bit the interleaved
 //! scalar sweeps), the same layout was no faster than those sweeps, at two lanes or four.
 //!
 //! A lane a pass skips (a missing second point or a padding lane, which hold zeros, or a point
@@ -327,7 +328,7 @@ pub(super) fn store_dynamic(chunks: &[Chunk], constraints: &mut [ContactConstrai
 }
 
 /// Every point's separation where the bodies are now (see
-/// [`current_separation`](super::current_separation), whose arithmetic this is lane by
+/// [`current_separation`], whose arithmetic this is lane by
 /// lane). Lanes without a point get a meaningless separation, which no pass reads back.
 pub(super) fn update_separations(
     chunks: &mut [Chunk],
@@ -388,7 +389,7 @@ impl Motion {
 }
 
 /// Re-applies every accumulated impulse at the prepared lever arms, chunk by chunk (each
-/// body sees its constraints in pair order, so this is the pair-order pass bit for bit).
+/// body sees its constraints in pair order).
 pub(super) fn warm_start(chunks: &[Chunk], bodies: &mut [SolverBody]) {
     for ch in chunks {
         let mut a = Velocities::gather(bodies, &ch.body_a);
