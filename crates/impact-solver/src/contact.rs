@@ -20,6 +20,8 @@ use crate::settings::{Softness, SolverSettings};
 use impact_geometry::{Isometry, Point, Real, Rotation, Vector, cross, cross_scalar_vector};
 use impact_narrowphase::{ContactId, Manifold};
 
+mod packed;
+
 /// A manifold between two bodies: what the narrowphase produced for the pair, with the
 /// normal pointing from `a` toward `b`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -425,14 +427,26 @@ pub struct ContactSolver {
     states: Vec<BodyState>,
     /// Body slot -> index into `states` (`u32::MAX`: not in any constraint).
     state_of: Vec<u32>,
-    /// The order the sweeps visit the constraints in; see [`sweep_order`].
-    order: Vec<u32>,
-    /// Where each chunk of `order` starts, and its end.
-    chunk_starts: Vec<u32>,
+    /// The constraints in the order the per-point passes visit them (see [`sweep_order`]),
+    /// one field per four-wide vector; while a stage runs, their impulses,
+    /// separations and approach velocities live here (see [`packed`]).
+    chunks: Vec<packed::Chunk>,
+    /// The lever arms and separations at preparation of the chunks' points, for the
+    /// separations.
+    anchors: Vec<[packed::AnchorLanes; 2]>,
     settings: SolverSettings,
     dt: Real,
     h: Real,
     inv_h: Real,
+}
+
+impl Drop for ContactSolver {
+    fn drop(&mut self) {
+        packed::recycle(
+            core::mem::take(&mut self.chunks),
+            core::mem::take(&mut self.anchors),
+        );
+    }
 }
 
 impl ContactSolver {
@@ -599,13 +613,14 @@ impl ContactSolver {
             });
         }
         let (order, chunk_starts) = sweep_order(&constraints, states.len());
+        let (chunks, anchors) = packed::pack(&constraints, &solver_bodies, &order, &chunk_starts);
         Ok(Self {
             constraints,
             solver_bodies,
             states,
             state_of,
-            order,
-            chunk_starts,
+            chunks,
+            anchors,
             settings: *settings,
             dt,
             h,
@@ -676,7 +691,10 @@ impl ContactSolver {
             }
         }
         self.reset_fixed_velocities();
-        self.restitution_constraints();
+        packed::store_dynamic(&self.chunks, &mut self.constraints);
+        if self.restitution_constraints() {
+            packed::load_dynamic(&mut self.chunks, &self.constraints);
+        }
 
         // Write back the bodies of the constraints, then move the others on their own: each
         // body's substeps depend on nothing but itself.
@@ -731,6 +749,7 @@ impl ContactSolver {
         self.gather(bodies)?;
         self.warm_start_constraints();
         self.scatter(bodies);
+        packed::store_dynamic(&self.chunks, &mut self.constraints);
         Ok(())
     }
 
@@ -752,6 +771,7 @@ impl ContactSolver {
             self.iterate(true);
         }
         self.scatter(bodies);
+        packed::store_dynamic(&self.chunks, &mut self.constraints);
         Ok(())
     }
 
@@ -768,6 +788,7 @@ impl ContactSolver {
             self.iterate(false);
         }
         self.scatter(bodies);
+        packed::store_dynamic(&self.chunks, &mut self.constraints);
         Ok(())
     }
 
@@ -783,7 +804,12 @@ impl ContactSolver {
     /// [`SolverError::UnknownBody`] if a body was removed since preparation.
     pub fn apply_restitution(&mut self, bodies: &mut BodySet) -> Result<(), SolverError> {
         self.gather(bodies)?;
-        self.restitution_constraints();
+        // The constraints hold the separations gathered above; restitution reads and
+        // writes the constraints, and the chunks follow.
+        packed::store_dynamic(&self.chunks, &mut self.constraints);
+        if self.restitution_constraints() {
+            packed::load_dynamic(&mut self.chunks, &self.constraints);
+        }
         self.scatter(bodies);
         Ok(())
     }
@@ -823,42 +849,26 @@ impl ContactSolver {
 
     /// Re-applies every accumulated impulse (the warm start), at the prepared lever arms.
     fn warm_start_constraints(&mut self) {
-        let bodies = &mut self.solver_bodies;
-        for c in &self.constraints {
-            let (ia, ib) = (c.state_a as usize, c.state_b as usize);
-            let mut a = bodies[ia];
-            let mut b = bodies[ib];
-            let tangent = contact_tangent(&c.normal);
-            for p in c.points() {
-                let impulse = c.normal * p.normal_impulse + tangent * p.tangent_impulse;
-                apply(&mut a, &mut b, &p.r_a, &p.r_b, &impulse);
-            }
-            bodies[ia] = a;
-            bodies[ib] = b;
-        }
+        packed::warm_start(&self.chunks, &mut self.solver_bodies);
     }
 
     /// Contacts that have not pushed yet this step capture their approach velocity.
     fn capture_relative_velocities(&mut self) {
-        let bodies = &self.solver_bodies;
-        for c in &mut self.constraints {
-            let (a, b) = (&bodies[c.state_a as usize], &bodies[c.state_b as usize]);
-            for p in &mut c.points[..c.count] {
-                if p.normal_impulse == 0.0 && p.max_normal_impulse == 0.0 {
-                    p.relative_velocity = relative_velocity(a, b, &p.r_a, &p.r_b).dot(&c.normal);
-                }
-            }
-        }
+        packed::capture_relative_velocities(&mut self.chunks, &self.solver_bodies);
     }
 
-    /// The restitution pass of [`ContactSolver::apply_restitution`] on the solver's bodies.
-    fn restitution_constraints(&mut self) {
+    /// The restitution pass of [`ContactSolver::apply_restitution`] on the solver's bodies,
+    /// reading and writing the impulses of the constraints (not the chunks). Returns whether
+    /// any constraint has restitution (and so may have changed its impulses).
+    fn restitution_constraints(&mut self) -> bool {
         let threshold = self.settings.restitution_threshold;
         let bodies = &mut self.solver_bodies;
+        let mut any = false;
         for c in &mut self.constraints {
             if c.restitution == 0.0 {
                 continue;
             }
+            any = true;
             let (ia, ib) = (c.state_a as usize, c.state_b as usize);
             let mut a = bodies[ia];
             let mut b = bodies[ib];
@@ -879,15 +889,16 @@ impl ContactSolver {
             bodies[ia] = a;
             bodies[ib] = b;
         }
+        any
     }
 
     /// One Gauss-Seidel sweep over the constraints in order: normal impulses first, then
     /// friction clamped by the updated normal impulse.
     ///
-    /// The constraints are visited chunk by chunk (see [`sweep_order`]), the updates of a
-    /// chunk's constraints interleaved: they share no body, so this is the result of the pair
-    /// order bit for bit, and the processor works on several independent chains of updates
-    /// at a time.
+    /// The constraints are visited chunk by chunk (see [`sweep_order`]), the four
+    /// constraints of a chunk at once in SIMD lanes (see [`packed`]): they share no body, so
+    /// this is the result of the pair order (any cut into chunks gives the same bits), and the
+    /// processor works on several independent chains of updates at a time.
     fn iterate(&mut self, use_bias: bool) {
         if use_bias {
             self.sweep::<true>();
@@ -898,21 +909,12 @@ impl ContactSolver {
 
     /// [`ContactSolver::iterate`], with or without the position bias.
     fn sweep<const BIAS: bool>(&mut self) {
-        let sweep = Sweep {
-            inv_h: self.inv_h,
-            max_push: self.settings.max_push_out_velocity,
-        };
-        let bodies = &mut self.solver_bodies;
-        let constraints = &mut self.constraints;
-        for w in self.chunk_starts.windows(2) {
-            let chunk = &self.order[w[0] as usize..w[1] as usize];
-            match chunk.len() {
-                4 => sweep.lanes::<4, BIAS>(disjoint(constraints, chunk), bodies),
-                3 => sweep.lanes::<3, BIAS>(disjoint(constraints, chunk), bodies),
-                2 => sweep.lanes::<2, BIAS>(disjoint(constraints, chunk), bodies),
-                _ => sweep.lanes::<1, BIAS>(disjoint(constraints, chunk), bodies),
-            }
-        }
+        packed::sweep::<BIAS>(
+            &mut self.chunks,
+            &mut self.solver_bodies,
+            self.inv_h,
+            self.settings.max_push_out_velocity,
+        );
     }
 
     /// Gravity and damping on the dynamic bodies of the constraints (the arithmetic of
@@ -962,14 +964,12 @@ impl ContactSolver {
     /// Every point's separation where the bodies are now: once per position of the bodies,
     /// since the iterations only change velocities.
     fn update_separations(&mut self) {
-        let states = &self.states;
-        for c in &mut self.constraints {
-            let (sa, sb) = (&states[c.state_a as usize], &states[c.state_b as usize]);
-            let normal = c.normal;
-            for p in &mut c.points[..c.count] {
-                p.separation = current_separation(sa, sb, p, &normal);
-            }
-        }
+        packed::update_separations(
+            &mut self.chunks,
+            &self.anchors,
+            &self.constraints,
+            &self.states,
+        );
     }
 
     /// Loads velocities, poses and motion since preparation from the bodies, and the separations
@@ -1023,156 +1023,6 @@ pub fn solve_step(
 /// Constraints solved together by [`ContactSolver::iterate`] (a chunk of [`sweep_order`]):
 /// enough independent chains to keep the processor busy while each waits on its own latency.
 const LANES: usize = 4;
-
-/// The constraints at `indices` (distinct: they come from one chunk).
-#[inline(always)]
-fn disjoint<'a, const N: usize>(
-    constraints: &'a mut [ContactConstraint],
-    indices: &[u32],
-) -> [&'a mut ContactConstraint; N] {
-    constraints
-        .get_disjoint_mut(core::array::from_fn::<usize, N, _>(|l| indices[l] as usize))
-        .expect("a chunk holds distinct constraints")
-}
-
-/// What one sweep of [`ContactSolver::iterate`] needs besides the constraints and bodies.
-#[derive(Clone, Copy)]
-struct Sweep {
-    inv_h: Real,
-    max_push: Real,
-}
-
-impl Sweep {
-    /// The sweep's updates of `N` constraints that share no body, interleaved: point by
-    /// point, each update of a constraint in the order and with the arithmetic the
-    /// constraint would see alone.
-    #[inline(always)]
-    fn lanes<const N: usize, const BIAS: bool>(
-        &self,
-        cs: [&mut ContactConstraint; N],
-        bodies: &mut [SolverBody],
-    ) {
-        let mut a = [SolverBody::default(); N];
-        let mut b = [SolverBody::default(); N];
-        for l in 0..N {
-            a[l] = bodies[cs[l].state_a as usize];
-            b[l] = bodies[cs[l].state_b as usize];
-        }
-        for k in 0..2 {
-            for l in 0..N {
-                let c = &mut *cs[l];
-                if k < c.count {
-                    let point = &mut c.points[k];
-                    self.normal::<BIAS>(c.normal, c.softness, point, &mut a[l], &mut b[l]);
-                }
-            }
-        }
-        for k in 0..2 {
-            for l in 0..N {
-                let c = &mut *cs[l];
-                if k < c.count {
-                    let tangent = contact_tangent(&c.normal);
-                    friction(tangent, c.friction, &mut c.points[k], &mut a[l], &mut b[l]);
-                }
-            }
-        }
-        for l in 0..N {
-            bodies[cs[l].state_a as usize] = a[l];
-            bodies[cs[l].state_b as usize] = b[l];
-        }
-    }
-
-    /// The normal impulse of one point.
-    #[inline(always)]
-    fn normal<const BIAS: bool>(
-        &self,
-        normal: Vector,
-        soft: Softness,
-        p: &mut ConstraintPoint,
-        a: &mut SolverBody,
-        b: &mut SolverBody,
-    ) {
-        let s = p.separation;
-        let (bias, mass_scale, impulse_scale) = if s > 0.0 {
-            if !BIAS {
-                // Relax runs after positions moved: the next substep's biased pass caps the
-                // approach before anything moves again, so capping it here as well (as Box2D
-                // v3 does) only slows the bodies a substep early. At the end of a step that
-                // early cap would make restitution fire across a gap (a bounce off thin air)
-                // and shave the approach speed the next step captures.
-                return;
-            }
-            // Speculative: the bodies may close the gap within this substep, and no more,
-            // with no impulse until they would touch.
-            (s * self.inv_h, 1.0, 0.0)
-        } else if BIAS {
-            (
-                (soft.bias_rate * s).max(-self.max_push),
-                soft.mass_scale,
-                soft.impulse_scale,
-            )
-        } else {
-            (0.0, 1.0, 0.0)
-        };
-        let vn = along(a, b, &normal, p.rn_a, p.rn_b);
-        let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
-        let new_impulse = (p.normal_impulse + impulse).max(0.0);
-        let impulse = new_impulse - p.normal_impulse;
-        p.normal_impulse = new_impulse;
-        p.max_normal_impulse = p.max_normal_impulse.max(impulse);
-        push_along(a, b, &normal, p.rn_a, p.rn_b, impulse);
-    }
-}
-
-/// The friction impulse of one point, clamped by its normal impulse.
-#[inline(always)]
-fn friction(
-    tangent: Vector,
-    friction: Real,
-    p: &mut ConstraintPoint,
-    a: &mut SolverBody,
-    b: &mut SolverBody,
-) {
-    // A point that holds no impulse (a speculative one, in a stack the gaps between
-    // neighbours in a row: a third of a pyramid's points) could only clamp its friction to
-    // zero and push nothing; skipping it changes at most the sign of a zero velocity.
-    if p.normal_impulse == 0.0 && p.tangent_impulse == 0.0 {
-        return;
-    }
-    let vt = along(a, b, &tangent, p.rt_a, p.rt_b);
-    let impulse = -p.tangent_mass * vt;
-    let max_friction = friction * p.normal_impulse;
-    let new_impulse = (p.tangent_impulse + impulse).clamp(-max_friction, max_friction);
-    let impulse = new_impulse - p.tangent_impulse;
-    p.tangent_impulse = new_impulse;
-    push_along(a, b, &tangent, p.rt_a, p.rt_b, impulse);
-}
-
-/// The relative velocity along `dir` at a point with `rd_a = r_a x dir`, `rd_b = r_b x dir`:
-/// [`relative_velocity`] projected on `dir`, in fewer operations (in 2D,
-/// `(w x r) . d = w (r x d)`).
-#[inline(always)]
-fn along(a: &SolverBody, b: &SolverBody, dir: &Vector, rd_a: Real, rd_b: Real) -> Real {
-    (b.v - a.v).dot(dir) + b.w * rd_b - a.w * rd_a
-}
-
-/// [`apply`] for an impulse `impulse * dir` at a point with `rd_a = r_a x dir`,
-/// `rd_b = r_b x dir`.
-#[inline(always)]
-fn push_along(
-    a: &mut SolverBody,
-    b: &mut SolverBody,
-    dir: &Vector,
-    rd_a: Real,
-    rd_b: Real,
-    impulse: Real,
-) {
-    let p = dir * impulse;
-    a.v -= p * a.inv_mass;
-    a.w -= a.inv_inertia * rd_a * impulse;
-    b.v += p * b.inv_mass;
-    b.w += b.inv_inertia * rd_b * impulse;
-}
 
 /// An order of the constraints that every sweep gives the same result as the order of the
 /// pairs, bit for bit, cut into chunks of up to [`LANES`] constraints without a body in common.

@@ -1,0 +1,554 @@
+//! The constraints as the per-point passes (sweeps, warm start, capture of approach
+//! velocities, separations) see them: each chunk of up to [`LANES`](super::LANES) constraints that share
+//! no body (see [`sweep_order`](super::sweep_order)) laid out one field per four-wide vector
+//! (`wide::f64x4`: two SSE2 registers on the baseline x86-64 target), so a pass updates the
+//! constraints of a chunk with one SIMD operation per step of the arithmetic, as rapier2d
+//! does with its four-wide groups.
+//!
+//! Each body still sees its constraints in pair order, so every pass gives the result of the
+//! pair order. The sweeps are bound by the latency of each chain of dependent impulse updates
+//! (a chunk's bodies are usually the next chunk's) more than by the operation count, so the
+//! arithmetic keeps on that chain only what depends on the velocities: `n / m` and
+//! `I^-1 (r x n)` are fixed for the step, the softness and bias terms are added beside it,
+//! and within a chunk the later updates of a constraint see the earlier impulses through
+//! couplings fixed for the step instead of through the bodies' velocities. With the scalar arithmetic of the per-constraint form (bit for bit the interleaved
+//! scalar sweeps), the same layout was no faster than those sweeps, at two lanes or four.
+//!
+//! A lane a pass skips (a missing second point or a padding lane, which hold zeros, or a point
+//! the pass leaves alone) gets a change of impulse of exactly zero, so its bodies keep their
+//! velocities up to the sign of a zero. While a pass runs, the impulses, separations and
+//! approach velocities live here; [`store_dynamic`] copies them back to the constraints
+//! (what the public accessors and the cache read), [`load_dynamic`] the other way.
+
+use super::{BodyState, ContactConstraint, SolverBody, current_separation};
+use impact_geometry::Real;
+use std::cell::RefCell;
+use wide::f64x4 as V;
+
+/// Constraints per packed chunk: the lanes of `V`, one per constraint of a sweep chunk.
+const W: usize = super::LANES;
+
+/// One point of every constraint of a chunk.
+#[derive(Debug, Clone, Copy, Default)]
+struct PointLanes {
+    rn_a: V,
+    rn_b: V,
+    rt_a: V,
+    rt_b: V,
+    normal_mass: V,
+    tangent_mass: V,
+    separation: V,
+    normal_impulse: V,
+    tangent_impulse: V,
+    max_normal_impulse: V,
+    relative_velocity: V,
+    /// `I_a^-1 (r_a x n)` and the same for B and along the tangent: the spin a unit impulse
+    /// gives each body.
+    wn_a: V,
+    wn_b: V,
+    wt_a: V,
+    wt_b: V,
+}
+
+/// What the separations need of one point of every constraint of a chunk: the lever arms
+/// and the separation at preparation. Kept apart from [`Chunk`], which the sweeps stream
+/// through.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct AnchorLanes {
+    r_ax: V,
+    r_ay: V,
+    r_bx: V,
+    r_by: V,
+    separation0: V,
+}
+
+/// Up to [`W`] constraints without a body in common, one per lane.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Chunk {
+    /// Indices of the constraints (the first `len` lanes).
+    members: [u32; W],
+    len: usize,
+    /// Solver body indices; padding lanes repeat lane 0's and are never written.
+    body_a: [u32; W],
+    body_b: [u32; W],
+    nx: V,
+    ny: V,
+    friction: V,
+    bias_rate: V,
+    mass_scale: V,
+    impulse_scale: V,
+    /// `n / m_a` and `n / m_b`: the velocity a unit normal impulse gives each body (the
+    /// tangent's are the same turned a quarter turn).
+    nx_ma: V,
+    ny_ma: V,
+    nx_mb: V,
+    ny_mb: V,
+    /// How much a unit impulse of one update changes the relative velocity of a later one
+    /// of the same sweep (second normal after the first; each tangent after the normals and,
+    /// for the second, the first tangent): the velocity changes in between are linear in the
+    /// impulses, so the later velocity is the one at the start of the chunk plus these
+    /// couplings times the impulses, without waiting for the bodies' velocities.
+    k_n1n0: V,
+    k_t0n0: V,
+    k_t0n1: V,
+    k_t1n0: V,
+    k_t1n1: V,
+    k_t1t0: V,
+    points: [PointLanes; 2],
+}
+
+/// The value of `f` for each of the first `len` lanes, zero in the others.
+#[inline(always)]
+fn lanes(len: usize, mut f: impl FnMut(usize) -> Real) -> V {
+    let mut v = [0.0; W];
+    for (l, x) in v.iter_mut().enumerate().take(len) {
+        *x = f(l);
+    }
+    V::new(v)
+}
+
+/// Velocities of one side of a chunk's constraints.
+#[derive(Clone, Copy)]
+struct Velocities {
+    vx: V,
+    vy: V,
+    w: V,
+}
+
+impl Velocities {
+    #[inline(always)]
+    fn gather(bodies: &[SolverBody], index: &[u32; W]) -> Self {
+        // Straight from the bodies into the lanes: going through an array of copies made
+        // the processor wait on each lane's store before loading the vector.
+        let [b0, b1, b2, b3] = index.map(|i| &bodies[i as usize]);
+        Self {
+            vx: V::new([b0.v.x, b1.v.x, b2.v.x, b3.v.x]),
+            vy: V::new([b0.v.y, b1.v.y, b2.v.y, b3.v.y]),
+            w: V::new([b0.w, b1.w, b2.w, b3.w]),
+        }
+    }
+
+    /// The velocity of B relative to A along `(dx, dy)` at points with `rd_a = r_a x d`,
+    /// `rd_b = r_b x d` (in 2D, `(w x r) . d = w (r x d)`).
+    #[inline(always)]
+    fn along(&self, b: &Self, dx: V, dy: V, rd_a: V, rd_b: V) -> V {
+        ((b.vx - self.vx) * dx + (b.vy - self.vy) * dy) + (b.w * rd_b - self.w * rd_a)
+    }
+
+    #[inline(always)]
+    fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; W], len: usize) {
+        let (vx, vy, w) = (self.vx.to_array(), self.vy.to_array(), self.w.to_array());
+        for l in 0..len {
+            let b = &mut bodies[index[l] as usize];
+            b.v.x = vx[l];
+            b.v.y = vy[l];
+            b.w = w[l];
+        }
+    }
+
+    /// `self -= d`.
+    #[inline(always)]
+    fn sub(&mut self, dx: V, dy: V, dw: V) {
+        self.vx -= dx;
+        self.vy -= dy;
+        self.w -= dw;
+    }
+
+    /// `self += d`.
+    #[inline(always)]
+    fn add(&mut self, dx: V, dy: V, dw: V) {
+        self.vx += dx;
+        self.vy += dy;
+        self.w += dw;
+    }
+}
+
+/// The packed buffers of the last solver dropped on this thread, reused by the next one.
+///
+/// A solver lives for one step, and these buffers are as large as the constraints (most of a
+/// kilobyte per chunk): allocated afresh every step, they took the step's allocations past
+/// glibc's trim threshold, and every step page-faulted its memory back in (a fifth of the
+/// step on the 20-base pyramid). Only capacity is kept; every element is written before it
+/// is read, so nothing of a previous step can leak into the results.
+#[derive(Default)]
+struct Spare {
+    chunks: Vec<Chunk>,
+    anchors: Vec<[AnchorLanes; 2]>,
+}
+
+thread_local! {
+    static SPARE: RefCell<Spare> = RefCell::default();
+}
+
+/// Hands the buffers of a solver being dropped to the next one on this thread.
+pub(super) fn recycle(chunks: Vec<Chunk>, anchors: Vec<[AnchorLanes; 2]>) {
+    // During thread teardown the spare may be gone already; the buffers are then just freed.
+    let _ = SPARE.try_with(|spare| {
+        if let Ok(mut spare) = spare.try_borrow_mut()
+            && chunks.capacity() >= spare.chunks.capacity()
+        {
+            *spare = Spare { chunks, anchors };
+        }
+    });
+}
+
+/// The chunks of `order` cut at `chunk_starts`, with the constraints' current impulses.
+/// Filled in place, lane by lane: a chunk is most of a kilobyte, and building each by value
+/// cost a copy.
+pub(super) fn pack(
+    constraints: &[ContactConstraint],
+    bodies: &[SolverBody],
+    order: &[u32],
+    chunk_starts: &[u32],
+) -> (Vec<Chunk>, Vec<[AnchorLanes; 2]>) {
+    let n = chunk_starts.len().saturating_sub(1);
+    let Spare {
+        mut chunks,
+        mut anchors,
+    } = SPARE
+        .try_with(|spare| spare.try_borrow_mut().map(|mut s| core::mem::take(&mut *s)))
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or_default();
+    chunks.clear();
+    chunks.resize_with(n, Chunk::default);
+    anchors.clear();
+    anchors.resize(n, [AnchorLanes::default(); 2]);
+    for ((ch, an), w) in chunks
+        .iter_mut()
+        .zip(&mut anchors)
+        .zip(chunk_starts.windows(2))
+    {
+        let ids = &order[w[0] as usize..w[1] as usize];
+        ch.len = ids.len();
+        // Padding lanes read lane 0's bodies and are never written.
+        ch.body_a = [constraints[ids[0] as usize].state_a; W];
+        ch.body_b = [constraints[ids[0] as usize].state_b; W];
+        for (l, &i) in ids.iter().enumerate() {
+            let c = &constraints[i as usize];
+            let (a, b) = (&bodies[c.state_a as usize], &bodies[c.state_b as usize]);
+            ch.members[l] = i;
+            ch.body_a[l] = c.state_a;
+            ch.body_b[l] = c.state_b;
+            ch.nx.as_mut_array()[l] = c.normal.x;
+            ch.ny.as_mut_array()[l] = c.normal.y;
+            ch.friction.as_mut_array()[l] = c.friction;
+            ch.bias_rate.as_mut_array()[l] = c.softness.bias_rate;
+            ch.mass_scale.as_mut_array()[l] = c.softness.mass_scale;
+            ch.impulse_scale.as_mut_array()[l] = c.softness.impulse_scale;
+            ch.nx_ma.as_mut_array()[l] = c.normal.x * a.inv_mass;
+            ch.ny_ma.as_mut_array()[l] = c.normal.y * a.inv_mass;
+            ch.nx_mb.as_mut_array()[l] = c.normal.x * b.inv_mass;
+            ch.ny_mb.as_mut_array()[l] = c.normal.y * b.inv_mass;
+            {
+                // `n . n` is one to rounding (`t . t` the same, `t . n` zero exactly).
+                let linear = (a.inv_mass + b.inv_mass) * c.normal.norm_squared();
+                let [p, q] = &c.points;
+                let (ia, ib) = (a.inv_inertia, b.inv_inertia);
+                ch.k_n1n0.as_mut_array()[l] =
+                    linear + (ia * p.rn_a * q.rn_a + ib * p.rn_b * q.rn_b);
+                ch.k_t0n0.as_mut_array()[l] = ia * p.rn_a * p.rt_a + ib * p.rn_b * p.rt_b;
+                ch.k_t0n1.as_mut_array()[l] = ia * q.rn_a * p.rt_a + ib * q.rn_b * p.rt_b;
+                ch.k_t1n0.as_mut_array()[l] = ia * p.rn_a * q.rt_a + ib * p.rn_b * q.rt_b;
+                ch.k_t1n1.as_mut_array()[l] = ia * q.rn_a * q.rt_a + ib * q.rn_b * q.rt_b;
+                ch.k_t1t0.as_mut_array()[l] =
+                    linear + (ia * p.rt_a * q.rt_a + ib * p.rt_b * q.rt_b);
+            }
+            for (al, p) in an.iter_mut().zip(&c.points[..c.count]) {
+                al.r_ax.as_mut_array()[l] = p.r_a.x;
+                al.r_ay.as_mut_array()[l] = p.r_a.y;
+                al.r_bx.as_mut_array()[l] = p.r_b.x;
+                al.r_by.as_mut_array()[l] = p.r_b.y;
+                al.separation0.as_mut_array()[l] = p.separation0;
+            }
+            for (pl, p) in ch.points.iter_mut().zip(&c.points[..c.count]) {
+                pl.rn_a.as_mut_array()[l] = p.rn_a;
+                pl.rn_b.as_mut_array()[l] = p.rn_b;
+                pl.rt_a.as_mut_array()[l] = p.rt_a;
+                pl.rt_b.as_mut_array()[l] = p.rt_b;
+                pl.normal_mass.as_mut_array()[l] = p.normal_mass;
+                pl.tangent_mass.as_mut_array()[l] = p.tangent_mass;
+                pl.wn_a.as_mut_array()[l] = a.inv_inertia * p.rn_a;
+                pl.wn_b.as_mut_array()[l] = b.inv_inertia * p.rn_b;
+                pl.wt_a.as_mut_array()[l] = a.inv_inertia * p.rt_a;
+                pl.wt_b.as_mut_array()[l] = b.inv_inertia * p.rt_b;
+                pl.separation.as_mut_array()[l] = p.separation;
+                pl.normal_impulse.as_mut_array()[l] = p.normal_impulse;
+                pl.tangent_impulse.as_mut_array()[l] = p.tangent_impulse;
+                pl.max_normal_impulse.as_mut_array()[l] = p.max_normal_impulse;
+                pl.relative_velocity.as_mut_array()[l] = p.relative_velocity;
+            }
+        }
+    }
+    (chunks, anchors)
+}
+
+fn load_chunk(chunk: &mut Chunk, constraints: &[ContactConstraint]) {
+    let len = chunk.len;
+    let cs = chunk.members.map(|i| &constraints[i as usize]);
+    for (k, pl) in chunk.points.iter_mut().enumerate() {
+        let p = |l: usize| &cs[l].points[k];
+        pl.separation = lanes(len, |l| p(l).separation);
+        pl.normal_impulse = lanes(len, |l| p(l).normal_impulse);
+        pl.tangent_impulse = lanes(len, |l| p(l).tangent_impulse);
+        pl.max_normal_impulse = lanes(len, |l| p(l).max_normal_impulse);
+        pl.relative_velocity = lanes(len, |l| p(l).relative_velocity);
+    }
+}
+
+/// Impulses, separations and approach velocities from the constraints into the chunks.
+pub(super) fn load_dynamic(chunks: &mut [Chunk], constraints: &[ContactConstraint]) {
+    for chunk in chunks {
+        load_chunk(chunk, constraints);
+    }
+}
+
+/// Impulses, separations and approach velocities from the chunks back into the constraints.
+pub(super) fn store_dynamic(chunks: &[Chunk], constraints: &mut [ContactConstraint]) {
+    for chunk in chunks {
+        for (k, pl) in chunk.points.iter().enumerate() {
+            let separation = pl.separation.to_array();
+            let normal = pl.normal_impulse.to_array();
+            let tangent = pl.tangent_impulse.to_array();
+            let max_normal = pl.max_normal_impulse.to_array();
+            let relative = pl.relative_velocity.to_array();
+            for l in 0..chunk.len {
+                let c = &mut constraints[chunk.members[l] as usize];
+                if k < c.count {
+                    let p = &mut c.points[k];
+                    p.separation = separation[l];
+                    p.normal_impulse = normal[l];
+                    p.tangent_impulse = tangent[l];
+                    p.max_normal_impulse = max_normal[l];
+                    p.relative_velocity = relative[l];
+                }
+            }
+        }
+    }
+}
+
+/// Every point's separation where the bodies are now (see
+/// [`current_separation`], whose arithmetic this is lane by
+/// lane). Lanes without a point get a meaningless separation, which no pass reads back.
+pub(super) fn update_separations(
+    chunks: &mut [Chunk],
+    anchors: &[[AnchorLanes; 2]],
+    constraints: &[ContactConstraint],
+    states: &[BodyState],
+) {
+    for (ch, an) in chunks.iter_mut().zip(anchors) {
+        let a = Motion::gather(states, &ch.body_a);
+        let b = Motion::gather(states, &ch.body_b);
+        for (pl, al) in ch.points.iter_mut().zip(an) {
+            // The anchors turned with their bodies, then the gap between B's and A's.
+            let (rax, ray) = a.rotate(al.r_ax, al.r_ay);
+            let (rbx, rby) = b.rotate(al.r_bx, al.r_by);
+            let gx = ((b.dpx - a.dpx) + (al.r_ax - al.r_bx)) + (rbx - rax);
+            let gy = ((b.dpy - a.dpy) + (al.r_ay - al.r_by)) + (rby - ray);
+            pl.separation = (gx * ch.nx + gy * ch.ny) + al.separation0;
+        }
+        if cfg!(debug_assertions) {
+            // The scalar form, lane by lane, bit for bit.
+            for (l, &i) in ch.members[..ch.len].iter().enumerate() {
+                let c = &constraints[i as usize];
+                let (sa, sb) = (&states[c.state_a as usize], &states[c.state_b as usize]);
+                for (pl, p) in ch.points.iter().zip(c.points()) {
+                    let scalar = current_separation(sa, sb, p, &c.normal);
+                    debug_assert_eq!(pl.separation.as_array()[l].to_bits(), scalar.to_bits());
+                }
+            }
+        }
+    }
+}
+
+/// Displacement and rotation since preparation of one side of a chunk's constraints.
+struct Motion {
+    dpx: V,
+    dpy: V,
+    cos: V,
+    sin: V,
+}
+
+impl Motion {
+    #[inline(always)]
+    fn gather(states: &[BodyState], index: &[u32; W]) -> Self {
+        let [s0, s1, s2, s3] = index.map(|i| &states[i as usize]);
+        Self {
+            dpx: V::new([s0.dp.x, s1.dp.x, s2.dp.x, s3.dp.x]),
+            dpy: V::new([s0.dp.y, s1.dp.y, s2.dp.y, s3.dp.y]),
+            cos: V::new([s0.dq.0, s1.dq.0, s2.dq.0, s3.dq.0]),
+            sin: V::new([s0.dq.1, s1.dq.1, s2.dq.1, s3.dq.1]),
+        }
+    }
+
+    /// `(x, y)` turned by the rotation, as `rotate` in the scalar code.
+    #[inline(always)]
+    fn rotate(&self, x: V, y: V) -> (V, V) {
+        (self.cos * x - self.sin * y, self.sin * x + self.cos * y)
+    }
+}
+
+/// Re-applies every accumulated impulse at the prepared lever arms, chunk by chunk (each
+/// body sees its constraints in pair order).
+pub(super) fn warm_start(chunks: &[Chunk], bodies: &mut [SolverBody]) {
+    for ch in chunks {
+        let mut a = Velocities::gather(bodies, &ch.body_a);
+        let mut b = Velocities::gather(bodies, &ch.body_b);
+        let [p, q] = &ch.points;
+        // Both points at once: the impulse n * normal + t * tangent, the tangent being
+        // (normal.y, -normal.x), summed over the points for the linear part.
+        let n = p.normal_impulse + q.normal_impulse;
+        let t = p.tangent_impulse + q.tangent_impulse;
+        let spin = |wn_p: V, wn_q: V, wt_p: V, wt_q: V| {
+            (wn_p * p.normal_impulse + wn_q * q.normal_impulse)
+                + (wt_p * p.tangent_impulse + wt_q * q.tangent_impulse)
+        };
+        a.sub(
+            ch.nx_ma * n + ch.ny_ma * t,
+            ch.ny_ma * n - ch.nx_ma * t,
+            spin(p.wn_a, q.wn_a, p.wt_a, q.wt_a),
+        );
+        b.add(
+            ch.nx_mb * n + ch.ny_mb * t,
+            ch.ny_mb * n - ch.nx_mb * t,
+            spin(p.wn_b, q.wn_b, p.wt_b, q.wt_b),
+        );
+        a.scatter(bodies, &ch.body_a, ch.len);
+        b.scatter(bodies, &ch.body_b, ch.len);
+    }
+}
+
+/// Points that have not pushed yet this step capture their normal approach velocity
+/// (`relative_velocity(..).dot(n)`, operation for operation).
+pub(super) fn capture_relative_velocities(chunks: &mut [Chunk], bodies: &[SolverBody]) {
+    for ch in chunks {
+        let a = Velocities::gather(bodies, &ch.body_a);
+        let b = Velocities::gather(bodies, &ch.body_b);
+        for p in &mut ch.points {
+            let fresh = p.normal_impulse.simd_eq(V::ZERO) & p.max_normal_impulse.simd_eq(V::ZERO);
+            let vn = a.along(&b, ch.nx, ch.ny, p.rn_a, p.rn_b);
+            p.relative_velocity = fresh.select(vn, p.relative_velocity);
+        }
+    }
+}
+
+/// One Gauss-Seidel sweep, with or without the position bias: per chunk, the normal impulses
+/// of the first and the second points, then their friction clamped by the updated normal
+/// impulses.
+pub(super) fn sweep<const BIAS: bool>(
+    chunks: &mut [Chunk],
+    bodies: &mut [SolverBody],
+    inv_h: Real,
+    max_push: Real,
+) {
+    let inv_h = V::splat(inv_h);
+    let min_bias = V::splat(-max_push);
+    for ch in chunks {
+        let mut a = Velocities::gather(bodies, &ch.body_a);
+        let mut b = Velocities::gather(bodies, &ch.body_b);
+        // Every relative velocity at the start of the chunk, side by side; each update then
+        // adds the couplings of the impulses before it (see `Chunk::k_n1n0`), and the bodies
+        // take all four impulses at the end. Only impulses wait on impulses.
+        let (tx, ty) = (ch.ny, -ch.nx);
+        let [p, q] = &ch.points;
+        let vn0 = a.along(&b, ch.nx, ch.ny, p.rn_a, p.rn_b);
+        let vn1 = a.along(&b, ch.nx, ch.ny, q.rn_a, q.rn_b);
+        let vt0 = a.along(&b, tx, ty, p.rt_a, p.rt_b);
+        let vt1 = a.along(&b, tx, ty, q.rt_a, q.rt_b);
+        let [p, q] = &mut ch.points;
+        let n0 = normal::<BIAS>(
+            p,
+            ch.bias_rate,
+            ch.mass_scale,
+            ch.impulse_scale,
+            vn0,
+            inv_h,
+            min_bias,
+        );
+        let n1 = normal::<BIAS>(
+            q,
+            ch.bias_rate,
+            ch.mass_scale,
+            ch.impulse_scale,
+            vn1 + ch.k_n1n0 * n0,
+            inv_h,
+            min_bias,
+        );
+        let t0 = friction(p, ch.friction, vt0 + (ch.k_t0n0 * n0 + ch.k_t0n1 * n1));
+        let t1 = friction(
+            q,
+            ch.friction,
+            vt1 + ((ch.k_t1n0 * n0 + ch.k_t1n1 * n1) + ch.k_t1t0 * t0),
+        );
+        let (n, t) = (n0 + n1, t0 + t1);
+        // The impulse n * normal + t * tangent, the tangent being (normal.y, -normal.x).
+        a.sub(
+            ch.nx_ma * n + ch.ny_ma * t,
+            ch.ny_ma * n - ch.nx_ma * t,
+            (p.wn_a * n0 + q.wn_a * n1) + (p.wt_a * t0 + q.wt_a * t1),
+        );
+        b.add(
+            ch.nx_mb * n + ch.ny_mb * t,
+            ch.ny_mb * n - ch.nx_mb * t,
+            (p.wn_b * n0 + q.wn_b * n1) + (p.wt_b * t0 + q.wt_b * t1),
+        );
+        a.scatter(bodies, &ch.body_a, ch.len);
+        b.scatter(bodies, &ch.body_b, ch.len);
+    }
+}
+
+/// The change of normal impulse of a point in every lane, given its relative velocity `vn`.
+#[inline(always)]
+fn normal<const BIAS: bool>(
+    p: &mut PointLanes,
+    bias_rate: V,
+    soft_mass_scale: V,
+    soft_impulse_scale: V,
+    vn: V,
+    inv_h: V,
+    min_bias: V,
+) -> V {
+    let s = p.separation;
+    let speculative = s.simd_gt(V::ZERO);
+    let old = p.normal_impulse;
+    let new = if BIAS {
+        // Speculative: the bodies may close the gap within this substep and no more, with no
+        // impulse until they would touch. Touching: the soft push-out, at most `max_push`.
+        let bias = speculative.select(s * inv_h, (bias_rate * s).fast_max(min_bias));
+        let mass_scale = speculative.select(V::ONE, soft_mass_scale);
+        let impulse_scale = speculative.select(V::ZERO, soft_impulse_scale);
+        let k = -p.normal_mass * mass_scale;
+        let rest = old + (k * bias - impulse_scale * old);
+        (k * vn + rest).fast_max(V::ZERO)
+    } else {
+        // Relax runs after positions moved and leaves speculative points alone: the next
+        // substep's biased pass caps the approach before anything moves again, so capping it
+        // here as well (as Box2D v3 does) only slows the bodies a substep early. At the end of
+        // a step that early cap would make restitution fire across a gap (a bounce off thin
+        // air) and shave the approach speed the next step captures.
+        let new = (old - p.normal_mass * vn).fast_max(V::ZERO);
+        speculative.select(old, new)
+    };
+    let impulse = new - old;
+    p.normal_impulse = new;
+    // Only ever compared with zero: which zero does not matter.
+    p.max_normal_impulse = impulse.fast_max(p.max_normal_impulse);
+    impulse
+}
+
+/// The change of friction impulse of a point in every lane, given its tangent relative
+/// velocity `vt`, clamped by its normal impulse.
+#[inline(always)]
+fn friction(p: &mut PointLanes, friction: V, vt: V) -> V {
+    let old = p.tangent_impulse;
+    let max_friction = friction * p.normal_impulse;
+    // `clamp` as `if x < lo { x = lo }; if x > hi { x = hi }`.
+    let new = max_friction.fast_min((-max_friction).fast_max(old - p.tangent_mass * vt));
+    // A point that holds no impulse (a speculative one; in a stack the gaps between
+    // neighbours in a row, a third of a pyramid's points) could only clamp its friction to
+    // zero; it is left alone.
+    let holds_nothing = p.normal_impulse.simd_eq(V::ZERO) & old.simd_eq(V::ZERO);
+    let new = holds_nothing.select(old, new);
+    p.tangent_impulse = new;
+    new - old
+}
