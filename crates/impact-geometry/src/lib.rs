@@ -44,6 +44,7 @@ mod math;
 pub mod shape;
 mod sweep;
 pub mod tolerances;
+mod trig;
 pub mod validate;
 
 pub use aabb::Aabb;
@@ -52,5 +53,6 @@ pub use mass::MassProperties;
 pub use math::{Isometry, Point, Real, Rotation, Vector, cross, cross_scalar_vector, perp};
 pub use shape::{Capsule, Circle, ConvexPolygon, Segment, Shape, ShapeKind};
 pub use sweep::Sweep;
+pub use trig::{rotation_by, sin_cos};
 
 pub use nalgebra;

@@ -1,7 +1,7 @@
 //! The motion of a body over one step.
 
 use crate::validate::{finite, finite_point, finite_vector, positive};
-use crate::{GeometryError, Isometry, Point, Real, Rotation, Vector};
+use crate::{GeometryError, Isometry, Point, Real, Vector};
 
 /// The motion of a body over one step of duration `dt`: its pose at the start, and constant
 /// linear and angular velocity, rotating about the centre of mass.
@@ -142,7 +142,7 @@ impl Sweep {
         }
         // Composing with the start rotation avoids recovering the start angle with atan2 on
         // every call (conservative advancement evaluates poses in its inner loop).
-        let rotation = self.start.rotation * Rotation::new(self.angvel * (self.dt * t));
+        let rotation = self.start.rotation * crate::trig::rotation_by(self.angvel * (self.dt * t));
         let center = self.center_at(t);
         Isometry::from_parts(
             (center.coords - rotation * self.local_center.coords).into(),

@@ -43,7 +43,6 @@ mod options;
 mod scratch;
 pub mod toi;
 mod toi_result;
-mod trig;
 
 pub use contact::{ContactId, ContactPoint, Manifold, contact_manifold};
 pub use distance::{Distance, distance};

@@ -5,8 +5,7 @@ use crate::error::{
 };
 use crate::material::Material;
 use impact_geometry::{
-    Isometry, MassProperties, Point, Real, Rotation, Shape, Sweep, Vector, cross,
-    cross_scalar_vector,
+    Isometry, MassProperties, Point, Real, Shape, Sweep, Vector, cross, cross_scalar_vector,
 };
 
 /// How a body takes part in the simulation.
@@ -684,8 +683,9 @@ pub(crate) fn advance_pose(
         return;
     }
     let start_center = *pose * local_center;
-    let angle = pose.rotation.angle() + angvel * (dt * 1.0);
-    let rotation = Rotation::new(angle);
+    // Composed, as `Sweep::pose_at` does: the same bits as the sweep's end pose, and no
+    // `atan2` to recover the start angle.
+    let rotation = pose.rotation * impact_geometry::rotation_by(angvel * (dt * 1.0));
     let center = start_center + linvel * (dt * 1.0);
     *pose = Isometry::from_parts(
         (center.coords - rotation * local_center.coords).into(),

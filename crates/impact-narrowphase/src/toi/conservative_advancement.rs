@@ -41,11 +41,10 @@
 use super::closed_form_toi;
 use crate::distance::distance;
 use crate::gjk::{GjkCache, GjkOutput, gjk_distance};
-use crate::trig::sin_cos;
 use crate::{Hit, Toi, ToiOptions};
 use impact_geometry::{
     Circle, Isometry, Point, Real, Rotation, Shape, Sweep, Vector, cross, cross_scalar_vector,
-    nalgebra, perp,
+    nalgebra, perp, rotation_by,
 };
 
 /// How many core vertices per shape the curved bound handles (it keeps B's on the stack and
@@ -85,14 +84,14 @@ impl<'a> Mover<'a> {
         }
     }
 
-    /// The pose at fraction `t`: [`Sweep::pose_at`] with this crate's sine and cosine, which
-    /// skip the platform's floating-point environment handling (to an ulp of the same).
+    /// The pose at fraction `t`: [`Sweep::pose_at`] bit for bit, with the start's centre of
+    /// mass computed once.
     fn pose_at(&self, t: Real) -> Isometry {
         if self.turn == 0.0 {
             return self.sweep.pose_at(t);
         }
-        let (sin, cos) = sin_cos(self.sweep.angvel() * (self.sweep.dt() * t));
-        let rotation = self.sweep.start().rotation * Rotation::from_cos_sin_unchecked(cos, sin);
+        let rotation =
+            self.sweep.start().rotation * rotation_by(self.sweep.angvel() * (self.sweep.dt() * t));
         let center = self.start_center + self.sweep.linvel() * (self.sweep.dt() * t);
         Isometry::from_parts(
             (center.coords - rotation * self.sweep.local_center().coords).into(),
