@@ -185,12 +185,7 @@ impl ReachGrid {
             let (x0, x1, y0, y1) = self.cell_range(&lv, aabb);
             for ix in x0..=x1 {
                 for iy in y0..=y1 {
-                    let b = bucket(
-                        level,
-                        wrap(ix, lv.wrap.map(|w| w.0)),
-                        wrap(iy, lv.wrap.map(|w| w.1)),
-                        mask,
-                    );
+                    let b = cell_bucket(level, &lv, ix, iy, mask);
                     self.buckets[b].push(item);
                 }
             }
@@ -283,12 +278,7 @@ impl ReachGrid {
             }
             for ix in x0..=x1 {
                 for iy in y0..=y1 {
-                    let b = bucket(
-                        level,
-                        wrap(ix, lv.wrap.map(|w| w.0)),
-                        wrap(iy, lv.wrap.map(|w| w.1)),
-                        mask,
-                    );
+                    let b = cell_bucket(level, &lv, ix, iy, mask);
                     for item in &self.buckets[b] {
                         report(item, &mut self.stamps);
                     }
@@ -371,6 +361,18 @@ fn extent(aabb: &Aabb) -> Real {
 #[inline]
 fn wrap(i: i64, n: Option<i64>) -> i64 {
     n.map_or(i, |n| i.rem_euclid(n))
+}
+
+/// The bucket of cell `(ix, iy)` of level number `level` (described by `lv`), the cell
+/// wrapped into the period first in a periodic domain.
+#[inline]
+fn cell_bucket(level: usize, lv: &Level, ix: i64, iy: i64, mask: usize) -> usize {
+    bucket(
+        level,
+        wrap(ix, lv.wrap.map(|w| w.0)),
+        wrap(iy, lv.wrap.map(|w| w.1)),
+        mask,
+    )
 }
 
 /// The bucket of cell `(ix, iy)` of `level`.
