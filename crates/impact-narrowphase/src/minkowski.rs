@@ -286,15 +286,43 @@ pub(crate) fn circle_entry(v: &Vector, rho: Real, d: &Vector) -> Option<Real> {
     if b >= 0.0 {
         return None;
     }
-    let w_len = w.norm();
-    let c = (w_len - rho) * (w_len + rho);
-    let d_len = d.norm();
-    let cr = cross(&w, d).abs();
-    let disc = (rho * d_len - cr) * (rho * d_len + cr);
+    let (c, disc) = circle_terms(&w, rho, d);
     if disc < 0.0 {
         return None;
     }
     Some(c / (-b + disc.sqrt()))
+}
+
+/// The last `t` (of any sign) at which the point `t * d` is at distance `rho` from the point
+/// `v`: where the line leaves the circle. `None` if the line misses the circle or `d` is zero.
+/// The same factored terms as [`circle_entry`], and the larger root in whichever form has no
+/// cancellation.
+#[inline]
+pub(crate) fn circle_exit(v: &Vector, rho: Real, d: &Vector) -> Option<Real> {
+    let w = -v;
+    let b = w.dot(d);
+    let (c, disc) = circle_terms(&w, rho, d);
+    if disc < 0.0 || *d == Vector::zeros() {
+        return None;
+    }
+    let root = disc.sqrt();
+    Some(if b <= 0.0 {
+        (-b + root) / d.norm_squared()
+    } else {
+        c / (-b - root)
+    })
+}
+
+/// `c = |w|^2 - rho^2` and the discriminant `rho^2 |d|^2 - (w x d)^2` of
+/// `|w + t d|^2 = rho^2`, each as a product of factors: neither cancels when `w` is nearly
+/// `rho` long or the line passes nearly through the centre (Lagrange's identity).
+#[inline]
+fn circle_terms(w: &Vector, rho: Real, d: &Vector) -> (Real, Real) {
+    let w_len = w.norm();
+    let c = (w_len - rho) * (w_len + rho);
+    let d_len = d.norm();
+    let cr = cross(w, d).abs();
+    (c, (rho * d_len - cr) * (rho * d_len + cr))
 }
 
 /// What the ray cast against the rounded obstacle found.

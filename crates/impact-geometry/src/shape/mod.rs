@@ -87,11 +87,17 @@ impl Shape {
     /// The largest distance from `center` (body frame) to any point of the shape: the radius
     /// of the smallest disc about `center` that holds the shape whatever its rotation.
     pub fn bounding_radius(&self, center: &Point) -> Real {
+        self.core_bounding_radius(center) + self.radius()
+    }
+
+    /// The largest distance from `center` (body frame) to a point of the core: how far a
+    /// turn of one radian about `center` can move a point of the core (the rounding turns in
+    /// place). [`Shape::bounding_radius`] without the radius.
+    pub fn core_bounding_radius(&self, center: &Point) -> Real {
         self.core()
             .iter()
             .map(|p| (p - center).norm())
             .fold(0.0, Real::max)
-            + self.radius()
     }
 
     /// Area, centroid and angular inertia for a uniform `density` (mass per unit area).

@@ -41,6 +41,7 @@
 use super::closed_form_toi;
 use crate::distance::distance;
 use crate::gjk::{GjkCache, GjkOutput, gjk_distance};
+use crate::minkowski::{circle_entry, circle_exit};
 use crate::{Hit, Toi, ToiOptions};
 use impact_geometry::{
     Circle, Isometry, Point, Real, Rotation, Shape, Sweep, Vector, cross, cross_scalar_vector,
@@ -68,18 +69,12 @@ struct Mover<'a> {
 
 impl<'a> Mover<'a> {
     fn new(shape: &'a Shape, sweep: &'a Sweep) -> Self {
-        let c = sweep.local_center();
-        let arm = shape
-            .core()
-            .iter()
-            .map(|p| (p - c).norm())
-            .fold(0.0, Real::max);
         Self {
             shape,
             sweep,
             displacement: sweep.displacement(),
             turn: sweep.rotation_angle(),
-            arm,
+            arm: shape.core_bounding_radius(&sweep.local_center()),
             start_center: sweep.center_at(0.0),
         }
     }
@@ -99,7 +94,8 @@ impl<'a> Mover<'a> {
         )
     }
 
-    /// Radius of the circle about the centre of mass that holds the whole shape.
+    /// Radius of the circle about the centre of mass that holds the whole shape
+    /// ([`Shape::bounding_radius`] about it, from the arm already known).
     fn bounding_radius(&self) -> Real {
         self.arm + self.shape.radius()
     }
@@ -142,18 +138,16 @@ impl Window {
         // Rounding in the positions must not shrink the window: widen it far beyond it.
         let reach = reach + 1e-9 * (reach + pp.sqrt());
         let close_start = pp <= (reach + tolerance) * (reach + tolerance);
-        let (vv, pv, c) = (v.norm_squared(), p.dot(&v), pp - reach * reach);
-        // The discriminant `pv^2 - vv c` by Lagrange's identity: `pv^2 - vv pp` cancels
-        // catastrophically when the centres approach head-on, and a graze of zero width
-        // (points meeting exactly) must not round to a miss.
-        let disc = vv * reach * reach - cross(&p, &v).powi(2);
+        // In the frame of A's centre, B's centre starts at `p` and moves by `v`: the point
+        // `t v` against the circle of radius `reach` about `-p`.
+        let leave = circle_exit(&-p, reach, &v);
         if close_start {
-            let leave = if vv == 0.0 {
-                Real::INFINITY
-            } else if disc < 0.0 {
-                0.0
-            } else {
-                ((-pv + disc.sqrt()) / vv).max(0.0)
+            let leave = match leave {
+                Some(t) => t.max(0.0),
+                // Not moving apart: the circles stay as close as they start.
+                None if v == Vector::zeros() => Real::INFINITY,
+                // The line misses the circle of the target: never within it.
+                None => 0.0,
             };
             return Self::Open {
                 enter: 0.0,
@@ -161,15 +155,13 @@ impl Window {
                 close_start,
             };
         }
-        if vv == 0.0 || pv >= 0.0 || disc < 0.0 {
-            return Self::Never;
-        }
-        let root = disc.sqrt();
-        Self::Open {
-            // The stable form of the smaller root.
-            enter: c / (-pv + root),
-            leave: (-pv + root) / vv,
-            close_start,
+        match (circle_entry(&-p, reach, &v), leave) {
+            (Some(enter), Some(leave)) => Self::Open {
+                enter,
+                leave,
+                close_start,
+            },
+            _ => Self::Never,
         }
     }
 }
