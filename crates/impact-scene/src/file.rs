@@ -103,6 +103,8 @@ pub(crate) struct SolverFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restitution_threshold: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub restitution_iterations: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub warm_starting: Option<bool>,
 }
 

@@ -192,6 +192,7 @@ fn solver(s: &SolverFile) -> SolverSettings {
         contact_damping_ratio: s.contact_damping_ratio.unwrap_or(d.contact_damping_ratio),
         max_push_out_velocity: s.max_push_out_velocity.unwrap_or(d.max_push_out_velocity),
         restitution_threshold: s.restitution_threshold.unwrap_or(d.restitution_threshold),
+        restitution_iterations: s.restitution_iterations.unwrap_or(d.restitution_iterations),
         warm_starting: s.warm_starting.unwrap_or(d.warm_starting),
     }
 }

@@ -63,6 +63,10 @@ pub(crate) fn world_settings(s: &WorldSettings) -> Result<(), SceneError> {
         "solver.velocity_iterations",
         solver.velocity_iterations.into(),
     )?;
+    at_least_one(
+        "solver.restitution_iterations",
+        solver.restitution_iterations.into(),
+    )?;
     positive("solver.contact_hertz", solver.contact_hertz)?;
     non_negative("solver.contact_damping_ratio", solver.contact_damping_ratio)?;
     non_negative("solver.max_push_out_velocity", solver.max_push_out_velocity)?;

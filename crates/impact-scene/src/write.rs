@@ -115,6 +115,7 @@ fn solver(s: &SolverSettings) -> Option<SolverFile> {
         contact_damping_ratio: unless(s.contact_damping_ratio, d.contact_damping_ratio),
         max_push_out_velocity: unless(s.max_push_out_velocity, d.max_push_out_velocity),
         restitution_threshold: unless(s.restitution_threshold, d.restitution_threshold),
+        restitution_iterations: unless(s.restitution_iterations, d.restitution_iterations),
         warm_starting: unless(s.warm_starting, d.warm_starting),
     };
     (file != SolverFile::default()).then_some(file)

@@ -21,6 +21,7 @@ use impact_geometry::{Isometry, Point, Real, Rotation, Vector, cross, cross_scal
 use impact_narrowphase::{ContactId, Manifold};
 
 mod packed;
+mod restitution;
 
 /// A manifold between two bodies: what the narrowphase produced for the pair, with the
 /// normal pointing from `a` toward `b`.
@@ -61,6 +62,12 @@ pub struct ConstraintPoint {
     normal_impulse: Real,
     tangent_impulse: Real,
     max_normal_impulse: Real,
+    /// Seconds from the step's start to the substep the point first pushed in: the free
+    /// flight that gravity adds to the approach velocity restitution reverses.
+    free_time: Real,
+    /// What the restitution pass added on top of `normal_impulse`, kept apart so the next
+    /// step's warm start does not replay a bounce.
+    restitution_impulse: Real,
     id: ContactId,
     /// `r_a x n`, `r_b x n`, `r_a x t`, `r_b x t`: what a unit impulse along the normal or
     /// the tangent does to each body's spin, and what its spin does to the relative
@@ -103,8 +110,14 @@ impl ConstraintPoint {
     }
 
     /// The normal relative velocity (`(v_b - v_a) . n` at the point, negative when
-    /// approaching) captured before the contact first pushed: the velocity restitution
-    /// reverses.
+    /// approaching) the bodies would have had, flying free from the step's start, at the
+    /// substep the contact first pushed: the velocity restitution reverses. Known once the
+    /// restitution pass ran; before, the velocity at the step's start.
+    ///
+    /// Free flight, not the velocity the solver had reached by then, so that every point's
+    /// approach is read off the same state: a disc squeezed between a wall and another disc
+    /// would otherwise have the wall's push counted in its approach to the disc and bounce
+    /// off both with more energy than it came with.
     #[inline]
     pub fn relative_velocity(&self) -> Real {
         self.relative_velocity
@@ -129,6 +142,14 @@ impl ConstraintPoint {
     #[inline]
     pub fn max_normal_impulse(&self) -> Real {
         self.max_normal_impulse
+    }
+
+    /// The normal impulse the restitution pass applied on top of
+    /// [`normal_impulse`](Self::normal_impulse) (zero or more): the bounce. It is not cached
+    /// for warm starting, since the next step must not bounce again.
+    #[inline]
+    pub fn restitution_impulse(&self) -> Real {
+        self.restitution_impulse
     }
 
     /// The feature id the impulses are cached under.
@@ -410,7 +431,7 @@ impl From<ContactCache> for ContactCacheDef {
 ///     solver.solve_velocities(bodies)    // soft: push overlap out, stop speculative approach
 ///     integrate_positions(bodies, h)     // or the stepper's own motion (sweeps, clamping)
 ///     solver.relax_velocities(bodies)    // rigid: remove the push-out velocity
-/// solver.apply_restitution(bodies)
+/// solver.apply_restitution(bodies, gravity)
 /// solver.store_impulses(cache)
 /// ```
 ///
@@ -438,6 +459,9 @@ pub struct ContactSolver {
     dt: Real,
     h: Real,
     inv_h: Real,
+    /// The bodies' velocities at preparation, kept when a constraint has restitution: the
+    /// restitution pass bounds the energy of a bounce by the energy the bodies came with.
+    start_velocities: Vec<SolverBody>,
 }
 
 impl Drop for ContactSolver {
@@ -584,6 +608,8 @@ impl ContactSolver {
                     normal_impulse: cached.normal,
                     tangent_impulse: cached.tangent,
                     max_normal_impulse: 0.0,
+                    free_time: 0.0,
+                    restitution_impulse: 0.0,
                     id: mp.id,
                     rn_a,
                     rn_b,
@@ -614,7 +640,13 @@ impl ContactSolver {
         }
         let (order, chunk_starts) = sweep_order(&constraints, states.len());
         let (chunks, anchors) = packed::pack(&constraints, &solver_bodies, &order, &chunk_starts);
+        let start_velocities = if constraints.iter().any(|c| c.restitution != 0.0) {
+            solver_bodies.clone()
+        } else {
+            Vec::new()
+        };
         Ok(Self {
+            start_velocities,
             constraints,
             solver_bodies,
             states,
@@ -680,7 +712,7 @@ impl ContactSolver {
         for _ in 0..self.settings.substeps {
             self.integrate_solver_velocities(&dv);
             self.warm_start_constraints();
-            self.capture_relative_velocities();
+            self.capture_free_flight();
             for _ in 0..self.settings.velocity_iterations {
                 self.iterate(true);
             }
@@ -692,9 +724,7 @@ impl ContactSolver {
         }
         self.reset_fixed_velocities();
         packed::store_dynamic(&self.chunks, &mut self.constraints);
-        if self.restitution_constraints() {
-            packed::load_dynamic(&mut self.chunks, &self.constraints);
-        }
+        self.restitution_constraints(&gravity);
 
         // Write back the bodies of the constraints, then move the others on their own: each
         // body's substeps depend on nothing but itself.
@@ -757,16 +787,16 @@ impl ContactSolver {
     /// pushed out (at most `max_push_out_velocity`), speculative contacts let the bodies
     /// close the gap and no more, friction is clamped to the cone.
     ///
-    /// Before the first iteration, contacts that have not pushed yet this step re-capture
-    /// their approach velocity, so restitution reverses the velocity at the substep they
+    /// Before the first iteration, contacts that have not pushed yet this step count one
+    /// more substep of free flight, so restitution reverses the approach at the substep they
     /// touch rather than the one at the start of the step (a falling ball would otherwise
-    /// lose up to `g * dt` of its bounce).
+    /// lose up to `g * dt` of its bounce); see [`ConstraintPoint::relative_velocity`].
     ///
     /// # Errors
     /// [`SolverError::UnknownBody`] if a body was removed since preparation.
     pub fn solve_velocities(&mut self, bodies: &mut BodySet) -> Result<(), SolverError> {
         self.gather(bodies)?;
-        self.capture_relative_velocities();
+        self.capture_free_flight();
         for _ in 0..self.settings.velocity_iterations {
             self.iterate(true);
         }
@@ -792,24 +822,44 @@ impl ContactSolver {
         Ok(())
     }
 
-    /// Applies restitution once, at the end of the step: each point that pushed this step and
-    /// approached faster than `restitution_threshold` gets the normal impulse that makes it
-    /// leave at `restitution` times its captured approach speed, if it is leaving slower
-    /// (restitution only pushes).
+    /// Applies restitution once, at the end of the step. Every point that pushed this step
+    /// takes part: a point that approached faster than `restitution_threshold` must leave at
+    /// `restitution` times its captured approach speed, any other must not approach. The
+    /// pass runs Gauss-Seidel sweeps over those points (at most
+    /// `restitution_iterations`, fewer once no impulse changes) with an accumulated
+    /// restitution impulse clamped at zero, so restitution only pushes.
+    ///
+    /// Sweeping until the targets hold together, not one point after the other once, is
+    /// what keeps energy: a disc hitting a disc pressed against a wall leaves at its own
+    /// speed, where a single pass let the pressed disc carry half the bounce into the wall
+    /// and lose it. Only islands of bodies with a bounce are swept, and each island keeps at
+    /// most the kinetic energy its bodies had in free flight this step (islands touching a
+    /// kinematic body excepted); the module `contact::restitution` says what each rule
+    /// fixed.
     ///
     /// A speculative point that never touched has `max_normal_impulse == 0` and is skipped,
-    /// so restitution is neither lost nor invented when contacts are created early.
+    /// so restitution is neither lost nor invented when contacts are created early. The
+    /// restitution impulses are reported apart ([`ConstraintPoint::restitution_impulse`])
+    /// and not cached for warm starting; a point that bounced caches no impulse at all, since
+    /// its bodies leave.
+    ///
+    /// `gravity` must be what the step integrated: it completes each point's free-flight
+    /// approach (see [`ConstraintPoint::relative_velocity`]).
     ///
     /// # Errors
-    /// [`SolverError::UnknownBody`] if a body was removed since preparation.
-    pub fn apply_restitution(&mut self, bodies: &mut BodySet) -> Result<(), SolverError> {
+    /// [`SolverError`] naming `gravity` (not finite), or [`SolverError::UnknownBody`] if a
+    /// body was removed since preparation; nothing is changed then.
+    pub fn apply_restitution(
+        &mut self,
+        bodies: &mut BodySet,
+        gravity: Vector,
+    ) -> Result<(), SolverError> {
+        finite_vector("gravity", &gravity)?;
         self.gather(bodies)?;
-        // The constraints hold the separations gathered above; restitution reads and
-        // writes the constraints, and the chunks follow.
+        // The passes left their results in the chunks; restitution reads them from the
+        // constraints.
         packed::store_dynamic(&self.chunks, &mut self.constraints);
-        if self.restitution_constraints() {
-            packed::load_dynamic(&mut self.chunks, &self.constraints);
-        }
+        self.restitution_constraints(&gravity);
         self.scatter(bodies);
         Ok(())
     }
@@ -820,11 +870,19 @@ impl ContactSolver {
         cache.entries.clear();
         for c in &self.constraints {
             let entry = |p: &ConstraintPoint| {
+                // A point that bounced leaves: the impulse that stopped its approach has
+                // nothing left to hold, and replayed next step it would push the bodies
+                // apart a second time (energy the soft passes only partly take back).
+                let bounced = p.restitution_impulse > 0.0;
                 (
                     CacheKey::new(c.a, c.b, p.id),
-                    CachedImpulse {
-                        normal: p.normal_impulse,
-                        tangent: p.tangent_impulse,
+                    if bounced {
+                        CachedImpulse::default()
+                    } else {
+                        CachedImpulse {
+                            normal: p.normal_impulse,
+                            tangent: p.tangent_impulse,
+                        }
                     },
                 )
             };
@@ -852,44 +910,26 @@ impl ContactSolver {
         packed::warm_start(&self.chunks, &mut self.solver_bodies);
     }
 
-    /// Contacts that have not pushed yet this step capture their approach velocity.
-    fn capture_relative_velocities(&mut self) {
-        packed::capture_relative_velocities(&mut self.chunks, &self.solver_bodies);
+    /// Contacts that have not pushed yet this step fly free one more substep.
+    fn capture_free_flight(&mut self) {
+        packed::capture_free_flight(&mut self.chunks, self.h);
     }
 
-    /// The restitution pass of [`ContactSolver::apply_restitution`] on the solver's bodies,
-    /// reading and writing the impulses of the constraints (not the chunks). Returns whether
-    /// any constraint has restitution (and so may have changed its impulses).
-    fn restitution_constraints(&mut self) -> bool {
-        let threshold = self.settings.restitution_threshold;
-        let bodies = &mut self.solver_bodies;
-        let mut any = false;
-        for c in &mut self.constraints {
-            if c.restitution == 0.0 {
-                continue;
-            }
-            any = true;
-            let (ia, ib) = (c.state_a as usize, c.state_b as usize);
-            let mut a = bodies[ia];
-            let mut b = bodies[ib];
-            for p in &mut c.points[..c.count] {
-                if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
-                    continue;
-                }
-                let vn = relative_velocity(&a, &b, &p.r_a, &p.r_b).dot(&c.normal);
-                // Only ever push: a point already leaving faster than the target keeps its
-                // speed, and the normal impulse never drops below what friction was clamped
-                // against, so the Coulomb bound still holds after restitution.
-                let impulse =
-                    (-p.normal_mass * (vn + c.restitution * p.relative_velocity)).max(0.0);
-                p.normal_impulse += impulse;
-                p.max_normal_impulse = p.max_normal_impulse.max(impulse);
-                apply(&mut a, &mut b, &p.r_a, &p.r_b, &(c.normal * impulse));
-            }
-            bodies[ia] = a;
-            bodies[ib] = b;
-        }
-        any
+    /// The restitution pass of [`ContactSolver::apply_restitution`] on the solver's bodies
+    /// (see [`restitution`]). Reads the solve's results from the constraints (not the
+    /// chunks) and writes only `restitution_impulse`, which the chunks do not hold.
+    fn restitution_constraints(&mut self, gravity: &Vector) {
+        restitution::restitution_pass(
+            &mut self.constraints,
+            &mut self.solver_bodies,
+            &self.states,
+            &self.start_velocities,
+            restitution::Step {
+                settings: &self.settings,
+                dt: self.dt,
+                gravity,
+            },
+        );
     }
 
     /// One Gauss-Seidel sweep over the constraints in order: normal impulses first, then

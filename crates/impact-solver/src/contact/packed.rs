@@ -18,7 +18,8 @@
 //! the pass leaves alone) gets a change of impulse of exactly zero, so its bodies keep their
 //! velocities up to the sign of a zero. While a pass runs, the impulses, separations and
 //! approach velocities live here; [`store_dynamic`] copies them back to the constraints
-//! (what the public accessors and the cache read), [`load_dynamic`] the other way.
+//! (what the public accessors, the cache and the restitution pass read). Restitution writes
+//! only its own impulses, which the chunks do not hold, so nothing copies back.
 
 use super::{BodyState, ContactConstraint, SolverBody, current_separation};
 use impact_geometry::Real;
@@ -41,7 +42,9 @@ struct PointLanes {
     normal_impulse: V,
     tangent_impulse: V,
     max_normal_impulse: V,
-    relative_velocity: V,
+    /// How long the point flew free this step before it first pushed (see
+    /// `capture_free_flight`).
+    free_time: V,
     /// `I_a^-1 (r_a x n)` and the same for B and along the tangent: the spin a unit impulse
     /// gives each body.
     wn_a: V,
@@ -95,16 +98,6 @@ pub(super) struct Chunk {
     k_t1n1: V,
     k_t1t0: V,
     points: [PointLanes; 2],
-}
-
-/// The value of `f` for each of the first `len` lanes, zero in the others.
-#[inline(always)]
-fn lanes(len: usize, mut f: impl FnMut(usize) -> Real) -> V {
-    let mut v = [0.0; W];
-    for (l, x) in v.iter_mut().enumerate().take(len) {
-        *x = f(l);
-    }
-    V::new(v)
 }
 
 /// Velocities of one side of a chunk's constraints.
@@ -276,31 +269,11 @@ pub(super) fn pack(
                 pl.normal_impulse.as_mut_array()[l] = p.normal_impulse;
                 pl.tangent_impulse.as_mut_array()[l] = p.tangent_impulse;
                 pl.max_normal_impulse.as_mut_array()[l] = p.max_normal_impulse;
-                pl.relative_velocity.as_mut_array()[l] = p.relative_velocity;
+                pl.free_time.as_mut_array()[l] = p.free_time;
             }
         }
     }
     (chunks, anchors)
-}
-
-fn load_chunk(chunk: &mut Chunk, constraints: &[ContactConstraint]) {
-    let len = chunk.len;
-    let cs = chunk.members.map(|i| &constraints[i as usize]);
-    for (k, pl) in chunk.points.iter_mut().enumerate() {
-        let p = |l: usize| &cs[l].points[k];
-        pl.separation = lanes(len, |l| p(l).separation);
-        pl.normal_impulse = lanes(len, |l| p(l).normal_impulse);
-        pl.tangent_impulse = lanes(len, |l| p(l).tangent_impulse);
-        pl.max_normal_impulse = lanes(len, |l| p(l).max_normal_impulse);
-        pl.relative_velocity = lanes(len, |l| p(l).relative_velocity);
-    }
-}
-
-/// Impulses, separations and approach velocities from the constraints into the chunks.
-pub(super) fn load_dynamic(chunks: &mut [Chunk], constraints: &[ContactConstraint]) {
-    for chunk in chunks {
-        load_chunk(chunk, constraints);
-    }
 }
 
 /// Impulses, separations and approach velocities from the chunks back into the constraints.
@@ -311,7 +284,7 @@ pub(super) fn store_dynamic(chunks: &[Chunk], constraints: &mut [ContactConstrai
             let normal = pl.normal_impulse.to_array();
             let tangent = pl.tangent_impulse.to_array();
             let max_normal = pl.max_normal_impulse.to_array();
-            let relative = pl.relative_velocity.to_array();
+            let free_time = pl.free_time.to_array();
             for l in 0..chunk.len {
                 let c = &mut constraints[chunk.members[l] as usize];
                 if k < c.count {
@@ -320,7 +293,7 @@ pub(super) fn store_dynamic(chunks: &[Chunk], constraints: &mut [ContactConstrai
                     p.normal_impulse = normal[l];
                     p.tangent_impulse = tangent[l];
                     p.max_normal_impulse = max_normal[l];
-                    p.relative_velocity = relative[l];
+                    p.free_time = free_time[l];
                 }
             }
         }
@@ -418,16 +391,14 @@ pub(super) fn warm_start(chunks: &[Chunk], bodies: &mut [SolverBody]) {
     }
 }
 
-/// Points that have not pushed yet this step capture their normal approach velocity
-/// (`relative_velocity(..).dot(n)`, operation for operation).
-pub(super) fn capture_relative_velocities(chunks: &mut [Chunk], bodies: &[SolverBody]) {
+/// Points that have not pushed yet this step fly free one more substep of `h`: their
+/// `free_time` ends as the time from the step's start to the substep they first push in.
+pub(super) fn capture_free_flight(chunks: &mut [Chunk], h: Real) {
+    let h = V::splat(h);
     for ch in chunks {
-        let a = Velocities::gather(bodies, &ch.body_a);
-        let b = Velocities::gather(bodies, &ch.body_b);
         for p in &mut ch.points {
             let fresh = p.normal_impulse.simd_eq(V::ZERO) & p.max_normal_impulse.simd_eq(V::ZERO);
-            let vn = a.along(&b, ch.nx, ch.ny, p.rn_a, p.rn_b);
-            p.relative_velocity = fresh.select(vn, p.relative_velocity);
+            p.free_time = fresh.select(p.free_time + h, p.free_time);
         }
     }
 }
@@ -521,13 +492,19 @@ fn normal<const BIAS: bool>(
         let rest = old + (k * bias - impulse_scale * old);
         (k * vn + rest).fast_max(V::ZERO)
     } else {
-        // Relax runs after positions moved and leaves speculative points alone: the next
-        // substep's biased pass caps the approach before anything moves again, so capping it
-        // here as well (as Box2D v3 does) only slows the bodies a substep early. At the end of
-        // a step that early cap would make restitution fire across a gap (a bounce off thin
-        // air) and shave the approach speed the next step captures.
-        let new = (old - p.normal_mass * vn).fast_max(V::ZERO);
-        speculative.select(old, new)
+        // Relax runs after positions moved. A speculative point never gains impulse here: the
+        // next substep's biased pass caps the approach before anything moves again, so
+        // capping it here as well (as Box2D v3 does) only slows the bodies a substep early. At
+        // the end of a step that early cap would make restitution fire across a gap (a bounce
+        // off thin air) and shave the approach speed the next step captures. But it gives
+        // back what it holds beyond closing its gap within the substep: a push-out that
+        // carried the bodies past touching would otherwise leave them flying apart, energy
+        // the position correction made.
+        let touching = (old - p.normal_mass * vn).fast_max(V::ZERO);
+        let given_back = (old - p.normal_mass * (vn + s * inv_h))
+            .fast_max(V::ZERO)
+            .fast_min(old);
+        speculative.select(given_back, touching)
     };
     let impulse = new - old;
     p.normal_impulse = new;
