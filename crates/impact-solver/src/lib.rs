@@ -78,8 +78,9 @@
 //!   stated in physical units and stays stable at any mass ratio, and the push-out speed is
 //!   capped ([`SolverSettings::max_push_out_velocity`]);
 //! - the *relax* iterations run after positions were integrated, without the bias: they take
-//!   back the push-out velocity (also from a point the push carried past touching), so
-//!   position correction does not turn into kinetic energy; and restitution is applied once,
+//!   back the push-out velocity, so position correction does not turn into kinetic energy
+//!   (a point the push carried past touching keeps what it holds; see the relax pass); and
+//!   restitution is applied once,
 //!   at the end, by Gauss-Seidel sweeps over the points that pushed, from approach velocities
 //!   all read off the same free flight, with each island's energy bounded by what its
 //!   bodies came with (see [`ContactSolver::apply_restitution`] for why each of these);
