@@ -33,7 +33,9 @@
 //!
 //! The bench prints a table and one tab-separated `rain-result` line per engine and size,
 //! which `scripts/rain-bench-report` joins with criterion's estimates into a markdown table.
-//! `RAIN_COUNT_ONLY=1` skips the timing pass.
+//! `RAIN_COUNT_ONLY=1` skips the timing pass; `RAIN_SEED=N` runs another seed of the scene
+//! (tunnel counts of a few in ten thousand move from seed to seed); `RAIN_ENGINES=key,key`
+//! keeps only those engines (keys as in the `rain-result` lines).
 //!
 //! Run: `cargo bench --bench rain` (about 6 minutes on 2 busy cores), or
 //! `scripts/rain-bench-report` for the markdown table of `docs/benchmarks.md`.
@@ -326,14 +328,27 @@ fn main() {
     // debug-build stepping and is not a test.
     let testing = std::env::args().any(|a| a == "--test" || a == "--list");
     let timing = std::env::var_os("RAIN_COUNT_ONLY").is_none();
+    let seed = std::env::var("RAIN_SEED")
+        .ok()
+        .map(|s| s.parse::<u64>().expect("RAIN_SEED is an unsigned integer"))
+        .unwrap_or(SEED);
+    let chosen = std::env::var("RAIN_ENGINES").ok();
+    let engines: Vec<&Entry> = ENGINES
+        .iter()
+        .filter(|e| {
+            chosen
+                .as_ref()
+                .is_none_or(|keys| keys.split(',').any(|k| k == e.key))
+        })
+        .collect();
     let mut criterion = Criterion::default().configure_from_args();
     let mut lines = Vec::new();
     for n in SIZES {
-        let scene = scenes::rain(n, SEED);
+        let scene = scenes::rain(n, seed);
         let counted: Vec<Counted> = if testing {
             Vec::new()
         } else {
-            ENGINES
+            engines
                 .iter()
                 .map(|e| {
                     eprintln!("counting rain_{n}/{}", e.key);
@@ -346,7 +361,7 @@ fn main() {
             group.sample_size(10);
             group.warm_up_time(Duration::from_secs(1));
             group.measurement_time(Duration::from_secs(if n >= 10_000 { 10 } else { 3 }));
-            for (i, e) in ENGINES.iter().enumerate() {
+            for (i, e) in engines.iter().enumerate() {
                 // Deterministic engines: a run that got past the window in the counting pass
                 // gets past it in every timed iteration.
                 let viable = counted.get(i).is_none_or(|c| {
@@ -362,7 +377,7 @@ fn main() {
             }
             group.finish();
         }
-        for (e, c) in ENGINES.iter().zip(&counted) {
+        for (e, c) in engines.iter().zip(&counted) {
             let (failed_step, error) = c
                 .failed
                 .as_ref()
@@ -385,7 +400,7 @@ fn main() {
         criterion.final_summary();
         return;
     }
-    println!("\nrain of fast discs, {COUNT_STEPS} steps (2 s) from the start, seed {SEED}:");
+    println!("\nrain of fast discs, {COUNT_STEPS} steps (2 s) from the start, seed {seed}:");
     println!(
         "{:<26} {:>6} {:>6} {:>10} {:>8} {:>16} {:>9}  failure",
         "engine", "discs", "steps", "tunnelled", "escaped", "max speed (u/s)", "ms/step"

@@ -381,3 +381,50 @@ fn bound_energy(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::IslandEnergy;
+
+    fn island(solved: f64, linear: f64, quadratic: f64, bound: f64) -> IslandEnergy {
+        IslandEnergy {
+            solved,
+            linear,
+            quadratic,
+            bound,
+            exempt: false,
+        }
+    }
+
+    #[test]
+    fn a_bounce_within_the_bound_is_kept_whole() {
+        // An elastic pair: stopped (solved 0), the bounce gives back exactly the bound.
+        assert_eq!(island(0.0, 0.0, 2.0, 2.0).scale(), 1.0);
+        // Rounding above the bound by less than the slack does not scale.
+        assert_eq!(island(0.0, 0.0, 2.0 * (1.0 + 1e-13), 2.0).scale(), 1.0);
+    }
+
+    #[test]
+    fn a_bounce_past_the_bound_is_scaled_onto_it() {
+        let e = island(1.0, 0.5, 4.0, 3.0);
+        let s = e.scale();
+        assert!(s > 0.0 && s < 1.0);
+        let energy = e.solved + s * e.linear + s * s * e.quadratic;
+        assert!((energy - e.bound).abs() < 1e-12, "{energy}");
+    }
+
+    #[test]
+    fn a_solve_already_past_the_bound_keeps_the_least_energy() {
+        // Energy 5 + s (-2) + s^2 (4) is least at s = 1/4.
+        assert_eq!(island(5.0, -2.0, 4.0, 3.0).scale(), 0.25);
+        // Rising from s = 0: no bounce at all.
+        assert_eq!(island(5.0, 1.0, 4.0, 3.0).scale(), 0.0);
+    }
+
+    #[test]
+    fn an_island_touching_a_kinematic_body_is_never_scaled() {
+        let mut e = island(1.0, 0.5, 4.0, 3.0);
+        e.exempt = true;
+        assert_eq!(e.scale(), 1.0);
+    }
+}
