@@ -867,13 +867,16 @@ impl ContactSolver {
     /// Replaces the content of `cache` with this step's accumulated impulses, for the next
     /// step's warm start.
     pub fn store_impulses(&self, cache: &mut ContactCache) {
+        let threshold = self.settings.restitution_threshold;
         cache.entries.clear();
         for c in &self.constraints {
             let entry = |p: &ConstraintPoint| {
                 // A point that bounced leaves: the impulse that stopped its approach has
                 // nothing left to hold, and replayed next step it would push the bodies
-                // apart a second time (energy the soft passes only partly take back).
-                let bounced = p.restitution_impulse > 0.0;
+                // apart a second time (energy the soft passes only partly take back). A
+                // point that only passed a bounce on (a disc pressed against a wall) stays
+                // and keeps its impulse.
+                let bounced = restitution::bounced(c, p, threshold);
                 (
                     CacheKey::new(c.a, c.b, p.id),
                     if bounced {

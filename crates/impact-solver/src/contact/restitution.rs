@@ -199,6 +199,11 @@ fn bounce(c: &ContactConstraint, p: &ConstraintPoint, threshold: Real) -> Option
         .then_some(-p.relative_velocity)
 }
 
+/// Whether the pass gave `p` a bounce of its own (not only a push passed on from another).
+pub(super) fn bounced(c: &ContactConstraint, p: &ConstraintPoint, threshold: Real) -> bool {
+    p.restitution_impulse > 0.0 && bounce(c, p, threshold).is_some()
+}
+
 /// Whether `p` takes part in the pass: it pushed this step, between bodies not both of
 /// infinite mass.
 fn takes_part(p: &ConstraintPoint) -> bool {
