@@ -164,6 +164,31 @@ fn fast_disc_among_thin_segments_gains_nothing() {
     }
 }
 
+#[test]
+fn a_moving_paddle_still_adds_energy() {
+    // The restitution pass bounds an island's energy by what its bodies came with, except
+    // against a kinematic body: a paddle at 2 units/s sends a resting disc off at 4.
+    let paddle = RigidBodyDef::kinematic(
+        impact_geometry::ConvexPolygon::rectangle(0.1, 1.0)
+            .unwrap()
+            .into(),
+    )
+    .pose(Isometry::translation(-0.61, 0.0))
+    .linvel(Vector::new(2.0, 0.0))
+    .restitution(1.0)
+    .friction(0.0);
+    let mut world: World<RTreeBroadphase, Discrete> = World::new(settings()).unwrap();
+    world.create_body(paddle).unwrap();
+    let ball = world
+        .create_body(disc(0.5, (0.0, 0.0), (0.0, 0.0), 1.0, 0.0))
+        .unwrap();
+    for _ in 0..10 {
+        world.step(DT).unwrap();
+    }
+    let v = world.body(ball).unwrap().linvel();
+    assert!((v.x - 4.0).abs() < 1e-9, "the disc leaves at {v}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
