@@ -18,9 +18,13 @@
 //! `(1 + eta^2/8) / (1 - eta)^2` is printed alongside. See `docs/guides/event-driven.md`.
 //!
 //! `cargo run --release --example hard_disks -- [--n 1024] [--eta 0.1,0.2,0.3,0.4,0.5,0.6]
-//! [--collisions 1000000] [--equilibrate 50] [--blocks 10] [--seed 1] [--json]`
+//! [--collisions 1000000] [--equilibrate 50] [--blocks 10] [--seed 1] [--per-step 0.5]
+//! [--reach-skin R] [--json]`
 //!
 //! `--collisions` is per packing fraction, after `--equilibrate` collisions per disc.
+//! `--per-step` is the step length in collisions per disc (the step is only an output
+//! interval: it changes the cost, not the physics); `--reach-skin` overrides
+//! `FirstTimeOfImpactSettings::reach_skin` of `scenes::hard_disk_stepper()`.
 
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::prelude::*;
@@ -39,6 +43,8 @@ struct Options {
     equilibrate: u64,
     blocks: usize,
     seed: u64,
+    per_step: Real,
+    reach_skin: Option<Real>,
     json: bool,
 }
 
@@ -50,6 +56,8 @@ fn parse() -> Result<Options, String> {
         equilibrate: 50,
         blocks: 10,
         seed: 1,
+        per_step: 0.5,
+        reach_skin: None,
         json: false,
     };
     let mut args = std::env::args().skip(1);
@@ -83,6 +91,17 @@ fn parse() -> Result<Options, String> {
             "--seed" => {
                 let v = value("--seed")?;
                 o.seed = v.parse().map_err(|_| bad("--seed", &v))?;
+            }
+            "--per-step" => {
+                let v = value("--per-step")?;
+                o.per_step = v.parse().map_err(|_| bad("--per-step", &v))?;
+                if !(o.per_step.is_finite() && o.per_step > 0.0) {
+                    return Err(format!("--per-step: positive, not {v}"));
+                }
+            }
+            "--reach-skin" => {
+                let v = value("--reach-skin")?;
+                o.reach_skin = Some(v.parse().map_err(|_| bad("--reach-skin", &v))?);
             }
             "--json" => o.json = true,
             other => return Err(format!("unknown argument {other:?}")),
@@ -182,10 +201,14 @@ fn mean_and_error(xs: &[Real]) -> (Real, Real) {
 
 fn run(o: &Options, eta: Real) -> Result<Row, WorldError> {
     let scene = scenes::hard_disks(o.n, eta, o.seed)?;
+    let mut stepper = scenes::hard_disk_stepper();
+    if let Some(skin) = o.reach_skin {
+        stepper.reach_skin = skin;
+    }
     let mut world = Gas::with_parts(
         scene.settings,
         RTreeBroadphase::default(),
-        FirstTimeOfImpact::new(scenes::hard_disk_stepper())?,
+        FirstTimeOfImpact::new(stepper)?,
     )?;
     for def in &scene.bodies {
         world.create_body(def.clone())?;
@@ -199,7 +222,7 @@ fn run(o: &Options, eta: Real) -> Result<Row, WorldError> {
     let g_estimate = (z_henderson(eta) - 1.0) / (2.0 * eta);
     let rho = 4.0 * eta / (PI * SIGMA * SIGMA);
     let rate = 2.0 * SIGMA * rho * g_estimate * (PI * kt / MASS).sqrt();
-    let dt = 0.5 / rate;
+    let dt = o.per_step / rate;
 
     let mut lost_time = 0.0;
     let mut collisions = 0;

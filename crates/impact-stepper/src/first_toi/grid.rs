@@ -193,6 +193,34 @@ impl ReachGrid {
         level
     }
 
+    /// Takes back the listing of `slot` made by [`insert`](ReachGrid::insert) with box
+    /// `aabb`, for a reach that moves rather than grows; its other listings stay. Only the
+    /// cells are cleaned (and the large boxes): a level's member list keeps the stale copy,
+    /// which queries only ever test against the slot's current box, and which the next
+    /// build drops.
+    pub fn remove(&mut self, slot: u32, aabb: &Aabb) {
+        let level = self.level_for(aabb);
+        let listed = |item: &Item| item.slot == slot && item.aabb == *aabb;
+        if level == self.levels.len() {
+            let large = &mut self.members[level];
+            if let Some(i) = large.iter().position(listed) {
+                large.swap_remove(i);
+            }
+            return;
+        }
+        let mask = self.buckets.len() - 1;
+        let lv = self.levels[level];
+        let (x0, x1, y0, y1) = self.cell_range(&lv, aabb);
+        for ix in x0..=x1 {
+            for iy in y0..=y1 {
+                let bucket = &mut self.buckets[cell_bucket(level, &lv, ix, iy, mask)];
+                if let Some(i) = bucket.iter().position(listed) {
+                    bucket.swap_remove(i);
+                }
+            }
+        }
+    }
+
     /// Calls `found(y, shift)` for every slot `y` other than `slot` whose box in `boxes`
     /// meets `aabb` at the image translated by `shift` (zero outside periodic domains):
     /// those of `slot`'s level and coarser ones if `upward`, of every level otherwise. Each

@@ -49,7 +49,8 @@ pub struct FirstToiReport {
     pub queue_peak: usize,
     /// Courses that left their body's reach (the box its neighbour list was made for) and
     /// cost a query of the step's neighbour grid; the others were planned from the list
-    /// alone.
+    /// alone. With [`FirstTimeOfImpactSettings::reach_skin`], the escapes: bodies whose
+    /// centre left the box it may roam, given a new reach and list there.
     pub reach_escapes: usize,
     /// Pairs handed to the contact solver as Zeno sequences, in the order it happened. A
     /// handed-over pair that meets again in the step stops its moving bodies there.
@@ -112,6 +113,12 @@ struct Scratch {
     /// impact, and only a course that leaves its reach searches again (see
     /// [`Run::set_course`]). The inner vectors keep their storage from step to step.
     neighbours: Vec<Vec<Neighbour>>,
+    /// Per slot, with a positive [`FirstTimeOfImpactSettings::reach_skin`]: the box its
+    /// centre of mass may roam before it escapes its reach (see [`Run::escape`]); `None` for
+    /// a reach that covers the whole course.
+    anchor: Vec<Option<Aabb>>,
+    /// The storage of the neighbour list an escape builds, swapped with the old list's.
+    fresh: Vec<Neighbour>,
     /// The periods of the domain this step, if it is periodic.
     period: Option<Vector>,
     touched: Vec<BodyHandle>,
@@ -283,6 +290,10 @@ enum Planning {
     Replan,
     /// One body on its own (a body that stopped).
     Alone,
+    /// A pair met through a body's escape (see [`Run::escape`]), asked from when the later
+    /// of the two courses began: the question the whole-course reach would have asked
+    /// then, with the pairs it would have skipped skipped.
+    Escape,
 }
 
 impl Stepper for FirstTimeOfImpact {
@@ -368,6 +379,7 @@ impl Stepper for FirstTimeOfImpact {
         reset(&mut s.motions, slots, None);
         reset(&mut s.reach, slots, None);
         reset(&mut s.round, slots, false);
+        reset(&mut s.anchor, slots, None);
         reset(
             &mut s.course_box,
             slots,
@@ -407,6 +419,11 @@ impl Stepper for FirstTimeOfImpact {
                 // It never leaves its box. A static body keeps a neighbour list too: it
                 // plans its pairs again when it is hit.
                 swept
+            } else if let Some((anchor, around)) =
+                skin_reach(body, &start, settings.reach_skin, pad, periodic.as_ref())
+            {
+                s.anchor[slot] = Some(anchor);
+                around
             } else {
                 reach(body, swept, &sweep, periodic.as_ref())
             });
@@ -452,6 +469,11 @@ impl Stepper for FirstTimeOfImpact {
                 run.plan(slot as u32, 0.0, Planning::Start);
             }
         }
+        if settings.reach_skin > 0.0 {
+            for slot in 0..slots {
+                run.schedule_escape(slot, 0.0);
+            }
+        }
 
         // 4-5. Impact after impact.
         while let Some(entry) = run.s.queue.pop() {
@@ -459,11 +481,12 @@ impl Stepper for FirstTimeOfImpact {
                 run.report.invalidated += 1;
                 continue;
             }
-            if run
-                .s
-                .pairs
-                .get(&(entry.a, entry.b))
-                .is_some_and(|p| p.handed_over)
+            if entry.due != Due::Escape
+                && run
+                    .s
+                    .pairs
+                    .get(&(entry.a, entry.b))
+                    .is_some_and(|p| p.handed_over)
             {
                 // A Zeno pair meets again: rather than another impact, or letting one pass
                 // through the other, both stop here until the step ends (time lost,
@@ -480,6 +503,7 @@ impl Stepper for FirstTimeOfImpact {
                     run.stop_pair(&entry);
                 }
                 Due::Stop => run.stop_pair(&entry),
+                Due::Escape => run.escape(&entry),
             }
         }
 
@@ -532,6 +556,31 @@ fn reach(
     } else {
         swept
     }
+}
+
+/// With a positive `skin`, the skin reach of `body` at `pose`: its *anchor*, the box its
+/// centre of mass may roam (`skin` bounding radii each way), and the reach around it (the
+/// anchor grown by the radius and `pad`), which holds the body's shape until the centre
+/// leaves the anchor, whatever its rotation. `None` without a skin, for a body without
+/// extent, and for a reach that would overflow or not fit a periodic domain.
+fn skin_reach(
+    body: &impact_solver::RigidBody,
+    pose: &Isometry,
+    skin: Real,
+    pad: Real,
+    periodic: Option<&PeriodicImages>,
+) -> Option<(Aabb, Aabb)> {
+    let center = body.local_center();
+    let r = body.shape().bounding_radius(&center);
+    let room = Vector::repeat(skin * r);
+    if !(room.x > 0.0 && room.x.is_finite()) {
+        return None;
+    }
+    let c = pose * center;
+    let anchor = Aabb::new(c - room, c + room);
+    let around = anchor.inflated(r + pad);
+    (is_finite(&around) && periodic.is_none_or(|images| images.fits(&around)))
+        .then_some((anchor, around))
 }
 
 /// Records that `x` meets the image of `y` translated by `shift`: in the list of `x`, and in
@@ -715,92 +764,123 @@ impl Run<'_> {
         let Some(body_x) = self.bodies.get(hx) else {
             return;
         };
-        let candidates = core::mem::take(&mut self.s.neighbours[xs]);
-        let rest = self.dt - t;
         let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
         let course_box = Aabb::swept(body_x.shape(), &sweep_x).inflated(pad);
-        let period = self.s.period;
+        let candidates = core::mem::take(&mut self.s.neighbours[xs]);
         for &neighbour in &candidates {
-            let (y, shift) = (neighbour.slot, neighbour.shift(period));
-            let ys = y as usize;
-            if !course_box.intersects(&shifted(&self.s.course_box[ys], &shift)) || !self.is_live(ys)
-            {
-                continue;
-            }
-            let Some(hy) = self.proxies[ys] else { continue };
-            let Some(body_y) = self.bodies.get(hy) else {
-                continue;
-            };
-            if !body_x.is_dynamic() && !body_y.is_dynamic() {
-                continue;
-            }
-            let asked_from_other_side = match planning {
-                Planning::Start => self.s.checked[ys],
-                Planning::Replan => self.s.replan.contains(&y),
-                Planning::Alone => false,
-            };
-            if asked_from_other_side && y < x {
-                continue;
-            }
-            let key = if x < y { (x, y) } else { (y, x) };
-            if planning == Planning::Start && holds_pair(&self.s.solver_contacts, key.0, key.1) {
-                continue;
-            }
-            let Some(sweep_y) = self
-                .course_from(ys, t)
-                .and_then(|sweep| translated_sweep(&sweep, &shift))
-            else {
-                continue;
-            };
-            self.report.toi_queries += 1;
-            let toi = time_of_impact(
-                body_x.shape(),
-                &sweep_x,
-                body_y.shape(),
-                &sweep_y,
-                &self.settings.toi,
-            );
-            // The entry has the smaller slot where it is, the larger at its image: from `x`'s
-            // frame, where `y` is translated by `shift`, to the smaller slot's.
-            let offset = if x < y { shift } else { -shift };
-            // The contact (point, normal from `x` toward `y`) in `x`'s frame, or none if the
-            // query gave up.
-            let (time, contact) = match toi {
-                Toi::Hit(hit) => (t + hit.fraction * rest, Some((hit.point, hit.normal))),
-                Toi::NotConverged { safe_fraction } => (t + safe_fraction * rest, None),
-                Toi::Overlapping => {
-                    self.report.overlapping += 1;
-                    // Already touching: an impact now if the courses drive the pair deeper.
-                    // Skipping it would let a body knocked into a resting neighbour (a disc
-                    // bounced off a wall into the floor it slides on) go through it, since
-                    // the solver's part of the step is over.
-                    let Some(contact) = self.deepening(body_x, &sweep_x, body_y, &sweep_y, rest)
-                    else {
-                        continue;
-                    };
-                    (t, Some(contact))
-                }
-                Toi::Separated => continue,
-            };
-            let due = match contact {
-                Some((point, normal)) if x < y => Due::Impact { point, normal },
-                Some((point, normal)) => Due::Impact {
-                    point: point - shift,
-                    normal: -normal,
-                },
-                None => Due::Stop,
-            };
-            self.s.queue.push(Entry {
-                time: time.min(self.dt),
-                a: key.0,
-                b: key.1,
-                version_a: self.s.versions[key.0 as usize],
-                version_b: self.s.versions[key.1 as usize],
-                offset,
-                due,
-            });
+            self.plan_pair(x, &sweep_x, &course_box, neighbour, t, t, planning);
         }
         self.s.neighbours[xs] = candidates;
+    }
+
+    /// Queues the impact of `x` on `sweep_x` (its course from `t`, whose padded box is
+    /// `course_box`) with `neighbour`, if they meet before the step ends. `now` is the
+    /// time of the loop (`t` or later): nothing is queued before it.
+    #[allow(clippy::too_many_arguments)]
+    fn plan_pair(
+        &mut self,
+        x: u32,
+        sweep_x: &Sweep,
+        course_box: &Aabb,
+        neighbour: Neighbour,
+        t: Real,
+        now: Real,
+        planning: Planning,
+    ) {
+        let xs = x as usize;
+        let period = self.s.period;
+        let (y, shift) = (neighbour.slot, neighbour.shift(period));
+        let ys = y as usize;
+        if !course_box.intersects(&shifted(&self.s.course_box[ys], &shift)) || !self.is_live(ys) {
+            return;
+        }
+        let (Some(hx), Some(hy)) = (self.proxies[xs], self.proxies[ys]) else {
+            return;
+        };
+        let (Some(body_x), Some(body_y)) = (self.bodies.get(hx), self.bodies.get(hy)) else {
+            return;
+        };
+        if !body_x.is_dynamic() && !body_y.is_dynamic() {
+            return;
+        }
+        let asked_from_other_side = match planning {
+            Planning::Start => self.s.checked[ys],
+            Planning::Replan => self.s.replan.contains(&y),
+            Planning::Alone | Planning::Escape => false,
+        };
+        if asked_from_other_side && y < x {
+            return;
+        }
+        let key = if x < y { (x, y) } else { (y, x) };
+        let held = || holds_pair(&self.s.solver_contacts, key.0, key.1);
+        match planning {
+            Planning::Start if held() => return,
+            Planning::Escape => {
+                // Both still on their start-of-step courses: the pair was the start
+                // planning's, which asked it only for a checked body and not held by the
+                // solver. A pair with a later course was asked when that course began.
+                let from_start = !self.s.rerouted[xs] && !self.s.rerouted[ys];
+                if from_start && (!(self.s.checked[xs] || self.s.checked[ys]) || held()) {
+                    return;
+                }
+            }
+            _ => {}
+        }
+        let Some(sweep_y) = self
+            .course_from(ys, t)
+            .and_then(|sweep| translated_sweep(&sweep, &shift))
+        else {
+            return;
+        };
+        let rest = self.dt - t;
+        self.report.toi_queries += 1;
+        let toi = time_of_impact(
+            body_x.shape(),
+            sweep_x,
+            body_y.shape(),
+            &sweep_y,
+            &self.settings.toi,
+        );
+        // The entry has the smaller slot where it is, the larger at its image: from `x`'s
+        // frame, where `y` is translated by `shift`, to the smaller slot's.
+        let offset = if x < y { shift } else { -shift };
+        // The contact (point, normal from `x` toward `y`) in `x`'s frame, or none if the
+        // query gave up.
+        let (time, contact) = match toi {
+            Toi::Hit(hit) => (t + hit.fraction * rest, Some((hit.point, hit.normal))),
+            Toi::NotConverged { safe_fraction } => (t + safe_fraction * rest, None),
+            Toi::Overlapping => {
+                self.report.overlapping += 1;
+                // Already touching: an impact now if the courses drive the pair deeper.
+                // Skipping it would let a body knocked into a resting neighbour (a disc
+                // bounced off a wall into the floor it slides on) go through it, since
+                // the solver's part of the step is over.
+                let Some(contact) = self.deepening(body_x, sweep_x, body_y, &sweep_y, rest) else {
+                    return;
+                };
+                (t, Some(contact))
+            }
+            Toi::Separated => return,
+        };
+        let due = match contact {
+            Some((point, normal)) if x < y => Due::Impact { point, normal },
+            Some((point, normal)) => Due::Impact {
+                point: point - shift,
+                normal: -normal,
+            },
+            None => Due::Stop,
+        };
+        self.s.queue.push(Entry {
+            // An escape asks from when the courses began; the reach guarantees the pair
+            // cannot meet before the escape, which rounding must not contradict.
+            time: time.max(now).min(self.dt),
+            a: key.0,
+            b: key.1,
+            version_a: self.s.versions[key.0 as usize],
+            version_b: self.s.versions[key.1 as usize],
+            offset,
+            due,
+        });
     }
 
     /// The contact of a pair that touches at the start of its courses (`sweep_x`, `sweep_y`,
@@ -988,6 +1068,12 @@ impl Run<'_> {
             }
             return;
         }
+        if self.s.anchor[slot].is_some() {
+            // A skin reach: the list holds every body the new course can meet until the
+            // centre leaves its anchor, when the body escapes.
+            self.schedule_escape(slot, t);
+            return;
+        }
         if old.contains(&aabb) {
             // The usual case: the new course stays within the reach, the neighbour list
             // still holds every body it can meet.
@@ -1005,6 +1091,173 @@ impl Run<'_> {
         s.grid.query(x, &grown, boxes, false, |y, shift| {
             add_neighbours(lists, boxes, slot, y as usize, shift, period);
         });
+    }
+
+    /// With a skin reach: queues the time the centre of `slot`, on its course from `t`,
+    /// leaves its anchor, if that is before the step ends (a body that does not move
+    /// never escapes).
+    fn schedule_escape(&mut self, slot: usize, t: Real) {
+        let (Some(anchor), Some(course)) = (self.s.anchor[slot], self.s.motions[slot]) else {
+            return;
+        };
+        let sweep = course.1;
+        let v = sweep.linvel();
+        let c = pose_on_course(course, t) * sweep.local_center();
+        let leaves = |lo: Real, hi: Real, p: Real, v: Real| {
+            if v > 0.0 {
+                (hi - p).max(0.0) / v
+            } else if v < 0.0 {
+                (p - lo).max(0.0) / -v
+            } else {
+                Real::INFINITY
+            }
+        };
+        let time = t + leaves(anchor.mins.x, anchor.maxs.x, c.x, v.x).min(leaves(
+            anchor.mins.y,
+            anchor.maxs.y,
+            c.y,
+            v.y,
+        ));
+        // A NaN time escapes nothing.
+        if time.is_nan() || time >= self.dt {
+            return;
+        }
+        let version = self.s.versions[slot];
+        self.s.queue.push(Entry {
+            time,
+            a: slot as u32,
+            b: slot as u32,
+            version_a: version,
+            version_b: version,
+            offset: Vector::zeros(),
+            due: Due::Escape,
+        });
+    }
+
+    /// The body of `e` leaves its anchor: a new anchor and reach around where it is, a new
+    /// neighbour list from a query of the grid (and it in its new neighbours' lists), and
+    /// the pairs new to its list planned. Its course, version and queued impacts stay:
+    /// they are still right.
+    fn escape(&mut self, e: &Entry) {
+        let (slot, t) = (e.a as usize, e.time);
+        let (Some(handle), Some(course)) = (self.proxies[slot], self.s.motions[slot]) else {
+            return;
+        };
+        let Some(body) = self.bodies.get(handle) else {
+            return;
+        };
+        let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
+        let periodic = self.periodic.as_ref();
+        let (anchor, around) = match skin_reach(
+            body,
+            &pose_on_course(course, t),
+            self.settings.reach_skin,
+            pad,
+            periodic,
+        ) {
+            Some((anchor, around)) => (Some(anchor), around),
+            None => {
+                // No skin reach fits here (unreachable for a body that had one, short of a
+                // reach that overflows far out): the rest of the course, as without a skin.
+                let Some(sweep) = self.course_from(slot, t) else {
+                    return;
+                };
+                let swept = Aabb::swept(body.shape(), &sweep).inflated(pad);
+                if !is_finite(&swept) {
+                    return;
+                }
+                (None, reach(body, swept, &sweep, periodic))
+            }
+        };
+        self.report.reach_escapes += 1;
+        let x = e.a;
+        let s = &mut *self.s;
+        if let Some(old) = s.reach[slot] {
+            s.grid.remove(x, &old);
+        }
+        s.reach[slot] = Some(around);
+        s.anchor[slot] = anchor;
+        s.grid.insert(x, &around);
+        // Out of its old neighbours' lists: the lists stay exactly the pairs of reaches
+        // that meet, so a pair in the old list and the new one has been listed all along,
+        // and planned at the start of the later course or when it was listed.
+        let old = core::mem::take(&mut s.neighbours[slot]);
+        for n in &old {
+            let back = Neighbour {
+                slot: x,
+                periods: [-n.periods[0], -n.periods[1]],
+            };
+            if let Some(list) = s.neighbours.get_mut(n.slot as usize)
+                && let Some(i) = list.iter().position(|m| *m == back)
+            {
+                list.swap_remove(i);
+            }
+        }
+        let mut list = core::mem::take(&mut s.fresh);
+        list.clear();
+        let (lists, boxes, period) = (&mut s.neighbours, &s.reach, s.period);
+        s.grid.query(x, &around, boxes, false, |y, shift| {
+            list.push(Neighbour::new(y, shift, period));
+            let ys = y as usize;
+            let back = Neighbour::new(x, -shift, period);
+            if ys < lists.len() && boxes[ys].is_some() && !lists[ys].contains(&back) {
+                lists[ys].push(back);
+            }
+        });
+        s.neighbours[slot] = list;
+        // The pairs already in the old list were planned; the new ones are asked as the
+        // whole-course reach would have asked them, when the later of the two courses
+        // began and from that course's body (at the start of the step, from a checked
+        // body, the smaller slot if both are): the same query gives the same entry, bit
+        // for bit, and the two reaches resolve the same impacts.
+        for i in 0..self.s.neighbours[slot].len() {
+            let neighbour = self.s.neighbours[slot][i];
+            if old.contains(&neighbour) {
+                continue;
+            }
+            let y = neighbour.slot as usize;
+            let Some((since, _)) = self.s.motions[y] else {
+                continue;
+            };
+            let x_asks = if course.0 != since {
+                course.0 > since
+            } else if !self.s.rerouted[slot]
+                && !self.s.rerouted[y]
+                && self.s.checked[slot] != self.s.checked[y]
+            {
+                self.s.checked[slot]
+            } else {
+                slot < y
+            };
+            let (asker, other) = if x_asks {
+                (slot, neighbour)
+            } else {
+                let back = Neighbour {
+                    slot: x,
+                    periods: [-neighbour.periods[0], -neighbour.periods[1]],
+                };
+                (y, back)
+            };
+            let t_pair = course.0.max(since).min(t);
+            let Some(sweep) = self.course_from(asker, t_pair) else {
+                continue;
+            };
+            let Some(body) = self.proxies[asker].and_then(|h| self.bodies.get(h)) else {
+                continue;
+            };
+            let course_box = Aabb::swept(body.shape(), &sweep).inflated(pad);
+            self.plan_pair(
+                asker as u32,
+                &sweep,
+                &course_box,
+                other,
+                t_pair,
+                t,
+                Planning::Escape,
+            );
+        }
+        self.s.fresh = old;
+        self.schedule_escape(slot, t);
     }
 
     /// The event cap was reached, or a query gave up: the moving bodies of the pair stop at

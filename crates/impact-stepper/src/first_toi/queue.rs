@@ -13,6 +13,10 @@ pub(crate) enum Due {
     /// The time-of-impact query gave up (iteration cap) with this as the last safe time:
     /// the moving bodies stop there.
     Stop,
+    /// The body of both slots (`a == b`) leaves its reach (with
+    /// [`reach_skin`](crate::FirstTimeOfImpactSettings::reach_skin)): it needs a new reach
+    /// and neighbour list before it goes on.
+    Escape,
 }
 
 /// One planned pair impact. Valid while both bodies still have the versions it was planned
