@@ -17,7 +17,7 @@ use crate::stepper::{DiscreteReport, StepContext, Stepper};
 use grid::ReachGrid;
 use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector, cross_scalar_vector};
-use impact_narrowphase::{Toi, distance, time_of_impact};
+use impact_narrowphase::{Toi, distance, time_of_impact, toi_discs};
 use impact_solver::{
     BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, resolve_impact, solve_step,
 };
@@ -117,6 +117,12 @@ struct Scratch {
     /// centre of mass may roam before it escapes its reach (see [`Run::escape`]); `None` for
     /// a reach that covers the whole course.
     anchor: Vec<Option<Aabb>>,
+    /// Per slot: when it next escapes its reach (infinite if it does not this step). A
+    /// pair's impacts are queued only up to the earlier of its bodies' escapes, its
+    /// *horizon*: each escape asks all the body's pairs again, so later ones are found in
+    /// time, and the queue holds the near future only, not every impact a long step could
+    /// bring (most of which other impacts make stale).
+    escape_at: Vec<Real>,
     /// The storage of the neighbour list an escape builds, swapped with the old list's.
     fresh: Vec<Neighbour>,
     /// The periods of the domain this step, if it is periodic.
@@ -380,6 +386,7 @@ impl Stepper for FirstTimeOfImpact {
         reset(&mut s.reach, slots, None);
         reset(&mut s.round, slots, false);
         reset(&mut s.anchor, slots, None);
+        reset(&mut s.escape_at, slots, Real::INFINITY);
         reset(
             &mut s.course_box,
             slots,
@@ -396,7 +403,8 @@ impl Stepper for FirstTimeOfImpact {
         reset(&mut s.stopped, slots, false);
         reset(&mut s.requests, slots, HookRequests::default());
         s.pairs.clear();
-        s.queue.clear();
+        // About two entries per body are held at once in a gas (an escape and an impact).
+        s.queue.clear(dt, slots);
         let pad = contact_distance;
         let periodic = ctx.periodic;
         for (handle, body) in ctx.bodies.iter() {
@@ -463,15 +471,15 @@ impl Stepper for FirstTimeOfImpact {
             }
         }
 
-        // 3. Plan the checked bodies.
-        for slot in 0..slots {
-            if run.s.checked[slot] {
-                run.plan(slot as u32, 0.0, Planning::Start);
-            }
-        }
+        // 3. Plan the checked bodies (escapes first: they bound what is queued).
         if settings.reach_skin > 0.0 {
             for slot in 0..slots {
                 run.schedule_escape(slot, 0.0);
+            }
+        }
+        for slot in 0..slots {
+            if run.s.checked[slot] {
+                run.plan(slot as u32, 0.0, Planning::Start);
             }
         }
 
@@ -640,6 +648,18 @@ impl Neighbour {
     }
 }
 
+/// Where a disc about its own centre is at `t` on `course`, at its course's start rotation:
+/// it looks the same at every angle, and the start rotation saves a sine and cosine per
+/// query. The position is the one `pose_on_course` gives, bit for bit (its rotation of the
+/// zero centre adds exact zeros); a query that works in the disc's frame (disc against
+/// segment) rounds differently in the other frame, nothing more.
+#[inline]
+fn round_start((t0, sweep): (Real, Sweep), t: Real) -> Isometry {
+    let at =
+        sweep.start().translation.vector + sweep.linvel() * (sweep.dt() * ((t - t0) / sweep.dt()));
+    Isometry::from_parts(at.into(), sweep.start().rotation)
+}
+
 /// Whether every bound of `aabb` is finite.
 fn is_finite(aabb: &Aabb) -> bool {
     aabb.mins.x.is_finite()
@@ -730,15 +750,7 @@ impl Run<'_> {
         }
         let sweep = course.1;
         let start = if self.s.round[slot] {
-            // A disc about its own centre looks the same at every angle: its course's start
-            // rotation saves a sine and cosine per query. The position is the one
-            // `pose_on_course` gives, bit for bit (its rotation of the zero centre adds
-            // exact zeros); a query that works in the disc's frame (disc against segment)
-            // rounds differently in the other frame, nothing more.
-            let (t0, sweep) = course;
-            let at = sweep.start().translation.vector
-                + sweep.linvel() * (sweep.dt() * ((t - t0) / sweep.dt()));
-            Isometry::from_parts(at.into(), sweep.start().rotation)
+            round_start(course, t)
         } else {
             pose_on_course(course, t)
         };
@@ -768,23 +780,30 @@ impl Run<'_> {
         let course_box = Aabb::swept(body_x.shape(), &sweep_x).inflated(pad);
         let candidates = core::mem::take(&mut self.s.neighbours[xs]);
         for &neighbour in &candidates {
-            self.plan_pair(x, &sweep_x, &course_box, neighbour, t, t, planning);
+            self.plan_pair(
+                x,
+                &sweep_x,
+                &course_box,
+                neighbour,
+                (t, t, Real::NEG_INFINITY),
+                planning,
+            );
         }
         self.s.neighbours[xs] = candidates;
     }
 
     /// Queues the impact of `x` on `sweep_x` (its course from `t`, whose padded box is
-    /// `course_box`) with `neighbour`, if they meet before the step ends. `now` is the
-    /// time of the loop (`t` or later): nothing is queued before it.
-    #[allow(clippy::too_many_arguments)]
+    /// `course_box`) with `neighbour`, if they meet before the step ends and before the
+    /// pair's horizon (see [`Scratch::escape_at`]). `(t, now, after)`: `now` is the time of
+    /// the loop (`t` or later), nothing is queued before it; an impact at or before `after`
+    /// was queued already and is not queued again.
     fn plan_pair(
         &mut self,
         x: u32,
         sweep_x: &Sweep,
         course_box: &Aabb,
         neighbour: Neighbour,
-        t: Real,
-        now: Real,
+        (t, now, after): (Real, Real, Real),
         planning: Planning,
     ) {
         let xs = x as usize;
@@ -826,21 +845,50 @@ impl Run<'_> {
             }
             _ => {}
         }
-        let Some(sweep_y) = self
-            .course_from(ys, t)
-            .and_then(|sweep| translated_sweep(&sweep, &shift))
-        else {
-            return;
-        };
         let rest = self.dt - t;
-        self.report.toi_queries += 1;
-        let toi = time_of_impact(
-            body_x.shape(),
-            sweep_x,
-            body_y.shape(),
-            &sweep_y,
-            &self.settings.toi,
-        );
+        let disc = |body: &impact_solver::RigidBody| match body.shape() {
+            Shape::Circle(c) => Some(*c),
+            _ => None,
+        };
+        let toi = match (disc(body_x), disc(body_y), self.s.motions[ys]) {
+            (Some(cx), Some(cy), Some(course_y))
+                if self.s.round[xs] && self.s.round[ys] && rest > 0.0 =>
+            {
+                // Two discs about their centres: the closed form the dispatcher would pick,
+                // from the same centres and displacements, without building `y`'s sweep.
+                let start_y = translated(&round_start(course_y, t), &shift);
+                let linvel_y = course_y.1.linvel();
+                if !(start_y.translation.x.is_finite() && start_y.translation.y.is_finite()) {
+                    return;
+                }
+                self.report.toi_queries += 1;
+                toi_discs(
+                    sweep_x.start() * cx.center(),
+                    sweep_x.displacement(),
+                    cx.radius(),
+                    start_y * cy.center(),
+                    linvel_y * rest,
+                    cy.radius(),
+                    &self.settings.toi,
+                )
+            }
+            _ => {
+                let Some(sweep_y) = self
+                    .course_from(ys, t)
+                    .and_then(|sweep| translated_sweep(&sweep, &shift))
+                else {
+                    return;
+                };
+                self.report.toi_queries += 1;
+                time_of_impact(
+                    body_x.shape(),
+                    sweep_x,
+                    body_y.shape(),
+                    &sweep_y,
+                    &self.settings.toi,
+                )
+            }
+        };
         // The entry has the smaller slot where it is, the larger at its image: from `x`'s
         // frame, where `y` is translated by `shift`, to the smaller slot's.
         let offset = if x < y { shift } else { -shift };
@@ -851,6 +899,12 @@ impl Run<'_> {
             Toi::NotConverged { safe_fraction } => (t + safe_fraction * rest, None),
             Toi::Overlapping => {
                 self.report.overlapping += 1;
+                let Some(sweep_y) = self
+                    .course_from(ys, t)
+                    .and_then(|sweep| translated_sweep(&sweep, &shift))
+                else {
+                    return;
+                };
                 // Already touching: an impact now if the courses drive the pair deeper.
                 // Skipping it would let a body knocked into a resting neighbour (a disc
                 // bounced off a wall into the floor it slides on) go through it, since
@@ -870,10 +924,14 @@ impl Run<'_> {
             },
             None => Due::Stop,
         };
+        // An escape asks from when the courses began; the reach guarantees the pair cannot
+        // meet before the escape, which rounding must not contradict.
+        let time = time.max(now).min(self.dt);
+        if time <= after || time > self.s.escape_at[xs].min(self.s.escape_at[ys]) {
+            return;
+        }
         self.s.queue.push(Entry {
-            // An escape asks from when the courses began; the reach guarantees the pair
-            // cannot meet before the escape, which rounding must not contradict.
-            time: time.max(now).min(self.dt),
+            time,
             a: key.0,
             b: key.1,
             version_a: self.s.versions[key.0 as usize],
@@ -1097,6 +1155,7 @@ impl Run<'_> {
     /// leaves its anchor, if that is before the step ends (a body that does not move
     /// never escapes).
     fn schedule_escape(&mut self, slot: usize, t: Real) {
+        self.s.escape_at[slot] = Real::INFINITY;
         let (Some(anchor), Some(course)) = (self.s.anchor[slot], self.s.motions[slot]) else {
             return;
         };
@@ -1122,6 +1181,7 @@ impl Run<'_> {
         if time.is_nan() || time >= self.dt {
             return;
         }
+        self.s.escape_at[slot] = time;
         let version = self.s.versions[slot];
         self.s.queue.push(Entry {
             time,
@@ -1205,16 +1265,20 @@ impl Run<'_> {
             }
         });
         s.neighbours[slot] = list;
-        // The pairs already in the old list were planned; the new ones are asked as the
-        // whole-course reach would have asked them, when the later of the two courses
-        // began and from that course's body (at the start of the step, from a checked
-        // body, the smaller slot if both are): the same query gives the same entry, bit
-        // for bit, and the two reaches resolve the same impacts.
+        // Every pair is asked again, past the old horizon: a pair in the old list had its
+        // impacts queued up to this escape, a new one none. Each is asked as the
+        // whole-course reach would have asked it, when the later of the two courses began
+        // and from that course's body (at the start of the step, from a checked body, the
+        // smaller slot if both are): the same query gives the same entry, bit for bit, and
+        // the two reaches resolve the same impacts.
+        self.schedule_escape(slot, t);
         for i in 0..self.s.neighbours[slot].len() {
             let neighbour = self.s.neighbours[slot][i];
-            if old.contains(&neighbour) {
-                continue;
-            }
+            let after = if old.contains(&neighbour) {
+                t
+            } else {
+                Real::NEG_INFINITY
+            };
             let y = neighbour.slot as usize;
             let Some((since, _)) = self.s.motions[y] else {
                 continue;
@@ -1251,13 +1315,11 @@ impl Run<'_> {
                 &sweep,
                 &course_box,
                 other,
-                t_pair,
-                t,
+                (t_pair, t, after),
                 Planning::Escape,
             );
         }
         self.s.fresh = old;
-        self.schedule_escape(slot, t);
     }
 
     /// The event cap was reached, or a query gave up: the moving bodies of the pair stop at
