@@ -79,8 +79,8 @@ struct Scratch {
     /// The body's motion since it last changed course: (start time in the step, sweep from
     /// there to the end of the step).
     motions: Vec<Option<(Real, Sweep)>>,
-    /// Bumped at every change of course; queue entries carry the versions they assumed.
-    versions: Vec<u32>,
+    /// Per slot: what a plan reads of a neighbour (see [`Hot`]).
+    hot: Vec<Hot>,
     checked: Vec<bool>,
     /// Changed course inside the step: its end pose comes from its motion, not the solver.
     rerouted: Vec<bool>,
@@ -95,14 +95,6 @@ struct Scratch {
     /// step (padded by the target separation and the tolerance), with room to spare for
     /// course changes (a static body's is its box).
     reach: Vec<Option<Aabb>>,
-    /// Per slot with a course: the box its shape sweeps on its current course (padded as
-    /// the reach), from the course's start to the end of the step. A plan skips the
-    /// neighbours whose course box its own course's box misses, as a broadphase query of
-    /// the course would.
-    course_box: Vec<Aabb>,
-    /// Per slot: a disc centred on the body origin and on its centre of mass, for which a
-    /// time of impact does not depend on the rotation (see [`Run::course_from`]).
-    round: Vec<bool>,
     /// Finds the pairs of reach boxes (see [`grid`]).
     grid: ReachGrid,
     /// Pairs found by one query of the grid.
@@ -117,18 +109,49 @@ struct Scratch {
     /// centre of mass may roam before it escapes its reach (see [`Run::escape`]); `None` for
     /// a reach that covers the whole course.
     anchor: Vec<Option<Aabb>>,
-    /// Per slot: when it next escapes its reach (infinite if it does not this step). A
-    /// pair's impacts are queued only up to the earlier of its bodies' escapes, its
-    /// *horizon*: each escape asks all the body's pairs again, so later ones are found in
-    /// time, and the queue holds the near future only, not every impact a long step could
-    /// bring (most of which other impacts make stale).
-    escape_at: Vec<Real>,
     /// The storage of the neighbour list an escape builds, swapped with the old list's.
     fresh: Vec<Neighbour>,
     /// The periods of the domain this step, if it is periodic.
     period: Option<Vector>,
     touched: Vec<BodyHandle>,
     replan: Vec<u32>,
+}
+
+/// What a plan reads of each neighbour, kept together: a large gas reads it for bodies
+/// all over memory, and one cache line per neighbour costs less than one per array.
+#[derive(Debug, Clone, Copy)]
+struct Hot {
+    /// The box the body's shape sweeps on its current course (padded as the reach), from
+    /// the course's start to the end of the step. A plan skips the neighbours whose course
+    /// box its own course's box misses, as a broadphase query of the course would.
+    course_box: Aabb,
+    /// When the body next escapes its reach (infinite if it does not this step). A pair's
+    /// impacts are queued only up to the earlier of its bodies' escapes, its *horizon*:
+    /// each escape asks all the body's pairs again, so later ones are found in time, and
+    /// the queue holds the near future only, not every impact a long step could bring
+    /// (most of which other impacts make stale).
+    escape_at: Real,
+    /// With `round`, the disc's radius.
+    radius: Real,
+    /// Bumped at every change of course; queue entries carry the versions they assumed.
+    version: u32,
+    /// A disc centred on the body origin and on its centre of mass, for which a time of
+    /// impact does not depend on the rotation (see [`Run::course_from`]).
+    round: bool,
+    dynamic: bool,
+}
+
+impl Default for Hot {
+    fn default() -> Self {
+        Self {
+            course_box: Aabb::new(Point::origin(), Point::origin()),
+            escape_at: Real::INFINITY,
+            radius: 0.0,
+            version: 0,
+            round: false,
+            dynamic: false,
+        }
+    }
 }
 
 /// The hasher of [`Scratch::pairs`]: a multiply-and-rotate of the two slots, much cheaper
@@ -384,21 +407,14 @@ impl Stepper for FirstTimeOfImpact {
 
         reset(&mut s.motions, slots, None);
         reset(&mut s.reach, slots, None);
-        reset(&mut s.round, slots, false);
+        reset(&mut s.hot, slots, Hot::default());
         reset(&mut s.anchor, slots, None);
-        reset(&mut s.escape_at, slots, Real::INFINITY);
-        reset(
-            &mut s.course_box,
-            slots,
-            Aabb::new(Point::origin(), Point::origin()),
-        );
         if s.neighbours.len() < slots {
             s.neighbours.resize_with(slots, Vec::new);
         }
         for list in &mut s.neighbours {
             list.clear();
         }
-        reset(&mut s.versions, slots, 0);
         reset(&mut s.rerouted, slots, false);
         reset(&mut s.stopped, slots, false);
         reset(&mut s.requests, slots, HookRequests::default());
@@ -420,9 +436,17 @@ impl Stepper for FirstTimeOfImpact {
                 continue;
             }
             s.motions[slot] = Some((0.0, sweep));
-            s.course_box[slot] = swept;
-            s.round[slot] = matches!(body.shape(), Shape::Circle(c) if c.center() == Point::origin())
-                && sweep.local_center() == Point::origin();
+            let disc = match body.shape() {
+                Shape::Circle(c) if c.center() == Point::origin() => Some(c.radius()),
+                _ => None,
+            };
+            s.hot[slot] = Hot {
+                course_box: swept,
+                round: disc.is_some() && sweep.local_center() == Point::origin(),
+                radius: disc.unwrap_or(0.0),
+                dynamic: body.is_dynamic(),
+                ..Hot::default()
+            };
             s.reach[slot] = Some(if body.body_type() == BodyType::Static {
                 // It never leaves its box. A static body keeps a neighbour list too: it
                 // plans its pairs again when it is hit.
@@ -689,8 +713,8 @@ struct Run<'r> {
 impl Run<'_> {
     fn is_current(&self, e: &Entry) -> bool {
         let (a, b) = (e.a as usize, e.b as usize);
-        self.s.versions[a] == e.version_a
-            && self.s.versions[b] == e.version_b
+        self.s.hot[a].version == e.version_a
+            && self.s.hot[b].version == e.version_b
             && self.is_live(a)
             && self.is_live(b)
     }
@@ -749,7 +773,7 @@ impl Run<'_> {
             return None;
         }
         let sweep = course.1;
-        let start = if self.s.round[slot] {
+        let start = if self.s.hot[slot].round {
             round_start(course, t)
         } else {
             pose_on_course(course, t)
@@ -764,20 +788,34 @@ impl Run<'_> {
         .ok()
     }
 
+    /// The course of `slot` from `t` to the end of the step and its padded box, as
+    /// [`Run::plan`] makes them. From the start of the course they are the ones kept in
+    /// the scratch, bit for bit, unless the body turns about a point other than its shape's
+    /// origin (recomputing the pose then rounds differently).
+    fn course_and_box(&self, slot: usize, t: Real) -> Option<(Sweep, Aabb)> {
+        let (t0, sweep) = self.s.motions[slot]?;
+        if t == t0
+            && self.dt - t > 0.0
+            && sweep.dt() == self.dt - t
+            && (self.s.hot[slot].round || sweep.angvel() == 0.0)
+        {
+            return Some((sweep, self.s.hot[slot].course_box));
+        }
+        let sweep = self.course_from(slot, t)?;
+        let body = self.bodies.get(self.proxies[slot]?)?;
+        let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
+        Some((sweep, Aabb::swept(body.shape(), &sweep).inflated(pad)))
+    }
+
     /// Queues the impacts of `x` from `t` to the end of the step.
     fn plan(&mut self, x: u32, t: Real, planning: Planning) {
         let xs = x as usize;
         if !self.is_live(xs) {
             return;
         }
-        let (Some(hx), Some(sweep_x)) = (self.proxies[xs], self.course_from(xs, t)) else {
+        let Some((sweep_x, course_box)) = self.course_and_box(xs, t) else {
             return;
         };
-        let Some(body_x) = self.bodies.get(hx) else {
-            return;
-        };
-        let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
-        let course_box = Aabb::swept(body_x.shape(), &sweep_x).inflated(pad);
         let candidates = core::mem::take(&mut self.s.neighbours[xs]);
         for &neighbour in &candidates {
             self.plan_pair(
@@ -794,7 +832,7 @@ impl Run<'_> {
 
     /// Queues the impact of `x` on `sweep_x` (its course from `t`, whose padded box is
     /// `course_box`) with `neighbour`, if they meet before the step ends and before the
-    /// pair's horizon (see [`Scratch::escape_at`]). `(t, now, after)`: `now` is the time of
+    /// pair's horizon (see [`Hot::escape_at`]). `(t, now, after)`: `now` is the time of
     /// the loop (`t` or later), nothing is queued before it; an impact at or before `after`
     /// was queued already and is not queued again.
     fn plan_pair(
@@ -810,16 +848,11 @@ impl Run<'_> {
         let period = self.s.period;
         let (y, shift) = (neighbour.slot, neighbour.shift(period));
         let ys = y as usize;
-        if !course_box.intersects(&shifted(&self.s.course_box[ys], &shift)) || !self.is_live(ys) {
-            return;
-        }
-        let (Some(hx), Some(hy)) = (self.proxies[xs], self.proxies[ys]) else {
-            return;
-        };
-        let (Some(body_x), Some(body_y)) = (self.bodies.get(hx), self.bodies.get(hy)) else {
-            return;
-        };
-        if !body_x.is_dynamic() && !body_y.is_dynamic() {
+        let (hot_x, hot_y) = (self.s.hot[xs], self.s.hot[ys]);
+        if !course_box.intersects(&shifted(&hot_y.course_box, &shift))
+            || !self.is_live(ys)
+            || !hot_x.dynamic && !hot_y.dynamic
+        {
             return;
         }
         let asked_from_other_side = match planning {
@@ -846,16 +879,11 @@ impl Run<'_> {
             _ => {}
         }
         let rest = self.dt - t;
-        let disc = |body: &impact_solver::RigidBody| match body.shape() {
-            Shape::Circle(c) => Some(*c),
-            _ => None,
-        };
-        let toi = match (disc(body_x), disc(body_y), self.s.motions[ys]) {
-            (Some(cx), Some(cy), Some(course_y))
-                if self.s.round[xs] && self.s.round[ys] && rest > 0.0 =>
-            {
+        let toi = match self.s.motions[ys] {
+            Some(course_y) if hot_x.round && hot_y.round && rest > 0.0 => {
                 // Two discs about their centres: the closed form the dispatcher would pick,
-                // from the same centres and displacements, without building `y`'s sweep.
+                // from the same centres and displacements, without building `y`'s sweep
+                // or reading either body.
                 let start_y = translated(&round_start(course_y, t), &shift);
                 let linvel_y = course_y.1.linvel();
                 if !(start_y.translation.x.is_finite() && start_y.translation.y.is_finite()) {
@@ -863,16 +891,22 @@ impl Run<'_> {
                 }
                 self.report.toi_queries += 1;
                 toi_discs(
-                    sweep_x.start() * cx.center(),
+                    sweep_x.start() * Point::origin(),
                     sweep_x.displacement(),
-                    cx.radius(),
-                    start_y * cy.center(),
+                    hot_x.radius,
+                    start_y * Point::origin(),
                     linvel_y * rest,
-                    cy.radius(),
+                    hot_y.radius,
                     &self.settings.toi,
                 )
             }
             _ => {
+                let (Some(body_x), Some(body_y)) = (
+                    self.proxies[xs].and_then(|h| self.bodies.get(h)),
+                    self.proxies[ys].and_then(|h| self.bodies.get(h)),
+                ) else {
+                    return;
+                };
                 let Some(sweep_y) = self
                     .course_from(ys, t)
                     .and_then(|sweep| translated_sweep(&sweep, &shift))
@@ -899,6 +933,12 @@ impl Run<'_> {
             Toi::NotConverged { safe_fraction } => (t + safe_fraction * rest, None),
             Toi::Overlapping => {
                 self.report.overlapping += 1;
+                let (Some(body_x), Some(body_y)) = (
+                    self.proxies[xs].and_then(|h| self.bodies.get(h)),
+                    self.proxies[ys].and_then(|h| self.bodies.get(h)),
+                ) else {
+                    return;
+                };
                 let Some(sweep_y) = self
                     .course_from(ys, t)
                     .and_then(|sweep| translated_sweep(&sweep, &shift))
@@ -927,15 +967,15 @@ impl Run<'_> {
         // An escape asks from when the courses began; the reach guarantees the pair cannot
         // meet before the escape, which rounding must not contradict.
         let time = time.max(now).min(self.dt);
-        if time <= after || time > self.s.escape_at[xs].min(self.s.escape_at[ys]) {
+        if time <= after || time > self.s.hot[xs].escape_at.min(self.s.hot[ys].escape_at) {
             return;
         }
         self.s.queue.push(Entry {
             time,
             a: key.0,
             b: key.1,
-            version_a: self.s.versions[key.0 as usize],
-            version_b: self.s.versions[key.1 as usize],
+            version_a: self.s.hot[key.0 as usize].version,
+            version_b: self.s.hot[key.1 as usize].version,
             offset,
             due,
         });
@@ -1106,11 +1146,11 @@ impl Run<'_> {
             return;
         };
         self.s.motions[slot] = Some((t, sweep));
-        self.s.versions[slot] = self.s.versions[slot].wrapping_add(1);
+        self.s.hot[slot].version = self.s.hot[slot].version.wrapping_add(1);
         self.s.rerouted[slot] = true;
         let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
         let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
-        self.s.course_box[slot] = aabb;
+        self.s.hot[slot].course_box = aabb;
         let Some(old) = self.s.reach[slot] else {
             // Never planned (its box overflowed at the start): nothing can be planned
             // against it, so it stays put.
@@ -1155,7 +1195,7 @@ impl Run<'_> {
     /// leaves its anchor, if that is before the step ends (a body that does not move
     /// never escapes).
     fn schedule_escape(&mut self, slot: usize, t: Real) {
-        self.s.escape_at[slot] = Real::INFINITY;
+        self.s.hot[slot].escape_at = Real::INFINITY;
         let (Some(anchor), Some(course)) = (self.s.anchor[slot], self.s.motions[slot]) else {
             return;
         };
@@ -1181,8 +1221,8 @@ impl Run<'_> {
         if time.is_nan() || time >= self.dt {
             return;
         }
-        self.s.escape_at[slot] = time;
-        let version = self.s.versions[slot];
+        self.s.hot[slot].escape_at = time;
+        let version = self.s.hot[slot].version;
         self.s.queue.push(Entry {
             time,
             a: slot as u32,
@@ -1303,13 +1343,9 @@ impl Run<'_> {
                 (y, back)
             };
             let t_pair = course.0.max(since).min(t);
-            let Some(sweep) = self.course_from(asker, t_pair) else {
+            let Some((sweep, course_box)) = self.course_and_box(asker, t_pair) else {
                 continue;
             };
-            let Some(body) = self.proxies[asker].and_then(|h| self.bodies.get(h)) else {
-                continue;
-            };
-            let course_box = Aabb::swept(body.shape(), &sweep).inflated(pad);
             self.plan_pair(
                 asker as u32,
                 &sweep,
