@@ -3,7 +3,7 @@
 //! A calendar of time bins over the step rather than one heap: an entry goes to the bin of
 //! its time, unordered, and only the current bin is a heap. Bins partition time in order,
 //! so the entries come out in exactly the order one heap would give; but the heap stays a
-//! few entries deep, and a push to a later bin is an append. A large gas keeps an entry or
+//! few levels deep, and a push to a later bin is an append. A large gas keeps an entry or
 //! two per body queued: one heap of them misses the cache at every level of every pop.
 
 use core::cmp::Ordering;
@@ -117,9 +117,9 @@ pub(crate) struct EventQueue {
 }
 
 impl EventQueue {
-    /// Empties the queue for a step of `dt` seconds (positive and finite) with about `bins`
-    /// time bins (at least one): as many as entries are usually held keeps each bin's heap
-    /// a few entries deep.
+    /// Empties the queue for a step of `dt` seconds (positive and finite) with `bins` time
+    /// bins (at least one): a fraction of the entries usually held keeps each bin's heap a
+    /// few levels deep.
     pub fn clear(&mut self, dt: Real, bins: usize) {
         let bins = bins.max(1);
         for bin in &mut self.bins {
