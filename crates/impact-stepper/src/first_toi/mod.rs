@@ -225,6 +225,13 @@ struct PairState {
 ///    recomputed. Repeat from 4 until the queue is empty; every body then ends the step on
 ///    its course.
 ///
+/// With [`FirstTimeOfImpactSettings::reach_skin`], a moving body's reach is instead its
+/// bounding disc grown by the skin, and the queue also holds its *escape*, when its centre
+/// leaves the box the reach allows: it gets a new reach where it is and an exact neighbour
+/// list, and its pairs are asked again. A pair's impacts are queued only up to the earlier
+/// escape of its two bodies. The impacts are the same, bit for bit: each pair is asked the
+/// same question, from the start of the later of its two courses, only at another moment.
+///
 /// # Progress
 /// - Impacts are resolved at the target separation, and a pair that has just been resolved
 ///   is not approaching, so it cannot hit again at the same instant unless a third body
@@ -261,8 +268,10 @@ struct PairState {
 /// body) and one time of impact per near neighbour of each checked body, plus per impact:
 /// one resolution and the re-planning of the bodies that changed (a box test per neighbour
 /// in the list and a time of impact per near one; a grid query only when the new course
-/// leaves the reach). Nothing depends on the number of bodies but the per-step pair search. The queue is a binary heap of small keys with lazy
-/// invalidation; buffers, neighbour lists included, are kept from step to step.
+/// leaves the reach; with a skin, a grid query per escape instead). Nothing depends on the
+/// number of bodies but the per-step pair search. The queue is a calendar of time bins
+/// over the step, the current one a binary heap of small keys, with lazy invalidation;
+/// buffers, neighbour lists included, are kept from step to step.
 #[derive(Debug, Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FirstTimeOfImpact {
