@@ -18,9 +18,14 @@
 //! `(1 + eta^2/8) / (1 - eta)^2` is printed alongside. See `docs/guides/event-driven.md`.
 //!
 //! `cargo run --release --example hard_disks -- [--n 1024] [--eta 0.1,0.2,0.3,0.4,0.5,0.6]
-//! [--collisions 1000000] [--equilibrate 50] [--blocks 10] [--seed 1] [--json]`
+//! [--collisions 1000000] [--equilibrate 50] [--blocks 10] [--seed 1] [--per-step 5]
+//! [--reach-skin R] [--json]`
 //!
 //! `--collisions` is per packing fraction, after `--equilibrate` collisions per disc.
+//! `--per-step` is the step length in collisions per disc, capped in dilute gases so that
+//! swept boxes fit the periodic box (the step is only an output interval: it changes the
+//! cost, not the physics); `--reach-skin` overrides
+//! `FirstTimeOfImpactSettings::reach_skin` of `scenes::hard_disk_stepper()`.
 
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::prelude::*;
@@ -39,6 +44,8 @@ struct Options {
     equilibrate: u64,
     blocks: usize,
     seed: u64,
+    per_step: Real,
+    reach_skin: Option<Real>,
     json: bool,
 }
 
@@ -50,6 +57,8 @@ fn parse() -> Result<Options, String> {
         equilibrate: 50,
         blocks: 10,
         seed: 1,
+        per_step: 5.0,
+        reach_skin: None,
         json: false,
     };
     let mut args = std::env::args().skip(1);
@@ -83,6 +92,17 @@ fn parse() -> Result<Options, String> {
             "--seed" => {
                 let v = value("--seed")?;
                 o.seed = v.parse().map_err(|_| bad("--seed", &v))?;
+            }
+            "--per-step" => {
+                let v = value("--per-step")?;
+                o.per_step = v.parse().map_err(|_| bad("--per-step", &v))?;
+                if !(o.per_step.is_finite() && o.per_step > 0.0) {
+                    return Err(format!("--per-step: positive, not {v}"));
+                }
+            }
+            "--reach-skin" => {
+                let v = value("--reach-skin")?;
+                o.reach_skin = Some(v.parse().map_err(|_| bad("--reach-skin", &v))?);
             }
             "--json" => o.json = true,
             other => return Err(format!("unknown argument {other:?}")),
@@ -182,10 +202,14 @@ fn mean_and_error(xs: &[Real]) -> (Real, Real) {
 
 fn run(o: &Options, eta: Real) -> Result<Row, WorldError> {
     let scene = scenes::hard_disks(o.n, eta, o.seed)?;
+    let mut stepper = scenes::hard_disk_stepper();
+    if let Some(skin) = o.reach_skin {
+        stepper.reach_skin = skin;
+    }
     let mut world = Gas::with_parts(
         scene.settings,
         RTreeBroadphase::default(),
-        FirstTimeOfImpact::new(scenes::hard_disk_stepper())?,
+        FirstTimeOfImpact::new(stepper)?,
     )?;
     for def in &scene.bodies {
         world.create_body(def.clone())?;
@@ -193,13 +217,21 @@ fn run(o: &Options, eta: Real) -> Result<Row, WorldError> {
     let n = o.n as Real;
     let (kinetic0, momentum0) = kinetic_and_momentum(&world);
     let kt = kinetic0 / n;
-    // A step of about half a collision per disc (Henderson's g(sigma) for the estimate):
-    // long enough that the per-step work is spread over many events, short enough that
-    // swept boxes stay a few diameters long.
+    // A step of `--per-step` collisions per disc (Henderson's g(sigma) for the estimate):
+    // the step is only an output interval, and a long one spreads the world's per-step
+    // work over many events (the stepper's reach skin keeps its own work per event the
+    // same). Capped so that a disc several times faster than average still sweeps less
+    // than a third of the box, which a periodic world requires below a half (it matters in
+    // dilute gases, where the mean free time is long).
     let g_estimate = (z_henderson(eta) - 1.0) / (2.0 * eta);
     let rho = 4.0 * eta / (PI * SIGMA * SIGMA);
     let rate = 2.0 * SIGMA * rho * g_estimate * (PI * kt / MASS).sqrt();
-    let dt = 0.5 / rate;
+    let side = world
+        .settings()
+        .domain
+        .size()
+        .map_or(Real::INFINITY, |s| s.x.min(s.y));
+    let dt = (o.per_step / rate).min(side / (12.0 * (2.0 * kt / MASS).sqrt()));
 
     let mut lost_time = 0.0;
     let mut collisions = 0;

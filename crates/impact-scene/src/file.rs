@@ -126,6 +126,8 @@ pub(crate) struct StepperFile {
     pub max_pair_events: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min_advance: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reach_skin: Option<f64>,
 }
 
 /// `stepper.toi_options`, and a query's `options`.

@@ -211,6 +211,7 @@ fn stepper(s: &StepperFile) -> Result<StepperChoice, SceneError> {
         ("max_events", s.max_events.is_some()),
         ("max_pair_events", s.max_pair_events.is_some()),
         ("min_advance", s.min_advance.is_some()),
+        ("reach_skin", s.reach_skin.is_some()),
     ];
     let allowed: &[&str] = match kind {
         StepperKind::Discrete => &[],
@@ -272,6 +273,7 @@ fn stepper(s: &StepperFile) -> Result<StepperChoice, SceneError> {
                 max_events,
                 max_pair_events: s.max_pair_events.unwrap_or(d.max_pair_events),
                 min_advance: s.min_advance.unwrap_or(d.min_advance),
+                reach_skin: s.reach_skin.unwrap_or(d.reach_skin),
             })
         }
     };

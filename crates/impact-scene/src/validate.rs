@@ -104,6 +104,7 @@ pub(crate) fn stepper(s: &StepperChoice) -> Result<(), SceneError> {
             at_least_one("stepper.max_events", t.max_events as u64)?;
             at_least_one("stepper.max_pair_events", t.max_pair_events.into())?;
             non_negative("stepper.min_advance", t.min_advance)?;
+            non_negative("stepper.reach_skin", t.reach_skin)?;
             t.validate().map_err(|e| remap(&e, "first_toi", "stepper"))
         }
     }

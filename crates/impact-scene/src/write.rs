@@ -148,6 +148,7 @@ fn stepper(s: &StepperChoice) -> StepperFile {
             file.max_events = unless(t.max_events as u64, d.max_events as u64);
             file.max_pair_events = unless(t.max_pair_events, d.max_pair_events);
             file.min_advance = unless(t.min_advance, d.min_advance);
+            file.reach_skin = unless(t.reach_skin, d.reach_skin);
         }
     }
     file

@@ -829,12 +829,18 @@ pub fn hard_disks(n: usize, eta: Real, seed: u64) -> Result<Scene, WorldError> {
 /// simulation of perfectly elastic bodies such as [`hard_disks`]: every moving CCD body
 /// planned, impacts resolved exactly at contact, every bounce honoured, no friction, and
 /// neither an event cap nor Zeno detection that could resolve an impact inelastically (an
-/// elastic gas has no Zeno sequences; a cap would make a big step lose time).
+/// elastic gas has no Zeno sequences; a cap would make a big step lose time). Reaches of
+/// 1.5 radii of skin ([`reach_skin`](crate::FirstTimeOfImpactSettings::reach_skin)) keep
+/// the work per collision the same however long the step, so steps of several collisions
+/// per disc are cheap; the collisions are those of the whole-course reach, bit for bit.
 pub fn hard_disk_stepper() -> crate::FirstTimeOfImpactSettings {
     let mut settings = crate::FirstTimeOfImpactSettings::event_driven();
     settings.impact.friction = false;
     settings.max_events = usize::MAX;
     settings.max_pair_events = u32::MAX;
     settings.min_advance = 0.0;
+    // Measured on the gas at eta 0.3 and 0.5: 1 to 2 radii cost within 10% of each other
+    // per collision, 1.5 the least cache traffic at N = 65,536.
+    settings.reach_skin = 1.5;
     settings
 }

@@ -355,3 +355,40 @@ fn a_snapshot_of_a_periodic_gas_continues_bit_for_bit() {
     }
     assert_eq!(state_hash(&one_run), state_hash(&restored));
 }
+
+/// A reach skin only changes which neighbours are searched for and when: a gas resolves the
+/// same collisions, bit for bit, with the whole-course reach and with skins of one and three
+/// radii, over steps long enough for several collisions per disc (many escapes each).
+#[test]
+fn a_reach_skin_resolves_the_same_collisions_bit_for_bit() {
+    for eta in [0.3, 0.6] {
+        let worlds: Vec<_> = [0.0, 1.0, 3.0]
+            .into_iter()
+            .map(|skin| {
+                let (mut world, _) = gas::<RTreeBroadphase>(200, eta);
+                let mut settings = hard_disk_stepper();
+                settings.reach_skin = skin;
+                world.stepper_mut().set_settings(settings).unwrap();
+                world
+            })
+            .collect();
+        let mut worlds = worlds;
+        let mut escapes = 0;
+        for step in 0..8 {
+            let reports: Vec<_> = worlds.iter_mut().map(|w| w.step(0.4).unwrap()).collect();
+            escapes += reports[1].stepper.reach_escapes;
+            let first: Vec<_> = worlds[0].events().to_vec();
+            assert!(!first.is_empty());
+            for (w, world) in worlds.iter().enumerate().skip(1) {
+                assert_eq!(reports[w].stepper.time_lost, 0.0);
+                assert_eq!(
+                    world.events(),
+                    &first[..],
+                    "eta {eta}, step {step}: skin world {w} differs"
+                );
+                assert_eq!(state_hash(world), state_hash(&worlds[0]));
+            }
+        }
+        assert!(escapes > 50, "eta {eta}: only {escapes} escapes");
+    }
+}

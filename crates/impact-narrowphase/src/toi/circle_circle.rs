@@ -28,17 +28,39 @@ pub fn toi_circle_circle(
     if !(linear(a, sweep_a) && linear(b, sweep_b)) {
         return Err(NoClosedForm);
     }
-    let center_a = sweep_a.start() * a.center();
-    let center_b = sweep_b.start() * b.center();
-    let displacement_a = sweep_a.displacement();
+    Ok(toi_discs(
+        sweep_a.start() * a.center(),
+        sweep_a.displacement(),
+        a.radius(),
+        sweep_b.start() * b.center(),
+        sweep_b.displacement(),
+        b.radius(),
+        options,
+    ))
+}
+
+/// [`toi_circle_circle`] for two discs given by their centres at the start, the
+/// displacements of the centres over the step and their radii: the same answer, bit for
+/// bit, for callers that keep centres and velocities and need not build a [`Sweep`] per
+/// query (an event-driven gas asks this of every neighbour at every collision).
+#[inline]
+pub fn toi_discs(
+    center_a: Point,
+    displacement_a: Vector,
+    radius_a: f64,
+    center_b: Point,
+    displacement_b: Vector,
+    radius_b: f64,
+    options: &ToiOptions,
+) -> Toi {
     let w = center_b - center_a;
-    let d = sweep_b.displacement() - displacement_a;
-    let radius_sum = a.radius() + b.radius();
+    let d = displacement_b - displacement_a;
+    let radius_sum = radius_a + radius_b;
     let rho = radius_sum + options.target_separation();
     let frame = HitFrame {
         center_a,
         displacement_a,
-        radius_a: a.radius(),
+        radius_a,
         radius_sum,
         scale: w.amax() + d.amax(),
         approach: w,
@@ -52,7 +74,7 @@ pub fn toi_circle_circle(
         let d2 = d.norm_squared();
         let cr = cross(&w, &d);
         if b >= 0.0 || cr * cr > rho * rho * d2 {
-            return Ok(Toi::Separated);
+            return Toi::Separated;
         }
         // The quadratic's constant term and discriminant, each in the cancellation-free
         // factored form (see `minkowski::circle_entry`) exactly where cancellation can occur:
@@ -73,25 +95,25 @@ pub fn toi_circle_circle(
             (rd - acr) * (rd + acr)
         };
         if disc < 0.0 {
-            return Ok(Toi::Separated);
+            return Toi::Separated;
         }
         let t = c / (-b + disc.sqrt());
         if t > options.max_fraction() {
-            return Ok(Toi::Separated);
+            return Toi::Separated;
         }
-        return Ok(hit(t, w + d * t, rho));
+        return hit(t, w + d * t, rho);
     }
     let start_distance = w2.sqrt();
     if start_distance < radius_sum - options.tolerance() {
-        return Ok(Toi::Overlapping);
+        return Toi::Overlapping;
     }
     // Within the target at the start: an impact only if they close in by more than the
     // tolerance over the step (less is sliding, to rounding).
-    Ok(if w.dot(&d) < -options.tolerance() * start_distance {
+    if w.dot(&d) < -options.tolerance() * start_distance {
         hit(0.0, w, start_distance)
     } else {
         Toi::Separated
-    })
+    }
 }
 
 /// What a hit needs besides its time: where A is and how big the scene is.

@@ -23,7 +23,7 @@ mod testing;
 pub use capsule_capsule::toi_capsule_capsule;
 pub use capsule_polygon::toi_capsule_polygon;
 pub use circle_capsule::toi_circle_capsule;
-pub use circle_circle::toi_circle_circle;
+pub use circle_circle::{toi_circle_circle, toi_discs};
 pub use circle_polygon::toi_circle_polygon;
 pub use circle_segment::toi_circle_segment;
 pub use conservative_advancement::toi_conservative_advancement;

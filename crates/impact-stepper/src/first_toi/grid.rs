@@ -193,6 +193,34 @@ impl ReachGrid {
         level
     }
 
+    /// Takes back the listing of `slot` made by [`insert`](ReachGrid::insert) with box
+    /// `aabb`, for a reach that moves rather than grows; its other listings stay. Only the
+    /// cells are cleaned (and the large boxes): a level's member list keeps the stale copy,
+    /// which queries only ever test against the slot's current box, and which the next
+    /// build drops.
+    pub fn remove(&mut self, slot: u32, aabb: &Aabb) {
+        let level = self.level_for(aabb);
+        let listed = |item: &Item| item.slot == slot && item.aabb == *aabb;
+        if level == self.levels.len() {
+            let large = &mut self.members[level];
+            if let Some(i) = large.iter().position(listed) {
+                large.swap_remove(i);
+            }
+            return;
+        }
+        let mask = self.buckets.len() - 1;
+        let lv = self.levels[level];
+        let (x0, x1, y0, y1) = self.cell_range(&lv, aabb);
+        for ix in x0..=x1 {
+            for iy in y0..=y1 {
+                let bucket = &mut self.buckets[cell_bucket(level, &lv, ix, iy, mask)];
+                if let Some(i) = bucket.iter().position(listed) {
+                    bucket.swap_remove(i);
+                }
+            }
+        }
+    }
+
     /// Calls `found(y, shift)` for every slot `y` other than `slot` whose box in `boxes`
     /// meets `aabb` at the image translated by `shift` (zero outside periodic domains):
     /// those of `slot`'s level and coarser ones if `upward`, of every level otherwise. Each
@@ -221,47 +249,39 @@ impl ReachGrid {
         let mask = self.buckets.len() - 1;
         let period = self.period;
         let mut report = |item: &Item, stamps: &mut [u32]| {
-            // A bucket mixes cells, of any level: an upward query skips the finer boxes it
-            // meets there (they find this one themselves).
-            if item.slot == slot
-                || upward && (item.level as usize) < first
-                || !meets(aabb, &item.aabb, period)
-            {
-                return;
-            }
             let y = item.slot;
             let ys = y as usize;
-            if stamps[ys] == stamp {
+            // A bucket mixes cells, of any level: an upward query skips the finer boxes it
+            // meets there (they find this one themselves). A box listed in several of the
+            // cells visited is tested once.
+            if y == slot || upward && (item.level as usize) < first || stamps[ys] == stamp {
+                return;
+            }
+            let listed = images(aabb, &item.aabb, period);
+            if listed == (0, 0) {
                 return;
             }
             stamps[ys] = stamp;
             // The images from the slot's current box, which holds every box it was listed
-            // with.
+            // with (usually it is that box).
             let Some(other) = boxes.get(ys).copied().flatten() else {
                 return;
             };
-            match period {
-                None => {
-                    if aabb.intersects(&other) {
-                        found(y, Vector::zeros());
-                    }
+            let (xs, ys) = if other == item.aabb {
+                listed
+            } else {
+                images(aabb, &other, period)
+            };
+            // Every combination of the translations that overlap on each axis on their
+            // own (usually one each).
+            let size = period.unwrap_or_else(Vector::zeros);
+            for (bit, sx) in [(1, 0.0), (2, -size.x), (4, size.x)] {
+                if xs & bit == 0 {
+                    continue;
                 }
-                Some(size) => {
-                    // The translations that overlap on each axis on their own (usually one),
-                    // then every combination of them.
-                    let overlaps = |lo: Real, hi: Real, other_lo: Real, other_hi: Real, p: Real| {
-                        [0.0, -p, p]
-                            .map(|s| (lo <= other_hi + s && other_lo + s <= hi).then_some(s))
-                    };
-                    let xs = overlaps(aabb.mins.x, aabb.maxs.x, other.mins.x, other.maxs.x, size.x);
-                    if xs.iter().all(Option::is_none) {
-                        return;
-                    }
-                    let ys = overlaps(aabb.mins.y, aabb.maxs.y, other.mins.y, other.maxs.y, size.y);
-                    for sx in xs.into_iter().flatten() {
-                        for sy in ys.into_iter().flatten() {
-                            found(y, Vector::new(sx, sy));
-                        }
+                for (bit, sy) in [(1, 0.0), (2, -size.y), (4, size.y)] {
+                    if ys & bit != 0 {
+                        found(y, Vector::new(sx, sy));
                     }
                 }
             }
@@ -334,22 +354,26 @@ impl ReachGrid {
     }
 }
 
-/// Whether `a` meets `b` or, in a periodic domain of `period`, its image one period away
-/// on either axis or both.
+/// The images of `b` that `a` meets, per axis: bit 1 for `b` itself, 2 for `b` moved back
+/// one period on that axis, 4 for `b` moved forward one (the latter two in a periodic
+/// domain of `period` only). `a` meets an image when both axes have its bit; `(0, 0)` is
+/// returned as soon as one axis has none.
 #[inline]
-fn meets(a: &Aabb, b: &Aabb, period: Option<Vector>) -> bool {
-    let axis = |lo: Real, hi: Real, other_lo: Real, other_hi: Real, p: Real| {
-        (lo <= other_hi && other_lo <= hi)
-            || (lo <= other_hi - p && other_lo - p <= hi)
-            || (lo <= other_hi + p && other_lo + p <= hi)
-    };
-    match period {
-        None => a.intersects(b),
-        Some(size) => {
-            axis(a.mins.x, a.maxs.x, b.mins.x, b.maxs.x, size.x)
-                && axis(a.mins.y, a.maxs.y, b.mins.y, b.maxs.y, size.y)
+fn images(a: &Aabb, b: &Aabb, period: Option<Vector>) -> (u8, u8) {
+    let axis = |lo: Real, hi: Real, other_lo: Real, other_hi: Real, p: Option<Real>| {
+        let mut bits = u8::from(lo <= other_hi && other_lo <= hi);
+        if let Some(p) = p {
+            bits |= u8::from(lo <= other_hi - p && other_lo - p <= hi) << 1;
+            bits |= u8::from(lo <= other_hi + p && other_lo + p <= hi) << 2;
         }
+        bits
+    };
+    let x = axis(a.mins.x, a.maxs.x, b.mins.x, b.maxs.x, period.map(|p| p.x));
+    if x == 0 {
+        return (0, 0);
     }
+    let y = axis(a.mins.y, a.maxs.y, b.mins.y, b.maxs.y, period.map(|p| p.y));
+    if y == 0 { (0, 0) } else { (x, y) }
 }
 
 /// The larger side of a box.

@@ -17,7 +17,7 @@ use crate::stepper::{DiscreteReport, StepContext, Stepper};
 use grid::ReachGrid;
 use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector, cross_scalar_vector};
-use impact_narrowphase::{Toi, distance, time_of_impact};
+use impact_narrowphase::{Toi, distance, time_of_impact, toi_discs};
 use impact_solver::{
     BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, resolve_impact, solve_step,
 };
@@ -49,7 +49,8 @@ pub struct FirstToiReport {
     pub queue_peak: usize,
     /// Courses that left their body's reach (the box its neighbour list was made for) and
     /// cost a query of the step's neighbour grid; the others were planned from the list
-    /// alone.
+    /// alone. With [`FirstTimeOfImpactSettings::reach_skin`], the escapes: bodies whose
+    /// centre left the box it may roam, given a new reach and list there.
     pub reach_escapes: usize,
     /// Pairs handed to the contact solver as Zeno sequences, in the order it happened. A
     /// handed-over pair that meets again in the step stops its moving bodies there.
@@ -78,8 +79,8 @@ struct Scratch {
     /// The body's motion since it last changed course: (start time in the step, sweep from
     /// there to the end of the step).
     motions: Vec<Option<(Real, Sweep)>>,
-    /// Bumped at every change of course; queue entries carry the versions they assumed.
-    versions: Vec<u32>,
+    /// Per slot: what a plan reads of a neighbour (see [`Hot`]).
+    hot: Vec<Hot>,
     checked: Vec<bool>,
     /// Changed course inside the step: its end pose comes from its motion, not the solver.
     rerouted: Vec<bool>,
@@ -94,14 +95,6 @@ struct Scratch {
     /// step (padded by the target separation and the tolerance), with room to spare for
     /// course changes (a static body's is its box).
     reach: Vec<Option<Aabb>>,
-    /// Per slot with a course: the box its shape sweeps on its current course (padded as
-    /// the reach), from the course's start to the end of the step. A plan skips the
-    /// neighbours whose course box its own course's box misses, as a broadphase query of
-    /// the course would.
-    course_box: Vec<Aabb>,
-    /// Per slot: a disc centred on the body origin and on its centre of mass, for which a
-    /// time of impact does not depend on the rotation (see [`Run::course_from`]).
-    round: Vec<bool>,
     /// Finds the pairs of reach boxes (see [`grid`]).
     grid: ReachGrid,
     /// Pairs found by one query of the grid.
@@ -112,10 +105,53 @@ struct Scratch {
     /// impact, and only a course that leaves its reach searches again (see
     /// [`Run::set_course`]). The inner vectors keep their storage from step to step.
     neighbours: Vec<Vec<Neighbour>>,
+    /// Per slot, with a positive [`FirstTimeOfImpactSettings::reach_skin`]: the box its
+    /// centre of mass may roam before it escapes its reach (see [`Run::escape`]); `None` for
+    /// a reach that covers the whole course.
+    anchor: Vec<Option<Aabb>>,
+    /// The storage of the neighbour list an escape builds, swapped with the old list's.
+    fresh: Vec<Neighbour>,
     /// The periods of the domain this step, if it is periodic.
     period: Option<Vector>,
     touched: Vec<BodyHandle>,
     replan: Vec<u32>,
+}
+
+/// What a plan reads of each neighbour, kept together: a large gas reads it for bodies
+/// all over memory, and one cache line per neighbour costs less than one per array.
+#[derive(Debug, Clone, Copy)]
+struct Hot {
+    /// The box the body's shape sweeps on its current course (padded as the reach), from
+    /// the course's start to the end of the step. A plan skips the neighbours whose course
+    /// box its own course's box misses, as a broadphase query of the course would.
+    course_box: Aabb,
+    /// When the body next escapes its reach (infinite if it does not this step). A pair's
+    /// impacts are queued only up to the earlier of its bodies' escapes, its *horizon*:
+    /// each escape asks all the body's pairs again, so later ones are found in time, and
+    /// the queue holds the near future only, not every impact a long step could bring
+    /// (most of which other impacts make stale).
+    escape_at: Real,
+    /// With `round`, the disc's radius.
+    radius: Real,
+    /// Bumped at every change of course; queue entries carry the versions they assumed.
+    version: u32,
+    /// A disc centred on the body origin and on its centre of mass, for which a time of
+    /// impact does not depend on the rotation (see [`Run::course_from`]).
+    round: bool,
+    dynamic: bool,
+}
+
+impl Default for Hot {
+    fn default() -> Self {
+        Self {
+            course_box: Aabb::new(Point::origin(), Point::origin()),
+            escape_at: Real::INFINITY,
+            radius: 0.0,
+            version: 0,
+            round: false,
+            dynamic: false,
+        }
+    }
 }
 
 /// The hasher of [`Scratch::pairs`]: a multiply-and-rotate of the two slots, much cheaper
@@ -189,6 +225,13 @@ struct PairState {
 ///    recomputed. Repeat from 4 until the queue is empty; every body then ends the step on
 ///    its course.
 ///
+/// With [`FirstTimeOfImpactSettings::reach_skin`], a moving body's reach is instead its
+/// bounding disc grown by the skin, and the queue also holds its *escape*, when its centre
+/// leaves the box the reach allows: it gets a new reach where it is and an exact neighbour
+/// list, and its pairs are asked again. A pair's impacts are queued only up to the earlier
+/// escape of its two bodies. The impacts are the same, bit for bit: each pair is asked the
+/// same question, from the start of the later of its two courses, only at another moment.
+///
 /// # Progress
 /// - Impacts are resolved at the target separation, and a pair that has just been resolved
 ///   is not approaching, so it cannot hit again at the same instant unless a third body
@@ -225,8 +268,10 @@ struct PairState {
 /// body) and one time of impact per near neighbour of each checked body, plus per impact:
 /// one resolution and the re-planning of the bodies that changed (a box test per neighbour
 /// in the list and a time of impact per near one; a grid query only when the new course
-/// leaves the reach). Nothing depends on the number of bodies but the per-step pair search. The queue is a binary heap of small keys with lazy
-/// invalidation; buffers, neighbour lists included, are kept from step to step.
+/// leaves the reach; with a skin, a grid query per escape instead). Nothing depends on the
+/// number of bodies but the per-step pair search. The queue is a calendar of time bins
+/// over the step, the current one a binary heap of small keys, with lazy invalidation;
+/// buffers, neighbour lists included, are kept from step to step.
 #[derive(Debug, Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FirstTimeOfImpact {
@@ -283,6 +328,10 @@ enum Planning {
     Replan,
     /// One body on its own (a body that stopped).
     Alone,
+    /// A pair met through a body's escape (see [`Run::escape`]), asked from when the later
+    /// of the two courses began: the question the whole-course reach would have asked
+    /// then, with the pairs it would have skipped skipped.
+    Escape,
 }
 
 impl Stepper for FirstTimeOfImpact {
@@ -367,24 +416,22 @@ impl Stepper for FirstTimeOfImpact {
 
         reset(&mut s.motions, slots, None);
         reset(&mut s.reach, slots, None);
-        reset(&mut s.round, slots, false);
-        reset(
-            &mut s.course_box,
-            slots,
-            Aabb::new(Point::origin(), Point::origin()),
-        );
+        reset(&mut s.hot, slots, Hot::default());
+        reset(&mut s.anchor, slots, None);
         if s.neighbours.len() < slots {
             s.neighbours.resize_with(slots, Vec::new);
         }
         for list in &mut s.neighbours {
             list.clear();
         }
-        reset(&mut s.versions, slots, 0);
         reset(&mut s.rerouted, slots, false);
         reset(&mut s.stopped, slots, false);
         reset(&mut s.requests, slots, HookRequests::default());
         s.pairs.clear();
-        s.queue.clear();
+        // A gas holds about two entries per body at once (an escape and an impact): a bin
+        // per eight bodies keeps each bin's heap a few levels deep, and the bins few enough
+        // that pushing to them mostly hits the cache (measured at N = 65,536).
+        s.queue.clear(dt, slots / 8);
         let pad = contact_distance;
         let periodic = ctx.periodic;
         for (handle, body) in ctx.bodies.iter() {
@@ -400,13 +447,26 @@ impl Stepper for FirstTimeOfImpact {
                 continue;
             }
             s.motions[slot] = Some((0.0, sweep));
-            s.course_box[slot] = swept;
-            s.round[slot] = matches!(body.shape(), Shape::Circle(c) if c.center() == Point::origin())
-                && sweep.local_center() == Point::origin();
+            let disc = match body.shape() {
+                Shape::Circle(c) if c.center() == Point::origin() => Some(c.radius()),
+                _ => None,
+            };
+            s.hot[slot] = Hot {
+                course_box: swept,
+                round: disc.is_some() && sweep.local_center() == Point::origin(),
+                radius: disc.unwrap_or(0.0),
+                dynamic: body.is_dynamic(),
+                ..Hot::default()
+            };
             s.reach[slot] = Some(if body.body_type() == BodyType::Static {
                 // It never leaves its box. A static body keeps a neighbour list too: it
                 // plans its pairs again when it is hit.
                 swept
+            } else if let Some((anchor, around)) =
+                skin_reach(body, &start, settings.reach_skin, pad, periodic.as_ref())
+            {
+                s.anchor[slot] = Some(anchor);
+                around
             } else {
                 reach(body, swept, &sweep, periodic.as_ref())
             });
@@ -446,7 +506,12 @@ impl Stepper for FirstTimeOfImpact {
             }
         }
 
-        // 3. Plan the checked bodies.
+        // 3. Plan the checked bodies (escapes first: they bound what is queued).
+        if settings.reach_skin > 0.0 {
+            for slot in 0..slots {
+                run.schedule_escape(slot, 0.0);
+            }
+        }
         for slot in 0..slots {
             if run.s.checked[slot] {
                 run.plan(slot as u32, 0.0, Planning::Start);
@@ -459,11 +524,12 @@ impl Stepper for FirstTimeOfImpact {
                 run.report.invalidated += 1;
                 continue;
             }
-            if run
-                .s
-                .pairs
-                .get(&(entry.a, entry.b))
-                .is_some_and(|p| p.handed_over)
+            if entry.due != Due::Escape
+                && run
+                    .s
+                    .pairs
+                    .get(&(entry.a, entry.b))
+                    .is_some_and(|p| p.handed_over)
             {
                 // A Zeno pair meets again: rather than another impact, or letting one pass
                 // through the other, both stop here until the step ends (time lost,
@@ -480,6 +546,7 @@ impl Stepper for FirstTimeOfImpact {
                     run.stop_pair(&entry);
                 }
                 Due::Stop => run.stop_pair(&entry),
+                Due::Escape => run.escape(&entry),
             }
         }
 
@@ -532,6 +599,31 @@ fn reach(
     } else {
         swept
     }
+}
+
+/// With a positive `skin`, the skin reach of `body` at `pose`: its *anchor*, the box its
+/// centre of mass may roam (`skin` bounding radii each way), and the reach around it (the
+/// anchor grown by the radius and `pad`), which holds the body's shape until the centre
+/// leaves the anchor, whatever its rotation. `None` without a skin, for a body without
+/// extent, and for a reach that would overflow or not fit a periodic domain.
+fn skin_reach(
+    body: &impact_solver::RigidBody,
+    pose: &Isometry,
+    skin: Real,
+    pad: Real,
+    periodic: Option<&PeriodicImages>,
+) -> Option<(Aabb, Aabb)> {
+    let center = body.local_center();
+    let r = body.shape().bounding_radius(&center);
+    let room = Vector::repeat(skin * r);
+    if !(room.x > 0.0 && room.x.is_finite()) {
+        return None;
+    }
+    let c = pose * center;
+    let anchor = Aabb::new(c - room, c + room);
+    let around = anchor.inflated(r + pad);
+    (is_finite(&around) && periodic.is_none_or(|images| images.fits(&around)))
+        .then_some((anchor, around))
 }
 
 /// Records that `x` meets the image of `y` translated by `shift`: in the list of `x`, and in
@@ -591,6 +683,18 @@ impl Neighbour {
     }
 }
 
+/// Where a disc about its own centre is at `t` on `course`, at its course's start rotation:
+/// it looks the same at every angle, and the start rotation saves a sine and cosine per
+/// query. The position is the one `pose_on_course` gives, bit for bit (its rotation of the
+/// zero centre adds exact zeros); a query that works in the disc's frame (disc against
+/// segment) rounds differently in the other frame, nothing more.
+#[inline]
+fn round_start((t0, sweep): (Real, Sweep), t: Real) -> Isometry {
+    let at =
+        sweep.start().translation.vector + sweep.linvel() * (sweep.dt() * ((t - t0) / sweep.dt()));
+    Isometry::from_parts(at.into(), sweep.start().rotation)
+}
+
 /// Whether every bound of `aabb` is finite.
 fn is_finite(aabb: &Aabb) -> bool {
     aabb.mins.x.is_finite()
@@ -620,8 +724,8 @@ struct Run<'r> {
 impl Run<'_> {
     fn is_current(&self, e: &Entry) -> bool {
         let (a, b) = (e.a as usize, e.b as usize);
-        self.s.versions[a] == e.version_a
-            && self.s.versions[b] == e.version_b
+        self.s.hot[a].version == e.version_a
+            && self.s.hot[b].version == e.version_b
             && self.is_live(a)
             && self.is_live(b)
     }
@@ -680,16 +784,8 @@ impl Run<'_> {
             return None;
         }
         let sweep = course.1;
-        let start = if self.s.round[slot] {
-            // A disc about its own centre looks the same at every angle: its course's start
-            // rotation saves a sine and cosine per query. The position is the one
-            // `pose_on_course` gives, bit for bit (its rotation of the zero centre adds
-            // exact zeros); a query that works in the disc's frame (disc against segment)
-            // rounds differently in the other frame, nothing more.
-            let (t0, sweep) = course;
-            let at = sweep.start().translation.vector
-                + sweep.linvel() * (sweep.dt() * ((t - t0) / sweep.dt()));
-            Isometry::from_parts(at.into(), sweep.start().rotation)
+        let start = if self.s.hot[slot].round {
+            round_start(course, t)
         } else {
             pose_on_course(course, t)
         };
@@ -703,104 +799,197 @@ impl Run<'_> {
         .ok()
     }
 
+    /// The course of `slot` from `t` to the end of the step and its padded box, as
+    /// [`Run::plan`] makes them. From the start of the course they are the ones kept in
+    /// the scratch, bit for bit, unless the body turns about a point other than its shape's
+    /// origin (recomputing the pose then rounds differently).
+    fn course_and_box(&self, slot: usize, t: Real) -> Option<(Sweep, Aabb)> {
+        let (t0, sweep) = self.s.motions[slot]?;
+        if t == t0
+            && self.dt - t > 0.0
+            && sweep.dt() == self.dt - t
+            && (self.s.hot[slot].round || sweep.angvel() == 0.0)
+        {
+            return Some((sweep, self.s.hot[slot].course_box));
+        }
+        let sweep = self.course_from(slot, t)?;
+        let body = self.bodies.get(self.proxies[slot]?)?;
+        let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
+        Some((sweep, Aabb::swept(body.shape(), &sweep).inflated(pad)))
+    }
+
     /// Queues the impacts of `x` from `t` to the end of the step.
     fn plan(&mut self, x: u32, t: Real, planning: Planning) {
         let xs = x as usize;
         if !self.is_live(xs) {
             return;
         }
-        let (Some(hx), Some(sweep_x)) = (self.proxies[xs], self.course_from(xs, t)) else {
-            return;
-        };
-        let Some(body_x) = self.bodies.get(hx) else {
+        let Some((sweep_x, course_box)) = self.course_and_box(xs, t) else {
             return;
         };
         let candidates = core::mem::take(&mut self.s.neighbours[xs]);
-        let rest = self.dt - t;
-        let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
-        let course_box = Aabb::swept(body_x.shape(), &sweep_x).inflated(pad);
-        let period = self.s.period;
         for &neighbour in &candidates {
-            let (y, shift) = (neighbour.slot, neighbour.shift(period));
-            let ys = y as usize;
-            if !course_box.intersects(&shifted(&self.s.course_box[ys], &shift)) || !self.is_live(ys)
-            {
-                continue;
-            }
-            let Some(hy) = self.proxies[ys] else { continue };
-            let Some(body_y) = self.bodies.get(hy) else {
-                continue;
-            };
-            if !body_x.is_dynamic() && !body_y.is_dynamic() {
-                continue;
-            }
-            let asked_from_other_side = match planning {
-                Planning::Start => self.s.checked[ys],
-                Planning::Replan => self.s.replan.contains(&y),
-                Planning::Alone => false,
-            };
-            if asked_from_other_side && y < x {
-                continue;
-            }
-            let key = if x < y { (x, y) } else { (y, x) };
-            if planning == Planning::Start && holds_pair(&self.s.solver_contacts, key.0, key.1) {
-                continue;
-            }
-            let Some(sweep_y) = self
-                .course_from(ys, t)
-                .and_then(|sweep| translated_sweep(&sweep, &shift))
-            else {
-                continue;
-            };
-            self.report.toi_queries += 1;
-            let toi = time_of_impact(
-                body_x.shape(),
+            self.plan_pair(
+                x,
                 &sweep_x,
-                body_y.shape(),
-                &sweep_y,
-                &self.settings.toi,
+                &course_box,
+                neighbour,
+                (t, t, Real::NEG_INFINITY),
+                planning,
             );
-            // The entry has the smaller slot where it is, the larger at its image: from `x`'s
-            // frame, where `y` is translated by `shift`, to the smaller slot's.
-            let offset = if x < y { shift } else { -shift };
-            // The contact (point, normal from `x` toward `y`) in `x`'s frame, or none if the
-            // query gave up.
-            let (time, contact) = match toi {
-                Toi::Hit(hit) => (t + hit.fraction * rest, Some((hit.point, hit.normal))),
-                Toi::NotConverged { safe_fraction } => (t + safe_fraction * rest, None),
-                Toi::Overlapping => {
-                    self.report.overlapping += 1;
-                    // Already touching: an impact now if the courses drive the pair deeper.
-                    // Skipping it would let a body knocked into a resting neighbour (a disc
-                    // bounced off a wall into the floor it slides on) go through it, since
-                    // the solver's part of the step is over.
-                    let Some(contact) = self.deepening(body_x, &sweep_x, body_y, &sweep_y, rest)
-                    else {
-                        continue;
-                    };
-                    (t, Some(contact))
-                }
-                Toi::Separated => continue,
-            };
-            let due = match contact {
-                Some((point, normal)) if x < y => Due::Impact { point, normal },
-                Some((point, normal)) => Due::Impact {
-                    point: point - shift,
-                    normal: -normal,
-                },
-                None => Due::Stop,
-            };
-            self.s.queue.push(Entry {
-                time: time.min(self.dt),
-                a: key.0,
-                b: key.1,
-                version_a: self.s.versions[key.0 as usize],
-                version_b: self.s.versions[key.1 as usize],
-                offset,
-                due,
-            });
         }
         self.s.neighbours[xs] = candidates;
+    }
+
+    /// Queues the impact of `x` on `sweep_x` (its course from `t`, whose padded box is
+    /// `course_box`) with `neighbour`, if they meet before the step ends and before the
+    /// pair's horizon (see [`Hot::escape_at`]). `(t, now, after)`: `now` is the time of
+    /// the loop (`t` or later), nothing is queued before it; an impact at or before `after`
+    /// was queued already and is not queued again.
+    fn plan_pair(
+        &mut self,
+        x: u32,
+        sweep_x: &Sweep,
+        course_box: &Aabb,
+        neighbour: Neighbour,
+        (t, now, after): (Real, Real, Real),
+        planning: Planning,
+    ) {
+        let xs = x as usize;
+        let period = self.s.period;
+        let (y, shift) = (neighbour.slot, neighbour.shift(period));
+        let ys = y as usize;
+        let (hot_x, hot_y) = (self.s.hot[xs], self.s.hot[ys]);
+        if !course_box.intersects(&shifted(&hot_y.course_box, &shift))
+            || !self.is_live(ys)
+            || !hot_x.dynamic && !hot_y.dynamic
+        {
+            return;
+        }
+        let asked_from_other_side = match planning {
+            Planning::Start => self.s.checked[ys],
+            Planning::Replan => self.s.replan.contains(&y),
+            Planning::Alone | Planning::Escape => false,
+        };
+        if asked_from_other_side && y < x {
+            return;
+        }
+        let key = if x < y { (x, y) } else { (y, x) };
+        let held = || holds_pair(&self.s.solver_contacts, key.0, key.1);
+        match planning {
+            Planning::Start if held() => return,
+            Planning::Escape => {
+                // Both still on their start-of-step courses: the pair was the start
+                // planning's, which asked it only for a checked body and not held by the
+                // solver. A pair with a later course was asked when that course began.
+                let from_start = !self.s.rerouted[xs] && !self.s.rerouted[ys];
+                if from_start && (!(self.s.checked[xs] || self.s.checked[ys]) || held()) {
+                    return;
+                }
+            }
+            _ => {}
+        }
+        let rest = self.dt - t;
+        let toi = match self.s.motions[ys] {
+            Some(course_y) if hot_x.round && hot_y.round && rest > 0.0 => {
+                // Two discs about their centres: the closed form the dispatcher would pick,
+                // from the same centres and displacements, without building `y`'s sweep
+                // or reading either body.
+                let start_y = translated(&round_start(course_y, t), &shift);
+                let linvel_y = course_y.1.linvel();
+                if !(start_y.translation.x.is_finite() && start_y.translation.y.is_finite()) {
+                    return;
+                }
+                self.report.toi_queries += 1;
+                toi_discs(
+                    sweep_x.start() * Point::origin(),
+                    sweep_x.displacement(),
+                    hot_x.radius,
+                    start_y * Point::origin(),
+                    linvel_y * rest,
+                    hot_y.radius,
+                    &self.settings.toi,
+                )
+            }
+            _ => {
+                let (Some(body_x), Some(body_y)) = (
+                    self.proxies[xs].and_then(|h| self.bodies.get(h)),
+                    self.proxies[ys].and_then(|h| self.bodies.get(h)),
+                ) else {
+                    return;
+                };
+                let Some(sweep_y) = self
+                    .course_from(ys, t)
+                    .and_then(|sweep| translated_sweep(&sweep, &shift))
+                else {
+                    return;
+                };
+                self.report.toi_queries += 1;
+                time_of_impact(
+                    body_x.shape(),
+                    sweep_x,
+                    body_y.shape(),
+                    &sweep_y,
+                    &self.settings.toi,
+                )
+            }
+        };
+        // The entry has the smaller slot where it is, the larger at its image: from `x`'s
+        // frame, where `y` is translated by `shift`, to the smaller slot's.
+        let offset = if x < y { shift } else { -shift };
+        // The contact (point, normal from `x` toward `y`) in `x`'s frame, or none if the
+        // query gave up.
+        let (time, contact) = match toi {
+            Toi::Hit(hit) => (t + hit.fraction * rest, Some((hit.point, hit.normal))),
+            Toi::NotConverged { safe_fraction } => (t + safe_fraction * rest, None),
+            Toi::Overlapping => {
+                self.report.overlapping += 1;
+                let (Some(body_x), Some(body_y)) = (
+                    self.proxies[xs].and_then(|h| self.bodies.get(h)),
+                    self.proxies[ys].and_then(|h| self.bodies.get(h)),
+                ) else {
+                    return;
+                };
+                let Some(sweep_y) = self
+                    .course_from(ys, t)
+                    .and_then(|sweep| translated_sweep(&sweep, &shift))
+                else {
+                    return;
+                };
+                // Already touching: an impact now if the courses drive the pair deeper.
+                // Skipping it would let a body knocked into a resting neighbour (a disc
+                // bounced off a wall into the floor it slides on) go through it, since
+                // the solver's part of the step is over.
+                let Some(contact) = self.deepening(body_x, sweep_x, body_y, &sweep_y, rest) else {
+                    return;
+                };
+                (t, Some(contact))
+            }
+            Toi::Separated => return,
+        };
+        let due = match contact {
+            Some((point, normal)) if x < y => Due::Impact { point, normal },
+            Some((point, normal)) => Due::Impact {
+                point: point - shift,
+                normal: -normal,
+            },
+            None => Due::Stop,
+        };
+        // An escape asks from when the courses began; the reach guarantees the pair cannot
+        // meet before the escape, which rounding must not contradict.
+        let time = time.max(now).min(self.dt);
+        if time <= after || time > self.s.hot[xs].escape_at.min(self.s.hot[ys].escape_at) {
+            return;
+        }
+        self.s.queue.push(Entry {
+            time,
+            a: key.0,
+            b: key.1,
+            version_a: self.s.hot[key.0 as usize].version,
+            version_b: self.s.hot[key.1 as usize].version,
+            offset,
+            due,
+        });
     }
 
     /// The contact of a pair that touches at the start of its courses (`sweep_x`, `sweep_y`,
@@ -968,11 +1157,11 @@ impl Run<'_> {
             return;
         };
         self.s.motions[slot] = Some((t, sweep));
-        self.s.versions[slot] = self.s.versions[slot].wrapping_add(1);
+        self.s.hot[slot].version = self.s.hot[slot].version.wrapping_add(1);
         self.s.rerouted[slot] = true;
         let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
         let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
-        self.s.course_box[slot] = aabb;
+        self.s.hot[slot].course_box = aabb;
         let Some(old) = self.s.reach[slot] else {
             // Never planned (its box overflowed at the start): nothing can be planned
             // against it, so it stays put.
@@ -986,6 +1175,12 @@ impl Run<'_> {
             if !halt {
                 self.set_course(slot, t, true);
             }
+            return;
+        }
+        if self.s.anchor[slot].is_some() {
+            // A skin reach: the list holds every body the new course can meet until the
+            // centre leaves its anchor, when the body escapes.
+            self.schedule_escape(slot, t);
             return;
         }
         if old.contains(&aabb) {
@@ -1005,6 +1200,173 @@ impl Run<'_> {
         s.grid.query(x, &grown, boxes, false, |y, shift| {
             add_neighbours(lists, boxes, slot, y as usize, shift, period);
         });
+    }
+
+    /// With a skin reach: queues the time the centre of `slot`, on its course from `t`,
+    /// leaves its anchor, if that is before the step ends (a body that does not move
+    /// never escapes).
+    fn schedule_escape(&mut self, slot: usize, t: Real) {
+        self.s.hot[slot].escape_at = Real::INFINITY;
+        let (Some(anchor), Some(course)) = (self.s.anchor[slot], self.s.motions[slot]) else {
+            return;
+        };
+        let sweep = course.1;
+        let v = sweep.linvel();
+        let c = pose_on_course(course, t) * sweep.local_center();
+        let leaves = |lo: Real, hi: Real, p: Real, v: Real| {
+            if v > 0.0 {
+                (hi - p).max(0.0) / v
+            } else if v < 0.0 {
+                (p - lo).max(0.0) / -v
+            } else {
+                Real::INFINITY
+            }
+        };
+        let time = t + leaves(anchor.mins.x, anchor.maxs.x, c.x, v.x).min(leaves(
+            anchor.mins.y,
+            anchor.maxs.y,
+            c.y,
+            v.y,
+        ));
+        // A NaN time escapes nothing.
+        if time.is_nan() || time >= self.dt {
+            return;
+        }
+        self.s.hot[slot].escape_at = time;
+        let version = self.s.hot[slot].version;
+        self.s.queue.push(Entry {
+            time,
+            a: slot as u32,
+            b: slot as u32,
+            version_a: version,
+            version_b: version,
+            offset: Vector::zeros(),
+            due: Due::Escape,
+        });
+    }
+
+    /// The body of `e` leaves its anchor: a new anchor and reach around where it is, a new
+    /// neighbour list from a query of the grid (and it in its new neighbours' lists), and
+    /// the pairs new to its list planned. Its course, version and queued impacts stay:
+    /// they are still right.
+    fn escape(&mut self, e: &Entry) {
+        let (slot, t) = (e.a as usize, e.time);
+        let (Some(handle), Some(course)) = (self.proxies[slot], self.s.motions[slot]) else {
+            return;
+        };
+        let Some(body) = self.bodies.get(handle) else {
+            return;
+        };
+        let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
+        let periodic = self.periodic.as_ref();
+        let (anchor, around) = match skin_reach(
+            body,
+            &pose_on_course(course, t),
+            self.settings.reach_skin,
+            pad,
+            periodic,
+        ) {
+            Some((anchor, around)) => (Some(anchor), around),
+            None => {
+                // No skin reach fits here (unreachable for a body that had one, short of a
+                // reach that overflows far out): the rest of the course, as without a skin.
+                let Some(sweep) = self.course_from(slot, t) else {
+                    return;
+                };
+                let swept = Aabb::swept(body.shape(), &sweep).inflated(pad);
+                if !is_finite(&swept) {
+                    return;
+                }
+                (None, reach(body, swept, &sweep, periodic))
+            }
+        };
+        self.report.reach_escapes += 1;
+        let x = e.a;
+        let s = &mut *self.s;
+        if let Some(old) = s.reach[slot] {
+            s.grid.remove(x, &old);
+        }
+        s.reach[slot] = Some(around);
+        s.anchor[slot] = anchor;
+        s.grid.insert(x, &around);
+        // Out of its old neighbours' lists: the lists stay exactly the pairs of reaches
+        // that meet, so a pair in the old list and the new one has been listed all along,
+        // and planned at the start of the later course or when it was listed.
+        let old = core::mem::take(&mut s.neighbours[slot]);
+        for n in &old {
+            let back = Neighbour {
+                slot: x,
+                periods: [-n.periods[0], -n.periods[1]],
+            };
+            if let Some(list) = s.neighbours.get_mut(n.slot as usize)
+                && let Some(i) = list.iter().position(|m| *m == back)
+            {
+                list.swap_remove(i);
+            }
+        }
+        let mut list = core::mem::take(&mut s.fresh);
+        list.clear();
+        let (lists, boxes, period) = (&mut s.neighbours, &s.reach, s.period);
+        s.grid.query(x, &around, boxes, false, |y, shift| {
+            list.push(Neighbour::new(y, shift, period));
+            let ys = y as usize;
+            let back = Neighbour::new(x, -shift, period);
+            if ys < lists.len() && boxes[ys].is_some() && !lists[ys].contains(&back) {
+                lists[ys].push(back);
+            }
+        });
+        s.neighbours[slot] = list;
+        // Every pair is asked again, past the old horizon: a pair in the old list had its
+        // impacts queued up to this escape, a new one none. Each is asked as the
+        // whole-course reach would have asked it, when the later of the two courses began
+        // and from that course's body (at the start of the step, from a checked body, the
+        // smaller slot if both are): the same query gives the same entry, bit for bit, and
+        // the two reaches resolve the same impacts.
+        self.schedule_escape(slot, t);
+        for i in 0..self.s.neighbours[slot].len() {
+            let neighbour = self.s.neighbours[slot][i];
+            let after = if old.contains(&neighbour) {
+                t
+            } else {
+                Real::NEG_INFINITY
+            };
+            let y = neighbour.slot as usize;
+            let Some((since, _)) = self.s.motions[y] else {
+                continue;
+            };
+            let x_asks = if course.0 != since {
+                course.0 > since
+            } else if !self.s.rerouted[slot]
+                && !self.s.rerouted[y]
+                && self.s.checked[slot] != self.s.checked[y]
+            {
+                self.s.checked[slot]
+            } else {
+                slot < y
+            };
+            let (asker, other) = if x_asks {
+                (slot, neighbour)
+            } else {
+                let back = Neighbour {
+                    slot: x,
+                    periods: [-neighbour.periods[0], -neighbour.periods[1]],
+                };
+                (y, back)
+            };
+            let t_pair = course.0.max(since).min(t);
+            let Some((sweep, course_box)) = self.course_and_box(asker, t_pair) else {
+                continue;
+            };
+            self.plan_pair(
+                asker as u32,
+                &sweep,
+                &course_box,
+                other,
+                (t_pair, t, after),
+                Planning::Escape,
+            );
+        }
+        self.s.fresh = old;
     }
 
     /// The event cap was reached, or a query gave up: the moving bodies of the pair stop at

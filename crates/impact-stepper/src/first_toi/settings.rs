@@ -49,6 +49,16 @@ pub struct FirstTimeOfImpactSettings {
     /// The least time, as a fraction of the step, between two impacts of the same pair
     /// before the second counts as a Zeno sequence (finite, zero or more; default `1e-9`).
     pub min_advance: Real,
+    /// How far a moving body's *reach* (the box its neighbour list is made for) extends
+    /// past its bounding disc, in bounding radii (finite, zero or more; default `0`).
+    /// `0` makes the reach cover the body's whole course over the step, with room to spare:
+    /// the fewest neighbour searches when courses are short against the gaps between
+    /// bodies. A positive skin makes it the bounding disc at the start of the course grown
+    /// by `reach_skin` radii, and the body searches for new neighbours when its centre
+    /// leaves that box (an escape, planned like an impact): neighbour lists stay short
+    /// however long the step, which is what a dense event-driven gas with long steps
+    /// needs. The impacts found are the same either way.
+    pub reach_skin: Real,
 }
 
 impl Default for FirstTimeOfImpactSettings {
@@ -63,6 +73,7 @@ impl Default for FirstTimeOfImpactSettings {
             max_events: 100_000,
             max_pair_events: 8,
             min_advance: 1e-9,
+            reach_skin: 0.0,
         }
     }
 }
@@ -87,11 +98,13 @@ impl FirstTimeOfImpactSettings {
     ///
     /// # Errors
     /// [`WorldError`] naming `first_toi.velocity_threshold` or `first_toi.min_advance`
-    /// (negative or not finite), `first_toi.max_events` or `first_toi.max_pair_events`
+    /// (negative or not finite), `first_toi.reach_skin` (negative or not finite),
+    /// `first_toi.max_events` or `first_toi.max_pair_events`
     /// (zero), or `first_toi.impact.restitution_threshold` (negative or not finite).
     pub fn validate(&self) -> Result<(), WorldError> {
         non_negative("first_toi.velocity_threshold", self.velocity_threshold)?;
         non_negative("first_toi.min_advance", self.min_advance)?;
+        non_negative("first_toi.reach_skin", self.reach_skin)?;
         non_negative(
             "first_toi.impact.restitution_threshold",
             self.impact.restitution_threshold,
@@ -123,6 +136,9 @@ struct FirstTimeOfImpactSettingsDef {
     max_events: usize,
     max_pair_events: u32,
     min_advance: Real,
+    /// Absent from settings written before it existed: the whole-course reach.
+    #[serde(default)]
+    reach_skin: Real,
 }
 
 #[cfg(feature = "serde")]
@@ -136,6 +152,7 @@ impl TryFrom<FirstTimeOfImpactSettingsDef> for FirstTimeOfImpactSettings {
             max_events: d.max_events,
             max_pair_events: d.max_pair_events,
             min_advance: d.min_advance,
+            reach_skin: d.reach_skin,
         };
         s.validate()?;
         Ok(s)
@@ -152,6 +169,7 @@ impl From<FirstTimeOfImpactSettings> for FirstTimeOfImpactSettingsDef {
             max_events: s.max_events,
             max_pair_events: s.max_pair_events,
             min_advance: s.min_advance,
+            reach_skin: s.reach_skin,
         }
     }
 }
