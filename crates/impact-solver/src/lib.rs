@@ -94,7 +94,7 @@
 //! first pushed, so early contact creation neither adds nor removes bounce.
 //!
 //! With restitution 1, no friction and `restitution_threshold` 0, a crowded scene keeps
-//! its kinetic energy step by step (25 discs in a walled box: within 1e-6 over 5 s; the
+//! its kinetic energy step by step (25 discs in a walled box: within 1e-11 over 5 s; the
 //! tests in `impact-stepper`'s `elastic_energy.rs`). Not always: in about 1 random crowded
 //! run in 500, fast discs (a radius per step) overlap and one step's soft push-out adds up
 //! to 3%, and with friction a step can add up to about 1% (the warm start and the soft
