@@ -23,7 +23,9 @@
 //!   are scaled down until it does not. Islands touching a kinematic body are exempt: a
 //!   moving paddle rightly adds energy.
 
-use super::{BodyState, ConstraintPoint, ContactConstraint, SolverBody, relative_velocity};
+use super::{
+    BodyState, ConstraintPoint, ContactConstraint, SolverBody, inverse_or_zero, relative_velocity,
+};
 use crate::body::BodyType;
 use crate::settings::SolverSettings;
 use impact_geometry::tolerances::LINEAR_SLOP;
@@ -261,35 +263,16 @@ fn sweep_until_settled(
     }
 }
 
-/// Kinetic energy of `b` moving at `v`, `w`.
-fn kinetic_energy(b: &SolverBody, v: &Vector, w: Real) -> Real {
-    let mass = if b.inv_mass > 0.0 {
-        1.0 / b.inv_mass
-    } else {
-        0.0
-    };
-    let inertia = if b.inv_inertia > 0.0 {
-        1.0 / b.inv_inertia
-    } else {
-        0.0
-    };
-    0.5 * (mass * v.norm_squared() + inertia * w * w)
+/// `m v1 . v2 + I w1 w2` for the mass and inertia of `b`: twice the kinetic energy when
+/// both velocities are the same, and how that energy moves to first order when the second
+/// is a change of the first.
+fn mass_weighted_dot(b: &SolverBody, v1: &Vector, w1: Real, v2: &Vector, w2: Real) -> Real {
+    inverse_or_zero(b.inv_mass) * v1.dot(v2) + inverse_or_zero(b.inv_inertia) * w1 * w2
 }
 
-/// `m v . dv + I w dw` for `b`: how the energy of `b` moves, to first order, when its
-/// velocities change by `dv`, `dw`.
-fn momentum_dot(b: &SolverBody, dv: &Vector, dw: Real) -> Real {
-    let mass = if b.inv_mass > 0.0 {
-        1.0 / b.inv_mass
-    } else {
-        0.0
-    };
-    let inertia = if b.inv_inertia > 0.0 {
-        1.0 / b.inv_inertia
-    } else {
-        0.0
-    };
-    mass * b.v.dot(dv) + inertia * b.w * dw
+/// Kinetic energy of `b` moving at `v`, `w`.
+fn kinetic_energy(b: &SolverBody, v: &Vector, w: Real) -> Real {
+    0.5 * mass_weighted_dot(b, v, w, v, w)
 }
 
 /// One island's energy as a function of the scale `s` of its restitution impulses:
@@ -352,7 +335,7 @@ fn bound_energy(
         let e = &mut energy[root];
         e.exempt = islands.exempt[root];
         e.solved += kinetic_energy(before, &before.v, before.w);
-        e.linear += momentum_dot(before, &dv, dw);
+        e.linear += mass_weighted_dot(before, &before.v, before.w, &dv, dw);
         e.quadratic += kinetic_energy(before, &dv, dw);
         // Kinetic energy along a free flight is convex in time: its largest value over the
         // step is at one end.

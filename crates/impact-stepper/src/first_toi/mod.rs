@@ -19,7 +19,8 @@ use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector, cross_scalar_vector};
 use impact_narrowphase::{Toi, distance, time_of_impact, toi_discs};
 use impact_solver::{
-    BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, resolve_impact, solve_step,
+    BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, RigidBody, resolve_impact,
+    solve_step,
 };
 use queue::{Due, Entry, EventQueue};
 use std::collections::HashMap;
@@ -776,6 +777,21 @@ impl Run<'_> {
         Some(pose_on_course(self.s.motions[slot]?, t))
     }
 
+    /// The bodies of slots `xs` and `ys`, and `ys`'s course from `t` translated by `shift`
+    /// (the image `xs` meets); `None` when either body is gone or `ys` has no course left.
+    fn pair_from(
+        &self,
+        xs: usize,
+        ys: usize,
+        t: Real,
+        shift: &Vector,
+    ) -> Option<(&RigidBody, &RigidBody, Sweep)> {
+        let body_x = self.proxies[xs].and_then(|h| self.bodies.get(h))?;
+        let body_y = self.proxies[ys].and_then(|h| self.bodies.get(h))?;
+        let sweep_y = translated_sweep(&self.course_from(ys, t)?, shift)?;
+        Some((body_x, body_y, sweep_y))
+    }
+
     /// The course of `slot` from `t` to the end of the step, or `None` if no time is left.
     fn course_from(&self, slot: usize, t: Real) -> Option<Sweep> {
         let course = self.s.motions[slot]?;
@@ -912,26 +928,18 @@ impl Run<'_> {
                 )
             }
             _ => {
-                let (Some(body_x), Some(body_y)) = (
-                    self.proxies[xs].and_then(|h| self.bodies.get(h)),
-                    self.proxies[ys].and_then(|h| self.bodies.get(h)),
-                ) else {
+                let Some((body_x, body_y, sweep_y)) = self.pair_from(xs, ys, t, &shift) else {
                     return;
                 };
-                let Some(sweep_y) = self
-                    .course_from(ys, t)
-                    .and_then(|sweep| translated_sweep(&sweep, &shift))
-                else {
-                    return;
-                };
-                self.report.toi_queries += 1;
-                time_of_impact(
+                let toi = time_of_impact(
                     body_x.shape(),
                     sweep_x,
                     body_y.shape(),
                     &sweep_y,
                     &self.settings.toi,
-                )
+                );
+                self.report.toi_queries += 1;
+                toi
             }
         };
         // The entry has the smaller slot where it is, the larger at its image: from `x`'s
@@ -944,16 +952,7 @@ impl Run<'_> {
             Toi::NotConverged { safe_fraction } => (t + safe_fraction * rest, None),
             Toi::Overlapping => {
                 self.report.overlapping += 1;
-                let (Some(body_x), Some(body_y)) = (
-                    self.proxies[xs].and_then(|h| self.bodies.get(h)),
-                    self.proxies[ys].and_then(|h| self.bodies.get(h)),
-                ) else {
-                    return;
-                };
-                let Some(sweep_y) = self
-                    .course_from(ys, t)
-                    .and_then(|sweep| translated_sweep(&sweep, &shift))
-                else {
+                let Some((body_x, body_y, sweep_y)) = self.pair_from(xs, ys, t, &shift) else {
                     return;
                 };
                 // Already touching: an impact now if the courses drive the pair deeper.
