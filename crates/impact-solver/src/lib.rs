@@ -95,11 +95,12 @@
 //!
 //! With restitution 1, no friction and `restitution_threshold` 0, a crowded scene keeps
 //! its kinetic energy step by step (25 discs in a walled box: within 1e-11 over 5 s; the
-//! tests in `impact-stepper`'s `elastic_energy.rs`). Not always: in about 1 random crowded
-//! run in 500, fast discs (a radius per step) overlap and one step's soft push-out adds up
-//! to 3%, and with friction a step can add up to about 1% (the warm start and the soft
-//! push-out are not exact projections). Exact elastic events are the first-time-of-impact
-//! stepper's job.
+//! tests in `impact-stepper`'s `elastic_energy.rs`, and random crowds moving up to half a
+//! radius per step). Not always: in fast crowds (a radius per step) about 1 run in 500 has
+//! a step where the soft push-out of an overlap adds up to 3%, and where contacts persist
+//! (restitution below 1, or friction) a single step can add a few percent, though no run
+//! measured ended above its start: the warm start and the soft push-out are not exact
+//! projections. Exact elastic events are the first-time-of-impact stepper's job.
 //!
 //! # Determinism
 //!
