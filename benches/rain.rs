@@ -19,7 +19,10 @@
 //! Two passes per size, in this order:
 //! 1. **Counting** (not timed by criterion): each engine runs `COUNT_STEPS` steps (2 s) from
 //!    the start, its disc positions read after every step into
-//!    `impact_stepper::scenes::TunnelCounter` (whose docs define "tunnelled"), the largest
+//!    `impact_stepper::scenes::TunnelCounter` (whose docs define "tunnelled"; impact's
+//!    engines also give it, through a `CourseRecorder` hook, where each disc turned inside
+//!    the step, so a disc that FirstTimeOfImpact knocked about mid-step is judged on its
+//!    actual path, leg by leg, rather than on an estimate of its length), the largest
 //!    disc speed seen (from positions: displacement over a step / dt, so an explosion shows
 //!    whatever the engine) and the wall time of its steps. A step that fails (an impact body
 //!    went non-finite), or after which a disc moved faster than `EXPLODED_SPEED`, ends the
@@ -35,7 +38,8 @@
 //! which `scripts/rain-bench-report` joins with criterion's estimates into a markdown table.
 //! `RAIN_COUNT_ONLY=1` skips the timing pass; `RAIN_SEED=N` runs another seed of the scene
 //! (tunnel counts of a few in ten thousand move from seed to seed); `RAIN_ENGINES=key,key`
-//! keeps only those engines (keys as in the `rain-result` lines).
+//! keeps only those engines (keys as in the `rain-result` lines); `RAIN_SIZES=1000` runs only
+//! those disc counts.
 //!
 //! Run: `cargo bench --bench rain` (about 6 minutes on 2 busy cores), or
 //! `scripts/rain-bench-report` for the markdown table of `docs/benchmarks.md`.
@@ -45,7 +49,7 @@ use criterion::{BatchSize, BenchmarkGroup, Criterion};
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::geometry::{Point, Real, Shape, Vector};
 use impact2d::solver::{BodyType, RigidBodyDef};
-use impact2d::stepper::scenes::{self, Scene, TunnelCounter};
+use impact2d::stepper::scenes::{self, CourseRecorder, Scene, TunnelCounter};
 use impact2d::stepper::{Discrete, MotionClamping, Stepper, World};
 use rapier2d_f64::prelude as rp;
 use std::time::{Duration, Instant};
@@ -71,25 +75,57 @@ trait Engine: Sized {
     fn build(scene: &Scene) -> Self;
     /// One step of `DT`; an error ends the run.
     fn step(&mut self) -> Result<(), String>;
+    /// One step of the counting run: [`Engine::step`], recording [`Engine::turns`] if the
+    /// engine can.
+    fn step_counted(&mut self) -> Result<(), String> {
+        self.step()
+    }
+    /// Where discs changed course inside the last counted step, `(disc, position)` in time
+    /// order (see `TunnelCounter::observe_moving_via`); nothing for an engine whose discs
+    /// move on straight lines within a step.
+    fn turns(&self) -> &[(usize, Point)] {
+        &[]
+    }
     /// The positions of the dynamic bodies (body origins), in the scene's order.
     fn positions(&self, out: &mut Vec<Point>);
     /// The linear velocities of the dynamic bodies, in the scene's order.
     fn velocities(&self, out: &mut Vec<Vector>);
 }
 
-impl<S: Stepper + Default> Engine for World<RTreeBroadphase, S> {
+/// impact's world, with the recorder of where its discs turn inside a counted step.
+struct Impact<S: Stepper> {
+    world: World<RTreeBroadphase, S>,
+    recorder: CourseRecorder,
+}
+
+impl<S: Stepper + Default> Engine for Impact<S> {
     fn build(scene: &Scene) -> Self {
-        scene.build::<RTreeBroadphase, S>().expect("valid scene").0
+        let world = scene.build::<RTreeBroadphase, S>().expect("valid scene").0;
+        let recorder = CourseRecorder::new(&world);
+        Self { world, recorder }
     }
 
     fn step(&mut self) -> Result<(), String> {
-        World::step(self, DT).map(drop).map_err(|e| e.to_string())
+        self.world.step(DT).map(drop).map_err(|e| e.to_string())
+    }
+
+    fn step_counted(&mut self) -> Result<(), String> {
+        self.recorder.clear();
+        self.world
+            .step_with(DT, &mut self.recorder)
+            .map(drop)
+            .map_err(|e| e.to_string())
+    }
+
+    fn turns(&self) -> &[(usize, Point)] {
+        self.recorder.turns()
     }
 
     fn positions(&self, out: &mut Vec<Point>) {
         out.clear();
         out.extend(
-            self.bodies()
+            self.world
+                .bodies()
                 .filter(|(_, b)| b.is_dynamic())
                 .map(|(_, b)| Point::from(b.pose().translation.vector)),
         );
@@ -98,7 +134,8 @@ impl<S: Stepper + Default> Engine for World<RTreeBroadphase, S> {
     fn velocities(&self, out: &mut Vec<Vector>) {
         out.clear();
         out.extend(
-            self.bodies()
+            self.world
+                .bodies()
                 .filter(|(_, b)| b.is_dynamic())
                 .map(|(_, b)| b.linvel()),
         );
@@ -229,7 +266,7 @@ fn count<E: Engine>(scene: &Scene) -> Counted {
     let mut stepping = Duration::ZERO;
     for step in 0..COUNT_STEPS {
         let start = Instant::now();
-        let result = engine.step();
+        let result = engine.step_counted();
         stepping += start.elapsed();
         if let Err(e) = result {
             counted.failed = Some((step, e));
@@ -238,7 +275,7 @@ fn count<E: Engine>(scene: &Scene) -> Counted {
         counted.steps += 1;
         engine.positions(&mut now);
         engine.velocities(&mut velocities);
-        counter.observe_moving(&now, &velocities, DT);
+        counter.observe_moving_via(&now, &velocities, DT, engine.turns());
         for (p0, p1) in before.iter().zip(&now) {
             let speed = (p1 - p0).norm() / DT;
             // A non-finite position is an explosion too.
@@ -310,8 +347,6 @@ const fn entry<E: Engine>(key: &'static str, name: &'static str) -> Entry {
     }
 }
 
-type Impact<S> = World<RTreeBroadphase, S>;
-
 /// Every engine, in table order. A new stepper is one line here.
 const ENGINES: &[Entry] = &[
     entry::<Impact<Discrete>>("impact_discrete", "impact Discrete"),
@@ -341,9 +376,19 @@ fn main() {
                 .is_none_or(|keys| keys.split(',').any(|k| k == e.key))
         })
         .collect();
+    let sizes: Vec<usize> = std::env::var("RAIN_SIZES")
+        .ok()
+        .map_or(SIZES.to_vec(), |s| {
+            s.split(',')
+                .map(|n| {
+                    n.parse()
+                        .expect("RAIN_SIZES is a comma-separated list of disc counts")
+                })
+                .collect()
+        });
     let mut criterion = Criterion::default().configure_from_args();
     let mut lines = Vec::new();
-    for n in SIZES {
+    for n in sizes {
         let scene = scenes::rain(n, seed);
         let counted: Vec<Counted> = if testing {
             Vec::new()

@@ -13,6 +13,7 @@
 
 use crate::domain::Domain;
 use crate::error::WorldError;
+use crate::events::{Impact, ImpactHook};
 use crate::settings::WorldSettings;
 use crate::stepper::Stepper;
 use crate::world::World;
@@ -457,6 +458,11 @@ pub struct TunnelCounter {
     escaped: usize,
     /// The positions and velocities `observe_world` gathers, kept from call to call.
     scratch: (Vec<Point>, Vec<Vector>),
+    /// `observe_moving_via`'s turns sorted by body, its positions with the bodies that
+    /// turned held still, and which bodies turned; kept from call to call.
+    via: Vec<(usize, Point)>,
+    straight: Vec<Point>,
+    turned: Vec<bool>,
 }
 
 impl TunnelCounter {
@@ -551,6 +557,9 @@ impl TunnelCounter {
             count: 0,
             escaped: 0,
             scratch: (Vec::new(), Vec::new()),
+            via: Vec::new(),
+            straight: Vec::new(),
+            turned: Vec::new(),
         };
         for i in 0..counter.lines.len() {
             let l = counter.lines[i];
@@ -595,6 +604,90 @@ impl TunnelCounter {
             *speed = v.norm();
         }
         new
+    }
+
+    /// [`TunnelCounter::observe_moving`] for an engine that also says where bodies changed
+    /// course inside the step: `turns` holds `(body, position)` for each such change (bodies
+    /// in the scene's order of dynamic bodies, each body's turns in time order; a
+    /// [`CourseRecorder`] collects them from [`FirstTimeOfImpact`](crate::FirstTimeOfImpact)'s
+    /// impacts), and a body moves on a straight line between its turns.
+    ///
+    /// A body with turns is judged on its path itself, not on an estimate of it: it
+    /// tunnelled if one of its legs (from the last observation to its first turn, from turn
+    /// to turn, from its last turn to `positions`) crosses a static segment (case 1 of the
+    /// type's definition with `S` the leg's length, which no way round an end can match, so
+    /// every crossing of a segment's interior counts). A body that sped up at a turn and
+    /// slowed down at the next can travel much further in a step than its speeds at the
+    /// observations allow for; without its turns it could pass round the end of a segment
+    /// and be counted as having gone through it. Bodies without turns are judged as by
+    /// [`TunnelCounter::observe_moving`].
+    ///
+    /// # Panics
+    /// As [`TunnelCounter::observe_moving`], and if a body of `turns` is out of range.
+    pub fn observe_moving_via(
+        &mut self,
+        positions: &[Point],
+        velocities: &[Vector],
+        dt: Real,
+        turns: &[(usize, Point)],
+    ) -> usize {
+        let mut via = core::mem::take(&mut self.via);
+        via.clear();
+        via.extend_from_slice(turns);
+        // Stable: each body's turns keep their time order.
+        via.sort_by_key(|&(body, _)| body);
+        let mut straight = core::mem::take(&mut self.straight);
+        straight.clear();
+        straight.extend_from_slice(positions);
+        let mut turned = core::mem::take(&mut self.turned);
+        turned.clear();
+        turned.resize(positions.len(), false);
+        let mut newly = 0;
+        for legs in via.chunk_by(|x, y| x.0 == y.0) {
+            let i = legs[0].0;
+            turned[i] = true;
+            let (_, p0) = self.previous[i];
+            if self.tunnelled[i] {
+                continue;
+            }
+            let waypoints = core::iter::once(p0)
+                .chain(legs.iter().map(|&(_, p)| p))
+                .chain(core::iter::once(positions[i]));
+            let mut from = p0;
+            for to in waypoints.skip(1) {
+                if self.outside(to) || self.crossed(from, from, to, 0.0) {
+                    self.tunnelled[i] = true;
+                    if self.outside(to) {
+                        self.escaped += 1;
+                    }
+                    newly += 1;
+                    break;
+                }
+                from = to;
+            }
+        }
+        // The bodies with turns were judged above: the usual rule sees them stand still.
+        for (i, p) in straight.iter_mut().enumerate() {
+            if turned[i] {
+                *p = self.previous[i].1;
+            }
+        }
+        self.count += newly;
+        newly += self.observe_paths(&straight, |i, before| dt * before.max(velocities[i].norm()));
+        for (i, p) in positions.iter().enumerate() {
+            if turned[i] {
+                // `observe_paths` saw it stand at `p0`: its last two observations are
+                // `(p0, p1)`.
+                self.previous[i].1 = *p;
+            }
+        }
+        for (speed, v) in self.speeds.iter_mut().zip(velocities) {
+            *speed = v.norm();
+        }
+        self.via = via;
+        self.straight = straight;
+        self.turned = turned;
+        newly
     }
 
     /// The observation, with `reach(i, speed before)` bounding body `i`'s path beyond its
@@ -644,6 +737,32 @@ impl TunnelCounter {
         let dt = world.time() - self.last_time;
         self.last_time = world.time();
         let new = self.observe_moving(&positions, &velocities, dt);
+        self.scratch = (positions, velocities);
+        new
+    }
+
+    /// [`TunnelCounter::observe_world`] with the turns `recorder` saw in the step (see
+    /// [`TunnelCounter::observe_moving_via`]), which it then forgets, ready for the next step.
+    /// Give the recorder to [`World::step_with`] for every step observed this way.
+    ///
+    /// # Panics
+    /// As [`TunnelCounter::observe_world`].
+    pub fn observe_world_via<B: Broadphase, S: Stepper>(
+        &mut self,
+        world: &World<B, S>,
+        recorder: &mut CourseRecorder,
+    ) -> usize {
+        let (mut positions, mut velocities) = core::mem::take(&mut self.scratch);
+        positions.clear();
+        velocities.clear();
+        for (_, b) in world.bodies().filter(|(_, b)| b.is_dynamic()) {
+            positions.push(Point::from(b.pose().translation.vector));
+            velocities.push(b.linvel());
+        }
+        let dt = world.time() - self.last_time;
+        self.last_time = world.time();
+        let new = self.observe_moving_via(&positions, &velocities, dt, &recorder.turns);
+        recorder.turns.clear();
         self.scratch = (positions, velocities);
         new
     }
@@ -715,6 +834,83 @@ impl TunnelCounter {
                         .flatten()
                         .all(|e| (p0 - e).norm() + (e - p1).norm() > path)
             })
+    }
+}
+
+/// An [`ImpactHook`] that records where the dynamic bodies of a world are at each impact
+/// inside a step, the turns of their paths, for [`TunnelCounter::observe_world_via`]. It
+/// only reads: a step with it is the step without it, bit for bit.
+///
+/// ```
+/// use impact_broadphase::RTreeBroadphase;
+/// use impact_stepper::scenes::{self, CourseRecorder, TunnelCounter};
+/// use impact_stepper::{FirstTimeOfImpact, World};
+///
+/// let scene = scenes::rain(100, 1);
+/// let (mut world, _) = scene.build::<RTreeBroadphase, FirstTimeOfImpact>()?;
+/// let mut counter = TunnelCounter::new(&scene);
+/// let mut recorder = CourseRecorder::new(&world);
+/// for _ in 0..30 {
+///     world.step_with(1.0 / 60.0, &mut recorder)?;
+///     counter.observe_world_via(&world, &mut recorder);
+/// }
+/// assert_eq!(counter.tunnelled(), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct CourseRecorder {
+    /// Per body slot: its handle and its index among the world's dynamic bodies in slot
+    /// order (the scene's order for a world built by [`Scene::build`]).
+    dynamic: Vec<Option<(BodyHandle, usize)>>,
+    /// `(dynamic body, position)` at each impact, in time order.
+    turns: Vec<(usize, Point)>,
+}
+
+impl CourseRecorder {
+    /// A recorder for the dynamic bodies `world` holds now.
+    pub fn new<B: Broadphase, S: Stepper>(world: &World<B, S>) -> Self {
+        let mut dynamic = Vec::new();
+        for (i, (handle, _)) in world.bodies().filter(|(_, b)| b.is_dynamic()).enumerate() {
+            let slot = handle.index as usize;
+            if dynamic.len() <= slot {
+                dynamic.resize(slot + 1, None);
+            }
+            dynamic[slot] = Some((handle, i));
+        }
+        Self {
+            dynamic,
+            turns: Vec::new(),
+        }
+    }
+
+    /// The turns recorded since the last [`TunnelCounter::observe_world_via`]:
+    /// `(dynamic body, position)` in time order.
+    #[inline]
+    pub fn turns(&self) -> &[(usize, Point)] {
+        &self.turns
+    }
+
+    /// Forgets the turns recorded (done by [`TunnelCounter::observe_world_via`]).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.turns.clear();
+    }
+}
+
+impl ImpactHook for CourseRecorder {
+    fn on_impact(&mut self, impact: &mut Impact<'_>) {
+        let event = *impact.event();
+        for handle in [event.a, event.b] {
+            let Some(&Some((known, i))) = self.dynamic.get(handle.index as usize) else {
+                continue;
+            };
+            if known != handle {
+                continue;
+            }
+            if let Some(pose) = impact.pose(handle) {
+                self.turns.push((i, Point::from(pose.translation.vector)));
+            }
+        }
     }
 }
 

@@ -16,8 +16,8 @@ use common::DT;
 use impact_broadphase::RTreeBroadphase;
 use impact_geometry::{Circle, Isometry, Point, Real, Segment, Vector};
 use impact_solver::{BodyType, RigidBodyDef};
-use impact_stepper::scenes::{self, Scene, TunnelCounter, Wall};
-use impact_stepper::{Discrete, MotionClamping, Stepper, WorldSettings};
+use impact_stepper::scenes::{self, CourseRecorder, Scene, TunnelCounter, Wall};
+use impact_stepper::{Discrete, FirstTimeOfImpact, MotionClamping, Stepper, WorldSettings};
 
 /// Steps the target runs for: 2 s, long enough for every disc to land.
 const STEPS: usize = 120;
@@ -176,6 +176,93 @@ fn the_counter_does_not_let_a_path_round_a_shared_end() {
     let mut counter = TunnelCounter::new(&scene);
     assert_eq!(counter.observe(&[p(-0.05, 0.5)]), 0);
     assert_eq!(counter.observe(&[p(-0.05, -0.5)]), 0);
+}
+
+#[test]
+fn the_counter_judges_a_path_with_turns_leg_by_leg() {
+    // One segment from (-1, 0) to (1, 0), both ends open; the discs are slow at both
+    // observations, so without their turns the usual rule allows them only short paths.
+    let segment = [(p(-1.0, 0.0), p(1.0, 0.0))];
+    let start = [p(0.9, 0.5), p(0.0, 0.5), p(-0.5, 0.5)];
+    let scene = hand_scene(&segment, &start);
+    let still = [Vector::zeros(); 3];
+
+    // Disc 0 goes out round the right end and back under the segment: its chord crosses
+    // 0.1 from the end, which a slow disc's short path could not have gone round, so
+    // without the turn it counts. Disc 1 turns on the near side and comes back: its chord
+    // crosses nothing, yet its second leg goes through the middle and its third back: it
+    // passed through twice within the step and is counted. Disc 2 does not turn.
+    let end = [p(0.9, -0.5), p(0.0, 0.4), p(-0.5, 0.3)];
+    let turns = [
+        (1, p(0.0, -0.3)),
+        (0, p(1.2, 0.5)),
+        (0, p(1.2, -0.5)),
+        (1, p(0.0, -0.2)),
+    ];
+    let mut counter = TunnelCounter::new(&scene);
+    assert_eq!(counter.observe_moving_via(&end, &still, DT, &turns), 1);
+    assert!(!counter.is_tunnelled(0) && counter.is_tunnelled(1) && !counter.is_tunnelled(2));
+    let mut without = TunnelCounter::new(&scene);
+    assert_eq!(without.observe_moving(&end, &still, DT), 1);
+    assert!(without.is_tunnelled(0) && !without.is_tunnelled(1));
+
+    // The next observation goes on from where the turned discs ended: disc 0 is below the
+    // segment now, and rising back through its middle counts, with turns or without.
+    let back = [p(0.0, 0.5), p(0.0, 0.4), p(-0.5, -0.3)];
+    assert_eq!(counter.observe_moving_via(&back, &still, DT, &[]), 2);
+    assert_eq!((counter.tunnelled(), counter.escaped()), (3, 0));
+
+    // A leg that leaves the box counts as an escape even if the path comes back.
+    let scene = scenes::rain(1, 1);
+    let inside = Point::from(scene.bodies.last().unwrap().pose.translation.vector);
+    let mut counter = TunnelCounter::new(&scene);
+    let below = p(inside.x, -1.0);
+    assert_eq!(
+        counter.observe_moving_via(&[inside], &[Vector::zeros()], DT, &[(0, below)]),
+        1
+    );
+    assert_eq!((counter.tunnelled(), counter.escaped()), (1, 1));
+}
+
+#[test]
+fn a_course_recorder_changes_nothing_and_sees_the_turns_of_first_time_of_impact() {
+    // The dense rain: discs knock each other about inside steps.
+    let scene = scenes::rain(200, 6);
+    let (mut plain, _) = scene
+        .build::<RTreeBroadphase, FirstTimeOfImpact>()
+        .expect("valid scene");
+    let (mut recorded, _) = scene
+        .build::<RTreeBroadphase, FirstTimeOfImpact>()
+        .expect("valid scene");
+    let mut recorder = CourseRecorder::new(&recorded);
+    let mut counter = TunnelCounter::new(&scene);
+    let mut turns = 0;
+    for _ in 0..60 {
+        plain.step(DT).expect("valid step");
+        let report = recorded.step_with(DT, &mut recorder).expect("valid step");
+        // Two bodies per impact, less the static ones.
+        let dynamic_sides: usize = recorded
+            .events()
+            .iter()
+            .map(|e| {
+                [e.a, e.b]
+                    .iter()
+                    .filter(|h| recorded.body(**h).is_some_and(|b| b.is_dynamic()))
+                    .count()
+            })
+            .sum();
+        assert_eq!(recorder.turns().len(), dynamic_sides);
+        assert_eq!(report.stepper.events, recorded.events().len());
+        turns += recorder.turns().len();
+        counter.observe_world_via(&recorded, &mut recorder);
+        assert!(recorder.turns().is_empty(), "observing forgets the turns");
+        for ((_, a), (_, b)) in plain.bodies().zip(recorded.bodies()) {
+            assert_eq!(a.pose(), b.pose(), "bit for bit");
+            assert_eq!(a.linvel(), b.linvel());
+        }
+    }
+    assert!(turns > 100, "the rain turns discs inside steps: {turns}");
+    assert_eq!(counter.tunnelled(), 0);
 }
 
 #[test]
