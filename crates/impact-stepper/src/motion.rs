@@ -1,9 +1,11 @@
 //! Motion shared by the CCD steppers: the sweep a body is credited with over a step, and the
 //! broadphase query that covers it.
 
+use crate::domain::translated;
 use core::f64::consts::TAU;
-use impact_geometry::{Aabb, Isometry, Real, Sweep, Vector};
-use impact_solver::{ContactPair, RigidBody};
+use impact_geometry::{Aabb, Isometry, Real, Segment, Sweep, Vector};
+use impact_narrowphase::distance;
+use impact_solver::{BodySet, ContactPair, RigidBody};
 
 /// The motion of `body` from `start` to its current pose over `dt`, as a constant-velocity
 /// sweep about the centre of mass, or `None` if it cannot be built (non-finite values).
@@ -62,4 +64,156 @@ pub(crate) fn holds_pair(contacts: &[ContactPair], x: u32, y: u32) -> bool {
 #[inline]
 pub(crate) fn pose_on_course((t0, sweep): (Real, Sweep), t: Real) -> Isometry {
     sweep.pose_at((t - t0) / sweep.dt())
+}
+
+/// Whether the contact solver's targets put the pair of `c`, one of them a dynamic CCD body,
+/// on opposite sides of where its manifold had them: the closest-point normal at the targets
+/// turned by more than 90 degrees, and either the shapes are still within `reach` or one
+/// body's centre of mass, seen from the other body, went through that body's shape on its
+/// way (the pair was pushed clean through). A pair that only turned, such as a body that slid
+/// round the end of a segment, is left alone. `start` holds the poses at the start of the
+/// step, by slot.
+///
+/// Soft contacts can push a body through a zero-thickness segment under a load (a disc at
+/// the bottom of a pile hit by another from above): this is the safety net that stops such a
+/// body where it was. It costs a distance query per contact of a CCD body that moved, and two
+/// more when the normal turned round; the guarantee is for CCD bodies, and a query per
+/// resting contact of every other body (a pyramid's) would buy nothing.
+pub(crate) fn pushed_through(
+    bodies: &BodySet,
+    start: &[Option<Isometry>],
+    c: &ContactPair,
+    reach: Real,
+) -> bool {
+    let (Some(a), Some(b)) = (bodies.get(c.a), bodies.get(c.b)) else {
+        return false;
+    };
+    if !(a.is_dynamic() && a.ccd() || b.is_dynamic() && b.ccd()) {
+        return false;
+    }
+    let start_of = |body: &RigidBody, slot: u32| {
+        start
+            .get(slot as usize)
+            .copied()
+            .flatten()
+            .unwrap_or(*body.pose())
+    };
+    let (a0, b0) = (start_of(a, c.a.index), start_of(b, c.b.index));
+    if a0 == *a.pose() && b0 == *b.pose() {
+        return false;
+    }
+    let (a1, b1) = (*a.pose(), translated(b.pose(), &c.offset));
+    let b0 = translated(&b0, &c.offset);
+    let end = distance(a.shape(), &a1, b.shape(), &b1);
+    if end.normal.dot(&c.manifold.normal) >= 0.0 {
+        return false;
+    }
+    end.distance < reach
+        || centre_went_through(a, (&a0, &a1), b, (&b0, &b1))
+        || centre_went_through(b, (&b0, &b1), a, (&a0, &a1))
+}
+
+/// Whether the centre of mass of `x`, moving from pose `x0` to `x1` while `y` moves from `y0`
+/// to `y1`, went through `y`'s shape on the straight path seen from `y`.
+fn centre_went_through(
+    x: &RigidBody,
+    (x0, x1): (&Isometry, &Isometry),
+    y: &RigidBody,
+    (y0, y1): (&Isometry, &Isometry),
+) -> bool {
+    let lc = x.local_center();
+    let from = y0.inverse_transform_point(&(x0 * lc));
+    let to = y1.inverse_transform_point(&(x1 * lc));
+    let Ok(path) = Segment::new(from, to) else {
+        return false;
+    };
+    let identity = Isometry::identity();
+    distance(&path.into(), &identity, y.shape(), &identity).distance <= 0.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use impact_geometry::{Circle, Point};
+    use impact_narrowphase::contact_manifold;
+    use impact_solver::RigidBodyDef;
+
+    const REACH: Real = 0.01;
+
+    /// A disc of radius 0.05 starting at `from` over the segment from (-1, 0) to (1, 0), the
+    /// contact pair of that start, and the body set with the disc moved to `to`.
+    fn disc_over_segment(
+        from: Point,
+        to: Point,
+        ccd: bool,
+    ) -> (BodySet, Vec<Option<Isometry>>, ContactPair) {
+        let mut bodies = BodySet::new();
+        let segment = bodies
+            .insert(RigidBodyDef::fixed(
+                Segment::new(Point::new(-1.0, 0.0), Point::new(1.0, 0.0))
+                    .unwrap()
+                    .into(),
+            ))
+            .unwrap();
+        let start = Isometry::translation(from.x, from.y);
+        let disc = bodies
+            .insert(
+                RigidBodyDef::new(Circle::new(0.05).unwrap().into())
+                    .pose(start)
+                    .ccd(ccd),
+            )
+            .unwrap();
+        let seg_body = bodies.get(segment).unwrap();
+        let manifold = contact_manifold(
+            seg_body.shape(),
+            seg_body.pose(),
+            bodies.get(disc).unwrap().shape(),
+            &start,
+            REACH,
+        );
+        assert!(!manifold.points().is_empty(), "touching at the start");
+        let pair = ContactPair {
+            a: segment,
+            b: disc,
+            manifold,
+            offset: Vector::zeros(),
+        };
+        let mut poses = vec![None; 2];
+        poses[segment.index as usize] = Some(*seg_body.pose());
+        poses[disc.index as usize] = Some(start);
+        bodies
+            .get_mut(disc)
+            .unwrap()
+            .set_pose(Isometry::translation(to.x, to.y))
+            .unwrap();
+        (bodies, poses, pair)
+    }
+
+    fn pushed(from: (Real, Real), to: (Real, Real), ccd: bool) -> bool {
+        let (bodies, start, pair) =
+            disc_over_segment(Point::new(from.0, from.1), Point::new(to.0, to.1), ccd);
+        pushed_through(&bodies, &start, &pair, REACH)
+    }
+
+    #[test]
+    fn a_disc_squeezed_through_a_segment_is_caught_just_through_or_clean_through() {
+        // Overlapping at the start, centre just beyond the line at the end: within reach.
+        assert!(pushed((0.3, 0.04), (0.3, -0.045), true));
+        // Clean through in one step, out of reach at the end: its centre crossed the segment.
+        assert!(pushed((0.3, 0.04), (0.32, -0.12), true));
+        // The same for a disc without the ccd flag is not this guard's business.
+        assert!(!pushed((0.3, 0.04), (0.32, -0.12), false));
+    }
+
+    #[test]
+    fn a_disc_that_stays_slides_or_goes_round_an_end_is_not_caught() {
+        // Stays on top, or slides along it.
+        assert!(!pushed((0.3, 0.04), (0.3, 0.04), true));
+        assert!(!pushed((0.3, 0.04), (0.6, 0.049), true));
+        // Rounds the right end, from on top near it to below beyond it: the normal turned
+        // round, but its centre passed beyond the end.
+        assert!(!pushed((0.99, 0.05), (1.02, -0.06), true));
+        // Leaves upwards.
+        assert!(!pushed((0.3, 0.04), (0.3, 0.3), true));
+    }
 }

@@ -3,7 +3,7 @@
 
 use crate::domain::{PeriodicImages, translated_sweep};
 use crate::error::{WorldError, finite};
-use crate::motion::{holds_pair, query_box, rebuilt_sweep};
+use crate::motion::{holds_pair, pushed_through, query_box, rebuilt_sweep};
 use crate::stepper::{DiscreteReport, StepContext, Stepper, discrete_step};
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Isometry, Real, Sweep, Vector};
@@ -119,6 +119,10 @@ pub struct ClampReport {
     /// separation at the start (a hit at fraction 0), the step's contact manifolds held the
     /// pair, and the targets are still on the same side: the contact solver held them.
     pub touching: usize,
+    /// Contacts the solver would have pushed through each other (their closest-point normal
+    /// turned round over the step, which no time of impact sees since the pair overlapped):
+    /// their dynamic bodies stay at their start poses (fraction 0, in `clamped`).
+    pub crossings_stopped: usize,
     /// The bodies stopped short of their target, sorted by handle.
     pub clamped: Vec<ClampedBody>,
     /// The time lost over all clamped bodies (seconds): the sum of their `time_lost`.
@@ -186,7 +190,15 @@ struct Scratch {
 ///   world gave it from the start velocities (plus the speculative pad). A body the solver
 ///   deflects far outside that box can be missed. `FirstTimeOfImpact` is the mode for fast
 ///   bodies meeting each other.
-/// - Only the CCD body is stopped; what it hits keeps its target.
+/// - Only the CCD body is stopped; what it hits keeps its target. The exception is a contact
+///   the soft solver pushed through: when a pair with a CCD body, touching at the start (a
+///   manifold point within the target separation plus the tolerance), ends with its
+///   closest-point normal turned round (a disc at the bottom of a loaded pile
+///   squeezed through a zero-thickness segment), both of its dynamic bodies stay at their
+///   start poses (reported in [`ClampReport::crossings_stopped`] and as clamped at 0), as
+///   [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) does. The time of impact cannot see this
+///   case: the pair overlaps at the start. It costs a distance query per contact of a CCD
+///   body that moved.
 /// - If the broadphase refuses a query box (a body at an absurd distance), the body is kept
 ///   at its start pose (fraction 0) rather than let it move unchecked.
 ///
@@ -283,6 +295,21 @@ impl Stepper for MotionClamping {
         // 4. The earliest safe fraction of each fast CCD body.
         let pad = settings.toi.target_separation() + settings.toi.tolerance();
         scratch.clamps.clear();
+        // A contact the solver held must not end on the far side, which no time of impact
+        // sees (the pair overlaps at the start): both bodies stay where they were. A pair
+        // apart at the start is the time of impact's: it stops the body at the contact
+        // instead of where it was.
+        for c in ctx.contacts {
+            let touching = c.manifold.points().iter().any(|p| p.separation <= pad);
+            if touching && pushed_through(ctx.bodies, &scratch.start, c, pad) {
+                report.crossings_stopped += 1;
+                for handle in [c.a, c.b] {
+                    if ctx.bodies.get(handle).is_some_and(|b| b.is_dynamic()) {
+                        scratch.clamps.push((handle, 0.0));
+                    }
+                }
+            }
+        }
         for (handle, body) in ctx.bodies.iter() {
             if !body.is_dynamic() || !body.ccd() {
                 continue;
@@ -382,7 +409,14 @@ impl Stepper for MotionClamping {
             clamped = scratch.clamps.len()
         )
         .entered();
-        // 5. Clamp, after every sweep is known, so the order of visits changes nothing.
+        // 5. Clamp, after every sweep is known, so the order of visits changes nothing; a
+        // body clamped twice (pushed through, and a time of impact) takes the earlier.
+        if report.crossings_stopped > 0 {
+            scratch
+                .clamps
+                .sort_by(|x, y| x.0.index.cmp(&y.0.index).then(x.1.total_cmp(&y.1)));
+            scratch.clamps.dedup_by_key(|c| c.0);
+        }
         for &(handle, fraction) in &scratch.clamps {
             let slot = handle.index as usize;
             let (Some(sweep), Some(body)) = (scratch.sweeps[slot], ctx.bodies.get_mut(handle))

@@ -11,7 +11,7 @@ pub use settings::FirstTimeOfImpactSettings;
 use crate::domain::{PeriodicImages, shifted, translated, translated_sweep};
 use crate::error::WorldError;
 use crate::events::{CollisionEvent, EventKind, HookRequests, Impact};
-use crate::motion::{holds_pair, pose_on_course, rebuilt_sweep};
+use crate::motion::{holds_pair, pose_on_course, pushed_through, rebuilt_sweep};
 use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, Stepper};
 use grid::ReachGrid;
@@ -68,8 +68,9 @@ pub struct FirstToiReport {
     /// Bodies the hook removed.
     pub removed: usize,
     /// Pairs the contact solver would have pushed through each other (their closest-point
-    /// normal turned round over the step): their moving bodies were stopped at the start of
-    /// the step, and are listed in `stopped`.
+    /// normal turned round over the step, and either they still touch or one's centre of mass
+    /// went through the other's shape): their moving bodies were stopped at the start of the
+    /// step, and are listed in `stopped`.
     pub crossings_stopped: usize,
 }
 
@@ -500,7 +501,7 @@ impl Stepper for FirstTimeOfImpact {
         // normal turned round over the step is stopped where it was at the start.
         for i in 0..run.s.solver_contacts.len() {
             let c = run.s.solver_contacts[i];
-            if run.crossed(&c) {
+            if pushed_through(run.bodies, &run.s.start, &c, contact_distance) {
                 run.report.crossings_stopped += 1;
                 run.stop(c.a.index as usize, 0.0);
                 run.stop(c.b.index as usize, 0.0);
@@ -729,37 +730,6 @@ impl Run<'_> {
             && self.s.hot[b].version == e.version_b
             && self.is_live(a)
             && self.is_live(b)
-    }
-
-    /// Whether the solver's targets put the pair of `c`, one of them a CCD body, on opposite
-    /// sides of where its manifold had them: the closest-point normal at the targets turned
-    /// by more than 90 degrees, with the shapes still within the contact distance (a pair
-    /// that only turned, such as a body that slid round the end of a segment, is left
-    /// alone). A safety net: since the solver pushes at the contact point of a sliding body
-    /// it does not fire in the rain scenes of the tests, and it costs one distance query per
-    /// contact of a CCD body that moved.
-    fn crossed(&self, c: &ContactPair) -> bool {
-        let (Some(a), Some(b)) = (self.bodies.get(c.a), self.bodies.get(c.b)) else {
-            return false;
-        };
-        // The guarantee is for CCD bodies; a distance query per resting contact of every
-        // other body (a pyramid's) would buy nothing.
-        if !(a.is_dynamic() && a.ccd() || b.is_dynamic() && b.ccd()) {
-            return false;
-        }
-        if a.pose() == &self.s.start[c.a.index as usize].unwrap_or(*a.pose())
-            && b.pose() == &self.s.start[c.b.index as usize].unwrap_or(*b.pose())
-        {
-            return false;
-        }
-        let end = distance(
-            a.shape(),
-            a.pose(),
-            b.shape(),
-            &translated(b.pose(), &c.offset),
-        );
-        let reach = self.settings.toi.target_separation() + self.settings.toi.tolerance();
-        end.distance < reach && end.normal.dot(&c.manifold.normal) < 0.0
     }
 
     /// Takes part in impacts: not removed or disabled by the hook.
