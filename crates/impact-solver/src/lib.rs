@@ -95,9 +95,11 @@
 //!
 //! With restitution 1, no friction and `restitution_threshold` 0, a crowded scene keeps
 //! its kinetic energy step by step (25 discs in a walled box: within 1e-11 over 5 s; the
-//! tests in `impact-stepper`'s `elastic_energy.rs`, and random crowds moving up to half a
-//! radius per step). Not always: in fast crowds (a radius per step) about 1 run in 500 has
-//! a step where the soft push-out of an overlap adds up to 3%, and where contacts persist
+//! tests in `impact-stepper`'s `elastic_energy.rs`, and random crowds moving up to two
+//! thirds of a radius per step, over every step that starts with the bodies apart). Not
+//! always: a step that starts with an overlap (soft contacts let a crowd sink in, about one
+//! random crowd in 300 of those tests) can add up to a few percent, since the soft push-out
+//! is not wholly taken back (in fast crowds, a radius per step, up to 3%), and where contacts persist
 //! (restitution below 1, or friction) a single step can add a few percent, though no run
 //! measured ended above its start: the warm start and the soft push-out are not exact
 //! projections. Exact elastic events are the first-time-of-impact stepper's job.
