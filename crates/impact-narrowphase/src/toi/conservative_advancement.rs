@@ -304,6 +304,12 @@ pub fn toi_conservative_advancement(
         if mu <= 0.0 {
             return Toi::Separated;
         }
+        let linear = gap / mu;
+        // The curved bounds only ever lengthen the step: a linear step past the end already
+        // proves the shapes stay apart.
+        if t + linear > end {
+            return Toi::Separated;
+        }
         let curved = frame.as_mut().map_or(0.0, |frame| {
             curved_step(
                 &ma,
@@ -317,7 +323,7 @@ pub fn toi_conservative_advancement(
                 frame,
             )
         });
-        let next = t + (gap / mu).max(curved);
+        let next = t + linear.max(curved);
         previous_gap = gap;
         if next > end {
             return Toi::Separated;
