@@ -247,10 +247,16 @@ pub fn toi_conservative_advancement(
         return Toi::Separated;
     }
 
-    let mut cache = GjkCache::default();
     let mut t = enter;
     let mut pose_a = ma.pose_at(t);
     let mut pose_b = mb.pose_at(t);
+    let mut cache = GjkCache::toward(
+        a,
+        &pose_a,
+        b,
+        &pose_b,
+        &(pose_b * mb.sweep.local_center() - pose_a * ma.sweep.local_center()),
+    );
     let mut now = gjk_distance(a, &pose_a, b, &pose_b, &mut cache);
     if close_start {
         // GJK is exact for separated cores and cheap; only overlapping cores need the exact
