@@ -23,6 +23,40 @@ pub struct GjkCache {
     index_b: [u16; 3],
 }
 
+impl GjkCache {
+    /// A one-vertex simplex to start from when no earlier query on the pair left one: the
+    /// vertex of A farthest along `direction` (from A toward B) and the vertex of B farthest
+    /// against it. From the default simplex (the first vertices, wherever they are) GJK takes
+    /// about twice as many iterations on separated polygons.
+    pub(crate) fn toward(
+        a: &Shape,
+        pose_a: &Isometry,
+        b: &Shape,
+        pose_b: &Isometry,
+        direction: &Vector,
+    ) -> Self {
+        let ia = Proxy {
+            points: a.core(),
+            pose: pose_a,
+        }
+        .support(direction);
+        let ib = Proxy {
+            points: b.core(),
+            pose: pose_b,
+        }
+        .support(&-direction);
+        // Indices past `u16` (polygons no one builds) leave the default start.
+        match (u16::try_from(ia), u16::try_from(ib)) {
+            (Ok(ia), Ok(ib)) => Self {
+                count: 1,
+                index_a: [ia, 0, 0],
+                index_b: [ib, 0, 0],
+            },
+            _ => Self::default(),
+        }
+    }
+}
+
 /// What GJK found.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GjkOutput {

@@ -94,10 +94,14 @@ impl Shape {
     /// turn of one radian about `center` can move a point of the core (the rounding turns in
     /// place). [`Shape::bounding_radius`] without the radius.
     pub fn core_bounding_radius(&self, center: &Point) -> Real {
-        self.core()
-            .iter()
-            .map(|p| (p - center).norm())
-            .fold(0.0, Real::max)
+        // The largest squared distance, then one square root: the same value as the largest
+        // distance (the square root is correctly rounded, so it keeps the order), for less
+        // work in conservative advancement, which asks twice per query.
+        let mut farthest: Real = 0.0;
+        for p in self.core() {
+            farthest = farthest.max((p - center).norm_squared());
+        }
+        farthest.sqrt()
     }
 
     /// Area, centroid and angular inertia for a uniform `density` (mass per unit area).

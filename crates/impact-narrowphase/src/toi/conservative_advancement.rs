@@ -247,10 +247,16 @@ pub fn toi_conservative_advancement(
         return Toi::Separated;
     }
 
-    let mut cache = GjkCache::default();
     let mut t = enter;
     let mut pose_a = ma.pose_at(t);
     let mut pose_b = mb.pose_at(t);
+    let mut cache = GjkCache::toward(
+        a,
+        &pose_a,
+        b,
+        &pose_b,
+        &(pose_b * mb.sweep.local_center() - pose_a * ma.sweep.local_center()),
+    );
     let mut now = gjk_distance(a, &pose_a, b, &pose_b, &mut cache);
     if close_start {
         // GJK is exact for separated cores and cheap; only overlapping cores need the exact
@@ -297,14 +303,21 @@ pub fn toi_conservative_advancement(
         offset: a.radius() + b.radius() + target,
     };
     let mut previous_gap = Real::INFINITY;
+    let mut frame = Frame::fits(a, b).then(|| Frame::new(&ma, &mb));
     for _ in 1..options.max_iterations() {
         let gap = now.distance - target;
         let mu = bounds.relative.dot(&now.normal) + bounds.spin;
         if mu <= 0.0 {
             return Toi::Separated;
         }
-        let next = t
-            + (gap / mu).max(curved_step(
+        let linear = gap / mu;
+        // The curved bounds only ever lengthen the step: a linear step past the end already
+        // proves the shapes stay apart.
+        if t + linear > end {
+            return Toi::Separated;
+        }
+        let curved = frame.as_mut().map_or(0.0, |frame| {
+            curved_step(
                 &ma,
                 &pose_a,
                 &mb,
@@ -313,7 +326,10 @@ pub fn toi_conservative_advancement(
                 &bounds,
                 end - t,
                 gap > 0.5 * previous_gap,
-            ));
+                frame,
+            )
+        });
+        let next = t + linear.max(curved);
         previous_gap = gap;
         if next > end {
             return Toi::Separated;
@@ -386,11 +402,9 @@ fn curved_step(
     bounds: &Bounds,
     remaining: Real,
     faces: bool,
+    frame: &mut Frame,
 ) -> Real {
-    if !Frame::fits(a.shape, b.shape) {
-        return 0.0;
-    }
-    let frame = Frame::new(a, pose_a, b, pose_b);
+    frame.place(a, pose_a, b, pose_b);
     let mut step = frame.step_along(a, b, normal, bounds);
     let arms_a = &frame.arms_a[..frame.count_a];
     let arms_b = &frame.arms_b[..frame.count_b];
@@ -422,25 +436,30 @@ impl Frame {
         a.core().len() <= CURVED_MAX_VERTICES && b.core().len() <= CURVED_MAX_VERTICES
     }
 
-    /// The frame at the given poses; the shapes must [`fit`](Self::fits).
-    #[inline]
-    fn new(a: &Mover<'_>, pose_a: &Isometry, b: &Mover<'_>, pose_b: &Isometry) -> Self {
-        let (core_a, core_b) = (a.shape.core(), b.shape.core());
-        let (center_a, center_b) = (a.sweep.local_center(), b.sweep.local_center());
-        // Built in place: zero-filled arrays filled afterwards were copied in and out.
-        let arms = |core: &[Point], pose: &Isometry, center: Point| {
-            core::array::from_fn(|i| {
-                core.get(i)
-                    .map_or(Vector::zeros(), |p| pose.rotation * (p - center))
-            })
-        };
+    /// An empty frame for the two shapes, to be [`place`](Self::place)d; they must
+    /// [`fit`](Self::fits). Made once per query and refilled in place at every step: built
+    /// whole at every step, the arrays were filled past the vertex counts and copied out.
+    fn new(a: &Mover<'_>, b: &Mover<'_>) -> Self {
         Self {
-            arms_a: arms(core_a, pose_a, center_a),
-            arms_b: arms(core_b, pose_b, center_b),
-            count_a: core_a.len(),
-            count_b: core_b.len(),
-            centers: pose_b * center_b - pose_a * center_a,
+            arms_a: [Vector::zeros(); CURVED_MAX_VERTICES],
+            arms_b: [Vector::zeros(); CURVED_MAX_VERTICES],
+            count_a: a.shape.core().len(),
+            count_b: b.shape.core().len(),
+            centers: Vector::zeros(),
         }
+    }
+
+    /// The arms at the given poses.
+    #[inline]
+    fn place(&mut self, a: &Mover<'_>, pose_a: &Isometry, b: &Mover<'_>, pose_b: &Isometry) {
+        let (center_a, center_b) = (a.sweep.local_center(), b.sweep.local_center());
+        for (arm, p) in self.arms_a.iter_mut().zip(a.shape.core()) {
+            *arm = pose_a.rotation * (p - center_a);
+        }
+        for (arm, p) in self.arms_b.iter_mut().zip(b.shape.core()) {
+            *arm = pose_b.rotation * (p - center_b);
+        }
+        self.centers = pose_b * center_b - pose_a * center_a;
     }
 
     /// The step certified along the fixed unit `axis` (from A toward B): zero if the
