@@ -112,7 +112,8 @@ pub(super) struct DiscPath {
     /// The bodies as [`DiscPath::applies`] read them, in set order: the step's only read
     /// of the body set (a large gas's bodies do not fit the caches).
     staged: Vec<Staged>,
-    /// Counting sort by cell: per cell, where its discs start; per body (set order), its cell.
+    /// Counting sort by cell: per cell, where its discs start; per body (set order), its
+    /// cell, then its disc.
     starts: Vec<u32>,
     body_cell: Vec<u32>,
 }
@@ -305,6 +306,7 @@ impl DiscPath {
             let cell = self.body_cell[k];
             let i = self.starts[cell as usize] as usize;
             self.starts[cell as usize] += 1;
+            self.body_cell[k] = i as u32;
             self.discs[i] = Disc {
                 p: b.p,
                 v: b.v,
@@ -328,12 +330,11 @@ impl DiscPath {
         self.tree.reset(n);
     }
 
-    /// Every disc to the end of the step, back into its body.
+    /// Every disc to the end of the step, back into its body: in the set's order, which
+    /// reads the discs out of order (a cache line each) rather than the larger bodies.
     fn store(&self, bodies: &mut BodySet, dt: Real) {
-        for (i, d) in self.discs.iter().enumerate() {
-            let Some(body) = bodies.get_mut(self.handle[i]) else {
-                continue;
-            };
+        for ((_, body), &i) in bodies.iter_mut().zip(&self.body_cell) {
+            let d = &self.discs[i as usize];
             let p = d.p + d.v * (dt - d.clock);
             // A spin is kept (without friction no collision changes it) and turns the disc
             // as its course would.
