@@ -93,6 +93,11 @@ struct Scratch {
 /// 3. **stepper**: [`Stepper::advance`] with the manifolds (for [`Discrete`](crate::Discrete), the solver's
 ///    whole soft step: gravity, contacts, positions).
 ///
+/// Stages 1 and 2 are skipped when the stepper says it does not need them
+/// ([`Stepper::needs_world_pass`]; [`FirstTimeOfImpact`]'s disc path for a periodic gas of
+/// free discs): the stepper then gets no manifolds, and the broadphase keeps the boxes of
+/// the last step that used it until the next one does.
+///
 /// # Determinism
 /// Bodies live in a [`BodySet`] (slot order), proxies are named by body slot, pairs come
 /// sorted from the broadphase, and the warm-starting cache is a sorted vector: the same calls
