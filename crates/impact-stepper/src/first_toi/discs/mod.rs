@@ -104,9 +104,9 @@ pub(super) struct DiscPath {
     ready: Option<Ready>,
     discs: Vec<Disc>,
     planned: Vec<Planned>,
-    inv_mass: Vec<Real>,
-    restitution: Vec<Real>,
-    handle: Vec<BodyHandle>,
+    /// What only a collision reads of a disc, together: one cache line for both discs'
+    /// rather than one per array in a large gas.
+    cold: Vec<Cold>,
     cells: Cells,
     tree: EventTree,
     /// The bodies as [`DiscPath::applies`] read them, in set order: the step's only read
@@ -116,6 +116,14 @@ pub(super) struct DiscPath {
     /// cell, then its disc.
     starts: Vec<u32>,
     body_cell: Vec<u32>,
+}
+
+/// What a collision reads of a disc besides its state.
+#[derive(Debug, Clone, Copy)]
+struct Cold {
+    inv_mass: Real,
+    restitution: Real,
+    handle: BodyHandle,
 }
 
 /// A body as the disc path loads it.
@@ -288,16 +296,16 @@ impl DiscPath {
         };
         self.discs.clear();
         self.discs.resize(n, blank);
-        self.inv_mass.clear();
-        self.inv_mass.resize(n, 0.0);
-        self.restitution.clear();
-        self.restitution.resize(n, 0.0);
-        self.handle.clear();
-        self.handle.resize(
+        self.cold.clear();
+        self.cold.resize(
             n,
-            BodyHandle {
-                index: u32::MAX,
-                generation: 0,
+            Cold {
+                inv_mass: 0.0,
+                restitution: 0.0,
+                handle: BodyHandle {
+                    index: u32::MAX,
+                    generation: 0,
+                },
             },
         );
         self.planned.clear();
@@ -316,9 +324,11 @@ impl DiscPath {
                 cell,
                 turns: [0, 0],
             };
-            self.inv_mass[i] = b.inv_mass;
-            self.restitution[i] = b.restitution;
-            self.handle[i] = b.handle;
+            self.cold[i] = Cold {
+                inv_mass: b.inv_mass,
+                restitution: b.restitution,
+                handle: b.handle,
+            };
             if b.v != Vector::zeros() {
                 report.checked_bodies += 1;
             }
@@ -521,11 +531,12 @@ impl Run<'_> {
         };
         let closing = (dj.v - di.v).dot(&line);
         let vn = closing / w2.sqrt();
-        let (mi, mj) = (path.inv_mass[iu], path.inv_mass[ju]);
+        let (ci, cj) = (path.cold[iu], path.cold[ju]);
+        let (mi, mj) = (ci.inv_mass, cj.inv_mass);
         let mut restitution = 0.0;
         let mut impulse = 0.0;
         if closing < 0.0 {
-            restitution = combine_restitution(path.restitution[iu], path.restitution[ju]);
+            restitution = combine_restitution(ci.restitution, cj.restitution);
             if -vn < self.settings.impact.restitution_threshold {
                 restitution = 0.0;
             }
@@ -539,7 +550,7 @@ impl Run<'_> {
         self.report.events += 1;
         // As the general path reports it: `a` the smaller slot, where it is; the normal from
         // `a` toward `b`; the point on the middle of the target gap.
-        let (ha, hb) = (path.handle[iu], path.handle[ju]);
+        let (ha, hb) = (ci.handle, cj.handle);
         let gap = 0.5 * self.settings.toi.target_separation();
         let (a, b, d, n) = if ha.index < hb.index {
             (ha, hb, di, normal)
