@@ -79,6 +79,13 @@ impl CollisionEvent {
 pub trait ImpactHook {
     /// Called once per resolved impact, in time order.
     fn on_impact(&mut self, impact: &mut Impact<'_>);
+
+    /// Whether [`ImpactHook::on_impact`] never does anything, so that a stepper may skip
+    /// calling it (and keeping what an [`Impact`] shows). `false` unless a hook says
+    /// otherwise; [`NoHook`] does.
+    fn is_inert(&self) -> bool {
+        false
+    }
 }
 
 impl<F: FnMut(&mut Impact<'_>)> ImpactHook for F {
@@ -95,6 +102,11 @@ pub struct NoHook;
 impl ImpactHook for NoHook {
     #[inline]
     fn on_impact(&mut self, _impact: &mut Impact<'_>) {}
+
+    #[inline]
+    fn is_inert(&self) -> bool {
+        true
+    }
 }
 
 /// What a hook asked for, per body slot; kept by the stepper between impacts.

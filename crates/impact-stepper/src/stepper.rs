@@ -1,6 +1,6 @@
 //! [`Stepper`]: how positions advance in a step, and [`Discrete`], the baseline.
 
-use crate::domain::PeriodicImages;
+use crate::domain::{Domain, PeriodicImages};
 use crate::error::WorldError;
 use crate::events::{CollisionEvent, ImpactHook};
 use core::fmt::Debug;
@@ -122,6 +122,43 @@ pub trait Stepper {
         &mut self,
         ctx: StepContext<'_, B>,
     ) -> Result<Self::Report, WorldError>;
+
+    /// Whether the coming step needs the world's per-step pass (the broadphase update and
+    /// the contact manifolds), asked just before it. A stepper that moves every body of
+    /// `preview` on its own can answer `false` and save the pass: [`Stepper::advance`] then
+    /// gets no contacts, and the broadphase keeps the boxes of the last step that needed it
+    /// until the next one does (it is given every box anew then). The default, `true`, is
+    /// always correct.
+    ///
+    /// The pass also checks, in a periodic domain, that every body's swept box fits half
+    /// the domain, and refuses the step otherwise (naming `dt`). A stepper that answers
+    /// `false` takes that check on: it must answer `true` for a step whose boxes (see
+    /// [`StepPreview::speculative_distance`]) would not fit, so that the world refuses it
+    /// as usual.
+    fn needs_world_pass(&mut self, preview: &StepPreview<'_>) -> bool {
+        let _ = preview;
+        true
+    }
+}
+
+/// What [`Stepper::needs_world_pass`] sees of the coming step.
+#[derive(Debug, Clone, Copy)]
+pub struct StepPreview<'a> {
+    /// The bodies, as [`StepContext::bodies`] will hold them.
+    pub bodies: &'a BodySet,
+    /// Gravity (world units per second squared), finite.
+    pub gravity: Vector,
+    /// The world's domain.
+    pub domain: &'a Domain,
+    /// The step length (seconds), finite and positive.
+    pub dt: Real,
+    /// The world's speculative distance: the pass pads each body's swept box over `dt`
+    /// ([`Aabb::swept`](impact_geometry::Aabb::swept) of
+    /// [`RigidBody::sweep`](impact_solver::RigidBody::sweep)) by it and by `|gravity| dt^2`.
+    pub speculative_distance: Real,
+    /// Whether the step's hook does nothing ([`ImpactHook::is_inert`]): a stepper that
+    /// cannot call it may then skip it.
+    pub inert_hook: bool,
 }
 
 /// The baseline stepper, without continuous collision detection: the contact solver runs

@@ -5,7 +5,7 @@ use crate::error::{WorldError, finite_vector, non_negative, positive};
 use crate::events::{CollisionEvent, ImpactHook, NoHook};
 use crate::first_toi::FirstTimeOfImpact;
 use crate::settings::WorldSettings;
-use crate::stepper::{StepContext, Stepper};
+use crate::stepper::{StepContext, StepPreview, Stepper};
 use impact_broadphase::{Broadphase, ProxyId, ProxyPair, RTreeBroadphase};
 use impact_geometry::{Aabb, Isometry, Real, Vector};
 use impact_narrowphase::contact_manifold;
@@ -92,6 +92,11 @@ struct Scratch {
 ///    kinematic bodies are skipped;
 /// 3. **stepper**: [`Stepper::advance`] with the manifolds (for [`Discrete`](crate::Discrete), the solver's
 ///    whole soft step: gravity, contacts, positions).
+///
+/// Stages 1 and 2 are skipped when the stepper says it does not need them
+/// ([`Stepper::needs_world_pass`]; [`FirstTimeOfImpact`]'s disc path for a periodic gas of
+/// free discs): the stepper then gets no manifolds, and the broadphase keeps the boxes of
+/// the last step that used it until the next one does.
 ///
 /// # Determinism
 /// Bodies live in a [`BodySet`] (slot order), proxies are named by body slot, pairs come
@@ -469,8 +474,20 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         let mut report = StepReport::<S::Report>::default();
         // Bodies moved out by hand since the last step come back first; a no-op otherwise.
         self.wrap_bodies();
-        self.update_broadphase(dt, &mut report)?;
-        self.build_contacts(dt, &mut report);
+        let pass = self.stepper.needs_world_pass(&StepPreview {
+            bodies: &self.bodies,
+            gravity: self.settings.gravity,
+            domain: &self.settings.domain,
+            dt,
+            speculative_distance: self.settings.speculative_distance,
+            inert_hook: hook.is_inert(),
+        });
+        self.update_broadphase(dt, pass, &mut report)?;
+        if pass {
+            self.build_contacts(dt, &mut report);
+        } else {
+            self.scratch.contacts.clear();
+        }
         span.record("proxies", report.proxies);
         span.record("moved_proxies", report.moved_proxies);
         span.record("pairs", report.pairs);
@@ -566,10 +583,12 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.accumulator
     }
 
-    /// Stage 1: every body's swept box to the broadphase.
+    /// Stage 1: every body's swept box to the broadphase; nothing without `pass` (the
+    /// stepper needs no world pass, and has checked that the boxes fit a periodic domain).
     fn update_broadphase(
         &mut self,
         dt: Real,
+        pass: bool,
         report: &mut StepReport<S::Report>,
     ) -> Result<(), WorldError> {
         let _span = tracing::trace_span!("broadphase", proxies = self.bodies.len()).entered();
@@ -582,6 +601,10 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         scratch.moved.clear();
         scratch.motion.clear();
         scratch.images = PeriodicImages::new(&self.settings.domain);
+        if !pass {
+            report.proxies = self.broadphase.len();
+            return Ok(());
+        }
         for (handle, body) in self.bodies.iter() {
             let sweep = body.sweep(dt)?;
             let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
