@@ -727,6 +727,18 @@ impl TunnelCounter {
     /// # Panics
     /// If the world does not hold one dynamic body per dynamic body of the scene.
     pub fn observe_world<B: Broadphase, S: Stepper>(&mut self, world: &World<B, S>) -> usize {
+        self.observe_world_with(world, |counter, positions, velocities, dt| {
+            counter.observe_moving(positions, velocities, dt)
+        })
+    }
+
+    /// Gathers the positions and velocities of the dynamic bodies of `world` (slot order)
+    /// and the world time since the last call, and hands them to `observe`.
+    fn observe_world_with<B: Broadphase, S: Stepper>(
+        &mut self,
+        world: &World<B, S>,
+        observe: impl FnOnce(&mut Self, &[Point], &[Vector], Real) -> usize,
+    ) -> usize {
         let (mut positions, mut velocities) = core::mem::take(&mut self.scratch);
         positions.clear();
         velocities.clear();
@@ -736,7 +748,7 @@ impl TunnelCounter {
         }
         let dt = world.time() - self.last_time;
         self.last_time = world.time();
-        let new = self.observe_moving(&positions, &velocities, dt);
+        let new = observe(self, &positions, &velocities, dt);
         self.scratch = (positions, velocities);
         new
     }
@@ -752,18 +764,10 @@ impl TunnelCounter {
         world: &World<B, S>,
         recorder: &mut CourseRecorder,
     ) -> usize {
-        let (mut positions, mut velocities) = core::mem::take(&mut self.scratch);
-        positions.clear();
-        velocities.clear();
-        for (_, b) in world.bodies().filter(|(_, b)| b.is_dynamic()) {
-            positions.push(Point::from(b.pose().translation.vector));
-            velocities.push(b.linvel());
-        }
-        let dt = world.time() - self.last_time;
-        self.last_time = world.time();
-        let new = self.observe_moving_via(&positions, &velocities, dt, &recorder.turns);
+        let new = self.observe_world_with(world, |counter, positions, velocities, dt| {
+            counter.observe_moving_via(positions, velocities, dt, &recorder.turns)
+        });
         recorder.turns.clear();
-        self.scratch = (positions, velocities);
         new
     }
 
