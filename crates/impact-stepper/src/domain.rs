@@ -123,10 +123,7 @@ impl Domain {
     pub fn minimum_image(&self, d: Vector) -> Vector {
         match self.size() {
             None => d,
-            Some(size) => Vector::new(
-                d.x - size.x * (d.x / size.x).round(),
-                d.y - size.y * (d.y / size.y).round(),
-            ),
+            Some(size) => minimum_image(d, size),
         }
     }
 
@@ -167,6 +164,16 @@ pub(crate) fn shifted(aabb: &Aabb, by: &Vector) -> Aabb {
         mins: aabb.mins + by,
         maxs: aabb.maxs + by,
     }
+}
+
+/// The shortest of `d + k * size` over whole `k`: [`Domain::minimum_image`] for a period
+/// `size`.
+#[inline]
+pub(crate) fn minimum_image(d: Vector, size: Vector) -> Vector {
+    Vector::new(
+        d.x - size.x * (d.x / size.x).round(),
+        d.y - size.y * (d.y / size.y).round(),
+    )
 }
 
 /// `x` moved by whole periods into `[lo, hi)`: bit for bit itself when already inside.

@@ -300,8 +300,9 @@ impl Stepper for MotionClamping {
         // apart at the start is the time of impact's: it stops the body at the contact
         // instead of where it was.
         for c in ctx.contacts {
-            let touching = c.manifold.points().iter().any(|p| p.separation <= pad);
-            if touching && pushed_through(ctx.bodies, &scratch.start, c, pad) {
+            if c.manifold.min_separation() <= pad
+                && pushed_through(ctx.bodies, &scratch.start, c, pad)
+            {
                 report.crossings_stopped += 1;
                 for handle in [c.a, c.b] {
                     if ctx.bodies.get(handle).is_some_and(|b| b.is_dynamic()) {

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::state_hash;
+use common::{assert_same_run, state_hash};
 use impact_broadphase::RTreeBroadphase;
 use impact_geometry::{Circle, ConvexPolygon, Isometry, Real, Vector};
 use impact_solver::RigidBodyDef;
@@ -219,12 +219,7 @@ fn the_disc_path_is_deterministic() {
     }
     let mut fresh = one.clone();
     *fresh.stepper_mut() = FirstTimeOfImpact::new(hard_disk_stepper()).unwrap();
-    for _ in 0..10 {
-        one.step(0.3).unwrap();
-        fresh.step(0.3).unwrap();
-        assert_eq!(one.events(), fresh.events());
-    }
-    assert_eq!(state_hash(&one), state_hash(&fresh));
+    assert_same_run(&mut one, &mut fresh, 10, 0.3);
 }
 
 /// Anything the disc path does not model sends the step down the general path: gravity,

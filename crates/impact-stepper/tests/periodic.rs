@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{DT, state_hash};
+use common::{DT, assert_same_run, state_hash};
 use impact_broadphase::{Broadphase, BruteForce, RTreeBroadphase, SortAndSweep};
 use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Vector};
 use impact_solver::RigidBodyDef;
@@ -348,12 +348,7 @@ fn a_snapshot_of_a_periodic_gas_continues_bit_for_bit() {
     let mut restored: World<RTreeBroadphase, FirstTimeOfImpact> =
         serde_json::from_str(&json).unwrap();
     assert_eq!(restored.settings().domain, one_run.settings().domain);
-    for _ in 0..40 {
-        one_run.step(0.05).unwrap();
-        restored.step(0.05).unwrap();
-        assert_eq!(one_run.events(), restored.events());
-    }
-    assert_eq!(state_hash(&one_run), state_hash(&restored));
+    assert_same_run(&mut one_run, &mut restored, 40, 0.05);
 }
 
 /// A reach skin only changes which neighbours are searched for and when: a gas resolves the

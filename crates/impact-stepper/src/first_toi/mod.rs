@@ -402,11 +402,7 @@ impl Stepper for FirstTimeOfImpact {
         let contact_distance = settings.toi.target_separation() + settings.toi.tolerance();
         s.solver_contacts.clear();
         for c in ctx.contacts {
-            let apart = c
-                .manifold
-                .points()
-                .iter()
-                .all(|p| p.separation > contact_distance);
+            let apart = c.manifold.min_separation() > contact_distance;
             let checked = s.checked[c.a.index as usize] || s.checked[c.b.index as usize];
             if checked && apart {
                 report.event_pairs += 1;

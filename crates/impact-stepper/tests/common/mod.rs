@@ -14,6 +14,22 @@ pub fn state_hash<B: Broadphase, S: Stepper>(world: &World<B, S>) -> u64 {
     world.body_set().state_hash()
 }
 
+/// Steps `a` and `b` together `steps` times by `dt`: the same collision events at every
+/// step, and the same body states, bit for bit, at the end.
+pub fn assert_same_run<B: Broadphase, S: Stepper>(
+    a: &mut World<B, S>,
+    b: &mut World<B, S>,
+    steps: usize,
+    dt: Real,
+) {
+    for step in 0..steps {
+        a.step(dt).unwrap();
+        b.step(dt).unwrap();
+        assert_eq!(a.events(), b.events(), "step {step}");
+    }
+    assert_eq!(state_hash(a), state_hash(b));
+}
+
 /// SplitMix64, so the samples do not depend on a random-number crate.
 pub struct Rng(pub u64);
 

@@ -35,7 +35,7 @@ mod cells;
 mod tree;
 
 use super::{FirstTimeOfImpactSettings, FirstToiReport};
-use crate::domain::{Domain, PeriodicImages};
+use crate::domain::{Domain, PeriodicImages, minimum_image};
 use crate::events::{CollisionEvent, EventKind};
 use crate::stepper::StepPreview;
 use cells::{Cells, NONE};
@@ -507,11 +507,7 @@ impl Run<'_> {
         // The pair is closer than a third of the domain (three cells a side), so the
         // nearest image is the one they meet through.
         let size = path.cells.size;
-        let w = dj.p - di.p;
-        let w = Vector::new(
-            w.x - size.x * (w.x / size.x).round(),
-            w.y - size.y * (w.y / size.y).round(),
-        );
+        let w = minimum_image(dj.p - di.p, size);
         let length = w.norm();
         let normal = if length > 0.0 {
             w / length
