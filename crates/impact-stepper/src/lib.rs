@@ -91,6 +91,7 @@ mod domain;
 mod error;
 mod events;
 mod first_toi;
+mod grid;
 mod motion;
 mod motion_clamping;
 pub mod scenes;

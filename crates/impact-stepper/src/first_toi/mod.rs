@@ -3,7 +3,6 @@
 //! mid-frame loop).
 
 mod discs;
-mod grid;
 mod queue;
 mod settings;
 
@@ -12,11 +11,11 @@ pub use settings::FirstTimeOfImpactSettings;
 use crate::domain::{PeriodicImages, shifted, translated, translated_sweep};
 use crate::error::WorldError;
 use crate::events::{CollisionEvent, EventKind, HookRequests, Impact};
+use crate::grid::ReachGrid;
 use crate::motion::{holds_pair, pose_on_course, pushed_through, rebuilt_sweep};
 use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper};
 use discs::DiscPath;
-use grid::ReachGrid;
 use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector, cross_scalar_vector};
 use impact_narrowphase::{Toi, distance, time_of_impact, toi_discs};

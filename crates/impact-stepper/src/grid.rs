@@ -1,10 +1,12 @@
-//! The neighbour search of [`FirstTimeOfImpact`](crate::FirstTimeOfImpact): a hierarchical
-//! spatial hash over the reach boxes of one step.
+//! The neighbour search of both CCD steppers: a hierarchical spatial hash over the boxes of
+//! one step's motions.
 //!
-//! The event loop needs, once per step, every pair of bodies whose reach boxes meet, and,
-//! when a course leaves its reach, the bodies a grown reach meets. A tree broadphase answers
-//! both, but at the price of a batch update and a pair search over the tree each step and
-//! a reinsertion per grown reach; a grid answers them with a few hash lookups per box.
+//! [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) needs, once per step, every pair of
+//! bodies whose reach boxes meet, and, when a course leaves its reach, the bodies a grown
+//! reach meets; [`MotionClamping`](crate::MotionClamping) needs every body whose motion's
+//! box meets the swept box of a fast body. A tree broadphase answers these, but at the price
+//! of a batch update and a pair search over the tree each step, a descent per query and a
+//! reinsertion per grown reach; a grid answers them with a few hash lookups per box.
 //!
 //! Level `k` has cells of side `base * 2^k` (`base`: the smallest box's extent); a box lives
 //! at the lowest level whose cells are at least as large as the box, so it covers at most
@@ -287,6 +289,11 @@ impl ReachGrid {
             }
         };
         for level in first..self.levels.len() {
+            // A level without boxes has nothing in its cells. Most are empty when the boxes
+            // range from a disc to a wall a kilometre long, which spans a dozen levels.
+            if self.members[level].is_empty() {
+                continue;
+            }
             let lv = self.levels[level];
             let (x0, x1, y0, y1) = self.cell_range(&lv, aabb);
             let cells = (x1 - x0 + 1).saturating_mul(y1 - y0 + 1);
