@@ -3,7 +3,7 @@
 
 use crate::domain::translated;
 use core::f64::consts::TAU;
-use impact_geometry::{Aabb, Isometry, Real, Segment, Sweep, Vector};
+use impact_geometry::{Aabb, Isometry, Real, Segment, Sweep};
 use impact_narrowphase::distance;
 use impact_solver::{BodySet, ContactPair, RigidBody};
 
@@ -29,25 +29,12 @@ pub(crate) fn rebuilt_sweep(body: &RigidBody, start: &Isometry, dt: Real) -> Opt
     Sweep::new(*start, lc, linvel, angvel, dt).ok()
 }
 
-/// The box and translation to query the broadphase with for `sweep` of `body`'s shape:
-/// the shape's box at the start and the body-origin translation without rotation, the box of
-/// the bounding disc about the centre of mass and the centre's translation with it.
-pub(crate) fn query_box(body: &RigidBody, sweep: &Sweep, pad: Real) -> (Aabb, Vector) {
-    if sweep.angvel() == 0.0 {
-        let start = sweep.start();
-        let aabb = body.shape().aabb(&start).inflated(pad);
-        (
-            aabb,
-            sweep.pose_at(1.0).translation.vector - start.translation.vector,
-        )
-    } else {
-        let r = body.shape().bounding_radius(&sweep.local_center());
-        let c0 = sweep.center_at(0.0);
-        (
-            Aabb::from_points([c0]).inflated(r + pad),
-            sweep.displacement(),
-        )
-    }
+/// Whether every bound of `aabb` is finite.
+pub(crate) fn is_finite(aabb: &Aabb) -> bool {
+    aabb.mins.x.is_finite()
+        && aabb.mins.y.is_finite()
+        && aabb.maxs.x.is_finite()
+        && aabb.maxs.y.is_finite()
 }
 
 /// Whether `contacts` (sorted by the slots of `a`, then `b`, as the world builds them) hold
@@ -134,7 +121,7 @@ fn centre_went_through(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use impact_geometry::{Circle, Point};
+    use impact_geometry::{Circle, Point, Vector};
     use impact_narrowphase::contact_manifold;
     use impact_solver::RigidBodyDef;
 

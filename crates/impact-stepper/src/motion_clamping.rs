@@ -1,12 +1,13 @@
 //! [`MotionClamping`]: the discrete step, then every fast CCD body stopped at its first time
 //! of impact (seed 002, DigitalRune's motion clamping).
 
-use crate::domain::{PeriodicImages, translated_sweep};
+use crate::domain::translated_sweep;
 use crate::error::{WorldError, finite};
-use crate::motion::{holds_pair, pushed_through, query_box, rebuilt_sweep};
+use crate::grid::ReachGrid;
+use crate::motion::{holds_pair, is_finite, pushed_through, rebuilt_sweep};
 use crate::stepper::{DiscreteReport, StepContext, Stepper, discrete_step};
-use impact_broadphase::{Broadphase, ProxyId};
-use impact_geometry::{Isometry, Real, Sweep, Vector};
+use impact_broadphase::Broadphase;
+use impact_geometry::{Aabb, Isometry, Point, Real, Sweep, Vector};
 use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};
 use impact_solver::BodyHandle;
 
@@ -110,7 +111,7 @@ pub struct ClampReport {
     pub discrete: DiscreteReport,
     /// CCD bodies whose motion exceeded the velocity threshold and was checked.
     pub checked_bodies: usize,
-    /// Time-of-impact queries run (broadphase candidates of the checked bodies).
+    /// Time-of-impact queries run (candidates of the checked bodies).
     pub toi_queries: usize,
     /// Candidate pairs skipped because the shapes overlapped at the start of the step (left
     /// to the contact solver).
@@ -129,14 +130,25 @@ pub struct ClampReport {
     pub time_lost: Real,
 }
 
-/// Per body slot: the start pose, and the motion over the step once the targets are known.
+/// Per body slot: the start pose, and the motion over the step once the targets are known;
+/// the neighbour search over the motions' boxes. Kept from step to step for its storage.
 #[derive(Debug, Clone, Default)]
 struct Scratch {
     start: Vec<Option<Isometry>>,
     sweeps: Vec<Option<Sweep>>,
-    candidates: Vec<ProxyId>,
-    /// Candidates with the translation of the image they are met through.
-    images: Vec<(ProxyId, Vector)>,
+    /// Per slot: the box of the body's motion over the step, padded for a checked body.
+    boxes: Vec<Option<Aabb>>,
+    /// Per slot: the body's handle, and whether its motion is checked.
+    handles: Vec<Option<BodyHandle>>,
+    checked: Vec<bool>,
+    /// Per slot: the earliest safe fraction found for a checked body.
+    earliest: Vec<Real>,
+    grid: ReachGrid,
+    /// The grid's buffer.
+    found: Vec<(u32, Vector)>,
+    /// `(checked slot, other slot, translation of the other's image)` for every pair of
+    /// boxes that meet with a checked body in it.
+    candidates: Vec<(u32, u32, Vector)>,
     clamps: Vec<(BodyHandle, Real)>,
 }
 
@@ -156,10 +168,13 @@ struct Scratch {
 ///    to the one nearest the end angular velocity times `dt`, so a body spinning more than
 ///    half a turn per step keeps its turns.
 /// 3. For each dynamic body with [`RigidBody::ccd`](impact_solver::RigidBody::ccd) set whose motion exceeds
-///    [`MotionClampingSettings::velocity_threshold`] (relative to its size), the broadphase
-///    is asked for every proxy its sweep's box meets ([`Broadphase::query_swept`], padded by
-///    the target separation and the tolerance), and the time of impact is computed against
-///    each candidate, static or moving, along that candidate's own rebuilt sweep. Pairs that
+///    [`MotionClampingSettings::velocity_threshold`] (relative to its size), the candidates
+///    are every body whose motion's box over the step ([`Aabb::swept`] of its rebuilt sweep)
+///    meets the checked body's (padded by the target separation and the tolerance), found
+///    for all checked bodies at once by a spatial hash over those boxes (the one
+///    [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) plans with). The time of impact is
+///    computed against each candidate, static or moving, along that candidate's own rebuilt
+///    sweep. Pairs that
 ///    overlap at the start ([`Toi::Overlapping`]) are the contact solver's business and are
 ///    skipped; so are pairs already within the target separation at the start (a hit at
 ///    fraction 0) for which the step had a contact manifold *and* whose targets are still
@@ -176,8 +191,8 @@ struct Scratch {
 ///    velocities are untouched. The time it lost, `(1 - fraction) dt`, is reported.
 ///
 /// All sweeps are computed from the targets before any body is moved, so the result does
-/// not depend on the order bodies are visited; bodies are visited in slot order and
-/// candidates in proxy order, and the report lists bodies sorted by handle.
+/// not depend on the order bodies are visited (a body's fraction is the least over its
+/// candidates), and the report lists bodies sorted by handle.
 ///
 /// # Guarantees and limits
 /// - A checked body never passes through a static body during the step: its whole motion
@@ -186,10 +201,9 @@ struct Scratch {
 /// - Time is lost, never hidden: a clamped body ends the step short of where its velocity
 ///   took it, and the report says by how much.
 /// - Dynamic versus dynamic is only as good as the targets: the other body's motion is its
-///   own unclamped target motion, and the broadphase knows it through the swept box the
-///   world gave it from the start velocities (plus the speculative pad). A body the solver
-///   deflects far outside that box can be missed. `FirstTimeOfImpact` is the mode for fast
-///   bodies meeting each other.
+///   own unclamped target motion (found by the box of that motion, so a body the solver
+///   deflects is still a candidate), not the motion it ends up with if it is clamped too.
+///   `FirstTimeOfImpact` is the mode for fast bodies meeting each other.
 /// - Only the CCD body is stopped; what it hits keeps its target. The exception is a contact
 ///   the soft solver pushed through: when a pair with a CCD body, touching at the start (a
 ///   manifold point within the target separation plus the tolerance), ends with its
@@ -199,13 +213,15 @@ struct Scratch {
 ///   [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) does. The time of impact cannot see this
 ///   case: the pair overlaps at the start. It costs a distance query per contact of a CCD
 ///   body that moved.
-/// - If the broadphase refuses a query box (a body at an absurd distance), the body is kept
-///   at its start pose (fraction 0) rather than let it move unchecked.
+/// - A checked body whose motion's box overflows (a body at an absurd distance) is kept at its
+///   start pose (fraction 0) rather than let it move unchecked.
 ///
 /// # Cost
-/// One discrete step, plus for each checked body one swept broadphase query and one
-/// time-of-impact query per candidate (closed forms when neither body rotates, conservative
-/// advancement otherwise). Slow bodies and bodies without the flag cost one comparison.
+/// One discrete step; one build of the spatial hash over every body's motion box and one
+/// pair search over it (a few hash lookups per box; the broadphase is not queried); then
+/// one time-of-impact query per candidate of each checked body (closed forms when neither
+/// body rotates, conservative advancement otherwise). Slow bodies and bodies without the
+/// flag are only in the hash.
 #[derive(Debug, Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MotionClamping {
@@ -311,93 +327,118 @@ impl Stepper for MotionClamping {
                 }
             }
         }
+        // Which bodies are checked, and the box of every body's motion: a checked body meets
+        // a candidate only if their boxes meet (the checked one's padded by the target
+        // separation and the tolerance).
+        let slots = scratch.sweeps.len();
+        reset(&mut scratch.boxes, slots, None);
+        reset(&mut scratch.handles, slots, None);
+        reset(&mut scratch.checked, slots, false);
+        reset(&mut scratch.earliest, slots, 1.0);
         for (handle, body) in ctx.bodies.iter() {
-            if !body.is_dynamic() || !body.ccd() {
-                continue;
-            }
-            let Some(sweep) = scratch.sweeps[handle.index as usize] else {
+            let slot = handle.index as usize;
+            let Some(sweep) = scratch.sweeps[slot] else {
                 continue;
             };
             let radius = body.shape().bounding_radius(&body.local_center());
             let motion = sweep.displacement().norm() + sweep.rotation_angle().abs() * radius;
-            if motion <= settings.velocity_threshold * radius || motion.is_nan() {
+            let checked = body.is_dynamic()
+                && body.ccd()
+                && !(motion <= settings.velocity_threshold * radius || motion.is_nan());
+            let mut aabb = Aabb::swept(body.shape(), &sweep);
+            if checked {
+                report.checked_bodies += 1;
+                aabb = aabb.inflated(pad);
+            }
+            if !is_finite(&aabb) {
+                // A box that overflows (a body at an absurd distance): a checked body does
+                // not move unchecked.
+                if checked {
+                    scratch.clamps.push((handle, 0.0));
+                }
                 continue;
             }
-            report.checked_bodies += 1;
-            let (aabb, translation) = query_box(body, &sweep, pad);
-            if PeriodicImages::query_swept(
-                ctx.periodic.as_ref(),
-                &*ctx.broadphase,
-                &aabb,
-                &translation,
-                &mut scratch.candidates,
-                &mut scratch.images,
-            )
-            .is_err()
-            {
-                // Unanswerable query (a box that overflows): do not move unchecked.
-                scratch.clamps.push((handle, 0.0));
-                continue;
-            }
-            let mut earliest: Real = 1.0;
-            for &(proxy, offset) in &scratch.images {
-                let Some(other_handle) = ctx.proxies.get(proxy.index()).copied().flatten() else {
-                    continue;
-                };
-                if other_handle == handle {
-                    continue;
-                }
-                let (Some(other), Some(other_sweep)) = (
-                    ctx.bodies.get(other_handle),
-                    scratch
-                        .sweeps
-                        .get(other_handle.index as usize)
-                        .copied()
-                        .flatten()
-                        .and_then(|sweep| translated_sweep(&sweep, &offset)),
-                ) else {
-                    continue;
-                };
-                report.toi_queries += 1;
-                let toi = time_of_impact(
-                    body.shape(),
-                    &sweep,
-                    other.shape(),
-                    &other_sweep,
-                    &settings.toi,
-                );
-                if toi == Toi::Overlapping {
-                    report.overlapping += 1;
-                    continue;
-                }
-                if let Toi::Hit(hit) = toi
-                    && hit.fraction <= 0.0
-                    && holds_pair(ctx.contacts, handle.index, other_handle.index)
-                {
-                    // Already within the target separation at the start, and the contact
-                    // solver had this pair's manifold for the whole step. If the targets
-                    // are still apart on the same side (no overlap beyond the tolerance, the
-                    // normal not turned round), the solver held the contact and the pair is
-                    // its business: clamping at 0 would freeze a body leaving or sliding
-                    // along a wall. Otherwise the body stays at the start: once it overlaps
-                    // the soft solver can push it through a thin wall.
-                    let apart = distance(
-                        body.shape(),
-                        &sweep.pose_at(1.0),
-                        other.shape(),
-                        &other_sweep.pose_at(1.0),
-                    );
-                    if apart.distance >= -settings.toi.tolerance()
-                        && apart.normal.dot(&hit.normal) > 0.0
-                    {
-                        report.touching += 1;
-                        continue;
+            scratch.boxes[slot] = Some(aabb);
+            scratch.handles[slot] = Some(handle);
+            scratch.checked[slot] = checked;
+        }
+        let period = ctx.periodic.as_ref().map(|p| p.size());
+        scratch.grid.build(&scratch.boxes, Point::origin(), period);
+        scratch.candidates.clear();
+        {
+            let (checked, candidates) = (&scratch.checked, &mut scratch.candidates);
+            scratch
+                .grid
+                .pairs(&scratch.boxes, &mut scratch.found, |x, y, shift| {
+                    if checked[x as usize] {
+                        candidates.push((x, y, shift));
                     }
-                }
-                if let Some(fraction) = toi.safe_fraction() {
-                    earliest = earliest.min(fraction.max(0.0));
+                    if checked[y as usize] {
+                        candidates.push((y, x, -shift));
+                    }
+                });
+        }
+
+        // The earliest safe fraction of each checked body, over its candidates.
+        for &(x, y, offset) in &scratch.candidates {
+            let (Some(handle), Some(other_handle)) =
+                (scratch.handles[x as usize], scratch.handles[y as usize])
+            else {
+                continue;
+            };
+            let (Some(body), Some(other)) = (ctx.bodies.get(handle), ctx.bodies.get(other_handle))
+            else {
+                continue;
+            };
+            let (Some(sweep), Some(other_sweep)) = (
+                scratch.sweeps[x as usize],
+                scratch.sweeps[y as usize].and_then(|sweep| translated_sweep(&sweep, &offset)),
+            ) else {
+                continue;
+            };
+            report.toi_queries += 1;
+            let toi = time_of_impact(
+                body.shape(),
+                &sweep,
+                other.shape(),
+                &other_sweep,
+                &settings.toi,
+            );
+            if toi == Toi::Overlapping {
+                report.overlapping += 1;
+                continue;
+            }
+            if let Toi::Hit(hit) = toi
+                && hit.fraction <= 0.0
+                && holds_pair(ctx.contacts, x, y)
+            {
+                // Already within the target separation at the start, and the contact solver
+                // had this pair's manifold for the whole step. If the targets are still apart
+                // on the same side (no overlap beyond the tolerance, the normal not turned
+                // round), the solver held the contact and the pair is its business: clamping
+                // at 0 would freeze a body leaving or sliding along a wall. Otherwise the body
+                // stays at the start: once it overlaps the soft solver can push it through a
+                // thin wall.
+                let apart = distance(
+                    body.shape(),
+                    &sweep.pose_at(1.0),
+                    other.shape(),
+                    &other_sweep.pose_at(1.0),
+                );
+                if apart.distance >= -settings.toi.tolerance()
+                    && apart.normal.dot(&hit.normal) > 0.0
+                {
+                    report.touching += 1;
+                    continue;
                 }
             }
+            if let Some(fraction) = toi.safe_fraction() {
+                let earliest = &mut scratch.earliest[x as usize];
+                *earliest = earliest.min(fraction.max(0.0));
+            }
+        }
+        for (handle, _) in ctx.bodies.iter() {
+            let earliest = scratch.earliest[handle.index as usize];
             if earliest < 1.0 {
                 scratch.clamps.push((handle, earliest));
             }
@@ -412,7 +453,7 @@ impl Stepper for MotionClamping {
         .entered();
         // 5. Clamp, after every sweep is known, so the order of visits changes nothing; a
         // body clamped twice (pushed through, and a time of impact) takes the earlier.
-        if report.crossings_stopped > 0 {
+        if scratch.clamps.len() > 1 {
             scratch
                 .clamps
                 .sort_by(|x, y| x.0.index.cmp(&y.0.index).then(x.1.total_cmp(&y.1)));
@@ -439,4 +480,9 @@ impl Stepper for MotionClamping {
         }
         Ok(report)
     }
+}
+
+fn reset<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
+    v.clear();
+    v.resize(len, value);
 }

@@ -12,7 +12,7 @@ use crate::domain::{PeriodicImages, shifted, translated, translated_sweep};
 use crate::error::WorldError;
 use crate::events::{CollisionEvent, EventKind, HookRequests, Impact};
 use crate::grid::ReachGrid;
-use crate::motion::{holds_pair, pose_on_course, pushed_through, rebuilt_sweep};
+use crate::motion::{holds_pair, is_finite, pose_on_course, pushed_through, rebuilt_sweep};
 use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper};
 use discs::DiscPath;
@@ -768,14 +768,6 @@ fn round_start((t0, sweep): (Real, Sweep), t: Real) -> Isometry {
     let at =
         sweep.start().translation.vector + sweep.linvel() * (sweep.dt() * ((t - t0) / sweep.dt()));
     Isometry::from_parts(at.into(), sweep.start().rotation)
-}
-
-/// Whether every bound of `aabb` is finite.
-fn is_finite(aabb: &Aabb) -> bool {
-    aabb.mins.x.is_finite()
-        && aabb.mins.y.is_finite()
-        && aabb.maxs.x.is_finite()
-        && aabb.maxs.y.is_finite()
 }
 
 fn reset<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
