@@ -108,8 +108,8 @@ struct Scratch {
     grid: ReachGrid,
     /// Pairs found by one query of the grid.
     found: Vec<(u32, Vector)>,
-    /// Per slot with a reach: every body whose reach meets it, with the translation of the
-    /// image it is met through. Two bodies can only meet if their reach boxes do, so a plan
+    /// Per slot with a reach, static bodies aside (see [`Hot::fixed`]): every body whose
+    /// reach meets it, with the translation of the image it is met through. Two bodies can only meet if their reach boxes do, so a plan
     /// looks no further than this list: the lists are made once per step, not a search per
     /// impact, and only a course that leaves its reach searches again (see
     /// [`Run::set_course`]). The inner vectors keep their storage from step to step.
@@ -150,6 +150,10 @@ struct Hot {
     /// impact does not depend on the rotation (see [`Run::course_from`]).
     round: bool,
     dynamic: bool,
+    /// A static body: its course never changes, so it never plans its own pairs (each is
+    /// planned by its other body, whenever that one's course changes) and keeps no
+    /// neighbour list.
+    fixed: bool,
 }
 
 impl Default for Hot {
@@ -161,6 +165,7 @@ impl Default for Hot {
             version: 0,
             round: false,
             dynamic: false,
+            fixed: false,
         }
     }
 }
@@ -229,8 +234,9 @@ struct PairState {
 ///    terms); a [`CollisionEvent`] is recorded and the hook runs.
 /// 5. **Re-plan what changed.** The two bodies, and any the hook touched, continue from the
 ///    impact at their new velocities: versions bumped, and their impacts for the rest of the
-///    step re-planned against their neighbour lists (a static body hit re-plans all its
-///    pairs, which catches resting bodies driven into it). A course that leaves its body's
+///    step re-planned against their neighbour lists (a static body keeps its course and
+///    plans nothing: each of its pairs is planned by the other body, whenever that body's
+///    course changes). A course that leaves its body's
 ///    reach grows the reach, and a query of the grid adds the new neighbours to both
 ///    lists ([`FirstToiReport::reach_escapes`]). Nothing else is
 ///    recomputed. Repeat from 4 until the queue is empty; every body then ends the step on
@@ -485,11 +491,12 @@ impl Stepper for FirstTimeOfImpact {
                 round: disc.is_some() && sweep.local_center() == Point::origin(),
                 radius: disc.unwrap_or(0.0),
                 dynamic: body.is_dynamic(),
+                fixed: body.body_type() == BodyType::Static,
                 ..Hot::default()
             };
             s.reach[slot] = Some(if body.body_type() == BodyType::Static {
-                // It never leaves its box. A static body keeps a neighbour list too: it
-                // plans its pairs again when it is hit.
+                // It never leaves its box, and it keeps no neighbour list (see
+                // `Hot::fixed`): its reach is only there for the moving bodies to find it.
                 swept
             } else if let Some((anchor, around)) =
                 skin_reach(body, &start, settings.reach_skin, pad, periodic.as_ref())
@@ -506,10 +513,16 @@ impl Stepper for FirstTimeOfImpact {
             .build(&s.reach, Point::origin(), periodic.map(|p| p.size()));
         s.period = periodic.map(|p| p.size());
         let period = s.period;
+        let hot = &s.hot;
         s.grid.pairs(&s.reach, &mut s.found, |x, y, shift| {
-            if (y as usize) < slots && (x as usize) < slots {
-                s.neighbours[x as usize].push(Neighbour::new(y, shift, period));
-                s.neighbours[y as usize].push(Neighbour::new(x, -shift, period));
+            let (xs, ys) = (x as usize, y as usize);
+            if ys < slots && xs < slots {
+                if !hot[xs].fixed {
+                    s.neighbours[xs].push(Neighbour::new(y, shift, period));
+                }
+                if !hot[ys].fixed {
+                    s.neighbours[ys].push(Neighbour::new(x, -shift, period));
+                }
             }
         });
         let mut run = Run {
@@ -703,10 +716,11 @@ fn skin_reach(
 }
 
 /// Records that `x` meets the image of `y` translated by `shift`: in the list of `x`, and in
-/// that of `y` if it keeps one (it has a reach), unless already there.
+/// that of `y` if it keeps one (it has a reach and is not static), unless already there.
 fn add_neighbours(
     lists: &mut [Vec<Neighbour>],
     reach: &[Option<Aabb>],
+    hot: &[Hot],
     x: usize,
     y: usize,
     shift: Vector,
@@ -721,7 +735,7 @@ fn add_neighbours(
         lists[x].push(there);
     }
     let back = Neighbour::new(x as u32, -shift, period);
-    if reach[y].is_some() && !lists[y].contains(&back) {
+    if reach[y].is_some() && !hot[y].fixed && !lists[y].contains(&back) {
         lists[y].push(back);
     }
 }
@@ -1172,6 +1186,14 @@ impl Run<'_> {
                 self.set_course(slot, t, false);
             }
         }
+        // A static body that was hit plans nothing: its course did not change, and each of
+        // its pairs is planned by its other body, from the start of that body's course
+        // (the one it hit just now included). What a plan from here would add is the
+        // pairs the contact solver keeps (resting bodies on their solver courses), asked
+        // only because something else hit the same body: those are the solver's, with
+        // `pushed_through` as their safety net, as at the start of the step.
+        let hot = &self.s.hot;
+        self.s.replan.retain(|&slot| !hot[slot as usize].fixed);
         for i in 0..self.s.replan.len() {
             let slot = self.s.replan[i];
             self.plan(slot, t, Planning::Replan);
@@ -1239,9 +1261,9 @@ impl Run<'_> {
         let s = &mut *self.s;
         s.reach[slot] = Some(grown);
         s.grid.insert(x, &grown);
-        let (lists, boxes, period) = (&mut s.neighbours, &s.reach, s.period);
+        let (lists, boxes, hot, period) = (&mut s.neighbours, &s.reach, &s.hot, s.period);
         s.grid.query(x, &grown, boxes, false, |y, shift| {
-            add_neighbours(lists, boxes, slot, y as usize, shift, period);
+            add_neighbours(lists, boxes, hot, slot, y as usize, shift, period);
         });
     }
 
@@ -1349,12 +1371,16 @@ impl Run<'_> {
         }
         let mut list = core::mem::take(&mut s.fresh);
         list.clear();
-        let (lists, boxes, period) = (&mut s.neighbours, &s.reach, s.period);
+        let (lists, boxes, hot, period) = (&mut s.neighbours, &s.reach, &s.hot, s.period);
         s.grid.query(x, &around, boxes, false, |y, shift| {
             list.push(Neighbour::new(y, shift, period));
             let ys = y as usize;
             let back = Neighbour::new(x, -shift, period);
-            if ys < lists.len() && boxes[ys].is_some() && !lists[ys].contains(&back) {
+            if ys < lists.len()
+                && boxes[ys].is_some()
+                && !hot[ys].fixed
+                && !lists[ys].contains(&back)
+            {
                 lists[ys].push(back);
             }
         });
