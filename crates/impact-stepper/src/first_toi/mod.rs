@@ -222,8 +222,8 @@ struct PairState {
 ///    pairs: gravity, contacts, positions. Its poses are *targets*; each body's motion is
 ///    the constant-velocity sweep from its start pose to its target (as in
 ///    [`MotionClamping`](crate::MotionClamping)).
-/// 3. **Plan.** Each body's *reach*, its swept box grown on every side by half its course's
-///    length, goes into a hierarchical grid whose pairs give every body a neighbour list
+/// 3. **Plan.** Each body's *reach*, its swept box grown on every side by a tenth of its
+///    course's length, goes into a hierarchical grid whose pairs give every body a neighbour list
 ///    for the step (the world's broadphase, built for the start velocities, is not asked).
 ///    For each checked body, one time of impact per neighbour whose course's box meets its
 ///    own and not held by the solver, static or moving, along both sweeps. Hits enter an
@@ -668,8 +668,13 @@ fn disc_step<B: Broadphase>(
 /// How much room a reach box leaves for course changes: it is the swept box of the body's
 /// course grown on every side by this fraction of the distance the course covers. Larger
 /// means longer neighbour lists (more time-of-impact queries per plan), smaller means more
-/// courses that leave their reach (a grid query each).
-const REACH_SKIN: Real = 0.5;
+/// courses that leave their reach (a grid query each). Most fast bodies never change
+/// course in a step, and the room they would leave mostly lists pairs that are never
+/// asked: in the rain at 1,000 discs a tenth costs about 100 reach escapes per step
+/// against 25 for a half, and saves a sixth of the step's work in the pair search and
+/// the plans' longer lists (the same pairs are asked: the rain's results are the same, bit
+/// for bit).
+const REACH_SKIN: Real = 0.1;
 
 /// The reach box of `body` on `sweep` (see [`Scratch::reach`]): its padded swept box
 /// `swept`, grown by [`REACH_SKIN`] of the course's length if that keeps it within half a
