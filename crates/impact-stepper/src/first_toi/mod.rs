@@ -277,6 +277,10 @@ struct PairState {
 ///   [`FirstToiReport::zeno_pairs`]). If the pair meets again in the step, its moving
 ///   bodies stop there until the step ends (reported as time lost) rather than pass
 ///   through each other; the next step's contact solver holds them.
+/// - A stopped body keeps its place for the rest of the step, so a body that hits it and
+///   still heads into it after the impact would meet it again at once, and end stopped by
+///   the rule above after two more impacts at the same instant: it stops at the first
+///   impact instead (reported with the others).
 /// - After [`FirstTimeOfImpactSettings::max_events`] impacts the stepper clamps instead:
 ///   each body still heading for an impact stops at it, and its lost time is reported.
 ///   A query that reached its iteration cap stops the bodies at its last safe time, too.
@@ -1176,6 +1180,19 @@ impl Run<'_> {
                 self.s.replan.push(slot);
             }
         }
+        // A body that hit a stopped one and still heads into it would hit it again at
+        // once: the stopped body keeps its place whatever the impulse gave its velocity.
+        // That second impact would be a Zeno sequence (two at one instant), resolved
+        // inelastically with the bodies' velocities, which seldom turns the moving body
+        // away from a body that does not move; the pair's next meeting, again at once,
+        // would stop it. It stops here instead, with the velocities of this impact, without
+        // the two impacts and the plans in between. In the rain at 1,000 discs, where
+        // piles of stopped discs are hit from above, that was two impacts of every three.
+        let pressing = self.pressing(e, point, normal);
+        if let Some(slot) = pressing {
+            self.s.replan.retain(|&x| x as usize != slot);
+            self.stop(slot, t);
+        }
         for i in 0..self.s.replan.len() {
             let slot = self.s.replan[i] as usize;
             let request = self.s.requests[slot];
@@ -1203,6 +1220,28 @@ impl Run<'_> {
             let slot = self.s.replan[i];
             self.plan(slot, t, Planning::Replan);
         }
+    }
+
+    /// After the impact of `e` at `point` (in the smaller slot's frame) with `normal` (from
+    /// the smaller slot toward the larger): the slot of the moving body, if one of the two
+    /// is stopped and the other (live, dynamic, not touched by the hook's removal) still
+    /// closes in on it by more than the tolerance over the rest of the step.
+    fn pressing(&self, e: &Entry, point: Point, normal: Vector) -> Option<usize> {
+        let (a, b) = (e.a as usize, e.b as usize);
+        let (mover, sign, at) = match (self.s.stopped[a], self.s.stopped[b]) {
+            (true, false) => (b, -1.0, point - e.offset),
+            (false, true) => (a, 1.0, point),
+            _ => return None,
+        };
+        if !self.is_live(mover) || self.s.requests[mover].removed {
+            return None;
+        }
+        let body = self.bodies.get(self.proxies[mover]?)?;
+        if !body.is_dynamic() {
+            return None;
+        }
+        let closing = body.velocity_at_point(&at).dot(&normal) * sign * (self.dt - e.time);
+        (closing > self.settings.toi.tolerance()).then_some(mover)
     }
 
     /// From `t` on, `slot` follows its body's current velocities (or stays put if `halt`):
