@@ -287,6 +287,11 @@ impl ReachGrid {
             }
         };
         for level in first..self.levels.len() {
+            // Most levels hold nothing (between the moving bodies' and the walls'), and
+            // their cells would only meet other levels' boxes in shared buckets.
+            if self.members[level].is_empty() {
+                continue;
+            }
             let lv = self.levels[level];
             let (x0, x1, y0, y1) = self.cell_range(&lv, aabb);
             let cells = (x1 - x0 + 1).saturating_mul(y1 - y0 + 1);
