@@ -911,7 +911,18 @@ impl Run<'_> {
             return;
         };
         let candidates = core::mem::take(&mut self.s.neighbours[xs]);
+        let period = self.s.period;
         for &neighbour in &candidates {
+            // Most neighbours' courses miss this one's: `plan_pair` tests that first, but
+            // the test costs less here than the call, and a plan walks the whole list.
+            let other = self.s.hot[neighbour.slot as usize].course_box;
+            let other = match neighbour.periods {
+                [0, 0] => other,
+                _ => shifted(&other, &neighbour.shift(period)),
+            };
+            if !course_box.intersects(&other) {
+                continue;
+            }
             self.plan_pair(
                 x,
                 &sweep_x,
