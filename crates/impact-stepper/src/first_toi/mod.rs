@@ -794,6 +794,13 @@ fn round_start((t0, sweep): (Real, Sweep), t: Real) -> Isometry {
     Isometry::from_parts(at.into(), sweep.start().rotation)
 }
 
+/// Whether `slot` was stopped (see [`Run::stop`]) on a course that stays put.
+fn halted(stopped: &[bool], motions: &[Option<(Real, Sweep)>], slot: usize) -> bool {
+    stopped[slot]
+        && motions[slot]
+            .is_some_and(|(_, sweep)| sweep.linvel() == Vector::zeros() && sweep.angvel() == 0.0)
+}
+
 /// Whether every bound of `aabb` is finite.
 fn is_finite(aabb: &Aabb) -> bool {
     aabb.mins.x.is_finite()
@@ -1215,7 +1222,7 @@ impl Run<'_> {
                     self.report.removed += 1;
                     self.set_course(slot, t, true);
                 }
-            } else {
+            } else if !halted(&self.s.stopped, &self.s.motions, slot) {
                 self.set_course(slot, t, false);
             }
         }
@@ -1224,9 +1231,16 @@ impl Run<'_> {
         // (the one it hit just now included). What a plan from here would add is the
         // pairs the contact solver keeps (resting bodies on their solver courses), asked
         // only because something else hit the same body: those are the solver's, with
-        // `pushed_through` as their safety net, as at the start of the step.
-        let hot = &self.s.hot;
-        self.s.replan.retain(|&slot| !hot[slot as usize].fixed);
+        // `pushed_through` as their safety net, as at the start of the step. Nor does a
+        // body stopped earlier: it keeps its halted course whatever the impulse gave its
+        // velocity, so its version and queued impacts stay valid, and the other body
+        // plans their pair.
+        let s = &mut *self.s;
+        let (hot, requests, stopped, motions) = (&s.hot, &s.requests, &s.stopped, &s.motions);
+        s.replan.retain(|&slot| {
+            let slot = slot as usize;
+            !hot[slot].fixed && (requests[slot].removed || !halted(stopped, motions, slot))
+        });
         for i in 0..self.s.replan.len() {
             let slot = self.s.replan[i];
             self.plan(slot, t, Planning::Replan);
