@@ -292,7 +292,9 @@ struct PairState {
 /// - A checked body never passes through another body, static or moving, however thin and
 ///   however fast both are: every part of its motion is covered by time-of-impact queries
 ///   against bodies whose boxes cover their own motion, and each course change is
-///   re-planned. Bodies it hits mid-step are re-planned too, whatever their speed.
+///   re-planned. Bodies it hits mid-step are re-planned too, whatever their speed (a
+///   static or stopped body keeps its course, and its pairs are planned by the bodies that
+///   move).
 /// - A pair the contact solver holds is not planned at the start; the soft solver is what
 ///   keeps stacks and resting contacts steady, and a hit body that is driven into a resting
 ///   neighbour gets that pair planned from then on.
