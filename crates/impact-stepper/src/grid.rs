@@ -61,9 +61,6 @@ pub(crate) struct ReachGrid {
     buckets: Vec<Vec<Item>>,
     /// The boxes of each level (and, last, the boxes too large for any level).
     members: Vec<Vec<Item>>,
-    /// Per slot: its level when the grid was built (`levels.len()` for a large box), or
-    /// `usize::MAX` if it was not in the grid then.
-    level_of: Vec<usize>,
     /// Per slot: the query that last reported it, so a box listed in several cells is
     /// reported once per query.
     stamps: Vec<u32>,
@@ -123,25 +120,14 @@ impl ReachGrid {
         if self.members.len() < self.levels.len() + 1 {
             self.members.resize_with(self.levels.len() + 1, Vec::new);
         }
-        self.level_of.clear();
-        self.level_of.resize(boxes.len(), usize::MAX);
         if self.stamps.len() < boxes.len() {
             self.stamps.resize(boxes.len(), 0);
         }
         for (slot, aabb) in boxes.iter().enumerate() {
             if let Some(aabb) = aabb {
-                self.level_of[slot] = self.insert(slot as u32, aabb);
+                self.insert(slot as u32, aabb);
             }
         }
-    }
-
-    /// Whether the start-of-step pair of `x` and `y`, found by the upward [`query`] of `x`,
-    /// is `x`'s to report: boxes of one level find each other, and the smaller slot keeps
-    /// the pair.
-    ///
-    /// [`query`]: ReachGrid::query
-    fn reports(&self, x: u32, y: u32) -> bool {
-        self.level_of.get(x as usize) != self.level_of.get(y as usize) || x < y
     }
 
     /// Calls `found(x, y, shift)` once for every pair of slots whose boxes in `boxes` (as
@@ -159,9 +145,7 @@ impl ReachGrid {
             scratch.clear();
             self.query(x, aabb, boxes, true, |y, s| scratch.push((y, s)));
             for &(y, s) in scratch.iter() {
-                if self.reports(x, y) {
-                    found(x, y, s);
-                }
+                found(x, y, s);
             }
         }
     }
@@ -225,8 +209,9 @@ impl ReachGrid {
 
     /// Calls `found(y, shift)` for every slot `y` other than `slot` whose box in `boxes`
     /// meets `aabb` at the image translated by `shift` (zero outside periodic domains):
-    /// those of `slot`'s level and coarser ones if `upward`, of every level otherwise. Each
-    /// `(y, shift)` is reported once.
+    /// if `upward`, those of coarser levels and those of `slot`'s level with a larger slot
+    /// (the start-of-step pair search, which reports each pair once), of every level
+    /// otherwise. Each `(y, shift)` is reported once.
     pub fn query(
         &mut self,
         slot: u32,
@@ -254,9 +239,14 @@ impl ReachGrid {
             let y = item.slot;
             let ys = y as usize;
             // A bucket mixes cells, of any level: an upward query skips the finer boxes it
-            // meets there (they find this one themselves). A box listed in several of the
-            // cells visited is tested once.
-            if y == slot || upward && (item.level as usize) < first || stamps[ys] == stamp {
+            // meets there (they find this one themselves), and the boxes of its own level
+            // with a smaller slot (the pair is theirs to report). A box listed in several
+            // of the cells visited is tested once.
+            let level = item.level as usize;
+            if y == slot
+                || upward && (level < first || level == first && y < slot)
+                || stamps[ys] == stamp
+            {
                 return;
             }
             let listed = images(aabb, &item.aabb, period);
