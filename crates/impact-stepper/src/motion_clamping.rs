@@ -167,25 +167,23 @@ struct Scratch {
 ///    The angle change is the one of `(-pi, pi]` from the two rotations, moved by whole turns
 ///    to the one nearest the end angular velocity times `dt`, so a body spinning more than
 ///    half a turn per step keeps its turns.
-/// 3. For each dynamic body with [`RigidBody::ccd`](impact_solver::RigidBody::ccd) set whose motion exceeds
-///    [`MotionClampingSettings::velocity_threshold`] (relative to its size), the candidates
-///    are every body whose motion's box over the step ([`Aabb::swept`] of its rebuilt sweep)
-///    meets the checked body's (padded by the target separation and the tolerance), found
-///    for all checked bodies at once by a spatial hash over those boxes (the one
-///    [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) plans with). The time of impact is
-///    computed against each candidate, static or moving, along that candidate's own rebuilt
-///    sweep. Pairs that
-///    overlap at the start ([`Toi::Overlapping`]) are the contact solver's business and are
-///    skipped; so are pairs already within the target separation at the start (a hit at
-///    fraction 0) for which the step had a contact manifold *and* whose targets are still
-///    apart on the same side (signed distance at least `-tolerance`, normal within 90
-///    degrees of the hit's): the solver held that contact over the step. Any other
-///    zero-fraction hit clamps at 0. Overlap is not tolerated there because an overlapping
-///    pair is handed to the soft contact solver, which measurably pushes thin walls through
-///    (3% of bullets with a one-radius allowance). Without this, a fast body
-///    sliding along a wall would be clamped at 0 and frozen every step; with the side check,
-///    a body the soft solver let through is still stopped (at fraction 0).
-///    The earliest [`Toi::safe_fraction`] wins.
+/// 3. For each dynamic body with [`RigidBody::ccd`](impact_solver::RigidBody::ccd) set whose motion
+///    exceeds [`MotionClampingSettings::velocity_threshold`] (relative to its size), the candidates
+///    are every body whose motion's box over the step ([`Aabb::swept`] of its rebuilt sweep) meets
+///    the checked body's (padded by the target separation and the tolerance), found for all checked
+///    bodies at once by a spatial hash over those boxes (the one
+///    [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) plans with). The time of impact is computed
+///    against each candidate, static or moving, along that candidate's own rebuilt sweep. Pairs
+///    that overlap at the start ([`Toi::Overlapping`]) are the contact solver's business and are
+///    skipped; so are pairs already within the target separation at the start (a hit at fraction 0)
+///    for which the step had a contact manifold *and* whose targets are still apart on the same
+///    side (signed distance at least `-tolerance`, normal within 90 degrees of the hit's): the
+///    solver held that contact over the step. Any other zero-fraction hit clamps at 0. Overlap is
+///    not tolerated there because an overlapping pair is handed to the soft contact solver, which
+///    measurably pushes thin walls through (3% of bullets with a one-radius allowance). Without
+///    this, a fast body sliding along a wall would be clamped at 0 and frozen every step; with the
+///    side check, a body the soft solver let through is still stopped (at fraction 0). The earliest
+///    [`Toi::safe_fraction`] wins.
 /// 4. Every body with a fraction below 1 is placed at that fraction of its sweep, which is at
 ///    the target separation from what it hits, so the next step's contacts see it. Its
 ///    velocities are untouched. The time it lost, `(1 - fraction) dt`, is reported.

@@ -377,6 +377,59 @@ fn three_discs_in_an_inelastic_line_do_not_hang() {
     }
 }
 
+#[test]
+fn a_body_that_hits_a_stopped_body_and_still_heads_into_it_stops_at_that_impact() {
+    // Three touching discs squeezed from both ends meet again at once and stop; a fourth,
+    // a quarter unit behind the first and as fast, hits it half way through the step.
+    let mut world = event_driven_world(no_gravity());
+    let r = 0.5;
+    let mut line = Vec::new();
+    for (x, v) in [
+        (-1.25 - 2.0 * r, 30.0),
+        (-1.0, 30.0),
+        (0.0, 0.0),
+        (1.0, -30.0),
+    ] {
+        line.push(
+            world
+                .create_body(
+                    disc(r)
+                        .restitution(0.1)
+                        .friction(0.0)
+                        .pose(Isometry::translation(x, 0.0))
+                        .linvel(Vector::new(v, 0.0)),
+                )
+                .unwrap(),
+        );
+    }
+    let (late, first) = (line[0], line[1]);
+    let report = world.step(DT).unwrap();
+    let stopped = |h: BodyHandle| report.stepper.stopped.iter().find(|c| c.body == h);
+    // The fourth disc hits the first, which the solver had sent back; the first runs into
+    // the line, the line stops, and the fourth, still closing in, hits the stopped first
+    // disc: it stops at that impact, without the two more at the same instant (a Zeno
+    // handover, then the meeting again) that used to stop it.
+    let with_late: Vec<_> = world
+        .events()
+        .iter()
+        .filter(|e| e.a == late || e.b == late)
+        .collect();
+    assert_eq!(with_late.len(), 2, "{with_late:?}");
+    assert!(with_late.iter().all(|e| e.a == first || e.b == first));
+    let (bounce, last) = (with_late[0], with_late[1]);
+    assert!(bounce.fraction < last.fraction, "{with_late:?}");
+    let first_stop = stopped(first).expect("the line stops");
+    assert!(
+        first_stop.fraction < last.fraction,
+        "{first_stop:?} {last:?}"
+    );
+    let late_stop = stopped(late).expect("the late disc stops");
+    assert_eq!(late_stop.fraction, last.fraction);
+    let (a, b) = (world.body(late).unwrap(), world.body(first).unwrap());
+    let d = distance(a.shape(), a.pose(), b.shape(), b.pose()).distance;
+    assert!(d > -1e-6, "overlap {d}");
+}
+
 /// The speed a fast ball leaves the floor with, over the speed it hit it with.
 fn rebound_ratio<S: impact_stepper::Stepper + Default>() -> Real {
     let mut world = World::<RTreeBroadphase, S>::new(WorldSettings::default()).unwrap();

@@ -108,10 +108,11 @@ struct Scratch {
     /// Pairs found by one query of the grid.
     found: Vec<(u32, Vector)>,
     /// Per slot with a reach, static bodies aside (see [`Hot::fixed`]): every body whose
-    /// reach meets it, with the translation of the image it is met through. Two bodies can only meet if their reach boxes do, so a plan
-    /// looks no further than this list: the lists are made once per step, not a search per
-    /// impact, and only a course that leaves its reach searches again (see
-    /// [`Run::set_course`]). The inner vectors keep their storage from step to step.
+    /// reach meets it, with the translation of the image it is met through. Two bodies can
+    /// only meet if their reach boxes do, so a plan looks no further than this list: the
+    /// lists are made once per step, not a search per impact, and only a course that leaves
+    /// its reach searches again (see [`Run::set_course`]). The inner vectors keep their
+    /// storage from step to step.
     neighbours: Vec<Vec<Neighbour>>,
     /// Per slot, with a positive [`FirstTimeOfImpactSettings::reach_skin`]: the box its
     /// centre of mass may roam before it escapes its reach (see [`Run::escape`]); `None` for
@@ -221,25 +222,23 @@ struct PairState {
 ///    pairs: gravity, contacts, positions. Its poses are *targets*; each body's motion is
 ///    the constant-velocity sweep from its start pose to its target (as in
 ///    [`MotionClamping`](crate::MotionClamping)).
-/// 3. **Plan.** Each body's *reach*, its swept box grown on every side by a tenth of its
-///    course's length, goes into a hierarchical grid whose pairs give every body a neighbour list
-///    for the step (the world's broadphase, built for the start velocities, is not asked).
-///    For each checked body, one time of impact per neighbour whose course's box meets its
-///    own and not held by the solver, static or moving, along both sweeps. Hits enter an
-///    event queue, ordered by time then by slots.
+/// 3. **Plan.** Each body's *reach*, its swept box grown on every side by a tenth of its course's
+///    length, goes into a hierarchical grid whose pairs give every body a neighbour list for the
+///    step (the world's broadphase, built for the start velocities, is not asked). For each checked
+///    body, one time of impact per neighbour whose course's box meets its own and not held by the
+///    solver, static or moving, along both sweeps. Hits enter an event queue, ordered by time then
+///    by slots.
 /// 4. **Advance to the earliest impact.** Entries planned with an outdated course of either
 ///    body (per-body version counters) are dropped. The two bodies are brought to the time
 ///    of the impact, which [`resolve_impact`] resolves (restitution, friction, full angular
 ///    terms); a [`CollisionEvent`] is recorded and the hook runs.
-/// 5. **Re-plan what changed.** The two bodies, and any the hook touched, continue from the
-///    impact at their new velocities: versions bumped, and their impacts for the rest of the
-///    step re-planned against their neighbour lists (a static body keeps its course and
-///    plans nothing: each of its pairs is planned by the other body, whenever that body's
-///    course changes). A course that leaves its body's
-///    reach grows the reach, and a query of the grid adds the new neighbours to both
-///    lists ([`FirstToiReport::reach_escapes`]). Nothing else is
-///    recomputed. Repeat from 4 until the queue is empty; every body then ends the step on
-///    its course.
+/// 5. **Re-plan what changed.** The two bodies, and any the hook touched, continue from the impact
+///    at their new velocities: versions bumped, and their impacts for the rest of the step
+///    re-planned against their neighbour lists (a static body keeps its course and plans nothing:
+///    each of its pairs is planned by the other body, whenever that body's course changes). A
+///    course that leaves its body's reach grows the reach, and a query of the grid adds the new
+///    neighbours to both lists ([`FirstToiReport::reach_escapes`]). Nothing else is recomputed.
+///    Repeat from 4 until the queue is empty; every body then ends the step on its course.
 ///
 /// With [`FirstTimeOfImpactSettings::reach_skin`], a moving body's reach is instead its
 /// bounding disc grown by the skin, and the queue also holds its *escape*, when its centre
