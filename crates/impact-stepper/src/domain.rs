@@ -387,4 +387,43 @@ mod tests {
         let corner = Aabb::from_points([Point::new(9.5, 9.5), Point::new(10.5, 10.5)]);
         assert_eq!(images.shifts(&corner, &mut out), 3);
     }
+
+    #[test]
+    fn query_swept_meets_a_proxy_through_its_image_across_a_side() {
+        // The CCD steppers find their candidates in their own grid; this is the query a
+        // stepper of one's own makes of the broadphase in a periodic world.
+        let mut images = PeriodicImages::new(&Domain::periodic_square(10.0).unwrap()).unwrap();
+        let mut broadphase = impact_broadphase::BruteForce::default();
+        let near_left = Aabb::from_points([Point::new(0.1, 5.0), Point::new(0.3, 5.2)]);
+        let middle = Aabb::from_points([Point::new(5.0, 5.0), Point::new(5.2, 5.2)]);
+        for (i, aabb) in [near_left, middle].into_iter().enumerate() {
+            images.cover(&aabb);
+            broadphase.insert(ProxyId(i as u32), aabb).unwrap();
+        }
+        // Near the right side, moving right across it.
+        let bullet = Aabb::from_points([Point::new(9.6, 5.0), Point::new(9.8, 5.2)]);
+        let (mut scratch, mut out) = (Vec::new(), Vec::new());
+        let translation = Vector::new(0.5, 0.0);
+        PeriodicImages::query_swept(
+            Some(&images),
+            &broadphase,
+            &bullet,
+            &translation,
+            &mut scratch,
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(out, vec![(ProxyId(0), Vector::new(10.0, 0.0))]);
+        // Unbounded, the same query meets nothing.
+        PeriodicImages::query_swept(
+            None,
+            &broadphase,
+            &bullet,
+            &translation,
+            &mut scratch,
+            &mut out,
+        )
+        .unwrap();
+        assert!(out.is_empty(), "{out:?}");
+    }
 }
