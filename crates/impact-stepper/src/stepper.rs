@@ -6,7 +6,9 @@ use crate::events::{CollisionEvent, ImpactHook};
 use core::fmt::Debug;
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Real, Vector};
-use impact_solver::{BodyHandle, BodySet, ContactCache, ContactPair, SolverSettings, solve_step};
+use impact_solver::{
+    BodyHandle, BodySet, ContactCache, ContactPair, RigidBody, SolverSettings, solve_step,
+};
 
 /// Everything a [`Stepper`] sees of the world during one step.
 ///
@@ -18,7 +20,9 @@ pub struct StepContext<'a, B: Broadphase> {
     pub bodies: &'a mut BodySet,
     /// The broadphase, holding for every body its swept box over this step (start and end
     /// pose at the start velocities, padded by the speculative reach of gravity): a body can
-    /// only touch, during the step, bodies whose boxes overlap its box. Use
+    /// only touch, during the step, bodies whose boxes overlap its box. (A body for which
+    /// this stepper's [`Stepper::contact_reach`] answered `Some` has only its start box,
+    /// padded by that reach.) Use
     /// [`Broadphase::query_swept`] on it for time-of-impact candidates, and
     /// [`StepContext::body_of`] to turn the proxies it answers into bodies. A stepper that
     /// changes a body's motion during the step must grow that body's box
@@ -138,6 +142,25 @@ pub trait Stepper {
     fn needs_world_pass(&mut self, preview: &StepPreview<'_>) -> bool {
         let _ = preview;
         true
+    }
+
+    /// For a body whose contacts this stepper only needs where they are close at the start
+    /// of the step, how close: the world then gives the broadphase the body's box at its
+    /// start pose, padded by this reach (or by the world's own pad, if larger), instead of
+    /// its swept box over the step, and the manifolds of its pairs farther apart than that
+    /// at the start may be missing from [`StepContext::contacts`]. Asked once per body per
+    /// step with the world pass, before [`Stepper::advance`], with `gravity` the length of
+    /// the world's gravity and `dt` the step length.
+    ///
+    /// `None`, the default, is always correct: the swept box, which gives every pair the
+    /// body can meet during the step at the start velocities. A stepper that answers `Some`
+    /// for a body must not rely on the broadphase for that body's later meetings (it finds
+    /// them on its own, as [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) does in its
+    /// grid): it saves the broadphase and the narrowphase the pairs a fast body's swept box
+    /// meets.
+    fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real) -> Option<Real> {
+        let _ = (body, gravity, dt);
+        None
     }
 }
 

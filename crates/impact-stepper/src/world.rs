@@ -85,7 +85,10 @@ struct Scratch {
 /// 1. **broadphase**: each body's swept box over `dt` ([`Aabb::swept`] of
 ///    [`RigidBody::sweep`]), padded by `settings.speculative_distance + |g| dt^2` so pairs
 ///    that gravity brings within the speculative margin are candidates too, goes to
-///    [`Broadphase::update_batch`]; candidate pairs come back sorted;
+///    [`Broadphase::update_batch`]; candidate pairs come back sorted. A body the stepper
+///    only needs close contacts of ([`Stepper::contact_reach`]: [`FirstTimeOfImpact`]'s
+///    fast CCD bodies, whose impacts it finds on its own) gives its box at the start pose,
+///    padded by that reach, instead;
 /// 2. **narrowphase**: a manifold per candidate pair with a dynamic body, up to
 ///    `speculative_distance + (relative speed + |g| dt) dt`, where the relative speed bounds
 ///    how fast any point of one body approaches any point of the other; pairs of static or
@@ -607,11 +610,17 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         }
         for (handle, body) in self.bodies.iter() {
             let sweep = body.sweep(dt)?;
-            let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
+            let swept = Aabb::swept(body.shape(), &sweep).inflated(pad);
+            // The step is refused by the swept box even when the broadphase gets less: the
+            // stepper's own search covers the body's motion.
+            let aabb = match self.stepper.contact_reach(body, g, dt) {
+                Some(reach) => body.shape().aabb(body.pose()).inflated(pad.max(reach)),
+                None => swept,
+            };
             if let Some(images) = &mut scratch.images {
                 // Boxes wider than half a period could meet a body through two images at
                 // once, or its own; the minimum image would no longer be the whole answer.
-                if !images.fits(&aabb) {
+                if !images.fits(&swept) {
                     return Err(WorldError::OutOfRange {
                         field: "dt".to_owned(),
                         value: dt,

@@ -51,9 +51,10 @@ fn the_disc_path_and_the_general_path_agree_event_for_event() {
         let a = discs.step(dt).unwrap();
         let b = general_step(&mut general, dt);
         assert!(a.stepper.disc_path && !b.stepper.disc_path);
-        // The disc path skipped the world's pass, the general path had it.
+        // The disc path skipped the world's pass. (The general path had it, but its discs
+        // are all checked, so the broadphase holds only their start boxes, padded by the
+        // target separation: a gas whose discs are apart has no pairs there either.)
         assert_eq!((a.pairs, a.manifolds), (0, 0));
-        assert!(b.pairs > 0);
         let (ea, eb) = (discs.events(), general.events());
         assert!(ea.len() > 50, "eta {eta}: {} collisions", ea.len());
         assert_eq!(ea.len(), eb.len(), "eta {eta}");

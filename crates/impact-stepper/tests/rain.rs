@@ -326,3 +326,51 @@ fn observing_a_world_is_observing_its_dynamic_bodies_in_order() {
     }
     assert!(by_world.tunnelled() > 0, "Discrete lets some through");
 }
+
+/// `FirstTimeOfImpact` with the world's default broadphase boxes: every body swept over
+/// the step, fast CCD bodies too.
+#[derive(Debug, Default)]
+struct SweptBoxes(FirstTimeOfImpact);
+
+impl Stepper for SweptBoxes {
+    type Report = impact_stepper::FirstToiReport;
+
+    fn advance<B: impact_broadphase::Broadphase>(
+        &mut self,
+        ctx: impact_stepper::StepContext<'_, B>,
+    ) -> Result<Self::Report, impact_stepper::WorldError> {
+        self.0.advance(ctx)
+    }
+
+    fn needs_world_pass(&mut self, preview: &impact_stepper::StepPreview<'_>) -> bool {
+        self.0.needs_world_pass(preview)
+    }
+}
+
+/// `FirstTimeOfImpact` gives the broadphase only the start boxes of its fast bodies
+/// (`Stepper::contact_reach`): the contacts it keeps are the same, so the rain is the same
+/// bit for bit, with fewer pairs for the broadphase and the narrowphase (a third fewer in
+/// this small rain, 20,310 against 29,909 over 60 steps).
+#[test]
+fn first_toi_start_boxes_change_nothing_but_the_pairs() {
+    let scene = scenes::rain(200, 3);
+    let (mut reach, _) = scene.build::<RTreeBroadphase, FirstTimeOfImpact>().unwrap();
+    let (mut swept, _) = scene.build::<RTreeBroadphase, SweptBoxes>().unwrap();
+    let (mut pairs_reach, mut pairs_swept) = (0, 0);
+    for step in 0..60 {
+        let a = reach.step(DT).unwrap();
+        let b = swept.step(DT).unwrap();
+        pairs_reach += a.pairs;
+        pairs_swept += b.pairs;
+        assert_eq!(a.stepper.events, b.stepper.events, "step {step}");
+        assert_eq!(
+            common::state_hash(&reach),
+            common::state_hash(&swept),
+            "step {step}"
+        );
+    }
+    assert!(
+        4 * pairs_reach < 3 * pairs_swept,
+        "pairs {pairs_reach} against {pairs_swept}"
+    );
+}

@@ -401,9 +401,7 @@ impl Stepper for FirstTimeOfImpact {
             s.start[slot] = Some(*body.pose());
             if body.is_dynamic() && body.ccd() {
                 any_ccd = true;
-                let r = body.shape().bounding_radius(&body.local_center());
-                let motion = (body.linvel().norm() + g * dt) * dt + body.angvel().abs() * dt * r;
-                if motion > settings.velocity_threshold * r {
+                if checks(&settings, body, g, dt) {
                     s.checked[slot] = true;
                     report.checked_bodies += 1;
                 }
@@ -621,6 +619,16 @@ impl Stepper for FirstTimeOfImpact {
         Ok(report)
     }
 
+    /// A checked body's pairs that are apart at the start are planned as impacts, found in
+    /// the stepper's own grid: of the world's pass it only needs the contacts within the
+    /// target separation plus the tolerance at the start, which it leaves to the solver.
+    /// The manifolds kept are the same as with its swept box (see [`checks`]); the
+    /// broadphase and the narrowphase are spared the pairs a fast body's swept box meets.
+    fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real) -> Option<Real> {
+        checks(&self.settings, body, gravity, dt)
+            .then(|| self.settings.toi.target_separation() + self.settings.toi.tolerance())
+    }
+
     /// The disc path's test (see [`FirstTimeOfImpact`]'s "Discs"): when it applies, the
     /// step is the disc path's, which needs neither the broadphase nor the contacts.
     fn needs_world_pass(&mut self, preview: &StepPreview<'_>) -> bool {
@@ -792,6 +800,19 @@ fn round_start((t0, sweep): (Real, Sweep), t: Real) -> Isometry {
     let at =
         sweep.start().translation.vector + sweep.linvel() * (sweep.dt() * ((t - t0) / sweep.dt()));
     Isometry::from_parts(at.into(), sweep.start().rotation)
+}
+
+/// Whether `body` is *checked* this step (see [`FirstTimeOfImpact`]): a dynamic CCD body
+/// whose motion bound over the step, at its start velocities and `gravity` (its length),
+/// exceeds the velocity threshold in bounding radii. The world asks it too, through
+/// [`Stepper::contact_reach`], before the step: both must agree, so they share this.
+fn checks(settings: &FirstTimeOfImpactSettings, body: &RigidBody, gravity: Real, dt: Real) -> bool {
+    if !(body.is_dynamic() && body.ccd()) {
+        return false;
+    }
+    let r = body.shape().bounding_radius(&body.local_center());
+    let motion = (body.linvel().norm() + gravity * dt) * dt + body.angvel().abs() * dt * r;
+    motion > settings.velocity_threshold * r
 }
 
 /// Whether `slot` was stopped (see [`Run::stop`]) on a course that stays put.
