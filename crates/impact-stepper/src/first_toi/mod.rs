@@ -622,8 +622,9 @@ impl Stepper for FirstTimeOfImpact {
     /// A checked body's pairs that are apart at the start are planned as impacts, found in
     /// the stepper's own grid: of the world's pass it only needs the contacts within the
     /// target separation plus the tolerance at the start, which it leaves to the solver.
-    /// The manifolds kept are the same as with its swept box (see [`checks`]); the
-    /// broadphase and the narrowphase are spared the pairs a fast body's swept box meets.
+    /// The manifolds kept are the same as with its swept box (one test decides which bodies
+    /// are checked, here and in the step); the broadphase and the narrowphase are spared
+    /// the pairs a fast body's swept box meets.
     fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real) -> Option<Real> {
         checks(&self.settings, body, gravity, dt)
             .then(|| self.settings.toi.target_separation() + self.settings.toi.tolerance())
