@@ -153,8 +153,7 @@ impl ReachGrid {
     /// Lists `slot` with box `aabb`: in the cells it covers at its level, or with the
     /// large boxes. A slot already in the grid (a reach that grew) is listed again at the
     /// level of its new box; its old listings stay, and queries test the current box.
-    /// Returns the level.
-    pub fn insert(&mut self, slot: u32, aabb: &Aabb) -> usize {
+    pub fn insert(&mut self, slot: u32, aabb: &Aabb) {
         let level = self.level_for(aabb);
         if self.stamps.len() <= slot as usize {
             self.stamps.resize(slot as usize + 1, 0);
@@ -176,7 +175,6 @@ impl ReachGrid {
                 }
             }
         }
-        level
     }
 
     /// Takes back the listing of `slot` made by [`insert`](ReachGrid::insert) with box

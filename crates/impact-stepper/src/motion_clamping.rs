@@ -338,11 +338,11 @@ impl Stepper for MotionClamping {
             let Some(sweep) = scratch.sweeps[slot] else {
                 continue;
             };
-            let radius = body.shape().bounding_radius(&body.local_center());
-            let motion = sweep.displacement().norm() + sweep.rotation_angle().abs() * radius;
-            let checked = body.is_dynamic()
-                && body.ccd()
-                && !(motion <= settings.velocity_threshold * radius || motion.is_nan());
+            let checked = body.is_dynamic() && body.ccd() && {
+                let radius = body.shape().bounding_radius(&body.local_center());
+                let motion = sweep.displacement().norm() + sweep.rotation_angle().abs() * radius;
+                !(motion <= settings.velocity_threshold * radius || motion.is_nan())
+            };
             let mut aabb = Aabb::swept(body.shape(), &sweep);
             if checked {
                 report.checked_bodies += 1;

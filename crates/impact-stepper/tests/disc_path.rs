@@ -6,9 +6,9 @@
 
 mod common;
 
-use common::{assert_same_run, state_hash};
+use common::{assert_same_run, elastic_disc, state_hash};
 use impact_broadphase::RTreeBroadphase;
-use impact_geometry::{Circle, ConvexPolygon, Isometry, Real, Vector};
+use impact_geometry::{ConvexPolygon, Isometry, Real, Vector};
 use impact_solver::RigidBodyDef;
 use impact_stepper::scenes::{self, hard_disk_stepper};
 use impact_stepper::{Domain, FirstTimeOfImpact, Impact, World, WorldSettings};
@@ -119,15 +119,6 @@ fn over_many_steps_the_paths_agree_on_the_physics() {
     assert!((ja - jb).abs() / jb < 0.05, "{ja} vs {jb}");
 }
 
-fn lone_disc(x: Real, y: Real, vx: Real, vy: Real) -> RigidBodyDef {
-    RigidBodyDef::new(Circle::new(0.5).unwrap().into())
-        .pose(Isometry::translation(x, y))
-        .linvel(Vector::new(vx, vy))
-        .restitution(1.0)
-        .friction(0.0)
-        .ccd(true)
-}
-
 fn periodic_world(side: Real) -> Gas {
     let settings = WorldSettings {
         gravity: Vector::zeros(),
@@ -154,7 +145,7 @@ fn a_lone_disc_crosses_cells_and_sides_where_its_course_says() {
         (Vector::new(-1.0, 1.0), 20, Vector::new(7.5, 7.5)),
     ] {
         let mut world = periodic_world(12.0);
-        let h = world.create_body(lone_disc(1.5, 1.5, v.x, v.y)).unwrap();
+        let h = world.create_body(elastic_disc(1.5, 1.5, v.x, v.y)).unwrap();
         let mut crossed = 0;
         for _ in 0..30 {
             let report = world.step(1.0).unwrap();
@@ -173,8 +164,12 @@ fn a_lone_disc_crosses_cells_and_sides_where_its_course_says() {
 #[test]
 fn discs_meet_across_a_corner() {
     let mut world = periodic_world(12.0);
-    let a = world.create_body(lone_disc(1.0, 1.0, -3.0, -3.0)).unwrap();
-    let b = world.create_body(lone_disc(11.0, 10.8, 3.0, 3.0)).unwrap();
+    let a = world
+        .create_body(elastic_disc(1.0, 1.0, -3.0, -3.0))
+        .unwrap();
+    let b = world
+        .create_body(elastic_disc(11.0, 10.8, 3.0, 3.0))
+        .unwrap();
     // Through the corner b is at (-1, -1.2) from a, closing at 6 per axis: the first
     // contact of the unfolded courses in closed form.
     let (w, d) = (Vector::new(-2.0, -2.2), Vector::new(6.0, 6.0));
@@ -272,7 +267,7 @@ fn the_disc_path_is_taken_only_where_it_applies() {
     assert!(!taken(&mut nets));
 
     let mut open = Gas::new(WorldSettings::with_gravity(Vector::zeros())).unwrap();
-    open.create_body(lone_disc(0.0, 0.0, 1.0, 0.0)).unwrap();
+    open.create_body(elastic_disc(0.0, 0.0, 1.0, 0.0)).unwrap();
     assert!(!open.step(0.1).unwrap().stepper.disc_path);
 }
 
@@ -281,7 +276,7 @@ fn the_disc_path_is_taken_only_where_it_applies() {
 #[test]
 fn a_step_too_long_for_the_domain_is_still_refused() {
     let mut world = periodic_world(12.0);
-    world.create_body(lone_disc(1.5, 1.5, 1.0, 0.0)).unwrap();
+    world.create_body(elastic_disc(1.5, 1.5, 1.0, 0.0)).unwrap();
     assert!(world.step(1.0).unwrap().stepper.disc_path);
     let hash = state_hash(&world);
     let e = world.step(10.0).unwrap_err();

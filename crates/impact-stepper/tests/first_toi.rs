@@ -35,6 +35,16 @@ fn disc(radius: Real) -> RigidBodyDef {
     RigidBodyDef::new(Circle::new(radius).unwrap().into()).ccd(true)
 }
 
+/// A frictionless disc of radius `r` at `(x, 0)` moving at `v` along x, restitution 0.1: the
+/// inelastic lines of the Zeno tests.
+fn inelastic_disc(r: Real, x: Real, v: Real) -> RigidBodyDef {
+    disc(r)
+        .restitution(0.1)
+        .friction(0.0)
+        .pose(Isometry::translation(x, 0.0))
+        .linvel(Vector::new(v, 0.0))
+}
+
 fn segment(a: (Real, Real), b: (Real, Real)) -> RigidBodyDef {
     RigidBodyDef::fixed(
         Segment::new(Point::new(a.0, a.1), Point::new(b.0, b.1))
@@ -343,17 +353,7 @@ fn three_discs_in_an_inelastic_line_do_not_hang() {
         let mut bodies = Vec::new();
         for (i, v) in [(0, 30.0), (1, 0.0), (2, -30.0)] {
             let x = Real::from(i) * (2.0 * r + gap) - (2.0 * r + gap);
-            bodies.push(
-                world
-                    .create_body(
-                        disc(r)
-                            .restitution(0.1)
-                            .friction(0.0)
-                            .pose(Isometry::translation(x, 0.0))
-                            .linvel(Vector::new(v, 0.0)),
-                    )
-                    .unwrap(),
-            );
+            bodies.push(world.create_body(inelastic_disc(r, x, v)).unwrap());
         }
         let p0: Vector = bodies
             .iter()
@@ -390,17 +390,7 @@ fn a_body_that_hits_a_stopped_body_and_still_heads_into_it_stops_at_that_impact(
         (0.0, 0.0),
         (1.0, -30.0),
     ] {
-        line.push(
-            world
-                .create_body(
-                    disc(r)
-                        .restitution(0.1)
-                        .friction(0.0)
-                        .pose(Isometry::translation(x, 0.0))
-                        .linvel(Vector::new(v, 0.0)),
-                )
-                .unwrap(),
-        );
+        line.push(world.create_body(inelastic_disc(r, x, v)).unwrap());
     }
     let (late, first) = (line[0], line[1]);
     let report = world.step(DT).unwrap();

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{DT, assert_same_run, state_hash};
+use common::{DT, assert_same_run, elastic_disc, state_hash};
 use impact_broadphase::{Broadphase, BruteForce, RTreeBroadphase, SortAndSweep};
 use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Vector};
 use impact_solver::RigidBodyDef;
@@ -23,15 +23,6 @@ fn periodic_settings(side: Real) -> WorldSettings {
         domain: Domain::periodic_square(side).unwrap(),
         ..WorldSettings::default()
     }
-}
-
-fn elastic_disc(x: Real, y: Real, vx: Real, vy: Real) -> RigidBodyDef {
-    RigidBodyDef::new(Circle::new(0.5).unwrap().into())
-        .pose(Isometry::translation(x, y))
-        .linvel(Vector::new(vx, vy))
-        .restitution(1.0)
-        .friction(0.0)
-        .ccd(true)
 }
 
 fn event_world<B: Broadphase + Default>(settings: WorldSettings) -> World<B, FirstTimeOfImpact> {

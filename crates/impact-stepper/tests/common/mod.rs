@@ -3,7 +3,8 @@
 #![allow(dead_code)]
 
 use impact_broadphase::Broadphase;
-use impact_geometry::Real;
+use impact_geometry::{Circle, Isometry, Real, Vector};
+use impact_solver::RigidBodyDef;
 use impact_stepper::{Stepper, World};
 
 /// 60 Hz, the step of every scene test.
@@ -28,6 +29,17 @@ pub fn assert_same_run<B: Broadphase, S: Stepper>(
         assert_eq!(a.events(), b.events(), "step {step}");
     }
     assert_eq!(state_hash(a), state_hash(b));
+}
+
+/// A CCD disc of radius 0.5 at `(x, y)` moving at `(vx, vy)`, perfectly elastic and
+/// frictionless: the hard disk of the periodic and disc-path tests.
+pub fn elastic_disc(x: Real, y: Real, vx: Real, vy: Real) -> RigidBodyDef {
+    RigidBodyDef::new(Circle::new(0.5).unwrap().into())
+        .pose(Isometry::translation(x, y))
+        .linvel(Vector::new(vx, vy))
+        .restitution(1.0)
+        .friction(0.0)
+        .ccd(true)
 }
 
 /// SplitMix64, so the samples do not depend on a random-number crate.
