@@ -240,15 +240,17 @@ impl ReachGrid {
             // meets there (they find this one themselves), and the boxes of its own level
             // with a smaller slot (the pair is theirs to report). A box listed in several
             // of the cells visited is tested once.
+            // Most listed boxes miss the query's: the box test, on the item's own copy,
+            // comes before the tests that read elsewhere (the stamps).
+            let listed = images(aabb, &item.aabb, period);
+            if listed == (0, 0) {
+                return;
+            }
             let level = item.level as usize;
             if y == slot
                 || upward && (level < first || level == first && y < slot)
                 || stamps[ys] == stamp
             {
-                return;
-            }
-            let listed = images(aabb, &item.aabb, period);
-            if listed == (0, 0) {
                 return;
             }
             stamps[ys] = stamp;
