@@ -1339,13 +1339,18 @@ impl Run<'_> {
         // The course leaves its reach: a larger reach, and the bodies it meets added to
         // both neighbour lists.
         self.report.reach_escapes += 1;
-        let grown = reach(body, aabb, &sweep, self.periodic.as_ref()).merged(&old);
+        let fresh = reach(body, aabb, &sweep, self.periodic.as_ref());
+        let grown = fresh.merged(&old);
         let x = slot as u32;
         let s = &mut *self.s;
         s.reach[slot] = Some(grown);
         s.grid.insert(x, &grown);
+        // The bodies the old reach meets are listed already, and the body's course from
+        // here on stays in the fresh reach: only the bodies that one meets can be new. The
+        // grown reach, which may hold more (a bounce turns a long course round), would
+        // find the old neighbours again.
         let (lists, boxes, hot, period) = (&mut s.neighbours, &s.reach, &s.hot, s.period);
-        s.grid.query(x, &grown, boxes, false, |y, shift| {
+        s.grid.query(x, &fresh, boxes, false, |y, shift| {
             add_neighbours(lists, boxes, hot, slot, y as usize, shift, period);
         });
     }
