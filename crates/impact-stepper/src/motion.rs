@@ -37,6 +37,65 @@ pub(crate) fn is_finite(aabb: &Aabb) -> bool {
         && aabb.maxs.y.is_finite()
 }
 
+/// The pairs of slots the contact solver holds in a step, listed by their smaller slot.
+///
+/// A plan asks whether the solver holds a pair for every neighbour it meets: a binary
+/// search over the whole contact pairs (a few hundred bytes each) misses the cache at
+/// every probe in a large world, where this reads one slot's few partners.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct HeldPairs {
+    /// Per slot, and one past the last: where its partners start in `partners`.
+    start: Vec<u32>,
+    /// The larger slot of each pair, grouped by the smaller.
+    partners: Vec<u32>,
+}
+
+impl HeldPairs {
+    /// Lists the pairs of `contacts` (in any order).
+    pub fn rebuild(&mut self, contacts: &[ContactPair]) {
+        let ends = |c: &ContactPair| {
+            let (a, b) = (c.a.index, c.b.index);
+            if a < b { (a, b) } else { (b, a) }
+        };
+        let slots = contacts
+            .iter()
+            .map(|c| ends(c).0 as usize + 1)
+            .max()
+            .unwrap_or(0);
+        self.start.clear();
+        self.start.resize(slots + 1, 0);
+        for c in contacts {
+            self.start[ends(c).0 as usize + 1] += 1;
+        }
+        for i in 1..self.start.len() {
+            self.start[i] += self.start[i - 1];
+        }
+        self.partners.clear();
+        self.partners.resize(contacts.len(), 0);
+        // Filled from each slot's start, which moves one place along per partner (and
+        // ends at the next slot's start, where the counting put it).
+        for c in contacts {
+            let (lo, hi) = ends(c);
+            let at = &mut self.start[lo as usize];
+            self.partners[*at as usize] = hi;
+            *at += 1;
+        }
+        // Each start now holds the next slot's: shifted back by one place.
+        self.start.rotate_right(1);
+        self.start[0] = 0;
+    }
+
+    /// Whether the pair of slots `x` and `y` (either order) is listed.
+    pub fn holds(&self, x: u32, y: u32) -> bool {
+        let (lo, hi) = if x < y { (x, y) } else { (y, x) };
+        let lo = lo as usize;
+        match (self.start.get(lo), self.start.get(lo + 1)) {
+            (Some(&from), Some(&to)) => self.partners[from as usize..to as usize].contains(&hi),
+            _ => false,
+        }
+    }
+}
+
 /// Whether `contacts` (sorted by the slots of `a`, then `b`, as the world builds them) hold
 /// the pair of slots `x` and `y`, in either order.
 pub(crate) fn holds_pair(contacts: &[ContactPair], x: u32, y: u32) -> bool {
@@ -180,6 +239,57 @@ mod tests {
         let (bodies, start, pair) =
             disc_over_segment(Point::new(from.0, from.1), Point::new(to.0, to.1), ccd);
         pushed_through(&bodies, &start, &pair, REACH)
+    }
+
+    proptest::proptest! {
+        /// The per-slot lists answer what a binary search over the sorted contacts does,
+        /// for every pair of slots, whichever way round the contacts name their bodies.
+        #[test]
+        fn held_pairs_agree_with_the_search_of_the_sorted_contacts(
+            ends in proptest::collection::vec((0u32..40, 0u32..40), 0..120),
+        ) {
+            let circle = impact_geometry::Shape::from(Circle::new(0.5).unwrap());
+            let manifold = contact_manifold(
+                &circle,
+                &Isometry::identity(),
+                &circle,
+                &Isometry::translation(0.9, 0.0),
+                REACH,
+            );
+            let handle = |index| impact_solver::BodyHandle { index, generation: 0 };
+            let mut keys: Vec<(u32, u32)> = ends
+                .iter()
+                .filter(|(a, b)| a != b)
+                .map(|&(a, b)| (a.min(b), a.max(b)))
+                .collect();
+            keys.sort_unstable();
+            keys.dedup();
+            let sorted: Vec<ContactPair> = keys
+                .iter()
+                .map(|&(a, b)| ContactPair {
+                    a: handle(a),
+                    b: handle(b),
+                    manifold,
+                    offset: Vector::zeros(),
+                })
+                .collect();
+            // The same pairs, reversed and with their ends swapped.
+            let swapped: Vec<ContactPair> = sorted
+                .iter()
+                .rev()
+                .map(|c| ContactPair { a: c.b, b: c.a, ..*c })
+                .collect();
+            let (mut held, mut held_swapped) = (HeldPairs::default(), HeldPairs::default());
+            held.rebuild(&sorted);
+            held_swapped.rebuild(&swapped);
+            for x in 0..45 {
+                for y in 0..45 {
+                    let expected = x != y && holds_pair(&sorted, x, y);
+                    proptest::prop_assert_eq!(held.holds(x, y), expected, "{} {}", x, y);
+                    proptest::prop_assert_eq!(held_swapped.holds(x, y), expected, "{} {}", x, y);
+                }
+            }
+        }
     }
 
     #[test]

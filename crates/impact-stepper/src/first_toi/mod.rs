@@ -12,7 +12,7 @@ use crate::domain::{PeriodicImages, shifted, translated, translated_sweep};
 use crate::error::WorldError;
 use crate::events::{CollisionEvent, EventKind, HookRequests, Impact};
 use crate::grid::ReachGrid;
-use crate::motion::{holds_pair, is_finite, pose_on_course, pushed_through, rebuilt_sweep};
+use crate::motion::{HeldPairs, is_finite, pose_on_course, pushed_through, rebuilt_sweep};
 use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper};
 use discs::DiscPath;
@@ -98,6 +98,8 @@ struct Scratch {
     /// whether the pair was handed to the contact solver. Looked up, never iterated.
     pairs: HashMap<(u32, u32), PairState, BuildHasherDefault<PairHasher>>,
     solver_contacts: Vec<ContactPair>,
+    /// The pairs of `solver_contacts`, for the plans' look-ups.
+    held: HeldPairs,
     queue: EventQueue,
     /// Per slot with a course: its *reach*, a box holding every place its shape goes in the
     /// step (padded by the target separation and the tolerance), with room to spare for
@@ -438,6 +440,7 @@ impl Stepper for FirstTimeOfImpact {
             // rebuilding every body's course and box would be wasted.
             return Ok(report);
         }
+        s.held.rebuild(&s.solver_contacts);
 
         let span = tracing::trace_span!(
             "first_toi",
@@ -993,7 +996,7 @@ impl Run<'_> {
             return;
         }
         let key = if x < y { (x, y) } else { (y, x) };
-        let held = || holds_pair(&self.s.solver_contacts, key.0, key.1);
+        let held = || self.s.held.holds(key.0, key.1);
         match planning {
             Planning::Start if held() => return,
             Planning::Escape => {
