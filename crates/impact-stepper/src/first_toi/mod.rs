@@ -566,11 +566,17 @@ impl Stepper for FirstTimeOfImpact {
         }
 
         // 4-5. Impact after impact.
-        while let Some(entry) = run.s.queue.pop() {
-            if !run.is_current(&entry) {
-                run.report.invalidated += 1;
-                continue;
-            }
+        loop {
+            let s = &mut *run.s;
+            let (hot, requests) = (&s.hot, &s.requests);
+            let Some(entry) = s.queue.pop_current(
+                |a, b, version_a, version_b| {
+                    is_current(hot, requests, (a, version_a), (b, version_b))
+                },
+                &mut run.report.invalidated,
+            ) else {
+                break;
+            };
             if entry.due != Due::Escape
                 && run
                     .s
@@ -822,6 +828,26 @@ fn checks(settings: &FirstTimeOfImpactSettings, body: &RigidBody, gravity: Real,
     motion > settings.velocity_threshold * r
 }
 
+/// Whether an entry planned with the bodies of slots `a` and `b` at these versions still
+/// holds: neither changed course since, and both take part in impacts.
+fn is_current(
+    hot: &[Hot],
+    requests: &[HookRequests],
+    (a, version_a): (u32, u32),
+    (b, version_b): (u32, u32),
+) -> bool {
+    hot[a as usize].version == version_a
+        && hot[b as usize].version == version_b
+        && is_live(requests, a as usize)
+        && is_live(requests, b as usize)
+}
+
+/// Whether `slot` takes part in impacts: not removed or disabled by the hook.
+fn is_live(requests: &[HookRequests], slot: usize) -> bool {
+    let r = requests[slot];
+    !r.removed && !r.disabled
+}
+
 /// Whether `slot` was stopped (see [`Run::stop`]) on a course that stays put.
 fn halted(stopped: &[bool], motions: &[Option<(Real, Sweep)>], slot: usize) -> bool {
     stopped[slot]
@@ -848,18 +874,9 @@ struct Run<'r> {
 }
 
 impl Run<'_> {
-    fn is_current(&self, e: &Entry) -> bool {
-        let (a, b) = (e.a as usize, e.b as usize);
-        self.s.hot[a].version == e.version_a
-            && self.s.hot[b].version == e.version_b
-            && self.is_live(a)
-            && self.is_live(b)
-    }
-
     /// Takes part in impacts: not removed or disabled by the hook.
     fn is_live(&self, slot: usize) -> bool {
-        let r = self.s.requests[slot];
-        !r.removed && !r.disabled
+        is_live(&self.s.requests, slot)
     }
 
     fn pair_state(&mut self, a: u32, b: u32) -> &mut PairState {

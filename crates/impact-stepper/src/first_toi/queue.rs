@@ -174,7 +174,33 @@ impl EventQueue {
         self.peak = self.peak.max(self.len);
     }
 
+    /// Pops the earliest entry, stale or not (the tests' view of the order).
+    #[cfg(test)]
     pub fn pop(&mut self) -> Option<Entry> {
+        let key = self.pop_key()?;
+        self.entries.get(key.index as usize).copied()
+    }
+
+    /// Pops entries until one passes `current(a, b, version_a, version_b)` and returns it,
+    /// counting the others in `dropped`. Most entries of a busy step are stale: judged on
+    /// their keys, they are dropped without a read of their entries, which lie all over
+    /// the slab.
+    pub fn pop_current(
+        &mut self,
+        mut current: impl FnMut(u32, u32, u32, u32) -> bool,
+        dropped: &mut usize,
+    ) -> Option<Entry> {
+        loop {
+            let key = self.pop_key()?;
+            if current(key.a, key.b, key.version_a, key.version_b) {
+                return self.entries.get(key.index as usize).copied();
+            }
+            *dropped += 1;
+        }
+    }
+
+    /// Takes the earliest key out of the queue and frees its entry's place in the slab.
+    fn pop_key(&mut self) -> Option<Key> {
         let key = loop {
             if let Some(key) = self.heap.pop() {
                 break key;
@@ -187,7 +213,7 @@ impl EventQueue {
         };
         self.len -= 1;
         self.free.push(key.index);
-        self.entries.get(key.index as usize).copied()
+        Some(key)
     }
 }
 
