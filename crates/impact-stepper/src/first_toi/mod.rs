@@ -759,13 +759,19 @@ fn add_neighbours(
     if x == y || y >= lists.len() {
         return;
     }
-    // Each list on its own, to be safe: a pair found at the start is in both lists.
+    // The lists of the bodies that keep one are symmetric: every pair goes into both at
+    // once (here, at the start of the step, and at a skin escape, which also takes a body
+    // out of its old neighbours' lists). So a pair in the list of `x`, which is in cache
+    // and short, is in that of `y`, which is all over memory, and one that is not is in
+    // neither.
     let there = Neighbour::new(y as u32, shift, period);
-    if !lists[x].contains(&there) {
-        lists[x].push(there);
+    if lists[x].contains(&there) {
+        return;
     }
+    lists[x].push(there);
     let back = Neighbour::new(x as u32, -shift, period);
-    if reach[y].is_some() && !hot[y].fixed && !lists[y].contains(&back) {
+    if reach[y].is_some() && !hot[y].fixed {
+        debug_assert!(!lists[y].contains(&back), "neighbour lists are symmetric");
         lists[y].push(back);
     }
 }
