@@ -216,6 +216,25 @@ impl ReachGrid {
         aabb: &Aabb,
         boxes: &[Option<Aabb>],
         upward: bool,
+        found: impl FnMut(u32, Vector),
+    ) {
+        // Outside periodic domains a listed box needs one overlap test and gives one
+        // image: the queries of the step's pair search, tens per box, test no periods.
+        if self.period.is_some() {
+            self.query_in::<true>(slot, aabb, boxes, upward, found);
+        } else {
+            self.query_in::<false>(slot, aabb, boxes, upward, found);
+        }
+    }
+
+    /// [`query`](ReachGrid::query), for a periodic domain or not.
+    #[inline]
+    fn query_in<const PERIODIC: bool>(
+        &mut self,
+        slot: u32,
+        aabb: &Aabb,
+        boxes: &[Option<Aabb>],
+        upward: bool,
         mut found: impl FnMut(u32, Vector),
     ) {
         self.stamp = self.stamp.wrapping_add(1);
@@ -242,7 +261,13 @@ impl ReachGrid {
             // of the cells visited is tested once.
             // Most listed boxes miss the query's: the box test, on the item's own copy,
             // comes before the tests that read elsewhere (the stamps).
-            let listed = images(aabb, &item.aabb, period);
+            let listed = if PERIODIC {
+                images(aabb, &item.aabb, period)
+            } else if aabb.intersects(&item.aabb) {
+                (1, 1)
+            } else {
+                (0, 0)
+            };
             if listed == (0, 0) {
                 return;
             }
@@ -254,6 +279,13 @@ impl ReachGrid {
                 return;
             }
             stamps[ys] = stamp;
+            if !PERIODIC {
+                // The slot's current box holds the one it was listed with, which meets
+                // the query's; there is no other image.
+                debug_assert!(boxes.get(ys).copied().flatten().is_some());
+                found(y, Vector::zeros());
+                return;
+            }
             // The images from the slot's current box, which holds every box it was listed
             // with (usually it is that box).
             let Some(other) = boxes.get(ys).copied().flatten() else {
