@@ -224,7 +224,7 @@ struct PairState {
 ///    pairs: gravity, contacts, positions. Its poses are *targets*; each body's motion is
 ///    the constant-velocity sweep from its start pose to its target (as in
 ///    [`MotionClamping`](crate::MotionClamping)).
-/// 3. **Plan.** Each body's *reach*, its swept box grown on every side by a tenth of its course's
+/// 3. **Plan.** Each body's *reach*, its swept box grown on every side by 3% of its course's
 ///    length, goes into a hierarchical grid whose pairs give every body a neighbour list for the
 ///    step (the world's broadphase, built for the start velocities, is not asked). For each checked
 ///    body, one time of impact per neighbour whose course's box meets its own and not held by the
