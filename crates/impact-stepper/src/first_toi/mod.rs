@@ -1055,45 +1055,25 @@ impl Run<'_> {
                     &self.settings.toi,
                 )
             }
-            _ => {
-                let Some((body_x, body_y, sweep_y)) = self.pair_from(xs, ys, t, &shift) else {
-                    return;
-                };
-                let toi = time_of_impact(
-                    body_x.shape(),
-                    sweep_x,
-                    body_y.shape(),
-                    &sweep_y,
-                    &self.settings.toi,
-                );
-                self.report.toi_queries += 1;
-                toi
-            }
+            _ => match self.general_toi(xs, ys, t, &shift, sweep_x) {
+                Some(toi) => toi,
+                None => return,
+            },
+        };
+        // The contact (point, normal from `x` toward `y`) in `x`'s frame, or none if the
+        // query gave up.
+        let (time, contact) = match toi {
+            Toi::Separated => return,
+            Toi::Hit(hit) => (t + hit.fraction * rest, Some((hit.point, hit.normal))),
+            Toi::NotConverged { safe_fraction } => (t + safe_fraction * rest, None),
+            Toi::Overlapping => match self.overlapping(xs, ys, t, &shift, sweep_x) {
+                Some(contact) => (t, Some(contact)),
+                None => return,
+            },
         };
         // The entry has the smaller slot where it is, the larger at its image: from `x`'s
         // frame, where `y` is translated by `shift`, to the smaller slot's.
         let offset = if x < y { shift } else { -shift };
-        // The contact (point, normal from `x` toward `y`) in `x`'s frame, or none if the
-        // query gave up.
-        let (time, contact) = match toi {
-            Toi::Hit(hit) => (t + hit.fraction * rest, Some((hit.point, hit.normal))),
-            Toi::NotConverged { safe_fraction } => (t + safe_fraction * rest, None),
-            Toi::Overlapping => {
-                self.report.overlapping += 1;
-                let Some((body_x, body_y, sweep_y)) = self.pair_from(xs, ys, t, &shift) else {
-                    return;
-                };
-                // Already touching: an impact now if the courses drive the pair deeper.
-                // Skipping it would let a body knocked into a resting neighbour (a disc
-                // bounced off a wall into the floor it slides on) go through it, since
-                // the solver's part of the step is over.
-                let Some(contact) = self.deepening(body_x, sweep_x, body_y, &sweep_y, rest) else {
-                    return;
-                };
-                (t, Some(contact))
-            }
-            Toi::Separated => return,
-        };
         let due = match contact {
             Some((point, normal)) if x < y => Due::Impact { point, normal },
             Some((point, normal)) => Due::Impact {
@@ -1117,6 +1097,51 @@ impl Run<'_> {
             offset,
             due,
         });
+    }
+
+    /// The time of impact of `xs` on `sweep_x` and the image of `ys` translated by
+    /// `shift`, both from `t`, by the dispatcher; `None` when either body is gone or `ys`
+    /// has no course left. Kept out of [`plan_pair`](Run::plan_pair), whose disc pairs
+    /// are most of a rain's plans.
+    #[inline(never)]
+    fn general_toi(
+        &mut self,
+        xs: usize,
+        ys: usize,
+        t: Real,
+        shift: &Vector,
+        sweep_x: &Sweep,
+    ) -> Option<Toi> {
+        let (body_x, body_y, sweep_y) = self.pair_from(xs, ys, t, shift)?;
+        let toi = time_of_impact(
+            body_x.shape(),
+            sweep_x,
+            body_y.shape(),
+            &sweep_y,
+            &self.settings.toi,
+        );
+        self.report.toi_queries += 1;
+        Some(toi)
+    }
+
+    /// The impact of a pair already touching at `t` (`xs` on `sweep_x`, the image of `ys`
+    /// translated by `shift`), if the courses drive it deeper (see
+    /// [`deepening`](Run::deepening)). Skipping it would let a body knocked into a resting
+    /// neighbour (a disc bounced off a wall into the floor it slides on) go through it,
+    /// since the solver's part of the step is over.
+    #[cold]
+    #[inline(never)]
+    fn overlapping(
+        &mut self,
+        xs: usize,
+        ys: usize,
+        t: Real,
+        shift: &Vector,
+        sweep_x: &Sweep,
+    ) -> Option<(Point, Vector)> {
+        self.report.overlapping += 1;
+        let (body_x, body_y, sweep_y) = self.pair_from(xs, ys, t, shift)?;
+        self.deepening(body_x, sweep_x, body_y, &sweep_y, self.dt - t)
     }
 
     /// The contact of a pair that touches at the start of its courses (`sweep_x`, `sweep_y`,
