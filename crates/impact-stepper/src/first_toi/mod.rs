@@ -962,7 +962,14 @@ impl Run<'_> {
         };
         let candidates = core::mem::take(&mut self.s.neighbours[xs]);
         let period = self.s.period;
+        let start = planning == Planning::Start;
         for &neighbour in &candidates {
+            // At the start both bodies of a checked pair plan it, and the smaller slot
+            // asks (see `plan_pair`): the other one skips it here, before reading anything
+            // else of it.
+            if start && neighbour.slot < x && self.s.checked[neighbour.slot as usize] {
+                continue;
+            }
             // Most neighbours' courses miss this one's: `plan_pair` tests that first, but
             // the test costs less here than the call, and a plan walks the whole list.
             let other = self.s.hot[neighbour.slot as usize].course_box;
