@@ -663,20 +663,33 @@ impl Frame {
         let mut heights_a = [(0.0, 0.0); CURVED_MAX_VERTICES];
         let mut heights_b = [(0.0, 0.0); CURVED_MAX_VERTICES];
         let (along_a, along_b) = (axis.dot(&a.displacement), axis.dot(&b.displacement));
-        for (h, arm) in heights_a.iter_mut().zip(&self.arms_a[..self.count_a]) {
-            *h = (axis.dot(arm), along_a + a.turn * cross(arm, axis));
+        // Trial 0, which finds the pair that realises the separation, is read off while
+        // filling: A's highest vertex and B's lowest, the first of equals, as `highest` and
+        // `lowest` pick them at 0.
+        let (mut top, mut bottom) = (0, 0);
+        for (i, arm) in self.arms_a[..self.count_a].iter().enumerate() {
+            heights_a[i] = (axis.dot(arm), along_a + a.turn * cross(arm, axis));
+            if heights_a[i].0 > heights_a[top].0 {
+                top = i;
+            }
         }
-        for (h, arm) in heights_b.iter_mut().zip(&self.arms_b[..self.count_b]) {
-            *h = (axis.dot(arm), along_b + b.turn * cross(arm, axis));
+        for (i, arm) in self.arms_b[..self.count_b].iter().enumerate() {
+            heights_b[i] = (axis.dot(arm), along_b + b.turn * cross(arm, axis));
+            if heights_b[i].0 < heights_b[bottom].0 {
+                bottom = i;
+            }
         }
-        let (heights_a, heights_b) = (&heights_a[..self.count_a], &heights_b[..self.count_b]);
         let centers = axis.dot(&self.centers) - bounds.offset;
+        let start = (
+            centers + heights_b[bottom].0 - heights_a[top].0,
+            heights_b[bottom].1 - heights_a[top].1,
+        );
+        let (heights_a, heights_b) = (&heights_a[..self.count_a], &heights_b[..self.count_b]);
         let half_k = bounds.half_curvature;
 
-        // Trial 0 finds the pair that realises the separation.
-        first_root(half_k, self.count_a * self.count_b, |t| {
-            let (ha, ra) = highest(heights_a, t, 1.0);
-            let (hb, rb) = highest(heights_b, t, -1.0);
+        first_root(half_k, self.count_a * self.count_b, start, |t| {
+            let (ha, ra) = highest(heights_a, t);
+            let (hb, rb) = lowest(heights_b, t);
             (centers + hb - ha, rb - ra)
         })
     }
@@ -745,14 +758,20 @@ impl Face {
         let relative = other.displacement - body.displacement;
         let across = perp(&self.normal);
         let mut heights = [(0.0, 0.0); CURVED_MAX_VERTICES];
-        for (h, arm) in heights.iter_mut().zip(arms) {
+        // Trial 0 read off while filling, as in `Frame::step_along`.
+        let mut bottom = 0;
+        for (i, arm) in arms.iter().enumerate() {
             let x = centers + arm;
             let velocity = relative + cross_scalar_vector(other.turn, arm);
-            *h = (
+            heights[i] = (
                 self.normal.dot(&x) - self.offset,
                 body.turn * across.dot(&x) + self.normal.dot(&velocity),
             );
+            if heights[i].0 < heights[bottom].0 {
+                bottom = i;
+            }
         }
+        let start = (heights[bottom].0 - offset, heights[bottom].1);
         let heights = &heights[..arms.len()];
         let reach = centers.norm() + other.arm;
         let speed = relative.norm() + other.rotation_speed();
@@ -761,8 +780,8 @@ impl Face {
                 + 2.0 * body.turn.abs() * speed
                 + other.curvature());
 
-        first_root(half_k, arms.len(), |t| {
-            let (h, rate) = highest(heights, t, -1.0);
+        first_root(half_k, arms.len(), start, |t| {
+            let (h, rate) = lowest(heights, t);
             (h - offset, rate)
         })
     }
@@ -777,13 +796,19 @@ fn side_normal(direction: &Vector, toward: &Vector) -> Option<Vector> {
 
 /// The first root over a family of bounds `c + s t - half_k t^2` that share `half_k` (each
 /// concave), given `lowest(t)`: the `(c, s)` of the member lowest at `t` when each is
-/// extrapolated linearly. Zero if the lowest member at 0 is not positive.
+/// extrapolated linearly, and `start`, its value at 0 (the callers find it while building
+/// the family). Zero if the lowest member at 0 is not positive.
 ///
 /// If the member lowest at a trial is still positive there, every member is (each is concave
 /// and positive at 0), and the trial is the answer; otherwise that member's root is a shorter
 /// trial. Trials shrink strictly, so each of the `members` is tried at most once.
-fn first_root(half_k: Real, members: usize, lowest: impl Fn(Real) -> (Real, Real)) -> Real {
-    let (gap, rate) = lowest(0.0);
+fn first_root(
+    half_k: Real,
+    members: usize,
+    start: (Real, Real),
+    lowest: impl Fn(Real) -> (Real, Real),
+) -> Real {
+    let (gap, rate) = start;
     if gap <= 0.0 {
         return 0.0;
     }
@@ -810,20 +835,36 @@ fn root(c: Real, s: Real, half_k: Real) -> Real {
     (2.0 * c / (-s + (s * s + 4.0 * half_k * c).sqrt())).min(2.0)
 }
 
-/// The `(height, rate)` whose height extrapolated to `t` is the largest (`sign` 1) or the
-/// smallest (`sign` -1).
+/// The `(height, rate)` whose height extrapolated to `t` is the largest (the first of
+/// equals). Tracks the index, not the pair: selecting pairs took twice the instructions.
 #[inline]
-fn highest(heights: &[(Real, Real)], t: Real, sign: Real) -> (Real, Real) {
-    let mut top = heights[0];
-    let mut top_at = sign * (top.0 + t * top.1);
-    for &h in &heights[1..] {
-        let at = sign * (h.0 + t * h.1);
+fn highest(heights: &[(Real, Real)], t: Real) -> (Real, Real) {
+    let mut top = 0;
+    let mut top_at = heights[0].0 + t * heights[0].1;
+    for (i, h) in heights.iter().enumerate().skip(1) {
+        let at = h.0 + t * h.1;
         if at > top_at {
-            top = h;
+            top = i;
             top_at = at;
         }
     }
-    top
+    heights[top]
+}
+
+/// The `(height, rate)` whose height extrapolated to `t` is the smallest (the first of
+/// equals).
+#[inline]
+fn lowest(heights: &[(Real, Real)], t: Real) -> (Real, Real) {
+    let mut bottom = 0;
+    let mut bottom_at = heights[0].0 + t * heights[0].1;
+    for (i, h) in heights.iter().enumerate().skip(1) {
+        let at = h.0 + t * h.1;
+        if at < bottom_at {
+            bottom = i;
+            bottom_at = at;
+        }
+    }
+    heights[bottom]
 }
 
 fn hit(t: Real, point_a: Point, point_b: Point, normal: Vector) -> Toi {
