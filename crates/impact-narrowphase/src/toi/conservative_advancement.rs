@@ -85,7 +85,7 @@ impl<'a> Mover<'a> {
             sweep,
             displacement: sweep.displacement(),
             turn: sweep.rotation_angle(),
-            arm: shape.core_bounding_radius(&sweep.local_center()),
+            arm: core_bounding_radius(shape.core(), &sweep.local_center()),
             start_center: sweep.center_at(0.0),
         }
     }
@@ -140,6 +140,21 @@ impl<'a> Mover<'a> {
     fn point_velocity(&self, p: &Point) -> Vector {
         self.displacement + cross_scalar_vector(self.turn, &(p - self.start_center))
     }
+}
+
+/// [`Shape::core_bounding_radius`], the same value (the largest squared distance, then one
+/// square root; no coordinate is NaN, so a plain comparison picks what `Real::max` would),
+/// inlined: called on every query, the library's version cost 90 instructions for a box.
+#[inline]
+fn core_bounding_radius(core: &[Point], center: &Point) -> Real {
+    let mut farthest: Real = 0.0;
+    for p in core {
+        let d = (p - center).norm_squared();
+        if d > farthest {
+            farthest = d;
+        }
+    }
+    farthest.sqrt()
 }
 
 /// Where the bounding circles allow an impact.
@@ -666,17 +681,22 @@ impl Frame {
         // Trial 0, which finds the pair that realises the separation, is read off while
         // filling: A's highest vertex and B's lowest, the first of equals, as `highest` and
         // `lowest` pick them at 0.
-        let (mut top, mut bottom) = (0, 0);
+        // (Each running extreme is kept in a local: read back from the array, it cost a
+        // reload and a bounds check per vertex.)
+        let (mut top, mut top_height) = (0, Real::NEG_INFINITY);
         for (i, arm) in self.arms_a[..self.count_a].iter().enumerate() {
-            heights_a[i] = (axis.dot(arm), along_a + a.turn * cross(arm, axis));
-            if heights_a[i].0 > heights_a[top].0 {
-                top = i;
+            let h = (axis.dot(arm), along_a + a.turn * cross(arm, axis));
+            heights_a[i] = h;
+            if h.0 > top_height {
+                (top, top_height) = (i, h.0);
             }
         }
+        let (mut bottom, mut bottom_height) = (0, Real::INFINITY);
         for (i, arm) in self.arms_b[..self.count_b].iter().enumerate() {
-            heights_b[i] = (axis.dot(arm), along_b + b.turn * cross(arm, axis));
-            if heights_b[i].0 < heights_b[bottom].0 {
-                bottom = i;
+            let h = (axis.dot(arm), along_b + b.turn * cross(arm, axis));
+            heights_b[i] = h;
+            if h.0 < bottom_height {
+                (bottom, bottom_height) = (i, h.0);
             }
         }
         let centers = axis.dot(&self.centers) - bounds.offset;
@@ -716,14 +736,15 @@ impl Face {
         let (normal, on_face) = match shape {
             Shape::Circle(_) => return None,
             Shape::Polygon(p) => {
+                // The first of the most aligned, each dot computed once.
                 let normals = p.normals();
-                let k = (1..normals.len()).fold(0, |best, k| {
-                    if normals[k].dot(&local) > normals[best].dot(&local) {
-                        k
-                    } else {
-                        best
+                let (mut k, mut best) = (0, normals[0].dot(&local));
+                for (i, n) in normals.iter().enumerate().skip(1) {
+                    let along = n.dot(&local);
+                    if along > best {
+                        (k, best) = (i, along);
                     }
-                });
+                }
                 (normals[k], p.vertices()[k])
             }
             Shape::Segment(s) => (side_normal(&s.direction(), &local)?, s.a()),
@@ -759,16 +780,17 @@ impl Face {
         let across = perp(&self.normal);
         let mut heights = [(0.0, 0.0); CURVED_MAX_VERTICES];
         // Trial 0 read off while filling, as in `Frame::step_along`.
-        let mut bottom = 0;
+        let (mut bottom, mut bottom_height) = (0, Real::INFINITY);
         for (i, arm) in arms.iter().enumerate() {
             let x = centers + arm;
             let velocity = relative + cross_scalar_vector(other.turn, arm);
-            heights[i] = (
+            let h = (
                 self.normal.dot(&x) - self.offset,
                 body.turn * across.dot(&x) + self.normal.dot(&velocity),
             );
-            if heights[i].0 < heights[bottom].0 {
-                bottom = i;
+            heights[i] = h;
+            if h.0 < bottom_height {
+                (bottom, bottom_height) = (i, h.0);
             }
         }
         let start = (heights[bottom].0 - offset, heights[bottom].1);
