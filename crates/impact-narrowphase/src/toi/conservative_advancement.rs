@@ -414,7 +414,7 @@ struct Bounds {
 }
 
 /// The hit at `t` if the shapes are within `convergence` of the target there.
-#[inline]
+#[inline(always)]
 fn arrived(
     t: Real,
     now: &GjkOutput,
@@ -424,12 +424,19 @@ fn arrived(
     b: &Mover<'_>,
 ) -> Option<Toi> {
     if now.cores_overlap {
-        // Only rounding can bring the cores together before the target is reached; the exact
-        // distance still gives a usable normal and point.
-        let d = distance(a.shape, &a.pose_at(t), b.shape, &b.pose_at(t));
-        return Some(hit(t, d.point_a, d.point_b, d.normal));
+        return Some(overlapping_cores(t, a, b));
     }
     (now.distance - target <= convergence).then(|| hit(t, now.point_a, now.point_b, now.normal))
+}
+
+/// The hit at `t` where GJK found the cores touching. Only rounding can bring the cores
+/// together before the target is reached; the exact distance still gives a usable normal and
+/// point. Kept out of line: it is rare, and inlined it kept `arrived` from being inlined.
+#[cold]
+#[inline(never)]
+fn overlapping_cores(t: Real, a: &Mover<'_>, b: &Mover<'_>) -> Toi {
+    let d = distance(a.shape, &a.pose_at(t), b.shape, &b.pose_at(t));
+    hit(t, d.point_a, d.point_b, d.normal)
 }
 
 /// Evaluates the distance along the sweeps (by its [`Path`]) and keeps what the step bounds
