@@ -224,17 +224,21 @@ fn against_still_partner(a: &Mover<'_>, b: &Mover<'_>, options: &ToiOptions) -> 
         (false, true) => (b, a, true),
         _ => return None,
     };
-    let circle = Shape::from(Circle::new(spinning.bounding_radius()).ok()?);
+    let radius = spinning.bounding_radius();
+    let reach = options.target_separation() + options.tolerance();
+    let circle = Shape::from(Circle::new(radius).ok()?);
     let start = Isometry::from_parts(spinning.start_center.coords.into(), Rotation::identity());
-    let apart = gjk_distance(
-        &circle,
-        &start,
-        still.shape,
-        &still.sweep.start(),
-        &mut GjkCache::default(),
-    );
-    if apart.cores_overlap || apart.distance <= options.target_separation() + options.tolerance() {
-        return None;
+    if !starts_beyond_box(spinning.start_center, radius, still, reach) {
+        let apart = gjk_distance(
+            &circle,
+            &start,
+            still.shape,
+            &still.sweep.start(),
+            &mut GjkCache::default(),
+        );
+        if apart.cores_overlap || apart.distance <= reach {
+            return None;
+        }
     }
     let sweep = Sweep::translating(start, spinning.displacement).ok()?;
     let toi = if swapped {
@@ -243,6 +247,24 @@ fn against_still_partner(a: &Mover<'_>, b: &Mover<'_>, options: &ToiOptions) -> 
         closed_form_toi(&circle, &sweep, still.shape, still.sweep, options)
     };
     toi.ok()
+}
+
+/// Whether the circle of `radius` about `center` starts farther than `reach` from the box of
+/// the still shape (its tight box at the start), and so from the shape, which lies in it, by a
+/// margin far beyond rounding: then GJK, which settled that question in
+/// [`against_still_partner`] for more instructions than the rest of it, would say the same. Over
+/// ground the box is the ground itself; any closer call goes to GJK, so the decision is GJK's.
+#[inline]
+fn starts_beyond_box(center: Point, radius: Real, still: &Mover<'_>, reach: Real) -> bool {
+    let bounds = still.shape.aabb(&still.sweep.start());
+    let dx = (bounds.mins.x - center.x)
+        .max(center.x - bounds.maxs.x)
+        .max(0.0);
+    let dy = (bounds.mins.y - center.y)
+        .max(center.y - bounds.maxs.y)
+        .max(0.0);
+    let margin = 1e-9 * (1.0 + center.coords.amax() + radius + reach);
+    (dx * dx + dy * dy).sqrt() - radius > reach + margin
 }
 
 /// Time of impact of any two shapes under any sweeps, by conservative advancement.
