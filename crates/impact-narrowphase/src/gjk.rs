@@ -35,16 +35,25 @@ impl GjkCache {
         pose_b: &Isometry,
         direction: &Vector,
     ) -> Self {
-        let ia = Proxy {
+        let a = Proxy {
             points: a.core(),
             pose: pose_a,
-        }
-        .support(direction);
-        let ib = Proxy {
+        };
+        let b = Proxy {
             points: b.core(),
             pose: pose_b,
-        }
-        .support(&-direction);
+        };
+        Self::toward_support(&a, &b, direction)
+    }
+
+    /// [`toward`](Self::toward) for cores already placed in a common frame.
+    pub(crate) fn toward_placed(a: &Placed<'_>, b: &Placed<'_>, direction: &Vector) -> Self {
+        Self::toward_support(a, b, direction)
+    }
+
+    fn toward_support(a: &impl Support, b: &impl Support, direction: &Vector) -> Self {
+        let ia = a.support(direction);
+        let ib = b.support(&-direction);
         // Indices past `u16` (polygons no one builds) leave the default start.
         match (u16::try_from(ia), u16::try_from(ib)) {
             (Ok(ia), Ok(ib)) => Self {
@@ -95,13 +104,28 @@ struct Vertex {
     ib: usize,
 }
 
+/// Where GJK reads the vertices of one core: the same iteration runs on shapes placed by a pose
+/// and on vertices conservative advancement has already placed.
+trait Support {
+    /// Number of core vertices.
+    fn len(&self) -> usize;
+    /// Index of the core vertex farthest along direction `d` (of the common frame).
+    fn support(&self, d: &Vector) -> usize;
+    /// Vertex `i` in the common frame.
+    fn world(&self, i: usize) -> Vector;
+}
+
 struct Proxy<'a> {
     points: &'a [Point],
     pose: &'a Isometry,
 }
 
-impl Proxy<'_> {
-    /// Index of the core vertex farthest along world direction `d`.
+impl Support for Proxy<'_> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.points.len()
+    }
+
     #[inline]
     fn support(&self, d: &Vector) -> usize {
         let local = self.pose.rotation.inverse_transform_vector(d);
@@ -123,7 +147,46 @@ impl Proxy<'_> {
     }
 }
 
-fn vertex(a: &Proxy<'_>, b: &Proxy<'_>, ia: usize, ib: usize) -> Vertex {
+/// A core whose vertices are already turned into the common frame: vertex `i` is
+/// `offset + arms[i]`. Conservative advancement places both cores once per evaluation (its
+/// step bounds need the turned vertices anyway), so GJK then turns nothing.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Placed<'a> {
+    /// The vertices relative to `offset`, in the axes of the common frame.
+    pub arms: &'a [Vector],
+    /// Where the arms start, in the common frame.
+    pub offset: Vector,
+}
+
+impl Support for Placed<'_> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.arms.len()
+    }
+
+    /// The offset moves every vertex alike, so the arms alone decide.
+    #[inline]
+    fn support(&self, d: &Vector) -> usize {
+        let mut best = 0;
+        let mut best_dot = self.arms[0].dot(d);
+        for (i, p) in self.arms.iter().enumerate().skip(1) {
+            let dot = p.dot(d);
+            if dot > best_dot {
+                best = i;
+                best_dot = dot;
+            }
+        }
+        best
+    }
+
+    #[inline]
+    fn world(&self, i: usize) -> Vector {
+        self.offset + self.arms[i]
+    }
+}
+
+#[inline]
+fn vertex(a: &impl Support, b: &impl Support, ia: usize, ib: usize) -> Vertex {
     let wa = a.world(ia);
     let wb = b.world(ib);
     Vertex {
@@ -153,12 +216,37 @@ pub fn gjk_distance(
         points: b.core(),
         pose: pose_b,
     };
+    run(&pa, a.radius(), &pb, b.radius(), cache)
+}
+
+/// [`gjk_distance`] between cores already placed in a common frame (see [`Placed`]), rounded
+/// by `radius_a` and `radius_b`; the points it returns are in that frame. Same iteration, same
+/// answer to rounding: only where the vertices come from differs.
+pub(crate) fn gjk_placed(
+    a: &Placed<'_>,
+    radius_a: Real,
+    b: &Placed<'_>,
+    radius_b: Real,
+    cache: &mut GjkCache,
+) -> GjkOutput {
+    run(a, radius_a, b, radius_b, cache)
+}
+
+/// The iteration of [`gjk_distance`], on any two [`Support`]s.
+#[inline]
+fn run(
+    pa: &impl Support,
+    radius_a: Real,
+    pb: &impl Support,
+    radius_b: Real,
+    cache: &mut GjkCache,
+) -> GjkOutput {
     let mut s = [Vertex::default(); 3];
     let mut count = 0;
     for k in 0..cache.count as usize {
         let (ia, ib) = (cache.index_a[k] as usize, cache.index_b[k] as usize);
-        if ia < pa.points.len() && ib < pb.points.len() {
-            s[count] = vertex(&pa, &pb, ia, ib);
+        if ia < pa.len() && ib < pb.len() {
+            s[count] = vertex(pa, pb, ia, ib);
             count += 1;
         }
     }
@@ -167,7 +255,7 @@ pub fn gjk_distance(
         count = 1;
     }
     if count == 0 {
-        s[0] = vertex(&pa, &pb, 0, 0);
+        s[0] = vertex(pa, pb, 0, 0);
         count = 1;
     }
 
@@ -213,7 +301,7 @@ pub fn gjk_distance(
         if saved[..saved_count].contains(&(ia, ib)) {
             break;
         }
-        s[count] = vertex(&pa, &pb, ia, ib);
+        s[count] = vertex(pa, pb, ia, ib);
         count += 1;
     }
 
@@ -224,7 +312,7 @@ pub fn gjk_distance(
     }
 
     let (ca, cb) = witness_points(&s, count);
-    let radius_sum = a.radius() + b.radius();
+    let radius_sum = radius_a + radius_b;
     let delta = cb - ca;
     let core_distance = delta.norm();
     // A closest point at the origin to rounding: the cores touch or overlap (the simplex may
@@ -247,8 +335,8 @@ pub fn gjk_distance(
     GjkOutput {
         distance: core_distance - radius_sum,
         normal,
-        point_a: Point::from(ca + normal * a.radius()),
-        point_b: Point::from(cb - normal * b.radius()),
+        point_a: Point::from(ca + normal * radius_a),
+        point_b: Point::from(cb - normal * radius_b),
         cores_overlap: false,
         iterations,
     }
@@ -277,10 +365,16 @@ fn edge_with_origin_outside(s: &[Vertex; 3]) -> Option<(usize, usize)> {
 
 /// Squared size of the simplex, to make the "origin on the simplex" test scale-free.
 fn scale(s: &[Vertex; 3], count: usize) -> Real {
-    s[..count]
-        .iter()
-        .map(|v| v.w.norm_squared())
-        .fold(1e-300, Real::max)
+    // A plain comparison rather than `Real::max`: the same value (no coordinate is NaN), for
+    // fewer instructions on every iteration.
+    let mut largest = 1e-300;
+    for v in &s[..count] {
+        let n = v.w.norm_squared();
+        if n > largest {
+            largest = n;
+        }
+    }
+    largest
 }
 
 fn cached_simplex_is_sound(s: &[Vertex]) -> bool {
