@@ -108,11 +108,26 @@ pub(crate) fn picture(input: impl BufRead, view: View, max_points: u64) -> Resul
                 &bodies,
                 step.step,
                 step.events.iter().flat_map(|e| {
+                    // Where each body was, if the trace says; else the contact point.
                     let at = Point::new(e.point[0], e.point[1]);
-                    [(e.a, at), (e.b, at)]
+                    let [ca, cb] = e.centres.unwrap_or([None, None]);
+                    let centre = |c: Option<[f64; 2]>| c.map_or(at, |[x, y]| Point::new(x, y));
+                    [(e.a, centre(ca)), (e.b, centre(cb))]
                 }),
             );
-            detector.observe(&bodies, step.step);
+            // The bodies' centres at each impact, where the trace has them (traces written
+            // before it kept them are judged on chords).
+            let turns: Vec<(BodyHandle, Point)> = step
+                .events
+                .iter()
+                .filter_map(|e| Some((e, e.centres?)))
+                .flat_map(|(e, [a, b])| [(e.a, a), (e.b, b)])
+                .filter_map(|(id, c)| {
+                    let [x, y] = c?;
+                    Some((*handles.get(id as usize)?, Point::new(x, y)))
+                })
+                .collect();
+            detector.observe_with_turns(&bodies, step.step, &turns);
             last = step.step;
             if view == View::Frame(step.step) {
                 break;

@@ -1,8 +1,8 @@
 //! `impact run`: a scene run to the end, and its [`RunSummary`].
 
-use impact_geometry::{Real, Vector};
+use impact_geometry::{Point, Real, Vector};
 use impact_scene::audit::{linear_momentum, mechanical_energy};
-use impact_scene::{AnyWorld, PassThroughDetector, PassThroughKind, Scene};
+use impact_scene::{AnyWorld, PassThroughDetector, PassThroughKind, Scene, TurnRecorder};
 use serde::Serialize;
 use std::fmt;
 use std::time::Instant;
@@ -145,6 +145,24 @@ pub trait Observer {
     /// A message; the run stops.
     fn after_step(&mut self, step: u64, world: &dyn AnyWorld) -> Result<(), String>;
 
+    /// [`after_step`](Observer::after_step), with where the bodies of each of the step's
+    /// impacts were: `centres[i]` holds the centres of mass of the two bodies of
+    /// `world.events()[i]` at that impact (`None` for a body that is not dynamic; see
+    /// [`TurnRecorder`](impact_scene::TurnRecorder)). The run calls this one; by default it
+    /// ignores the centres.
+    ///
+    /// # Errors
+    /// A message; the run stops.
+    fn after_step_with_centres(
+        &mut self,
+        step: u64,
+        world: &dyn AnyWorld,
+        centres: &[[Option<Point>; 2]],
+    ) -> Result<(), String> {
+        let _ = centres;
+        self.after_step(step, world)
+    }
+
     /// Called after the last step.
     ///
     /// # Errors
@@ -188,14 +206,16 @@ pub fn run_scene(
         o.begin(scene, &*world).map_err(observer_failed(0))?;
     }
 
-    let mut reactions = scene.reactions();
+    // The scene's reactions, behind a recorder of where each impact turned its bodies: the
+    // detector follows bent paths leg by leg, and the trace keeps the turns.
+    let mut hook = TurnRecorder::new(scene.reactions());
     let (mut events, mut removed) = (0u64, 0usize);
     let mut time_lost = 0.0;
     let mut wall_time = 0.0;
     for step in 1..=scene.steps {
         let clock = Instant::now();
         let summary = world
-            .step_with(scene.dt, &mut reactions)
+            .step_with(scene.dt, &mut hook)
             .map_err(|e| StepFailure {
                 step,
                 error: e.to_string(),
@@ -204,10 +224,12 @@ pub fn run_scene(
         events += summary.events as u64;
         removed += summary.removed;
         time_lost += summary.time_lost;
-        detector.observe(world.body_set(), step);
+        detector.observe_with_turns(world.body_set(), step, &hook.turns(world.events()));
         for o in observers.iter_mut() {
-            o.after_step(step, &*world).map_err(observer_failed(step))?;
+            o.after_step_with_centres(step, &*world, hook.centres())
+                .map_err(observer_failed(step))?;
         }
+        hook.clear();
     }
     for o in observers.iter_mut() {
         o.end().map_err(observer_failed(scene.steps))?;

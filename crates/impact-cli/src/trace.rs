@@ -7,7 +7,7 @@
 //! and cut with `head` or `grep` and still be readable.
 
 use crate::run::Observer;
-use impact_geometry::Real;
+use impact_geometry::{Point, Real};
 use impact_scene::{AnyWorld, Scene};
 use impact_solver::BodyType;
 use impact_stepper::EventKind;
@@ -74,6 +74,11 @@ pub struct TraceEvent {
     pub normal: [Real; 2],
     /// How fast the bodies were closing along the normal before the impact.
     pub approach_speed: Real,
+    /// Where the centres of mass of `a` and `b` were at the impact (`null` for a body that
+    /// is not dynamic), so that a reader can follow a path that turned here. Absent from
+    /// traces written before it existed, and from those written without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub centres: Option<[Option<[Real; 2]>; 2]>,
 }
 
 /// A line of a trace after the header: the state after one step.
@@ -153,6 +158,15 @@ impl Observer for TraceWriter {
     }
 
     fn after_step(&mut self, step: u64, world: &dyn AnyWorld) -> Result<(), String> {
+        self.after_step_with_centres(step, world, &[])
+    }
+
+    fn after_step_with_centres(
+        &mut self,
+        step: u64,
+        world: &dyn AnyWorld,
+        centres: &[[Option<Point>; 2]],
+    ) -> Result<(), String> {
         let mut now = vec![false; self.alive.len()];
         let mut bodies = Vec::new();
         for (h, b) in world.body_set().iter() {
@@ -178,10 +192,12 @@ impl Observer for TraceWriter {
             .map(|i| i as u32)
             .collect();
         self.alive = now;
+        let xy = |p: Option<Point>| p.map(|p| [p.x, p.y]);
         let events = world
             .events()
             .iter()
-            .map(|e| TraceEvent {
+            .enumerate()
+            .map(|(i, e)| TraceEvent {
                 time: e.time,
                 fraction: e.fraction,
                 a: e.a.index,
@@ -194,6 +210,7 @@ impl Observer for TraceWriter {
                 point: [e.point().x, e.point().y],
                 normal: [e.normal().x, e.normal().y],
                 approach_speed: e.approach_speed(),
+                centres: centres.get(i).map(|&[a, b]| [xy(a), xy(b)]),
             })
             .collect();
         self.line(&TraceStep {

@@ -520,6 +520,87 @@ fn render_draws_the_bodies_that_passed_through_in_red_as_run_does() {
     assert_eq!(std::fs::read_to_string(&direct).unwrap(), picture);
 }
 
+/// A disc that bounces off a wall inside its one step, under the `toi` stepper, past a short
+/// segment its chord cuts and its path goes round (the scene of impact-scene's
+/// `a_path_bent_inside_the_step_is_judged_on_its_legs_not_its_chord`).
+const BOUNCE: &str = r#"{
+    "gravity": [0, 0],
+    "steps": 1,
+    "stepper": {"type": "toi"},
+    "bodies": [
+        {"type": "static", "shape": {"type": "segment", "a": [1.05, -2], "b": [1.05, 2]},
+         "material": {"restitution": 1, "friction": 0}},
+        {"type": "static", "shape": {"type": "segment", "a": [-0.5, 0], "b": [0.5, 0]},
+         "material": {"restitution": 1, "friction": 0}},
+        {"shape": {"type": "circle", "radius": 0.05}, "pose": {"x": 0, "y": 0.5},
+         "linvel": [120, -60], "ccd": true, "material": {"restitution": 1, "friction": 0}}
+    ]
+}"#;
+
+#[test]
+fn a_path_bent_inside_a_step_is_not_flagged_by_run_or_render_and_the_trace_keeps_its_turn() {
+    let scene = scratch("bounce.json", BOUNCE);
+    let (trace, direct, rendered, old_trace, old_rendered) = (
+        tmp("bounce.jsonl"),
+        tmp("bounce_direct.svg"),
+        tmp("bounce.svg"),
+        tmp("bounce_old.jsonl"),
+        tmp("bounce_old.svg"),
+    );
+    let out = impact(&[
+        "run",
+        scene.to_str().unwrap(),
+        "--json",
+        "--svg",
+        &direct,
+        "--trace",
+        &trace,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["events"], 1);
+    assert_eq!(summary["passed_through"], 0, "{summary}");
+
+    // The event holds where the disc was (the wall has no centre to give).
+    let lines = read_trace(&trace);
+    let event = &lines[1]["events"][0];
+    assert_eq!(
+        (event["a"].clone(), event["b"].clone()),
+        (0.into(), 2.into())
+    );
+    assert!(event["centres"][0].is_null(), "{event}");
+    let x = event["centres"][1][0].as_f64().unwrap();
+    let y = event["centres"][1][1].as_f64().unwrap();
+    assert!((x - 0.995).abs() < 1e-3 && y.abs() < 0.01, "{event}");
+
+    // `render` judges it the same way: nothing red, the same picture.
+    let out = impact(&["render", &trace, "--svg", &rendered]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let picture = std::fs::read_to_string(&rendered).unwrap();
+    assert!(!picture.contains("#d62728"), "nothing flagged");
+    assert_eq!(std::fs::read_to_string(&direct).unwrap(), picture);
+
+    // A trace written before events kept their centres still renders, judged on chords:
+    // the chord cuts the short segment, so the disc is red there.
+    let stripped: Vec<String> = lines
+        .iter()
+        .map(|line| {
+            let mut line = line.clone();
+            if let Some(events) = line.get_mut("events").and_then(Value::as_array_mut) {
+                for e in events {
+                    e.as_object_mut().unwrap().remove("centres");
+                }
+            }
+            line.to_string()
+        })
+        .collect();
+    std::fs::write(&old_trace, stripped.join("\n") + "\n").unwrap();
+    let out = impact(&["render", &old_trace, "--svg", &old_rendered]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let picture = std::fs::read_to_string(&old_rendered).unwrap();
+    assert!(picture.contains("#d62728"), "judged on its chord");
+}
+
 #[test]
 fn bad_traces_and_render_usage_exit_with_2_and_say_why() {
     let good = tmp("good.jsonl");

@@ -1,10 +1,13 @@
 //! Checks of a run that need nothing but body states: energy and momentum (the state hash
 //! is [`BodySet::state_hash`]),
-//! and [`PassThroughDetector`], which says which bodies passed through static geometry.
+//! and [`PassThroughDetector`], which says which bodies passed through static geometry
+//! (told, through [`TurnRecorder`], where paths turned inside a step when the stepper turns
+//! them there).
 
 use impact_geometry::tolerances::LINEAR_SLOP;
 use impact_geometry::{Point, Real, Shape, Vector, cross};
 use impact_solver::{BodyHandle, BodySet};
+use impact_stepper::{CollisionEvent, Impact, ImpactHook};
 
 /// Kinetic plus potential energy of the dynamic bodies in `gravity`: the sum of
 /// `m v^2 / 2 + I w^2 / 2 - m g . c` (potential zero at the origin). Static and kinematic
@@ -130,6 +133,14 @@ struct Track {
 /// move, so their geometry is taken when the detector is made; kinematic bodies are not
 /// obstacles (they move, and the chord test assumes still geometry). A body created later is
 /// followed from the first observation that sees it; a removed one is forgotten.
+///
+/// A stepper that resolves impacts inside the step (`FirstTimeOfImpact`) bends a body's
+/// path there: the chord of a bent path can cross what the path went round, or miss what
+/// the path crossed and crossed back. [`observe_with_turns`](Self::observe_with_turns) takes
+/// where each body was at each such impact ([`TurnRecorder`] collects them): a body with
+/// turns is judged on the straight legs between them instead of on its chord, each leg a
+/// part of its actual path (the stepper's courses are straight between impacts), with no
+/// allowance for going round an end, since no path shorter than the leg is assumed.
 #[derive(Debug, Clone)]
 pub struct PassThroughDetector {
     lines: Vec<Line>,
@@ -208,15 +219,28 @@ impl PassThroughDetector {
             tracks: Vec::new(),
             found: Vec::new(),
         };
-        detector.sync(bodies, None);
+        detector.sync(bodies, None, &[]);
         detector
     }
 
     /// Takes the bodies after a step (`step` is recorded in what is found) and returns how
     /// many bodies were found passing through static geometry for the first time.
     pub fn observe(&mut self, bodies: &BodySet, step: u64) -> usize {
+        self.observe_with_turns(bodies, step, &[])
+    }
+
+    /// [`observe`](Self::observe), told where bodies turned inside the step: `turns` holds a
+    /// body and its centre of mass at each impact the stepper resolved inside the step, in
+    /// time order (see [`TurnRecorder::turns`]). A body with turns is judged leg by leg (see
+    /// the type's docs); turns of bodies that are not dynamic are ignored.
+    pub fn observe_with_turns(
+        &mut self,
+        bodies: &BodySet,
+        step: u64,
+        turns: &[(BodyHandle, Point)],
+    ) -> usize {
         let before = self.found.len();
-        self.sync(bodies, Some(step));
+        self.sync(bodies, Some(step), turns);
         self.found.len() - before
     }
 
@@ -225,7 +249,7 @@ impl PassThroughDetector {
         &self.found
     }
 
-    fn sync(&mut self, bodies: &BodySet, step: Option<u64>) {
+    fn sync(&mut self, bodies: &BodySet, step: Option<u64>, turns: &[(BodyHandle, Point)]) {
         let mut seen = vec![false; self.tracks.len()];
         for (handle, body) in bodies.iter() {
             if !body.is_dynamic() {
@@ -245,8 +269,23 @@ impl PassThroughDetector {
                 && !reported
             {
                 let margin = body.shape().bounding_radius(&body.local_center());
-                let hit = self
-                    .crossed(&t.position, &p1, margin)
+                let mut path = turns
+                    .iter()
+                    .filter(|(h, _)| *h == handle)
+                    .map(|(_, p)| *p)
+                    .peekable();
+                let crossed = if path.peek().is_none() {
+                    self.crossed(&t.position, &p1, margin)
+                } else {
+                    // Leg by leg along the actual path, which holds each leg whole.
+                    let mut from = t.position;
+                    path.chain(core::iter::once(p1)).find_map(|to| {
+                        let leg = self.crossed(&from, &to, 0.0);
+                        from = to;
+                        leg
+                    })
+                };
+                let hit = crossed
                     .map(|owner| (owner, PassThroughKind::Crossed))
                     .or_else(|| {
                         inside
@@ -319,5 +358,95 @@ impl PassThroughDetector {
                 0.0 < t && t < 1.0 && (p0 + chord * t - c).norm() < 0.5 * r
             })
             .map(|(h, _, _)| *h)
+    }
+}
+
+/// An [`ImpactHook`] that records where the two bodies of each impact were (their centres of
+/// mass at the impact), for [`PassThroughDetector::observe_with_turns`] and for traces, and
+/// then hands the impact to `inner`. It only reads: a step with it is the step with `inner`
+/// alone, bit for bit, unless `inner` is inert ([`ImpactHook::is_inert`]), whose steps a
+/// stepper may take by a faster path that needs no hook (`FirstTimeOfImpact`'s disc path:
+/// the same impacts, to rounding).
+///
+/// ```
+/// use impact_scene::{PassThroughDetector, Scene, StepperKind, TurnRecorder};
+///
+/// let scene = Scene::from_json(r#"{
+///     "gravity": [0, 0],
+///     "bodies": [
+///         {"type": "static", "shape": {"type": "segment", "a": [1, -1], "b": [1, 1]}},
+///         {"shape": {"type": "circle", "radius": 0.05}, "linvel": [120, 0], "ccd": true}
+///     ]
+/// }"#)?
+/// .with_stepper(StepperKind::Toi);
+/// let mut world = scene.build()?;
+/// let mut detector = PassThroughDetector::new(world.body_set());
+/// let mut hook = TurnRecorder::new(scene.reactions());
+/// world.step_with(scene.dt, &mut hook)?;
+/// // The disc turned at the wall, inside the step.
+/// assert_eq!(hook.centres().len(), world.events().len());
+/// let turns = hook.turns(world.events());
+/// assert_eq!(turns.len(), 1);
+/// assert_eq!(detector.observe_with_turns(world.body_set(), 1, &turns), 0);
+/// hook.clear();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct TurnRecorder<H> {
+    inner: H,
+    /// Per impact since the last `clear`, in order: the centres of mass of its two bodies.
+    centres: Vec<[Option<Point>; 2]>,
+}
+
+impl<H: ImpactHook> TurnRecorder<H> {
+    /// A recorder in front of `inner` (a scene's [`Reactions`](crate::Reactions), say, or
+    /// [`NoHook`](impact_stepper::NoHook)).
+    pub fn new(inner: H) -> Self {
+        Self {
+            inner,
+            centres: Vec::new(),
+        }
+    }
+
+    /// The hook the impacts are handed to.
+    pub fn inner(&self) -> &H {
+        &self.inner
+    }
+
+    /// Per impact since the last [`clear`](Self::clear), in the order of the impacts, which
+    /// is the order of the step's events: the centres of mass of its bodies `a` and `b` at
+    /// the impact, `None` for a body that is not dynamic.
+    pub fn centres(&self) -> &[[Option<Point>; 2]] {
+        &self.centres
+    }
+
+    /// The turns of the step for [`PassThroughDetector::observe_with_turns`]: each dynamic
+    /// body of each of `events` (the step's, in the order recorded) with its centre of mass
+    /// at that impact.
+    pub fn turns(&self, events: &[CollisionEvent]) -> Vec<(BodyHandle, Point)> {
+        events
+            .iter()
+            .zip(&self.centres)
+            .flat_map(|(e, [a, b])| [a.map(|p| (e.a, p)), b.map(|p| (e.b, p))])
+            .flatten()
+            .collect()
+    }
+
+    /// Forgets what was recorded: call it after each step is observed.
+    pub fn clear(&mut self) {
+        self.centres.clear();
+    }
+}
+
+impl<H: ImpactHook> ImpactHook for TurnRecorder<H> {
+    fn on_impact(&mut self, impact: &mut Impact<'_>) {
+        let event = *impact.event();
+        let centre = |handle| {
+            let body = impact.body(handle).filter(|b| b.is_dynamic())?;
+            Some(impact.pose(handle)? * body.local_center())
+        };
+        // Before `inner`, which may remove a body or change its course.
+        self.centres.push([centre(event.a), centre(event.b)]);
+        self.inner.on_impact(impact);
     }
 }

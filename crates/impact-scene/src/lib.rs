@@ -79,7 +79,7 @@ mod validate;
 mod world;
 mod write;
 
-pub use audit::{PassThrough, PassThroughDetector, PassThroughKind};
+pub use audit::{PassThrough, PassThroughDetector, PassThroughKind, TurnRecorder};
 pub use error::SceneError;
 pub use query::{SweptShape, ToiQuery};
 pub use reactions::{Fired, Reactions};

@@ -1,7 +1,7 @@
 //! The pass-through detector: what it flags and what it leaves alone.
 
 use impact_geometry::{Circle, Isometry, Point, Segment};
-use impact_scene::{PassThroughDetector, PassThroughKind, Scene, StepperKind};
+use impact_scene::{PassThroughDetector, PassThroughKind, Scene, StepperKind, TurnRecorder};
 use impact_solver::{BodySet, RigidBodyDef};
 
 const BULLETS: &str = r#"{
@@ -98,4 +98,83 @@ fn ending_inside_a_static_body_is_flagged_and_grazing_an_end_is_not() {
     assert_eq!(detector.observe(&bodies, 2), 1);
     assert_eq!(detector.found()[1].obstacle, wall);
     assert_eq!(detector.found()[1].body, grazer);
+}
+
+/// A disc bounced off a wall inside one step, under `FirstTimeOfImpact`: from (0, 0.5) down
+/// to the wall at x = 1.05 and back down-left to about (0, -0.5). Its chord crosses the
+/// short segment on y = 0 near its middle; its path went round the segment's right end,
+/// 0.2 away from it at the closest.
+const BOUNCE: &str = r#"{
+    "gravity": [0, 0],
+    "steps": 1,
+    "bodies": [
+        {"type": "static", "shape": {"type": "segment", "a": [1.05, -2], "b": [1.05, 2]},
+         "material": {"restitution": 1, "friction": 0}},
+        {"type": "static", "shape": {"type": "segment", "a": [-0.5, 0], "b": [0.5, 0]},
+         "material": {"restitution": 1, "friction": 0}},
+        {"shape": {"type": "circle", "radius": 0.05}, "pose": {"x": 0, "y": 0.5},
+         "linvel": [120, -60], "ccd": true, "material": {"restitution": 1, "friction": 0}}
+    ]
+}"#;
+
+#[test]
+fn a_path_bent_inside_the_step_is_judged_on_its_legs_not_its_chord() {
+    let scene = Scene::from_json(BOUNCE)
+        .unwrap()
+        .with_stepper(StepperKind::Toi);
+    let mut world = scene.build().unwrap();
+    let mut by_chord = PassThroughDetector::new(world.body_set());
+    let mut by_legs = by_chord.clone();
+    let mut hook = TurnRecorder::new(scene.reactions());
+    world.step_with(scene.dt, &mut hook).unwrap();
+    let turns = hook.turns(world.events());
+    assert_eq!(turns.len(), 1, "one bounce: {:?}", world.events());
+    let (disc, turn) = turns[0];
+    assert!(
+        (turn.x - 0.995).abs() < 1e-3 && turn.y.abs() < 0.01,
+        "{turn:?}"
+    );
+    let end = world.body_set().get(disc).unwrap().center_of_mass();
+    assert!(
+        end.y < -0.4 && end.x.abs() < 0.05,
+        "back down-left: {end:?}"
+    );
+
+    // The chord cuts the segment on y = 0: the chord alone reports a crossing...
+    assert_eq!(by_chord.observe(world.body_set(), 1), 1);
+    assert_eq!(by_chord.found()[0].obstacle.index, 1);
+    // ...the legs, which the disc actually took, do not.
+    assert_eq!(by_legs.observe_with_turns(world.body_set(), 1, &turns), 0);
+}
+
+#[test]
+fn a_leg_through_a_segment_is_flagged_whatever_the_chord() {
+    // Turns made up by hand: from (0, 0.5) down through the segment on y = 0 to (0, -0.5),
+    // then back up to (0.01, 0.5). The chord (0, 0.5) to (0.01, 0.5) crosses nothing.
+    let mut bodies = BodySet::new();
+    let wall = bodies
+        .insert(RigidBodyDef::fixed(
+            Segment::new(Point::new(-1.0, 0.0), Point::new(1.0, 0.0))
+                .unwrap()
+                .into(),
+        ))
+        .unwrap();
+    let disc = bodies
+        .insert(
+            RigidBodyDef::new(Circle::new(0.05).unwrap().into())
+                .pose(Isometry::translation(0.0, 0.5)),
+        )
+        .unwrap();
+    let mut detector = PassThroughDetector::new(&bodies);
+    bodies
+        .get_mut(disc)
+        .unwrap()
+        .set_pose(Isometry::translation(0.01, 0.5))
+        .unwrap();
+    let mut chord_only = detector.clone();
+    assert_eq!(chord_only.observe(&bodies, 1), 0);
+    let turns = [(disc, Point::new(0.0, -0.5)), (wall, Point::new(5.0, 5.0))];
+    assert_eq!(detector.observe_with_turns(&bodies, 1, &turns), 1);
+    assert_eq!(detector.found()[0].obstacle, wall);
+    assert_eq!(detector.found()[0].kind, PassThroughKind::Crossed);
 }
