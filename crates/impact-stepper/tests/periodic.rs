@@ -8,7 +8,9 @@
 
 mod common;
 
-use common::{DT, assert_same_run, elastic_disc, state_hash};
+#[cfg(feature = "serde")]
+use common::assert_same_run;
+use common::{DT, elastic_disc, state_hash};
 use impact_broadphase::{Broadphase, BruteForce, RTreeBroadphase, SortAndSweep};
 use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Vector};
 use impact_solver::RigidBodyDef;
