@@ -35,13 +35,31 @@ impl Sweep {
         angvel: Real,
         dt: Real,
     ) -> Result<Self, GeometryError> {
-        finite_vector("sweep.start.translation", &start.translation.vector)?;
-        finite("sweep.start.rotation.re", start.rotation.re)?;
-        finite("sweep.start.rotation.im", start.rotation.im)?;
-        finite_point("sweep.local_center", &local_center)?;
-        finite_vector("sweep.linvel", &linvel)?;
-        finite("sweep.angvel", angvel)?;
-        positive("sweep.dt", dt)?;
+        // Every number at once in the usual case: the checks that name the bad field run
+        // only when one is bad (conservative advancement and the steppers build sweeps in
+        // their inner loops).
+        let t = start.translation.vector;
+        let numbers = [
+            t.x,
+            t.y,
+            start.rotation.re,
+            start.rotation.im,
+            local_center.x,
+            local_center.y,
+            linvel.x,
+            linvel.y,
+            angvel,
+            dt,
+        ];
+        if !(numbers.iter().all(|v| v.is_finite()) && dt > 0.0) {
+            finite_vector("sweep.start.translation", &start.translation.vector)?;
+            finite("sweep.start.rotation.re", start.rotation.re)?;
+            finite("sweep.start.rotation.im", start.rotation.im)?;
+            finite_point("sweep.local_center", &local_center)?;
+            finite_vector("sweep.linvel", &linvel)?;
+            finite("sweep.angvel", angvel)?;
+            positive("sweep.dt", dt)?;
+        }
         Ok(Self {
             start,
             local_center,

@@ -248,6 +248,60 @@ fn capsule_mass_matches_numerical_integration() {
     assert!((MassProperties::area(&Shape::from(capsule)) - props.mass).abs() < 1e-12);
 }
 
+/// Each bad number of a sweep is named, the first in the order of the arguments when
+/// several are bad, whatever the others hold.
+#[test]
+fn a_sweep_names_its_first_bad_number() {
+    let fields = [
+        "sweep.start.translation.x",
+        "sweep.start.translation.y",
+        "sweep.start.rotation.re",
+        "sweep.start.rotation.im",
+        "sweep.local_center.x",
+        "sweep.local_center.y",
+        "sweep.linvel.x",
+        "sweep.linvel.y",
+        "sweep.angvel",
+        "sweep.dt",
+    ];
+    let good = [0.5, -2.0, 1.0, 0.0, 0.25, 0.0, 3.0, -1.0, 2.0, 0.5];
+    let build = |n: &[f64; 10]| {
+        let mut start = Isometry::new(Vector::new(n[0], n[1]), 0.0);
+        start.rotation = impact_geometry::nalgebra::UnitComplex::new_unchecked(
+            impact_geometry::nalgebra::Complex::new(n[2], n[3]),
+        );
+        Sweep::new(
+            start,
+            Point::new(n[4], n[5]),
+            Vector::new(n[6], n[7]),
+            n[8],
+            n[9],
+        )
+    };
+    assert!(build(&good).is_ok());
+    for (i, field) in fields.iter().enumerate() {
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let mut n = good;
+            n[i] = bad;
+            // A later bad number does not change which is named.
+            if i + 1 < n.len() {
+                n[n.len() - 1] = -1.0;
+            }
+            let message = build(&n).unwrap_err().to_string();
+            assert!(
+                message.starts_with(&format!("{field}:")),
+                "{field}: {message}"
+            );
+        }
+    }
+    let mut n = good;
+    n[9] = -0.5;
+    assert_eq!(
+        build(&n).unwrap_err().to_string(),
+        "sweep.dt: must be positive, got -0.5"
+    );
+}
+
 #[test]
 fn sweeps_validate_and_interpolate() {
     assert_eq!(

@@ -86,6 +86,7 @@ impl Shape {
 
     /// The largest distance from `center` (body frame) to any point of the shape: the radius
     /// of the smallest disc about `center` that holds the shape whatever its rotation.
+    #[inline]
     pub fn bounding_radius(&self, center: &Point) -> Real {
         self.core_bounding_radius(center) + self.radius()
     }
@@ -93,6 +94,7 @@ impl Shape {
     /// The largest distance from `center` (body frame) to a point of the core: how far a
     /// turn of one radian about `center` can move a point of the core (the rounding turns in
     /// place). [`Shape::bounding_radius`] without the radius.
+    #[inline]
     pub fn core_bounding_radius(&self, center: &Point) -> Real {
         // The largest squared distance, then one square root: the same value as the largest
         // distance (the square root is correctly rounded, so it keeps the order), for less
