@@ -98,6 +98,9 @@ struct Vertex {
     wb: Vector,
     /// `wb - wa`.
     w: Vector,
+    /// The largest squared norm of `wa`, `wb` and `w`: the size of the numbers `w` was
+    /// computed from (see [`scale`]).
+    size2: Real,
     /// Barycentric weight in the closest point.
     a: Real,
     ia: usize,
@@ -189,10 +192,15 @@ impl Support for Placed<'_> {
 fn vertex(a: &impl Support, b: &impl Support, ia: usize, ib: usize) -> Vertex {
     let wa = a.world(ia);
     let wb = b.world(ib);
+    let w = wb - wa;
     Vertex {
         wa,
         wb,
-        w: wb - wa,
+        w,
+        size2: w
+            .norm_squared()
+            .max(wa.norm_squared())
+            .max(wb.norm_squared()),
         a: 1.0,
         ia,
         ib,
@@ -363,15 +371,19 @@ fn edge_with_origin_outside(s: &[Vertex; 3]) -> Option<(usize, usize)> {
     worst.map(|(edge, _)| edge)
 }
 
-/// Squared size of the simplex, to make the "origin on the simplex" test scale-free.
+/// Squared size of the numbers the simplex was computed from, to make the "origin on the
+/// simplex" test scale-free: its vertices, and the support points they are differences of.
+/// A difference of two points far from the origin carries their rounding, not its own: two
+/// shapes overlapping around (-6, -6) left GJK on an edge 8.9e-16 from the origin (rounding
+/// at that size), which a tolerance from the vertices alone (about 1 there) took for a
+/// distance, and the cores for apart (fuzz/regressions/gjk_distance/crash-93300b7d).
 fn scale(s: &[Vertex; 3], count: usize) -> Real {
     // A plain comparison rather than `Real::max`: the same value (no coordinate is NaN), for
     // fewer instructions on every iteration.
     let mut largest = 1e-300;
     for v in &s[..count] {
-        let n = v.w.norm_squared();
-        if n > largest {
-            largest = n;
+        if v.size2 > largest {
+            largest = v.size2;
         }
     }
     largest
