@@ -7,8 +7,7 @@
 //! counts, the mean query time, and exits with an error if any miss or late hit occurred.
 
 use impact2d::narrowphase::audit::{
-    Case, SplitMix64, Verdict, first_contact_by_sampling, judge, random_rotating_case,
-    skinny_box_case,
+    Case, SplitMix64, Verdict, random_rotating_case, skinny_box_case,
 };
 use impact2d::narrowphase::distance;
 use impact2d::prelude::*;
@@ -44,16 +43,7 @@ fn run(
         let clock = Instant::now();
         let toi = time_of_impact(&c.a, &c.sweep_a, &c.b, &c.sweep_b, options);
         t.seconds += clock.elapsed().as_secs_f64();
-        let oracle = first_contact_by_sampling(
-            &c.a,
-            &c.sweep_a,
-            &c.b,
-            &c.sweep_b,
-            options.target_separation(),
-            1.0,
-            samples,
-        );
-        match judge(&toi, oracle, &c.a, &c.sweep_a, &c.b, &c.sweep_b, options) {
+        match c.audit(&toi, options, samples).1 {
             Verdict::Agree if matches!(toi, Toi::Hit(_)) => t.hits += 1,
             Verdict::Agree => t.separated += 1,
             Verdict::Missed { .. } => t.misses += 1,

@@ -187,6 +187,23 @@ pub struct Case {
     pub sweep_b: Sweep,
 }
 
+impl Case {
+    /// The oracle's first contact for this case over the whole step
+    /// ([`first_contact_by_sampling`] at `options`' target with `samples` samples), and how
+    /// `toi`, a method's answer for it, compares ([`judge`]).
+    pub fn audit(
+        &self,
+        toi: &Toi,
+        options: &ToiOptions,
+        samples: usize,
+    ) -> (Option<Real>, Verdict) {
+        let (a, sa, b, sb) = (&self.a, &self.sweep_a, &self.b, &self.sweep_b);
+        let oracle =
+            first_contact_by_sampling(a, sa, b, sb, options.target_separation(), 1.0, samples);
+        (oracle, judge(toi, oracle, a, sa, b, sb, options))
+    }
+}
+
 /// A random shape of size about 0.05 to 2, including skinny boxes (aspect up to 40:1).
 pub fn random_shape(rng: &mut SplitMix64) -> Shape {
     let p = |rng: &mut SplitMix64| Point::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));

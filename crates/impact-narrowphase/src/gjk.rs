@@ -132,16 +132,7 @@ impl Support for Proxy<'_> {
     #[inline]
     fn support(&self, d: &Vector) -> usize {
         let local = self.pose.rotation.inverse_transform_vector(d);
-        let mut best = 0;
-        let mut best_dot = self.points[0].coords.dot(&local);
-        for (i, p) in self.points.iter().enumerate().skip(1) {
-            let dot = p.coords.dot(&local);
-            if dot > best_dot {
-                best = i;
-                best_dot = dot;
-            }
-        }
-        best
+        farthest(self.points.iter().map(|p| p.coords.dot(&local)))
     }
 
     #[inline]
@@ -170,22 +161,30 @@ impl Support for Placed<'_> {
     /// The offset moves every vertex alike, so the arms alone decide.
     #[inline]
     fn support(&self, d: &Vector) -> usize {
-        let mut best = 0;
-        let mut best_dot = self.arms[0].dot(d);
-        for (i, p) in self.arms.iter().enumerate().skip(1) {
-            let dot = p.dot(d);
-            if dot > best_dot {
-                best = i;
-                best_dot = dot;
-            }
-        }
-        best
+        farthest(self.arms.iter().map(|p| p.dot(d)))
     }
 
     #[inline]
     fn world(&self, i: usize) -> Vector {
         self.offset + self.arms[i]
     }
+}
+
+/// The index of the largest of `heights` (a core's vertices along a direction, say), the
+/// first of equal ones; 0 if there are none.
+#[inline]
+pub(crate) fn farthest(mut heights: impl Iterator<Item = Real>) -> usize {
+    let Some(mut best_height) = heights.next() else {
+        return 0;
+    };
+    let mut best = 0;
+    for (i, h) in heights.enumerate() {
+        if h > best_height {
+            best = i + 1;
+            best_height = h;
+        }
+    }
+    best
 }
 
 #[inline]

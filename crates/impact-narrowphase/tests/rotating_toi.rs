@@ -6,9 +6,7 @@
 //! release-mode audit `cargo run --release --example toi_audit` runs the same check with a
 //! denser oracle and reports timings.)
 
-use impact_narrowphase::audit::{
-    SplitMix64, Verdict, first_contact_by_sampling, judge, random_rotating_case, skinny_box_case,
-};
+use impact_narrowphase::audit::{SplitMix64, Verdict, random_rotating_case, skinny_box_case};
 use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};
 
 fn audit(
@@ -25,16 +23,8 @@ fn audit(
             continue;
         }
         let toi = time_of_impact(&c.a, &c.sweep_a, &c.b, &c.sweep_b, &options);
-        let oracle = first_contact_by_sampling(
-            &c.a,
-            &c.sweep_a,
-            &c.b,
-            &c.sweep_b,
-            options.target_separation(),
-            1.0,
-            samples,
-        );
-        match judge(&toi, oracle, &c.a, &c.sweep_a, &c.b, &c.sweep_b, &options) {
+        let (oracle, verdict) = c.audit(&toi, &options, samples);
+        match verdict {
             Verdict::Agree => hits += usize::from(matches!(toi, Toi::Hit(_))),
             Verdict::GaveUp => gave_up += 1,
             v => panic!("case {i}: {v:?}, toi {toi:?}, oracle {oracle:?}\n{c:?}"),

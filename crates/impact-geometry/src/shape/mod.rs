@@ -99,9 +99,15 @@ impl Shape {
         // The largest squared distance, then one square root: the same value as the largest
         // distance (the square root is correctly rounded, so it keeps the order), for less
         // work in conservative advancement, which asks twice per query.
+        // A plain comparison rather than `Real::max`: the same value (a NaN distance is
+        // skipped either way), without `max`'s NaN handling in a loop conservative
+        // advancement runs on every query.
         let mut farthest: Real = 0.0;
         for p in self.core() {
-            farthest = farthest.max((p - center).norm_squared());
+            let d = (p - center).norm_squared();
+            if d > farthest {
+                farthest = d;
+            }
         }
         farthest.sqrt()
     }

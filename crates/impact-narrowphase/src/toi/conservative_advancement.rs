@@ -47,7 +47,7 @@
 
 use super::closed_form_toi;
 use crate::distance::distance;
-use crate::gjk::{GjkCache, GjkOutput, Placed, gjk_distance, gjk_placed};
+use crate::gjk::{GjkCache, GjkOutput, Placed, farthest, gjk_distance, gjk_placed};
 use crate::minkowski::{circle_entry, circle_exit};
 use crate::{Hit, Toi, ToiOptions};
 use impact_geometry::{
@@ -85,7 +85,7 @@ impl<'a> Mover<'a> {
             sweep,
             displacement: sweep.displacement(),
             turn: sweep.rotation_angle(),
-            arm: core_bounding_radius(shape.core(), &sweep.local_center()),
+            arm: shape.core_bounding_radius(&sweep.local_center()),
             start_center: sweep.center_at(0.0),
         }
     }
@@ -140,21 +140,6 @@ impl<'a> Mover<'a> {
     fn point_velocity(&self, p: &Point) -> Vector {
         self.displacement + cross_scalar_vector(self.turn, &(p - self.start_center))
     }
-}
-
-/// [`Shape::core_bounding_radius`], the same value (the largest squared distance, then one
-/// square root; no coordinate is NaN, so a plain comparison picks what `Real::max` would),
-/// inlined: called on every query, the library's version cost 90 instructions for a box.
-#[inline]
-fn core_bounding_radius(core: &[Point], center: &Point) -> Real {
-    let mut farthest: Real = 0.0;
-    for p in core {
-        let d = (p - center).norm_squared();
-        if d > farthest {
-            farthest = d;
-        }
-    }
-    farthest.sqrt()
 }
 
 /// Where the bounding circles allow an impact.
@@ -765,15 +750,9 @@ impl Face {
         let (normal, on_face) = match shape {
             Shape::Circle(_) => return None,
             Shape::Polygon(p) => {
-                // The first of the most aligned, each dot computed once.
+                // The first of the most aligned.
                 let normals = p.normals();
-                let (mut k, mut best) = (0, normals[0].dot(&local));
-                for (i, n) in normals.iter().enumerate().skip(1) {
-                    let along = n.dot(&local);
-                    if along > best {
-                        (k, best) = (i, along);
-                    }
-                }
+                let k = farthest(normals.iter().map(|n| n.dot(&local)));
                 (normals[k], p.vertices()[k])
             }
             Shape::Segment(s) => (side_normal(&s.direction(), &local)?, s.a()),
@@ -933,8 +912,7 @@ mod tests {
 
     use super::*;
     use crate::audit::{
-        SplitMix64, Verdict, first_contact_by_sampling, judge, random_rotating_case,
-        rotating_case_with, skinny_box_case,
+        SplitMix64, Verdict, random_rotating_case, rotating_case_with, skinny_box_case,
     };
     use impact_geometry::ConvexPolygon;
 
@@ -987,16 +965,7 @@ mod tests {
             let (toi, differs) = both(&c, &options);
             differ += usize::from(differs);
             hits += usize::from(matches!(toi, Toi::Hit(_)));
-            let oracle = first_contact_by_sampling(
-                &c.a,
-                &c.sweep_a,
-                &c.b,
-                &c.sweep_b,
-                options.target_separation(),
-                1.0,
-                200,
-            );
-            let verdict = judge(&toi, oracle, &c.a, &c.sweep_a, &c.b, &c.sweep_b, &options);
+            let (oracle, verdict) = c.audit(&toi, &options, 200);
             assert!(
                 matches!(verdict, Verdict::Agree | Verdict::GaveUp),
                 "case {i}: {verdict:?}, fused {toi:?}, oracle {oracle:?}\n{c:?}"
@@ -1025,16 +994,7 @@ mod tests {
             let c = skinny_box_case(2.06 + 1.5 * i as Real / 500.0, 0.0148 * i as Real);
             let (toi, differs) = both(&c, &options);
             differ += usize::from(differs);
-            let oracle = first_contact_by_sampling(
-                &c.a,
-                &c.sweep_a,
-                &c.b,
-                &c.sweep_b,
-                options.target_separation(),
-                1.0,
-                200,
-            );
-            let verdict = judge(&toi, oracle, &c.a, &c.sweep_a, &c.b, &c.sweep_b, &options);
+            let (_, verdict) = c.audit(&toi, &options, 200);
             assert_eq!(verdict, Verdict::Agree, "case {i}: fused {toi:?}\n{c:?}");
         }
         assert!(differ <= 1, "{differ} answers differ from the generic path");
