@@ -257,10 +257,6 @@ impl ReachGrid {
         let mut report = |item: &Item, stamps: &mut [u32], kept: bool| {
             let y = item.slot;
             let ys = y as usize;
-            // A bucket mixes cells, of any level: an upward query skips the finer boxes it
-            // meets there (they find this one themselves), and the boxes of its own level
-            // with a smaller slot (the pair is theirs to report). A box listed in several
-            // of the cells visited is tested once.
             // Most listed boxes miss the query's: the box test, on the item's own copy,
             // comes before the tests that read elsewhere (the stamps).
             let listed = if PERIODIC {
@@ -273,6 +269,10 @@ impl ReachGrid {
             if listed == (0, 0) {
                 return;
             }
+            // A bucket mixes cells, of any level: an upward query skips the finer boxes it
+            // meets there (they find this one themselves), and the boxes of its own level
+            // with a smaller slot (the pair is theirs to report). A box listed in several
+            // of the cells visited is tested once.
             let level = item.level as usize;
             if y == slot
                 || upward && (level < first || level == first && y < slot)
@@ -519,6 +519,22 @@ mod tests {
         out
     }
 
+    /// What the all-level query of slot `x` with box `query` reports, sorted as [`brute`].
+    fn query_all(
+        grid: &mut ReachGrid,
+        x: usize,
+        query: &Aabb,
+        boxes: &[Option<Aabb>],
+        period: Option<Vector>,
+    ) -> Vec<(u32, [i8; 2])> {
+        let mut got = Vec::new();
+        grid.query(x as u32, query, boxes, false, |y, s| {
+            got.push(key(y, s, period))
+        });
+        got.sort_unstable();
+        got
+    }
+
     fn key(y: u32, s: Vector, period: Option<Vector>) -> (u32, [i8; 2]) {
         let size = period.unwrap_or(Vector::new(1.0, 1.0));
         (
@@ -572,19 +588,15 @@ mod tests {
                 let grown = old.inflated(grow);
                 boxes[x] = Some(grown);
                 grid.insert(x as u32, &grown);
-                let mut got = Vec::new();
-                grid.query(x as u32, &grown, &boxes, false, |y, s| {
-                    got.push(key(y, s, period))
-                });
-                got.sort_unstable();
                 assert_eq!(
-                    got,
+                    query_all(&mut grid, x, &grown, &boxes, period),
                     brute(&boxes, x, &grown, period),
                     "seed {seed}: grown {x}"
                 );
             }
         }
     }
+
     /// Boxes that move (a skin reach: the old listing taken out, the new one listed) are
     /// found where they are and not where they were, by queries that visit cells and by
     /// queries large enough to test a level's member list, which keeps the old copies.
@@ -608,13 +620,8 @@ mod tests {
                 let Some(aabb) = boxes[x] else { continue };
                 // As it is, and grown to cover many cells of the finest levels.
                 for query in [aabb, aabb.inflated(0.3 * span)] {
-                    let mut got = Vec::new();
-                    grid.query(x as u32, &query, &boxes, false, |y, s| {
-                        got.push(key(y, s, period))
-                    });
-                    got.sort_unstable();
                     assert_eq!(
-                        got,
+                        query_all(&mut grid, x, &query, &boxes, period),
                         brute(&boxes, x, &query, period),
                         "seed {seed}: query {x}"
                     );

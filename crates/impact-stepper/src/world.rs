@@ -610,16 +610,18 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         }
         for (handle, body) in self.bodies.iter() {
             let sweep = body.sweep(dt)?;
-            let swept = Aabb::swept(body.shape(), &sweep).inflated(pad);
-            // The step is refused by the swept box even when the broadphase gets less: the
-            // stepper's own search covers the body's motion.
-            let aabb = match self.stepper.contact_reach(body, g, dt) {
+            let swept = || Aabb::swept(body.shape(), &sweep).inflated(pad);
+            let reach = self.stepper.contact_reach(body, g, dt);
+            let aabb = match reach {
                 Some(reach) => body.shape().aabb(body.pose()).inflated(pad.max(reach)),
-                None => swept,
+                None => swept(),
             };
             if let Some(images) = &mut scratch.images {
                 // Boxes wider than half a period could meet a body through two images at
                 // once, or its own; the minimum image would no longer be the whole answer.
+                // The step is refused by the swept box even when the broadphase gets less:
+                // the stepper's own search covers the body's motion.
+                let swept = if reach.is_some() { swept() } else { aabb };
                 if !images.fits(&swept) {
                     return Err(WorldError::OutOfRange {
                         field: "dt".to_owned(),

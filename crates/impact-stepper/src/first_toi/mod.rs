@@ -883,6 +883,17 @@ struct Run<'r> {
 }
 
 impl Run<'_> {
+    /// Whether `course_box` meets the box of `neighbour`'s current course, at the image it
+    /// is met through: the test every pair passes before it is planned.
+    fn courses_meet(&self, course_box: &Aabb, neighbour: Neighbour) -> bool {
+        let other = self.s.hot[neighbour.slot as usize].course_box;
+        let other = match neighbour.periods {
+            [0, 0] => other,
+            _ => shifted(&other, &neighbour.shift(self.s.period)),
+        };
+        course_box.intersects(&other)
+    }
+
     /// Takes part in impacts: not removed or disabled by the hook.
     fn is_live(&self, slot: usize) -> bool {
         is_live(&self.s.requests, slot)
@@ -964,7 +975,6 @@ impl Run<'_> {
             return;
         };
         let candidates = core::mem::take(&mut self.s.neighbours[xs]);
-        let period = self.s.period;
         let start = planning == Planning::Start;
         for &neighbour in &candidates {
             // At the start both bodies of a checked pair plan it, and the smaller slot
@@ -973,38 +983,25 @@ impl Run<'_> {
             if start && neighbour.slot < x && self.s.checked[neighbour.slot as usize] {
                 continue;
             }
-            // Most neighbours' courses miss this one's: `plan_pair` tests that first, but
-            // the test costs less here than the call, and a plan walks the whole list.
-            let other = self.s.hot[neighbour.slot as usize].course_box;
-            let other = match neighbour.periods {
-                [0, 0] => other,
-                _ => shifted(&other, &neighbour.shift(period)),
-            };
-            if !course_box.intersects(&other) {
+            // Most neighbours' courses miss this one's, which costs less to test here than
+            // a call to find out.
+            if !self.courses_meet(&course_box, neighbour) {
                 continue;
             }
-            self.plan_pair(
-                x,
-                &sweep_x,
-                &course_box,
-                neighbour,
-                (t, t, Real::NEG_INFINITY),
-                planning,
-            );
+            self.plan_pair(x, &sweep_x, neighbour, (t, t, Real::NEG_INFINITY), planning);
         }
         self.s.neighbours[xs] = candidates;
     }
 
-    /// Queues the impact of `x` on `sweep_x` (its course from `t`, whose padded box is
-    /// `course_box`) with `neighbour`, if they meet before the step ends and before the
-    /// pair's horizon (see [`Hot::escape_at`]). `(t, now, after)`: `now` is the time of
+    /// Queues the impact of `x` on `sweep_x` (its course from `t`) with `neighbour`, if they
+    /// meet before the step ends and before the pair's horizon (see [`Hot::escape_at`]).
+    /// Callers ask only pairs whose course boxes meet ([`Run::courses_meet`]). `(t, now, after)`: `now` is the time of
     /// the loop (`t` or later), nothing is queued before it; an impact at or before `after`
     /// was queued already and is not queued again.
     fn plan_pair(
         &mut self,
         x: u32,
         sweep_x: &Sweep,
-        course_box: &Aabb,
         neighbour: Neighbour,
         (t, now, after): (Real, Real, Real),
         planning: Planning,
@@ -1014,10 +1011,7 @@ impl Run<'_> {
         let (y, shift) = (neighbour.slot, neighbour.shift(period));
         let ys = y as usize;
         let (hot_x, hot_y) = (self.s.hot[xs], self.s.hot[ys]);
-        if !course_box.intersects(&shifted(&hot_y.course_box, &shift))
-            || !self.is_live(ys)
-            || !hot_x.dynamic && !hot_y.dynamic
-        {
+        if !self.is_live(ys) || !hot_x.dynamic && !hot_y.dynamic {
             return;
         }
         let asked_from_other_side = match planning {
@@ -1578,10 +1572,12 @@ impl Run<'_> {
             let Some((sweep, course_box)) = self.course_and_box(asker, t_pair) else {
                 continue;
             };
+            if !self.courses_meet(&course_box, other) {
+                continue;
+            }
             self.plan_pair(
                 asker as u32,
                 &sweep,
-                &course_box,
                 other,
                 (t_pair, t, after),
                 Planning::Escape,
