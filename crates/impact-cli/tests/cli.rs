@@ -520,26 +520,13 @@ fn render_draws_the_bodies_that_passed_through_in_red_as_run_does() {
     assert_eq!(std::fs::read_to_string(&direct).unwrap(), picture);
 }
 
-/// A disc that bounces off a wall inside its one step, under the `toi` stepper, past a short
-/// segment its chord cuts and its path goes round (the scene of impact-scene's
-/// `a_path_bent_inside_the_step_is_judged_on_its_legs_not_its_chord`).
-const BOUNCE: &str = r#"{
-    "gravity": [0, 0],
-    "steps": 1,
-    "stepper": {"type": "toi"},
-    "bodies": [
-        {"type": "static", "shape": {"type": "segment", "a": [1.05, -2], "b": [1.05, 2]},
-         "material": {"restitution": 1, "friction": 0}},
-        {"type": "static", "shape": {"type": "segment", "a": [-0.5, 0], "b": [0.5, 0]},
-         "material": {"restitution": 1, "friction": 0}},
-        {"shape": {"type": "circle", "radius": 0.05}, "pose": {"x": 0, "y": 0.5},
-         "linvel": [120, -60], "ccd": true, "material": {"restitution": 1, "friction": 0}}
-    ]
-}"#;
-
 #[test]
 fn a_path_bent_inside_a_step_is_not_flagged_by_run_or_render_and_the_trace_keeps_its_turn() {
-    let scene = scratch("bounce.json", BOUNCE);
+    // A disc that bounces off a wall inside its one step under the `toi` stepper, past a
+    // short segment its chord cuts and its path goes round (impact-scene's pass-through
+    // tests use it too).
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../impact-scene/tests/scenes/bounce_past_segment.json");
     let (trace, direct, rendered, old_trace, old_rendered) = (
         tmp("bounce.jsonl"),
         tmp("bounce_direct.svg"),

@@ -250,6 +250,10 @@ impl PassThroughDetector {
     }
 
     fn sync(&mut self, bodies: &BodySet, step: Option<u64>, turns: &[(BodyHandle, Point)]) {
+        // By slot, each body's turns still in time order (a stable sort): a body finds its
+        // own in one search, not a scan of every impact of the step.
+        let mut turns = turns.to_vec();
+        turns.sort_by_key(|(h, _)| h.index);
         let mut seen = vec![false; self.tracks.len()];
         for (handle, body) in bodies.iter() {
             if !body.is_dynamic() {
@@ -269,8 +273,10 @@ impl PassThroughDetector {
                 && !reported
             {
                 let margin = body.shape().bounding_radius(&body.local_center());
-                let mut path = turns
+                let first = turns.partition_point(|(h, _)| h.index < handle.index);
+                let mut path = turns[first..]
                     .iter()
+                    .take_while(|(h, _)| h.index == handle.index)
                     .filter(|(h, _)| *h == handle)
                     .map(|(_, p)| *p)
                     .peekable();
