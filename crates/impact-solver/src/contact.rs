@@ -22,6 +22,7 @@ use impact_narrowphase::{ContactId, Manifold};
 
 mod packed;
 mod restitution;
+mod spare;
 
 /// A manifold between two bodies: what the narrowphase produced for the pair, with the
 /// normal pointing from `a` toward `b`.
@@ -462,14 +463,22 @@ pub struct ContactSolver {
     /// The bodies' velocities at preparation, kept when a constraint has restitution: the
     /// restitution pass bounds the energy of a bounce by the energy the bodies came with.
     start_velocities: Vec<SolverBody>,
+    /// The sweep order the chunks were packed in, kept only for its storage (see [`spare`]).
+    order: spare::SweepOrder,
 }
 
 impl Drop for ContactSolver {
     fn drop(&mut self) {
-        packed::recycle(
-            core::mem::take(&mut self.chunks),
-            core::mem::take(&mut self.anchors),
-        );
+        spare::give(spare::Buffers {
+            constraints: core::mem::take(&mut self.constraints),
+            solver_bodies: core::mem::take(&mut self.solver_bodies),
+            states: core::mem::take(&mut self.states),
+            state_of: core::mem::take(&mut self.state_of),
+            start_velocities: core::mem::take(&mut self.start_velocities),
+            chunks: core::mem::take(&mut self.chunks),
+            anchors: core::mem::take(&mut self.anchors),
+            order: core::mem::take(&mut self.order),
+        });
     }
 }
 
@@ -504,11 +513,18 @@ impl ContactSolver {
         // for the same stability (Box2D v3's static softness).
         let static_soft = Softness::new(2.0 * hertz, settings.contact_damping_ratio, h);
 
-        let mut states: Vec<BodyState> = Vec::new();
-        let mut solver_bodies: Vec<SolverBody> = Vec::new();
-        // Slot index -> state index; a dense table, so lookups do not depend on hash order.
-        let mut state_of: Vec<u32> = Vec::new();
-        let mut constraints = Vec::with_capacity(pairs.len());
+        let spare::Buffers {
+            mut constraints,
+            mut solver_bodies,
+            mut states,
+            // Slot index -> state index; a dense table, so lookups do not depend on hash order.
+            mut state_of,
+            mut start_velocities,
+            mut chunks,
+            mut anchors,
+            mut order,
+        } = spare::take();
+        constraints.reserve(pairs.len());
         // Where the previous pair's cache entries end.
         let mut cache_cursor = 0;
 
@@ -638,15 +654,21 @@ impl ContactSolver {
                 count: manifold_points.len(),
             });
         }
-        let (order, chunk_starts) = sweep_order(&constraints, states.len());
-        let (chunks, anchors) = packed::pack(&constraints, &solver_bodies, &order, &chunk_starts);
-        let start_velocities = if constraints.iter().any(|c| c.restitution != 0.0) {
-            solver_bodies.clone()
-        } else {
-            Vec::new()
-        };
+        sweep_order(&constraints, states.len(), &mut order);
+        packed::pack(
+            &constraints,
+            &solver_bodies,
+            &order.order,
+            &order.chunk_starts,
+            &mut chunks,
+            &mut anchors,
+        );
+        if constraints.iter().any(|c| c.restitution != 0.0) {
+            start_velocities.extend_from_slice(&solver_bodies);
+        }
         Ok(Self {
             start_velocities,
+            order,
             constraints,
             solver_bodies,
             states,
@@ -1078,14 +1100,20 @@ const LANES: usize = 4;
 /// side instead of waiting out the latency of each impulse on the velocities the previous one
 /// wrote (in pair order, neighbours in a stack nearly always share a body).
 ///
-/// Returns the order and where each chunk starts in it (one more entry than chunks).
-fn sweep_order(constraints: &[ContactConstraint], body_count: usize) -> (Vec<u32>, Vec<u32>) {
+/// Leaves in `work` the order and where each chunk starts in it (one more entry than chunks).
+fn sweep_order(constraints: &[ContactConstraint], body_count: usize, work: &mut spare::SweepOrder) {
+    work.clear();
+    let spare::SweepOrder {
+        order,
+        chunk_starts,
+        next_chunk: next,
+        members: chunks,
+        room,
+    } = work;
     // The first chunk each body's next constraint may join.
-    let mut next = vec![0u32; body_count];
-    let mut chunks: Vec<([u32; LANES], usize)> = Vec::new();
+    next.resize(body_count, 0);
     // `room[k] == k`: chunk k has room; else a later chunk to look at instead (full chunks
     // are skipped with path compression, so placing every constraint stays near linear).
-    let mut room: Vec<u32> = Vec::new();
     for (i, c) in constraints.iter().enumerate() {
         let (a, b) = (c.state_a as usize, c.state_b as usize);
         let first = next[a].max(next[b]) as usize;
@@ -1112,14 +1140,13 @@ fn sweep_order(constraints: &[ContactConstraint], body_count: usize) -> (Vec<u32
         next[a] = k as u32 + 1;
         next[b] = k as u32 + 1;
     }
-    let mut order = Vec::with_capacity(constraints.len());
-    let mut chunk_starts = Vec::with_capacity(chunks.len() + 1);
+    order.reserve(constraints.len());
+    chunk_starts.reserve(chunks.len() + 1);
     chunk_starts.push(0);
-    for (members, len) in &chunks {
+    for (members, len) in chunks.iter() {
         order.extend_from_slice(&members[..*len]);
         chunk_starts.push(order.len() as u32);
     }
-    (order, chunk_starts)
 }
 
 fn validate_manifold(i: usize, m: &Manifold) -> Result<(), SolverError> {

@@ -150,3 +150,45 @@ fn integration_lands_on_the_sweep_end() {
         assert_eq!(*bodies.get(h).unwrap().pose(), sweep.pose_at(1.0));
     }
 }
+
+/// A pile larger than [`scene`] in every array: more bodies (higher slots), constraints and
+/// chunks, with restitution.
+fn larger_pile() -> (BodySet, Vec<BodyHandle>) {
+    let (mut bodies, mut handles) = scene();
+    for i in 0..40 {
+        let (x, y) = (
+            Real::from(i % 8) * 0.5 - 2.0,
+            0.2 + Real::from(i / 8) * 0.45,
+        );
+        handles.push(
+            bodies
+                .insert(disc(0.25, 1.0, Point::new(x, y), Vector::new(0.0, -3.0)).restitution(0.9))
+                .unwrap(),
+        );
+    }
+    (bodies, handles)
+}
+
+/// The solver reuses the buffers of the last one dropped on its thread: a run after a larger
+/// solve must give the bits of the same run on a thread that never solved anything.
+#[test]
+fn a_solve_after_a_larger_one_is_bit_identical() {
+    let small_run = || {
+        let (mut bodies, handles) = scene();
+        let mut cache = ContactCache::new();
+        run(&mut bodies, &mut cache, &handles, 120);
+        (state_bits(&bodies), cache)
+    };
+    let fresh = std::thread::spawn(small_run).join().unwrap();
+    let after_larger = std::thread::spawn(move || {
+        let (mut pile, pile_handles) = larger_pile();
+        let mut cache = ContactCache::new();
+        run(&mut pile, &mut cache, &pile_handles, 3);
+        // The pile gave the solver more to hold than the scene will.
+        assert!(pairs(&pile, &pile_handles).len() > 2 * pairs(&scene().0, &scene().1).len());
+        small_run()
+    })
+    .join()
+    .unwrap();
+    assert_eq!(fresh, after_larger);
+}

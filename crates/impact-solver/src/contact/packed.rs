@@ -23,7 +23,6 @@
 
 use super::{BodyState, ContactConstraint, SolverBody, current_separation};
 use impact_geometry::Real;
-use std::cell::RefCell;
 use wide::f64x4 as V;
 
 /// Constraints per packed chunk: the lanes of `V`, one per constraint of a sweep chunk.
@@ -156,60 +155,25 @@ impl Velocities {
     }
 }
 
-/// The packed buffers of the last solver dropped on this thread, reused by the next one.
-///
-/// A solver lives for one step, and these buffers are as large as the constraints (most of a
-/// kilobyte per chunk): allocated afresh every step, they took the step's allocations past
-/// glibc's trim threshold, and every step page-faulted its memory back in (a fifth of the
-/// step on the 20-base pyramid). Only capacity is kept; every element is written before it
-/// is read, so nothing of a previous step can leak into the results.
-#[derive(Default)]
-struct Spare {
-    chunks: Vec<Chunk>,
-    anchors: Vec<[AnchorLanes; 2]>,
-}
-
-thread_local! {
-    static SPARE: RefCell<Spare> = RefCell::default();
-}
-
-/// Hands the buffers of a solver being dropped to the next one on this thread.
-pub(super) fn recycle(chunks: Vec<Chunk>, anchors: Vec<[AnchorLanes; 2]>) {
-    // During thread teardown the spare may be gone already; the buffers are then just freed.
-    let _ = SPARE.try_with(|spare| {
-        if let Ok(mut spare) = spare.try_borrow_mut()
-            && chunks.capacity() >= spare.chunks.capacity()
-        {
-            *spare = Spare { chunks, anchors };
-        }
-    });
-}
-
-/// The chunks of `order` cut at `chunk_starts`, with the constraints' current impulses.
-/// Filled in place, lane by lane: a chunk is most of a kilobyte, and building each by value
-/// cost a copy.
+/// Fills `chunks` and `anchors` (whatever they held) with the chunks of `order` cut at
+/// `chunk_starts`, with the constraints' current impulses. Filled in place, lane by lane: a
+/// chunk is most of a kilobyte, and building each by value cost a copy.
 pub(super) fn pack(
     constraints: &[ContactConstraint],
     bodies: &[SolverBody],
     order: &[u32],
     chunk_starts: &[u32],
-) -> (Vec<Chunk>, Vec<[AnchorLanes; 2]>) {
+    chunks: &mut Vec<Chunk>,
+    anchors: &mut Vec<[AnchorLanes; 2]>,
+) {
     let n = chunk_starts.len().saturating_sub(1);
-    let Spare {
-        mut chunks,
-        mut anchors,
-    } = SPARE
-        .try_with(|spare| spare.try_borrow_mut().map(|mut s| core::mem::take(&mut *s)))
-        .ok()
-        .and_then(Result::ok)
-        .unwrap_or_default();
     chunks.clear();
     chunks.resize_with(n, Chunk::default);
     anchors.clear();
     anchors.resize(n, [AnchorLanes::default(); 2]);
     for ((ch, an), w) in chunks
         .iter_mut()
-        .zip(&mut anchors)
+        .zip(anchors.iter_mut())
         .zip(chunk_starts.windows(2))
     {
         let ids = &order[w[0] as usize..w[1] as usize];
@@ -273,7 +237,6 @@ pub(super) fn pack(
             }
         }
     }
-    (chunks, anchors)
 }
 
 /// Impulses, separations and approach velocities from the chunks back into the constraints.
