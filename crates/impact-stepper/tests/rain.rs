@@ -244,6 +244,7 @@ fn a_course_recorder_changes_nothing_and_sees_the_turns_of_first_time_of_impact(
     let mut recorder = CourseRecorder::new(&recorded);
     let mut counter = TunnelCounter::new(&scene);
     let mut turns = 0;
+    let mut still_pairs = 0;
     for _ in 0..60 {
         plain.step(DT).expect("valid step");
         let report = recorded.step_with(DT, &mut recorder).expect("valid step");
@@ -261,6 +262,7 @@ fn a_course_recorder_changes_nothing_and_sees_the_turns_of_first_time_of_impact(
         assert_eq!(recorder.turns().len(), dynamic_sides);
         assert_eq!(report.stepper.events, recorded.events().len());
         turns += recorder.turns().len();
+        still_pairs += report.stepper.still_pairs;
         counter.observe_world_via(&recorded, &mut recorder);
         assert!(recorder.turns().is_empty(), "observing forgets the turns");
         for ((_, a), (_, b)) in plain.bodies().zip(recorded.bodies()) {
@@ -269,6 +271,12 @@ fn a_course_recorder_changes_nothing_and_sees_the_turns_of_first_time_of_impact(
         }
     }
     assert!(turns > 100, "the rain turns discs inside steps: {turns}");
+    // Stopped discs in piles skip their stopped neighbours; in a debug build each skipped
+    // pair is asked in full and must have nothing to plan.
+    assert!(
+        still_pairs > 100,
+        "stopped discs meet stopped discs: {still_pairs}"
+    );
     assert_eq!(counter.tunnelled(), 0);
 }
 

@@ -40,6 +40,9 @@ pub struct FirstToiReport {
     pub checked_bodies: usize,
     /// Time-of-impact queries run.
     pub toi_queries: usize,
+    /// Pairs a plan did not ask because neither course moves (a stopped body among stopped
+    /// or static neighbours): they can only stay apart or touch without pressing.
+    pub still_pairs: usize,
     /// Queries that found the pair overlapping at the time they were asked (left to the
     /// contact solver).
     pub overlapping: usize,
@@ -156,6 +159,10 @@ struct Hot {
     /// planned by its other body, whenever that one's course changes) and keeps no
     /// neighbour list.
     fixed: bool,
+    /// The current course stays put (no velocity: a static body, or a stopped one). Two
+    /// such courses never come closer, so their pair has nothing to plan: the query would
+    /// find them apart, or touching without one driving into the other.
+    still: bool,
 }
 
 impl Default for Hot {
@@ -168,6 +175,7 @@ impl Default for Hot {
             round: false,
             dynamic: false,
             fixed: false,
+            still: false,
         }
     }
 }
@@ -500,6 +508,7 @@ impl Stepper for FirstTimeOfImpact {
                 radius: disc.unwrap_or(0.0),
                 dynamic: body.is_dynamic(),
                 fixed: body.body_type() == BodyType::Static,
+                still: still(&sweep),
                 ..Hot::default()
             };
             s.reach[slot] = Some(if body.body_type() == BodyType::Static {
@@ -857,6 +866,11 @@ fn is_live(requests: &[HookRequests], slot: usize) -> bool {
     !r.removed && !r.disabled
 }
 
+/// Whether a course stays put (see [`Hot::still`]).
+fn still(sweep: &Sweep) -> bool {
+    sweep.linvel() == Vector::zeros() && sweep.angvel() == 0.0
+}
+
 /// Whether `slot` was stopped (see [`Run::stop`]) on a course that stays put.
 fn halted(stopped: &[bool], motions: &[Option<(Real, Sweep)>], slot: usize) -> bool {
     stopped[slot]
@@ -976,7 +990,18 @@ impl Run<'_> {
         };
         let candidates = core::mem::take(&mut self.s.neighbours[xs]);
         let start = planning == Planning::Start;
+        let still_x = self.s.hot[xs].still;
         for &neighbour in &candidates {
+            // A stopped body asks its neighbours again, and in a pile most of them are
+            // stopped too (see `Hot::still`).
+            if still_x && self.s.hot[neighbour.slot as usize].still {
+                debug_assert!(
+                    self.still_pair_is_quiet(xs, t, &sweep_x, neighbour),
+                    "two still courses plan nothing"
+                );
+                self.report.still_pairs += 1;
+                continue;
+            }
             // At the start both bodies of a checked pair plan it, and the smaller slot
             // asks (see `plan_pair`): the other one skips it here, before reading anything
             // else of it.
@@ -991,6 +1016,35 @@ impl Run<'_> {
             self.plan_pair(x, &sweep_x, neighbour, (t, t, Real::NEG_INFINITY), planning);
         }
         self.s.neighbours[xs] = candidates;
+    }
+
+    /// What [`Run::plan_pair`] would find for two still courses, the impact query run in
+    /// full: nothing to queue.
+    #[cfg(debug_assertions)]
+    fn still_pair_is_quiet(
+        &self,
+        xs: usize,
+        t: Real,
+        sweep_x: &Sweep,
+        neighbour: Neighbour,
+    ) -> bool {
+        let (ys, shift) = (neighbour.slot as usize, neighbour.shift(self.s.period));
+        let Some((body_x, body_y, sweep_y)) = self.pair_from(xs, ys, t, &shift) else {
+            return true;
+        };
+        match time_of_impact(
+            body_x.shape(),
+            sweep_x,
+            body_y.shape(),
+            &sweep_y,
+            &self.settings.toi,
+        ) {
+            Toi::Separated => true,
+            Toi::Overlapping => self
+                .deepening(body_x, sweep_x, body_y, &sweep_y, self.dt - t)
+                .is_none(),
+            Toi::Hit(_) | Toi::NotConverged { .. } => false,
+        }
     }
 
     /// Queues the impact of `x` on `sweep_x` (its course from `t`) with `neighbour`, if they
@@ -1364,6 +1418,7 @@ impl Run<'_> {
         };
         self.s.motions[slot] = Some((t, sweep));
         self.s.hot[slot].version = self.s.hot[slot].version.wrapping_add(1);
+        self.s.hot[slot].still = still(&sweep);
         self.s.rerouted[slot] = true;
         let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
         let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
