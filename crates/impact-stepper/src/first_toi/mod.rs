@@ -1019,8 +1019,7 @@ impl Run<'_> {
     }
 
     /// What [`Run::plan_pair`] would find for two still courses, the impact query run in
-    /// full: nothing to queue.
-    #[cfg(debug_assertions)]
+    /// full: nothing to queue (only called by a debug assertion).
     fn still_pair_is_quiet(
         &self,
         xs: usize,
