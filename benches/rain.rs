@@ -22,7 +22,10 @@
 //!    `impact_stepper::scenes::TunnelCounter` (whose docs define "tunnelled"; impact's
 //!    engines also give it, through a `CourseRecorder` hook, where each disc turned inside
 //!    the step, so a disc that FirstTimeOfImpact knocked about mid-step is judged on its
-//!    actual path, leg by leg, rather than on an estimate of its length), the largest
+//!    actual path, leg by leg, rather than on an estimate of its length) and
+//!    `impact_stepper::scenes::CrossingCounter` (pairs of discs through each other on
+//!    straight paths; pairs with a disc that turned inside the step are counted apart, as
+//!    "bent", and not judged), the largest
 //!    disc speed seen (from positions: displacement over a step / dt, so an explosion shows
 //!    whatever the engine) and the wall time of its steps. A step that fails (an impact body
 //!    went non-finite), or after which a disc moved faster than `EXPLODED_SPEED`, ends the
@@ -49,7 +52,7 @@ use criterion::{BatchSize, BenchmarkGroup, Criterion};
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::geometry::{Point, Real, Shape, Vector};
 use impact2d::solver::{BodyType, RigidBodyDef};
-use impact2d::stepper::scenes::{self, CourseRecorder, Scene, TunnelCounter};
+use impact2d::stepper::scenes::{self, CourseRecorder, CrossingCounter, Scene, TunnelCounter};
 use impact2d::stepper::{Discrete, MotionClamping, Stepper, World};
 use rapier2d_f64::prelude as rp;
 use std::time::{Duration, Instant};
@@ -244,6 +247,10 @@ struct Counted {
     tunnelled: usize,
     /// Of `tunnelled`, those that left the box or went non-finite.
     escaped: usize,
+    /// Pairs of discs through each other on straight paths (`CrossingCounter::crossings`).
+    crossings: usize,
+    /// Pairs that looked crossed but had a disc turn inside the step (`CrossingCounter::bent`).
+    bent: usize,
     /// The largest disc speed seen (units per second), from displacements.
     max_speed: Real,
     /// Mean wall time of the completed steps.
@@ -253,6 +260,7 @@ struct Counted {
 fn count<E: Engine>(scene: &Scene) -> Counted {
     let mut engine = E::build(scene);
     let mut counter = TunnelCounter::new(scene);
+    let mut crossings = CrossingCounter::new(scene);
     let (mut before, mut now, mut velocities) = (Vec::new(), Vec::new(), Vec::new());
     engine.positions(&mut before);
     let mut counted = Counted {
@@ -260,6 +268,8 @@ fn count<E: Engine>(scene: &Scene) -> Counted {
         failed: None,
         tunnelled: 0,
         escaped: 0,
+        crossings: 0,
+        bent: 0,
         max_speed: 0.0,
         per_step: Duration::ZERO,
     };
@@ -276,6 +286,7 @@ fn count<E: Engine>(scene: &Scene) -> Counted {
         engine.positions(&mut now);
         engine.velocities(&mut velocities);
         counter.observe_moving_via(&now, &velocities, DT, engine.turns());
+        crossings.observe(&now, engine.turns());
         for (p0, p1) in before.iter().zip(&now) {
             let speed = (p1 - p0).norm() / DT;
             // A non-finite position is an explosion too.
@@ -299,6 +310,8 @@ fn count<E: Engine>(scene: &Scene) -> Counted {
     }
     counted.tunnelled = counter.tunnelled();
     counted.escaped = counter.escaped();
+    counted.crossings = crossings.crossings();
+    counted.bent = crossings.bent();
     counted.per_step = stepping / counted.steps.max(1) as u32;
     counted
 }
@@ -430,7 +443,7 @@ fn main() {
                     (s.to_string(), e.clone())
                 });
             lines.push(format!(
-                "rain-result\t{}\t{}\t{n}\t{}\t{}\t{}\t{failed_step}\t{error}\t{:.1}\t{:.4}",
+                "rain-result\t{}\t{}\t{n}\t{}\t{}\t{}\t{failed_step}\t{error}\t{:.1}\t{:.4}\t{}\t{}",
                 e.key,
                 e.name,
                 c.steps,
@@ -438,6 +451,8 @@ fn main() {
                 c.escaped,
                 c.max_speed,
                 c.per_step.as_secs_f64() * 1e3,
+                c.crossings,
+                c.bent,
             ));
         }
     }
@@ -447,8 +462,16 @@ fn main() {
     }
     println!("\nrain of fast discs, {COUNT_STEPS} steps (2 s) from the start, seed {seed}:");
     println!(
-        "{:<26} {:>6} {:>6} {:>10} {:>8} {:>16} {:>9}  failure",
-        "engine", "discs", "steps", "tunnelled", "escaped", "max speed (u/s)", "ms/step"
+        "{:<26} {:>6} {:>6} {:>10} {:>8} {:>10} {:>6} {:>16} {:>9}  failure",
+        "engine",
+        "discs",
+        "steps",
+        "tunnelled",
+        "escaped",
+        "crossings",
+        "bent",
+        "max speed (u/s)",
+        "ms/step"
     );
     for line in &lines {
         let f: Vec<&str> = line.split('\t').collect();
@@ -458,8 +481,8 @@ fn main() {
             format!("step {}: {}", f[7], f[8])
         };
         println!(
-            "{:<26} {:>6} {:>6} {:>10} {:>8} {:>16} {:>9}  {failure}",
-            f[2], f[3], f[4], f[5], f[6], f[9], f[10]
+            "{:<26} {:>6} {:>6} {:>10} {:>8} {:>10} {:>6} {:>16} {:>9}  {failure}",
+            f[2], f[3], f[4], f[5], f[6], f[11], f[12], f[9], f[10]
         );
     }
     println!("\nrain-window-steps\t{WINDOW_STEPS}");

@@ -24,6 +24,10 @@ use impact_geometry::{
 use impact_narrowphase::audit::SplitMix64;
 use impact_solver::{BodyHandle, BodyType, RigidBodyDef};
 
+mod crossings;
+
+pub use crossings::CrossingCounter;
+
 /// Half the side of the boxes of [`stack`] and [`pyramid`] (metres): 1 x 1 boxes.
 pub const BOX_HALF_EXTENT: Real = 0.5;
 /// Density of the boxes (kilograms per square metre).

@@ -605,17 +605,29 @@ fn bad_settings_are_refused_by_name() {
 
 /// Issue 6's target for the rain: no disc through a segment, the floor or a wall (judged by
 /// `TunnelCounter` with the discs' speeds, so a disc that bounced back round the end of a
-/// segment within a step is not counted).
+/// segment within a step is not counted), and no disc through another on a straight path
+/// (judged by `CrossingCounter`, given the turns of the paths by a `CourseRecorder`).
 #[test]
-fn a_rain_of_fast_discs_never_passes_through_the_segments() {
+fn a_rain_of_fast_discs_never_passes_through_the_segments_or_each_other() {
     for seed in [1, 2] {
         let scene = scenes::rain(200, seed);
         let (mut world, _) = scene.build::<RTreeBroadphase, FirstTimeOfImpact>().unwrap();
         let mut counter = scenes::TunnelCounter::new(&scene);
+        let mut crossings = scenes::CrossingCounter::new(&scene);
+        let mut recorder = scenes::CourseRecorder::new(&world);
+        let mut positions = Vec::new();
         let mut events = 0;
         for _ in 0..120 {
-            events += world.step(DT).unwrap().stepper.events;
-            counter.observe_world(&world);
+            events += world.step_with(DT, &mut recorder).unwrap().stepper.events;
+            positions.clear();
+            positions.extend(
+                world
+                    .bodies()
+                    .filter(|(_, b)| b.is_dynamic())
+                    .map(|(_, b)| Point::from(b.pose().translation.vector)),
+            );
+            crossings.observe(&positions, recorder.turns());
+            counter.observe_world_via(&world, &mut recorder);
         }
         assert!(
             events > 200,
@@ -626,5 +638,6 @@ fn a_rain_of_fast_discs_never_passes_through_the_segments() {
             (0, 0),
             "seed {seed}"
         );
+        assert_eq!(crossings.crossings(), 0, "seed {seed}");
     }
 }

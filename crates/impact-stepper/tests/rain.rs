@@ -5,7 +5,9 @@
 //! and walls, with the ccd flag and their launch velocities in range; under `Discrete` most
 //! discs of a sparse rain pass through a segment, so the counter can fail; and the counter
 //! counts what its definition says on hand-placed positions: a crossing, not a path that may
-//! have gone round an open end, a body that left the box, a lost body, each body once.
+//! have gone round an open end, a body that left the box, a lost body, each body once; and
+//! `scenes::CrossingCounter` finds discs of the dense rain through each other under
+//! `Discrete`.
 //!
 //! Issue 6's target, no disc of the rain through under `MotionClamping`, is checked here on
 //! 200 discs (seed 6) and 1,000 discs (seed 8, which let two through before the stepper
@@ -110,6 +112,38 @@ fn motion_clamping_lets_no_disc_of_the_rain_through() {
         assert_eq!(counter.bodies(), discs);
         assert_eq!(counter.tunnelled(), 0, "{discs} discs, seed {seed}");
     }
+}
+
+/// The dense rain under `Discrete`, whose discs move on (nearly) straight lines within a
+/// step: fast discs pass through each other where the speculative contacts of the step's
+/// start did not see them coming, so `CrossingCounter` can fail on a real engine
+/// (`first_toi.rs` holds `FirstTimeOfImpact` to none).
+#[test]
+fn discrete_lets_discs_of_the_dense_rain_through_each_other() {
+    let scene = scenes::rain(200, 6);
+    let (mut world, _) = scene
+        .build::<RTreeBroadphase, Discrete>()
+        .expect("valid scene");
+    let mut crossings = scenes::CrossingCounter::new(&scene);
+    assert_eq!(crossings.bodies(), 200);
+    let mut positions = Vec::new();
+    for _ in 0..STEPS {
+        world.step(DT).expect("valid step");
+        positions.clear();
+        positions.extend(
+            world
+                .bodies()
+                .filter(|(_, b)| b.is_dynamic())
+                .map(|(_, b)| Point::from(b.pose().translation.vector)),
+        );
+        crossings.observe(&positions, &[]);
+    }
+    assert!(
+        crossings.crossings() > 10,
+        "{} crossed",
+        crossings.crossings()
+    );
+    assert_eq!(crossings.bent(), 0, "no turns given, every pair is judged");
 }
 
 #[test]
