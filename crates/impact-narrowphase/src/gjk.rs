@@ -350,10 +350,12 @@ fn run(
 }
 
 /// The edge of a triangle simplex (vertex indices) whose line has the origin on its outer side
-/// by more than rounding, if any; `None` when the origin is inside the triangle.
+/// by more than rounding, if any; `None` when the origin is inside the triangle. Rounding is
+/// that of the support points the vertices are differences of (see [`scale`]), not of the
+/// vertices alone.
 fn edge_with_origin_outside(s: &[Vertex; 3]) -> Option<(usize, usize)> {
     let orientation = cross(&(s[1].w - s[0].w), &(s[2].w - s[0].w)).signum();
-    let size = s.iter().map(|v| v.w.amax()).fold(0.0, Real::max);
+    let size = scale(s, 3).sqrt();
     let mut worst: Option<((usize, usize), Real)> = None;
     for (i, j) in [(0, 1), (1, 2), (2, 0)] {
         let e = s[j].w - s[i].w;
