@@ -74,11 +74,13 @@ fn run<S: Stepper + Default>(bodies: &[RigidBodyDef], steps: usize) -> (Real, Re
 }
 
 /// The largest relative rise of one step, over the steps that start with every pair of
-/// bodies apart (no overlap) and over those that start with some overlap.
+/// bodies apart (no overlap) and over those that start with some overlap; and what the
+/// latter added over the run, the sum of their rises (relative to the run's start).
 #[derive(Debug, Clone, Copy, Default)]
 struct Rises {
     apart: Real,
     overlapping: Real,
+    from_overlaps: Real,
 }
 
 /// The deepest overlap between two bodies of `world` (positive), or 0 if none overlap.
@@ -112,6 +114,7 @@ fn run_split<S: Stepper + Default>(bodies: &[RigidBodyDef], steps: usize) -> (Re
         let rise = (next - e) / e0;
         if overlapping {
             rises.overlapping = rises.overlapping.max(rise);
+            rises.from_overlaps += rise.max(0.0);
         } else {
             rises.apart = rises.apart.max(rise);
         }
@@ -226,17 +229,27 @@ fn a_moving_paddle_still_adds_energy() {
     assert!((v.x - 4.0).abs() < 1e-9, "the disc leaves at {v}");
 }
 
-/// The three crowds that broke session 5's claim that no elastic step adds energy (found by
-/// three random runs in session 6): each has a step that does, and it starts with two discs
-/// overlapping.
+/// The crowds that broke a claim that no (nearly) elastic step or run adds energy, each
+/// found by a random run: each has a step that does, and it starts with bodies
+/// overlapping. The first three (session 6, restitution 1) broke session 5's claim about
+/// steps. The fourth (session 9, restitution 0.997) broke the claim that no run ends above
+/// its start: in one step a disc of radius 0.23 was squeezed 1.5 cm into a wall by a larger
+/// disc arriving behind it, and the next step's push-out added 5.7% of the run's energy,
+/// which the run did not lose again (+4.5% after 90 steps).
 #[test]
 fn the_crowds_that_gained_energy_gained_it_from_an_overlap() {
-    for (seed, count, speed) in [
-        (18_384_789_153_637_862_439, 13, 3.546_229_212_077_951_5),
-        (10_711_946_069_125_540_478, 13, 2.959_892_820_438_13),
-        (10_751_937_659_697_041_642, 11, 1.705_787_164_236_664_2),
+    for (seed, count, restitution, speed) in [
+        (18_384_789_153_637_862_439, 13, 1.0, 3.546_229_212_077_951_5),
+        (10_711_946_069_125_540_478, 13, 1.0, 2.959_892_820_438_13),
+        (10_751_937_659_697_041_642, 11, 1.0, 1.705_787_164_236_664_2),
+        (
+            18_300_565_895_174_152_747,
+            8,
+            0.996_973_998_554_014_1,
+            4.313_680_618_206_129,
+        ),
     ] {
-        let bodies = random_discs(seed, count, 1.0, 0.0, speed);
+        let bodies = random_discs(seed, count, restitution, 0.0, speed);
         let (_, _, rises) = run_split::<Discrete>(&bodies, 90);
         assert!(rises.overlapping > 1e-3, "seed {seed}: {rises:?}");
         assert!(rises.overlapping <= 0.1, "seed {seed}: {rises:?}");
@@ -277,12 +290,15 @@ proptest! {
     }
 
     /// Any restitution up to 1 and any friction, at the same speeds: no run ends with more
-    /// kinetic energy than it started with. A single step may add some, since the soft
-    /// contact's warm start and push-out are not exact projections where contacts persist:
-    /// in 6,006 runs, 390 had such a step, the worst adding 6.6% of the run's energy
-    /// (restitution 0.12, no friction); on session 4's solver, 1,030 runs in 6,000, the
-    /// worst step adding 193% and a run ending 53% above its start. The step bound is loose
-    /// on purpose.
+    /// kinetic energy than it started with, beyond what its steps that start with an overlap
+    /// added (the push-out of bodies the soft contacts let sink into each other; see the
+    /// fourth crowd of `the_crowds_that_gained_energy_gained_it_from_an_overlap`, which a
+    /// random run found in session 9 after thousands had passed the plain claim). A single
+    /// step may add some, since the soft contact's warm start and push-out are not exact
+    /// projections where contacts persist: in 6,006 runs, 390 had such a step, the worst
+    /// adding 6.6% of the run's energy (restitution 0.12, no friction); on session 4's
+    /// solver, 1,030 runs in 6,000, the worst step adding 193% and a run ending 53% above
+    /// its start. The step bound is loose on purpose.
     #[test]
     fn no_run_gains_energy(
         seed in any::<u64>(),
@@ -293,12 +309,16 @@ proptest! {
     ) {
         let bodies = random_discs(seed, count, restitution, friction, speed);
         for stepper in 0..2 {
-            let (e0, e, worst_rise) = if stepper == 0 {
-                run::<Discrete>(&bodies, 90)
+            let (e0, e, rises) = if stepper == 0 {
+                run_split::<Discrete>(&bodies, 90)
             } else {
-                run::<MotionClamping>(&bodies, 90)
+                run_split::<MotionClamping>(&bodies, 90)
             };
-            prop_assert!(e <= e0, "stepper {}: {} -> {}", stepper, e0, e);
+            prop_assert!(
+                e <= e0 * (1.0 + rises.from_overlaps),
+                "stepper {}: {} -> {}, {:e} of it from overlaps", stepper, e0, e, rises.from_overlaps
+            );
+            let worst_rise = rises.apart.max(rises.overlapping);
             prop_assert!(worst_rise <= 0.1, "stepper {}: one step added {:e}", stepper, worst_rise);
         }
     }
