@@ -2,6 +2,7 @@
 //!
 //! Configuration-space obstacle: the segment itself, seen from the circle's centre, rounded by the radius plus the target separation: a capsule. The ray from the centre along the relative motion enters it through one of its two long sides (a line crossing, seed 001) or through the end cap around one end point (a circle root, seed 000).
 
+use super::disc_segment::cast_disc_segment;
 use super::linear::{LinearBody, cast_linear};
 use crate::{NoClosedForm, Toi, ToiOptions};
 use impact_geometry::{Circle, Segment, Sweep};
@@ -22,7 +23,7 @@ pub fn toi_circle_segment(
 ) -> Result<Toi, NoClosedForm> {
     let a = LinearBody::new(a.core(), a.radius(), sweep_a)?;
     let b = LinearBody::new(b.core(), 0.0, sweep_b)?;
-    Ok(cast_linear(&a, &b, options))
+    Ok(cast_disc_segment(&a, &b, options).unwrap_or_else(|| cast_linear(&a, &b, options)))
 }
 
 #[cfg(test)]

@@ -270,7 +270,11 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
 
 /// The exact time of impact through the obstacle `K`: handles every case, including starts
 /// within the target, corner wedges and parallel edges.
-fn cast_with_obstacle(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Toi {
+pub(crate) fn cast_with_obstacle(
+    a: &LinearBody<'_>,
+    b: &LinearBody<'_>,
+    options: &ToiOptions,
+) -> Toi {
     // Work relative to A's position so that scenes far from the world origin keep their
     // relative accuracy.
     let origin = a.start.translation.vector;

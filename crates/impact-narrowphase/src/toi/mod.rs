@@ -11,6 +11,7 @@ mod circle_circle;
 mod circle_polygon;
 mod circle_segment;
 mod conservative_advancement;
+mod disc_segment;
 pub(crate) mod linear;
 pub mod moving_points;
 mod polygon_polygon;
