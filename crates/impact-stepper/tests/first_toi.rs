@@ -615,18 +615,10 @@ fn a_rain_of_fast_discs_never_passes_through_the_segments_or_each_other() {
         let mut counter = scenes::TunnelCounter::new(&scene);
         let mut crossings = scenes::CrossingCounter::new(&scene);
         let mut recorder = scenes::CourseRecorder::new(&world);
-        let mut positions = Vec::new();
         let mut events = 0;
         for _ in 0..120 {
             events += world.step_with(DT, &mut recorder).unwrap().stepper.events;
-            positions.clear();
-            positions.extend(
-                world
-                    .bodies()
-                    .filter(|(_, b)| b.is_dynamic())
-                    .map(|(_, b)| Point::from(b.pose().translation.vector)),
-            );
-            crossings.observe(&positions, recorder.turns());
+            crossings.observe_world(&world, recorder.turns());
             counter.observe_world_via(&world, &mut recorder);
         }
         assert!(

@@ -126,17 +126,9 @@ fn discrete_lets_discs_of_the_dense_rain_through_each_other() {
         .expect("valid scene");
     let mut crossings = scenes::CrossingCounter::new(&scene);
     assert_eq!(crossings.bodies(), 200);
-    let mut positions = Vec::new();
     for _ in 0..STEPS {
         world.step(DT).expect("valid step");
-        positions.clear();
-        positions.extend(
-            world
-                .bodies()
-                .filter(|(_, b)| b.is_dynamic())
-                .map(|(_, b)| Point::from(b.pose().translation.vector)),
-        );
-        crossings.observe(&positions, &[]);
+        crossings.observe_world(&world, &[]);
     }
     assert!(
         crossings.crossings() > 10,

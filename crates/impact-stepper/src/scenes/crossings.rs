@@ -1,6 +1,9 @@
 //! [`CrossingCounter`]: the pairs of discs of a scene that pass through each other.
 
 use super::Scene;
+use crate::stepper::Stepper;
+use crate::world::World;
+use impact_broadphase::Broadphase;
 use impact_geometry::{Point, Real, Shape};
 use impact_solver::BodyType;
 
@@ -54,6 +57,8 @@ pub struct CrossingCounter {
     /// the box's left side, and which bodies turned.
     boxes: Vec<ChordBox>,
     turned: Vec<bool>,
+    /// The positions [`CrossingCounter::observe_world`] gathers.
+    positions: Vec<Point>,
 }
 
 /// A disc's chord over one step, and the box that holds the disc along it.
@@ -87,7 +92,32 @@ impl CrossingCounter {
             bent: 0,
             boxes: Vec::new(),
             turned: Vec::new(),
+            positions: Vec::new(),
         }
+    }
+
+    /// [`CrossingCounter::observe`] with the positions of the dynamic bodies of `world`, in
+    /// slot order (the scene's order for a world built by [`Scene::build`] with no body
+    /// removed since), and `turns` (a [`CourseRecorder`](super::CourseRecorder)'s, or none).
+    ///
+    /// # Panics
+    /// As [`CrossingCounter::observe`].
+    pub fn observe_world<B: Broadphase, S: Stepper>(
+        &mut self,
+        world: &World<B, S>,
+        turns: &[(usize, Point)],
+    ) -> usize {
+        let mut positions = core::mem::take(&mut self.positions);
+        positions.clear();
+        positions.extend(
+            world
+                .bodies()
+                .filter(|(_, b)| b.is_dynamic())
+                .map(|(_, b)| Point::from(b.pose().translation.vector)),
+        );
+        let new = self.observe(&positions, turns);
+        self.positions = positions;
+        new
     }
 
     /// Takes the positions of the dynamic bodies after a step, in the scene's order, and the
@@ -202,19 +232,7 @@ fn crossed(i: (Point, Point), j: (Point, Point), ri: Real, rj: Real) -> bool {
 mod tests {
     use super::*;
     use impact_geometry::Vector;
-
-    /// A small deterministic generator (no dependency for a test).
-    struct Lcg(u64);
-
-    impl Lcg {
-        fn next(&mut self) -> Real {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (self.0 >> 11) as Real / (1u64 << 53) as Real
-        }
-    }
+    use impact_narrowphase::audit::SplitMix64;
 
     fn p(x: Real, y: Real) -> Point {
         Point::new(x, y)
@@ -270,18 +288,20 @@ mod tests {
     /// The sweep along x finds exactly the pairs that testing every pair finds.
     #[test]
     fn the_sweep_counts_what_every_pair_counts() {
-        let mut rng = Lcg(7);
+        let mut rng = SplitMix64::new(7);
         for round in 0..20 {
             let n = 50 + 10 * round;
             let radii: Vec<Option<Real>> = (0..n)
-                .map(|k| (k % 11 != 3).then(|| 0.05 + 0.2 * rng.next()))
+                .map(|k| (k % 11 != 3).then(|| 0.05 + 0.2 * rng.range(0.0, 1.0)))
                 .collect();
             let start: Vec<Point> = (0..n)
-                .map(|_| p(4.0 * rng.next(), 4.0 * rng.next()))
+                .map(|_| p(4.0 * rng.range(0.0, 1.0), 4.0 * rng.range(0.0, 1.0)))
                 .collect();
             let end: Vec<Point> = start
                 .iter()
-                .map(|s| s + Vector::new(rng.next() - 0.5, rng.next() - 0.5) * 2.0)
+                .map(|s| {
+                    s + Vector::new(rng.range(0.0, 1.0) - 0.5, rng.range(0.0, 1.0) - 0.5) * 2.0
+                })
                 .collect();
             let turns: Vec<(usize, Point)> =
                 (0..n).filter(|k| k % 7 == 1).map(|k| (k, end[k])).collect();
@@ -292,6 +312,7 @@ mod tests {
                 bent: 0,
                 boxes: Vec::new(),
                 turned: Vec::new(),
+                positions: Vec::new(),
             };
             let counted = counter.observe(&end, &turns);
             let (mut want, mut want_bent) = (0, 0);
