@@ -228,7 +228,8 @@ fn rounding_size(k: &[KVertex]) -> Real {
 /// `normal`) approach under the relative motion `d`: closing by more than `tolerance` along
 /// the normal. At a distance of rounding size the normal is noise and must not decide: the
 /// motion approaches only if it enters `K` (impossible for a point or segment `K`, which has
-/// no interior).
+/// no interior). Inside `K` (overlapping by less than the tolerance) every edge about as
+/// deep as the deepest has its say (see [`deepens`]).
 pub(crate) fn approaches(
     k: &[KVertex],
     dist: Real,
@@ -239,9 +240,32 @@ pub(crate) fn approaches(
     let rounding = rounding_size(k);
     if dist.abs() <= rounding {
         enters_interior(k, d, tolerance, dist.abs() + rounding)
+    } else if dist < 0.0 {
+        deepens(k, -dist, d, tolerance)
     } else {
         normal.dot(d) < -tolerance
     }
+}
+
+/// Whether an origin inside `K`, `depth` from its nearest edge, can go deeper by more than
+/// `tolerance` over the step along `d`.
+///
+/// Inside, the signed distance is `max_i (s_i t - h_i)` over the edges (`h_i` the origin's
+/// distance from edge `i`, `s_i = n_i . d`): the deepest edge gives its value at the start
+/// but not alone its slope. An edge `tolerance` or less less deep than the deepest, that the
+/// motion does not cross inward, keeps the distance from falling by more than `tolerance`
+/// whatever the deepest edge does: `f(t) >= min(0, s_j) - h_j >= f(0) - tolerance` when
+/// `min(0, s_j) >= h_j - depth - tolerance`. Found by fuzzing (session 9): a 1 mm square
+/// overlapping a segment along its diagonal, the deepest edge's normal saying "approach"
+/// while the distance only grew, where conservative advancement said apart.
+fn deepens(k: &[KVertex], depth: Real, d: &Vector, tolerance: Real) -> bool {
+    (0..k.len()).all(|i| {
+        let Some(n) = edge_normal(k, i) else {
+            return true;
+        };
+        let h = n.dot(&k[i].p);
+        n.dot(d).min(0.0) < h - depth - tolerance
+    })
 }
 
 /// Whether a ray from an origin lying on the boundary of `K` (within `on_edge` of each edge
