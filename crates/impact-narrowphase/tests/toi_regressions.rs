@@ -2,7 +2,7 @@
 //! of the workspace root); see `docs/algorithms/toi.md`, "Differential test against parry2d".
 
 use impact_geometry::{
-    Capsule, Circle, ConvexPolygon, Isometry, Point, Segment, Shape, Sweep, Vector,
+    Capsule, Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Sweep, Vector,
 };
 use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};
 
@@ -184,4 +184,56 @@ fn head_on_points_graze_is_a_hit_for_conservative_advancement() {
     };
     assert!(ca.fraction <= exact.fraction + 1e-12);
     assert!((exact.fraction - 0.131_092_436_974_735 / 4.503_322_056_349_134).abs() < 1e-9);
+}
+
+/// A 1 mm quadrilateral overlapping a zero-radius capsule along its diagonal by 0.00077,
+/// less than the tolerance, and moving off it: the deepest edge of the obstacle says
+/// "approach", but another edge as deep says the distance cannot fall, and it only grows over
+/// the step. Both methods call the pair apart (sliding within the tolerance). Found by
+/// fuzzing `conservative_advancement` (session 9); input in
+/// `fuzz/regressions/conservative_advancement/crash-cf57aabe592fb72319f3d03e50f5232efaf9df22`.
+#[test]
+fn an_overlap_within_the_tolerance_that_only_parts_is_separated() {
+    use impact_geometry::Rotation;
+    use impact_narrowphase::toi_conservative_advancement;
+    let square: Shape = ConvexPolygon::new(&[
+        Point::new(-2.0, -2.0),
+        Point::new(-1.998_910_189_075_630_2, -2.0),
+        Point::new(-1.998_885_296_306_250_7, -1.998_910_189_075_630_2),
+        Point::new(-2.0, -1.998_910_189_075_630_2),
+    ])
+    .unwrap()
+    .into();
+    let diagonal: Shape = Capsule::new(
+        Point::new(-1.998_910_189_075_630_2, -1.998_910_189_075_630_2),
+        Point::new(-2.0, -2.0),
+        0.0,
+    )
+    .unwrap()
+    .into();
+    let rotation =
+        Rotation::from_cos_sin_unchecked(-0.653_643_620_863_611_9, 0.756_802_495_307_928_2);
+    let pose = Isometry::from_parts(Vector::new(-6.0, -6.0).into(), rotation);
+    let sa = Sweep::translating(pose, Vector::new(-11.993_311_777_837_505, -12.0)).unwrap();
+    let sb = Sweep::translating(
+        pose,
+        Vector::new(-11.993_461_134_453_781, -11.993_461_134_453_781),
+    )
+    .unwrap();
+    let options = ToiOptions::new(1.0, 0.000_013_622_636_554_621_85, 0.00125, 256).unwrap();
+    let start = distance(&square, &sa.start(), &diagonal, &sb.start()).distance;
+    assert!(start < 0.0 && start > -options.tolerance(), "{start}");
+    for k in 1..=100 {
+        let t = Real::from(k) / 100.0;
+        let d = distance(&square, &sa.pose_at(t), &diagonal, &sb.pose_at(t)).distance;
+        assert!(d >= start, "the pair closes at {t}: {d}");
+    }
+    assert_eq!(
+        time_of_impact(&square, &sa, &diagonal, &sb, &options),
+        Toi::Separated
+    );
+    assert_eq!(
+        toi_conservative_advancement(&square, &sa, &diagonal, &sb, &options),
+        Toi::Separated
+    );
 }
