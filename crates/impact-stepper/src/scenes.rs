@@ -8,8 +8,8 @@
 //! bodies follow in order. [`bullet_through_paper`] has no ground and no gravity: its wall is
 //! `handles[0]`, its bullet `handles[1]`. [`rain`] starts with its static segments (in the
 //! order of [`RainField::segments`]), then its discs; [`TunnelCounter`] counts the discs that
-//! pass through the segments, from positions alone, so that other engines can be judged the
-//! same way.
+//! pass through the segments, and [`CrossingCounter`] the pairs of discs that pass through
+//! each other, from positions alone, so that other engines can be judged the same way.
 
 use crate::domain::Domain;
 use crate::error::WorldError;
