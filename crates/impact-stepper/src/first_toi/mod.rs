@@ -872,10 +872,8 @@ fn still(sweep: &Sweep) -> bool {
 }
 
 /// Whether `slot` was stopped (see [`Run::stop`]) on a course that stays put.
-fn halted(stopped: &[bool], motions: &[Option<(Real, Sweep)>], slot: usize) -> bool {
-    stopped[slot]
-        && motions[slot]
-            .is_some_and(|(_, sweep)| sweep.linvel() == Vector::zeros() && sweep.angvel() == 0.0)
+fn halted(stopped: &[bool], hot: &[Hot], slot: usize) -> bool {
+    stopped[slot] && hot[slot].still
 }
 
 fn reset<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
@@ -1347,7 +1345,7 @@ impl Run<'_> {
                     self.report.removed += 1;
                     self.set_course(slot, t, true);
                 }
-            } else if !halted(&self.s.stopped, &self.s.motions, slot) {
+            } else if !halted(&self.s.stopped, &self.s.hot, slot) {
                 self.set_course(slot, t, false);
             }
         }
@@ -1361,10 +1359,10 @@ impl Run<'_> {
         // velocity, so its version and queued impacts stay valid, and the other body
         // plans their pair.
         let s = &mut *self.s;
-        let (hot, requests, stopped, motions) = (&s.hot, &s.requests, &s.stopped, &s.motions);
+        let (hot, requests, stopped) = (&s.hot, &s.requests, &s.stopped);
         s.replan.retain(|&slot| {
             let slot = slot as usize;
-            !hot[slot].fixed && (requests[slot].removed || !halted(stopped, motions, slot))
+            !hot[slot].fixed && (requests[slot].removed || !halted(stopped, hot, slot))
         });
         for i in 0..self.s.replan.len() {
             let slot = self.s.replan[i];
