@@ -317,6 +317,29 @@ pub(crate) fn circle_entry(v: &Vector, rho: Real, d: &Vector) -> Option<Real> {
     Some(c / (-b + disc.sqrt()))
 }
 
+/// Where the point `t * d` first comes within `rho` of the vertex `v` of `K`, if by
+/// `max_fraction`: the time and the unit normal there, from the vertex toward the point
+/// (from A toward B), or away from `v` in the degenerate `rho = 0` case.
+#[inline]
+pub(crate) fn vertex_entry(
+    v: &Vector,
+    rho: Real,
+    d: &Vector,
+    max_fraction: Real,
+) -> Option<(Real, Vector)> {
+    let t = circle_entry(v, rho, d).filter(|&t| t <= max_fraction)?;
+    let offset = d * t - v;
+    let len = offset.norm();
+    Some((
+        t,
+        if len > 0.0 {
+            offset / len
+        } else {
+            -v.normalize()
+        },
+    ))
+}
+
 /// The last `t` (of any sign) at which the point `t * d` is at distance `rho` from the point
 /// `v`: where the line leaves the circle. `None` if the line misses the circle or `d` is zero.
 /// The same factored terms as [`circle_entry`], and the larger root in whichever form has no
@@ -575,22 +598,13 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
             vertex
         }
     };
-    let v = k[vertex].p;
-    match circle_entry(&v, rho, &d) {
-        Some(t) if t <= max_fraction => {
-            let offset = d * t - v;
-            let len = offset.norm();
-            Cast::Hit {
-                t,
-                feature: Feature::vertex(vertex),
-                normal: if len > 0.0 {
-                    offset / len
-                } else {
-                    -v.normalize()
-                },
-                distance: rho,
-            }
-        }
-        _ => Cast::Separated,
+    match vertex_entry(&k[vertex].p, rho, &d, max_fraction) {
+        Some((t, normal)) => Cast::Hit {
+            t,
+            feature: Feature::vertex(vertex),
+            normal,
+            distance: rho,
+        },
+        None => Cast::Separated,
     }
 }

@@ -11,7 +11,7 @@
 //! answers.
 
 use super::linear::{LinearBody, is_point_like};
-use crate::minkowski::circle_entry;
+use crate::minkowski::vertex_entry;
 use crate::{Hit, Toi, ToiOptions};
 use impact_geometry::{Real, Vector};
 
@@ -105,19 +105,9 @@ pub(crate) fn cast_disc_segment(
         // Beside the segment's line but beyond an end: only that end's cap can be reached.
         if u < 0.5 { w0 } else { w1 }
     };
-    let v = -end;
-    Some(match circle_entry(&v, rho, &d) {
-        Some(t) if t <= options.max_fraction() => {
-            let offset = d * t - v;
-            let length = offset.norm();
-            let normal = if length > 0.0 {
-                offset / length
-            } else {
-                -v.normalize()
-            };
-            hit(t, normal, rho)
-        }
-        _ => Toi::Separated,
+    Some(match vertex_entry(&-end, rho, &d, options.max_fraction()) {
+        Some((t, normal)) => hit(t, normal, rho),
+        None => Toi::Separated,
     })
 }
 
