@@ -5,6 +5,7 @@ use crate::stepper::Stepper;
 use crate::world::World;
 use impact_broadphase::Broadphase;
 use impact_geometry::{Point, Real, Shape};
+use impact_narrowphase::toi::moving_points::moving_spheres;
 use impact_solver::BodyType;
 
 /// Counts the pairs of dynamic discs of a scene that pass through each other between two
@@ -210,22 +211,15 @@ impl CrossingCounter {
 }
 
 /// Conditions 2 and 3 of [`CrossingCounter`]'s definition for discs of radii `ri` and `rj`
-/// whose centres went from `.0` to `.1`.
+/// whose centres went from `.0` to `.1`: apart at both ends, and a point moving with one
+/// centre comes within the larger radius of the other (seed 004's moving spheres, one of
+/// them that radius, the other a point).
 fn crossed(i: (Point, Point), j: (Point, Point), ri: Real, rj: Real) -> bool {
     let contact = ri + rj;
-    let (d0, d1) = (j.0 - i.0, j.1 - i.1);
-    if d0.norm() < contact || d1.norm() < contact {
+    if (j.0 - i.0).norm() < contact || (j.1 - i.1).norm() < contact {
         return false;
     }
-    // The separation moves from d0 to d1: its closest approach to zero on that segment.
-    let dd = d1 - d0;
-    let length2 = dd.norm_squared();
-    let t = if length2 > 0.0 {
-        (-d0.dot(&dd) / length2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (d0 + dd * t).norm() < ri.max(rj)
+    moving_spheres(i.0, i.1, ri.max(rj), j.0, j.1, 0.0).is_some()
 }
 
 #[cfg(test)]
