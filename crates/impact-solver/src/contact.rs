@@ -465,8 +465,8 @@ pub struct ContactSolver {
     start_velocities: Vec<SolverBody>,
     /// The sweep order the chunks were packed in, kept only for its storage (see [`spare`]).
     order: spare::SweepOrder,
-    /// The restitution pass's packed points.
-    restitution_rows: restitution::Rows,
+    /// The restitution pass's buffers (packed points, islands), kept only for their storage.
+    restitution_scratch: restitution::Scratch,
 }
 
 impl Drop for ContactSolver {
@@ -480,7 +480,7 @@ impl Drop for ContactSolver {
             chunks: core::mem::take(&mut self.chunks),
             anchors: core::mem::take(&mut self.anchors),
             order: core::mem::take(&mut self.order),
-            restitution_rows: core::mem::take(&mut self.restitution_rows),
+            restitution_scratch: core::mem::take(&mut self.restitution_scratch),
         });
     }
 }
@@ -526,7 +526,7 @@ impl ContactSolver {
             mut chunks,
             mut anchors,
             mut order,
-            restitution_rows,
+            restitution_scratch,
         } = spare::take();
         constraints.reserve(pairs.len());
         // Where the previous pair's cache entries end.
@@ -673,7 +673,7 @@ impl ContactSolver {
         Ok(Self {
             start_velocities,
             order,
-            restitution_rows,
+            restitution_scratch,
             constraints,
             solver_bodies,
             states,
@@ -954,7 +954,7 @@ impl ContactSolver {
             &mut self.solver_bodies,
             &self.states,
             &self.start_velocities,
-            &mut self.restitution_rows,
+            &mut self.restitution_scratch,
             restitution::Step {
                 settings: &self.settings,
                 dt: self.dt,

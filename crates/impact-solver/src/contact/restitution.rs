@@ -48,14 +48,14 @@ pub(super) struct Step<'a> {
 
 /// Runs the restitution pass on `bodies` (the solver's, indexed like `states`), from the
 /// solve's results in `constraints`. `start` holds the bodies' velocities at preparation
-/// (empty when no constraint has restitution). `rows` is storage for the sweeps (see
-/// [`Row`]), kept from step to step.
+/// (empty when no constraint has restitution). `scratch` is the pass's storage, kept from
+/// step to step.
 pub(super) fn restitution_pass(
     constraints: &mut [ContactConstraint],
     bodies: &mut [SolverBody],
     states: &[BodyState],
     start: &[SolverBody],
-    rows: &mut Rows,
+    scratch: &mut Scratch,
     step: Step<'_>,
 ) {
     complete_free_flight(constraints, states, step.gravity);
@@ -72,34 +72,58 @@ pub(super) fn restitution_pass(
     if fastest == 0.0 {
         return;
     }
-    let mut islands = Islands::new(constraints, states, threshold);
+    let Scratch {
+        rows,
+        members,
+        solved,
+        islands,
+        energy,
+        scales,
+    } = scratch;
+    islands.rebuild(constraints, states, threshold);
     // Only islands with a bounce are swept: a pile elsewhere has nothing to give back.
-    let members: Vec<u32> = (0..constraints.len() as u32)
-        .filter(|&i| {
-            let c = &constraints[i as usize];
-            c.points[..c.count].iter().any(takes_part) && {
-                let root = islands.of(c);
-                islands.bouncing[root]
-            }
-        })
-        .collect();
-    let solved = bodies.to_vec();
-    rows.gather(constraints, &members, &step);
+    members.clear();
+    members.extend((0..constraints.len() as u32).filter(|&i| {
+        let c = &constraints[i as usize];
+        c.points[..c.count].iter().any(takes_part) && {
+            let root = islands.of(c);
+            islands.bouncing[root]
+        }
+    }));
+    solved.clear();
+    solved.extend_from_slice(bodies);
+    rows.gather(constraints, members, &step);
     rows.sweep_until_settled(bodies, &step, fastest);
     rows.scatter(constraints);
     bound_energy(
         constraints,
-        &members,
-        &mut islands,
-        bodies,
-        &solved,
-        start,
+        members,
+        islands,
+        (bodies, solved, start),
+        (energy, scales),
         &step,
     );
 }
 
+/// What the pass keeps from step to step for its storage only: every buffer is refilled
+/// before it is read.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Scratch {
+    rows: Rows,
+    /// The constraints of islands with a bounce.
+    members: Vec<u32>,
+    /// The bodies' velocities after the soft solve, before the pass.
+    solved: Vec<SolverBody>,
+    islands: Islands,
+    /// Per island root: its energy as a function of the scale of its bounce.
+    energy: Vec<IslandEnergy>,
+    /// Per island root: the scale of its bounce.
+    scales: Vec<Real>,
+}
+
 /// Dynamic bodies joined by the points that take part in the pass. Static and kinematic
 /// bodies join nothing, or one wall would make a single island of everything touching it.
+#[derive(Debug, Clone, Default)]
 struct Islands {
     parent: Vec<u32>,
     dynamic: Vec<bool>,
@@ -112,18 +136,29 @@ struct Islands {
 }
 
 impl Islands {
-    fn new(constraints: &[ContactConstraint], states: &[BodyState], threshold: Real) -> Self {
+    /// The islands of `constraints` over the bodies of `states`, in place of the last ones.
+    fn rebuild(
+        &mut self,
+        constraints: &[ContactConstraint],
+        states: &[BodyState],
+        threshold: Real,
+    ) {
         let n = states.len();
-        let mut islands = Self {
-            parent: (0..n as u32).collect(),
-            dynamic: states
-                .iter()
-                .map(|s| s.body_type == BodyType::Dynamic)
-                .collect(),
-            bouncing: vec![false; n],
-            exempt: vec![false; n],
-            touched: vec![false; n],
-        };
+        let islands = self;
+        islands.parent.clear();
+        islands.parent.extend(0..n as u32);
+        islands.dynamic.clear();
+        islands
+            .dynamic
+            .extend(states.iter().map(|s| s.body_type == BodyType::Dynamic));
+        for flags in [
+            &mut islands.bouncing,
+            &mut islands.exempt,
+            &mut islands.touched,
+        ] {
+            flags.clear();
+            flags.resize(n, false);
+        }
         for c in constraints {
             if !c.points[..c.count].iter().any(takes_part) {
                 continue;
@@ -146,7 +181,6 @@ impl Islands {
             let kinematic = |i: u32| states[i as usize].body_type == BodyType::Kinematic;
             islands.exempt[root] |= kinematic(c.state_a) || kinematic(c.state_b);
         }
-        islands
     }
 
     fn find(&mut self, mut i: usize) -> usize {
@@ -330,7 +364,7 @@ fn kinetic_energy(b: &SolverBody, v: &Vector, w: Real) -> Real {
 
 /// One island's energy as a function of the scale `s` of its restitution impulses:
 /// `solved + s * linear + s^2 * quadratic`, against the free-flight `bound`.
-#[derive(Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default)]
 struct IslandEnergy {
     solved: Real,
     linear: Real,
@@ -361,13 +395,14 @@ impl IslandEnergy {
 
 /// Scales down the restitution impulses of each island whose bounce would leave it with more
 /// kinetic energy than its bodies had in free flight this step.
+/// `(bodies, solved, start)`: the velocities now, after the soft solve and at preparation;
+/// `(energy, scales)`: storage, per island root.
 fn bound_energy(
     constraints: &mut [ContactConstraint],
     members: &[u32],
     islands: &mut Islands,
-    bodies: &mut [SolverBody],
-    solved: &[SolverBody],
-    start: &[SolverBody],
+    (bodies, solved, start): (&mut [SolverBody], &[SolverBody], &[SolverBody]),
+    (energy, scales): (&mut Vec<IslandEnergy>, &mut Vec<Real>),
     step: &Step<'_>,
 ) {
     let swept = |islands: &mut Islands, i: usize| {
@@ -376,7 +411,8 @@ fn bound_energy(
             islands.bouncing[root]
         }
     };
-    let mut energy = vec![IslandEnergy::default(); bodies.len()];
+    energy.clear();
+    energy.resize(bodies.len(), IslandEnergy::default());
     let fall = step.gravity * step.dt;
     for i in 0..bodies.len() {
         if !swept(islands, i) {
@@ -399,7 +435,8 @@ fn bound_energy(
         ));
     }
     // Only roots gathered anything; an empty entry scales by 1.
-    let scales: Vec<Real> = energy.iter().map(IslandEnergy::scale).collect();
+    scales.clear();
+    scales.extend(energy.iter().map(IslandEnergy::scale));
     if scales.iter().all(|&s| s == 1.0) {
         return;
     }

@@ -26,8 +26,8 @@ pub(super) struct Buffers {
     pub(super) chunks: Vec<Chunk>,
     pub(super) anchors: Vec<[AnchorLanes; 2]>,
     pub(super) order: SweepOrder,
-    /// The restitution pass's rows (cleared by the pass itself).
-    pub(super) restitution_rows: super::restitution::Rows,
+    /// The restitution pass's buffers (refilled by the pass itself).
+    pub(super) restitution_scratch: super::restitution::Scratch,
 }
 
 /// [`sweep_order`](super::sweep_order)'s result and working arrays.
