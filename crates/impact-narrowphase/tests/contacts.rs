@@ -84,3 +84,34 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(Config { cases: 4_000, rng_seed: RngSeed::Fixed(405), failure_persistence: None, ..Config::default() })]
+    /// A segment or capsule standing square on a box's top face, anywhere from the middle of
+    /// the face to exactly its end, just apart and turned any way far from the origin: the
+    /// incident edge is perpendicular to the reference face, so clipping it to the face's
+    /// side planes divides rounding by a span of rounding size (found by fuzzing, which lost
+    /// the one contact of a segment standing on the end of a face).
+    #[test]
+    fn an_edge_standing_square_on_a_face_keeps_its_contact(
+        (half_x, half_y) in (1e-3..2.0f64, 1e-3..2.0f64),
+        along in prop_oneof![Just(1.0), Just(-1.0), -1.0..1.0f64],
+        (length, radius) in (1e-3..3.0f64, prop_oneof![Just(0.0), 0.0..0.5f64]),
+        gap in 1e-7..0.09f64,
+        angle in -3.2..3.2f64,
+        (x, y) in (-1e3..1e3f64, -1e3..1e3f64),
+    ) {
+        use impact_geometry::{Capsule, ConvexPolygon, Point, Shape};
+        let block: Shape = ConvexPolygon::rectangle(half_x, half_y).unwrap().into();
+        let foot = Point::new(along * half_x, half_y + radius + gap);
+        let post: Shape = Capsule::new(foot, foot + Vector::new(0.0, length), radius).unwrap().into();
+        let pose = Isometry::new(Vector::new(x, y), angle);
+        let truth = signed_gap(&block, &pose, &post, &pose);
+        let m = contact_manifold(&block, &pose, &post, &pose, SPECULATIVE);
+        prop_assert!(!m.is_empty(), "no manifold at distance {truth}");
+        let scale = 1e-9 * (1.0 + x.abs() + y.abs());
+        prop_assert!((m.min_separation() - truth).abs() <= scale, "apart by {truth}, manifold says {}", m.min_separation());
+        let reverse = contact_manifold(&post, &pose, &block, &pose, SPECULATIVE);
+        prop_assert_eq!(reverse, m.swapped());
+    }
+}

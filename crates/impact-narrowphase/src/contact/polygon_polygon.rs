@@ -182,16 +182,23 @@ fn clip<P1: Core, P2: Core>(
     let upper2 = (v21 - v11).dot(&tangent);
     let lower2 = (v22 - v11).dot(&tangent);
     let span = upper2 - lower2;
+    // Positions along the face carry the rounding of the world-frame vertices. An end
+    // within that of a side plane is on it, and an incident edge whose span along the face
+    // is that small stands square to it: clipping either would divide rounding by the
+    // span and slide the end far along the edge (found by fuzzing: a segment standing on
+    // the end of a box's face lost its one contact).
+    let rounding = 1e-12 * (v11.amax() + v12.amax() + v21.amax() + v22.amax());
+    let clips = span > rounding;
     // Clip, but never beyond the incident edge itself: when the incident edge does not
     // overlap the reference face along it (thin polygons, found by fuzzing), extrapolating
     // would invent a point deeper than any of the incident shape's.
     let lerp = |s: Real| v22 + (v21 - v22) * s.clamp(0.0, 1.0);
-    let v_lower = if lower2 < lower1 && span > 0.0 {
+    let v_lower = if clips && lower2 < lower1 - rounding {
         lerp((lower1 - lower2) / span)
     } else {
         v22
     };
-    let v_upper = if upper2 > upper1 && span > 0.0 {
+    let v_upper = if clips && upper2 > upper1 + rounding {
         lerp((upper1 - lower2) / span)
     } else {
         v21
