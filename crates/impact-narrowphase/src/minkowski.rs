@@ -193,7 +193,18 @@ pub(crate) fn signed_distance_to_origin(k: &[KVertex]) -> (Real, Feature, Vector
                 deepest = Some((h, i, n));
             }
         }
-        if let (true, Some((h, i, n))) = (inside, deepest) {
+        // A `K` of no width (two segment cores on one line) has no edge across its ends, so
+        // a point beyond an end, on the line, is behind every edge without being inside: at
+        // a depth of rounding size the nearest edge must really be that near (inside a
+        // convex `K` the nearest edge is as near as its line). Found by a test of aligned
+        // features: collinear segments 0.8 mm apart end to end came out overlapping.
+        let rounding = rounding_size(k);
+        let really_inside = |h: Real| {
+            h > rounding || closest_boundary_point(k, &Vector::zeros()).1.sqrt() <= h + rounding
+        };
+        if let (true, Some((h, i, n))) = (inside, deepest)
+            && really_inside(h)
+        {
             let e = k[(i + 1) % m].p - k[i].p;
             let s = (-k[i].p.dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
             return (

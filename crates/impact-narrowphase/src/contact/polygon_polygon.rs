@@ -52,7 +52,19 @@ pub(crate) fn collide_rounded<A: Core, B: Core>(a: &A, b: &B, speculative: Real)
     if separation_b - radius > speculative {
         return Manifold::EMPTY;
     }
-    if separation_a.max(separation_b) > 0.0 {
+    // Cores apart by no more than rounding touch: the exact normal is noise there (it can
+    // pick a face square to the contact, found by a test of aligned features: a segment
+    // flush along a box's side, touching, got the top face and a point 3.7 deep), while
+    // the face of the largest separation is the contact's.
+    let rounding = || core_rounding(a, b);
+    let apart = separation_a.max(separation_b);
+    // Two segment cores on one line have only their sides' normals as axes, and those
+    // cannot part them end to end: there the exact distance decides (found by the same
+    // test: capsules lying end to end 7 cm apart were given a contact as deep as their
+    // radii).
+    let collinear_apart =
+        || a.v().len() == 2 && b.v().len() == 2 && Difference::of(a, b).distance > rounding();
+    if apart > 0.0 && apart > rounding() || collinear_apart() {
         // The cores are apart: the face chosen by the largest separation need not hold the
         // closest features of rounded shapes near a corner (found by fuzzing), so take the
         // exact closest features and build the manifold around them. (Box2D keeps clipping
@@ -120,33 +132,39 @@ fn nearest<P: Core>(p: &P, x: Vector) -> usize {
 /// other shape's facing edge is clipped against it (two points for parallel faces), else the
 /// contact is corner against corner (one point).
 fn separated<A: Core, B: Core>(a: &A, b: &B, speculative: Real) -> Manifold {
-    use crate::minkowski::{CorePoints, minkowski_sum, signed_distance_to_origin};
     let radius = a.radius() + b.radius();
-    let origin = a.v()[0];
-    let (mut ap, mut qp) = (CorePoints::new(), CorePoints::new());
-    for v in a.v() {
-        ap.push(v - origin);
-    }
-    for v in b.v() {
-        qp.push(origin - v);
-    }
-    let k = minkowski_sum(ap.as_slice(), qp.as_slice());
-    let (core_distance, feature, normal) = signed_distance_to_origin(k.as_slice());
+    let Difference {
+        origin,
+        ap,
+        k,
+        distance: core_distance,
+        feature,
+        normal,
+    } = Difference::of(a, b);
     let separation = core_distance - radius;
     if separation > speculative {
         return Manifold::EMPTY;
     }
     // A face lies along the normal when their directions agree to rounding.
     const ALIGNED: Real = 1.0 - 1e-9;
+    // That allows faces 4.5e-5 rad off the normal, where the closest features may still be
+    // two corners: a face is the reference only if the other shape's facing edge overlaps
+    // it along its length (found by a test of aligned features: a post beside a box's
+    // corner, 2.7e-6 above its top, got a point on the box's side, off the post).
+    let (na, nb) = (a.v().len(), b.v().len());
     if let Some((ia, _)) = facing(a, normal).filter(|&(_, c)| c >= ALIGNED) {
         let ib = incident(b, a.n()[ia]);
-        let (na, nb) = (a.v().len(), b.v().len());
-        return clip(a, b, [ia, next(ia, na), ib, next(ib, nb)], speculative);
+        let edges = [ia, next(ia, na), ib, next(ib, nb)];
+        if overlap_along(a, b, edges) {
+            return clip(a, b, edges, speculative);
+        }
     }
     if let Some((ib, _)) = facing(b, -normal).filter(|&(_, c)| c >= ALIGNED) {
         let ia = incident(a, b.n()[ib]);
-        let (na, nb) = (a.v().len(), b.v().len());
-        return clip(b, a, [ib, next(ib, nb), ia, next(ia, na)], speculative).swapped();
+        let edges = [ib, next(ib, nb), ia, next(ia, na)];
+        if overlap_along(b, a, edges) {
+            return clip(b, a, edges, speculative).swapped();
+        }
     }
     // Corner against corner: one point along the exact normal.
     let on_a = feature.point_on_a(k.as_slice(), ap.as_slice()) + origin;
@@ -162,6 +180,67 @@ fn separated<A: Core, B: Core>(a: &A, b: &B, speculative: Real) -> Manifold {
             ),
         },
     )
+}
+
+/// The Minkowski difference of two cores (A's points relative to its first vertex, minus
+/// B's), with the exact signed distance between the cores and where it is realised.
+struct Difference {
+    /// A's first vertex, which the points are relative to.
+    origin: Vector,
+    /// A's points relative to `origin`.
+    ap: crate::minkowski::CorePoints,
+    k: crate::minkowski::Obstacle,
+    distance: Real,
+    feature: crate::minkowski::Feature,
+    /// From A toward B.
+    normal: Vector,
+}
+
+impl Difference {
+    fn of<A: Core, B: Core>(a: &A, b: &B) -> Self {
+        use crate::minkowski::{CorePoints, minkowski_sum, signed_distance_to_origin};
+        let origin = a.v()[0];
+        let (mut ap, mut qp) = (CorePoints::new(), CorePoints::new());
+        for v in a.v() {
+            ap.push(v - origin);
+        }
+        for v in b.v() {
+            qp.push(origin - v);
+        }
+        let k = minkowski_sum(ap.as_slice(), qp.as_slice());
+        let (distance, feature, normal) = signed_distance_to_origin(k.as_slice());
+        Self {
+            origin,
+            ap,
+            k,
+            distance,
+            feature,
+            normal,
+        }
+    }
+}
+
+/// A separation of rounding size for the placed cores of `a` and `b`: a few dozen ulps of
+/// their largest coordinate.
+fn core_rounding<A: Core, B: Core>(a: &A, b: &B) -> Real {
+    let largest = a
+        .v()
+        .iter()
+        .chain(b.v())
+        .map(Vector::amax)
+        .fold(0.0, Real::max);
+    64.0 * Real::EPSILON * largest
+}
+
+/// Whether the incident edge `v21 -> v22` of `p2` overlaps the reference edge `v11 -> v12`
+/// of `p1` along the reference edge, to rounding (as [`clip`] judges it).
+fn overlap_along<P1: Core, P2: Core>(p1: &P1, p2: &P2, [i11, i12, i21, i22]: [usize; 4]) -> bool {
+    let (v11, v12, v21, v22) = (p1.v()[i11], p1.v()[i12], p2.v()[i21], p2.v()[i22]);
+    let edge = v12 - v11;
+    let tangent = edge.normalize();
+    let (a, b) = ((v21 - v11).dot(&tangent), (v22 - v11).dot(&tangent));
+    let rounding = 1e-12 * (v11.amax() + v12.amax() + v21.amax() + v22.amax());
+    a.max(b) >= -rounding && a.min(b) <= edge.dot(&tangent) + rounding
 }
 
 /// Clips the incident edge `v21 -> v22` of `p2` to the side planes of the reference edge
