@@ -17,7 +17,7 @@ use impact_geometry::{Isometry, Shape, Vector};
 use impact_narrowphase::contact_manifold;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError};
-use support::{Kind, point_gap, signed_gap, spec};
+use support::{Kind, aligned, point_gap, signed_gap, spec};
 
 const SPECULATIVE: f64 = 0.1;
 
@@ -142,36 +142,6 @@ proptest! {
     }
 }
 
-/// Where two shapes meet in [`exactly_aligned_features_agree_with_brute_force`]: each puts a
-/// feature of B exactly on a feature line of A (in A's frame), `gap` away.
-#[derive(Debug, Clone, Copy)]
-enum Meeting {
-    /// A box on A's top face, its left side at `along` of the face from its left end:
-    /// corners on corners, sides flush with sides, or overhanging.
-    Stacked,
-    /// A vertical segment or capsule standing on A's top face.
-    Post,
-    /// A horizontal segment or capsule on the line of A's top face, beyond its right end.
-    Collinear,
-    /// B turned by a quarter turn times `turns`, its first core vertex just off A's top-right
-    /// corner along the diagonal.
-    CornerToCorner,
-}
-
-/// A's core: a box or a horizontal segment (rounded or not), its top face at height `top`.
-fn base(half_x: f64, half_y: f64, radius: f64, flat: bool) -> (Shape, f64) {
-    use impact_geometry::{Capsule, ConvexPolygon, Point};
-    if flat {
-        let s = Capsule::new(Point::new(-half_x, 0.0), Point::new(half_x, 0.0), radius).unwrap();
-        (s.into(), radius)
-    } else {
-        (
-            ConvexPolygon::rectangle(half_x, half_y).unwrap().into(),
-            half_y,
-        )
-    }
-}
-
 proptest! {
     #![proptest_config(Config { cases: 200_000, rng_seed: RngSeed::Fixed(406), failure_persistence: None, ..Config::default() })]
     /// Configurations random ones almost never hit: features exactly aligned in the shapes'
@@ -182,39 +152,11 @@ proptest! {
     /// asks every combination.
     #[test]
     fn exactly_aligned_features_agree_with_brute_force(
-        meeting in prop_oneof![Just(Meeting::Stacked), Just(Meeting::Post), Just(Meeting::Collinear), Just(Meeting::CornerToCorner)],
-        (half_x, half_y, flat, radius_a) in (1e-3..2.0f64, 1e-3..2.0f64, any::<bool>(), prop_oneof![Just(0.0), 0.0..0.3f64]),
-        (size_x, size_y, radius_b) in (1e-3..2.0f64, 1e-3..2.0f64, prop_oneof![Just(0.0), 0.0..0.3f64]),
-        along in prop_oneof![Just(0.0), Just(1.0), Just(-1.0), -1.5..1.5f64],
-        turns in 0..4u8,
+        aligned in aligned(),
         gap in prop_oneof![Just(0.0), -1e-3..1e-3f64, -1e-9..1e-9f64, 0.0..0.12f64],
         (angle, x, y) in (-3.2..3.2f64, -1e3..1e3f64, -1e3..1e3f64),
     ) {
-        use impact_geometry::{Capsule, ConvexPolygon, Point};
-        let (a, top) = base(half_x, half_y, radius_a, flat);
-        let lift = top + gap;
-        let (b, local_b): (Shape, Isometry) = match meeting {
-            Meeting::Stacked => (
-                ConvexPolygon::rectangle(size_x, size_y).unwrap().into(),
-                Isometry::translation(half_x * along + size_x, lift + size_y),
-            ),
-            Meeting::Post => (
-                Capsule::new(Point::origin(), Point::new(0.0, size_y), radius_b).unwrap().into(),
-                Isometry::translation(half_x * along, lift + radius_b),
-            ),
-            Meeting::Collinear => (
-                Capsule::new(Point::origin(), Point::new(size_x, 0.0), radius_b).unwrap().into(),
-                Isometry::translation(half_x + radius_a + radius_b + gap, top - radius_a + radius_b * along.signum()),
-            ),
-            Meeting::CornerToCorner => {
-                let b: Shape = ConvexPolygon::rectangle(size_x, size_y).unwrap().into();
-                let turn = Isometry::rotation(f64::from(turns) * std::f64::consts::FRAC_PI_2);
-                // The turned box's first core vertex, placed just off A's top-right corner.
-                let vertex = turn * b.core()[0];
-                let corner = Vector::new(half_x, top) + Vector::new(1.0, 1.0) * (gap * std::f64::consts::FRAC_1_SQRT_2);
-                (b, Isometry::from_parts((corner - vertex.coords).into(), turn.rotation))
-            }
-        };
+        let (a, b, local_b) = aligned.build(gap);
         let world = Isometry::new(Vector::new(x, y), angle);
         let (pose_a, pose_b) = (world, world * local_b);
         manifold_agrees_with_brute_force(&a, &pose_a, &b, &pose_b, 1.0 + x.abs() + y.abs())?;

@@ -60,18 +60,28 @@ fn check_invariants(p: &Placed) -> Result<(), TestCaseError> {
                     "gap {earliest} at {at} before hit {f}"
                 );
             } else {
-                prop_assert!(g <= target + tol, "hit at 0 but gap {g} > target");
+                // A start within the target plus the tolerance counts as touching: a hit at 0
+                // if the motion closes in (random scenes start farther out; aligned ones may
+                // start there).
+                prop_assert!(
+                    g <= target + opts.tolerance() + tol,
+                    "hit at 0 but gap {g} > target + tolerance"
+                );
             }
             let pose_a = p.sweep_a.pose_at(f);
             let pose_b = p.sweep_b.pose_at(f);
             let to_a = point_gap(&h.point, &p.a, &pose_a);
             let to_b = point_gap(&h.point, &p.b, &pose_b);
+            // The oracle measures no depth inside a core: where the shapes overlap at the
+            // hit (a start overlapping by less than the tolerance, from the aligned scenes),
+            // neither this nor the push below can be judged by it.
+            let apart = g > 0.0;
             prop_assert!(
-                (to_a - 0.5 * g).abs() <= tol,
+                !apart || (to_a - 0.5 * g).abs() <= tol,
                 "point {to_a} from A, gap {g}"
             );
             prop_assert!(
-                (to_b - 0.5 * g).abs() <= tol,
+                !apart || (to_b - 0.5 * g).abs() <= tol,
                 "point {to_b} from B, gap {g}"
             );
             let push = 1e-6 * scene_length(p);
@@ -80,13 +90,22 @@ fn check_invariants(p: &Placed) -> Result<(), TestCaseError> {
                 pose_b.rotation,
             );
             let g_pushed = gap(&p.a, &pose_a, &p.b, &pushed);
-            prop_assert!(g_pushed >= g + 0.5 * push, "normal does not separate");
+            if apart {
+                prop_assert!(g_pushed >= g + 0.5 * push, "normal does not separate");
+            }
         }
         Toi::Separated => {
             let g0 = gap_at(0.0);
             let (closest, at) = min_gap(p, 0.0, opts.max_fraction());
+            // From a start within the target plus the tolerance, closing in by less than the
+            // tolerance is sliding, not an impact.
+            let sliding = if g0 <= target + opts.tolerance() {
+                opts.tolerance()
+            } else {
+                0.0
+            };
             prop_assert!(
-                closest >= target.min(g0) - tol,
+                closest >= target.min(g0) - sliding - tol,
                 "separated, but gap {closest} at {at} (start {g0}, target {target})"
             );
         }
@@ -246,5 +265,52 @@ fn scenes_mix_hits_and_misses() {
             assert!(separated >= 400, "{ka:?}-{kb:?}: only {separated} misses");
             let _ = (at_start, overlapping);
         }
+    }
+}
+
+/// Two shapes whose features line up exactly in their own frames (`support::Aligned`:
+/// corners on corners, flush sides, collinear edges, posts on faces and beside them), B
+/// coming at A along the direction the meeting faces (or a little off it), from up to 2
+/// units back, far from the origin and turned: the invariants above on the configurations
+/// random scenes almost never produce, where the closed forms meet parallel and collinear
+/// edges.
+fn aligned_scene() -> impl Strategy<Value = Placed> {
+    (
+        support::aligned(),
+        prop_oneof![Just(0.0), -1e-3..1e-3f64, -1e-9..1e-9f64, 0.0..0.5f64],
+        (0.0..2.0f64, prop_oneof![Just(0.0), 0.0..1.0f64]),
+        prop_oneof![Just(0.0), -1e-9..1e-9f64, -0.3..0.3f64],
+        any::<bool>(),
+        (-3.2..3.2f64, -1e3..1e3f64, -1e3..1e3f64),
+    )
+        .prop_map(
+            |(aligned, gap, (back, beyond), wobble, both_move, (angle, x, y))| {
+                let (a, b, meeting) = aligned.build(gap);
+                let approach = impact_geometry::Rotation::new(wobble) * aligned.approach();
+                let world = impact_geometry::Isometry::new(Vector::new(x, y), angle);
+                let start_b = world
+                    * impact_geometry::Isometry::from_parts(
+                        (meeting.translation.vector - approach * back).into(),
+                        meeting.rotation,
+                    );
+                let relative = world.rotation * (approach * (back + beyond));
+                let share = if both_move { 0.5 } else { 0.0 };
+                Placed {
+                    a,
+                    b,
+                    sweep_a: impact_geometry::Sweep::translating(world, -relative * share).unwrap(),
+                    sweep_b: impact_geometry::Sweep::translating(start_b, relative * (1.0 - share))
+                        .unwrap(),
+                    scale: 1.0,
+                }
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 20_000, ..config(407) })]
+    #[test]
+    fn aligned_features_keep_the_invariants(p in aligned_scene()) {
+        check_invariants(&p)?;
     }
 }

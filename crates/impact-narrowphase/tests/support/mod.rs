@@ -129,6 +129,7 @@ pub fn scene(ka: Kind, kb: Kind) -> impl Strategy<Value = Scene> {
 }
 
 /// The scene placed after scaling by `k`, rotating by `theta` and translating by `offset`.
+#[derive(Debug)]
 pub struct Placed {
     pub a: Shape,
     pub b: Shape,
@@ -321,4 +322,149 @@ pub fn signed_gap(a: &Shape, pose_a: &Isometry, b: &Shape, pose_b: &Isometry) ->
         depth = 0.0;
     }
     -depth - a.radius() - b.radius()
+}
+
+/// How two shapes meet in an [`Aligned`] pair: each puts a feature of B exactly on a feature
+/// line of A, in A's frame.
+#[derive(Debug, Clone, Copy)]
+pub enum Meeting {
+    /// A box on A's top face, its left side at `along` of the face from its left end:
+    /// corners on corners, sides flush with sides, or overhanging.
+    Stacked,
+    /// A vertical segment or capsule standing on A's top face.
+    Post,
+    /// A horizontal segment or capsule on the line of A's top face, beyond its right end.
+    Collinear,
+    /// B turned by a quarter turn times `turns`, its first core vertex just off A's top-right
+    /// corner along the diagonal.
+    CornerToCorner,
+}
+
+/// A pair of shapes whose features line up exactly in their own frames (configurations
+/// random placements almost never produce), described by numbers.
+#[derive(Debug, Clone, Copy)]
+pub struct Aligned {
+    pub meeting: Meeting,
+    /// A: a box of these half extents, or (`flat`) a horizontal segment of half length
+    /// `half_x` rounded by `radius_a`.
+    pub half_x: Real,
+    pub half_y: Real,
+    pub flat: bool,
+    pub radius_a: Real,
+    /// B: a box of these half extents, or a segment of this length (along y for a post,
+    /// along x on a line) rounded by `radius_b`.
+    pub size_x: Real,
+    pub size_y: Real,
+    pub radius_b: Real,
+    pub along: Real,
+    pub turns: u8,
+}
+
+pub fn aligned() -> impl Strategy<Value = Aligned> {
+    (
+        prop_oneof![
+            Just(Meeting::Stacked),
+            Just(Meeting::Post),
+            Just(Meeting::Collinear),
+            Just(Meeting::CornerToCorner)
+        ],
+        (
+            1e-3..2.0f64,
+            1e-3..2.0f64,
+            any::<bool>(),
+            prop_oneof![Just(0.0), 0.0..0.3f64],
+        ),
+        (
+            1e-3..2.0f64,
+            1e-3..2.0f64,
+            prop_oneof![Just(0.0), 0.0..0.3f64],
+        ),
+        prop_oneof![Just(0.0), Just(1.0), Just(-1.0), -1.5..1.5f64],
+        0..4u8,
+    )
+        .prop_map(
+            |(
+                meeting,
+                (half_x, half_y, flat, radius_a),
+                (size_x, size_y, radius_b),
+                along,
+                turns,
+            )| {
+                Aligned {
+                    meeting,
+                    half_x,
+                    half_y,
+                    flat,
+                    radius_a,
+                    size_x,
+                    size_y,
+                    radius_b,
+                    along,
+                    turns,
+                }
+            },
+        )
+}
+
+impl Aligned {
+    /// A, B, and B's pose in A's frame with the meeting features `gap` apart (negative:
+    /// overlapping).
+    pub fn build(&self, gap: Real) -> (Shape, Shape, Isometry) {
+        let (half_x, radius_a, radius_b) = (self.half_x, self.radius_a, self.radius_b);
+        let (a, top): (Shape, Real) = if self.flat {
+            let s = Capsule::new(Point::new(-half_x, 0.0), Point::new(half_x, 0.0), radius_a);
+            (s.unwrap().into(), radius_a)
+        } else {
+            let block = ConvexPolygon::rectangle(half_x, self.half_y).unwrap();
+            (block.into(), self.half_y)
+        };
+        let lift = top + gap;
+        let (b, local_b): (Shape, Isometry) = match self.meeting {
+            Meeting::Stacked => (
+                ConvexPolygon::rectangle(self.size_x, self.size_y)
+                    .unwrap()
+                    .into(),
+                Isometry::translation(half_x * self.along + self.size_x, lift + self.size_y),
+            ),
+            Meeting::Post => (
+                Capsule::new(Point::origin(), Point::new(0.0, self.size_y), radius_b)
+                    .unwrap()
+                    .into(),
+                Isometry::translation(half_x * self.along, lift + radius_b),
+            ),
+            Meeting::Collinear => (
+                Capsule::new(Point::origin(), Point::new(self.size_x, 0.0), radius_b)
+                    .unwrap()
+                    .into(),
+                Isometry::translation(
+                    half_x + radius_a + radius_b + gap,
+                    top - radius_a + radius_b * self.along.signum(),
+                ),
+            ),
+            Meeting::CornerToCorner => {
+                let b: Shape = ConvexPolygon::rectangle(self.size_x, self.size_y)
+                    .unwrap()
+                    .into();
+                let turn = Isometry::rotation(Real::from(self.turns) * std::f64::consts::FRAC_PI_2);
+                // The turned box's first core vertex, placed just off A's top-right corner.
+                let vertex = turn * b.core()[0];
+                let corner = Vector::new(half_x, top)
+                    + Vector::new(1.0, 1.0) * (gap * std::f64::consts::FRAC_1_SQRT_2);
+                (
+                    b,
+                    Isometry::from_parts((corner - vertex.coords).into(), turn.rotation),
+                )
+            }
+        };
+        (a, b, local_b)
+    }
+
+    /// The direction B approaches A along in its meeting (in A's frame).
+    pub fn approach(&self) -> Vector {
+        match self.meeting {
+            Meeting::Stacked | Meeting::Post => Vector::new(0.0, -1.0),
+            Meeting::Collinear => Vector::new(-1.0, 0.0),
+            Meeting::CornerToCorner => Vector::new(-1.0, -1.0) * std::f64::consts::FRAC_1_SQRT_2,
+        }
+    }
 }
