@@ -64,8 +64,11 @@ pub(crate) fn rounded_versus_point(
         return Manifold::EMPTY;
     }
     let (v1, v2) = (v[face], v[(face + 1) % m]);
-    // Beyond an end of the face (and outside the core): the vertex there is nearest.
-    if face_separation > 0.0 {
+    // Beyond an end of the face (and outside the core): the vertex there is nearest. A
+    // segment core has no inside, and a point on its line beyond an end is level with both
+    // sides (to rounding, either sign): the end is nearest there too (found by fuzzing: a
+    // point 1.1 mm beyond a capsule's axis was taken to be on it).
+    if face_separation > 0.0 || m == 2 {
         if (c - v1).dot(&(v2 - v1)) < 0.0 {
             return point_contact(face);
         }

@@ -338,6 +338,9 @@ pub enum Meeting {
     /// B turned by a quarter turn times `turns`, its first core vertex just off A's top-right
     /// corner along the diagonal.
     CornerToCorner,
+    /// A circle of radius `radius_b` (a point when zero) on the line of A's core edge through
+    /// its top right (the top face of a box, the axis of a segment), beyond its right end.
+    Bead,
 }
 
 /// A pair of shapes whose features line up exactly in their own frames (configurations
@@ -366,7 +369,8 @@ pub fn aligned() -> impl Strategy<Value = Aligned> {
             Just(Meeting::Stacked),
             Just(Meeting::Post),
             Just(Meeting::Collinear),
-            Just(Meeting::CornerToCorner)
+            Just(Meeting::CornerToCorner),
+            Just(Meeting::Bead)
         ],
         (
             1e-3..2.0f64,
@@ -455,6 +459,10 @@ impl Aligned {
                     Isometry::from_parts((corner - vertex.coords).into(), turn.rotation),
                 )
             }
+            Meeting::Bead => (
+                Circle::new(radius_b).unwrap().into(),
+                Isometry::translation(half_x + radius_a + radius_b + gap, top - radius_a),
+            ),
         };
         (a, b, local_b)
     }
@@ -463,7 +471,7 @@ impl Aligned {
     pub fn approach(&self) -> Vector {
         match self.meeting {
             Meeting::Stacked | Meeting::Post => Vector::new(0.0, -1.0),
-            Meeting::Collinear => Vector::new(-1.0, 0.0),
+            Meeting::Collinear | Meeting::Bead => Vector::new(-1.0, 0.0),
             Meeting::CornerToCorner => Vector::new(-1.0, -1.0) * std::f64::consts::FRAC_1_SQRT_2,
         }
     }
