@@ -448,6 +448,48 @@ fn rebound_ratio<S: impact_stepper::Stepper + Default>() -> Real {
     panic!("the ball never bounced");
 }
 
+/// A box landing flat on the floor: the impact acts at the middle of the stretch the two
+/// faces share, below its centre of mass, so it leaves straight up without turning. (An
+/// impact at an end of the stretch, which either corner of the box can be, spins it.)
+#[test]
+fn a_box_landing_flat_bounces_straight_up_without_turning() {
+    for (x, angle) in [
+        (0.0, 0.0),
+        (3.7, 0.0),
+        (-11.2, 0.0),
+        (1.3, std::f64::consts::PI),
+    ] {
+        let mut world = World::<RTreeBroadphase, FirstTimeOfImpact>::new(no_gravity()).unwrap();
+        world.create_body(floor()).unwrap();
+        let block = world
+            .create_body(
+                RigidBodyDef::new(ConvexPolygon::rectangle(0.5, 0.25).unwrap().into())
+                    .restitution(0.8)
+                    .ccd(true)
+                    .pose(Isometry::new(Vector::new(x, 2.0), angle))
+                    .linvel(Vector::new(0.0, -150.0)),
+            )
+            .unwrap();
+        let mut events = 0;
+        for _ in 0..3 {
+            events += world.step(DT).unwrap().stepper.events;
+        }
+        let body = world.body(block).unwrap();
+        assert!(events >= 1, "the box reached the floor");
+        assert!(body.linvel().y > 100.0, "it bounced: {:?}", body.linvel());
+        assert!(
+            body.angvel().abs() < 1e-9,
+            "at x = {x}: spin {}",
+            body.angvel()
+        );
+        assert!(
+            body.linvel().x.abs() < 1e-9,
+            "at x = {x}: drift {}",
+            body.linvel().x
+        );
+    }
+}
+
 #[test]
 fn restitution_survives_ccd() {
     for (name, ratio) in [
