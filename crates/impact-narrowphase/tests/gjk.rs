@@ -120,12 +120,17 @@ proptest! {
     /// (`support::Aligned`: corners on corners, flush sides, collinear edges, posts, beads on
     /// an edge's line), at gaps from overlap through zero, turned and moved far from the
     /// origin together: the exact distance equals the brute-force signed distance, and GJK
-    /// the exact distance wherever it finds the cores apart.
+    /// the exact distance wherever it finds the cores apart, cold and warm-started after B
+    /// moves a little (or not at all).
     #[test]
     fn aligned_features_keep_their_distance(
         aligned in support::aligned(),
         gap in prop_oneof![Just(0.0), -1e-3..1e-3f64, -1e-9..1e-9f64, 0.0..0.5f64],
         (angle, x, y) in (-3.2..3.2f64, -1e3..1e3f64, -1e3..1e3f64),
+        nudge in prop_oneof![
+            Just((Vector::zeros(), 0.0)),
+            (-1e-3..1e-3f64, -1e-3..1e-3f64, -1e-3..1e-3f64).prop_map(|(x, y, a)| (Vector::new(x, y), a)),
+        ],
     ) {
         let (a, b, local_b) = aligned.build(gap);
         let pose_a = Isometry::new(Vector::new(x, y), angle);
@@ -134,11 +139,21 @@ proptest! {
         let truth = support::signed_gap(&a, &pose_a, &b, &pose_b);
         let exact = distance(&a, &pose_a, &b, &pose_b);
         prop_assert!((exact.distance - truth).abs() <= eps, "exact {} brute force {truth}", exact.distance);
-        let cold = gjk_distance(&a, &pose_a, &b, &pose_b, &mut GjkCache::default());
+        let mut cache = GjkCache::default();
+        let cold = gjk_distance(&a, &pose_a, &b, &pose_b, &mut cache);
         if cold.cores_overlap {
             prop_assert!(exact.distance <= -(a.radius() + b.radius()) + eps, "GJK: cores overlap; exact {}", exact.distance);
         } else {
             prop_assert!((cold.distance - exact.distance).abs() <= eps, "gjk {} exact {}", cold.distance, exact.distance);
+        }
+        // Warm-started from that simplex after B moved a little (or not at all).
+        let moved = pose_b * Isometry::new(nudge.0, nudge.1);
+        let exact = distance(&a, &pose_a, &b, &moved);
+        let warm = gjk_distance(&a, &pose_a, &b, &moved, &mut cache);
+        if warm.cores_overlap {
+            prop_assert!(exact.distance <= -(a.radius() + b.radius()) + eps, "warm GJK: cores overlap; exact {}", exact.distance);
+        } else {
+            prop_assert!((warm.distance - exact.distance).abs() <= eps, "warm gjk {} exact {}", warm.distance, exact.distance);
         }
     }
 }
