@@ -341,6 +341,10 @@ pub enum Meeting {
     /// A circle of radius `radius_b` (a point when zero) on the line of A's core edge through
     /// its top right (the top face of a box, the axis of a segment), beyond its right end.
     Bead,
+    /// Regular hexagons instead of A and B (circumradii `half_x` and `size_x`), B's bottom
+    /// face on A's top face, its middle at `along` of the way from A's middle to where the
+    /// faces' ends meet: faces that are neither axis-aligned boxes nor segments.
+    Hexagons,
 }
 
 /// A pair of shapes whose features line up exactly in their own frames (configurations
@@ -370,7 +374,8 @@ pub fn aligned() -> impl Strategy<Value = Aligned> {
             Just(Meeting::Post),
             Just(Meeting::Collinear),
             Just(Meeting::CornerToCorner),
-            Just(Meeting::Bead)
+            Just(Meeting::Bead),
+            Just(Meeting::Hexagons)
         ],
         (
             1e-3..2.0f64,
@@ -422,6 +427,15 @@ impl Aligned {
             let block = ConvexPolygon::rectangle(half_x, self.half_y).unwrap();
             (block.into(), self.half_y)
         };
+        if let Meeting::Hexagons = self.meeting {
+            // A flat top at `r sqrt(3) / 2`, a face `r` long, for circumradius `r`.
+            let apothem = |r: Real| r * 0.75f64.sqrt();
+            let a: Shape = ConvexPolygon::regular(6, half_x).unwrap().into();
+            let b: Shape = ConvexPolygon::regular(6, self.size_x).unwrap().into();
+            let x = self.along * 0.5 * (half_x + self.size_x);
+            let y = apothem(half_x) + gap + apothem(self.size_x);
+            return (a, b, Isometry::translation(x, y));
+        }
         let lift = top + gap;
         let (b, local_b): (Shape, Isometry) = match self.meeting {
             Meeting::Stacked => (
@@ -459,6 +473,7 @@ impl Aligned {
                     Isometry::from_parts((corner - vertex.coords).into(), turn.rotation),
                 )
             }
+            Meeting::Hexagons => unreachable!("built above"),
             Meeting::Bead => (
                 Circle::new(radius_b).unwrap().into(),
                 Isometry::translation(half_x + radius_a + radius_b + gap, top - radius_a),
@@ -470,7 +485,7 @@ impl Aligned {
     /// The direction B approaches A along in its meeting (in A's frame).
     pub fn approach(&self) -> Vector {
         match self.meeting {
-            Meeting::Stacked | Meeting::Post => Vector::new(0.0, -1.0),
+            Meeting::Stacked | Meeting::Post | Meeting::Hexagons => Vector::new(0.0, -1.0),
             Meeting::Collinear | Meeting::Bead => Vector::new(-1.0, 0.0),
             Meeting::CornerToCorner => Vector::new(-1.0, -1.0) * std::f64::consts::FRAC_1_SQRT_2,
         }
