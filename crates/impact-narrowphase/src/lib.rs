@@ -44,7 +44,7 @@ mod scratch;
 pub mod toi;
 mod toi_result;
 
-pub use contact::{ContactId, ContactPoint, Manifold, contact_manifold};
+pub use contact::{ContactId, ContactPoint, Manifold, contact_manifold, shared_face_middle};
 pub use distance::{Distance, distance};
 pub use gjk::{GjkCache, GjkOutput, gjk_distance};
 pub use options::{ToiOptions, ToiOptionsError};

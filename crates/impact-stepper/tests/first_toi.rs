@@ -448,46 +448,64 @@ fn rebound_ratio<S: impact_stepper::Stepper + Default>() -> Real {
     panic!("the ball never bounced");
 }
 
-/// A box landing flat on the floor: the impact acts at the middle of the stretch the two
-/// faces share, below its centre of mass, so it leaves straight up without turning. (An
-/// impact at an end of the stretch, which either corner of the box can be, spins it.)
+/// A box falling at 150 units/s onto the floor, restitution 0.8, from `x` turned by `angle`
+/// and spinning at `spin`: its velocities after three steps.
+fn landing(x: Real, angle: Real, spin: Real) -> (Vector, Real) {
+    let mut world = World::<RTreeBroadphase, FirstTimeOfImpact>::new(no_gravity()).unwrap();
+    world.create_body(floor()).unwrap();
+    let block = world
+        .create_body(
+            RigidBodyDef::new(ConvexPolygon::rectangle(0.5, 0.25).unwrap().into())
+                .restitution(0.8)
+                .ccd(true)
+                .pose(Isometry::new(Vector::new(x, 2.0), angle))
+                .linvel(Vector::new(0.0, -150.0))
+                .angvel(spin),
+        )
+        .unwrap();
+    let mut events = 0;
+    for _ in 0..3 {
+        events += world.step(DT).unwrap().stepper.events;
+    }
+    assert!(events >= 1, "the box reached the floor");
+    let body = world.body(block).unwrap();
+    (body.linvel(), body.angvel())
+}
+
+/// A box landing flat on the floor bounces straight up without turning: the impact acts at
+/// the middle of the stretch the two faces share, below its centre of mass. Within the
+/// tolerance of flat is flat (a corner 1e-4 lower over the box's width, or a spin of 1e-12
+/// rad/s, which takes the rotating time of impact): an impact at one corner, which the
+/// first point of contact is, spins the box.
 #[test]
 fn a_box_landing_flat_bounces_straight_up_without_turning() {
-    for (x, angle) in [
-        (0.0, 0.0),
-        (3.7, 0.0),
-        (-11.2, 0.0),
-        (1.3, std::f64::consts::PI),
+    for (x, angle, spin) in [
+        (0.0, 0.0, 0.0),
+        (3.7, 0.0, 0.0),
+        (-11.2, 0.0, 0.0),
+        (1.3, std::f64::consts::PI, 0.0),
+        (3.7, 0.0, 1e-12),
+        (3.7, 1e-4, 0.0),
+        (-2.1, -1e-4, 1e-6),
     ] {
-        let mut world = World::<RTreeBroadphase, FirstTimeOfImpact>::new(no_gravity()).unwrap();
-        world.create_body(floor()).unwrap();
-        let block = world
-            .create_body(
-                RigidBodyDef::new(ConvexPolygon::rectangle(0.5, 0.25).unwrap().into())
-                    .restitution(0.8)
-                    .ccd(true)
-                    .pose(Isometry::new(Vector::new(x, 2.0), angle))
-                    .linvel(Vector::new(0.0, -150.0)),
-            )
-            .unwrap();
-        let mut events = 0;
-        for _ in 0..3 {
-            events += world.step(DT).unwrap().stepper.events;
-        }
-        let body = world.body(block).unwrap();
-        assert!(events >= 1, "the box reached the floor");
-        assert!(body.linvel().y > 100.0, "it bounced: {:?}", body.linvel());
+        let (v, w) = landing(x, angle, spin);
+        assert!(v.y > 100.0, "it bounced: {v:?}");
+        // A tilt of 1e-4 puts the middle of the bottom face 2.5e-5 beside the centre of
+        // mass: about 0.06 rad/s of spin from the impulse, where a corner impulse gives 68.
         assert!(
-            body.angvel().abs() < 1e-9,
-            "at x = {x}: spin {}",
-            body.angvel()
+            w.abs() < 0.1,
+            "at x = {x}, turned {angle}, spinning {spin}: spin {w}"
         );
         assert!(
-            body.linvel().x.abs() < 1e-9,
-            "at x = {x}: drift {}",
-            body.linvel().x
+            v.x.abs() < 0.1,
+            "at x = {x}, turned {angle}, spinning {spin}: drift {}",
+            v.x
         );
     }
+    // Tilted by 0.05 rad, one corner lands 0.05 before the other: a corner impact, which
+    // turns the box.
+    let (_, w) = landing(3.7, 0.05, 0.0);
+    assert!(w.abs() > 1.0, "a corner landing turns the box: spin {w}");
 }
 
 #[test]

@@ -18,7 +18,7 @@ use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper};
 use discs::DiscPath;
 use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector, cross_scalar_vector};
-use impact_narrowphase::{Toi, distance, time_of_impact, toi_discs};
+use impact_narrowphase::{Toi, distance, shared_face_middle, time_of_impact, toi_discs};
 use impact_solver::{
     BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, RigidBody, resolve_impact,
     solve_step,
@@ -1265,6 +1265,7 @@ impl Run<'_> {
         } else {
             self.settings.impact
         };
+        let point = self.acting_point(ha, hb, point, normal);
         let resolved = resolve_impact(self.bodies, ha, hb, point, normal, &impact_settings);
         if e.offset != Vector::zeros()
             && let (Some(pose), Some(body)) = (self.pose_at(b, t), self.bodies.get_mut(hb))
@@ -1368,6 +1369,29 @@ impl Run<'_> {
             let slot = self.s.replan[i];
             self.plan(slot, t, Planning::Replan);
         }
+    }
+
+    /// Where the impact of the bodies of `ha` and `hb` (placed at the impact) at `point` with
+    /// `normal` acts: the middle of the stretch along which their faces touch, to the
+    /// tolerance, where they meet face to face (see [`shared_face_middle`]): the first point
+    /// of contact is then an end of it, and an impulse there would spin a body that landed
+    /// flat.
+    fn acting_point(&self, ha: BodyHandle, hb: BodyHandle, point: Point, normal: Vector) -> Point {
+        let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
+            return point;
+        };
+        if matches!(a.shape(), Shape::Circle(_)) || matches!(b.shape(), Shape::Circle(_)) {
+            return point;
+        }
+        shared_face_middle(
+            a.shape(),
+            a.pose(),
+            b.shape(),
+            b.pose(),
+            point,
+            normal,
+            self.settings.toi.tolerance(),
+        )
     }
 
     /// After the impact of `e` at `point` (in the smaller slot's frame) with `normal` (from
