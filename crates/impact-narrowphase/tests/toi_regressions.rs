@@ -237,3 +237,58 @@ fn an_overlap_within_the_tolerance_that_only_parts_is_separated() {
         Toi::Separated
     );
 }
+
+/// Two zero-thickness segments in an L, meeting end to end for an instant (a graze through a
+/// sharp corner of the obstacle at target separation zero): a hit in one argument order, and
+/// "separated" in the other, where rounding put the fast path's entry after its exit. Such a
+/// graze now goes to the exact path in either order, which calls it a hit. Found by fuzzing
+/// `toi_closed_form` (session 10); input in
+/// `fuzz/regressions/toi_closed_form/segments_in_an_l_grazing_end_to_end`.
+#[test]
+fn segments_grazing_end_to_end_hit_in_either_order() {
+    use impact_geometry::Rotation;
+    let upright: Shape = Segment::new(
+        Point::new(-2.0, -2.0),
+        Point::new(-2.0, 0.308_142_944_122_664_63),
+    )
+    .unwrap()
+    .into();
+    let flat: Shape = Segment::new(
+        Point::new(0.290_196_230_164_415_4, -2.0),
+        Point::new(-2.0, -2.0),
+    )
+    .unwrap()
+    .into();
+    let rotation =
+        Rotation::from_cos_sin_unchecked(-0.653_643_620_863_611_9, 0.756_802_495_307_928_2);
+    let at = |x: Real| Isometry::from_parts(Vector::new(x, -6.0).into(), rotation);
+    let sa = Sweep::translating(
+        at(-0.063_865_547_762_361_53),
+        Vector::new(-4.149_570_024_339_482, -12.0),
+    )
+    .unwrap();
+    let sb = Sweep::translating(at(0.924_428_832_367_993_9), Vector::new(-12.0, -12.0)).unwrap();
+    let options = ToiOptions::new(0.2, 0.0, 0.00125, 256).unwrap();
+    let (Toi::Hit(one), Toi::Hit(other)) = (
+        time_of_impact(&upright, &sa, &flat, &sb, &options),
+        time_of_impact(&flat, &sb, &upright, &sa, &options),
+    ) else {
+        panic!("a graze is a hit in both orders");
+    };
+    assert!(
+        (one.fraction - 0.125_890_477_743_826).abs() < 1e-9,
+        "{one:?}"
+    );
+    assert!(
+        (one.fraction - other.fraction).abs() < 1e-12,
+        "{one:?} {other:?}"
+    );
+    let gap = distance(
+        &upright,
+        &sa.pose_at(one.fraction),
+        &flat,
+        &sb.pose_at(one.fraction),
+    )
+    .distance;
+    assert!(gap.abs() < 1e-9, "{gap}");
+}

@@ -247,8 +247,22 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
     if separation <= rho + options.tolerance() {
         return None;
     }
-    if !reachable || t_enter > t_exit || t_enter > options.max_fraction() {
+    if !reachable || t_enter > options.max_fraction() {
         return Some(Toi::Separated);
+    }
+    if t_enter > t_exit {
+        // Entry after exit by a rounding-sized distance is a graze, which the exact path
+        // decides as it does for the sliver of two parallel segments (found by fuzzing: two
+        // segments in an L meeting end to end for an instant were a hit in one argument order
+        // and a miss here in the other).
+        let extent = |core: &LocalCore| {
+            core.v[..core.len]
+                .iter()
+                .map(Vector::amax)
+                .fold(0.0, Real::max)
+        };
+        let rounding = 64.0 * Real::EPSILON * (extent(&ca) + extent(&cb) + d.amax());
+        return ((t_enter - t_exit) * d.amax() > rounding).then_some(Toi::Separated);
     }
     let (face, normal) = entry?;
     let (k0, k1, on_a_at) = match face {
