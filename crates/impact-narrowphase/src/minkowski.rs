@@ -411,6 +411,9 @@ pub(crate) struct CastInput {
     pub tolerance: Real,
     /// See [`crate::ToiOptions::max_fraction`].
     pub max_fraction: Real,
+    /// The largest coordinate the shapes were placed at before `K` was made relative to A
+    /// (whose rounding `K`'s coordinates carry).
+    pub placed_at: Real,
 }
 
 /// The first `t` in `[0, max_fraction]` at which `t * d` comes within `rho` of `K`.
@@ -428,12 +431,21 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
         rho,
         tolerance,
         max_fraction,
+        placed_at,
     } = *input;
     let m = k.len();
+    // How far a ray may miss an edge, or enter after it exits, and still graze: the rounding
+    // of the coordinates, with room for the edge directions' own (a sliver's two sides,
+    // nominally parallel, are not quite, which moves where a far ray crosses them).
+    let extent = k.iter().map(|v| v.p.amax()).fold(0.0, Real::max);
+    let graze = 1e-12 * (extent + d.amax() + placed_at);
     let mut t_enter = 0.0;
     let mut enter_face: Option<(usize, Vector)> = None;
     let mut t_exit = Real::INFINITY;
     let mut never = false;
+    // How fast the ray leaves through the edge it exits by, which turns a time after the
+    // exit into a distance beyond it.
+    let mut exit_speed = 0.0;
     let mut separation = Real::NEG_INFINITY;
     if m >= 2 {
         for i in 0..m {
@@ -449,7 +461,14 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
             let s = h + rho;
             let dn = n.dot(&d);
             if s < 0.0 {
-                if dn >= 0.0 {
+                if -s <= graze && dn.abs() <= graze {
+                    // Beside this edge's line by rounding and moving along it: the ray runs on
+                    // the boundary all step, a graze the other edges decide. Neither a miss
+                    // nor an entry at `s / dn`, a ratio of two rounding errors (found by the
+                    // aligned scenes: zero-thickness segments on one line meeting end to end,
+                    // and a box sliding down flush with another's side, at target separation
+                    // zero, were a miss or a late hit in one argument order).
+                } else if dn >= 0.0 {
                     never = true;
                 } else {
                     let t = s / dn;
@@ -458,8 +477,12 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
                         enter_face = Some((i, n));
                     }
                 }
-            } else if dn > 0.0 {
-                t_exit = t_exit.min(s / dn);
+            } else if dn > graze || s > graze && dn > 0.0 {
+                // (Within rounding of the line and along it: no exit either.)
+                if s / dn < t_exit {
+                    t_exit = s / dn;
+                    exit_speed = dn;
+                }
             }
         }
     } else {
@@ -497,9 +520,8 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
     // Entry after exit by a rounding-sized distance is a graze, not a miss: two parallel
     // zero-thickness segments that cross side by side make `K` a sliver whose width is
     // rounding, and missing that instant would let one tunnel through the other.
-    let rounding = rounding_size(k) + 64.0 * Real::EPSILON * d.amax();
     if never
-        || (t_enter > t_exit && (t_enter - t_exit) * d.amax() > rounding)
+        || (t_enter > t_exit && (t_enter - t_exit) * exit_speed > graze)
         || t_enter > max_fraction
     {
         return Cast::Separated;
@@ -551,12 +573,14 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
                 normal: n,
                 distance: rho,
             };
-            // Beside the face, up to a relative slack of 1e-9 of its length: an entry that far
-            // past an end is rho from `K` to within (1e-9 len)^2 / rho, and with rho = 0 an
-            // exact corner-to-corner contact lands there by rounding. The extent is checked
-            // even with rho = 0: rounding can make `K` a parallelogram of almost no width whose
-            // pushed-out edges no longer bound it.
-            let slack = 1e-9 * len;
+            // Beside the face, up to a slack of 1e-9 of `K`'s size: an entry that far past an
+            // end is rho from `K` to within (1e-9 size)^2 / rho, and with rho = 0 an exact
+            // corner-to-corner contact lands there by rounding. The extent is checked even
+            // with rho = 0: rounding can make `K` a parallelogram of almost no width whose
+            // pushed-out edges no longer bound it. (The size of `K`, not of the face: `K` of
+            // the other argument order is the same size, and its entry may be through
+            // another face; a slack per face let a miss by 1e-9 be a hit in one order only.)
+            let slack = 1e-9 * extent;
             if (-slack..=len + slack).contains(&lambda) {
                 return face_hit((lambda / len).clamp(0.0, 1.0));
             }
@@ -587,8 +611,13 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
                     // Not beyond the vertex along this edge: in the vertex's wedge.
                     break;
                 }
-                if len2 > 0.0 && (0.0..=len2).contains(&along) {
-                    beside = Some((edge, along / len2));
+                // With the face's relative slack (see above): the walk can end on the far end
+                // of a sliver's long side, which an exact end-to-end contact reaches only to
+                // rounding (found by the aligned scenes: collinear segments meeting end to end
+                // at target separation zero entered through a short side in one order).
+                let slack = 1e-9 * extent * len2.sqrt();
+                if len2 > 0.0 && (-slack..=len2 + slack).contains(&along) {
+                    beside = Some((edge, (along / len2).clamp(0.0, 1.0)));
                     break;
                 }
                 vertex = far;

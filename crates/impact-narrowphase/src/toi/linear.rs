@@ -261,8 +261,15 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
                 .map(Vector::amax)
                 .fold(0.0, Real::max)
         };
-        let rounding = 64.0 * Real::EPSILON * (extent(&ca) + extent(&cb) + d.amax());
-        return ((t_enter - t_exit) * d.amax() > rounding).then_some(Toi::Separated);
+        // The exact path's allowance for a graze (`minkowski::cast`), on this frame's numbers.
+        let placed_at = a
+            .start
+            .translation
+            .vector
+            .amax()
+            .max(b.start.translation.vector.amax());
+        let graze = 1e-12 * (extent(&ca) + extent(&cb) + d.amax() + placed_at);
+        return ((t_enter - t_exit) * d.amax() > graze).then_some(Toi::Separated);
     }
     let (face, normal) = entry?;
     let (k0, k1, on_a_at) = match face {
@@ -393,6 +400,7 @@ pub(crate) fn cast_with_obstacle(
         rho: radius_sum + options.target_separation(),
         tolerance: options.tolerance(),
         max_fraction: options.max_fraction(),
+        placed_at: origin.amax().max(b.start.translation.vector.amax()),
     };
     match cast(k.as_slice(), &input) {
         Cast::Overlapping => Toi::Overlapping,
