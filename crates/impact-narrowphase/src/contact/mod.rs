@@ -15,7 +15,7 @@ mod circle_capsule;
 mod circle_circle;
 mod circle_polygon;
 mod circle_segment;
-mod face_middle;
+pub(crate) mod face_middle;
 mod polygon_polygon;
 mod rounded;
 mod segment_capsule;

@@ -1,6 +1,7 @@
 //! The shared closed form for translating shapes: build the configuration-space obstacle of
 //! the two cores and cast the relative motion against it (see [`crate::minkowski`]).
 
+use crate::contact::face_middle::middle_along_faces;
 use crate::minkowski::{Cast, CastInput, CorePoints, cast, minkowski_sum};
 use crate::{Hit, NoClosedForm, Toi, ToiOptions};
 use impact_geometry::{Isometry, Point, Real, Sweep, Vector};
@@ -317,13 +318,11 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
 /// How closely two edge normals must agree for their faces to be parallel.
 const PARALLEL: Real = 1.0 - 1e-12;
 
-/// Where two parallel faces meet at a hit (`normal` from A toward B, the cores as they are at
-/// the hit): the middle of the stretch they share, moved along the faces from `on_a`, which
-/// is where the entry found one of them; `on_a` unchanged if the cores do not meet face to
-/// face. Either argument order finds the same stretch, so the hit point no longer depends
-/// on which shape comes first (found by a test of aligned features: a box landing flat and
-/// half over another had its point at one end of the shared stretch or the other). The
-/// middle is also the point a single impulse should act at: an end would spin the body.
+/// A hit between parallel faces (within 1e-9 rad), moved from `on_a`, where the entry found
+/// one end of the stretch the faces share, to its middle (see
+/// [`crate::contact::face_middle`]): either argument order finds the same stretch, so the hit
+/// point no longer depends on which shape comes first (found by a test of aligned features:
+/// a box landing flat and half over another had its point at one end or the other).
 #[cold]
 #[inline(never)]
 fn shared_face_middle(
@@ -333,51 +332,16 @@ fn shared_face_middle(
     on_a: Vector,
 ) -> Vector {
     let tangent = Vector::new(-normal.y, normal.x);
-    let ((size_a, scale_a), (size_b, scale_b)) =
-        (extent(a.clone(), &tangent), extent(b.clone(), &tangent));
+    let reach = |core: &mut dyn Iterator<Item = Vector>| {
+        core.fold((0.0, 0.0), |(size, scale): (Real, Real), v| {
+            (size.max(tangent.dot(&v).abs()), scale.max(v.amax()))
+        })
+    };
+    let ((size_a, scale_a), (size_b, scale_b)) = (reach(&mut a.clone()), reach(&mut b.clone()));
     // Faces tilted by less than a billionth of a radian meet as parallel ones; rounding of the
     // coordinates is allowed for on top.
     let slack = 1e-9 * (size_a + size_b) + 64.0 * Real::EPSILON * scale_a.max(scale_b);
-    let (Some((lo_a, hi_a)), Some((lo_b, hi_b))) = (
-        face_stretch(a, normal, &tangent, slack),
-        face_stretch(b, &-normal, &tangent, slack),
-    ) else {
-        return on_a;
-    };
-    let (lo, hi) = (lo_a.max(lo_b), hi_a.min(hi_b));
-    if hi < lo {
-        return on_a;
-    }
-    on_a + tangent * (0.5 * (lo + hi) - tangent.dot(&on_a))
-}
-
-/// How far a core reaches along `tangent` either way from the origin, and its largest
-/// coordinate.
-fn extent(core: impl Iterator<Item = Vector>, tangent: &Vector) -> (Real, Real) {
-    core.fold((0.0, 0.0), |(size, scale): (Real, Real), v| {
-        (size.max(tangent.dot(&v).abs()), scale.max(v.amax()))
-    })
-}
-
-/// The vertices of a core within `slack` of its extreme height along `direction`, as a
-/// stretch along `tangent`; `None` unless they span more than `slack` (a vertex, not a face).
-fn face_stretch(
-    core: impl Iterator<Item = Vector> + Clone,
-    direction: &Vector,
-    tangent: &Vector,
-    slack: Real,
-) -> Option<(Real, Real)> {
-    let top = core
-        .clone()
-        .map(|v| direction.dot(&v))
-        .fold(Real::NEG_INFINITY, Real::max);
-    let (lo, hi) = core
-        .filter(|v| direction.dot(v) >= top - slack)
-        .map(|v| tangent.dot(&v))
-        .fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), x| {
-            (lo.min(x), hi.max(x))
-        });
-    (hi - lo > slack).then_some((lo, hi))
+    middle_along_faces(a, b, normal, slack, on_a)
 }
 
 /// The exact time of impact through the obstacle `K`: handles every case, including starts
