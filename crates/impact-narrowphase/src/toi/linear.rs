@@ -262,7 +262,10 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
                 .map(Vector::amax)
                 .fold(0.0, Real::max)
         };
-        // The exact path's allowance for a graze (`minkowski::cast`), on this frame's numbers.
+        // The exact path's allowance for a graze (`minkowski::cast`), on this frame's numbers,
+        // but measured along the ray rather than across the exit edge (keeping the exit edge
+        // cost every query 8%): a glancing exit can be a graze there and a miss here, the
+        // flush-sliding case at target separation zero that `toi_properties` leaves out.
         let placed_at = a
             .start
             .translation
