@@ -198,8 +198,9 @@ pub(crate) fn signed_distance_to_origin(k: &[KVertex]) -> (Real, Feature, Vector
         // a depth of rounding size the nearest edge must really be that near (inside a
         // convex `K` the nearest edge is as near as its line). Found by a test of aligned
         // features: collinear segments 0.8 mm apart end to end came out overlapping.
-        let rounding = rounding_size(k);
+        // (Asked only once the origin is behind every edge.)
         let really_inside = |h: Real| {
+            let rounding = rounding_size(k);
             h > rounding || closest_boundary_point(k, &Vector::zeros()).1.sqrt() <= h + rounding
         };
         if let (true, Some((h, i, n))) = (inside, deepest)
@@ -232,7 +233,19 @@ pub(crate) fn signed_distance_to_origin(k: &[KVertex]) -> (Real, Feature, Vector
 
 /// A distance of rounding size for `K`: a few dozen ulps of its largest coordinate.
 fn rounding_size(k: &[KVertex]) -> Real {
-    64.0 * Real::EPSILON * k.iter().map(|v| v.p.amax()).fold(0.0, Real::max)
+    rounding_at(largest_coordinate(k.iter().map(|v| v.p)))
+}
+
+/// The largest coordinate, in magnitude, of `points` (zero for none).
+#[inline]
+pub(crate) fn largest_coordinate(points: impl IntoIterator<Item = Vector>) -> Real {
+    points.into_iter().map(|p| p.amax()).fold(0.0, Real::max)
+}
+
+/// A distance of rounding size among numbers up to `largest`: a few dozen ulps of it.
+#[inline]
+pub(crate) fn rounding_at(largest: Real) -> Real {
+    64.0 * Real::EPSILON * largest
 }
 
 /// Whether shapes touching at the start (the origin at `dist` from `K`, with closest-point
@@ -437,7 +450,7 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
     // How far a ray may miss an edge, or enter after it exits, and still graze: the rounding
     // of the coordinates, with room for the edge directions' own (a sliver's two sides,
     // nominally parallel, are not quite, which moves where a far ray crosses them).
-    let extent = k.iter().map(|v| v.p.amax()).fold(0.0, Real::max);
+    let extent = largest_coordinate(k.iter().map(|v| v.p));
     let graze = 1e-12 * (extent + d.amax() + placed_at);
     let mut t_enter = 0.0;
     let mut enter_face: Option<(usize, Vector)> = None;

@@ -41,14 +41,14 @@ pub fn shared_face_middle(
     tolerance: Real,
 ) -> Point {
     // Relative to the point, which keeps scenes far from the origin accurate.
-    let moved = middle_along_faces(
+    let (a, b) = (
         placed(a, pose_a, point.coords),
         placed(b, pose_b, point.coords),
-        &normal,
-        tolerance,
-        Vector::zeros(),
     );
-    point + moved
+    match middle_along_faces(a, b, &normal, tolerance, Vector::zeros()) {
+        Some(moved) => point + moved,
+        None => point,
+    }
 }
 
 /// The core of `shape` at `pose`, relative to `from`.
@@ -64,27 +64,20 @@ fn placed<'s>(
 /// [`shared_face_middle`] on placed core vertices (any common frame): `at` (the first point
 /// of contact, in that frame) moved along the faces to the middle of the stretch both cores
 /// touch along, with every vertex within `slack` of its core's extreme along `normal` (A's
-/// side) or `-normal` (B's) counting as touching; `at` itself for a corner or no overlap.
+/// side) or `-normal` (B's) counting as touching; `None` for a corner or no overlap.
 pub(crate) fn middle_along_faces(
     a: impl Iterator<Item = Vector> + Clone,
     b: impl Iterator<Item = Vector> + Clone,
     normal: &Vector,
     slack: Real,
     at: Vector,
-) -> Vector {
+) -> Option<Vector> {
     let tangent = Vector::new(-normal.y, normal.x);
-    // A's side first: a corner ends the search.
-    let Some((lo_a, hi_a)) = stretch(a, normal, &tangent, slack) else {
-        return at;
-    };
-    let Some((lo_b, hi_b)) = stretch(b, &-normal, &tangent, slack) else {
-        return at;
-    };
+    // A's side first: a corner (a disc's one vertex among them) ends the search.
+    let (lo_a, hi_a) = stretch(a, normal, &tangent, slack)?;
+    let (lo_b, hi_b) = stretch(b, &-normal, &tangent, slack)?;
     let (lo, hi) = (lo_a.max(lo_b), hi_a.min(hi_b));
-    if hi <= lo {
-        return at;
-    }
-    at + tangent * (0.5 * (lo + hi) - tangent.dot(&at))
+    (hi > lo).then(|| at + tangent * (0.5 * (lo + hi) - tangent.dot(&at)))
 }
 
 /// The vertices of a core within `slack` of its extreme along `direction` (the side that

@@ -5,6 +5,7 @@
 use super::circle_polygon::vertex_feature;
 use super::rounded::{Core, Quad, Rounded};
 use super::{ContactId, ContactPoint, Manifold};
+use crate::minkowski::{largest_coordinate, rounding_at};
 use impact_geometry::tolerances::LINEAR_SLOP;
 use impact_geometry::{ConvexPolygon, Isometry, Point, Real, Vector};
 
@@ -58,19 +59,23 @@ pub(crate) fn collide_rounded<A: Core, B: Core>(a: &A, b: &B, speculative: Real)
     // the face of the largest separation is the contact's.
     let rounding = || core_rounding(a, b);
     let apart = separation_a.max(separation_b);
+    // The cores are apart: the face chosen by the largest separation need not hold the
+    // closest features of rounded shapes near a corner (found by fuzzing), so take the exact
+    // closest features and build the manifold around them. (Box2D keeps clipping up to 0.1
+    // slop apart because its corner normal is ill-conditioned there; ours comes from the
+    // exact Minkowski difference and is accurate down to rounding.)
+    if apart > 0.0 && apart > rounding() {
+        return separated(a, b, Difference::of(a, b), speculative);
+    }
     // Two segment cores on one line have only their sides' normals as axes, and those
     // cannot part them end to end: there the exact distance decides (found by the same
     // test: capsules lying end to end 7 cm apart were given a contact as deep as their
     // radii).
-    let collinear_apart =
-        || a.v().len() == 2 && b.v().len() == 2 && Difference::of(a, b).distance > rounding();
-    if apart > 0.0 && apart > rounding() || collinear_apart() {
-        // The cores are apart: the face chosen by the largest separation need not hold the
-        // closest features of rounded shapes near a corner (found by fuzzing), so take the
-        // exact closest features and build the manifold around them. (Box2D keeps clipping
-        // up to 0.1 slop apart because its corner normal is ill-conditioned there; ours comes
-        // from the exact Minkowski difference and is accurate down to rounding.)
-        return separated(a, b, speculative);
+    if a.v().len() == 2 && b.v().len() == 2 {
+        let difference = Difference::of(a, b);
+        if difference.distance > rounding() {
+            return separated(a, b, difference, speculative);
+        }
     }
     // Overlapping cores: Box2D's reference face and clipping (the least-penetration face is
     // an edge normal of one core, so it is the exact normal). Prefer A's face unless B's is
@@ -93,7 +98,8 @@ fn reference_face<P1: Core, P2: Core>(p1: &P1, p2: &P2, e1: usize, speculative: 
     // The incident edge is the one of p2 most anti-parallel to the reference face.
     let i21 = incident(p2, reference_normal);
     let i22 = next(i21, n2);
-    clip(p1, p2, [i11, i12, i21, i22], speculative)
+    let edges = [i11, i12, i21, i22];
+    clip(p1, p2, edges, &AlongFace::of(p1, p2, edges), speculative)
 }
 
 /// The edge of `p` whose normal is most anti-parallel to `reference_normal`.
@@ -127,11 +133,16 @@ fn nearest<P: Core>(p: &P, x: Vector) -> usize {
         .map_or(0, |(i, _)| i)
 }
 
-/// The manifold of two cores that do not overlap: the exact normal from the Minkowski
-/// difference; if a face of either shape lies along it, that face is the reference and the
-/// other shape's facing edge is clipped against it (two points for parallel faces), else the
-/// contact is corner against corner (one point).
-fn separated<A: Core, B: Core>(a: &A, b: &B, speculative: Real) -> Manifold {
+/// The manifold of two cores that do not overlap, from their `difference`: the exact normal;
+/// if a face of either shape lies along it, that face is the reference and the other shape's
+/// facing edge is clipped against it (two points for parallel faces), else the contact is
+/// corner against corner (one point).
+fn separated<A: Core, B: Core>(
+    a: &A,
+    b: &B,
+    difference: Difference,
+    speculative: Real,
+) -> Manifold {
     let radius = a.radius() + b.radius();
     let Difference {
         origin,
@@ -140,7 +151,7 @@ fn separated<A: Core, B: Core>(a: &A, b: &B, speculative: Real) -> Manifold {
         distance: core_distance,
         feature,
         normal,
-    } = Difference::of(a, b);
+    } = difference;
     let separation = core_distance - radius;
     if separation > speculative {
         return Manifold::EMPTY;
@@ -155,15 +166,17 @@ fn separated<A: Core, B: Core>(a: &A, b: &B, speculative: Real) -> Manifold {
     if let Some((ia, _)) = facing(a, normal).filter(|&(_, c)| c >= ALIGNED) {
         let ib = incident(b, a.n()[ia]);
         let edges = [ia, next(ia, na), ib, next(ib, nb)];
-        if overlap_along(a, b, edges) {
-            return clip(a, b, edges, speculative);
+        let along = AlongFace::of(a, b, edges);
+        if along.overlaps() {
+            return clip(a, b, edges, &along, speculative);
         }
     }
     if let Some((ib, _)) = facing(b, -normal).filter(|&(_, c)| c >= ALIGNED) {
         let ia = incident(a, b.n()[ib]);
         let edges = [ib, next(ib, nb), ia, next(ia, na)];
-        if overlap_along(b, a, edges) {
-            return clip(b, a, edges, speculative).swapped();
+        let along = AlongFace::of(b, a, edges);
+        if along.overlaps() {
+            return clip(b, a, edges, &along, speculative).swapped();
         }
     }
     // Corner against corner: one point along the exact normal.
@@ -220,53 +233,68 @@ impl Difference {
     }
 }
 
-/// A separation of rounding size for the placed cores of `a` and `b`: a few dozen ulps of
-/// their largest coordinate.
+/// A separation of rounding size for the placed cores of `a` and `b`.
 fn core_rounding<A: Core, B: Core>(a: &A, b: &B) -> Real {
-    let largest = a
-        .v()
-        .iter()
-        .chain(b.v())
-        .map(Vector::amax)
-        .fold(0.0, Real::max);
-    64.0 * Real::EPSILON * largest
+    rounding_at(largest_coordinate(a.v().iter().chain(b.v()).copied()))
 }
 
-/// Whether the incident edge `v21 -> v22` of `p2` overlaps the reference edge `v11 -> v12`
-/// of `p1` along the reference edge, to rounding (as [`clip`] judges it).
-fn overlap_along<P1: Core, P2: Core>(p1: &P1, p2: &P2, [i11, i12, i21, i22]: [usize; 4]) -> bool {
-    let (v11, v12, v21, v22) = (p1.v()[i11], p1.v()[i12], p2.v()[i21], p2.v()[i22]);
-    let edge = v12 - v11;
-    let tangent = edge.normalize();
-    let (a, b) = ((v21 - v11).dot(&tangent), (v22 - v11).dot(&tangent));
-    let rounding = 1e-12 * (v11.amax() + v12.amax() + v21.amax() + v22.amax());
-    a.max(b) >= -rounding && a.min(b) <= edge.dot(&tangent) + rounding
+/// The incident edge `v21 -> v22` of `p2` seen along the reference edge `v11 -> v12` of `p1`:
+/// positions measured from `v11` along the edge's unit direction, where the reference edge
+/// ends at `upper1` and the incident one (running against it) goes from `upper2` (at `v21`)
+/// to `lower2` (at `v22`).
+struct AlongFace {
+    upper1: Real,
+    lower2: Real,
+    upper2: Real,
+    /// Positions along the face carry the rounding of the world-frame vertices.
+    rounding: Real,
 }
 
-/// Clips the incident edge `v21 -> v22` of `p2` to the side planes of the reference edge
-/// `v11 -> v12` of `p1` and keeps the clipped end points within the speculative distance,
-/// placed midway between the two surfaces.
+impl AlongFace {
+    fn of<P1: Core, P2: Core>(p1: &P1, p2: &P2, [i11, i12, i21, i22]: [usize; 4]) -> Self {
+        let (v11, v12, v21, v22) = (p1.v()[i11], p1.v()[i12], p2.v()[i21], p2.v()[i22]);
+        let edge = v12 - v11;
+        let tangent = edge.normalize();
+        Self {
+            upper1: edge.dot(&tangent),
+            lower2: (v22 - v11).dot(&tangent),
+            upper2: (v21 - v11).dot(&tangent),
+            rounding: 1e-12 * (v11.amax() + v12.amax() + v21.amax() + v22.amax()),
+        }
+    }
+
+    /// Whether the incident edge overlaps the reference edge along it, to rounding.
+    fn overlaps(&self) -> bool {
+        let (first, last) = (self.upper2.min(self.lower2), self.upper2.max(self.lower2));
+        last >= -self.rounding && first <= self.upper1 + self.rounding
+    }
+}
+
+/// Clips the incident edge `v21 -> v22` of `p2` (seen `along` the reference face) to the side
+/// planes of the reference edge `v11 -> v12` of `p1` and keeps the clipped end points within
+/// the speculative distance, placed midway between the two surfaces.
 #[inline]
 fn clip<P1: Core, P2: Core>(
     p1: &P1,
     p2: &P2,
     [i11, i12, i21, i22]: [usize; 4],
+    along: &AlongFace,
     speculative: Real,
 ) -> Manifold {
-    let (v11, v12, v21, v22) = (p1.v()[i11], p1.v()[i12], p2.v()[i21], p2.v()[i22]);
-    let edge = v12 - v11;
-    let tangent = edge.normalize();
-    let (lower1, upper1) = (0.0, edge.dot(&tangent));
-    // The incident edge runs against the reference edge.
-    let upper2 = (v21 - v11).dot(&tangent);
-    let lower2 = (v22 - v11).dot(&tangent);
+    let (v11, v21, v22) = (p1.v()[i11], p2.v()[i21], p2.v()[i22]);
+    let &AlongFace {
+        upper1,
+        lower2,
+        upper2,
+        rounding,
+        ..
+    } = along;
+    let lower1 = 0.0;
     let span = upper2 - lower2;
-    // Positions along the face carry the rounding of the world-frame vertices. An end
-    // within that of a side plane is on it, and an incident edge whose span along the face
-    // is that small stands square to it: clipping either would divide rounding by the
-    // span and slide the end far along the edge (found by fuzzing: a segment standing on
+    // An end within rounding of a side plane is on it, and an incident edge whose span along
+    // the face is that small stands square to it: clipping either would divide rounding by
+    // the span and slide the end far along the edge (found by fuzzing: a segment standing on
     // the end of a box's face lost its one contact).
-    let rounding = 1e-12 * (v11.amax() + v12.amax() + v21.amax() + v22.amax());
     let clips = span > rounding;
     // Clip, but never beyond the incident edge itself: when the incident edge does not
     // overlap the reference face along it (thin polygons, found by fuzzing), extrapolating

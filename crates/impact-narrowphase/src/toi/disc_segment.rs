@@ -11,7 +11,7 @@
 //! answers.
 
 use super::linear::{LinearBody, is_point_like};
-use crate::minkowski::vertex_entry;
+use crate::minkowski::{rounding_at, vertex_entry};
 use crate::{Hit, Toi, ToiOptions};
 use impact_geometry::{Real, Vector};
 
@@ -65,7 +65,7 @@ pub(crate) fn cast_disc_segment(
         // never will, so a pair that slides or parts is apart, and closing by less than the
         // tolerance over the whole step counts as sliding. At a distance of rounding size
         // the normal is noise: a segment has no interior to enter, so it is apart too.
-        let rounding = 64.0 * Real::EPSILON * w0.amax().max(w1.amax());
+        let rounding = rounding_at(w0.amax().max(w1.amax()));
         if distance <= rounding {
             return Some(Toi::Separated);
         }

@@ -2,7 +2,9 @@
 //! the two cores and cast the relative motion against it (see [`crate::minkowski`]).
 
 use crate::contact::face_middle::middle_along_faces;
-use crate::minkowski::{Cast, CastInput, CorePoints, cast, minkowski_sum};
+use crate::minkowski::{
+    Cast, CastInput, CorePoints, cast, largest_coordinate, minkowski_sum, rounding_at,
+};
 use crate::{Hit, NoClosedForm, Toi, ToiOptions};
 use impact_geometry::{Isometry, Point, Real, Sweep, Vector};
 
@@ -256,12 +258,7 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
         // decides as it does for the sliver of two parallel segments (found by fuzzing: two
         // segments in an L meeting end to end for an instant were a hit in one argument order
         // and a miss here in the other).
-        let extent = |core: &LocalCore| {
-            core.v[..core.len]
-                .iter()
-                .map(Vector::amax)
-                .fold(0.0, Real::max)
-        };
+        let extent = |core: &LocalCore| largest_coordinate(core.v[..core.len].iter().copied());
         // The exact path's allowance for a graze (`minkowski::cast`), on this frame's numbers,
         // but measured along the ray rather than across the exit edge (keeping the exit edge
         // cost every query 8%): a glancing exit can be a graze there and a miss here, the
@@ -343,8 +340,8 @@ fn shared_face_middle(
     let ((size_a, scale_a), (size_b, scale_b)) = (reach(&mut a.clone()), reach(&mut b.clone()));
     // Faces tilted by less than a billionth of a radian meet as parallel ones; rounding of the
     // coordinates is allowed for on top.
-    let slack = 1e-9 * (size_a + size_b) + 64.0 * Real::EPSILON * scale_a.max(scale_b);
-    middle_along_faces(a, b, normal, slack, on_a)
+    let slack = 1e-9 * (size_a + size_b) + rounding_at(scale_a.max(scale_b));
+    middle_along_faces(a, b, normal, slack, on_a).unwrap_or(on_a)
 }
 
 /// The exact time of impact through the obstacle `K`: handles every case, including starts

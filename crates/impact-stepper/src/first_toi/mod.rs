@@ -1380,9 +1380,6 @@ impl Run<'_> {
         let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
             return point;
         };
-        if matches!(a.shape(), Shape::Circle(_)) || matches!(b.shape(), Shape::Circle(_)) {
-            return point;
-        }
         shared_face_middle(
             a.shape(),
             a.pose(),
