@@ -92,11 +92,11 @@ pub(crate) fn cast_disc_segment(
         if t > options.max_fraction() {
             return Some(Toi::Separated);
         }
-        // Where along the side the centre crosses into it, up to a relative slack of 1e-9
-        // of its length (an entry that far past an end is rho from the segment to within
-        // (1e-9 length)^2 / rho).
+        // Where along the side the centre crosses into it, up to the general cast's slack of
+        // 1e-9 of the obstacle's size (an entry that far past an end is rho from the segment
+        // to within (1e-9 size)^2 / rho).
         let along = -(w0 + d * t).dot(&e) / length;
-        let slack = 1e-9 * length;
+        let slack = 1e-9 * w0.amax().max(w1.amax());
         if (-slack..=length + slack).contains(&along) {
             return Some(hit(t, n, rho));
         }
