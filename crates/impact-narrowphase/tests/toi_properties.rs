@@ -45,11 +45,10 @@ fn scene_length(p: &Placed) -> Real {
 }
 
 fn check_invariants(p: &Placed) -> Result<(), TestCaseError> {
-    check_invariants_with(p, &options(p.scale))
+    check_invariants_with(p, options(p.scale))
 }
 
-fn check_invariants_with(p: &Placed, opts: &ToiOptions) -> Result<(), TestCaseError> {
-    let opts = *opts;
+fn check_invariants_with(p: &Placed, opts: ToiOptions) -> Result<(), TestCaseError> {
     let target = opts.target_separation();
     let tol = 1e-9 * scene_length(p);
     let gap_at = |t: Real| gap(&p.a, &p.sweep_a.pose_at(t), &p.b, &p.sweep_b.pose_at(t));
@@ -367,6 +366,6 @@ proptest! {
         } else {
             options(p.scale)
         };
-        check_invariants_with(&p, &opts)?;
+        check_invariants_with(&p, opts)?;
     }
 }
