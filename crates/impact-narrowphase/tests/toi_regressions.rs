@@ -292,3 +292,92 @@ fn segments_grazing_end_to_end_hit_in_either_order() {
     .distance;
     assert!(gap.abs() < 1e-9, "{gap}");
 }
+
+/// A 2 mm box falling past another's side, 4e-10 beside it and drifting in by 4.7e-10 over
+/// the step, reaches the other's top corner at the moment its gap closes, to 7e-14 (found by
+/// the aligned-features test at target separation zero). Both orders find the side contact:
+/// one order's entry lay on the two boxes' merged side faces, beyond the edge its support
+/// vertex sees, and was answered by the exact path's allowance at the corner, 7.6e-5 earlier
+/// and through the top face.
+#[test]
+fn a_box_falling_flush_past_a_corner_hits_the_side_in_both_orders() {
+    let square: Shape = ConvexPolygon::rectangle(0.001, 0.001).unwrap().into();
+    let still = Sweep::translating(
+        Isometry::new(Vector::new(792.959_406_847_898_9, 0.0), 0.0),
+        Vector::zeros(),
+    )
+    .unwrap();
+    let falling = Sweep::translating(
+        Isometry::new(
+            Vector::new(792.961_406_848_294_7, 1.793_171_701_256_004_7),
+            0.0,
+        ),
+        Vector::new(-4.693_849_813_858_737e-10, -2.124_313_992_453_316),
+    )
+    .unwrap();
+    let (Toi::Hit(one), Toi::Hit(other)) = (
+        toi(&square, &still, &square, &falling),
+        toi(&square, &falling, &square, &still),
+    ) else {
+        panic!("the boxes meet");
+    };
+    assert_eq!(one.fraction, other.fraction, "{one:?} {other:?}");
+    assert_eq!(one.normal, Vector::x(), "{one:?}");
+    assert_eq!(other.normal, -Vector::x(), "{other:?}");
+    assert!(
+        (one.point - other.point).norm() < 1e-12,
+        "{one:?} {other:?}"
+    );
+}
+
+/// Two hexagons whose facing sides lie on one line and meet only at a corner each (the
+/// aligned generator's corner to corner, far from the origin). With the merged faces of the
+/// test above, both orders are answered by the fast path, to the same bit (the exact path
+/// answered one of them, 1 ulp later). In the order whose entry edge is the smaller
+/// hexagon's, the meeting corners lie beyond that edge's end: the point is the larger
+/// hexagon's corner, not the edge's end (a first version of the merged faces took the end,
+/// 1.8 away).
+#[test]
+fn hexagons_meeting_corner_to_corner_along_one_line_agree_on_the_point() {
+    let small: Shape = ConvexPolygon::regular(6, 0.895_478_504_062_152_5)
+        .unwrap()
+        .into();
+    let large: Shape = ConvexPolygon::regular(6, 1.803_449_822_523_843_6)
+        .unwrap()
+        .into();
+    let rotation = impact_geometry::Rotation::from_cos_sin_unchecked(
+        -0.999_112_275_267_620_1,
+        -0.042_126_730_344_986_53,
+    );
+    let at = |x: Real, y: Real| Isometry::from_parts(Vector::new(x, y).into(), rotation);
+    let sa = Sweep::translating(
+        at(-535.447_251_487_891_1, -959.356_765_519_847_6),
+        Vector::zeros(),
+    )
+    .unwrap();
+    let sb = Sweep::translating(
+        at(-533.988_719_073_854_9, -961.915_081_215_457),
+        Vector::new(-0.011_765_204_639_591_543, 0.279_033_295_016_934_36),
+    )
+    .unwrap();
+    let options = ToiOptions::default();
+    let (Toi::Hit(one), Toi::Hit(other)) = (
+        time_of_impact(&small, &sa, &large, &sb, &options),
+        time_of_impact(&large, &sb, &small, &sa, &options),
+    ) else {
+        panic!("the hexagons meet");
+    };
+    assert_eq!(one.fraction, other.fraction, "{one:?} {other:?}");
+    assert!((one.point - other.point).norm() < 1e-9, "{one:?} {other:?}");
+    // Where the corners meet: within the target of both hexagons.
+    let corner = |shape: &Shape, sweep: &Sweep| {
+        let pose = sweep.pose_at(one.fraction);
+        shape
+            .core()
+            .iter()
+            .map(|v| (pose * v - one.point).norm())
+            .fold(Real::INFINITY, Real::min)
+    };
+    assert!(corner(&small, &sa) < 0.01, "{one:?}");
+    assert!(corner(&large, &sb) < 0.01, "{one:?}");
+}

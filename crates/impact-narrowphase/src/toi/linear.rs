@@ -157,11 +157,24 @@ impl LocalCore {
     /// one end of a face, not a corner. A point core has no edge.
     #[inline]
     fn face_at(&self, i: usize, direction: &Vector) -> bool {
+        self.face_end(i, direction).is_some()
+    }
+
+    /// The other end of the edge at vertex `i` that faces `direction` (a unit vector), if
+    /// one does.
+    #[inline]
+    fn face_end(&self, i: usize, direction: &Vector) -> Option<Vector> {
         if self.edges == 0 {
-            return false;
+            return None;
         }
         let before = if i == 0 { self.edges - 1 } else { i - 1 };
-        self.n[i].dot(direction) >= PARALLEL || self.n[before].dot(direction) >= PARALLEL
+        if self.n[i].dot(direction) >= PARALLEL {
+            Some(self.v[(i + 1) % self.len])
+        } else if self.n[before].dot(direction) >= PARALLEL {
+            Some(self.v[before])
+        } else {
+            None
+        }
     }
 
     /// Index and value of the smallest `n . v` over the vertices.
@@ -190,8 +203,9 @@ enum EntryFace {
 /// has the normal of an edge of A or of B, and its offset follows from one support query.
 /// It answers when the answer is certain without `K`'s corners (the ray misses the sharp
 /// polygon, or enters it beside an edge) and returns `None` otherwise: shapes within
-/// `rho + tolerance` at the start (touching, for which the exact path decides), entry beyond the end of an edge (a corner wedge, or parallel edges whose
-/// merged edge is longer than one support vertex sees), and cores too large for the stack.
+/// `rho + tolerance` at the start (touching, for which the exact path decides), entry beyond
+/// the end of an edge into a corner's wedge (beyond it on a parallel face of the other core
+/// is still the face: see [`entry_on_merged_face`]), and cores too large for the stack.
 #[inline]
 fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Option<Toi> {
     let frame = a.start;
@@ -287,11 +301,11 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
     let e = k1 - k0;
     let len2 = e.norm_squared();
     let along = (p - k0).dot(&e);
-    if len2 == 0.0 || !(0.0..=len2).contains(&along) {
-        return None;
-    }
-    let s = along / len2;
-    let mut on_a = on_a_at.0 + (on_a_at.1 - on_a_at.0) * s;
+    let mut on_a = if len2 > 0.0 && (0.0..=len2).contains(&along) {
+        on_a_at.0 + (on_a_at.1 - on_a_at.0) * (along / len2)
+    } else {
+        entry_on_merged_face(face, &ca, &cb, &normal, &e, along, p - normal * rho)?
+    };
     // The support vertex on the other side is one end of a face when that face is parallel
     // to the entry face: cheap to rule out before looking for the faces' common middle.
     let faces_meet = match face {
@@ -313,6 +327,62 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
         point: frame * Point::from(on_a) + a.displacement * t_enter + world_normal * midway,
         normal: world_normal,
     }))
+}
+
+/// The point of A's core where the ray enters `K` when the entry point, `along` (in units
+/// of the entry edge's squared length) past the start of that edge, lies beyond the edge but
+/// on `K`'s face once the parallel face of the other core is merged in: the entry edge seen
+/// from one support vertex is only part of that face. `None` when it lies beyond that too,
+/// in a corner's wedge, for the exact path. `onto_a` is the ray's entry point less the
+/// contact distance along the normal: it takes a point of B's core at its start to the
+/// point of A's core it touches.
+///
+/// An entry on the merged face is a hit as certain as one on the edge itself; without this,
+/// a box sliding flush past another's corner went to the exact path in one argument order
+/// only, whose allowance at a face's end could answer a rounding-sized distance earlier
+/// (found by the aligned-features test at target separation zero).
+#[cold]
+#[inline(never)]
+fn entry_on_merged_face(
+    face: EntryFace,
+    ca: &LocalCore,
+    cb: &LocalCore,
+    normal: &Vector,
+    e: &Vector,
+    along: Real,
+    onto_a: Vector,
+) -> Option<Vector> {
+    let len2 = e.norm_squared();
+    if len2 == 0.0 {
+        return None;
+    }
+    // `K`'s face is the entry edge swept along the parallel face: its far end moves the
+    // range of `along` by the face's extent along `e`, towards one side.
+    let (extension, on_a) = match face {
+        EntryFace::OfA { edge, support } => {
+            let end = cb.face_end(support, &-normal)?;
+            // A touches with the end of its edge that the entry passed.
+            let corner = if along > len2 {
+                (edge + 1) % ca.len
+            } else {
+                edge
+            };
+            ((cb.v[support] - end).dot(e), ca.v[corner])
+        }
+        EntryFace::OfB { edge, support } => {
+            let end = ca.face_end(support, normal)?;
+            // B touches with the end of its edge that the entry passed, across from A.
+            let corner = if along > len2 {
+                (edge + 1) % cb.len
+            } else {
+                edge
+            };
+            ((end - ca.v[support]).dot(e), cb.v[corner] + onto_a)
+        }
+    };
+    (extension.min(0.0)..=len2 + extension.max(0.0))
+        .contains(&along)
+        .then_some(on_a)
 }
 
 /// How closely two edge normals must agree for their faces to be parallel.
