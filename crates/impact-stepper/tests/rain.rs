@@ -408,3 +408,44 @@ fn first_toi_start_boxes_change_nothing_but_the_pairs() {
         "pairs {pairs_reach} against {pairs_swept}"
     );
 }
+
+/// `scenes::tumbling_rain` is the rain with bodies that turn: the same field, places, launch
+/// velocities and materials, every dynamic body one of the four shapes (all four used),
+/// turned and spinning within `TUMBLING_MAX_SPIN`, no two touching at the start, and the
+/// same scene for the same seed.
+#[test]
+fn the_tumbling_rain_is_the_rain_with_turning_bodies_that_start_apart() {
+    let (rain, tumbling) = (scenes::rain(200, 6), scenes::tumbling_rain(200, 6));
+    assert_eq!(tumbling, scenes::tumbling_rain(200, 6));
+    assert_ne!(tumbling, scenes::tumbling_rain(200, 7));
+    assert_eq!(rain.bodies.len(), tumbling.bodies.len());
+    assert_eq!(rain.settings, tumbling.settings);
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut spinning = Vec::new();
+    for (r, t) in rain.bodies.iter().zip(&tumbling.bodies) {
+        assert_eq!(r.body_type, t.body_type);
+        assert_eq!(r.pose.translation, t.pose.translation);
+        assert_eq!(
+            (r.linvel, r.restitution, r.friction, r.ccd),
+            (t.linvel, t.restitution, t.friction, t.ccd)
+        );
+        if t.body_type == BodyType::Dynamic {
+            assert!(t.angvel.abs() <= scenes::TUMBLING_MAX_SPIN);
+            kinds.insert(format!("{:?}", t.shape));
+            spinning.push(t);
+        } else {
+            assert_eq!(r, t);
+        }
+    }
+    assert_eq!(
+        kinds.len(),
+        4,
+        "squares, sticks, capsules and hexagons: {kinds:?}"
+    );
+    for (i, a) in spinning.iter().enumerate() {
+        for b in &spinning[i + 1..] {
+            let d = impact_narrowphase::distance(&a.shape, &a.pose, &b.shape, &b.pose);
+            assert!(d.distance > 0.0, "two bodies touch at the start");
+        }
+    }
+}
