@@ -17,7 +17,9 @@ use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper};
 use discs::DiscPath;
 use impact_broadphase::Broadphase;
-use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector, cross_scalar_vector};
+use impact_geometry::{
+    Aabb, Circle, Isometry, Point, Real, Shape, Sweep, Vector, cross_scalar_vector,
+};
 use impact_narrowphase::{Toi, distance, shared_face_middle, time_of_impact, toi_discs};
 use impact_solver::{
     BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, RigidBody, resolve_impact,
@@ -95,6 +97,13 @@ struct Scratch {
     checked: Vec<bool>,
     /// Changed course inside the step: its end pose comes from its motion, not the solver.
     rerouted: Vec<bool>,
+    /// The current course turns some point of the body's shape farther than the contact
+    /// distance by the end of the step (never a disc about its centre): the contact solver's
+    /// manifolds, taken at the start poses, do not bound where its far side swings, so its
+    /// pairs the solver holds are planned too (see [`Run::plan_pair`]), and an overlapping
+    /// pair is followed along the courses (see [`Run::overlapping`]). Not in [`Hot`]: read
+    /// only for those pairs, and a byte more there costs every plan a longer copy.
+    swings: Vec<bool>,
     stopped: Vec<bool>,
     requests: Vec<HookRequests>,
     /// Per pair (smaller slot, larger slot): impacts this step, time of the last one, and
@@ -215,6 +224,10 @@ struct PairState {
     impacts: u32,
     last: Real,
     handed_over: bool,
+    /// The normal of the pair's last impact, from the smaller slot toward the larger (zero
+    /// before the first): the side each body is on, which an overlap past the middle of a
+    /// zero-thickness segment no longer tells (see [`Run::overlapping`]).
+    normal: Vector,
 }
 
 /// The first-time-of-impact stepper: bodies advance from impact to impact inside the step,
@@ -236,8 +249,8 @@ struct PairState {
 ///    length, goes into a hierarchical grid whose pairs give every body a neighbour list for the
 ///    step (the world's broadphase, built for the start velocities, is not asked). For each checked
 ///    body, one time of impact per neighbour whose course's box meets its own and not held by the
-///    solver, static or moving, along both sweeps. Hits enter an event queue, ordered by time then
-///    by slots.
+///    solver (unless either body swings, see below), static or moving, along both sweeps. Hits
+///    enter an event queue, ordered by time then by slots.
 /// 4. **Advance to the earliest impact.** Entries planned with an outdated course of either
 ///    body (per-body version counters) are dropped. The two bodies are brought to the time
 ///    of the impact, which [`resolve_impact`] resolves (restitution, friction, full angular
@@ -305,7 +318,18 @@ struct PairState {
 ///   move).
 /// - A pair the contact solver holds is not planned at the start; the soft solver is what
 ///   keeps stacks and resting contacts steady, and a hit body that is driven into a resting
-///   neighbour gets that pair planned from then on.
+///   neighbour gets that pair planned from then on. Unless a body of the pair *swings*: its
+///   course turns a point of its shape farther than the contact distance, which the solver's
+///   manifold, taken at the start poses, does not bound.
+/// - A pair that overlaps at the start of a course is an impact at once if its nearest points
+///   close; if they part while a swinging body's far side comes round, it is followed along
+///   the courses until the overlap deepens, and the impact acts where it does. Its normal
+///   keeps the side of its last impact, or of the solver's manifold, which the exact
+///   distance loses past the middle of a zero-thickness segment.
+/// - Left over: the soft contact solver can press a thin body under a load past half its
+///   thickness into a zero-thickness segment over several steps; from there the side is
+///   known only within the step (one stick in the first twenty seeds of
+///   [`scenes::tumbling_rain`](crate::scenes::tumbling_rain) at 200 bodies).
 /// - With restitution 1 and no friction, energy and momentum are conserved by every impact
 ///   to rounding (the event-driven simulation of hard disks).
 /// - Gravity acts through the solver's step: a body's course inside the step is a straight
@@ -473,6 +497,7 @@ impl Stepper for FirstTimeOfImpact {
             list.clear();
         }
         reset(&mut s.rerouted, slots, false);
+        reset(&mut s.swings, slots, false);
         reset(&mut s.stopped, slots, false);
         reset(&mut s.requests, slots, HookRequests::default());
         s.pairs.clear();
@@ -511,6 +536,8 @@ impl Stepper for FirstTimeOfImpact {
                 still: still(&sweep),
                 ..Hot::default()
             };
+            s.swings[slot] = !(disc.is_some() && sweep.local_center() == Point::origin())
+                && swings(body, &sweep, pad);
             s.reach[slot] = Some(if body.body_type() == BodyType::Static {
                 // It never leaves its box, and it keeps no neighbour list (see
                 // `Hot::fixed`): its reach is only there for the moving bodies to find it.
@@ -866,6 +893,161 @@ fn is_live(requests: &[HookRequests], slot: usize) -> bool {
     !r.removed && !r.disabled
 }
 
+/// What following an overlapping pair along its courses found (see [`Run::overlapping`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Deepening {
+    /// The overlap does not get deeper than at the start by the tolerance before the courses
+    /// end.
+    Never,
+    /// It does, `after` seconds into the courses, at `point` with the normal from the first
+    /// body toward the second.
+    At {
+        after: Real,
+        point: Point,
+        normal: Vector,
+    },
+    /// The iteration cap was reached: up to `safe` seconds into the courses, it does not.
+    Unknown { safe: Real },
+}
+
+/// The first moment two shapes overlapping at the start of their courses (`x` and `y`,
+/// courses of the same length) overlap deeper than at the start by the tolerance, measured
+/// along the start's contact normal `n` (from `x` toward `y`, on `anchor`'s side, see
+/// [`Run::side_of`]; fixed in the world): the separation `min n.q - max n.p` over the points
+/// `q` of `y` and `p` of `x`. Not the signed
+/// distance: a thin body pressed through a zero-thickness segment is deepest half way and
+/// shallower after, the far side then being the nearer way out, so the signed distance
+/// never gets much deeper than at the start while the body goes through.
+///
+/// Conservative advancement on that separation: the linear motion changes it at a known
+/// rate along the fixed normal, and each body's rotation by no more than its angular speed
+/// times its bounding radius, so a step of the current excess over the goal divided by the
+/// net rate cannot pass the goal. Once within half the tolerance of it (between half and the
+/// whole tolerance deeper than at the start, as conservative advancement does from a touching
+/// start), the impact is there, with the normal `n`, at whichever of the two points that set
+/// the separation lies deeper inside the other body, if the bodies close there along `n`.
+/// If they do not, no impulse at that point would answer the deepening, and the pair is
+/// followed on with the goal a tolerance below where it is now.
+fn swinging_deepening(
+    (shape_x, sweep_x): (&Shape, &Sweep),
+    (shape_y, sweep_y): (&Shape, &Sweep),
+    anchor: Option<Vector>,
+    tolerance: Real,
+    max_iterations: u32,
+) -> Deepening {
+    let rest = sweep_x.dt();
+    debug_assert_eq!(rest, sweep_y.dt(), "courses of the same length");
+    let start = distance(
+        shape_x,
+        &sweep_x.pose_at(0.0),
+        shape_y,
+        &sweep_y.pose_at(0.0),
+    );
+    if !(start.normal.x.is_finite() && start.normal.y.is_finite())
+        || start.normal == Vector::zeros()
+    {
+        return Deepening::Never;
+    }
+    let n = anchored(start.normal, anchor);
+    // The point of `shape` at `pose` farthest along `sign * n`, and how far.
+    let extreme = |shape: &Shape, pose: &Isometry, sign: Real| {
+        let (at, far) =
+            shape
+                .core()
+                .iter()
+                .fold((Point::origin(), Real::NEG_INFINITY), |(at, far), v| {
+                    let p = pose * v;
+                    let along = sign * n.dot(&p.coords);
+                    if along > far { (p, along) } else { (at, far) }
+                });
+        (at + n * (sign * shape.radius()), far + shape.radius())
+    };
+    // The separation along `n`, and the two points that set it.
+    let separation = |fraction: Real| {
+        let (p, p_far) = extreme(shape_x, &sweep_x.pose_at(fraction), 1.0);
+        let (q, q_far) = extreme(shape_y, &sweep_y.pose_at(fraction), -1.0);
+        (-q_far - p_far, p, q)
+    };
+    let swing = |shape: &Shape, sweep: &Sweep| {
+        sweep.angvel().abs() * rest * shape.bounding_radius(&sweep.local_center())
+    };
+    // The fastest the separation can fall over the whole course.
+    let rate = swing(shape_x, sweep_x) + swing(shape_y, sweep_y)
+        - n.dot(&(sweep_y.linvel() - sweep_x.linvel())) * rest;
+    let (mut now, _, _) = separation(0.0);
+    if !(rate > 0.0 && now.is_finite()) {
+        return Deepening::Never;
+    }
+    let mut goal = now - tolerance;
+    let mut fraction = 0.0;
+    for _ in 0..max_iterations {
+        fraction += (now - goal) / rate;
+        if fraction >= 1.0 {
+            return Deepening::Never;
+        }
+        let (there, p, q) = separation(fraction);
+        now = there;
+        if now - goal <= 0.5 * tolerance {
+            // The impact acts at one of the two points that set the separation (not at the
+            // exact distance's nearest points, which can be parting while a far corner
+            // swings in: an impulse there changes nothing, and the same deepening comes
+            // back at once), if the bodies drive together there along `n`. If not, no
+            // impulse at that point answers the deepening; follow on.
+            let closing = |point: &Point| {
+                let velocity = |sweep: &Sweep| {
+                    let centre = sweep.pose_at(fraction) * sweep.local_center();
+                    sweep.linvel() + cross_scalar_vector(sweep.angvel(), &(point - centre))
+                };
+                (velocity(sweep_y) - velocity(sweep_x)).dot(&n) * rest
+            };
+            // Of the two, the one deeper inside the other body: a flat face has no one
+            // farthest point, and an end of a long floor is no place for an impulse.
+            let inside = |point: &Point, shape: &Shape, sweep: &Sweep| {
+                let probe: Shape = Circle::new(0.0).expect("zero is a valid radius").into();
+                distance(
+                    &probe,
+                    &Isometry::translation(point.x, point.y),
+                    shape,
+                    &sweep.pose_at(fraction),
+                )
+                .distance
+            };
+            let at = if inside(&p, shape_y, sweep_y) <= inside(&q, shape_x, sweep_x) {
+                p
+            } else {
+                q
+            };
+            if closing(&at) < -tolerance {
+                return Deepening::At {
+                    after: fraction * rest,
+                    point: at,
+                    normal: n,
+                };
+            }
+            // The goal moves on, as from a new start here.
+            goal = now - tolerance;
+        }
+    }
+    Deepening::Unknown {
+        safe: fraction * rest,
+    }
+}
+
+/// `normal`, or `anchor` where `normal` points away from it (see [`Run::side_of`]).
+fn anchored(normal: Vector, anchor: Option<Vector>) -> Vector {
+    match anchor {
+        Some(side) if normal.dot(&side) < 0.0 => side,
+        _ => normal,
+    }
+}
+
+/// Whether `sweep` turns a point of `body`'s shape farther than `contact_distance` over the
+/// step (see [`Scratch::swings`]).
+fn swings(body: &RigidBody, sweep: &Sweep, contact_distance: Real) -> bool {
+    let r = body.shape().bounding_radius(&sweep.local_center());
+    (sweep.angvel() * sweep.dt()).abs() * r > contact_distance
+}
+
 /// Whether a course stays put (see [`Hot::still`]).
 fn still(sweep: &Sweep) -> bool {
     sweep.linvel() == Vector::zeros() && sweep.angvel() == 0.0
@@ -1038,7 +1220,7 @@ impl Run<'_> {
         ) {
             Toi::Separated => true,
             Toi::Overlapping => self
-                .deepening(body_x, sweep_x, body_y, &sweep_y, self.dt - t)
+                .deepening(body_x, sweep_x, body_y, &sweep_y, self.dt - t, None)
                 .is_none(),
             Toi::Hit(_) | Toi::NotConverged { .. } => false,
         }
@@ -1075,14 +1257,19 @@ impl Run<'_> {
         }
         let key = if x < y { (x, y) } else { (y, x) };
         let held = || self.s.held.holds(key.0, key.1);
+        // A pair the solver holds is the solver's, unless a body swings its far side round
+        // more than the contact distance: a capsule spinning against a wall, held by one
+        // point near its top, swung its bottom through the wall.
+        let swing = || self.s.swings[xs] || self.s.swings[ys];
         match planning {
-            Planning::Start if held() => return,
+            Planning::Start if held() && !swing() => return,
             Planning::Escape => {
                 // Both still on their start-of-step courses: the pair was the start
                 // planning's, which asked it only for a checked body and not held by the
                 // solver. A pair with a later course was asked when that course began.
                 let from_start = !self.s.rerouted[xs] && !self.s.rerouted[ys];
-                if from_start && (!(self.s.checked[xs] || self.s.checked[ys]) || held()) {
+                if from_start && (!(self.s.checked[xs] || self.s.checked[ys]) || held() && !swing())
+                {
                     return;
                 }
             }
@@ -1122,8 +1309,13 @@ impl Run<'_> {
             Toi::Hit(hit) => (t + hit.fraction * rest, Some((hit.point, hit.normal))),
             Toi::NotConverged { safe_fraction } => (t + safe_fraction * rest, None),
             Toi::Overlapping => match self.overlapping(xs, ys, t, &shift, sweep_x) {
-                Some(contact) => (t, Some(contact)),
-                None => return,
+                Deepening::Never => return,
+                Deepening::At {
+                    after,
+                    point,
+                    normal,
+                } => (t + after, Some((point, normal))),
+                Deepening::Unknown { safe } => (t + safe, None),
             },
         };
         // The entry has the smaller slot where it is, the larger at its image: from `x`'s
@@ -1179,11 +1371,43 @@ impl Run<'_> {
         Some(toi)
     }
 
-    /// The impact of a pair already touching at `t` (`xs` on `sweep_x`, the image of `ys`
-    /// translated by `shift`), if the courses drive it deeper (see
-    /// [`deepening`](Run::deepening)). Skipping it would let a body knocked into a resting
-    /// neighbour (a disc bounced off a wall into the floor it slides on) go through it,
-    /// since the solver's part of the step is over.
+    /// Which side of each other the bodies of slots `xs` and `ys` belong on, as a normal
+    /// from `xs` toward `ys`: that of the pair's last impact in this step, or else of the
+    /// contact solver's manifold, taken at the start poses. An overlap past the middle of a
+    /// zero-thickness segment turns the exact distance's normal round, and an impact along
+    /// it would push the body the rest of the way through (a stick pressed into a segment by
+    /// a pile's weight, then struck).
+    fn side_of(&self, xs: usize, ys: usize) -> Option<Vector> {
+        let (lo, hi) = if xs < ys { (xs, ys) } else { (ys, xs) };
+        let key = (lo as u32, hi as u32);
+        let from_lo = self
+            .s
+            .pairs
+            .get(&key)
+            .map(|p| p.normal)
+            .filter(|n| *n != Vector::zeros())
+            .or_else(|| {
+                let contacts = &self.s.solver_contacts;
+                let i = contacts
+                    .binary_search_by(|c| (c.a.index, c.b.index).cmp(&key))
+                    .ok()?;
+                Some(contacts[i].manifold.normal)
+            })?;
+        Some(if xs < ys { from_lo } else { -from_lo })
+    }
+
+    /// The impact of a pair already overlapping at `t` (`xs` on `sweep_x`, the image of `ys`
+    /// translated by `shift`), if the courses drive it deeper. Skipping it would let a body
+    /// knocked into a resting neighbour (a disc bounced off a wall into the floor it slides
+    /// on) go through it, since the solver's part of the step is over.
+    ///
+    /// The impact is at once if the closest points approach (see
+    /// [`deepening`](Run::deepening)). Otherwise, when neither body swings (see
+    /// [`Scratch::swings`]), there is none: under translation the overlap of two convex shapes
+    /// only deepens if it deepens at once. A swinging body can part where it overlaps and
+    /// strike with its far side (a stick resting on a segment, struck at one end, swung its
+    /// other end through): the pair is then followed along the courses
+    /// ([`swinging_deepening`]).
     #[cold]
     #[inline(never)]
     fn overlapping(
@@ -1193,15 +1417,38 @@ impl Run<'_> {
         t: Real,
         shift: &Vector,
         sweep_x: &Sweep,
-    ) -> Option<(Point, Vector)> {
+    ) -> Deepening {
         self.report.overlapping += 1;
-        let (body_x, body_y, sweep_y) = self.pair_from(xs, ys, t, shift)?;
-        self.deepening(body_x, sweep_x, body_y, &sweep_y, self.dt - t)
+        let Some((body_x, body_y, sweep_y)) = self.pair_from(xs, ys, t, shift) else {
+            return Deepening::Never;
+        };
+        let anchor = self.side_of(xs, ys);
+        if let Some((point, normal)) =
+            self.deepening(body_x, sweep_x, body_y, &sweep_y, self.dt - t, anchor)
+        {
+            return Deepening::At {
+                after: 0.0,
+                point,
+                normal,
+            };
+        }
+        if self.s.swings[xs] || self.s.swings[ys] {
+            let toi = &self.settings.toi;
+            return swinging_deepening(
+                (body_x.shape(), sweep_x),
+                (body_y.shape(), &sweep_y),
+                anchor,
+                toi.tolerance(),
+                toi.max_iterations(),
+            );
+        }
+        Deepening::Never
     }
 
     /// The contact of a pair that touches at the start of its courses (`sweep_x`, `sweep_y`,
     /// both `rest` seconds long) if the courses drive it deeper by more than the tolerance:
-    /// the middle of the deepest points, and the normal from `x` toward `y`. `None` when the
+    /// the middle of the deepest points, and the normal from `x` toward `y` (turned round to
+    /// `anchor`'s side if it points away from it, see [`Run::side_of`]). `None` when the
     /// pair slides, leaves, or overlaps so deeply that no normal is defined.
     fn deepening(
         &self,
@@ -1210,12 +1457,14 @@ impl Run<'_> {
         body_y: &impact_solver::RigidBody,
         sweep_y: &Sweep,
         rest: Real,
+        anchor: Option<Vector>,
     ) -> Option<(Point, Vector)> {
         let (pose_x, pose_y) = (sweep_x.pose_at(0.0), sweep_y.pose_at(0.0));
-        let d = distance(body_x.shape(), &pose_x, body_y.shape(), &pose_y);
+        let mut d = distance(body_x.shape(), &pose_x, body_y.shape(), &pose_y);
         if !(d.normal.x.is_finite() && d.normal.y.is_finite()) || d.normal == Vector::zeros() {
             return None;
         }
+        d.normal = anchored(d.normal, anchor);
         let point = impact_geometry::nalgebra::center(&d.point_a, &d.point_b);
         let velocity = |sweep: &Sweep, pose: &Isometry| {
             sweep.linvel()
@@ -1256,6 +1505,7 @@ impl Run<'_> {
         pair.impacts += 1;
         pair.last = t;
         pair.handed_over = zeno;
+        pair.normal = normal;
         let impact_settings = if zeno {
             // Inelastic: the bounce that would feed the sequence is dropped.
             ImpactSettings {
@@ -1439,6 +1689,7 @@ impl Run<'_> {
         self.s.hot[slot].still = still(&sweep);
         self.s.rerouted[slot] = true;
         let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
+        self.s.swings[slot] = !self.s.hot[slot].round && swings(body, &sweep, pad);
         let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
         self.s.hot[slot].course_box = aabb;
         let Some(old) = self.s.reach[slot] else {
