@@ -40,7 +40,10 @@
 //! The bench prints a table and one tab-separated `rain-result` line per engine and size,
 //! which `scripts/rain-bench-report` joins with criterion's estimates into a markdown table.
 //! `RAIN_COUNT_ONLY=1` skips the timing pass; `RAIN_SEED=N` runs another seed of the scene
-//! (tunnel counts of a few in ten thousand move from seed to seed); `RAIN_ENGINES=key,key`
+//! (tunnel counts of a few in ten thousand move from seed to seed); `RAIN_SCENE=tumbling` runs
+//! `scenes::tumbling_rain` instead, bodies of four shapes that turn (rapier2d gets each
+//! polygon as a convex polyline and each capsule as a capsule; `CrossingCounter` judges discs
+//! only, so its counts are zero there); `RAIN_ENGINES=key,key`
 //! keeps only those engines (keys as in the `rain-result` lines); `RAIN_SIZES=1000` runs only
 //! those disc counts.
 //!
@@ -185,10 +188,24 @@ fn rapier_collider(def: &RigidBodyDef) -> rp::ColliderBuilder {
             rapier_vector(s.a().x, s.a().y),
             rapier_vector(s.b().x, s.b().y),
         ),
-        other => panic!(
-            "the rain has discs and segments only, not {:?}",
-            other.kind()
-        ),
+        // The tumbling rain's bodies (`RAIN_SCENE=tumbling`), vertex for vertex.
+        Shape::Polygon(p) => rp::ColliderBuilder::convex_polyline(
+            p.vertices()
+                .iter()
+                .map(|v| rapier_vector(v.x, v.y))
+                .collect(),
+        )
+        .expect("a convex polygon is a convex polyline"),
+        Shape::Capsule(c) => {
+            let [a, b] = c.core() else {
+                unreachable!("a capsule's core is its two axis ends")
+            };
+            rp::ColliderBuilder::capsule_from_endpoints(
+                rapier_vector(a.x, a.y),
+                rapier_vector(b.x, b.y),
+                c.radius(),
+            )
+        }
     };
     builder
         .density(def.density)
@@ -380,6 +397,11 @@ fn main() {
         .ok()
         .map(|s| s.parse::<u64>().expect("RAIN_SEED is an unsigned integer"))
         .unwrap_or(SEED);
+    let tumbling = match std::env::var("RAIN_SCENE").as_deref() {
+        Ok("tumbling") => true,
+        Ok("discs") | Err(_) => false,
+        Ok(other) => panic!("RAIN_SCENE is discs or tumbling, not {other}"),
+    };
     let chosen = std::env::var("RAIN_ENGINES").ok();
     let engines: Vec<&Entry> = ENGINES
         .iter()
@@ -402,7 +424,11 @@ fn main() {
     let mut criterion = Criterion::default().configure_from_args();
     let mut lines = Vec::new();
     for n in sizes {
-        let scene = scenes::rain(n, seed);
+        let scene = if tumbling {
+            scenes::tumbling_rain(n, seed)
+        } else {
+            scenes::rain(n, seed)
+        };
         let counted: Vec<Counted> = if testing {
             Vec::new()
         } else {
