@@ -981,12 +981,15 @@ fn swinging_deepening(
     let mut goal = now - tolerance;
     let mut fraction = 0.0;
     for _ in 0..max_iterations {
-        fraction += (now - goal) / rate;
-        if fraction >= 1.0 {
+        let next = fraction + (now - goal) / rate;
+        if next >= 1.0 {
             return Deepening::Never;
         }
-        let (there, p, q) = separation(fraction);
-        now = there;
+        let (there, p, q) = separation(next);
+        if !there.is_finite() {
+            break;
+        }
+        (fraction, now) = (next, there);
         if now - goal <= 0.5 * tolerance {
             // The impact acts at one of the two points that set the separation (not at the
             // exact distance's nearest points, which can be parting while a far corner
