@@ -2,14 +2,16 @@
 //! examples, so that a number in `docs/benchmarks.md` and a test assertion speak of the same
 //! bodies.
 //!
-//! Units are metres, kilograms and seconds. Every scene but [`bullet_through_paper`] and
-//! [`rain`] rests on a static ground box whose top face is the line `y = 0`; the ground is
-//! always the first body, so after [`Scene::build`] its handle is `handles[0]` and the scene's
-//! bodies follow in order. [`bullet_through_paper`] has no ground and no gravity: its wall is
-//! `handles[0]`, its bullet `handles[1]`. [`rain`] starts with its static segments (in the
-//! order of [`RainField::segments`]), then its discs; [`TunnelCounter`] counts the discs that
-//! pass through the segments, and [`CrossingCounter`] the pairs of discs that pass through
-//! each other, from positions alone, so that other engines can be judged the same way.
+//! Units are metres, kilograms and seconds. Every scene but [`bullet_through_paper`],
+//! [`rain`] and [`tumbling_rain`] rests on a static ground box whose top face is the line
+//! `y = 0`; the ground is always the first body, so after [`Scene::build`] its handle is
+//! `handles[0]` and the scene's bodies follow in order. [`bullet_through_paper`] has no ground
+//! and no gravity: its wall is `handles[0]`, its bullet `handles[1]`. [`rain`] starts with its
+//! static segments (in the order of [`RainField::segments`]), then its discs, and
+//! [`tumbling_rain`] is the same with bodies of four shapes that turn; [`TunnelCounter`]
+//! counts the bodies that pass through the segments, and [`CrossingCounter`] the pairs of
+//! discs that pass through each other, from positions alone, so that other engines can be
+//! judged the same way.
 
 use crate::domain::Domain;
 use crate::error::WorldError;
