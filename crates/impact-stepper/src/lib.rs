@@ -97,6 +97,7 @@ mod motion_clamping;
 pub mod scenes;
 mod settings;
 mod stepper;
+mod swing;
 mod world;
 
 pub use domain::{Domain, PeriodicImages};

@@ -3,7 +3,7 @@
 
 use crate::domain::translated;
 use core::f64::consts::TAU;
-use impact_geometry::{Aabb, Isometry, Real, Segment, Sweep};
+use impact_geometry::{Aabb, Isometry, Real, Segment, Sweep, Vector};
 use impact_narrowphase::distance;
 use impact_solver::{BodySet, ContactPair, RigidBody};
 
@@ -103,6 +103,21 @@ pub(crate) fn holds_pair(contacts: &[ContactPair], x: u32, y: u32) -> bool {
     contacts
         .binary_search_by(|c| (c.a.index, c.b.index).cmp(&key))
         .is_ok()
+}
+
+/// The manifold normal of the pair of slots `x` and `y` in `contacts` (sorted as for
+/// [`holds_pair`]), turned to point from `x` toward `y`; `None` if the pair is not there.
+pub(crate) fn held_normal(contacts: &[ContactPair], x: u32, y: u32) -> Option<Vector> {
+    let key = if x < y { (x, y) } else { (y, x) };
+    let i = contacts
+        .binary_search_by(|c| (c.a.index, c.b.index).cmp(&key))
+        .ok()?;
+    let normal = contacts[i].manifold.normal;
+    Some(if contacts[i].a.index == x {
+        normal
+    } else {
+        -normal
+    })
 }
 
 /// Where a body is at `t` seconds into the step on a course `(t0, sweep)`: the course that

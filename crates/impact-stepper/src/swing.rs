@@ -1,0 +1,169 @@
+//! Bodies that turn: a body *swings* when its course turns some point of its shape farther
+//! than the contact distance over the step. The contact solver's manifolds, taken at the
+//! start poses, do not bound where its far side goes, and an overlapping pair whose nearest
+//! points part can still deepen where the far side comes round: both CCD steppers follow such
+//! pairs along their courses ([`swinging_deepening`]).
+
+use impact_geometry::{Circle, Isometry, Point, Real, Shape, Sweep, Vector, cross_scalar_vector};
+use impact_narrowphase::distance;
+use impact_solver::RigidBody;
+
+/// What following an overlapping pair along its courses found (see `FirstTimeOfImpact`'s overlapping pairs, and `MotionClamping`'s).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Deepening {
+    /// The overlap does not get deeper than at the start by the tolerance before the courses
+    /// end.
+    Never,
+    /// It does, `after` seconds into the courses, at `point` with the normal from the first
+    /// body toward the second.
+    At {
+        after: Real,
+        point: Point,
+        normal: Vector,
+    },
+    /// The iteration cap was reached: up to `safe` seconds into the courses, it does not.
+    Unknown { safe: Real },
+}
+
+/// The first moment two shapes overlapping at the start of their courses (`x` and `y`,
+/// courses of the same length) overlap deeper than at the start by the tolerance, measured
+/// along the start's contact normal `n` (from `x` toward `y`, on `anchor`'s side when
+/// given; fixed in the world): the separation `min n.q - max n.p` over the points
+/// `q` of `y` and `p` of `x`. Not the signed
+/// distance: a thin body pressed through a zero-thickness segment is deepest half way and
+/// shallower after, the far side then being the nearer way out, so the signed distance
+/// never gets much deeper than at the start while the body goes through.
+///
+/// Conservative advancement on that separation: the linear motion changes it at a known
+/// rate along the fixed normal, and each body's rotation by no more than its angular speed
+/// times its bounding radius, so a step of the current excess over the goal divided by the
+/// net rate cannot pass the goal. Once within half the tolerance of it (between half and the
+/// whole tolerance deeper than at the start, as conservative advancement does from a touching
+/// start), the impact is there, with the normal `n`, at whichever of the two points that set
+/// the separation lies deeper inside the other body, if the bodies close there along `n`.
+/// If they do not, no impulse at that point would answer the deepening, and the pair is
+/// followed on with the goal a tolerance below where it is now.
+pub(crate) fn swinging_deepening(
+    (shape_x, sweep_x): (&Shape, &Sweep),
+    (shape_y, sweep_y): (&Shape, &Sweep),
+    anchor: Option<Vector>,
+    tolerance: Real,
+    max_iterations: u32,
+) -> Deepening {
+    let rest = sweep_x.dt();
+    debug_assert_eq!(rest, sweep_y.dt(), "courses of the same length");
+    let start = distance(
+        shape_x,
+        &sweep_x.pose_at(0.0),
+        shape_y,
+        &sweep_y.pose_at(0.0),
+    );
+    if !(start.normal.x.is_finite() && start.normal.y.is_finite())
+        || start.normal == Vector::zeros()
+    {
+        return Deepening::Never;
+    }
+    let n = anchored(start.normal, anchor);
+    // The point of `shape` at `pose` farthest along `sign * n`, and how far.
+    let extreme = |shape: &Shape, pose: &Isometry, sign: Real| {
+        let (at, far) =
+            shape
+                .core()
+                .iter()
+                .fold((Point::origin(), Real::NEG_INFINITY), |(at, far), v| {
+                    let p = pose * v;
+                    let along = sign * n.dot(&p.coords);
+                    if along > far { (p, along) } else { (at, far) }
+                });
+        (at + n * (sign * shape.radius()), far + shape.radius())
+    };
+    // The separation along `n`, and the two points that set it.
+    let separation = |fraction: Real| {
+        let (p, p_far) = extreme(shape_x, &sweep_x.pose_at(fraction), 1.0);
+        let (q, q_far) = extreme(shape_y, &sweep_y.pose_at(fraction), -1.0);
+        (-q_far - p_far, p, q)
+    };
+    let swing = |shape: &Shape, sweep: &Sweep| {
+        sweep.angvel().abs() * rest * shape.bounding_radius(&sweep.local_center())
+    };
+    // The fastest the separation can fall over the whole course.
+    let rate = swing(shape_x, sweep_x) + swing(shape_y, sweep_y)
+        - n.dot(&(sweep_y.linvel() - sweep_x.linvel())) * rest;
+    let (mut now, _, _) = separation(0.0);
+    if !(rate > 0.0 && now.is_finite()) {
+        return Deepening::Never;
+    }
+    let mut goal = now - tolerance;
+    let mut fraction = 0.0;
+    for _ in 0..max_iterations {
+        let next = fraction + (now - goal) / rate;
+        if next >= 1.0 {
+            return Deepening::Never;
+        }
+        let (there, p, q) = separation(next);
+        if !there.is_finite() {
+            break;
+        }
+        (fraction, now) = (next, there);
+        if now - goal <= 0.5 * tolerance {
+            // The impact acts at one of the two points that set the separation (not at the
+            // exact distance's nearest points, which can be parting while a far corner
+            // swings in: an impulse there changes nothing, and the same deepening comes
+            // back at once), if the bodies drive together there along `n`. If not, no
+            // impulse at that point answers the deepening; follow on.
+            let closing = |point: &Point| {
+                let velocity = |sweep: &Sweep| {
+                    let centre = sweep.pose_at(fraction) * sweep.local_center();
+                    sweep.linvel() + cross_scalar_vector(sweep.angvel(), &(point - centre))
+                };
+                (velocity(sweep_y) - velocity(sweep_x)).dot(&n) * rest
+            };
+            // Of the two, the one deeper inside the other body: a flat face has no one
+            // farthest point, and an end of a long floor is no place for an impulse.
+            let inside = |point: &Point, shape: &Shape, sweep: &Sweep| {
+                let probe: Shape = Circle::new(0.0).expect("zero is a valid radius").into();
+                distance(
+                    &probe,
+                    &Isometry::translation(point.x, point.y),
+                    shape,
+                    &sweep.pose_at(fraction),
+                )
+                .distance
+            };
+            let at = if inside(&p, shape_y, sweep_y) <= inside(&q, shape_x, sweep_x) {
+                p
+            } else {
+                q
+            };
+            if closing(&at) < -tolerance {
+                return Deepening::At {
+                    after: fraction * rest,
+                    point: at,
+                    normal: n,
+                };
+            }
+            // The goal moves on, as from a new start here.
+            goal = now - tolerance;
+        }
+    }
+    Deepening::Unknown {
+        safe: fraction * rest,
+    }
+}
+
+/// `normal`, or `anchor` where `normal` points away from it: the side a pair's bodies belong on,
+/// which the exact distance's normal loses past the middle of a zero-thickness segment.
+pub(crate) fn anchored(normal: Vector, anchor: Option<Vector>) -> Vector {
+    match anchor {
+        Some(side) if normal.dot(&side) < 0.0 => side,
+        _ => normal,
+    }
+}
+
+/// Whether `sweep` turns a point of `body`'s shape farther than `contact_distance` over the
+/// step: the contact solver's manifolds, taken at the start poses, do not bound where its far
+/// side goes.
+pub(crate) fn swings(body: &RigidBody, sweep: &Sweep, contact_distance: Real) -> bool {
+    let r = body.shape().bounding_radius(&sweep.local_center());
+    (sweep.angvel() * sweep.dt()).abs() * r > contact_distance
+}
