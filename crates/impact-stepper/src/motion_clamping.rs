@@ -176,7 +176,11 @@ struct Scratch {
 ///    [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) plans with). The time of impact is computed
 ///    against each candidate, static or moving, along that candidate's own rebuilt sweep. Pairs
 ///    that overlap at the start ([`Toi::Overlapping`]) are the contact solver's business and are
-///    skipped; so are pairs already within the target separation at the start (a hit at fraction 0)
+///    skipped, unless a body of the pair swings (its sweep turns some point of its shape farther
+///    than the contact distance, which the solver's manifold, taken at the start poses, does not
+///    bound): the pair is then followed along the sweeps, and the body's fraction is where the
+///    overlap deepens along the contact normal by the tolerance (a stick on a segment, struck at
+///    one end, swings the other through). So are pairs already within the target separation at the start (a hit at fraction 0)
 ///    for which the step had a contact manifold *and* whose targets are still apart on the same
 ///    side (signed distance at least `-tolerance`, normal within 90 degrees of the hit's): the
 ///    solver held that contact over the step. Any other zero-fraction hit clamps at 0. Overlap is
