@@ -8,7 +8,7 @@ use impact_geometry::{Circle, Isometry, Point, Real, Shape, Sweep, Vector, cross
 use impact_narrowphase::distance;
 use impact_solver::RigidBody;
 
-/// What following an overlapping pair along its courses found (see `FirstTimeOfImpact`'s overlapping pairs, and `MotionClamping`'s).
+/// What following an overlapping pair along its courses found ([`swinging_deepening`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Deepening {
     /// The overlap does not get deeper than at the start by the tolerance before the courses
@@ -28,11 +28,11 @@ pub(crate) enum Deepening {
 /// The first moment two shapes overlapping at the start of their courses (`x` and `y`,
 /// courses of the same length) overlap deeper than at the start by the tolerance, measured
 /// along the start's contact normal `n` (from `x` toward `y`, on `anchor`'s side when
-/// given; fixed in the world): the separation `min n.q - max n.p` over the points
-/// `q` of `y` and `p` of `x`. Not the signed
-/// distance: a thin body pressed through a zero-thickness segment is deepest half way and
-/// shallower after, the far side then being the nearer way out, so the signed distance
-/// never gets much deeper than at the start while the body goes through.
+/// given; fixed in the world): the separation `min n.q - max n.p` over the points `q` of `y`
+/// and `p` of `x`. Not the signed distance: a thin body pressed through a zero-thickness
+/// segment is deepest half way and shallower after, the far side then being the nearer way
+/// out, so the signed distance never gets much deeper than at the start while the body goes
+/// through.
 ///
 /// Conservative advancement on that separation: the linear motion changes it at a known
 /// rate along the fixed normal, and each body's rotation by no more than its angular speed
