@@ -44,7 +44,10 @@ mod scratch;
 pub mod toi;
 mod toi_result;
 
-pub use contact::{ContactId, ContactPoint, Manifold, contact_manifold, shared_face_middle};
+pub use contact::{
+    ContactId, ContactPoint, Manifold, contact_manifold, contact_manifold_on_side,
+    shared_face_middle,
+};
 pub use distance::{Distance, distance};
 pub use gjk::{GjkCache, GjkOutput, gjk_distance};
 pub use options::{ToiOptions, ToiOptionsError};

@@ -91,7 +91,12 @@ pub(crate) fn collide_rounded<A: Core, B: Core>(a: &A, b: &B, speculative: Real)
 /// The manifold with edge `e1` of `p1` as the reference face and the edge of `p2` most
 /// anti-parallel to it as the incident edge, normal from `p1` to `p2`.
 #[inline]
-fn reference_face<P1: Core, P2: Core>(p1: &P1, p2: &P2, e1: usize, speculative: Real) -> Manifold {
+pub(crate) fn reference_face<P1: Core, P2: Core>(
+    p1: &P1,
+    p2: &P2,
+    e1: usize,
+    speculative: Real,
+) -> Manifold {
     let (n1, n2) = (p1.v().len(), p2.v().len());
     let (i11, i12) = (e1, next(e1, n1));
     let reference_normal = p1.n()[e1];
