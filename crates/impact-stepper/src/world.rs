@@ -7,8 +7,8 @@ use crate::first_toi::FirstTimeOfImpact;
 use crate::settings::WorldSettings;
 use crate::stepper::{StepContext, StepPreview, Stepper};
 use impact_broadphase::{Broadphase, ProxyId, ProxyPair, RTreeBroadphase};
-use impact_geometry::{Aabb, Isometry, Real, Vector};
-use impact_narrowphase::contact_manifold;
+use impact_geometry::{Aabb, Isometry, Real, Shape, Vector};
+use impact_narrowphase::{contact_manifold, contact_manifold_on_side};
 use impact_solver::{BodyHandle, BodySet, ContactCache, ContactPair, RigidBody, RigidBodyDef};
 use tracing::field::Empty;
 
@@ -72,6 +72,8 @@ struct Scratch {
     images: Option<PeriodicImages>,
     candidates: Vec<ProxyId>,
     periodic_pairs: Vec<(u32, u32, i8, i8)>,
+    /// The sides of this step's segment contacts, becoming [`World::sides`] if it succeeds.
+    sides: Vec<(BodyHandle, BodyHandle, Vector)>,
 }
 
 /// A 2D physics world: rigid bodies, a broadphase `B` and a [`Stepper`] `S`.
@@ -92,7 +94,10 @@ struct Scratch {
 /// 2. **narrowphase**: a manifold per candidate pair with a dynamic body, up to
 ///    `speculative_distance + (relative speed + |g| dt) dt`, where the relative speed bounds
 ///    how fast any point of one body approaches any point of the other; pairs of static or
-///    kinematic bodies are skipped;
+///    kinematic bodies are skipped. A contact with a zero-thickness segment that overlaps,
+///    and whose normal turned round since the last step, is taken on the side it had
+///    ([`contact_manifold_on_side`]): a body pressed past half its thickness is nearer the
+///    far side, and the solver would push it the rest of the way;
 /// 3. **stepper**: [`Stepper::advance`] with the manifolds (for [`Discrete`](crate::Discrete), the solver's
 ///    whole soft step: gravity, contacts, positions).
 ///
@@ -112,6 +117,12 @@ pub struct World<B: Broadphase = RTreeBroadphase, S: Stepper = FirstTimeOfImpact
     broadphase: B,
     stepper: S,
     cache: ContactCache,
+    /// The normal (from the first body toward the second) of each contact with a
+    /// zero-thickness segment at the last step, sorted by the pair: which side of the segment
+    /// the other body is on. A body pressed into a segment past half its thickness (a stick
+    /// under a pile) is nearer the far side, and the exact manifold's normal turns round; the
+    /// contact keeps its side instead ([`contact_manifold_on_side`]).
+    sides: Vec<(BodyHandle, BodyHandle, Vector)>,
     /// Body of each proxy, by proxy index (= body slot).
     proxies: Vec<Option<BodyHandle>>,
     time: Real,
@@ -158,6 +169,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             broadphase,
             stepper,
             cache: ContactCache::new(),
+            sides: Vec::new(),
             proxies: Vec::new(),
             time: 0.0,
             steps: 0,
@@ -266,6 +278,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         debug_assert!(removed.is_ok(), "every body has a proxy");
         self.proxies[proxy.index()] = None;
         self.cache.remove_body(handle);
+        self.sides.retain(|&(a, b, _)| a != handle && b != handle);
         Ok(body)
     }
 
@@ -318,6 +331,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             return Err(e);
         }
         self.cache.remove_body(handle);
+        self.sides.retain(|&(a, b, _)| a != handle && b != handle);
         Ok(())
     }
 
@@ -518,6 +532,11 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         drop(stepper_span);
         self.wrap_bodies();
         core::mem::swap(&mut self.events, &mut self.scratch.events);
+        if pass {
+            core::mem::swap(&mut self.sides, &mut self.scratch.sides);
+        } else {
+            self.sides.clear();
+        }
         report.events = self.events.len();
         for i in 0..self.scratch.removed.len() {
             let handle = self.scratch.removed[i];
@@ -667,7 +686,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         };
         let size = images.map_or_else(Vector::zeros, |images| images.size());
         let scratch = &mut self.scratch;
+        let sides = &self.sides;
         scratch.contacts.clear();
+        scratch.sides.clear();
         report.pairs = pairs.len() + scratch.periodic_pairs.len();
         let direct = pairs.iter().map(|p| (p.a.0, p.b.0, Vector::zeros()));
         let across = scratch.periodic_pairs.iter().map(|&(a, b, kx, ky)| {
@@ -697,9 +718,30 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             let speed = (vb - va).norm() + sa + sb;
             let speculative = base + (speed + g * dt) * dt;
             let pose_b = translated(b.pose(), &offset);
-            let manifold = contact_manifold(a.shape(), a.pose(), b.shape(), &pose_b, speculative);
+            let mut manifold =
+                contact_manifold(a.shape(), a.pose(), b.shape(), &pose_b, speculative);
             if manifold.is_empty() {
                 continue;
+            }
+            if matches!(a.shape(), Shape::Segment(_)) || matches!(b.shape(), Shape::Segment(_)) {
+                // Overlapping, and the normal turned round since the last step: pressed past
+                // the middle, not gone round an end (that turns it a little at a time).
+                if manifold.min_separation() < 0.0
+                    && let Some(side) = side_of(sides, ha, hb)
+                    && manifold.normal.dot(&side) < 0.0
+                    && let Some(kept) = contact_manifold_on_side(
+                        a.shape(),
+                        a.pose(),
+                        b.shape(),
+                        &pose_b,
+                        side,
+                        speculative,
+                    )
+                    && !kept.is_empty()
+                {
+                    manifold = kept;
+                }
+                scratch.sides.push((ha, hb, manifold.normal));
             }
             report.contact_points += manifold.points().len();
             scratch.contacts.push(ContactPair {
@@ -709,6 +751,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 offset,
             });
         }
+        // Periodic pairs come after the direct ones.
+        scratch.sides.sort_unstable_by_key(|&(a, b, _)| (a, b));
         report.manifolds = scratch.contacts.len();
         span.record("pairs", report.pairs);
         span.record("manifolds", report.manifolds);
@@ -784,4 +828,16 @@ pub(crate) fn proxy_box(body: &RigidBody, field: &str) -> Result<Aabb, WorldErro
         }
     }
     Ok(aabb)
+}
+
+/// The remembered side of the pair `a`, `b` (see [`World::sides`]).
+fn side_of(
+    sides: &[(BodyHandle, BodyHandle, Vector)],
+    a: BodyHandle,
+    b: BodyHandle,
+) -> Option<Vector> {
+    sides
+        .binary_search_by_key(&(a, b), |&(x, y, _)| (x, y))
+        .ok()
+        .map(|i| sides[i].2)
 }

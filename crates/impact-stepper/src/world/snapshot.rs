@@ -17,8 +17,8 @@ use crate::error::WorldError;
 use crate::settings::WorldSettings;
 use crate::stepper::Stepper;
 use impact_broadphase::{Broadphase, ProxyId};
-use impact_geometry::Real;
-use impact_solver::{BodySet, ContactCache};
+use impact_geometry::{Real, Vector};
+use impact_solver::{BodyHandle, BodySet, ContactCache};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// What a snapshot holds, borrowed for writing.
@@ -28,6 +28,7 @@ struct SnapshotRef<'a, S> {
     bodies: &'a BodySet,
     stepper: &'a S,
     cache: &'a ContactCache,
+    sides: &'a [(BodyHandle, BodyHandle, Vector)],
     time: Real,
     steps: u64,
     accumulator: Real,
@@ -40,6 +41,9 @@ struct Snapshot<S> {
     bodies: BodySet,
     stepper: S,
     cache: ContactCache,
+    /// Absent from snapshots written before sides were kept: none remembered.
+    #[serde(default)]
+    sides: Vec<(BodyHandle, BodyHandle, Vector)>,
     time: Real,
     steps: u64,
     accumulator: Real,
@@ -52,6 +56,7 @@ impl<B: Broadphase, S: Stepper + Serialize> Serialize for World<B, S> {
             bodies: &self.bodies,
             stepper: &self.stepper,
             cache: &self.cache,
+            sides: &self.sides,
             time: self.time,
             steps: self.steps,
             accumulator: self.accumulator,
@@ -84,6 +89,25 @@ impl<B: Broadphase + Default, S: Stepper> World<B, S> {
                 });
             }
         }
+        for &(a, b, normal) in &s.sides {
+            for handle in [a, b] {
+                if !s.bodies.contains(handle) {
+                    return Err(WorldError::UnknownBody {
+                        field: "sides".to_owned(),
+                        handle,
+                    });
+                }
+            }
+            crate::error::finite("sides.normal.x", normal.x)?;
+            crate::error::finite("sides.normal.y", normal.y)?;
+        }
+        if !s.sides.is_sorted_by_key(|&(a, b, _)| (a, b)) {
+            return Err(WorldError::OutOfRange {
+                field: "sides".to_owned(),
+                value: s.sides.len() as Real,
+                expected: "pairs sorted by handle",
+            });
+        }
         let mut world = World::with_parts(s.settings, B::default(), s.stepper)?;
         for (handle, body) in s.bodies.iter() {
             let aabb = super::proxy_box(body, "bodies")?;
@@ -97,6 +121,7 @@ impl<B: Broadphase + Default, S: Stepper> World<B, S> {
         }
         world.bodies = s.bodies;
         world.cache = s.cache;
+        world.sides = s.sides;
         world.time = s.time;
         world.steps = s.steps;
         world.accumulator = s.accumulator;
