@@ -327,10 +327,12 @@ struct PairState {
 ///   the courses until the overlap deepens, and the impact acts where it does. Its normal
 ///   keeps the side of its last impact, or of the solver's manifold, which the exact
 ///   distance loses past the middle of a zero-thickness segment.
-/// - Left over: the soft contact solver can press a thin body under a load past half its
-///   thickness into a zero-thickness segment over several steps; from there the side is
-///   known only within the step (one stick in the first twenty seeds of
-///   [`scenes::tumbling_rain`](crate::scenes::tumbling_rain) at 200 bodies).
+/// - Left over: the soft contact solver can press a thin body under a load to near half its
+///   thickness into a zero-thickness segment, and a course that sinks while its nearest
+///   points barely close (a slow tilt about them, below the swing threshold) can carry it
+///   past the middle inside a step; the world's kept side then brings it back (one stick in
+///   the first twenty seeds of [`scenes::tumbling_rain`](crate::scenes::tumbling_rain) at
+///   200 bodies).
 /// - With restitution 1 and no friction, energy and momentum are conserved by every impact
 ///   to rounding (the event-driven simulation of hard disks).
 /// - Gravity acts through the solver's step: a body's course inside the step is a straight
