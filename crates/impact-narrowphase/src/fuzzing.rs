@@ -402,6 +402,21 @@ pub fn check_manifold(data: &[u8]) {
     for p in m.points() {
         assert!(p.point.coords.iter().all(|x| x.is_finite()) && p.separation.is_finite());
     }
+    // Held to either side of a segment: finite, along a unit normal on that side, within
+    // the speculative distance.
+    let side = if m.is_empty() { Vector::x() } else { m.normal };
+    for side in [side, -side] {
+        if let Some(held) = crate::contact_manifold_on_side(&a, &pa, &b, &pb, side, speculative) {
+            for p in held.points() {
+                assert!(p.point.coords.iter().all(|x| x.is_finite()) && p.separation.is_finite());
+                assert!(p.separation <= speculative * (1.0 + 1e-12) + 1e-12);
+            }
+            if !held.is_empty() {
+                assert!((held.normal.norm() - 1.0).abs() < 1e-9);
+                assert!(held.normal.dot(&side) >= 0.0, "{held:?} held to {side:?}");
+            }
+        }
+    }
     if !in_accuracy_domain([&a, &b]) {
         return;
     }
