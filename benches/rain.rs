@@ -197,9 +197,7 @@ fn rapier_collider(def: &RigidBodyDef) -> rp::ColliderBuilder {
         )
         .expect("a convex polygon is a convex polyline"),
         Shape::Capsule(c) => {
-            let [a, b] = c.core() else {
-                unreachable!("a capsule's core is its two axis ends")
-            };
+            let (a, b) = (c.axis().a(), c.axis().b());
             rp::ColliderBuilder::capsule_from_endpoints(
                 rapier_vector(a.x, a.y),
                 rapier_vector(b.x, b.y),

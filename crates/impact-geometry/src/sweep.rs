@@ -146,6 +146,24 @@ impl Sweep {
         self.start.rotation.angle() + self.angvel * (self.dt * t)
     }
 
+    /// The velocity (world units per second) of the body's material point that is at world
+    /// position `point` at fraction `t` of the sweep: the linear velocity plus the rotation's
+    /// about the centre of mass there.
+    ///
+    /// ```
+    /// use impact_geometry::{Isometry, Point, Sweep, Vector};
+    ///
+    /// let sweep = Sweep::new(Isometry::identity(), Point::origin(), Vector::new(1.0, 0.0), 2.0, 1.0)
+    ///     .unwrap();
+    /// // Half way, the centre is at (0.5, 0); a point 1 above it moves at 1 - 2 = -1 along x.
+    /// let v = sweep.velocity_at(0.5, &Point::new(0.5, 1.0));
+    /// assert!((v - Vector::new(-1.0, 0.0)).norm() < 1e-12);
+    /// ```
+    #[inline]
+    pub fn velocity_at(&self, t: Real, point: &Point) -> Vector {
+        self.linvel() + crate::cross_scalar_vector(self.angvel(), &(point - self.center_at(t)))
+    }
+
     /// The pose of the body frame at fraction `t` (meant for `t` in `[0, 1]`; other values
     /// extrapolate the same motion).
     ///

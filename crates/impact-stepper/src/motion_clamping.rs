@@ -6,11 +6,11 @@ use crate::error::{WorldError, finite};
 use crate::grid::ReachGrid;
 use crate::motion::{held_normal, holds_pair, is_finite, pushed_through, rebuilt_sweep};
 use crate::stepper::{DiscreteReport, StepContext, Stepper, discrete_step};
-use crate::swing::{Deepening, swinging_deepening, swings};
+use crate::swing::{anchored, swinging_deepening, swings, unit_normal};
 use impact_broadphase::Broadphase;
-use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector};
+use impact_geometry::{Aabb, Isometry, Point, Real, Sweep, Vector};
 use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};
-use impact_solver::{BodyHandle, RigidBody};
+use impact_solver::BodyHandle;
 
 /// The settings of [`MotionClamping`], validated by [`MotionClampingSettings::validate`]
 /// (and by [`MotionClamping::new`], [`MotionClamping::set_settings`] and deserialization).
@@ -412,24 +412,23 @@ impl Stepper for MotionClamping {
                 // The solver's manifold holds an overlapping pair, unless a body swings its
                 // far side round more than the contact distance: followed along the sweeps,
                 // the body stops where the overlap deepens (see `swinging_deepening`).
-                let swinging = |b: &RigidBody, s: &Sweep| {
-                    !matches!(b.shape(), Shape::Circle(c) if c.center() == Point::origin()
-                        && s.local_center() == Point::origin())
-                        && swings(b, s, pad)
-                };
-                if swinging(body, &sweep) || swinging(other, &other_sweep) {
-                    let deepening = swinging_deepening(
-                        (body.shape(), &sweep),
-                        (other.shape(), &other_sweep),
-                        held_normal(ctx.contacts, x, y),
-                        settings.toi.tolerance(),
-                        settings.toi.max_iterations(),
+                if swings(body, &sweep, pad) || swings(other, &other_sweep, pad) {
+                    let start = distance(
+                        body.shape(),
+                        &sweep.pose_at(0.0),
+                        other.shape(),
+                        &other_sweep.pose_at(0.0),
                     );
-                    let stop = match deepening {
-                        Deepening::Never => None,
-                        Deepening::At { after, .. } => Some(after),
-                        Deepening::Unknown { safe } => Some(safe),
-                    };
+                    let stop = unit_normal(&start).and_then(|normal| {
+                        swinging_deepening(
+                            (body.shape(), &sweep),
+                            (other.shape(), &other_sweep),
+                            anchored(normal, held_normal(ctx.contacts, x, y)),
+                            settings.toi.tolerance(),
+                            settings.toi.max_iterations(),
+                        )
+                        .stop_after()
+                    });
                     if let Some(after) = stop {
                         let earliest = &mut scratch.earliest[x as usize];
                         *earliest = earliest.min((after / dt).clamp(0.0, 1.0));

@@ -4,8 +4,8 @@
 //! points part can still deepen where the far side comes round: both CCD steppers follow such
 //! pairs along their courses ([`swinging_deepening`]).
 
-use impact_geometry::{Circle, Isometry, Point, Real, Shape, Sweep, Vector, cross_scalar_vector};
-use impact_narrowphase::distance;
+use impact_geometry::{Circle, Isometry, Point, Real, Shape, Sweep, Vector};
+use impact_narrowphase::{Distance, distance};
 use impact_solver::RigidBody;
 
 /// What following an overlapping pair along its courses found ([`swinging_deepening`]).
@@ -25,10 +25,21 @@ pub(crate) enum Deepening {
     Unknown { safe: Real },
 }
 
+impl Deepening {
+    /// How long into the courses a body may go on: `None` for all of them.
+    pub(crate) fn stop_after(self) -> Option<Real> {
+        match self {
+            Deepening::Never => None,
+            Deepening::At { after, .. } => Some(after),
+            Deepening::Unknown { safe } => Some(safe),
+        }
+    }
+}
+
 /// The first moment two shapes overlapping at the start of their courses (`x` and `y`,
 /// courses of the same length) overlap deeper than at the start by the tolerance, measured
-/// along the start's contact normal `n` (from `x` toward `y`, on `anchor`'s side when
-/// given; fixed in the world): the separation `min n.q - max n.p` over the points `q` of `y`
+/// along the start's contact normal `n` (a unit vector from `x` toward `y`, on the pair's
+/// side, see [`anchored`]; fixed in the world): the separation `min n.q - max n.p` over the points `q` of `y`
 /// and `p` of `x`. Not the signed distance: a thin body pressed through a zero-thickness
 /// segment is deepest half way and shallower after, the far side then being the nearer way
 /// out, so the signed distance never gets much deeper than at the start while the body goes
@@ -46,24 +57,12 @@ pub(crate) enum Deepening {
 pub(crate) fn swinging_deepening(
     (shape_x, sweep_x): (&Shape, &Sweep),
     (shape_y, sweep_y): (&Shape, &Sweep),
-    anchor: Option<Vector>,
+    n: Vector,
     tolerance: Real,
     max_iterations: u32,
 ) -> Deepening {
     let rest = sweep_x.dt();
     debug_assert_eq!(rest, sweep_y.dt(), "courses of the same length");
-    let start = distance(
-        shape_x,
-        &sweep_x.pose_at(0.0),
-        shape_y,
-        &sweep_y.pose_at(0.0),
-    );
-    if !(start.normal.x.is_finite() && start.normal.y.is_finite())
-        || start.normal == Vector::zeros()
-    {
-        return Deepening::Never;
-    }
-    let n = anchored(start.normal, anchor);
     // The point of `shape` at `pose` farthest along `sign * n`, and how far.
     let extreme = |shape: &Shape, pose: &Isometry, sign: Real| {
         let (at, far) =
@@ -112,11 +111,9 @@ pub(crate) fn swinging_deepening(
             // back at once), if the bodies drive together there along `n`. If not, no
             // impulse at that point answers the deepening; follow on.
             let closing = |point: &Point| {
-                let velocity = |sweep: &Sweep| {
-                    let centre = sweep.pose_at(fraction) * sweep.local_center();
-                    sweep.linvel() + cross_scalar_vector(sweep.angvel(), &(point - centre))
-                };
-                (velocity(sweep_y) - velocity(sweep_x)).dot(&n) * rest
+                (sweep_y.velocity_at(fraction, point) - sweep_x.velocity_at(fraction, point))
+                    .dot(&n)
+                    * rest
             };
             // Of the two, the one deeper inside the other body: a flat face has no one
             // farthest point, and an end of a long floor is no place for an impulse.
@@ -151,6 +148,13 @@ pub(crate) fn swinging_deepening(
     }
 }
 
+/// The normal of `d` if it is a usable unit vector (finite and not zero: it is not for
+/// shapes whose cores coincide).
+pub(crate) fn unit_normal(d: &Distance) -> Option<Vector> {
+    let n = d.normal;
+    (n.x.is_finite() && n.y.is_finite() && n != Vector::zeros()).then_some(n)
+}
+
 /// `normal`, or `anchor` where `normal` points away from it: the side a pair's bodies belong on,
 /// which the exact distance's normal loses past the middle of a zero-thickness segment.
 pub(crate) fn anchored(normal: Vector, anchor: Option<Vector>) -> Vector {
@@ -162,8 +166,15 @@ pub(crate) fn anchored(normal: Vector, anchor: Option<Vector>) -> Vector {
 
 /// Whether `sweep` turns a point of `body`'s shape farther than `contact_distance` over the
 /// step: the contact solver's manifolds, taken at the start poses, do not bound where its far
-/// side goes.
+/// side goes. Never a disc turning about its centre, which its turn does not move.
 pub(crate) fn swings(body: &RigidBody, sweep: &Sweep, contact_distance: Real) -> bool {
-    let r = body.shape().bounding_radius(&sweep.local_center());
+    let shape = body.shape();
+    if let Shape::Circle(c) = shape
+        && c.center() == Point::origin()
+        && sweep.local_center() == Point::origin()
+    {
+        return false;
+    }
+    let r = shape.bounding_radius(&sweep.local_center());
     (sweep.angvel() * sweep.dt()).abs() * r > contact_distance
 }

@@ -277,8 +277,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         let removed = self.broadphase.remove(proxy);
         debug_assert!(removed.is_ok(), "every body has a proxy");
         self.proxies[proxy.index()] = None;
-        self.cache.remove_body(handle);
-        self.sides.retain(|&(a, b, _)| a != handle && b != handle);
+        self.forget_contacts(handle);
         Ok(body)
     }
 
@@ -330,9 +329,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             debug_assert!(ok.is_ok(), "the old pose was valid");
             return Err(e);
         }
+        self.forget_contacts(handle);
+        Ok(())
+    }
+
+    /// Drops what the world remembers of `handle`'s contacts: warm-start impulses and the
+    /// sides of its segment contacts.
+    fn forget_contacts(&mut self, handle: BodyHandle) {
         self.cache.remove_body(handle);
         self.sides.retain(|&(a, b, _)| a != handle && b != handle);
-        Ok(())
     }
 
     /// Sets the velocities of the body (linear: world units per second; angular: radians per
@@ -751,8 +756,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 offset,
             });
         }
-        // Periodic pairs come after the direct ones.
-        scratch.sides.sort_unstable_by_key(|&(a, b, _)| (a, b));
+        // The pairs come sorted (a periodic domain's too), and so do their sides.
+        debug_assert!(scratch.sides.is_sorted_by_key(|&(a, b, _)| (a, b)));
         report.manifolds = scratch.contacts.len();
         span.record("pairs", report.pairs);
         span.record("manifolds", report.manifolds);

@@ -17,11 +17,11 @@ use crate::motion::{
 };
 use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper};
-use crate::swing::{Deepening, anchored, swinging_deepening, swings};
+use crate::swing::{Deepening, anchored, swinging_deepening, swings, unit_normal};
 use discs::DiscPath;
 use impact_broadphase::Broadphase;
-use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector, cross_scalar_vector};
-use impact_narrowphase::{Toi, distance, shared_face_middle, time_of_impact, toi_discs};
+use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector};
+use impact_narrowphase::{Distance, Toi, distance, shared_face_middle, time_of_impact, toi_discs};
 use impact_solver::{
     BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, RigidBody, resolve_impact,
     solve_step,
@@ -540,8 +540,7 @@ impl Stepper for FirstTimeOfImpact {
                 still: still(&sweep),
                 ..Hot::default()
             };
-            s.swings[slot] = !(disc.is_some() && sweep.local_center() == Point::origin())
-                && swings(body, &sweep, pad);
+            s.swings[slot] = swings(body, &sweep, pad);
             s.reach[slot] = Some(if body.body_type() == BodyType::Static {
                 // It never leaves its box, and it keeps no neighbour list (see
                 // `Hot::fixed`): its reach is only there for the moving bodies to find it.
@@ -1068,9 +1067,18 @@ impl Run<'_> {
             &self.settings.toi,
         ) {
             Toi::Separated => true,
-            Toi::Overlapping => self
-                .deepening(body_x, sweep_x, body_y, &sweep_y, self.dt - t, None)
-                .is_none(),
+            Toi::Overlapping => {
+                let start = distance(
+                    body_x.shape(),
+                    &sweep_x.pose_at(0.0),
+                    body_y.shape(),
+                    &sweep_y.pose_at(0.0),
+                );
+                unit_normal(&start).is_none_or(|normal| {
+                    self.deepening(&start, normal, sweep_x, &sweep_y, self.dt - t)
+                        .is_none()
+                })
+            }
             Toi::Hit(_) | Toi::NotConverged { .. } => false,
         }
     }
@@ -1264,10 +1272,13 @@ impl Run<'_> {
         let Some((body_x, body_y, sweep_y)) = self.pair_from(xs, ys, t, shift) else {
             return Deepening::Never;
         };
-        let anchor = self.side_of(xs, ys);
-        if let Some((point, normal)) =
-            self.deepening(body_x, sweep_x, body_y, &sweep_y, self.dt - t, anchor)
-        {
+        let (pose_x, pose_y) = (sweep_x.pose_at(0.0), sweep_y.pose_at(0.0));
+        let start = distance(body_x.shape(), &pose_x, body_y.shape(), &pose_y);
+        let Some(normal) = unit_normal(&start) else {
+            return Deepening::Never;
+        };
+        let normal = anchored(normal, self.side_of(xs, ys));
+        if let Some(point) = self.deepening(&start, normal, sweep_x, &sweep_y, self.dt - t) {
             return Deepening::At {
                 after: 0.0,
                 point,
@@ -1279,7 +1290,7 @@ impl Run<'_> {
             return swinging_deepening(
                 (body_x.shape(), sweep_x),
                 (body_y.shape(), &sweep_y),
-                anchor,
+                normal,
                 toi.tolerance(),
                 toi.max_iterations(),
             );
@@ -1287,33 +1298,22 @@ impl Run<'_> {
         Deepening::Never
     }
 
-    /// The contact of a pair that touches at the start of its courses (`sweep_x`, `sweep_y`,
-    /// both `rest` seconds long) if the courses drive it deeper by more than the tolerance:
-    /// the middle of the deepest points, and the normal from `x` toward `y` (turned round to
-    /// `anchor`'s side if it points away from it, see [`Run::side_of`]). `None` when the
-    /// pair slides, leaves, or overlaps so deeply that no normal is defined.
+    /// Where a pair that touches at the start of its courses (`sweep_x`, `sweep_y`, both
+    /// `rest` seconds long), at distance `start`, is driven deeper along `normal` (from `x`
+    /// toward `y`) by more than the tolerance: the middle of the deepest points. `None` when
+    /// the pair slides or leaves there.
     fn deepening(
         &self,
-        body_x: &impact_solver::RigidBody,
+        start: &Distance,
+        normal: Vector,
         sweep_x: &Sweep,
-        body_y: &impact_solver::RigidBody,
         sweep_y: &Sweep,
         rest: Real,
-        anchor: Option<Vector>,
-    ) -> Option<(Point, Vector)> {
-        let (pose_x, pose_y) = (sweep_x.pose_at(0.0), sweep_y.pose_at(0.0));
-        let mut d = distance(body_x.shape(), &pose_x, body_y.shape(), &pose_y);
-        if !(d.normal.x.is_finite() && d.normal.y.is_finite()) || d.normal == Vector::zeros() {
-            return None;
-        }
-        d.normal = anchored(d.normal, anchor);
-        let point = impact_geometry::nalgebra::center(&d.point_a, &d.point_b);
-        let velocity = |sweep: &Sweep, pose: &Isometry| {
-            sweep.linvel()
-                + cross_scalar_vector(sweep.angvel(), &(point - pose * sweep.local_center()))
-        };
-        let approach = (velocity(sweep_y, &pose_y) - velocity(sweep_x, &pose_x)).dot(&d.normal);
-        (approach * rest < -self.settings.toi.tolerance()).then_some((point, d.normal))
+    ) -> Option<Point> {
+        let point = impact_geometry::nalgebra::center(&start.point_a, &start.point_b);
+        let approach =
+            (sweep_y.velocity_at(0.0, &point) - sweep_x.velocity_at(0.0, &point)).dot(&normal);
+        (approach * rest < -self.settings.toi.tolerance()).then_some(point)
     }
 
     /// Resolves the impact of `e`, records it, runs the hook and re-plans what changed.
@@ -1531,7 +1531,7 @@ impl Run<'_> {
         self.s.hot[slot].still = still(&sweep);
         self.s.rerouted[slot] = true;
         let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
-        self.s.swings[slot] = !self.s.hot[slot].round && swings(body, &sweep, pad);
+        self.s.swings[slot] = swings(body, &sweep, pad);
         let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
         self.s.hot[slot].course_box = aabb;
         let Some(old) = self.s.reach[slot] else {
