@@ -175,21 +175,29 @@ pub(crate) fn pushed_through(
 }
 
 /// Whether the centre of mass of `x`, moving from pose `x0` to `x1` while `y` moves from `y0`
-/// to `y1`, went through `y`'s shape on the straight path seen from `y`.
+/// to `y1`, went through `y`'s shape on the straight path seen from `y`'s centre of mass:
+/// against `y`'s shape as it stands at the start, or as it stands at the end.
+///
+/// Not in `y`'s own frame: when `y` turns, a straight path there is not the path `x` took.
+/// A disc spinning half a turn while another was pushed through it saw that one's path from
+/// its far side at both ends, on one side of it, and let the pair through. Against the shape
+/// without its turn, the relative path is exact for a disc about its centre, and either
+/// orientation can flag the crossing of a shape that turned.
 fn centre_went_through(
     x: &RigidBody,
     (x0, x1): (&Isometry, &Isometry),
     y: &RigidBody,
     (y0, y1): (&Isometry, &Isometry),
 ) -> bool {
-    let lc = x.local_center();
-    let from = y0.inverse_transform_point(&(x0 * lc));
-    let to = y1.inverse_transform_point(&(x1 * lc));
-    let Ok(path) = Segment::new(from, to) else {
-        return false;
-    };
-    let identity = Isometry::identity();
-    distance(&path.into(), &identity, y.shape(), &identity).distance <= 0.0
+    let (from, to) = (x0 * x.local_center(), x1 * x.local_center());
+    let (c0, c1) = (y0 * y.local_center(), y1 * y.local_center());
+    [y0, y1].into_iter().any(|pose| {
+        let centre = pose * y.local_center();
+        let Ok(path) = Segment::new(centre + (from - c0), centre + (to - c1)) else {
+            return false;
+        };
+        distance(&path.into(), &Isometry::identity(), y.shape(), pose).distance <= 0.0
+    })
 }
 
 #[cfg(test)]
@@ -315,6 +323,60 @@ mod tests {
         assert!(pushed((0.3, 0.04), (0.32, -0.12), true));
         // The same for a disc without the ccd flag is not this guard's business.
         assert!(!pushed((0.3, 0.04), (0.32, -0.12), false));
+    }
+
+    #[test]
+    fn a_disc_pushed_through_a_spinning_disc_is_caught() {
+        // The case of the 1,000-disc rain: two discs 5 mm apart, the upper one pushed down
+        // through the lower while both turned half a turn and moved along. Seen in either
+        // disc's own frame, the other's path ran past it on the side it started on.
+        let mut bodies = BodySet::new();
+        let disc = |x: Real, y: Real| {
+            RigidBodyDef::new(Circle::new(0.05).unwrap().into())
+                .pose(Isometry::translation(x, y))
+                .ccd(true)
+        };
+        let lower = bodies.insert(disc(6.214, 5.756)).unwrap();
+        let upper = bodies.insert(disc(6.2035, 5.8606)).unwrap();
+        let start = [
+            Some(*bodies.get(lower).unwrap().pose()),
+            Some(*bodies.get(upper).unwrap().pose()),
+        ];
+        let (l, u) = (bodies.get(lower).unwrap(), bodies.get(upper).unwrap());
+        let manifold = contact_manifold(l.shape(), l.pose(), u.shape(), u.pose(), REACH);
+        assert!(!manifold.points().is_empty(), "touching at the start");
+        let pair = ContactPair {
+            a: lower,
+            b: upper,
+            manifold,
+            offset: Vector::zeros(),
+        };
+        let (ends_lower, ends_upper) = (
+            Isometry::new(Vector::new(6.43, 5.7494), core::f64::consts::PI),
+            Isometry::new(Vector::new(6.4174, 5.6376), core::f64::consts::PI),
+        );
+        bodies.get_mut(lower).unwrap().set_pose(ends_lower).unwrap();
+        bodies.get_mut(upper).unwrap().set_pose(ends_upper).unwrap();
+        assert!(pushed_through(&bodies, &start, &pair, REACH));
+        // The same motion without the turns is caught; a pair that only passed side by side
+        // is not.
+        bodies
+            .get_mut(lower)
+            .unwrap()
+            .set_pose(Isometry::translation(6.43, 5.7494))
+            .unwrap();
+        bodies
+            .get_mut(upper)
+            .unwrap()
+            .set_pose(Isometry::translation(6.4174, 5.6376))
+            .unwrap();
+        assert!(pushed_through(&bodies, &start, &pair, REACH));
+        bodies
+            .get_mut(upper)
+            .unwrap()
+            .set_pose(Isometry::translation(6.6, 5.86))
+            .unwrap();
+        assert!(!pushed_through(&bodies, &start, &pair, REACH));
     }
 
     #[test]
