@@ -20,7 +20,7 @@ use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper};
 use crate::swing::{Deepening, anchored, swinging_deepening, swings, unit_normal};
 use discs::DiscPath;
 use impact_broadphase::Broadphase;
-use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector};
+use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector, cross};
 use impact_narrowphase::{Distance, Toi, distance, shared_face_middle, time_of_impact, toi_discs};
 use impact_solver::{
     BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, RigidBody, resolve_impact,
@@ -66,8 +66,10 @@ pub struct FirstToiReport {
     /// Whether [`FirstTimeOfImpactSettings::max_events`] was reached.
     pub capped: bool,
     /// Bodies stopped short of the end of the step (a Zeno pair meeting again, the event
-    /// cap, or a time-of-impact query that reached its iteration cap), sorted by handle;
-    /// their velocities are untouched.
+    /// cap, a time-of-impact query that reached its iteration cap, or a body that hit a
+    /// stopped one and still headed into it), sorted by handle. Their velocities are
+    /// untouched, but for the last kind's velocity into the stopped body, which the stop
+    /// takes out as an impact on a fixed body would.
     pub stopped: Vec<ClampedBody>,
     /// The time lost over the stopped bodies (seconds): the sum of their `time_lost`. Zero
     /// unless a Zeno pair met again or a cap was reached.
@@ -851,6 +853,33 @@ impl Neighbour {
     }
 }
 
+/// A moving body that still closes in on a stopped one after their impact (see
+/// [`Run::pressing`]).
+struct Pressing {
+    /// The moving body's slot.
+    slot: usize,
+    /// The point of contact, where the moving body is.
+    at: Point,
+    /// The unit normal from the moving body toward the stopped one.
+    into: Vector,
+}
+
+/// Takes out of `body`'s velocity at `at` its component along `into` (a unit normal toward
+/// an obstacle that does not move), if it closes in: the impulse at `at` of an inelastic
+/// impact without friction on a fixed body. The obstacle is left as it is.
+fn absorb_approach(body: &mut RigidBody, at: Point, into: Vector) {
+    let approach = body.velocity_at_point(&at).dot(&into);
+    if !body.is_dynamic() || approach <= 0.0 {
+        return;
+    }
+    let arm = cross(&(at - body.center_of_mass()), &into);
+    let stiffness = body.inv_mass() + body.inv_inertia() * arm * arm;
+    if stiffness > 0.0 {
+        let ok = body.apply_impulse_at_point(-into * (approach / stiffness), at);
+        debug_assert!(ok.is_ok(), "a finite impulse at a finite point");
+    }
+}
+
 /// Where a disc about its own centre is at `t` on `course`, at its course's start rotation:
 /// it looks the same at every angle, and the start rotation saves a sine and cosine per
 /// query. The position is the one `pose_on_course` gives, bit for bit (its rotation of the
@@ -1422,8 +1451,16 @@ impl Run<'_> {
         // would stop it. It stops here instead, with the velocities of this impact, without
         // the two impacts and the plans in between. In the rain at 1,000 discs, where
         // piles of stopped discs are hit from above, that was two impacts of every three.
-        let pressing = self.pressing(e, point, normal);
-        if let Some(slot) = pressing {
+        //
+        // Its velocity into the stopped body is taken out as well, as an impact on a body
+        // that does not move would take it (inelastic, no friction): kept, it would press the
+        // body into the stopped one at the start of the next step too, where both stop again.
+        // In the rain, piles of discs held that way kept tens of units per second, step after
+        // step, without moving: every disc of a pile was checked, planned and stopped anew.
+        if let Some(Pressing { slot, at, into }) = self.pressing(e, point, normal) {
+            if let Some(body) = self.proxies[slot].and_then(|h| self.bodies.get_mut(h)) {
+                absorb_approach(body, at, into);
+            }
             self.s.replan.retain(|&x| x as usize != slot);
             self.stop(slot, t);
         }
@@ -1484,10 +1521,10 @@ impl Run<'_> {
     }
 
     /// After the impact of `e` at `point` (in the smaller slot's frame) with `normal` (from
-    /// the smaller slot toward the larger): the slot of the moving body, if one of the two
-    /// is stopped and the other (live, dynamic, not touched by the hook's removal) still
-    /// closes in on it by more than the tolerance over the rest of the step.
-    fn pressing(&self, e: &Entry, point: Point, normal: Vector) -> Option<usize> {
+    /// the smaller slot toward the larger): the moving body, if one of the two is stopped
+    /// and the other (live, dynamic, not touched by the hook's removal) still closes in on
+    /// it by more than the tolerance over the rest of the step.
+    fn pressing(&self, e: &Entry, point: Point, normal: Vector) -> Option<Pressing> {
         let (a, b) = (e.a as usize, e.b as usize);
         let (mover, sign, at) = match (self.s.stopped[a], self.s.stopped[b]) {
             (true, false) => (b, -1.0, point - e.offset),
@@ -1501,8 +1538,13 @@ impl Run<'_> {
         if !body.is_dynamic() {
             return None;
         }
-        let closing = body.velocity_at_point(&at).dot(&normal) * sign * (self.dt - e.time);
-        (closing > self.settings.toi.tolerance()).then_some(mover)
+        let into = normal * sign;
+        let closing = body.velocity_at_point(&at).dot(&into) * (self.dt - e.time);
+        (closing > self.settings.toi.tolerance()).then_some(Pressing {
+            slot: mover,
+            at,
+            into,
+        })
     }
 
     /// From `t` on, `slot` follows its body's current velocities (or stays put if `halt`):
