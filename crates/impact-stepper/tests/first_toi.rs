@@ -418,6 +418,12 @@ fn a_body_that_hits_a_stopped_body_and_still_heads_into_it_stops_at_that_impact(
     let (a, b) = (world.body(late).unwrap(), world.body(first).unwrap());
     let d = distance(a.shape(), a.pose(), b.shape(), b.pose()).distance;
     assert!(d > -1e-6, "overlap {d}");
+    // It keeps no velocity into the stopped disc, as after an impact on a fixed body: kept,
+    // it would press the two together again at the start of the next step, where both
+    // would stop again.
+    let into = (b.pose().translation.vector - a.pose().translation.vector).normalize();
+    let approach = a.linvel().dot(&into);
+    assert!(approach.abs() < 1e-9, "still heads into it at {approach}");
 }
 
 /// The speed a fast ball leaves the floor with, over the speed it hit it with.
