@@ -167,7 +167,7 @@ impl ReachGrid {
         if level < self.levels.len() {
             let mask = self.buckets.len() - 1;
             let lv = self.levels[level];
-            let (x0, x1, y0, y1) = self.cell_range(&lv, aabb);
+            let (x0, x1, y0, y1) = self.cell_range(level, aabb);
             for ix in x0..=x1 {
                 for iy in y0..=y1 {
                     let b = cell_bucket(level, &lv, ix, iy, mask);
@@ -194,7 +194,7 @@ impl ReachGrid {
         }
         let mask = self.buckets.len() - 1;
         let lv = self.levels[level];
-        let (x0, x1, y0, y1) = self.cell_range(&lv, aabb);
+        let (x0, x1, y0, y1) = self.cell_range(level, aabb);
         for ix in x0..=x1 {
             for iy in y0..=y1 {
                 let bucket = &mut self.buckets[cell_bucket(level, &lv, ix, iy, mask)];
@@ -317,6 +317,7 @@ impl ReachGrid {
                 }
             }
         };
+        let finest = (!PERIODIC && first < self.levels.len()).then(|| self.finest_cells(aabb));
         for level in first..self.levels.len() {
             // A level without boxes has nothing in its cells. Most are empty when the boxes
             // range from a disc to a wall a kilometre long, which spans a dozen levels.
@@ -324,7 +325,10 @@ impl ReachGrid {
                 continue;
             }
             let lv = self.levels[level];
-            let (x0, x1, y0, y1) = self.cell_range(&lv, aabb);
+            let (x0, x1, y0, y1) = match finest {
+                Some(cells) => coarsened(cells, level),
+                None => self.cell_range(level, aabb),
+            };
             let cells = (x1 - x0 + 1).saturating_mul(y1 - y0 + 1);
             if cells > MAX_CELL_VISITS && (self.members[level].len() as i64) < cells {
                 for item in &self.members[level] {
@@ -356,20 +360,19 @@ impl ReachGrid {
             .unwrap_or(self.levels.len())
     }
 
-    /// The cells `aabb` covers at level `lv`, inclusive, clamped to one period (a wrapped
-    /// range never repeats a cell) and to a range an `i64` holds.
-    fn cell_range(&self, lv: &Level, aabb: &Aabb) -> (i64, i64, i64, i64) {
+    /// The cells `aabb` covers at `level`, inclusive, clamped to one period (a wrapped range
+    /// never repeats a cell) and to a range an `i64` holds.
+    fn cell_range(&self, level: usize, aabb: &Aabb) -> Cells {
+        let lv = &self.levels[level];
+        if lv.wrap.is_none() {
+            return coarsened(self.finest_cells(aabb), level);
+        }
         // In a periodic domain a point and its image one period away must fall in the same
         // wrapped cell, which rounding in the division can break at a cell's edge: the
         // range is widened by a millionth of a cell, far beyond that rounding.
-        let slack = if lv.wrap.is_some() { 1e-6 } else { 0.0 };
-        let index = |v: Real, o: Real, c: Real, side: Real| {
-            // `floor` by hand: without SSE4.1 the standard one is a library call, and this
-            // runs 8 times per box and query.
-            let q = ((v - o) / c + side * slack).clamp(-1e15, 1e15);
-            let i = q as i64;
-            if (i as Real) > q { i - 1 } else { i }
-        };
+        let slack = 1e-6;
+        let index =
+            |v: Real, o: Real, c: Real, side: Real| floor_index((v - o) / c + side * slack, 1e15);
         let (mut x0, mut x1) = (
             index(aabb.mins.x, self.origin.x, lv.cell.x, -1.0),
             index(aabb.maxs.x, self.origin.x, lv.cell.x, 1.0),
@@ -388,6 +391,47 @@ impl ReachGrid {
         }
         (x0, x1, y0, y1)
     }
+
+    /// Outside periodic domains, the cells `aabb` covers at the finest level. Each level's
+    /// cells are twice the size of the next finer one's, from the same origin, so a
+    /// level's cells are these shifted right by the level ([`coarsened`]): one division
+    /// per side for a query over every level, where each level cost four.
+    fn finest_cells(&self, aabb: &Aabb) -> Cells {
+        let (o, c) = (self.origin, self.levels[0].cell);
+        let index = |v: Real, o: Real, c: Real| floor_index((v - o) / c, FINEST_LIMIT);
+        (
+            index(aabb.mins.x, o.x, c.x),
+            index(aabb.maxs.x, o.x, c.x),
+            index(aabb.mins.y, o.y, c.y),
+            index(aabb.maxs.y, o.y, c.y),
+        )
+    }
+}
+
+/// Cell indices on each axis, inclusive: `(x0, x1, y0, y1)`.
+type Cells = (i64, i64, i64, i64);
+
+/// How far from the origin, in finest cells, a box's cells are told apart: beyond, they
+/// are clamped (a box that far out shares its cells with every other box that far out).
+/// Shifted by up to [`MAX_LEVEL`], the indices stay within an `i64`.
+const FINEST_LIMIT: Real = 4.0e18;
+
+/// `floor(q)` as an integer, `q` first clamped to `[-limit, limit]`. By hand: without
+/// SSE4.1 the standard `floor` is a library call, and this runs 4 times per box and query.
+#[inline]
+fn floor_index(q: Real, limit: Real) -> i64 {
+    let q = q.clamp(-limit, limit);
+    let i = q as i64;
+    if (i as Real) > q { i - 1 } else { i }
+}
+
+/// The cells of `level` (outside periodic domains) from those of the finest level:
+/// `floor(q / 2^k) = floor(floor(q) / 2^k)`, which an arithmetic shift computes (toward
+/// minus infinity, negative indices included). Dividing by a power of two is exact in
+/// floating point, so these are the cells the division at that level would give.
+#[inline]
+fn coarsened((x0, x1, y0, y1): Cells, level: usize) -> Cells {
+    (x0 >> level, x1 >> level, y0 >> level, y1 >> level)
 }
 
 /// The images of `b` that `a` meets, per axis: bit 1 for `b` itself, 2 for `b` moved back
@@ -545,20 +589,24 @@ mod tests {
 
     /// The grid reports exactly what a brute-force test of every box reports, for the
     /// all-level queries of grown boxes and, combined over both sides, the upward queries
-    /// of the start-of-step pair search; in unbounded and periodic domains.
+    /// of the start-of-step pair search; in unbounded and periodic domains, and with the
+    /// cells' origin inside the boxes' span (negative cell indices, which coarser levels
+    /// take by shifts).
     #[test]
     fn matches_brute_force() {
-        for (seed, period) in [
-            (1, None),
-            (2, Some(Vector::new(40.0, 30.0))),
-            (3, None),
-            (4, Some(Vector::new(25.0, 25.0))),
+        for (seed, period, origin) in [
+            (1, None, Point::origin()),
+            (2, Some(Vector::new(40.0, 30.0)), Point::origin()),
+            (3, None, Point::origin()),
+            (4, Some(Vector::new(25.0, 25.0)), Point::origin()),
+            (7, None, Point::new(27.3, 19.1)),
+            (8, None, Point::new(-3.0, 41.7)),
         ] {
             let mut rng = Lcg(seed);
             let span = period.map_or(50.0, |p: Vector| p.x.min(p.y));
             let mut boxes = random_boxes(&mut rng, 300, span);
             let mut grid = ReachGrid::default();
-            grid.build(&boxes, Point::origin(), period);
+            grid.build(&boxes, origin, period);
             // Pairs from upward queries, each side's, united.
             let mut pairs = Vec::new();
             let mut scratch = Vec::new();
