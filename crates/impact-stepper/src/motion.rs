@@ -205,9 +205,22 @@ mod tests {
     use super::*;
     use impact_geometry::{Circle, Point, Vector};
     use impact_narrowphase::contact_manifold;
-    use impact_solver::RigidBodyDef;
+    use impact_solver::{BodyHandle, RigidBodyDef};
 
     const REACH: Real = 0.01;
+
+    /// The contact pair of `a` and `b` where they stand, which must touch.
+    fn touching_pair(bodies: &BodySet, a: BodyHandle, b: BodyHandle) -> ContactPair {
+        let (x, y) = (bodies.get(a).unwrap(), bodies.get(b).unwrap());
+        let manifold = contact_manifold(x.shape(), x.pose(), y.shape(), y.pose(), REACH);
+        assert!(!manifold.points().is_empty(), "touching at the start");
+        ContactPair {
+            a,
+            b,
+            manifold,
+            offset: Vector::zeros(),
+        }
+    }
 
     /// A disc of radius 0.05 starting at `from` over the segment from (-1, 0) to (1, 0), the
     /// contact pair of that start, and the body set with the disc moved to `to`.
@@ -232,21 +245,8 @@ mod tests {
                     .ccd(ccd),
             )
             .unwrap();
+        let pair = touching_pair(&bodies, segment, disc);
         let seg_body = bodies.get(segment).unwrap();
-        let manifold = contact_manifold(
-            seg_body.shape(),
-            seg_body.pose(),
-            bodies.get(disc).unwrap().shape(),
-            &start,
-            REACH,
-        );
-        assert!(!manifold.points().is_empty(), "touching at the start");
-        let pair = ContactPair {
-            a: segment,
-            b: disc,
-            manifold,
-            offset: Vector::zeros(),
-        };
         let mut poses = vec![None; 2];
         poses[segment.index as usize] = Some(*seg_body.pose());
         poses[disc.index as usize] = Some(start);
@@ -342,40 +342,21 @@ mod tests {
             Some(*bodies.get(lower).unwrap().pose()),
             Some(*bodies.get(upper).unwrap().pose()),
         ];
-        let (l, u) = (bodies.get(lower).unwrap(), bodies.get(upper).unwrap());
-        let manifold = contact_manifold(l.shape(), l.pose(), u.shape(), u.pose(), REACH);
-        assert!(!manifold.points().is_empty(), "touching at the start");
-        let pair = ContactPair {
-            a: lower,
-            b: upper,
-            manifold,
-            offset: Vector::zeros(),
+        let pair = touching_pair(&bodies, lower, upper);
+        let place = |bodies: &mut BodySet, handle, x: Real, y: Real, angle: Real| {
+            let pose = Isometry::new(Vector::new(x, y), angle);
+            bodies.get_mut(handle).unwrap().set_pose(pose).unwrap();
         };
-        let (ends_lower, ends_upper) = (
-            Isometry::new(Vector::new(6.43, 5.7494), core::f64::consts::PI),
-            Isometry::new(Vector::new(6.4174, 5.6376), core::f64::consts::PI),
-        );
-        bodies.get_mut(lower).unwrap().set_pose(ends_lower).unwrap();
-        bodies.get_mut(upper).unwrap().set_pose(ends_upper).unwrap();
+        let half_turn = core::f64::consts::PI;
+        place(&mut bodies, lower, 6.43, 5.7494, half_turn);
+        place(&mut bodies, upper, 6.4174, 5.6376, half_turn);
         assert!(pushed_through(&bodies, &start, &pair, REACH));
         // The same motion without the turns is caught; a pair that only passed side by side
         // is not.
-        bodies
-            .get_mut(lower)
-            .unwrap()
-            .set_pose(Isometry::translation(6.43, 5.7494))
-            .unwrap();
-        bodies
-            .get_mut(upper)
-            .unwrap()
-            .set_pose(Isometry::translation(6.4174, 5.6376))
-            .unwrap();
+        place(&mut bodies, lower, 6.43, 5.7494, 0.0);
+        place(&mut bodies, upper, 6.4174, 5.6376, 0.0);
         assert!(pushed_through(&bodies, &start, &pair, REACH));
-        bodies
-            .get_mut(upper)
-            .unwrap()
-            .set_pose(Isometry::translation(6.6, 5.86))
-            .unwrap();
+        place(&mut bodies, upper, 6.6, 5.86, 0.0);
         assert!(!pushed_through(&bodies, &start, &pair, REACH));
     }
 
