@@ -413,11 +413,11 @@ type Cells = (i64, i64, i64, i64);
 
 /// How far from the origin, in finest cells, a box's cells are told apart: beyond, they
 /// are clamped (a box that far out shares its cells with every other box that far out).
-/// Shifted by up to [`MAX_LEVEL`], the indices stay within an `i64`.
+/// Such indices, and the width of a range between two of them, fit an `i64`.
 const FINEST_LIMIT: Real = 4.0e18;
 
 /// `floor(q)` as an integer, `q` first clamped to `[-limit, limit]`. By hand: without
-/// SSE4.1 the standard `floor` is a library call, and this runs 4 times per box and query.
+/// SSE4.1 the standard `floor` is a library call, and this runs for every box and query.
 #[inline]
 fn floor_index(q: Real, limit: Real) -> i64 {
     let q = q.clamp(-limit, limit);

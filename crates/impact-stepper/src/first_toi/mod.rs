@@ -72,7 +72,7 @@ pub struct FirstToiReport {
     /// takes out as an impact on a fixed body would.
     pub stopped: Vec<ClampedBody>,
     /// The time lost over the stopped bodies (seconds): the sum of their `time_lost`. Zero
-    /// unless a Zeno pair met again or a cap was reached.
+    /// unless a body was stopped (see `stopped`).
     pub time_lost: Real,
     /// Bodies the hook removed.
     pub removed: usize,
