@@ -25,7 +25,8 @@
 //!    actual path, leg by leg, rather than on an estimate of its length) and
 //!    `impact_stepper::scenes::CrossingCounter` (pairs of discs through each other on
 //!    straight paths; pairs with a disc that turned inside the step are counted apart, as
-//!    "bent", and not judged), the largest
+//!    "bent", and not judged), the bodies *hung* in mid-air at the end (above the field
+//!    and not moved at all for `HUNG_STEPS` steps: stopped step after step), the largest
 //!    disc speed seen (from positions: displacement over a step / dt, so an explosion shows
 //!    whatever the engine) and the wall time of its steps. A step that fails (an impact body
 //!    went non-finite), or after which a disc moved faster than `EXPLODED_SPEED`, ends the
@@ -70,6 +71,11 @@ const WARM_STEPS: usize = 30;
 const WINDOW_STEPS: usize = 20;
 /// Steps of the counting run: 2 s of simulated time.
 const COUNT_STEPS: usize = 120;
+/// A body above the field (higher than the bottom of the rain's column, a row spacing over
+/// the top row) that has not moved at all for this many steps at the end of the counting
+/// run is *hung*: nothing holds a falling body up there, so it was stopped step after step
+/// (session 12 found a third of the tumbling rain's bodies so under `FirstTimeOfImpact`).
+const HUNG_STEPS: usize = 5;
 /// A disc faster than this (units per second; ten times the fastest launch) means the
 /// simulation exploded: the run stops there, before the swept boxes of runaway bodies make
 /// every pair a candidate and the process runs out of memory.
@@ -266,6 +272,8 @@ struct Counted {
     crossings: usize,
     /// Pairs that looked crossed but had a disc turn inside the step (`CrossingCounter::bent`).
     bent: usize,
+    /// Bodies hung in mid-air at the end of the run (see [`HUNG_STEPS`]).
+    hung: usize,
     /// The largest disc speed seen (units per second), from displacements.
     max_speed: Real,
     /// Mean wall time of the completed steps.
@@ -285,9 +293,13 @@ fn count<E: Engine>(scene: &Scene) -> Counted {
         escaped: 0,
         crossings: 0,
         bent: 0,
+        hung: 0,
         max_speed: 0.0,
         per_step: Duration::ZERO,
     };
+    let above = scenes::rain_field(before.len()).column_bottom();
+    // Per body: the steps in a row it ended above the field exactly where it started.
+    let mut still = vec![0; before.len()];
     let mut stepping = Duration::ZERO;
     for step in 0..COUNT_STEPS {
         let start = Instant::now();
@@ -302,7 +314,12 @@ fn count<E: Engine>(scene: &Scene) -> Counted {
         engine.velocities(&mut velocities);
         counter.observe_moving_via(&now, &velocities, DT, engine.turns());
         crossings.observe(&now, engine.turns());
-        for (p0, p1) in before.iter().zip(&now) {
+        for ((p0, p1), still) in before.iter().zip(&now).zip(&mut still) {
+            *still = if p0 == p1 && p1.y > above {
+                *still + 1
+            } else {
+                0
+            };
             let speed = (p1 - p0).norm() / DT;
             // A non-finite position is an explosion too.
             counted.max_speed = if speed.is_finite() {
@@ -327,6 +344,7 @@ fn count<E: Engine>(scene: &Scene) -> Counted {
     counted.escaped = counter.escaped();
     counted.crossings = crossings.crossings();
     counted.bent = crossings.bent();
+    counted.hung = still.iter().filter(|&&k| k >= HUNG_STEPS).count();
     counted.per_step = stepping / counted.steps.max(1) as u32;
     counted
 }
@@ -467,7 +485,7 @@ fn main() {
                     (s.to_string(), e.clone())
                 });
             lines.push(format!(
-                "rain-result\t{}\t{}\t{n}\t{}\t{}\t{}\t{failed_step}\t{error}\t{:.1}\t{:.4}\t{}\t{}",
+                "rain-result\t{}\t{}\t{n}\t{}\t{}\t{}\t{failed_step}\t{error}\t{:.1}\t{:.4}\t{}\t{}\t{}",
                 e.key,
                 e.name,
                 c.steps,
@@ -477,6 +495,7 @@ fn main() {
                 c.per_step.as_secs_f64() * 1e3,
                 c.crossings,
                 c.bent,
+                c.hung,
             ));
         }
     }
@@ -486,7 +505,7 @@ fn main() {
     }
     println!("\nrain of fast discs, {COUNT_STEPS} steps (2 s) from the start, seed {seed}:");
     println!(
-        "{:<26} {:>6} {:>6} {:>10} {:>8} {:>10} {:>6} {:>16} {:>9}  failure",
+        "{:<26} {:>6} {:>6} {:>10} {:>8} {:>10} {:>6} {:>5} {:>16} {:>9}  failure",
         "engine",
         "discs",
         "steps",
@@ -494,6 +513,7 @@ fn main() {
         "escaped",
         "crossings",
         "bent",
+        "hung",
         "max speed (u/s)",
         "ms/step"
     );
@@ -505,8 +525,8 @@ fn main() {
             format!("step {}: {}", f[7], f[8])
         };
         println!(
-            "{:<26} {:>6} {:>6} {:>10} {:>8} {:>10} {:>6} {:>16} {:>9}  {failure}",
-            f[2], f[3], f[4], f[5], f[6], f[11], f[12], f[9], f[10]
+            "{:<26} {:>6} {:>6} {:>10} {:>8} {:>10} {:>6} {:>5} {:>16} {:>9}  {failure}",
+            f[2], f[3], f[4], f[5], f[6], f[11], f[12], f[13], f[9], f[10]
         );
     }
     println!("\nrain-window-steps\t{WINDOW_STEPS}");
