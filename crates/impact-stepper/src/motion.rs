@@ -191,8 +191,7 @@ fn centre_went_through(
 ) -> bool {
     let (from, to) = (x0 * x.local_center(), x1 * x.local_center());
     let (c0, c1) = (y0 * y.local_center(), y1 * y.local_center());
-    [y0, y1].into_iter().any(|pose| {
-        let centre = pose * y.local_center();
+    [(y0, c0), (y1, c1)].into_iter().any(|(pose, centre)| {
         let Ok(path) = Segment::new(centre + (from - c0), centre + (to - c1)) else {
             return false;
         };

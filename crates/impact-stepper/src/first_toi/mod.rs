@@ -872,10 +872,11 @@ fn absorb_approach(body: &mut RigidBody, at: Point, into: Vector) {
     if !body.is_dynamic() || approach <= 0.0 {
         return;
     }
+    // How much an impulse of one along `into` at `at` changes the velocity there.
     let arm = cross(&(at - body.center_of_mass()), &into);
-    let stiffness = body.inv_mass() + body.inv_inertia() * arm * arm;
-    if stiffness > 0.0 {
-        let ok = body.apply_impulse_at_point(-into * (approach / stiffness), at);
+    let inverse_mass = body.inv_mass() + body.inv_inertia() * arm * arm;
+    if inverse_mass > 0.0 {
+        let ok = body.apply_impulse_at_point(-into * (approach / inverse_mass), at);
         debug_assert!(ok.is_ok(), "a finite impulse at a finite point");
     }
 }
