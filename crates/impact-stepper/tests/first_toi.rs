@@ -426,6 +426,52 @@ fn a_body_that_hits_a_stopped_body_and_still_heads_into_it_stops_at_that_impact(
     assert!(approach.abs() < 1e-9, "still heads into it at {approach}");
 }
 
+/// A light disc at rest, touching a heavy box that runs into it at 4 units/s, with a
+/// segment 5 cm beyond it: both too slow to be checked at the start of the step, their
+/// contact is the solver's, which sends the disc off at about 8 units/s, enough to carry it
+/// through the segment within the step. Its course is checked from there: it hits the
+/// segment, and the box then presses it there without pushing it through (without the
+/// check, the step had no event and the disc was through).
+#[test]
+fn a_body_the_contact_solver_sends_fast_is_checked_from_its_course() {
+    let mut world: World<BruteForce, FirstTimeOfImpact> = World::new(no_gravity()).unwrap();
+    let light = world
+        .create_body(disc(0.05).density(0.01).friction(0.0).restitution(1.0))
+        .unwrap();
+    world
+        .create_body(
+            RigidBodyDef::new(ConvexPolygon::rectangle(0.1, 0.1).unwrap().into())
+                .density(100.0)
+                .friction(0.0)
+                .restitution(1.0)
+                .pose(Isometry::translation(-0.155, 0.0))
+                .linvel(Vector::new(4.0, 0.0))
+                .ccd(true),
+        )
+        .unwrap();
+    let wall = world.create_body(segment((0.1, -1.0), (0.1, 1.0))).unwrap();
+    let report = world.step(DT).unwrap();
+    assert_eq!(
+        (report.stepper.checked_bodies, report.stepper.kicked_bodies),
+        (0, 1),
+        "{:?}",
+        report.stepper
+    );
+    assert!(
+        world
+            .events()
+            .iter()
+            .any(|e| e.involves(light) && e.involves(wall)),
+        "{:?}",
+        world.events()
+    );
+    for _ in 0..60 {
+        let x = world.body(light).unwrap().pose().translation.x;
+        assert!(x < 0.1, "the disc centre at x = {x}");
+        world.step(DT).unwrap();
+    }
+}
+
 /// The speed a fast ball leaves the floor with, over the speed it hit it with.
 fn rebound_ratio<S: impact_stepper::Stepper + Default>() -> Real {
     let mut world = World::<RTreeBroadphase, S>::new(WorldSettings::default()).unwrap();
