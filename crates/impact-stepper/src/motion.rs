@@ -2,10 +2,10 @@
 //! broadphase query that covers it.
 
 use crate::domain::translated;
-use core::f64::consts::TAU;
-use impact_geometry::{Aabb, Isometry, Real, Segment, Sweep, Vector};
+use core::f64::consts::{PI, TAU};
+use impact_geometry::{Aabb, Isometry, Point, Real, Segment, Sweep, Vector, cross};
 use impact_narrowphase::distance;
-use impact_solver::{BodySet, ContactPair, RigidBody};
+use impact_solver::{BodyHandle, BodySet, ContactPair, RigidBody};
 
 /// The motion of `body` from `start` to its current pose over `dt`, as a constant-velocity
 /// sweep about the centre of mass, or `None` if it cannot be built (non-finite values).
@@ -120,6 +120,57 @@ pub(crate) fn held_normal(contacts: &[ContactPair], x: u32, y: u32) -> Option<Ve
     })
 }
 
+/// Gives the bodies of `a` and `b`, each with its centre of mass where the pair is, one
+/// rigid motion: that of the two as one body, linear and angular momentum kept, when both
+/// are dynamic; the other body's when only one is; nothing when neither is. In effect a
+/// perfectly inelastic, rough impact between them, which takes whatever relative motion they
+/// had: the answer for a pair the contact solver pushed through each other and a stepper
+/// stopped where it was.
+pub(crate) fn move_as_one(
+    bodies: &mut BodySet,
+    (a, ca): (BodyHandle, Point),
+    (b, cb): (BodyHandle, Point),
+) {
+    let (Some(body_a), Some(body_b)) = (bodies.get(a), bodies.get(b)) else {
+        return;
+    };
+    // A centre of mass, its velocity, and the angular velocity of the motion.
+    let (com, linvel, angvel) = match (body_a.is_dynamic(), body_b.is_dynamic()) {
+        (true, true) => {
+            let (ma, mb) = (body_a.mass(), body_b.mass());
+            let m = ma + mb;
+            let com = Point::from((ca.coords * ma + cb.coords * mb) / m);
+            let linvel = (body_a.linvel() * ma + body_b.linvel() * mb) / m;
+            let (ra, rb) = (ca - com, cb - com);
+            let momentum = body_a.inertia() * body_a.angvel()
+                + ma * cross(&ra, &body_a.linvel())
+                + body_b.inertia() * body_b.angvel()
+                + mb * cross(&rb, &body_b.linvel());
+            let inertia = body_a.inertia()
+                + ma * ra.norm_squared()
+                + body_b.inertia()
+                + mb * rb.norm_squared();
+            (com, linvel, momentum / inertia)
+        }
+        // The body that moves on its own carries the dynamic one along.
+        (true, false) => (cb, body_b.linvel(), body_b.angvel()),
+        (false, true) => (ca, body_a.linvel(), body_a.angvel()),
+        (false, false) => return,
+    };
+    if !(linvel.x.is_finite() && linvel.y.is_finite() && angvel.is_finite()) {
+        return;
+    }
+    for (handle, centre) in [(a, ca), (b, cb)] {
+        if let Some(body) = bodies.get_mut(handle)
+            && body.is_dynamic()
+        {
+            let r = centre - com;
+            let ok = body.set_velocity(linvel + Vector::new(-r.y, r.x) * angvel, angvel);
+            debug_assert!(ok.is_ok(), "finite velocities");
+        }
+    }
+}
+
 /// Where a body is at `t` seconds into the step on a course `(t0, sweep)`: the course that
 /// started at `t0` with `sweep` (of duration from `t0` to the end of the step).
 #[inline]
@@ -133,7 +184,7 @@ pub(crate) fn pose_on_course((t0, sweep): (Real, Sweep), t: Real) -> Isometry {
 /// body's centre of mass, seen from the other body, went through that body's shape on its
 /// way (the pair was pushed clean through). A pair that only turned, such as a body that slid
 /// round the end of a segment, is left alone. `start` holds the poses at the start of the
-/// step, by slot.
+/// step, by slot, and `dt` is the step.
 ///
 /// Soft contacts can push a body through a zero-thickness segment under a load (a disc at
 /// the bottom of a pile hit by another from above): this is the safety net that stops such a
@@ -145,6 +196,7 @@ pub(crate) fn pushed_through(
     start: &[Option<Isometry>],
     c: &ContactPair,
     reach: Real,
+    dt: Real,
 ) -> bool {
     let (Some(a), Some(b)) = (bodies.get(c.a), bodies.get(c.b)) else {
         return false;
@@ -164,49 +216,76 @@ pub(crate) fn pushed_through(
         return false;
     }
     let (a1, b1) = (*a.pose(), translated(b.pose(), &c.offset));
-    let b0 = translated(&b0, &c.offset);
     let end = distance(a.shape(), &a1, b.shape(), &b1);
     if end.normal.dot(&c.manifold.normal) >= 0.0 {
         return false;
     }
     end.distance < reach
-        || centre_went_through(a, (&a0, &a1), b, (&b0, &b1))
-        || centre_went_through(b, (&b0, &b1), a, (&a0, &a1))
+        || centre_went_through((a, &a0), (b, &b0), &c.offset, dt)
+        || centre_went_through((b, &b0), (a, &a0), &-c.offset, dt)
 }
 
-/// Whether the centre of mass of `x`, moving from pose `x0` to `x1` while `y` moves from `y0`
-/// to `y1`, went through `y`'s shape on the straight path seen from `y`'s centre of mass:
-/// against `y`'s shape as it stands at the start, or as it stands at the end.
+/// Whether the centre of mass of `x` went through `y`'s shape over the step, both moving
+/// from their `start` poses to their current ones as [`rebuilt_sweep`] has them over `dt`,
+/// `y` translated by `offset`: the path of that centre seen from `y`'s own frame, where `y`
+/// stands still, as a polyline with a vertex at least every sixteenth of a half turn of
+/// either body (at most 64 pieces).
 ///
-/// Not in `y`'s own frame: when `y` turns, a straight path there is not the path `x` took.
-/// A disc spinning half a turn while another was pushed through it saw that one's path from
-/// its far side at both ends, on one side of it, and let the pair through. Against the shape
-/// without its turn, the relative path is exact for a disc about its centre, and either
-/// orientation can flag the crossing of a shape that turned.
+/// Neither a straight path in `y`'s frame (a disc spinning half a turn while another was
+/// pushed through it saw that one's path from its far side at both ends) nor a straight path
+/// relative to `y`'s centre against `y` at a fixed orientation (two bodies turning together
+/// at 550 rad/s, moving as one after an impact, drew a chord through each other while their
+/// sweeps only drew apart) is the path `x` took.
 fn centre_went_through(
-    x: &RigidBody,
-    (x0, x1): (&Isometry, &Isometry),
-    y: &RigidBody,
-    (y0, y1): (&Isometry, &Isometry),
+    (x, x0): (&RigidBody, &Isometry),
+    (y, y0): (&RigidBody, &Isometry),
+    offset: &Vector,
+    dt: Real,
 ) -> bool {
-    let (from, to) = (x0 * x.local_center(), x1 * x.local_center());
-    let (c0, c1) = (y0 * y.local_center(), y1 * y.local_center());
-    [(y0, c0), (y1, c1)].into_iter().any(|(pose, centre)| {
-        let Ok(path) = Segment::new(centre + (from - c0), centre + (to - c1)) else {
-            return false;
+    let (Some(sweep_x), Some(sweep_y)) = (rebuilt_sweep(x, x0, dt), rebuilt_sweep(y, y0, dt))
+    else {
+        // Not a finite motion: the safe answer is the one that stops the pair.
+        return true;
+    };
+    let turn = sweep_x.angvel().abs().max(sweep_y.angvel().abs()) * dt;
+    let pieces = (turn / (PI / 16.0)).ceil().clamp(1.0, 64.0) as usize;
+    let seen = |k: usize| {
+        let s = k as Real / pieces as Real;
+        let pose_y = translated(&sweep_y.pose_at(s), offset);
+        pose_y.inverse_transform_point(&(sweep_x.pose_at(s) * x.local_center()))
+    };
+    let mut from = seen(0);
+    for k in 1..=pieces {
+        let to = seen(k);
+        let Ok(path) = Segment::new(from, to) else {
+            from = to;
+            continue;
         };
-        distance(&path.into(), &Isometry::identity(), y.shape(), pose).distance <= 0.0
-    })
+        if distance(
+            &path.into(),
+            &Isometry::identity(),
+            y.shape(),
+            &Isometry::identity(),
+        )
+        .distance
+            <= 0.0
+        {
+            return true;
+        }
+        from = to;
+    }
+    false
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use impact_geometry::{Circle, Point, Vector};
+    use impact_geometry::{Circle, ConvexPolygon};
     use impact_narrowphase::contact_manifold;
     use impact_solver::{BodyHandle, RigidBodyDef};
 
     const REACH: Real = 0.01;
+    const DT: Real = 1.0 / 60.0;
 
     /// The contact pair of `a` and `b` where they stand, which must touch.
     fn touching_pair(bodies: &BodySet, a: BodyHandle, b: BodyHandle) -> ContactPair {
@@ -260,7 +339,7 @@ mod tests {
     fn pushed(from: (Real, Real), to: (Real, Real), ccd: bool) -> bool {
         let (bodies, start, pair) =
             disc_over_segment(Point::new(from.0, from.1), Point::new(to.0, to.1), ccd);
-        pushed_through(&bodies, &start, &pair, REACH)
+        pushed_through(&bodies, &start, &pair, REACH, DT)
     }
 
     proptest::proptest! {
@@ -349,14 +428,161 @@ mod tests {
         let half_turn = core::f64::consts::PI;
         place(&mut bodies, lower, 6.43, 5.7494, half_turn);
         place(&mut bodies, upper, 6.4174, 5.6376, half_turn);
-        assert!(pushed_through(&bodies, &start, &pair, REACH));
+        assert!(pushed_through(&bodies, &start, &pair, REACH, DT));
         // The same motion without the turns is caught; a pair that only passed side by side
         // is not.
         place(&mut bodies, lower, 6.43, 5.7494, 0.0);
         place(&mut bodies, upper, 6.4174, 5.6376, 0.0);
-        assert!(pushed_through(&bodies, &start, &pair, REACH));
+        assert!(pushed_through(&bodies, &start, &pair, REACH, DT));
         place(&mut bodies, upper, 6.6, 5.86, 0.0);
-        assert!(!pushed_through(&bodies, &start, &pair, REACH));
+        assert!(!pushed_through(&bodies, &start, &pair, REACH, DT));
+    }
+
+    /// Two sticks face to face, 3.4 mm apart, turning together as one body (the motion
+    /// [`move_as_one`] gives a pair), 1.3 rad about their common centre over the step, each
+    /// then moved on its own sweep; their body set, and their handles with their start poses.
+    fn sticks_turning_together() -> (BodySet, [(BodyHandle, Isometry); 2]) {
+        let (angle, gap, angvel): (Real, Real, Real) = (0.5965, 0.003424, 78.48);
+        let across = Vector::new(-angle.sin(), angle.cos()) * (0.5 * (0.02 + gap));
+        let mut bodies = BodySet::new();
+        let stick = |centre: Vector| {
+            RigidBodyDef::new(ConvexPolygon::rectangle(0.09, 0.01).unwrap().into())
+                .pose(Isometry::new(centre, angle))
+                .ccd(true)
+        };
+        let a = bodies.insert(stick(-across)).unwrap();
+        let b = bodies.insert(stick(across)).unwrap();
+        // The rigid turn about their common centre, the origin.
+        for (h, c) in [(a, -across), (b, across)] {
+            let v = Vector::new(-c.y, c.x) * angvel;
+            bodies.get_mut(h).unwrap().set_velocity(v, angvel).unwrap();
+        }
+        let starts = [a, b].map(|h| (h, *bodies.get(h).unwrap().pose()));
+        for h in [a, b] {
+            let body = bodies.get_mut(h).unwrap();
+            let (v, w) = (body.linvel(), body.angvel());
+            let pose = *body.pose();
+            let end = Isometry::new(pose.translation.vector + v * DT, angle + w * DT);
+            body.set_pose(end).unwrap();
+        }
+        (bodies, starts)
+    }
+
+    #[test]
+    fn bodies_turning_together_are_not_caught_where_their_sweeps_only_draw_apart() {
+        let (bodies, [(a, a0), (b, b0)]) = sticks_turning_together();
+        let (x, y) = (bodies.get(a).unwrap(), bodies.get(b).unwrap());
+        // The oracle: the sweeps keep the sticks apart all through the step.
+        let (sweep_x, sweep_y) = (
+            rebuilt_sweep(x, &a0, DT).unwrap(),
+            rebuilt_sweep(y, &b0, DT).unwrap(),
+        );
+        let closest = (0..=2000)
+            .map(|k| {
+                let s = k as Real / 2000.0;
+                distance(
+                    x.shape(),
+                    &sweep_x.pose_at(s),
+                    y.shape(),
+                    &sweep_y.pose_at(s),
+                )
+                .distance
+            })
+            .fold(Real::INFINITY, Real::min);
+        assert!(closest > 0.0, "{closest}");
+        // A straight path relative to the other's centre, against that body at its start
+        // or its end orientation (the guard's test before), cuts through it...
+        let (a1, b1) = (*x.pose(), *y.pose());
+        let (from, to) = (a0 * x.local_center(), a1 * x.local_center());
+        let (c0, c1) = (b0 * y.local_center(), b1 * y.local_center());
+        let chord_cuts = [(b0, c0), (b1, c1)].into_iter().any(|(pose, centre)| {
+            let path = Segment::new(centre + (from - c0), centre + (to - c1)).unwrap();
+            distance(&path.into(), &Isometry::identity(), y.shape(), &pose).distance <= 0.0
+        });
+        assert!(chord_cuts);
+        // ...where the path in its own frame does not.
+        assert!(!centre_went_through(
+            (x, &a0),
+            (y, &b0),
+            &Vector::zeros(),
+            DT
+        ));
+        assert!(!centre_went_through(
+            (y, &b0),
+            (x, &a0),
+            &Vector::zeros(),
+            DT
+        ));
+    }
+
+    proptest::proptest! {
+        /// `move_as_one` keeps the pair's linear momentum and its angular momentum about any
+        /// point, takes energy and never adds it, and leaves the two with one velocity field;
+        /// against a static body, the dynamic one stops.
+        #[test]
+        fn moving_as_one_keeps_momentum_and_leaves_no_relative_motion(
+            (ax, ay, bx, by) in (-2.0..2.0, -2.0..2.0, -2.0..2.0, -2.0..2.0),
+            (vax, vay, vbx, vby) in (-50.0..50.0, -50.0..50.0, -50.0..50.0, -50.0..50.0),
+            (wa, wb) in (-300.0..300.0, -300.0..300.0),
+            (density_a, density_b) in (0.1..10.0, 0.1..10.0),
+            b_static in proptest::bool::weighted(0.2),
+        ) {
+            let mut bodies = BodySet::new();
+            let a = bodies
+                .insert(
+                    RigidBodyDef::new(ConvexPolygon::rectangle(0.09, 0.01).unwrap().into())
+                        .pose(Isometry::new(Vector::new(ax, ay), 0.3))
+                        .density(density_a)
+                        .linvel(Vector::new(vax, vay))
+                        .angvel(wa),
+                )
+                .unwrap();
+            let shape_b: impact_geometry::Shape = Circle::new(0.05).unwrap().into();
+            let def_b = if b_static {
+                RigidBodyDef::fixed(shape_b)
+            } else {
+                RigidBodyDef::new(shape_b)
+                    .density(density_b)
+                    .linvel(Vector::new(vbx, vby))
+                    .angvel(wb)
+            };
+            let b = bodies
+                .insert(def_b.pose(Isometry::translation(bx, by)))
+                .unwrap();
+            let centre = |bodies: &BodySet, h| bodies.get(h).unwrap().center_of_mass();
+            let (ca, cb) = (centre(&bodies, a), centre(&bodies, b));
+            let totals = |bodies: &BodySet| {
+                let origin = Point::new(0.7, -1.3);
+                [a, b].into_iter().map(|h| bodies.get(h).unwrap()).fold(
+                    (Vector::zeros(), 0.0, 0.0),
+                    |(p, l, e), body| {
+                        (
+                            p + body.linear_momentum(),
+                            l + body.angular_momentum_about(&origin),
+                            e + body.kinetic_energy(),
+                        )
+                    },
+                )
+            };
+            let before = totals(&bodies);
+            move_as_one(&mut bodies, (a, ca), (b, cb));
+            let after = totals(&bodies);
+            let (x, y) = (bodies.get(a).unwrap(), bodies.get(b).unwrap());
+            if b_static {
+                proptest::prop_assert_eq!((x.linvel(), x.angvel()), (Vector::zeros(), 0.0));
+            } else {
+                let scale = 1.0 + before.0.norm();
+                proptest::prop_assert!((after.0 - before.0).norm() <= 1e-12 * scale);
+                let scale = 1.0 + before.1.abs() + before.0.norm() * 4.0;
+                proptest::prop_assert!((after.1 - before.1).abs() <= 1e-11 * scale);
+            }
+            proptest::prop_assert!(after.2 <= before.2 * (1.0 + 1e-12) + 1e-12);
+            // One velocity field: equal velocities at any point, spin alike.
+            let p = Point::new(0.4, 0.9);
+            let gap = (x.velocity_at_point(&p) - y.velocity_at_point(&p)).norm();
+            proptest::prop_assert!(gap <= 1e-9 * (1.0 + x.linvel().norm()), "{}", gap);
+            proptest::prop_assert_eq!(x.angvel(), y.angvel());
+        }
     }
 
     #[test]

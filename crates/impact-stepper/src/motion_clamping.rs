@@ -320,7 +320,7 @@ impl Stepper for MotionClamping {
         // instead of where it was.
         for c in ctx.contacts {
             if c.manifold.min_separation() <= pad
-                && pushed_through(ctx.bodies, &scratch.start, c, pad)
+                && pushed_through(ctx.bodies, &scratch.start, c, pad, dt)
             {
                 report.crossings_stopped += 1;
                 for handle in [c.a, c.b] {

@@ -13,7 +13,7 @@ use crate::error::WorldError;
 use crate::events::{CollisionEvent, EventKind, HookRequests, Impact};
 use crate::grid::ReachGrid;
 use crate::motion::{
-    HeldPairs, held_normal, is_finite, pose_on_course, pushed_through, rebuilt_sweep,
+    HeldPairs, held_normal, is_finite, move_as_one, pose_on_course, pushed_through, rebuilt_sweep,
 };
 use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper};
@@ -71,10 +71,12 @@ pub struct FirstToiReport {
     /// Whether [`FirstTimeOfImpactSettings::max_events`] was reached.
     pub capped: bool,
     /// Bodies stopped short of the end of the step (a Zeno pair meeting again, the event
-    /// cap, a time-of-impact query that reached its iteration cap, or a body that hit a
-    /// stopped one and still headed into it), sorted by handle. Their velocities are
-    /// untouched, but for the last kind's velocity into the stopped body, which the stop
-    /// takes out as an impact on a fixed body would.
+    /// cap, a time-of-impact query that reached its iteration cap, a body that hit a
+    /// stopped one and still headed into it, or a pair the contact solver pushed through
+    /// each other), sorted by handle. Their velocities are untouched, but for the last two
+    /// kinds: a body that hit a stopped one loses its velocity into it, as in an impact on
+    /// a fixed body, and a pushed-through pair leaves moving as one body (see
+    /// `crossings_stopped`).
     pub stopped: Vec<ClampedBody>,
     /// The time lost over the stopped bodies (seconds): the sum of their `time_lost`. Zero
     /// unless a body was stopped (see `stopped`).
@@ -88,8 +90,12 @@ pub struct FirstToiReport {
     pub disc_path: bool,
     /// Pairs the contact solver would have pushed through each other (their closest-point
     /// normal turned round over the step, and either they still touch or one's centre of mass
-    /// went through the other's shape): their moving bodies were stopped at the start of the
-    /// step, and are listed in `stopped`.
+    /// went through the other's shape, on its path seen from that body): their moving bodies
+    /// were stopped at the start of the step, and are listed in `stopped`. They leave with
+    /// one rigid motion, as after a perfectly inelastic, rough impact: that of the two as one
+    /// body (linear and angular momentum kept), or the other body's if it is not dynamic.
+    /// Stopped with the velocities that pushed them through, they were pushed through again
+    /// at every step.
     pub crossings_stopped: usize,
 }
 
@@ -607,10 +613,24 @@ impl Stepper for FirstTimeOfImpact {
         // normal turned round over the step is stopped where it was at the start.
         for i in 0..run.s.solver_contacts.len() {
             let c = run.s.solver_contacts[i];
-            if pushed_through(run.bodies, &run.s.start, &c, contact_distance) {
+            if pushed_through(run.bodies, &run.s.start, &c, contact_distance, dt) {
                 run.report.crossings_stopped += 1;
                 run.stop(c.a.index as usize, 0.0);
                 run.stop(c.b.index as usize, 0.0);
+                // Stopped with the velocities that did it, the pair would be pushed through
+                // again from the same place at the next step, and stopped again: in the
+                // tumbling rain, fast bodies side by side whose corners met mid-step hung in
+                // mid-air for the rest of the run (a third of the bodies at 1,000), gaining
+                // speed and spin from gravity and friction while frozen. Moving as one, they
+                // have nothing left to push each other through with.
+                let centre = |handle: BodyHandle| {
+                    let body = run.bodies.get(handle)?;
+                    let start = run.s.start[handle.index as usize].unwrap_or(*body.pose());
+                    Some((handle, start * body.local_center()))
+                };
+                if let (Some(a), Some(b)) = (centre(c.a), centre(c.b)) {
+                    move_as_one(run.bodies, a, b);
+                }
             }
         }
 
@@ -1332,6 +1352,22 @@ impl Run<'_> {
                 normal,
             };
         }
+        let sinking = match (body_x.shape(), body_y.shape()) {
+            (_, Shape::Segment(segment)) if self.s.hot[ys].fixed => {
+                self.sinking((body_x, sweep_x), (segment.core(), &pose_y), -normal)
+            }
+            (Shape::Segment(segment), _) if self.s.hot[xs].fixed => {
+                self.sinking((body_y, &sweep_y), (segment.core(), &pose_x), normal)
+            }
+            _ => None,
+        };
+        if let Some(point) = sinking {
+            return Deepening::At {
+                after: 0.0,
+                point,
+                normal,
+            };
+        }
         if self.s.swings[xs] || self.s.swings[ys] {
             let toi = &self.settings.toi;
             return swinging_deepening(
@@ -1343,6 +1379,48 @@ impl Run<'_> {
             );
         }
         Deepening::Never
+    }
+
+    /// Where a body on `course` that overlaps a static zero-thickness segment (its two
+    /// ends, at `pose`) at the start of the course ends it with its centre of mass lower
+    /// over the segment, on the side `up` points to (a unit normal from the segment toward
+    /// the body), and within a tolerance of the segment's line: the body's lowest point at
+    /// the end, carried back with the body to its start. `None` otherwise.
+    ///
+    /// The closest points' approach ([`deepening`](Run::deepening)) allows a tolerance of
+    /// deepening per course, and a body in a pile gets a new course at every impact: in the
+    /// tumbling rain, sticks under piles, struck from above step after step and tilted into
+    /// the segments they rested on, sank past their middles a millimetre or two at a time.
+    /// Neither the overlap's depth (a tilted stick whose centre crosses the line can
+    /// overlap less at the end, the far side now being nearer) nor its normal says which
+    /// side the body is on; its centre of mass does, and a body whose centre stays on its
+    /// side is pushed back out on that side by the contact solver, which keeps the side of
+    /// each segment contact.
+    #[cold]
+    fn sinking(
+        &self,
+        (body, course): (&RigidBody, &Sweep),
+        (ends, pose): (&[Point], &Isometry),
+        up: Vector,
+    ) -> Option<Point> {
+        let (from, to) = (pose * ends[0], pose * ends[ends.len() - 1]);
+        let along = to - from;
+        let (start, end) = (course.pose_at(0.0), course.pose_at(1.0));
+        let height = |at: &Isometry| up.dot(&(at * body.local_center() - from));
+        let over = along.dot(&(end * body.local_center() - from));
+        let (h0, h1) = (height(&start), height(&end));
+        if !(h1 < h0
+            && h1 < self.settings.toi.tolerance()
+            && (0.0..=along.norm_squared()).contains(&over))
+        {
+            return None;
+        }
+        let core = body.shape().core();
+        let lowest = core.iter().min_by(|p, q| {
+            up.dot(&(end * *p).coords)
+                .total_cmp(&up.dot(&(end * *q).coords))
+        })?;
+        Some(start * lowest - up * body.shape().radius())
     }
 
     /// Where a pair that touches at the start of its courses (`sweep_x`, `sweep_y`, both
@@ -1522,12 +1600,16 @@ impl Run<'_> {
     /// `normal` acts: the middle of the stretch along which their faces touch, to the
     /// tolerance, where they meet face to face (see [`shared_face_middle`]): the first point
     /// of contact is then an end of it, and an impulse there would spin a body that landed
-    /// flat.
+    /// flat. Unless the bodies part at the middle and close at the first point: a spinning
+    /// body meeting a face with its own face turns one end in and the other away, and an
+    /// impulse where they part is none at all, so the pair met again at once, with nothing
+    /// changed, until the Zeno limit stopped both (tens of bodies of the tumbling rain hung
+    /// in mid-air that way, step after step).
     fn acting_point(&self, ha: BodyHandle, hb: BodyHandle, point: Point, normal: Vector) -> Point {
         let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
             return point;
         };
-        shared_face_middle(
+        let middle = shared_face_middle(
             a.shape(),
             a.pose(),
             b.shape(),
@@ -1535,7 +1617,13 @@ impl Run<'_> {
             point,
             normal,
             self.settings.toi.tolerance(),
-        )
+        );
+        let closing =
+            |p: &Point| (b.velocity_at_point(p) - a.velocity_at_point(p)).dot(&normal) < 0.0;
+        if middle != point && !closing(&middle) && closing(&point) {
+            return point;
+        }
+        middle
     }
 
     /// After the impact of `e` at `point` (in the smaller slot's frame) with `normal` (from
