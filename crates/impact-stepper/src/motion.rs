@@ -3,7 +3,7 @@
 
 use crate::domain::translated;
 use core::f64::consts::{PI, TAU};
-use impact_geometry::{Aabb, Isometry, Point, Real, Segment, Sweep, Vector, cross};
+use impact_geometry::{Aabb, Isometry, Point, Real, Segment, Shape, Sweep, Vector, cross};
 use impact_narrowphase::distance;
 use impact_solver::{BodyHandle, BodySet, ContactPair, RigidBody};
 
@@ -228,8 +228,10 @@ pub(crate) fn pushed_through(
 /// Whether the centre of mass of `x` went through `y`'s shape over the step, both moving
 /// from their `start` poses to their current ones as [`rebuilt_sweep`] has them over `dt`,
 /// `y` translated by `offset`: the path of that centre seen from `y`'s own frame, where `y`
-/// stands still, as a polyline with a vertex at least every sixteenth of a half turn of
-/// either body (at most 64 pieces).
+/// stands still. The centre moves on a straight line (a sweep turns a body about it), so the
+/// path bends only as `y` turns: a polyline with a vertex at least every sixteenth of a half
+/// turn of `y` (at most 64 pieces), and a straight line when `y` does not turn or is a disc
+/// about its own centre of mass.
 ///
 /// Neither a straight path in `y`'s frame (a disc spinning half a turn while another was
 /// pushed through it saw that one's path from its far side at both ends) nor a straight path
@@ -242,37 +244,49 @@ fn centre_went_through(
     offset: &Vector,
     dt: Real,
 ) -> bool {
-    let (Some(sweep_x), Some(sweep_y)) = (rebuilt_sweep(x, x0, dt), rebuilt_sweep(y, y0, dt))
-    else {
+    let Some(sweep_y) = rebuilt_sweep(y, y0, dt) else {
         // Not a finite motion: the safe answer is the one that stops the pair.
         return true;
     };
-    let turn = sweep_x.angvel().abs().max(sweep_y.angvel().abs()) * dt;
+    let (from, to) = (x0 * x.local_center(), x.pose() * x.local_center());
+    let round = matches!(y.shape(), Shape::Circle(c) if c.center() == y.local_center());
+    let turn = if round {
+        0.0
+    } else {
+        sweep_y.angvel().abs() * dt
+    };
     let pieces = (turn / (PI / 16.0)).ceil().clamp(1.0, 64.0) as usize;
+    let (y_from, y_to) = (
+        y0 * y.local_center() + offset,
+        y.pose() * y.local_center() + offset,
+    );
     let seen = |k: usize| {
         let s = k as Real / pieces as Real;
-        let pose_y = translated(&sweep_y.pose_at(s), offset);
-        pose_y.inverse_transform_point(&(sweep_x.pose_at(s) * x.local_center()))
+        let centre = from + (to - from) * s;
+        if round {
+            // Any orientation of a disc about its centre is the start one.
+            y.local_center() + (centre - (y_from + (y_to - y_from) * s))
+        } else {
+            translated(&sweep_y.pose_at(s), offset).inverse_transform_point(&centre)
+        }
     };
-    let mut from = seen(0);
+    let mut last = seen(0);
     for k in 1..=pieces {
-        let to = seen(k);
-        let Ok(path) = Segment::new(from, to) else {
-            from = to;
+        let next = seen(k);
+        let Ok(path) = Segment::new(last, next) else {
+            last = next;
             continue;
         };
-        if distance(
+        let through = distance(
             &path.into(),
             &Isometry::identity(),
             y.shape(),
             &Isometry::identity(),
-        )
-        .distance
-            <= 0.0
-        {
+        );
+        if through.distance <= 0.0 {
             return true;
         }
-        from = to;
+        last = next;
     }
     false
 }

@@ -258,7 +258,11 @@ struct PairState {
 /// 2. **Contact solver.** The soft step of [`Discrete`](crate::Discrete) over the solver's
 ///    pairs: gravity, contacts, positions. Its poses are *targets*; each body's motion is
 ///    the constant-velocity sweep from its start pose to its target (as in
-///    [`MotionClamping`](crate::MotionClamping)).
+///    [`MotionClamping`](crate::MotionClamping)). A CCD body whose sweep is fast enough to
+///    be checked is checked from here on, though it was not at its start velocities
+///    ([`FirstToiReport::kicked_bodies`]). A pair of the solver's whose targets put it
+///    through each other is stopped where it was and leaves moving as one body
+///    ([`FirstToiReport::crossings_stopped`]).
 /// 3. **Plan.** Each body's *reach*, its swept box grown on every side by 3% of its course's
 ///    length, goes into a hierarchical grid whose pairs give every body a neighbour list for the
 ///    step (the world's broadphase, built for the start velocities, is not asked). For each checked
