@@ -25,8 +25,8 @@
 //!    actual path, leg by leg, rather than on an estimate of its length) and
 //!    `impact_stepper::scenes::CrossingCounter` (pairs of discs through each other on
 //!    straight paths; pairs with a disc that turned inside the step are counted apart, as
-//!    "bent", and not judged), the bodies *hung* in mid-air at the end (above the field
-//!    and not moved at all for `HUNG_STEPS` steps: stopped step after step), the largest
+//!    "bent", and not judged), the bodies *hung* in mid-air at the end (`HungCounter`: above
+//!    the field and not moved at all for its last five steps: stopped step after step), the largest
 //!    disc speed seen (from positions: displacement over a step / dt, so an explosion shows
 //!    whatever the engine) and the wall time of its steps. A step that fails (an impact body
 //!    went non-finite), or after which a disc moved faster than `EXPLODED_SPEED`, ends the
@@ -56,7 +56,9 @@ use criterion::{BatchSize, BenchmarkGroup, Criterion};
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::geometry::{Point, Real, Shape, Vector};
 use impact2d::solver::{BodyType, RigidBodyDef};
-use impact2d::stepper::scenes::{self, CourseRecorder, CrossingCounter, Scene, TunnelCounter};
+use impact2d::stepper::scenes::{
+    self, CourseRecorder, CrossingCounter, HungCounter, Scene, TunnelCounter,
+};
 use impact2d::stepper::{Discrete, MotionClamping, Stepper, World};
 use rapier2d_f64::prelude as rp;
 use std::time::{Duration, Instant};
@@ -71,11 +73,6 @@ const WARM_STEPS: usize = 30;
 const WINDOW_STEPS: usize = 20;
 /// Steps of the counting run: 2 s of simulated time.
 const COUNT_STEPS: usize = 120;
-/// A body above the field (higher than the bottom of the rain's column, a row spacing over
-/// the top row) that has not moved at all for this many steps at the end of the counting
-/// run is *hung*: nothing holds a falling body up there, so it was stopped step after step
-/// (session 12 found a third of the tumbling rain's bodies so under `FirstTimeOfImpact`).
-const HUNG_STEPS: usize = 5;
 /// A disc faster than this (units per second; ten times the fastest launch) means the
 /// simulation exploded: the run stops there, before the swept boxes of runaway bodies make
 /// every pair a candidate and the process runs out of memory.
@@ -272,7 +269,8 @@ struct Counted {
     crossings: usize,
     /// Pairs that looked crossed but had a disc turn inside the step (`CrossingCounter::bent`).
     bent: usize,
-    /// Bodies hung in mid-air at the end of the run (see [`HUNG_STEPS`]).
+    /// Bodies hung in mid-air at the end of the run (`HungCounter`, above the bottom of the
+    /// rain's column: nothing holds a falling body up there).
     hung: usize,
     /// The largest disc speed seen (units per second), from displacements.
     max_speed: Real,
@@ -297,9 +295,7 @@ fn count<E: Engine>(scene: &Scene) -> Counted {
         max_speed: 0.0,
         per_step: Duration::ZERO,
     };
-    let above = scenes::rain_field(before.len()).column_bottom();
-    // Per body: the steps in a row it ended above the field exactly where it started.
-    let mut still = vec![0; before.len()];
+    let mut hung = HungCounter::new(scene, scenes::rain_field(0).column_bottom());
     let mut stepping = Duration::ZERO;
     for step in 0..COUNT_STEPS {
         let start = Instant::now();
@@ -314,12 +310,8 @@ fn count<E: Engine>(scene: &Scene) -> Counted {
         engine.velocities(&mut velocities);
         counter.observe_moving_via(&now, &velocities, DT, engine.turns());
         crossings.observe(&now, engine.turns());
-        for ((p0, p1), still) in before.iter().zip(&now).zip(&mut still) {
-            *still = if p0 == p1 && p1.y > above {
-                *still + 1
-            } else {
-                0
-            };
+        hung.observe(&now);
+        for (p0, p1) in before.iter().zip(&now) {
             let speed = (p1 - p0).norm() / DT;
             // A non-finite position is an explosion too.
             counted.max_speed = if speed.is_finite() {
@@ -344,7 +336,7 @@ fn count<E: Engine>(scene: &Scene) -> Counted {
     counted.escaped = counter.escaped();
     counted.crossings = crossings.crossings();
     counted.bent = crossings.bent();
-    counted.hung = still.iter().filter(|&&k| k >= HUNG_STEPS).count();
+    counted.hung = hung.hung();
     counted.per_step = stepping / counted.steps.max(1) as u32;
     counted
 }

@@ -27,8 +27,10 @@ use impact_narrowphase::audit::SplitMix64;
 use impact_solver::{BodyHandle, BodyType, RigidBodyDef};
 
 mod crossings;
+mod hung;
 
 pub use crossings::CrossingCounter;
+pub use hung::HungCounter;
 
 /// Half the side of the boxes of [`stack`] and [`pyramid`] (metres): 1 x 1 boxes.
 pub const BOX_HALF_EXTENT: Real = 0.5;

@@ -715,45 +715,23 @@ fn bad_settings_are_refused_by_name() {
     }
 }
 
-/// How many steps in a row a body must end exactly where it started, above the field, to be
-/// *hung* in mid-air: nothing holds a falling body up there, so it was stopped step after
-/// step (the rain bench's count).
-const HUNG_STEPS: usize = 5;
-
 /// Runs 2 s of `scene` under `FirstTimeOfImpact` and checks that its bodies hit the field,
 /// that none went through a segment (`TunnelCounter`, judged on each body's actual path
-/// through a `CourseRecorder`), and that none hung in mid-air at the end (see
-/// [`HUNG_STEPS`]); returns the pairs of discs through each other on straight paths
+/// through a `CourseRecorder`), and that none hung in mid-air at the end (`HungCounter`, above
+/// the bottom of the rain's column); returns the pairs of discs through each other on straight paths
 /// (`CrossingCounter`).
 fn assert_the_field_holds(scene: &scenes::Scene, seed: u64) -> usize {
     let (mut world, _) = scene.build::<RTreeBroadphase, FirstTimeOfImpact>().unwrap();
     let mut counter = scenes::TunnelCounter::new(scene);
     let mut crossings = scenes::CrossingCounter::new(scene);
     let mut recorder = scenes::CourseRecorder::new(&world);
-    let positions = |world: &World<RTreeBroadphase, FirstTimeOfImpact>| -> Vec<Point> {
-        world
-            .bodies()
-            .filter(|(_, b)| b.is_dynamic())
-            .map(|(_, b)| b.pose().translation.vector.into())
-            .collect()
-    };
-    let mut before = positions(&world);
-    let above = scenes::rain_field(before.len()).column_bottom();
-    let mut still = vec![0; before.len()];
+    let mut hung = scenes::HungCounter::new(scene, scenes::rain_field(0).column_bottom());
     let mut events = 0;
     for _ in 0..120 {
         events += world.step_with(DT, &mut recorder).unwrap().stepper.events;
         crossings.observe_world(&world, recorder.turns());
         counter.observe_world_via(&world, &mut recorder);
-        let now = positions(&world);
-        for ((p0, p1), still) in before.iter().zip(&now).zip(&mut still) {
-            *still = if p0 == p1 && p1.y > above {
-                *still + 1
-            } else {
-                0
-            };
-        }
-        before = now;
+        hung.observe_world(&world);
     }
     let name = &scene.name;
     assert!(
@@ -765,8 +743,11 @@ fn assert_the_field_holds(scene: &scenes::Scene, seed: u64) -> usize {
         (0, 0),
         "{name}, seed {seed}"
     );
-    let hung = still.iter().filter(|&&k| k >= HUNG_STEPS).count();
-    assert_eq!(hung, 0, "{name}, seed {seed}: bodies hung in mid-air");
+    assert_eq!(
+        hung.hung(),
+        0,
+        "{name}, seed {seed}: bodies hung in mid-air"
+    );
     crossings.crossings()
 }
 
@@ -796,7 +777,7 @@ fn a_rain_of_fast_discs_never_passes_through_the_segments_or_each_other() {
 /// pile in a corner, pressed slowly past half its thickness into the floor by the contact
 /// solver over many steps, not by a swing).
 ///
-/// Since then, no body hangs in mid-air either (`HUNG_STEPS`): before, fast bodies side by
+/// Since then, no body hangs in mid-air either (`HungCounter`): before, fast bodies side by
 /// side that the contact solver pushed through each other were stopped where they were,
 /// with the velocities that did it, step after step (seed 1: 7 bodies). Their fix
 /// (`move_as_one`, and the pushed-through guard following a centre in the other body's own

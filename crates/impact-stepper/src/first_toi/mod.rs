@@ -13,7 +13,8 @@ use crate::error::WorldError;
 use crate::events::{CollisionEvent, EventKind, HookRequests, Impact};
 use crate::grid::ReachGrid;
 use crate::motion::{
-    HeldPairs, held_normal, is_finite, move_as_one, pose_on_course, pushed_through, rebuilt_sweep,
+    HeldPairs, held_normal, is_finite, move_pair_as_one, pose_on_course, pushed_through,
+    rebuilt_sweep,
 };
 use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper};
@@ -621,20 +622,8 @@ impl Stepper for FirstTimeOfImpact {
                 run.report.crossings_stopped += 1;
                 run.stop(c.a.index as usize, 0.0);
                 run.stop(c.b.index as usize, 0.0);
-                // Stopped with the velocities that did it, the pair would be pushed through
-                // again from the same place at the next step, and stopped again: in the
-                // tumbling rain, fast bodies side by side whose corners met mid-step hung in
-                // mid-air for the rest of the run (a third of the bodies at 1,000), gaining
-                // speed and spin from gravity and friction while frozen. Moving as one, they
-                // have nothing left to push each other through with.
-                let centre = |handle: BodyHandle| {
-                    let body = run.bodies.get(handle)?;
-                    let start = run.s.start[handle.index as usize].unwrap_or(*body.pose());
-                    Some((handle, start * body.local_center()))
-                };
-                if let (Some(a), Some(b)) = (centre(c.a), centre(c.b)) {
-                    move_as_one(run.bodies, a, b);
-                }
+                // ...and leaves moving as one body, or it hangs there step after step.
+                move_pair_as_one(run.bodies, &run.s.start, &c);
             }
         }
 
