@@ -296,9 +296,24 @@ fn centre_went_through(
             translated(&sweep_y.pose_at(s), offset).inverse_transform_point(&centre)
         }
     };
+    // A piece that keeps out of `y`'s bounding disc cannot meet its shape: most do, where a
+    // pair only slid past each other, and the test is a fraction of a distance query.
+    let (centre, reach) = (
+        y.local_center(),
+        y.shape().bounding_radius(&y.local_center()),
+    );
+    let clear = |a: Point, b: Point| {
+        let along = b - a;
+        let t = ((centre - a).dot(&along) / along.norm_squared()).clamp(0.0, 1.0);
+        (a + along * t - centre).norm() > reach
+    };
     let mut last = seen(0);
     for k in 1..=pieces {
         let next = seen(k);
+        if clear(last, next) {
+            last = next;
+            continue;
+        }
         let Ok(path) = Segment::new(last, next) else {
             last = next;
             continue;
