@@ -52,6 +52,11 @@ pub struct FirstToiReport {
     /// Pairs a plan did not ask because neither course moves (a stopped body among stopped
     /// or static neighbours): they can only stay apart or touch without pressing.
     pub still_pairs: usize,
+    /// Pairs a plan did not ask because the two bodies' bounding discs, about their
+    /// centres of mass, stay farther apart over the rest of the step than the target
+    /// separation plus the tolerance: the query would find them apart (it starts with
+    /// that test, after building both courses and its own set-up).
+    pub bounds_apart: usize,
     /// Queries that found the pair overlapping at the time they were asked (left to the
     /// contact solver).
     pub overlapping: usize,
@@ -173,6 +178,8 @@ struct Hot {
     escape_at: Real,
     /// With `round`, the disc's radius.
     radius: Real,
+    /// The radius of the body's bounding disc about its centre of mass, whatever it turns.
+    bound: Real,
     /// Bumped at every change of course; queue entries carry the versions they assumed.
     version: u32,
     /// A disc centred on the body origin and on its centre of mass, for which a time of
@@ -195,6 +202,7 @@ impl Default for Hot {
             course_box: Aabb::new(Point::origin(), Point::origin()),
             escape_at: Real::INFINITY,
             radius: 0.0,
+            bound: 0.0,
             version: 0,
             round: false,
             dynamic: false,
@@ -565,6 +573,7 @@ impl Stepper for FirstTimeOfImpact {
                 course_box: swept,
                 round: disc.is_some() && sweep.local_center() == Point::origin(),
                 radius: disc.unwrap_or(0.0),
+                bound: body.shape().bounding_radius(&body.local_center()),
                 dynamic: body.is_dynamic(),
                 fixed: body.body_type() == BodyType::Static,
                 still: still(&sweep),
@@ -1214,6 +1223,10 @@ impl Run<'_> {
                     &self.settings.toi,
                 )
             }
+            _ if self.bounds_apart(xs, ys, t, &shift, sweep_x) => {
+                self.report.bounds_apart += 1;
+                return;
+            }
             _ => match self.general_toi(xs, ys, t, &shift, sweep_x) {
                 Some(toi) => toi,
                 None => return,
@@ -1261,6 +1274,34 @@ impl Run<'_> {
             offset,
             due,
         });
+    }
+
+    /// Whether the bounding discs of `xs` on `sweep_x` and of the image of `ys` translated
+    /// by `shift`, both from `t`, stay farther apart than the target separation plus the
+    /// tolerance to the end of the step: each disc is about its body's centre of mass, which
+    /// moves on a straight line whatever the body turns, so the closest approach of the two
+    /// is a closed form, and the shapes inside them cannot meet. A time of impact would say
+    /// the same after building `ys`'s course (a sine and a cosine) and its own set-up: in the
+    /// tumbling rain most of the neighbours a re-planned body asks are such pairs.
+    #[inline]
+    fn bounds_apart(&self, xs: usize, ys: usize, t: Real, shift: &Vector, sweep_x: &Sweep) -> bool {
+        let Some((since, course_y)) = self.s.motions[ys] else {
+            return false;
+        };
+        let rest = self.dt - t;
+        let gap = course_y.center_at((t - since) / course_y.dt()) + shift - sweep_x.center_at(0.0);
+        let closing = course_y.linvel() - sweep_x.linvel();
+        let speed = closing.norm_squared();
+        let when = if speed > 0.0 {
+            (-gap.dot(&closing) / speed).clamp(0.0, rest)
+        } else {
+            0.0
+        };
+        let toi = &self.settings.toi;
+        let reach =
+            self.s.hot[xs].bound + self.s.hot[ys].bound + toi.target_separation() + toi.tolerance();
+        // A relative margin for rounding: a pair this near is asked.
+        (gap + closing * when).norm_squared() > (reach * (1.0 + 1e-9)).powi(2)
     }
 
     /// The time of impact of `xs` on `sweep_x` and the image of `ys` translated by
