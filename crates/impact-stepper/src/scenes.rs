@@ -32,6 +32,19 @@ mod hung;
 pub use crossings::CrossingCounter;
 pub use hung::HungCounter;
 
+/// Fills `out` (whatever it held) with the positions of the dynamic bodies of `world`, in
+/// slot order: the scene's order for a world built by [`Scene::build`] with no body removed
+/// since, which is how the counters below take a world.
+fn dynamic_positions<B: Broadphase, S: Stepper>(world: &World<B, S>, out: &mut Vec<Point>) {
+    out.clear();
+    out.extend(
+        world
+            .bodies()
+            .filter(|(_, b)| b.is_dynamic())
+            .map(|(_, b)| Point::from(b.pose().translation.vector)),
+    );
+}
+
 /// Half the side of the boxes of [`stack`] and [`pyramid`] (metres): 1 x 1 boxes.
 pub const BOX_HALF_EXTENT: Real = 0.5;
 /// Density of the boxes (kilograms per square metre).

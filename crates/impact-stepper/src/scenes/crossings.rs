@@ -109,13 +109,7 @@ impl CrossingCounter {
         turns: &[(usize, Point)],
     ) -> usize {
         let mut positions = core::mem::take(&mut self.positions);
-        positions.clear();
-        positions.extend(
-            world
-                .bodies()
-                .filter(|(_, b)| b.is_dynamic())
-                .map(|(_, b)| Point::from(b.pose().translation.vector)),
-        );
+        super::dynamic_positions(world, &mut positions);
         let new = self.observe(&positions, turns);
         self.positions = positions;
         new

@@ -93,13 +93,7 @@ impl HungCounter {
     /// If the world does not hold one dynamic body per dynamic body of the scene.
     pub fn observe_world<B: Broadphase, S: Stepper>(&mut self, world: &World<B, S>) {
         let mut positions = core::mem::take(&mut self.scratch);
-        positions.clear();
-        positions.extend(
-            world
-                .bodies()
-                .filter(|(_, b)| b.is_dynamic())
-                .map(|(_, b)| Point::from(b.pose().translation.vector)),
-        );
+        super::dynamic_positions(world, &mut positions);
         self.observe(&positions);
         self.scratch = positions;
     }
