@@ -640,6 +640,55 @@ mod tests {
         }
     }
 
+    /// In a periodic world the pair's second body is met at an image: the two move as one
+    /// about their centres as they meet there, not across the domain.
+    #[test]
+    fn a_pair_met_through_a_periodic_image_moves_as_one_where_it_meets() {
+        let disc = |x: Real, vy: Real, w: Real| {
+            RigidBodyDef::new(Circle::new(0.1).unwrap().into())
+                .pose(Isometry::translation(x, 0.0))
+                .linvel(Vector::new(0.0, vy))
+                .angvel(w)
+        };
+        let velocities = |bodies: &BodySet, handles: [BodyHandle; 2]| {
+            handles.map(|h| {
+                let b = bodies.get(h).unwrap();
+                (b.linvel(), b.angvel())
+            })
+        };
+        // Across the side of a domain 20 wide: B at -9.9 is met at its image at 10.1.
+        let mut across = BodySet::new();
+        let (a, b) = (
+            across.insert(disc(9.9, 3.0, 5.0)).unwrap(),
+            across.insert(disc(-9.9, -1.0, 0.0)).unwrap(),
+        );
+        let offset = Vector::new(20.0, 0.0);
+        let (x, y) = (across.get(a).unwrap(), across.get(b).unwrap());
+        let image = translated(y.pose(), &offset);
+        let pair = ContactPair {
+            a,
+            b,
+            manifold: contact_manifold(x.shape(), x.pose(), y.shape(), &image, REACH),
+            offset,
+        };
+        assert!(!pair.manifold.points().is_empty(), "touching at the image");
+        let start = [
+            Some(*across.get(a).unwrap().pose()),
+            Some(*across.get(b).unwrap().pose()),
+        ];
+        move_pair_as_one(&mut across, &start, &pair);
+        // The same two where they meet, in an unbounded world.
+        let mut near = BodySet::new();
+        let (c, d) = (
+            near.insert(disc(9.9, 3.0, 5.0)).unwrap(),
+            near.insert(disc(10.1, -1.0, 0.0)).unwrap(),
+        );
+        let centre = |bodies: &BodySet, h| bodies.get(h).unwrap().center_of_mass();
+        let (cc, cd) = (centre(&near, c), centre(&near, d));
+        move_as_one(&mut near, (c, cc), (d, cd));
+        assert_eq!(velocities(&across, [a, b]), velocities(&near, [c, d]));
+    }
+
     #[test]
     fn a_disc_that_stays_slides_or_goes_round_an_end_is_not_caught() {
         // Stays on top, or slides along it.
