@@ -552,14 +552,14 @@ impl Stepper for FirstTimeOfImpact {
                 // target, as under `Discrete`.
                 continue;
             }
+            let bound = body.shape().bounding_radius(&body.local_center());
             if !s.checked[slot] && body.is_dynamic() && body.ccd() {
                 // Judged by its start velocities alone, a body the solver then kicked (in
                 // the tumbling rain, a slow capsule squeezed between two bodies, sent
                 // spinning at 200 rad/s) would cross a segment it had no contact with,
                 // unplanned and unguarded.
-                let r = body.shape().bounding_radius(&body.local_center());
-                let motion = (sweep.linvel().norm() + sweep.angvel().abs() * r) * dt;
-                if motion > settings.velocity_threshold * r {
+                let motion = (sweep.linvel().norm() + sweep.angvel().abs() * bound) * dt;
+                if motion > settings.velocity_threshold * bound {
                     s.checked[slot] = true;
                     report.kicked_bodies += 1;
                 }
@@ -573,7 +573,7 @@ impl Stepper for FirstTimeOfImpact {
                 course_box: swept,
                 round: disc.is_some() && sweep.local_center() == Point::origin(),
                 radius: disc.unwrap_or(0.0),
-                bound: body.shape().bounding_radius(&body.local_center()),
+                bound,
                 dynamic: body.is_dynamic(),
                 fixed: body.body_type() == BodyType::Static,
                 still: still(&sweep),
