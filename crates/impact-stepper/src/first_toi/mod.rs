@@ -1439,16 +1439,16 @@ impl Run<'_> {
     ) -> Option<Point> {
         let (from, to) = (pose * ends[0], pose * ends[ends.len() - 1]);
         let along = to - from;
-        let (start, end) = (course.pose_at(0.0), course.pose_at(1.0));
-        let height = |at: &Isometry| up.dot(&(at * body.local_center() - from));
-        let over = along.dot(&(end * body.local_center() - from));
-        let (h0, h1) = (height(&start), height(&end));
+        let (c0, c1) = (course.center_at(0.0), course.center_at(1.0));
+        let (h0, h1) = (up.dot(&(c0 - from)), up.dot(&(c1 - from)));
+        let over = along.dot(&(c1 - from));
         if !(h1 < h0
             && h1 < self.settings.toi.tolerance()
             && (0.0..=along.norm_squared()).contains(&over))
         {
             return None;
         }
+        let (start, end) = (course.pose_at(0.0), course.pose_at(1.0));
         let core = body.shape().core();
         let lowest = core.iter().min_by(|p, q| {
             up.dot(&(end * *p).coords)
