@@ -23,9 +23,11 @@
 //!    engines also give it, through a `CourseRecorder` hook, where each disc turned inside
 //!    the step, so a disc that FirstTimeOfImpact knocked about mid-step is judged on its
 //!    actual path, leg by leg, rather than on an estimate of its length) and
-//!    `impact_stepper::scenes::CrossingCounter` (pairs of discs through each other on
-//!    straight paths; pairs with a disc that turned inside the step are counted apart, as
-//!    "bent", and not judged), the bodies *hung* in mid-air at the end (`HungCounter`: above
+//!    `impact_stepper::scenes::CrossingCounter` (pairs of discs through each other: on their
+//!    chords for rapier2d and `Discrete`; for impact's CCD steppers, on their paths in time,
+//!    from the recorder's turns with their fractions and the steppers' stops, since session
+//!    13; before, pairs with a disc that turned inside the step were counted apart as
+//!    "bent" and not judged), the bodies *hung* in mid-air at the end (`HungCounter`: above
 //!    the field and not moved at all for its last five steps: stopped step after step), the largest
 //!    disc speed seen (from positions: displacement over a step / dt, so an explosion shows
 //!    whatever the engine) and the wall time of its steps. A step that fails (an impact body
@@ -59,7 +61,10 @@ use impact2d::solver::{BodyType, RigidBodyDef};
 use impact2d::stepper::scenes::{
     self, CourseRecorder, CrossingCounter, HungCounter, Scene, TunnelCounter,
 };
-use impact2d::stepper::{Discrete, MotionClamping, Stepper, World};
+use impact2d::stepper::{
+    ClampReport, ClampedBody, Discrete, DiscreteReport, FirstToiReport, MotionClamping, Stepper,
+    World,
+};
 use rapier2d_f64::prelude as rp;
 use std::time::{Duration, Instant};
 
@@ -95,6 +100,12 @@ trait Engine: Sized {
     fn turns(&self) -> &[(usize, Point)] {
         &[]
     }
+    /// The fraction of the step of each of [`Engine::turns`], for an engine whose discs move
+    /// at constant velocity between them (its discs are then judged on their paths in time,
+    /// `CrossingCounter::observe_timed`); `None` otherwise.
+    fn fractions(&self) -> Option<&[Real]> {
+        None
+    }
     /// The positions of the dynamic bodies (body origins), in the scene's order.
     fn positions(&self, out: &mut Vec<Point>);
     /// The linear velocities of the dynamic bodies, in the scene's order.
@@ -107,7 +118,34 @@ struct Impact<S: Stepper> {
     recorder: CourseRecorder,
 }
 
-impl<S: Stepper + Default> Engine for Impact<S> {
+/// The bodies a stepper's report says stopped short of the end of the step, and when: where
+/// their paths bent without an impact to say so.
+trait Stops {
+    fn stops(&self) -> &[ClampedBody];
+}
+
+impl Stops for DiscreteReport {
+    fn stops(&self) -> &[ClampedBody] {
+        &[]
+    }
+}
+
+impl Stops for ClampReport {
+    fn stops(&self) -> &[ClampedBody] {
+        &self.clamped
+    }
+}
+
+impl Stops for FirstToiReport {
+    fn stops(&self) -> &[ClampedBody] {
+        &self.stopped
+    }
+}
+
+impl<S: Stepper + Default> Engine for Impact<S>
+where
+    S::Report: Stops,
+{
     fn build(scene: &Scene) -> Self {
         let world = scene.build::<RTreeBroadphase, S>().expect("valid scene").0;
         let recorder = CourseRecorder::new(&world);
@@ -120,14 +158,21 @@ impl<S: Stepper + Default> Engine for Impact<S> {
 
     fn step_counted(&mut self) -> Result<(), String> {
         self.recorder.clear();
-        self.world
+        let report = self
+            .world
             .step_with(DT, &mut self.recorder)
-            .map(drop)
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string())?;
+        self.recorder
+            .note_stops(report.stepper.stops(), &self.world);
+        Ok(())
     }
 
     fn turns(&self) -> &[(usize, Point)] {
         self.recorder.turns()
+    }
+
+    fn fractions(&self) -> Option<&[Real]> {
+        Some(self.recorder.fractions())
     }
 
     fn positions(&self, out: &mut Vec<Point>) {
@@ -309,7 +354,10 @@ fn count<E: Engine>(scene: &Scene) -> Counted {
         engine.positions(&mut now);
         engine.velocities(&mut velocities);
         counter.observe_moving_via(&now, &velocities, DT, engine.turns());
-        crossings.observe(&now, engine.turns());
+        match engine.fractions() {
+            Some(fractions) => crossings.observe_timed(&now, engine.turns(), fractions),
+            None => crossings.observe(&now, engine.turns()),
+        };
         hung.observe(&now);
         for (p0, p1) in before.iter().zip(&now) {
             let speed = (p1 - p0).norm() / DT;

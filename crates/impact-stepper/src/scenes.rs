@@ -836,7 +836,7 @@ impl TunnelCounter {
         let new = self.observe_world_with(world, |counter, positions, velocities, dt| {
             counter.observe_moving_via(positions, velocities, dt, &recorder.turns)
         });
-        recorder.turns.clear();
+        recorder.clear();
         new
     }
 
@@ -935,8 +935,11 @@ pub struct CourseRecorder {
     /// Per body slot: its handle and its index among the world's dynamic bodies in slot
     /// order (the scene's order for a world built by [`Scene::build`]).
     dynamic: Vec<Option<(BodyHandle, usize)>>,
-    /// `(dynamic body, position)` at each impact, in time order.
+    /// `(dynamic body, position)` at each impact, in time order, then at each stop given to
+    /// [`CourseRecorder::note_stops`].
     turns: Vec<(usize, Point)>,
+    /// The fraction of the step of each of `turns`.
+    fractions: Vec<Real>,
 }
 
 impl CourseRecorder {
@@ -953,6 +956,7 @@ impl CourseRecorder {
         Self {
             dynamic,
             turns: Vec::new(),
+            fractions: Vec::new(),
         }
     }
 
@@ -963,10 +967,40 @@ impl CourseRecorder {
         &self.turns
     }
 
+    /// The fraction of the step at which each of [`CourseRecorder::turns`] happened, in the
+    /// same order: with them, [`CrossingCounter::observe_timed`] follows each disc along its
+    /// path in time.
+    #[inline]
+    pub fn fractions(&self) -> &[Real] {
+        &self.fractions
+    }
+
+    /// Records, after a step, where and when the bodies of `stops` stopped (a stepper's
+    /// stopped or clamped bodies, such as [`FirstToiReport::stopped`](crate::FirstToiReport::stopped)):
+    /// a stopped body stays where `world` has it from its fraction on, and no impact says
+    /// when its course bent there.
+    pub fn note_stops<B: Broadphase, S: Stepper>(
+        &mut self,
+        stops: &[crate::ClampedBody],
+        world: &World<B, S>,
+    ) {
+        for stop in stops {
+            let Some(&Some((known, i))) = self.dynamic.get(stop.body.index as usize) else {
+                continue;
+            };
+            if let Some(body) = world.body(stop.body).filter(|_| known == stop.body) {
+                self.turns
+                    .push((i, Point::from(body.pose().translation.vector)));
+                self.fractions.push(stop.fraction);
+            }
+        }
+    }
+
     /// Forgets the turns recorded (done by [`TunnelCounter::observe_world_via`]).
     #[inline]
     pub fn clear(&mut self) {
         self.turns.clear();
+        self.fractions.clear();
     }
 }
 
@@ -982,6 +1016,7 @@ impl ImpactHook for CourseRecorder {
             }
             if let Some(pose) = impact.pose(handle) {
                 self.turns.push((i, Point::from(pose.translation.vector)));
+                self.fractions.push(event.fraction);
             }
         }
     }

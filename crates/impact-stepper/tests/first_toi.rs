@@ -718,8 +718,9 @@ fn bad_settings_are_refused_by_name() {
 /// Runs 2 s of `scene` under `FirstTimeOfImpact` and checks that its bodies hit the field,
 /// that none went through a segment (`TunnelCounter`, judged on each body's actual path
 /// through a `CourseRecorder`), and that none hung in mid-air at the end (`HungCounter`, above
-/// the bottom of the rain's column); returns the pairs of discs through each other on straight paths
-/// (`CrossingCounter`).
+/// the bottom of the rain's column); returns the pairs of discs through each other
+/// (`CrossingCounter`, judged on each disc's path in time: the recorder's turns with their
+/// fractions, and the stepper's stops).
 fn assert_the_field_holds(scene: &scenes::Scene, seed: u64) -> usize {
     let (mut world, _) = scene.build::<RTreeBroadphase, FirstTimeOfImpact>().unwrap();
     let mut counter = scenes::TunnelCounter::new(scene);
@@ -728,8 +729,10 @@ fn assert_the_field_holds(scene: &scenes::Scene, seed: u64) -> usize {
     let mut hung = scenes::HungCounter::new(scene, scenes::rain_field(0).column_bottom());
     let mut events = 0;
     for _ in 0..120 {
-        events += world.step_with(DT, &mut recorder).unwrap().stepper.events;
-        crossings.observe_world(&world, recorder.turns());
+        let report = world.step_with(DT, &mut recorder).unwrap();
+        events += report.stepper.events;
+        recorder.note_stops(&report.stepper.stopped, &world);
+        crossings.observe_world_timed(&world, recorder.turns(), recorder.fractions());
         counter.observe_world_via(&world, &mut recorder);
         hung.observe_world(&world);
     }
@@ -753,8 +756,9 @@ fn assert_the_field_holds(scene: &scenes::Scene, seed: u64) -> usize {
 
 /// Issue 6's target for the rain: no disc through a segment, the floor or a wall (judged by
 /// `TunnelCounter` with the discs' speeds, so a disc that bounced back round the end of a
-/// segment within a step is not counted), and no disc through another on a straight path
-/// (judged by `CrossingCounter`, given the turns of the paths by a `CourseRecorder`).
+/// segment within a step is not counted), and no disc through another (judged by
+/// `CrossingCounter` on the discs' paths in time, given the turns and their fractions by a
+/// `CourseRecorder`, so that no pair is left unjudged as "bent").
 #[test]
 fn a_rain_of_fast_discs_never_passes_through_the_segments_or_each_other() {
     for seed in [1, 2] {
