@@ -911,23 +911,28 @@ impl TunnelCounter {
 }
 
 /// An [`ImpactHook`] that records where the dynamic bodies of a world are at each impact
-/// inside a step, the turns of their paths, for [`TunnelCounter::observe_world_via`]. It
-/// only reads: a step with it is the step without it, bit for bit.
+/// inside a step, and when: the turns of their paths, for
+/// [`TunnelCounter::observe_world_via`] and [`CrossingCounter::observe_world_timed`] (with
+/// the stepper's stops noted, [`CourseRecorder::note_stops`]). It only reads: a step with it
+/// is the step without it, bit for bit.
 ///
 /// ```
 /// use impact_broadphase::RTreeBroadphase;
-/// use impact_stepper::scenes::{self, CourseRecorder, TunnelCounter};
+/// use impact_stepper::scenes::{self, CourseRecorder, CrossingCounter, TunnelCounter};
 /// use impact_stepper::{FirstTimeOfImpact, World};
 ///
 /// let scene = scenes::rain(100, 1);
 /// let (mut world, _) = scene.build::<RTreeBroadphase, FirstTimeOfImpact>()?;
 /// let mut counter = TunnelCounter::new(&scene);
+/// let mut crossings = CrossingCounter::new(&scene);
 /// let mut recorder = CourseRecorder::new(&world);
 /// for _ in 0..30 {
-///     world.step_with(1.0 / 60.0, &mut recorder)?;
+///     let report = world.step_with(1.0 / 60.0, &mut recorder)?;
+///     recorder.note_stops(&report.stepper.stopped, &world);
+///     crossings.observe_world_timed(&world, recorder.turns(), recorder.fractions());
 ///     counter.observe_world_via(&world, &mut recorder);
 /// }
-/// assert_eq!(counter.tunnelled(), 0);
+/// assert_eq!((counter.tunnelled(), crossings.crossings()), (0, 0));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Default)]
