@@ -369,17 +369,22 @@ fn paths_crossed((i, j): (Path<'_>, Path<'_>), breaks: &mut Vec<Real>, ri: Real,
     let crossed = breaks.windows(2).any(|w| {
         // Both move at constant velocity between two breaks: the closest approach of the
         // centres there.
-        let (gap0, gap1) = (j.at(w[0]) - i.at(w[0]), j.at(w[1]) - i.at(w[1]));
-        let change = gap1 - gap0;
-        let s = if change.norm_squared() > 0.0 {
-            (-gap0.dot(&change) / change.norm_squared()).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        (gap0 + change * s).norm() < inside
+        closest(j.at(w[0]) - i.at(w[0]), j.at(w[1]) - i.at(w[1])) < inside
     });
     breaks.clear();
     crossed
+}
+
+/// The shortest gap between two centres whose gap goes from `gap0` to `gap1` at a constant
+/// rate.
+fn closest(gap0: Vector, gap1: Vector) -> Real {
+    let change = gap1 - gap0;
+    let s = if change.norm_squared() > 0.0 {
+        (-gap0.dot(&change) / change.norm_squared()).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (gap0 + change * s).norm()
 }
 
 /// Conditions 2 and 3 of [`CrossingCounter`]'s definition for discs of radii `ri` and `rj`
@@ -587,15 +592,8 @@ mod tests {
                         apart(0.0)
                             && apart(1.0)
                             && breaks.windows(2).any(|w| {
-                                let g0 = along(&paths[j], w[0]) - along(&paths[i], w[0]);
-                                let g1 = along(&paths[j], w[1]) - along(&paths[i], w[1]);
-                                let d = g1 - g0;
-                                let s = if d.norm_squared() > 0.0 {
-                                    (-g0.dot(&d) / d.norm_squared()).clamp(0.0, 1.0)
-                                } else {
-                                    0.0
-                                };
-                                (g0 + d * s).norm() < r
+                                let gap = |f| along(&paths[j], f) - along(&paths[i], f);
+                                closest(gap(w[0]), gap(w[1])) < r
                             })
                     } else {
                         crossed((start[i], end[i]), (start[j], end[j]), r, r)
