@@ -185,16 +185,24 @@ pub(crate) fn move_as_one(
 pub(crate) fn move_pair_as_one(bodies: &mut BodySet, start: &[Option<Isometry>], c: &ContactPair) {
     let centre = |handle: BodyHandle, offset: Vector| {
         let body = bodies.get(handle)?;
-        let pose = start
-            .get(handle.index as usize)
-            .copied()
-            .flatten()
-            .unwrap_or(*body.pose());
-        Some((handle, pose * body.local_center() + offset))
+        Some((
+            handle,
+            start_pose(start, handle, body) * body.local_center() + offset,
+        ))
     };
     if let (Some(a), Some(b)) = (centre(c.a, Vector::zeros()), centre(c.b, c.offset)) {
         move_as_one(bodies, a, b);
     }
+}
+
+/// The pose `body` (of `handle`) had at the start of the step: `start`'s, by slot, or where it
+/// is for a body without one.
+fn start_pose(start: &[Option<Isometry>], handle: BodyHandle, body: &RigidBody) -> Isometry {
+    start
+        .get(handle.index as usize)
+        .copied()
+        .flatten()
+        .unwrap_or(*body.pose())
 }
 
 /// Where a body is at `t` seconds into the step on a course `(t0, sweep)`: the course that
@@ -230,14 +238,7 @@ pub(crate) fn pushed_through(
     if !(a.is_dynamic() && a.ccd() || b.is_dynamic() && b.ccd()) {
         return false;
     }
-    let start_of = |body: &RigidBody, slot: u32| {
-        start
-            .get(slot as usize)
-            .copied()
-            .flatten()
-            .unwrap_or(*body.pose())
-    };
-    let (a0, b0) = (start_of(a, c.a.index), start_of(b, c.b.index));
+    let (a0, b0) = (start_pose(start, c.a, a), start_pose(start, c.b, b));
     if a0 == *a.pose() && b0 == *b.pose() {
         return false;
     }

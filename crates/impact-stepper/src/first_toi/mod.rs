@@ -558,8 +558,8 @@ impl Stepper for FirstTimeOfImpact {
                 // the tumbling rain, a slow capsule squeezed between two bodies, sent
                 // spinning at 200 rad/s) would cross a segment it had no contact with,
                 // unplanned and unguarded.
-                let motion = (sweep.linvel().norm() + sweep.angvel().abs() * bound) * dt;
-                if motion > settings.velocity_threshold * bound {
+                let velocities = (sweep.linvel().norm(), sweep.angvel());
+                if moves_past_threshold(&settings, velocities, bound, dt) {
                     s.checked[slot] = true;
                     report.kicked_bodies += 1;
                 }
@@ -941,8 +941,25 @@ fn checks(settings: &FirstTimeOfImpactSettings, body: &RigidBody, gravity: Real,
         return false;
     }
     let r = body.shape().bounding_radius(&body.local_center());
-    let motion = (body.linvel().norm() + gravity * dt) * dt + body.angvel().abs() * dt * r;
-    motion > settings.velocity_threshold * r
+    moves_past_threshold(
+        settings,
+        (body.linvel().norm() + gravity * dt, body.angvel()),
+        r,
+        dt,
+    )
+}
+
+/// Whether a body of bounding radius `r`, moving at `speed` and turning at `angvel`
+/// (`(speed, angvel)`), covers more than [`FirstTimeOfImpactSettings::velocity_threshold`]
+/// bounding radii in `dt`: the test that checks a body, at its start velocities
+/// ([`checks`]) or on its course to the solver's target (a kicked body).
+fn moves_past_threshold(
+    settings: &FirstTimeOfImpactSettings,
+    (speed, angvel): (Real, Real),
+    r: Real,
+    dt: Real,
+) -> bool {
+    speed * dt + angvel.abs() * dt * r > settings.velocity_threshold * r
 }
 
 /// Whether an entry planned with the bodies of slots `a` and `b` at these versions still

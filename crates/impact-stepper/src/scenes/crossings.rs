@@ -367,24 +367,12 @@ fn paths_crossed((i, j): (Path<'_>, Path<'_>), breaks: &mut Vec<Real>, ri: Real,
     breaks.dedup();
     let inside = ri.max(rj);
     let crossed = breaks.windows(2).any(|w| {
-        // Both move at constant velocity between two breaks: the closest approach of the
-        // centres there.
-        closest(j.at(w[0]) - i.at(w[0]), j.at(w[1]) - i.at(w[1])) < inside
+        // Both move at constant velocity between two breaks: seed 004's moving spheres,
+        // as for the chords.
+        moving_spheres(i.at(w[0]), i.at(w[1]), inside, j.at(w[0]), j.at(w[1]), 0.0).is_some()
     });
     breaks.clear();
     crossed
-}
-
-/// The shortest gap between two centres whose gap goes from `gap0` to `gap1` at a constant
-/// rate.
-fn closest(gap0: Vector, gap1: Vector) -> Real {
-    let change = gap1 - gap0;
-    let s = if change.norm_squared() > 0.0 {
-        (-gap0.dot(&change) / change.norm_squared()).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (gap0 + change * s).norm()
 }
 
 /// Conditions 2 and 3 of [`CrossingCounter`]'s definition for discs of radii `ri` and `rj`
@@ -592,8 +580,9 @@ mod tests {
                         apart(0.0)
                             && apart(1.0)
                             && breaks.windows(2).any(|w| {
-                                let gap = |f| along(&paths[j], f) - along(&paths[i], f);
-                                closest(gap(w[0]), gap(w[1])) < r
+                                let (i0, i1) = (along(&paths[i], w[0]), along(&paths[i], w[1]));
+                                let (j0, j1) = (along(&paths[j], w[0]), along(&paths[j], w[1]));
+                                moving_spheres(i0, i1, r, j0, j1, 0.0).is_some()
                             })
                     } else {
                         crossed((start[i], end[i]), (start[j], end[j]), r, r)
