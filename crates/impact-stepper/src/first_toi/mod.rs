@@ -22,6 +22,7 @@ use crate::swing::{Deepening, anchored, swinging_deepening, swings, unit_normal}
 use discs::DiscPath;
 use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector, cross};
+use impact_narrowphase::toi::moving_points::moving_spheres;
 use impact_narrowphase::{Distance, Toi, distance, shared_face_middle, time_of_impact, toi_discs};
 use impact_solver::{
     BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, RigidBody, resolve_impact,
@@ -1306,19 +1307,21 @@ impl Run<'_> {
             return false;
         };
         let rest = self.dt - t;
-        let gap = course_y.center_at((t - since) / course_y.dt()) + shift - sweep_x.center_at(0.0);
-        let closing = course_y.linvel() - sweep_x.linvel();
-        let speed = closing.norm_squared();
-        let when = if speed > 0.0 {
-            (-gap.dot(&closing) / speed).clamp(0.0, rest)
-        } else {
-            0.0
-        };
+        let x0 = sweep_x.center_at(0.0);
+        let y0 = course_y.center_at((t - since) / course_y.dt()) + shift;
         let toi = &self.settings.toi;
         let reach =
             self.s.hot[xs].bound + self.s.hot[ys].bound + toi.target_separation() + toi.tolerance();
         // A relative margin for rounding: a pair this near is asked.
-        (gap + closing * when).norm_squared() > (reach * (1.0 + 1e-9)).powi(2)
+        moving_spheres(
+            x0,
+            x0 + sweep_x.linvel() * rest,
+            reach * (1.0 + 1e-9),
+            y0,
+            y0 + course_y.linvel() * rest,
+            0.0,
+        )
+        .is_none()
     }
 
     /// The time of impact of `xs` on `sweep_x` and the image of `ys` translated by
