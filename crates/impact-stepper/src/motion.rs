@@ -96,27 +96,55 @@ impl HeldPairs {
     }
 }
 
-/// Whether `contacts` (sorted by the slots of `a`, then `b`, as the world builds them) hold
-/// the pair of slots `x` and `y`, in either order.
-pub(crate) fn holds_pair(contacts: &[ContactPair], x: u32, y: u32) -> bool {
-    let key = if x < y { (x, y) } else { (y, x) };
-    contacts
-        .binary_search_by(|c| (c.a.index, c.b.index).cmp(&key))
-        .is_ok()
+/// Whether `body` is a *fast* CCD body this step: a dynamic body with the CCD flag whose
+/// motion bound over the step, at its start velocities and `gravity` (its length), exceeds
+/// `threshold` bounding radii. Both CCD steppers check such a body on their own and tell the
+/// world so through [`Stepper::contact_reach`](crate::Stepper::contact_reach), before the
+/// step; the stepper and the world must agree, so they share this.
+pub(crate) fn fast_ccd_body(threshold: Real, body: &RigidBody, gravity: Real, dt: Real) -> bool {
+    if !(body.is_dynamic() && body.ccd()) {
+        return false;
+    }
+    let r = body.shape().bounding_radius(&body.local_center());
+    moves_past_threshold(
+        threshold,
+        (body.linvel().norm() + gravity * dt, body.angvel()),
+        r,
+        dt,
+    )
 }
 
-/// The manifold normal of the pair of slots `x` and `y` in `contacts` (sorted as for
-/// [`holds_pair`]), turned to point from `x` toward `y`; `None` if the pair is not there.
-pub(crate) fn held_normal(contacts: &[ContactPair], x: u32, y: u32) -> Option<Vector> {
+/// Whether a body of bounding radius `r`, moving at `speed` and turning at `angvel`
+/// (`(speed, angvel)`), covers more than `threshold` bounding radii in `dt`: the test of a
+/// fast body, at its start velocities ([`fast_ccd_body`]) or on a course the contact solver
+/// gave it (`FirstTimeOfImpact`'s kicked bodies).
+pub(crate) fn moves_past_threshold(
+    threshold: Real,
+    (speed, angvel): (Real, Real),
+    r: Real,
+    dt: Real,
+) -> bool {
+    speed * dt + angvel.abs() * dt * r > threshold * r
+}
+
+/// The contact of the pair of slots `x` and `y`, in either order, in `contacts` (sorted by
+/// the slots of `a`, then `b`, as the world builds them), if it is there.
+pub(crate) fn held_contact(contacts: &[ContactPair], x: u32, y: u32) -> Option<&ContactPair> {
     let key = if x < y { (x, y) } else { (y, x) };
     let i = contacts
         .binary_search_by(|c| (c.a.index, c.b.index).cmp(&key))
         .ok()?;
-    let normal = contacts[i].manifold.normal;
-    Some(if contacts[i].a.index == x {
-        normal
+    Some(&contacts[i])
+}
+
+/// The manifold normal of the pair of slots `x` and `y` in `contacts` (sorted as for
+/// [`held_contact`]), turned to point from `x` toward `y`; `None` if the pair is not there.
+pub(crate) fn held_normal(contacts: &[ContactPair], x: u32, y: u32) -> Option<Vector> {
+    let c = held_contact(contacts, x, y)?;
+    Some(if c.a.index == x {
+        c.manifold.normal
     } else {
-        -normal
+        -c.manifold.normal
     })
 }
 
@@ -441,7 +469,7 @@ mod tests {
             held_swapped.rebuild(&swapped);
             for x in 0..45 {
                 for y in 0..45 {
-                    let expected = x != y && holds_pair(&sorted, x, y);
+                    let expected = x != y && held_contact(&sorted, x, y).is_some();
                     proptest::prop_assert_eq!(held.holds(x, y), expected, "{} {}", x, y);
                     proptest::prop_assert_eq!(held_swapped.holds(x, y), expected, "{} {}", x, y);
                 }

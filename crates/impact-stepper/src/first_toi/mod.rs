@@ -13,8 +13,8 @@ use crate::error::WorldError;
 use crate::events::{CollisionEvent, EventKind, HookRequests, Impact};
 use crate::grid::ReachGrid;
 use crate::motion::{
-    HeldPairs, held_normal, is_finite, move_pair_as_one, pose_on_course, pushed_through,
-    rebuilt_sweep,
+    HeldPairs, fast_ccd_body, held_normal, is_finite, move_pair_as_one, moves_past_threshold,
+    pose_on_course, pushed_through, rebuilt_sweep,
 };
 use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper};
@@ -466,7 +466,7 @@ impl Stepper for FirstTimeOfImpact {
             s.start[slot] = Some(*body.pose());
             if body.is_dynamic() && body.ccd() {
                 any_ccd = true;
-                if checks(&settings, body, g, dt) {
+                if fast_ccd_body(settings.velocity_threshold, body, g, dt) {
                     s.checked[slot] = true;
                     report.checked_bodies += 1;
                 }
@@ -560,7 +560,7 @@ impl Stepper for FirstTimeOfImpact {
                 // spinning at 200 rad/s) would cross a segment it had no contact with,
                 // unplanned and unguarded.
                 let velocities = (sweep.linvel().norm(), sweep.angvel());
-                if moves_past_threshold(&settings, velocities, bound, dt) {
+                if moves_past_threshold(settings.velocity_threshold, velocities, bound, dt) {
                     s.checked[slot] = true;
                     report.kicked_bodies += 1;
                 }
@@ -719,7 +719,7 @@ impl Stepper for FirstTimeOfImpact {
     /// are checked, here and in the step); the broadphase and the narrowphase are spared
     /// the pairs a fast body's swept box meets.
     fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real) -> Option<Real> {
-        checks(&self.settings, body, gravity, dt)
+        fast_ccd_body(self.settings.velocity_threshold, body, gravity, dt)
             .then(|| self.settings.toi.target_separation() + self.settings.toi.tolerance())
     }
 
@@ -931,36 +931,6 @@ fn round_start((t0, sweep): (Real, Sweep), t: Real) -> Isometry {
     let at =
         sweep.start().translation.vector + sweep.linvel() * (sweep.dt() * ((t - t0) / sweep.dt()));
     Isometry::from_parts(at.into(), sweep.start().rotation)
-}
-
-/// Whether `body` is *checked* this step (see [`FirstTimeOfImpact`]): a dynamic CCD body
-/// whose motion bound over the step, at its start velocities and `gravity` (its length),
-/// exceeds the velocity threshold in bounding radii. The world asks it too, through
-/// [`Stepper::contact_reach`], before the step: both must agree, so they share this.
-fn checks(settings: &FirstTimeOfImpactSettings, body: &RigidBody, gravity: Real, dt: Real) -> bool {
-    if !(body.is_dynamic() && body.ccd()) {
-        return false;
-    }
-    let r = body.shape().bounding_radius(&body.local_center());
-    moves_past_threshold(
-        settings,
-        (body.linvel().norm() + gravity * dt, body.angvel()),
-        r,
-        dt,
-    )
-}
-
-/// Whether a body of bounding radius `r`, moving at `speed` and turning at `angvel`
-/// (`(speed, angvel)`), covers more than [`FirstTimeOfImpactSettings::velocity_threshold`]
-/// bounding radii in `dt`: the test that checks a body, at its start velocities
-/// ([`checks`]) or on its course to the solver's target (a kicked body).
-fn moves_past_threshold(
-    settings: &FirstTimeOfImpactSettings,
-    (speed, angvel): (Real, Real),
-    r: Real,
-    dt: Real,
-) -> bool {
-    speed * dt + angvel.abs() * dt * r > settings.velocity_threshold * r
 }
 
 /// Whether an entry planned with the bodies of slots `a` and `b` at these versions still
