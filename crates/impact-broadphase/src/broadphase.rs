@@ -12,7 +12,8 @@ use impact_geometry::{Aabb, Point, Real, Vector};
 /// # Contract
 /// - **False positives allowed, false negatives never.** Every implementation stores a *fat*
 ///   box for each proxy: the box it was given, grown by a margin, kept until the proxy's
-///   box leaves it (see each implementation for its margin). Pairs and queries are answered
+///   box leaves it (see each implementation for its margin; this crate's cap it at
+///   [`MARGIN_PER_SIZE`](crate::MARGIN_PER_SIZE) of the box's shorter side). Pairs and queries are answered
 ///   against fat boxes, so they may report proxies whose real boxes do not touch; they never
 ///   miss one whose real box does. One missed pair is a tunnelled body.
 /// - **Deterministic.** Pairs and query results come sorted by handle. They are a function of

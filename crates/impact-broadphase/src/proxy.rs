@@ -1,5 +1,6 @@
 //! Proxy handles, pairs, and the fat-box table every implementation shares.
 
+use crate::MARGIN_PER_SIZE;
 use crate::error::{BroadphaseError, non_negative, valid_aabb};
 use impact_geometry::{Aabb, Real};
 
@@ -92,6 +93,14 @@ impl ProxyTable {
         self.margin
     }
 
+    /// The margin of a proxy whose box is `aabb`: the table's margin, or
+    /// [`MARGIN_PER_SIZE`] of the box's shorter side if that is less.
+    #[inline]
+    pub(crate) fn margin_for(&self, aabb: &Aabb) -> Real {
+        let half = aabb.half_extents();
+        self.margin.min(2.0 * MARGIN_PER_SIZE * half.x.min(half.y))
+    }
+
     pub(crate) fn len(&self) -> usize {
         self.len
     }
@@ -127,7 +136,7 @@ impl ProxyTable {
         if self.slots.len() <= id.index() {
             self.slots.resize(id.index() + 1, None);
         }
-        let fat = aabb.inflated(self.margin);
+        let fat = aabb.inflated(self.margin_for(aabb));
         self.slots[id.index()] = Some(fat);
         self.len += 1;
         Ok(fat)
@@ -167,10 +176,11 @@ impl ProxyTable {
     /// fat box changed.
     #[inline]
     pub(crate) fn update_checked(&mut self, id: ProxyId, aabb: &Aabb) -> Option<(Aabb, Aabb)> {
+        let margin = self.margin_for(aabb);
         let slot = self.slots[id.index()]
             .as_mut()
             .expect("update_checked is only called after check_update");
-        let new = refatten(slot, aabb, self.margin)?;
+        let new = refatten(slot, aabb, margin)?;
         let old = core::mem::replace(slot, new);
         Some((old, new))
     }

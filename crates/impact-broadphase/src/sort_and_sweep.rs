@@ -57,7 +57,8 @@ impl SortAndSweep {
     }
 
     /// An empty broadphase whose fat boxes are the given boxes grown by `margin` (world
-    /// units). A margin of zero stores exact boxes.
+    /// units), or by [`MARGIN_PER_SIZE`](crate::MARGIN_PER_SIZE) of a box's shorter side if
+    /// that is less. A margin of zero stores exact boxes.
     ///
     /// # Errors
     /// [`BroadphaseError::NotFinite`] or [`BroadphaseError::Negative`] naming `margin`.

@@ -75,12 +75,19 @@ impl Model {
         if self.proxies.contains_key(&id) {
             return false;
         }
-        self.proxies.insert(id, (aabb, aabb.inflated(self.margin)));
+        self.proxies
+            .insert(id, (aabb, aabb.inflated(self.margin_for(&aabb))));
         true
     }
 
+    /// The margin of a box: the broadphase's, capped at a quarter of the box's shorter side.
+    fn margin_for(&self, aabb: &Aabb) -> Real {
+        let side = (aabb.maxs - aabb.mins).min();
+        self.margin.min(0.25 * side)
+    }
+
     fn update(&mut self, id: u32, aabb: Aabb) -> Option<bool> {
-        let margin = self.margin;
+        let margin = self.margin_for(&aabb);
         let (tight, fat) = self.proxies.get_mut(&id)?;
         *tight = aabb;
         // Keep the fat box while the box fits in it and it is not 4 margins too large.

@@ -200,7 +200,10 @@ fn fast_disc_among_thin_segments_gains_nothing() {
             run::<MotionClamping>(&bodies, 300)
         };
         assert!(worst_rise <= 1e-12, "{name}: one step added {worst_rise:e}");
-        assert!(e <= e0 * (1.0 + 1e-12), "{name}: {e0} -> {e}");
+        // The restitution pass keeps each step within a relative 1e-12 of the energy its
+        // bodies came with (its slack for rounding), so 300 steps may add up to 300 times
+        // that; the speed doubling this guards against was a factor of 4.
+        assert!(e <= e0 * (1.0 + 300.0 * 1e-12), "{name}: {e0} -> {e}");
     }
 }
 
