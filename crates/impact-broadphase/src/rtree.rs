@@ -185,42 +185,18 @@ where
     }
 }
 
-/// Every pair of overlapping boxes among `leaves`, each once, by sort and sweep: sorted by
-/// their lower bounds along the axis the boxes spread most on, each box meets only the boxes
-/// that start before it ends there. When most of the moving tree's proxies moved, this
-/// finds their pairs with a sort of nearly sorted keys and one pass over contiguous memory,
-/// where joining the freshly built tree with itself descended into every pair of
-/// overlapping nodes (a third of a step of the 10,000-disc rain under `MotionClamping`).
-/// `leaves` is reordered; ties on the axis are broken by handle, so the order, and the
-/// order of the pairs, depends only on the boxes.
-fn sweep_join<F: FnMut(ProxyId, ProxyId)>(leaves: &mut [Leaf], pair: &mut F) {
-    let Some(first) = leaves.first() else {
-        return;
-    };
-    let (mut lo, mut hi) = (first.envelope.lower(), first.envelope.lower());
-    for l in leaves.iter() {
-        let c = l.envelope.lower();
-        for k in 0..2 {
-            lo[k] = lo[k].min(c[k]);
-            hi[k] = hi[k].max(c[k]);
+/// Every pair of overlapping leaves under `node`, each once: the tree traversed against
+/// itself, so that subtrees apart from each other are never compared leaf by leaf.
+fn self_join<F: FnMut(ProxyId, ProxyId)>(node: &ParentNode<Leaf>, pair: &mut F) {
+    let children = node.children();
+    for (i, a) in children.iter().enumerate() {
+        if let RTreeNode::Parent(p) = a {
+            self_join(p, pair);
         }
-    }
-    let axis = usize::from(hi[1] - lo[1] > hi[0] - lo[0]);
-    let other = 1 - axis;
-    leaves.sort_unstable_by(|a, b| {
-        a.envelope.lower()[axis]
-            .total_cmp(&b.envelope.lower()[axis])
-            .then(a.id.cmp(&b.id))
-    });
-    for (i, a) in leaves.iter().enumerate() {
-        let (al, au) = (a.envelope.lower(), a.envelope.upper());
-        for b in &leaves[i + 1..] {
-            let (bl, bu) = (b.envelope.lower(), b.envelope.upper());
-            if bl[axis] > au[axis] {
-                break;
-            }
-            if al[other] <= bu[other] && bl[other] <= au[other] {
-                pair(a.id, b.id);
+        let env_a = a.envelope();
+        for b in &children[i + 1..] {
+            if env_a.overlaps(&b.envelope()) {
+                cross_join(a, b, pair);
             }
         }
     }
@@ -344,8 +320,6 @@ pub struct RTreeBroadphase {
     found: Vec<ProxyPair>,
     /// Scratch for sorting `found`.
     sort_scratch: Vec<ProxyPair>,
-    /// Scratch: the moving proxies' leaves, for [`sweep_join`].
-    sweep: Vec<Leaf>,
     /// Scratch: the next `candidates`, swapped in (no allocation per step).
     next_candidates: Vec<Candidate>,
     /// Scratch: moving-tree updates of a batch, `(id, old tree box)`, `None` for a proxy
@@ -393,7 +367,6 @@ impl RTreeBroadphase {
             removed: false,
             found: Vec::new(),
             sort_scratch: Vec::new(),
-            sweep: Vec::new(),
             next_candidates: Vec::new(),
             changes: Vec::new(),
             batch: 0,
@@ -592,14 +565,7 @@ impl RTreeBroadphase {
         // moved proxy is in the moving tree (or absent).
         let moved_count = self.dirty.iter().filter(|&&d| moved(d)).count();
         if moved_count as Real > JOIN_FRACTION * self.moving_len as Real {
-            let leaves = &mut self.sweep;
-            leaves.clear();
-            leaves.extend(
-                (0..state.len())
-                    .filter(|&i| state[i].has(State::MOVING))
-                    .map(|i| leaf(ProxyId(i as u32), &self.tree_box[i])),
-            );
-            sweep_join(leaves, &mut |a, b| {
+            self_join(self.moving.root(), &mut |a, b| {
                 if moved(a) || moved(b) {
                     found.push(ProxyPair::new(a, b));
                 }
