@@ -19,7 +19,7 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use impact2d::broadphase::scenes::Scene;
 use impact2d::broadphase::{
-    Broadphase, BruteForce, DEFAULT_MARGIN, ProxyId, RTreeBroadphase, SortAndSweep,
+    Broadphase, BruteForce, DEFAULT_MARGIN, ProxyId, RTreeBroadphase, SortAndSweep, margin_for,
 };
 use impact2d::geometry::Aabb;
 use parry2d_f64::bounding_volume::Aabb as ParryAabb;
@@ -78,7 +78,7 @@ impl<const REBUILD: bool> Competitor for ParryBvh<REBUILD> {
         // Same fat boxes as ours at the start; handles are 0..n, which `from_leaves` uses.
         let leaves: Vec<ParryAabb> = initial
             .iter()
-            .map(|(_, aabb)| parry_aabb(&aabb.inflated(DEFAULT_MARGIN)))
+            .map(|(_, aabb)| parry_aabb(&aabb.inflated(margin_for(DEFAULT_MARGIN, aabb))))
             .collect();
         let mut s = Self {
             bvh: Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves),
@@ -91,8 +91,12 @@ impl<const REBUILD: bool> Competitor for ParryBvh<REBUILD> {
 
     fn step(&mut self, moved: &[(ProxyId, Aabb)]) -> usize {
         for (id, aabb) in moved {
-            self.bvh
-                .insert_or_update_partially(parry_aabb(aabb), id.0, DEFAULT_MARGIN);
+            // The margin ours gives this box (a small drop gets less than the default).
+            self.bvh.insert_or_update_partially(
+                parry_aabb(aabb),
+                id.0,
+                margin_for(DEFAULT_MARGIN, aabb),
+            );
         }
         if REBUILD {
             self.bvh

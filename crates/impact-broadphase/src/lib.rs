@@ -84,8 +84,8 @@ pub use proxy::{ProxyId, ProxyPair};
 pub use rtree::{DEFAULT_REBUILD_FRACTION, RTreeBroadphase, RTreeConfig};
 pub use sort_and_sweep::SortAndSweep;
 
-use impact_geometry::Real;
 use impact_geometry::tolerances::LINEAR_SLOP;
+use impact_geometry::{Aabb, Real};
 
 /// The default fat-box margin (world units): 20 linear slops, 0.1 when units are metres.
 ///
@@ -106,3 +106,22 @@ pub const DEFAULT_MARGIN: Real = 20.0 * LINEAR_SLOP;
 /// quarter of its size still lets a body move a quarter of its size before its box is
 /// refitted. Bodies larger than four margins (0.4 m by default) keep the whole margin.
 pub const MARGIN_PER_SIZE: Real = 0.25;
+
+/// The margin a box gets from a broadphase of margin `margin`: `margin`, or
+/// [`MARGIN_PER_SIZE`] of the box's shorter side if that is less.
+///
+/// ```
+/// use impact_broadphase::{DEFAULT_MARGIN, margin_for};
+/// use impact_geometry::{Aabb, Point};
+///
+/// // A 5 cm disc's box gets a quarter of its size; a 1 m box the whole 0.1 m.
+/// let disc = Aabb { mins: Point::new(0.0, 0.0), maxs: Point::new(0.1, 0.1) };
+/// let crate_box = Aabb { mins: Point::new(0.0, 0.0), maxs: Point::new(1.0, 1.0) };
+/// assert!((margin_for(DEFAULT_MARGIN, &disc) - 0.025).abs() < 1e-12);
+/// assert_eq!(margin_for(DEFAULT_MARGIN, &crate_box), DEFAULT_MARGIN);
+/// ```
+#[inline]
+pub fn margin_for(margin: Real, aabb: &Aabb) -> Real {
+    let half = aabb.half_extents();
+    margin.min(2.0 * MARGIN_PER_SIZE * half.x.min(half.y))
+}

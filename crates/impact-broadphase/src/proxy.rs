@@ -1,6 +1,5 @@
 //! Proxy handles, pairs, and the fat-box table every implementation shares.
 
-use crate::MARGIN_PER_SIZE;
 use crate::error::{BroadphaseError, non_negative, valid_aabb};
 use impact_geometry::{Aabb, Real};
 
@@ -97,8 +96,7 @@ impl ProxyTable {
     /// [`MARGIN_PER_SIZE`] of the box's shorter side if that is less.
     #[inline]
     pub(crate) fn margin_for(&self, aabb: &Aabb) -> Real {
-        let half = aabb.half_extents();
-        self.margin.min(2.0 * MARGIN_PER_SIZE * half.x.min(half.y))
+        crate::margin_for(self.margin, aabb)
     }
 
     pub(crate) fn len(&self) -> usize {
