@@ -5,7 +5,7 @@
 //! every answer is conservative: **false positives allowed, false negatives never**.
 //!
 //! - [`Broadphase`] is the trait the stepper uses: insert, update and remove proxies (a
-//!   [`ProxyId`] plus an [`Aabb`](impact_geometry::Aabb)), a per-step [`Broadphase::update_batch`] from swept boxes,
+//!   [`ProxyId`] plus an [`Aabb`]), a per-step [`Broadphase::update_batch`] from swept boxes,
 //!   all overlapping pairs sorted, and queries for a box, a swept box (what continuous
 //!   collision detection asks), a ray and a point. Swapping the implementation is one type.
 //! - [`RTreeBroadphase`]: `rstar` R*-trees, one for settled proxies and one for moving
