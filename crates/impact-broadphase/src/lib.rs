@@ -18,8 +18,9 @@
 //! Answers are sorted by handle and depend only on the stored fat boxes, which follow one
 //! rule in every implementation (each box grown by [`margin_for`] its size, refitted when it
 //! leaves its fat box or the fat box grows four margins too large): same calls, same
-//! answers, whatever the implementation and the tree layout. Bad input (NaN or inverted boxes, unknown handles) is refused with a
-//! [`BroadphaseError`] that names the field and the value.
+//! answers, whatever the implementation and the tree layout. Bad input (NaN or inverted
+//! boxes, unknown handles) is refused with a [`BroadphaseError`] that names the field and
+//! the value.
 //!
 //! ```
 //! use impact_broadphase::{Broadphase, BruteForce, ProxyId, ProxyPair, RTreeBroadphase};

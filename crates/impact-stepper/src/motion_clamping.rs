@@ -8,12 +8,12 @@ use crate::motion::{
     fast_ccd_body, held_contact, held_normal, is_finite, move_pair_as_one, pushed_through,
     rebuilt_sweep,
 };
-use crate::stepper::{DiscreteReport, StepContext, Stepper};
+use crate::stepper::{DiscreteReport, StepContext, Stepper, solve_contacts};
 use crate::swing::{anchored, swinging_deepening, swings, unit_normal};
 use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Point, Real, Sweep, Vector};
 use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};
-use impact_solver::{BodyHandle, ContactPair, RigidBody, solve_step};
+use impact_solver::{BodyHandle, ContactPair, RigidBody};
 
 /// The settings of [`MotionClamping`], validated by [`MotionClampingSettings::validate`]
 /// (and by [`MotionClamping::new`], [`MotionClamping::set_settings`] and deserialization).
@@ -314,7 +314,7 @@ impl Stepper for MotionClamping {
 
     fn advance<B: Broadphase>(
         &mut self,
-        ctx: StepContext<'_, B>,
+        mut ctx: StepContext<'_, B>,
     ) -> Result<ClampReport, WorldError> {
         // The settings are valid by construction; the step length was checked by the world,
         // and `solve_step` validates the rest before changing anything.
@@ -352,18 +352,7 @@ impl Stepper for MotionClamping {
         scratch
             .solver_contacts
             .extend(ctx.contacts.iter().filter(|c| !clamp_covers(c)));
-        let solver = solve_step(
-            ctx.bodies,
-            &scratch.solver_contacts,
-            ctx.cache,
-            ctx.gravity,
-            ctx.solver,
-            dt,
-        )?;
-        let discrete = DiscreteReport {
-            constraints: solver.constraints().len(),
-        };
-        drop(solver);
+        let discrete = solve_contacts(&mut ctx, &scratch.solver_contacts)?;
         let mut report = ClampReport {
             discrete,
             ..ClampReport::default()

@@ -214,20 +214,32 @@ impl Stepper for Discrete {
     }
 }
 
-/// The discrete step shared by [`Discrete`] and
-/// [`MotionClamping`](crate::MotionClamping): gravity, the contact solver's whole soft step
-/// over the step's manifolds, and every body moved to the end pose its solved velocity gives.
+/// The discrete step of [`Discrete`]: gravity, the contact solver's whole soft step over the
+/// step's manifolds, and every body moved to the end pose its solved velocity gives.
 ///
 /// # Errors
 /// As [`solve_step`]; nothing is changed then.
 pub(crate) fn discrete_step<B: Broadphase>(
     ctx: &mut StepContext<'_, B>,
 ) -> Result<DiscreteReport, WorldError> {
+    let contacts = ctx.contacts;
+    solve_contacts(ctx, contacts)
+}
+
+/// [`discrete_step`] over `contacts` instead of all the step's manifolds: the CCD steppers
+/// leave out the contacts they answer for themselves.
+///
+/// # Errors
+/// As [`solve_step`]; nothing is changed then.
+pub(crate) fn solve_contacts<B: Broadphase>(
+    ctx: &mut StepContext<'_, B>,
+    contacts: &[ContactPair],
+) -> Result<DiscreteReport, WorldError> {
     // `solve_step` validates everything before it changes a body, which is the
     // all-or-nothing behaviour the contract asks for.
     let solver = solve_step(
         ctx.bodies,
-        ctx.contacts,
+        contacts,
         ctx.cache,
         ctx.gravity,
         ctx.solver,

@@ -17,7 +17,7 @@ use crate::motion::{
     pose_on_course, pushed_through, rebuilt_sweep,
 };
 use crate::motion_clamping::ClampedBody;
-use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper};
+use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper, solve_contacts};
 use crate::swing::{Deepening, anchored, swinging_deepening, swings, unit_normal};
 use discs::DiscPath;
 use impact_broadphase::Broadphase;
@@ -26,7 +26,6 @@ use impact_narrowphase::toi::moving_points::moving_spheres;
 use impact_narrowphase::{Distance, Toi, distance, shared_face_middle, time_of_impact, toi_discs};
 use impact_solver::{
     BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, RigidBody, resolve_impact,
-    solve_step,
 };
 use queue::{Due, Entry, EventQueue};
 use std::collections::HashMap;
@@ -442,7 +441,7 @@ impl Stepper for FirstTimeOfImpact {
 
     fn advance<B: Broadphase>(
         &mut self,
-        ctx: StepContext<'_, B>,
+        mut ctx: StepContext<'_, B>,
     ) -> Result<FirstToiReport, WorldError> {
         let settings = self.settings;
         settings.validate()?;
@@ -486,18 +485,7 @@ impl Stepper for FirstTimeOfImpact {
 
         // 2. The contact solver's step gives the targets. It validates everything before
         // changing a body, which keeps a failed step all-or-nothing.
-        let solver = solve_step(
-            ctx.bodies,
-            &s.solver_contacts,
-            ctx.cache,
-            ctx.gravity,
-            ctx.solver,
-            dt,
-        )?;
-        report.discrete = DiscreteReport {
-            constraints: solver.constraints().len(),
-        };
-        drop(solver);
+        report.discrete = solve_contacts(&mut ctx, &s.solver_contacts)?;
         if !any_ccd {
             // Nothing to plan and no CCD body to guard: the step was the discrete one, and
             // rebuilding every body's course and box would be wasted.
