@@ -377,8 +377,19 @@ impl IslandEnergy {
     /// The largest scale in `[0, 1]` that keeps the energy within the bound; when the solve
     /// alone already exceeds it, the scale of least energy.
     fn scale(&self) -> Real {
+        if self.exempt {
+            return 1.0;
+        }
+        // Energies past the range of `f64` (a disc of radius 1e39 found by the scene fuzzer)
+        // bound nothing: the island gives no bounce back rather than risk adding energy.
+        if ![self.solved, self.linear, self.quadratic, self.bound]
+            .iter()
+            .all(|e| e.is_finite())
+        {
+            return 0.0;
+        }
         let at_one = self.solved + self.linear + self.quadratic;
-        if self.exempt || at_one <= self.bound * (1.0 + ENERGY_SLACK) || self.quadratic <= 0.0 {
+        if at_one <= self.bound * (1.0 + ENERGY_SLACK) || self.quadratic <= 0.0 {
             return 1.0;
         }
         let least = (-self.linear / (2.0 * self.quadratic)).clamp(0.0, 1.0);
@@ -497,6 +508,21 @@ mod tests {
         assert_eq!(island(5.0, -2.0, 4.0, 3.0).scale(), 0.25);
         // Rising from s = 0: no bounce at all.
         assert_eq!(island(5.0, 1.0, 4.0, 3.0).scale(), 0.0);
+    }
+
+    #[test]
+    fn energies_past_the_range_of_f64_give_no_bounce_and_no_panic() {
+        // The scene fuzzer's disc of radius 3.4e39: its energies overflowed, `least` came out
+        // NaN and `clamp(NaN, 1.0)` panicked.
+        let inf = f64::INFINITY;
+        for e in [
+            island(inf, -inf, inf, inf),
+            island(1.0, f64::NAN, 4.0, 3.0),
+            island(1.0, 0.5, inf, 3.0),
+            island(1.0, 0.5, 4.0, inf),
+        ] {
+            assert_eq!(e.scale(), 0.0, "{e:?}");
+        }
     }
 
     #[test]
