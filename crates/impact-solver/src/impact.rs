@@ -138,6 +138,12 @@ pub fn resolve_impact(
         e = 0.0;
     }
     let j = -(1.0 + e) * vn / k_normal;
+    if !j.is_finite() {
+        // Masses, lever arms or speeds past the range of `f64` (a disc of radius 3e54 found by
+        // the scene fuzzer): no impulse is better than a NaN one, or a panic in the clamp of
+        // the friction below.
+        return Ok(out);
+    }
     let p = normal * j;
     body_a.apply_impulse_unchecked(&(-p), &r_a);
     body_b.apply_impulse_unchecked(&p, &r_b);
@@ -150,9 +156,10 @@ pub fn resolve_impact(
         let rt_a = cross(&r_a, &tangent);
         let rt_b = cross(&r_b, &tangent);
         let k_tangent = ma + mb + ia * rt_a * rt_a + ib * rt_b * rt_b;
-        if k_tangent > 0.0 && vt != 0.0 {
+        let free = -vt / k_tangent;
+        if k_tangent > 0.0 && vt != 0.0 && free.is_finite() {
             let limit = mu * j;
-            let jt = (-vt / k_tangent).clamp(-limit, limit);
+            let jt = free.clamp(-limit, limit);
             let pt = tangent * jt;
             body_a.apply_impulse_unchecked(&(-pt), &r_a);
             body_b.apply_impulse_unchecked(&pt, &r_b);
