@@ -451,3 +451,57 @@ fn a_body_too_large_for_its_periodic_domain_is_refused_with_its_path() {
         "bodies[1].aabb.width: must be at most half the periodic domain in that direction, got 3"
     );
 }
+
+/// A step whose arithmetic leaves the range of `f64` (the scene fuzzer's disc of radius
+/// 3.4e39 striking ordinary discs) fails with the path of the first body it would have left
+/// non-finite, and leaves the world as it was: every body finite, the same step count, and
+/// the same error on the next try.
+#[test]
+fn a_step_that_would_leave_a_body_not_finite_fails_and_changes_nothing() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fuzz/regressions/scene_loader/disc_of_radius_3e39_among_bouncing_discs.json"
+    );
+    let scene = Scene::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut world = scene.build().unwrap();
+    let state = |world: &dyn impact_scene::AnyWorld| -> Vec<u64> {
+        world
+            .body_set()
+            .iter()
+            .flat_map(|(_, b)| {
+                let t = b.pose().translation.vector;
+                [
+                    t.x,
+                    t.y,
+                    b.pose().rotation.re,
+                    b.linvel().x,
+                    b.linvel().y,
+                    b.angvel(),
+                ]
+            })
+            .map(f64::to_bits)
+            .collect()
+    };
+    let mut failed = None;
+    for _ in 0..10 {
+        let before = (state(world.as_ref()), world.step_count());
+        match world.step(scene.dt) {
+            Ok(_) => continue,
+            Err(e) => {
+                assert_eq!((state(world.as_ref()), world.step_count()), before);
+                failed = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    let error = failed.expect("the scene overflows within ten steps");
+    assert!(
+        error.starts_with("bodies[") && error.contains("must be finite"),
+        "{error}"
+    );
+    for (_, b) in world.body_set().iter() {
+        let t = b.pose().translation.vector;
+        assert!(t.x.is_finite() && t.y.is_finite() && b.angvel().is_finite());
+    }
+    assert_eq!(world.step(scene.dt).unwrap_err().to_string(), error);
+}

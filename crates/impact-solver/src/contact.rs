@@ -305,7 +305,7 @@ impl CacheKey {
 /// is in key order, and nothing depends on hash order. [`ContactSolver::store_impulses`]
 /// replaces the whole content, so pairs that stopped touching are forgotten and the cache
 /// never grows past one step's contacts.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
@@ -313,6 +313,19 @@ impl CacheKey {
 )]
 pub struct ContactCache {
     entries: Vec<(CacheKey, CachedImpulse)>,
+}
+
+impl Clone for ContactCache {
+    fn clone(&self) -> Self {
+        Self {
+            entries: self.entries.clone(),
+        }
+    }
+
+    /// Reuses `self`'s storage: a world keeps a copy of its cache through every step.
+    fn clone_from(&mut self, source: &Self) {
+        self.entries.clone_from(&source.entries);
+    }
 }
 
 impl ContactCache {

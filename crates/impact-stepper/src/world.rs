@@ -74,6 +74,10 @@ struct Scratch {
     periodic_pairs: Vec<(u32, u32, i8, i8)>,
     /// The sides of this step's segment contacts, becoming [`World::sides`] if it succeeds.
     sides: Vec<(BodyHandle, BodyHandle, Vector)>,
+    /// Every body's pose and velocities, and the contact cache, as the stepper found them:
+    /// put back if the step leaves a body that is not finite.
+    before: Vec<(BodyHandle, Isometry, Vector, Real)>,
+    cache_before: ContactCache,
 }
 
 /// A 2D physics world: rigid bodies, a broadphase `B` and a [`Stepper`] `S`.
@@ -333,6 +337,19 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         Ok(())
     }
 
+    /// Puts every body's pose and velocities, and the contact cache, back as the stepper
+    /// found them (`Scratch::before`): a step that fails after the stepper ran changes
+    /// nothing a later step reads but the broadphase's fat boxes.
+    fn put_back(&mut self) {
+        for &(handle, pose, linvel, angvel) in &self.scratch.before {
+            if let Some(body) = self.bodies.get_mut(handle) {
+                let ok = body.set_pose(pose).and(body.set_velocity(linvel, angvel));
+                debug_assert!(ok.is_ok(), "the state the step started from was valid");
+            }
+        }
+        core::mem::swap(&mut self.cache, &mut self.scratch.cache_before);
+    }
+
     /// Drops what the world remembers of `handle`'s contacts: warm-start impulses and the
     /// sides of its segment contacts.
     fn forget_contacts(&mut self, handle: BodyHandle) {
@@ -472,9 +489,14 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// # Errors
     /// [`WorldError::NotPositive`] or [`WorldError::NotFinite`] naming `dt`;
     /// [`WorldError::Broadphase`] if a body's swept box overflows (a body at an absurd
-    /// distance or speed); the stepper's error. After an error the bodies, the cache, the
-    /// time and the step count are unchanged; only the broadphase's fat boxes may have grown,
-    /// which changes no answer a step relies on (false positives are allowed there).
+    /// distance or speed); the stepper's error; [`WorldError::NotFinite`] naming
+    /// `bodies[i].pose.x` (or `.y`, `.rotation.re`, `.rotation.im`, `linvel.x`, `linvel.y`,
+    /// `angvel`) if the step would leave that body not finite (a scene whose masses or
+    /// speeds take the solver's arithmetic past the range of `f64`). After an error the
+    /// bodies, the cache, the time and the step count are unchanged; only the broadphase's
+    /// fat boxes may have grown, which changes no answer a step relies on (false positives
+    /// are allowed there). A hook called during a failed step has run (its own effects
+    /// outside the world stay).
     pub fn step_with(
         &mut self,
         dt: Real,
@@ -519,6 +541,13 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         let stepper_span = tracing::debug_span!("stepper", manifolds = report.manifolds).entered();
         self.scratch.events.clear();
         self.scratch.removed.clear();
+        self.scratch.before.clear();
+        self.scratch.before.extend(
+            self.bodies
+                .iter()
+                .map(|(h, b)| (h, *b.pose(), b.linvel(), b.angvel())),
+        );
+        self.scratch.cache_before.clone_from(&self.cache);
         report.stepper = self.stepper.advance(StepContext {
             bodies: &mut self.bodies,
             broadphase: &mut self.broadphase,
@@ -535,6 +564,10 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             periodic: self.scratch.images,
         })?;
         drop(stepper_span);
+        if let Some(error) = first_not_finite(&self.bodies) {
+            self.put_back();
+            return Err(error);
+        }
         self.wrap_bodies();
         core::mem::swap(&mut self.events, &mut self.scratch.events);
         if pass {
@@ -817,6 +850,32 @@ fn period_counts(s: &Vector, size: &Vector) -> (i8, i8) {
 ///
 /// # Errors
 /// [`WorldError::NotFinite`] naming `{field}.aabb.*` if the box overflows.
+/// The first body (in slot order) whose pose or velocities are not finite, as the error a
+/// step that left it so returns: a scene beyond the range of `f64` (a disc of radius 1e39
+/// striking others, found by the scene fuzzer) can overflow the solver's arithmetic.
+fn first_not_finite(bodies: &BodySet) -> Option<WorldError> {
+    bodies.iter().find_map(|(h, b)| {
+        let t = b.pose().translation.vector;
+        let r = b.pose().rotation;
+        let v = b.linvel();
+        [
+            ("pose.x", t.x),
+            ("pose.y", t.y),
+            ("pose.rotation.re", r.re),
+            ("pose.rotation.im", r.im),
+            ("linvel.x", v.x),
+            ("linvel.y", v.y),
+            ("angvel", b.angvel()),
+        ]
+        .into_iter()
+        .find(|(_, value)| !value.is_finite())
+        .map(|(name, value)| WorldError::NotFinite {
+            field: format!("bodies[{}].{name}", h.index),
+            value,
+        })
+    })
+}
+
 pub(crate) fn proxy_box(body: &RigidBody, field: &str) -> Result<Aabb, WorldError> {
     let aabb = body.shape().aabb(body.pose());
     for (name, value) in [
