@@ -474,6 +474,7 @@ fn a_step_that_would_leave_a_body_not_finite_fails_and_changes_nothing() {
                     t.x,
                     t.y,
                     b.pose().rotation.re,
+                    b.pose().rotation.im,
                     b.linvel().x,
                     b.linvel().y,
                     b.angvel(),
