@@ -5,6 +5,7 @@ use crate::domain::translated;
 use core::f64::consts::{PI, TAU};
 use impact_geometry::{Aabb, Isometry, Point, Real, Segment, Shape, Sweep, Vector, cross};
 use impact_narrowphase::distance;
+use impact_narrowphase::toi::moving_points::moving_spheres;
 use impact_solver::{BodyHandle, BodySet, ContactPair, RigidBody};
 
 /// The motion of `body` from `start` to its current pose over `dt`, as a constant-velocity
@@ -331,11 +332,7 @@ fn centre_went_through(
         y.local_center(),
         y.shape().bounding_radius(&y.local_center()),
     );
-    let clear = |a: Point, b: Point| {
-        let along = b - a;
-        let t = ((centre - a).dot(&along) / along.norm_squared()).clamp(0.0, 1.0);
-        (a + along * t - centre).norm() > reach
-    };
+    let clear = |a: Point, b: Point| moving_spheres(a, b, reach, centre, centre, 0.0).is_none();
     let mut last = seen(0);
     for k in 1..=pieces {
         let next = seen(k);

@@ -5,8 +5,8 @@ use crate::domain::translated_sweep;
 use crate::error::{WorldError, finite};
 use crate::grid::ReachGrid;
 use crate::motion::{
-    fast_ccd_body, held_contact, held_normal, is_finite, move_pair_as_one, pushed_through,
-    rebuilt_sweep,
+    fast_ccd_body, held_contact, held_normal, is_finite, move_pair_as_one, moves_past_threshold,
+    pushed_through, rebuilt_sweep,
 };
 use crate::stepper::{DiscreteReport, StepContext, Stepper, solve_contacts};
 use crate::swing::{anchored, swinging_deepening, swings, unit_normal};
@@ -340,11 +340,11 @@ impl Stepper for MotionClamping {
         // kinematic bodies beyond the contact distance are left out: the clamp covers that
         // motion exactly, and a speculative contact per segment a fast disc's swept box meets
         // made most of the solver's work in the rain of discs.
-        let contact_distance = settings.toi.target_separation() + settings.toi.tolerance();
+        let pad = settings.toi.target_separation() + settings.toi.tolerance();
         let fast = &scratch.fast;
         let fixed = |h: BodyHandle| ctx.bodies.get(h).is_some_and(|b| !b.is_dynamic());
         let clamp_covers = |c: &ContactPair| {
-            c.manifold.min_separation() > contact_distance
+            c.manifold.min_separation() > pad
                 && ((fast[c.a.index as usize] && fixed(c.b))
                     || (fast[c.b.index as usize] && fixed(c.a)))
         };
@@ -369,7 +369,6 @@ impl Stepper for MotionClamping {
         }
 
         // 4. The earliest safe fraction of each fast CCD body.
-        let pad = settings.toi.target_separation() + settings.toi.tolerance();
         scratch.clamps.clear();
         // A contact the solver held must not end on the far side, which no time of impact
         // sees (the pair overlaps at the start): both bodies stay where they were. A pair
@@ -405,12 +404,14 @@ impl Stepper for MotionClamping {
                 continue;
             };
             let checked = scratch.fast[slot]
-                || body.is_dynamic() && body.ccd() && {
-                    let radius = body.shape().bounding_radius(&body.local_center());
-                    let motion =
-                        sweep.displacement().norm() + sweep.rotation_angle().abs() * radius;
-                    !(motion <= settings.velocity_threshold * radius || motion.is_nan())
-                };
+                || body.is_dynamic()
+                    && body.ccd()
+                    && moves_past_threshold(
+                        settings.velocity_threshold,
+                        (sweep.linvel().norm(), sweep.angvel()),
+                        body.shape().bounding_radius(&body.local_center()),
+                        dt,
+                    );
             let mut aabb = Aabb::swept(body.shape(), &sweep);
             if checked {
                 report.checked_bodies += 1;
