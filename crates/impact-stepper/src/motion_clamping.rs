@@ -178,8 +178,8 @@ struct Scratch {
 ///    it past [`MotionClampingSettings::velocity_threshold`] over the step) does not get
 ///    speculative contacts with static and kinematic bodies, only contacts within the target
 ///    separation plus the tolerance of them at the start. The world gives the broadphase
-///    such a body's box at its start pose, padded by that distance, instead of its swept box
-///    ([`Stepper::contact_reach`]). The clamp below covers the rest of its motion against
+///    such a body's box at its start pose, padded by the world's speculative pad (or that
+///    distance, if larger), instead of its swept box ([`Stepper::contact_reach`]). The clamp below covers the rest of its motion against
 ///    every body, exactly for static ones, so the solver needs no speculative contact to
 ///    stop it; speculative contacts with other dynamic bodies, which the clamp covers only
 ///    along their unclamped targets, are kept wherever the broadphase finds them. The poses
@@ -580,13 +580,14 @@ impl Stepper for MotionClamping {
     }
 
     /// A fast body (see "One step") gives the broadphase its box at the start pose, padded by
-    /// the target separation plus the tolerance, instead of its swept box: the clamp covers
-    /// its motion against every body, and the broadphase and the narrowphase are spared the
-    /// pairs its swept box meets. Its pairs with dynamic bodies whose own swept boxes reach
-    /// it still get their speculative contacts.
-    fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real) -> Option<Real> {
+    /// the world's pad (or the target separation plus the tolerance, if larger), instead of
+    /// its swept box: the clamp covers its motion against every body, and the broadphase and
+    /// the narrowphase are spared the pairs its swept box meets. Its pairs with bodies close
+    /// at the start, and with dynamic bodies whose own swept boxes reach it, still get their
+    /// speculative contacts.
+    fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real, pad: Real) -> Option<Real> {
         fast_ccd_body(self.settings.velocity_threshold, body, gravity, dt)
-            .then(|| self.settings.toi.target_separation() + self.settings.toi.tolerance())
+            .then(|| pad.max(self.settings.toi.target_separation() + self.settings.toi.tolerance()))
     }
 }
 

@@ -146,11 +146,14 @@ pub trait Stepper {
 
     /// For a body whose contacts this stepper only needs where they are close at the start
     /// of the step, how close: the world then gives the broadphase the body's box at its
-    /// start pose, padded by this reach (or by the world's own pad, if larger), instead of
-    /// its swept box over the step, and the manifolds of its pairs farther apart than that
-    /// at the start may be missing from [`StepContext::contacts`]. Asked once per body per
-    /// step with the world pass, before [`Stepper::advance`], with `gravity` the length of
-    /// the world's gravity and `dt` the step length.
+    /// start pose, padded by this reach, instead of its swept box over the step padded by
+    /// `pad`, and the manifolds of its pairs farther apart than the reach at the start may
+    /// be missing from [`StepContext::contacts`]. Asked once per body per step with the
+    /// world pass, before [`Stepper::advance`], with `gravity` the length of the world's
+    /// gravity, `dt` the step length and `pad` the world's speculative pad (its speculative
+    /// distance plus `gravity * dt^2`, what it pads every other box by). A stepper that
+    /// wants the body's speculative contacts with bodies close at the start too answers at
+    /// least `pad`, as [`MotionClamping`](crate::MotionClamping) does.
     ///
     /// `None`, the default, is always correct: the swept box, which gives every pair the
     /// body can meet during the step at the start velocities. A stepper that answers `Some`
@@ -158,8 +161,8 @@ pub trait Stepper {
     /// them on its own, as [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) does in its
     /// grid): it saves the broadphase and the narrowphase the pairs a fast body's swept box
     /// meets.
-    fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real) -> Option<Real> {
-        let _ = (body, gravity, dt);
+    fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real, pad: Real) -> Option<Real> {
+        let _ = (body, gravity, dt, pad);
         None
     }
 }

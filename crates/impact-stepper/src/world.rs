@@ -668,9 +668,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         for (handle, body) in self.bodies.iter() {
             let sweep = body.sweep(dt)?;
             let swept = || Aabb::swept(body.shape(), &sweep).inflated(pad);
-            let reach = self.stepper.contact_reach(body, g, dt);
+            let reach = self.stepper.contact_reach(body, g, dt, pad);
             let aabb = match reach {
-                Some(reach) => body.shape().aabb(body.pose()).inflated(pad.max(reach)),
+                Some(reach) => body.shape().aabb(body.pose()).inflated(reach),
                 None => swept(),
             };
             if let Some(images) = &mut scratch.images {

@@ -702,11 +702,12 @@ impl Stepper for FirstTimeOfImpact {
 
     /// A checked body's pairs that are apart at the start are planned as impacts, found in
     /// the stepper's own grid: of the world's pass it only needs the contacts within the
-    /// target separation plus the tolerance at the start, which it leaves to the solver.
-    /// The manifolds kept are the same as with its swept box (one test decides which bodies
-    /// are checked, here and in the step); the broadphase and the narrowphase are spared
-    /// the pairs a fast body's swept box meets.
-    fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real) -> Option<Real> {
+    /// target separation plus the tolerance at the start, which it leaves to the solver,
+    /// and it asks for no more (not the world's speculative pad: the contacts between that
+    /// and the reach it would drop). The manifolds kept are the same as with its swept box
+    /// (one test decides which bodies are checked, here and in the step); the broadphase
+    /// and the narrowphase are spared the pairs a fast body's swept box meets.
+    fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real, _pad: Real) -> Option<Real> {
         fast_ccd_body(self.settings.velocity_threshold, body, gravity, dt)
             .then(|| self.settings.toi.target_separation() + self.settings.toi.tolerance())
     }
