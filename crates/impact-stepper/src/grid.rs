@@ -31,6 +31,13 @@ const MAX_LEVEL: usize = 20;
 /// many cells; past it, it tests that level's boxes one by one.
 const MAX_CELL_VISITS: i64 = 64;
 
+/// A level with at most this many boxes is tested box by box whenever that is fewer than
+/// the cells a query covers there: the coarse levels of a scene hold a floor or a few
+/// walls, and every query reaches them. (In the rain of 1,000 discs, 1% fewer instructions
+/// and branch misses a step than visiting their cells; more boxes than this and the
+/// mispredicted box tests cost more than the cells' hashing.)
+const FEW_MEMBERS: i64 = 2;
+
 #[derive(Debug, Clone, Copy, Default)]
 struct Level {
     /// Cell side on each axis.
@@ -330,7 +337,8 @@ impl ReachGrid {
                 None => self.cell_range(level, aabb),
             };
             let cells = (x1 - x0 + 1).saturating_mul(y1 - y0 + 1);
-            if cells > MAX_CELL_VISITS && (self.members[level].len() as i64) < cells {
+            let members = self.members[level].len() as i64;
+            if members < cells && (cells > MAX_CELL_VISITS || members <= FEW_MEMBERS) {
                 for item in &self.members[level] {
                     report(item, &mut self.stamps, true);
                 }
