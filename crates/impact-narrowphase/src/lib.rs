@@ -53,6 +53,6 @@ pub use gjk::{GjkCache, GjkOutput, gjk_distance};
 pub use options::{ToiOptions, ToiOptionsError};
 pub use toi::{
     NoClosedForm, ToiMethod, closed_form_toi, time_of_impact, time_of_impact_with,
-    toi_conservative_advancement, toi_discs,
+    toi_conservative_advancement, toi_disc_still_segment, toi_discs,
 };
 pub use toi_result::{Hit, Toi};

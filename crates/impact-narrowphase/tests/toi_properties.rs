@@ -366,3 +366,48 @@ proptest! {
         check_invariants_with(&p, opts)?;
     }
 }
+
+/// A segment (sometimes a point) and its pose, for the disc-against-still-segment check.
+fn still_segment() -> impl Strategy<Value = (impact_geometry::Segment, impact_geometry::Isometry)> {
+    use impact_geometry::{Isometry, Point, Segment};
+    let end = || (-2.0..2.0f64, -2.0..2.0f64).prop_map(|(x, y)| Point::new(x, y));
+    (
+        end(),
+        prop_oneof![3 => end().prop_map(Some), 1 => Just(None)],
+        (-3.0..3.0f64, -3.0..3.0f64, -3.2..3.2f64),
+    )
+        .prop_map(|(a, b, (x, y, angle))| {
+            let segment = Segment::new(a, b.unwrap_or(a)).expect("finite ends");
+            (segment, Isometry::new(Vector::new(x, y), angle))
+        })
+}
+
+proptest! {
+    #![proptest_config(config(0x0d15_c5e6))]
+
+    /// `toi_disc_still_segment` answers what `toi_circle_segment` does for a disc about its
+    /// origin (spinning or not) and a segment that does not move, bit for bit: the stepper
+    /// uses one or the other depending on the pair, and both must give the same step.
+    #[test]
+    fn disc_against_still_segment_is_the_closed_form_bit_for_bit(
+        radius in 0.01..1.0f64,
+        (x, y, angle) in (-3.0..3.0f64, -3.0..3.0f64, -3.2..3.2f64),
+        (vx, vy, w) in (-60.0..60.0f64, -60.0..60.0f64, -50.0..50.0f64),
+        (segment, pose) in still_segment(),
+        dt in 0.001..0.1f64,
+        exact in any::<bool>(),
+    ) {
+        use impact_geometry::{Circle, Isometry, Point, Sweep};
+        use impact_narrowphase::toi::toi_circle_segment;
+        use impact_narrowphase::toi_disc_still_segment;
+        let opts = if exact { ToiOptions::exact() } else { ToiOptions::default() };
+        let disc = Circle::new(radius).expect("positive radius");
+        let start = Isometry::new(Vector::new(x, y), angle);
+        let sweep = Sweep::new(start, Point::origin(), Vector::new(vx, vy), w, dt).expect("finite");
+        let still = Sweep::new(pose, Point::origin(), Vector::zeros(), 0.0, dt).expect("finite");
+        let general = toi_circle_segment(&disc, &sweep, &segment, &still, &opts);
+        let direct =
+            toi_disc_still_segment(radius, &start, sweep.displacement(), &segment, &pose, &opts);
+        prop_assert_eq!(general, Ok(direct));
+    }
+}

@@ -5,7 +5,7 @@
 use super::disc_segment::cast_disc_segment;
 use super::linear::{LinearBody, cast_linear};
 use crate::{NoClosedForm, Toi, ToiOptions};
-use impact_geometry::{Circle, Segment, Sweep};
+use impact_geometry::{Circle, Isometry, Point, Real, Segment, Sweep, Vector};
 
 /// The first fraction of the step at which the circle `a` and the segment `b` come within
 /// `options.target_separation()`; exact to rounding.
@@ -24,6 +24,38 @@ pub fn toi_circle_segment(
     let a = LinearBody::new(a.core(), a.radius(), sweep_a)?;
     let b = LinearBody::new(b.core(), 0.0, sweep_b)?;
     Ok(cast_disc_segment(&a, &b, options).unwrap_or_else(|| cast_linear(&a, &b, options)))
+}
+
+/// [`toi_circle_segment`] for a disc centred on its origin, which starts at `start` and
+/// moves by `displacement` over the step, against a segment that does not move, at
+/// `pose`: the same answer, bit for bit, for callers that keep poses and velocities and
+/// need not build either [`Sweep`] per query (an event-driven stepper asks it of every
+/// segment near a disc at every impact of the disc).
+#[inline]
+pub fn toi_disc_still_segment(
+    radius: Real,
+    start: &Isometry,
+    displacement: Vector,
+    segment: &Segment,
+    pose: &Isometry,
+    options: &ToiOptions,
+) -> Toi {
+    let core = [Point::origin()];
+    let a = LinearBody {
+        core: &core,
+        normals: None,
+        radius,
+        start: *start,
+        displacement,
+    };
+    let b = LinearBody {
+        core: segment.core(),
+        normals: None,
+        radius: 0.0,
+        start: *pose,
+        displacement: Vector::zeros(),
+    };
+    cast_disc_segment(&a, &b, options).unwrap_or_else(|| cast_linear(&a, &b, options))
 }
 
 #[cfg(test)]

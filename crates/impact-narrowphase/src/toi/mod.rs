@@ -26,7 +26,7 @@ pub use capsule_polygon::toi_capsule_polygon;
 pub use circle_capsule::toi_circle_capsule;
 pub use circle_circle::{toi_circle_circle, toi_discs};
 pub use circle_polygon::toi_circle_polygon;
-pub use circle_segment::toi_circle_segment;
+pub use circle_segment::{toi_circle_segment, toi_disc_still_segment};
 pub use conservative_advancement::toi_conservative_advancement;
 pub use polygon_polygon::toi_polygon_polygon;
 pub use segment_capsule::toi_segment_capsule;
