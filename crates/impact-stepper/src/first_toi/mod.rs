@@ -21,9 +21,11 @@ use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper, solve_co
 use crate::swing::{Deepening, anchored, swinging_deepening, swings, unit_normal};
 use discs::DiscPath;
 use impact_broadphase::Broadphase;
-use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector, cross};
+use impact_geometry::{Aabb, Isometry, Point, Real, Segment, Shape, Sweep, Vector, cross};
 use impact_narrowphase::toi::moving_points::moving_spheres;
-use impact_narrowphase::{Distance, Toi, distance, shared_face_middle, time_of_impact, toi_discs};
+use impact_narrowphase::{
+    Distance, Toi, distance, shared_face_middle, time_of_impact, toi_disc_still_segment, toi_discs,
+};
 use impact_solver::{
     BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, RigidBody, resolve_impact,
 };
@@ -124,6 +126,10 @@ struct Scratch {
     /// pair is followed along the courses (see [`Run::overlapping`]). Not in [`Hot`]: read
     /// only for those pairs, and a byte more there costs every plan a longer copy.
     swings: Vec<bool>,
+    /// Per slot: the segment of a static body that is one, which a disc's plan asks by its
+    /// closed form straight from the start pose (see [`Run::plan_pair`]). Not in [`Hot`]:
+    /// read only for those pairs.
+    segments: Vec<Option<Segment>>,
     stopped: Vec<bool>,
     requests: Vec<HookRequests>,
     /// Per pair (smaller slot, larger slot): impacts this step, time of the last one, and
@@ -517,6 +523,7 @@ impl Stepper for FirstTimeOfImpact {
         }
         reset(&mut s.rerouted, slots, false);
         reset(&mut s.swings, slots, false);
+        reset(&mut s.segments, slots, None);
         reset(&mut s.stopped, slots, false);
         reset(&mut s.requests, slots, HookRequests::default());
         s.pairs.clear();
@@ -569,6 +576,9 @@ impl Stepper for FirstTimeOfImpact {
                 ..Hot::default()
             };
             s.swings[slot] = swings(body, &sweep, pad);
+            if let (BodyType::Static, Shape::Segment(segment)) = (body.body_type(), body.shape()) {
+                s.segments[slot] = Some(*segment);
+            }
             s.reach[slot] = Some(if body.body_type() == BodyType::Static {
                 // It never leaves its box, and it keeps no neighbour list (see
                 // `Hot::fixed`): its reach is only there for the moving bodies to find it.
@@ -1197,6 +1207,28 @@ impl Run<'_> {
                     start_y * Point::origin(),
                     linvel_y * rest,
                     hot_y.radius,
+                    &self.settings.toi,
+                )
+            }
+            Some(_) if hot_x.round && rest > 0.0 && self.s.segments[ys].is_some() => {
+                // A disc against a static segment: the closed form the dispatcher would
+                // pick, from the segment's start pose (a static body's course never moves
+                // it), without building the segment's sweep or reading either body. Most of
+                // a rain's other plans.
+                let (Some(segment), Some(pose)) = (self.s.segments[ys], self.s.start[ys]) else {
+                    return;
+                };
+                let pose = translated(&pose, &shift);
+                if !(pose.translation.x.is_finite() && pose.translation.y.is_finite()) {
+                    return;
+                }
+                self.report.toi_queries += 1;
+                toi_disc_still_segment(
+                    hot_x.radius,
+                    &sweep_x.start(),
+                    sweep_x.displacement(),
+                    &segment,
+                    &pose,
                     &self.settings.toi,
                 )
             }
