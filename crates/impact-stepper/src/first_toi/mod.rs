@@ -1762,12 +1762,15 @@ impl Run<'_> {
         let s = &mut *self.s;
         s.reach[slot] = Some(grown);
         s.grid.insert(x, &grown);
-        // The bodies the old reach meets are listed already, and the body's course from
-        // here on stays in the fresh reach: only the bodies that one meets can be new. The
-        // grown reach, which may hold more (a bounce turns a long course round), would
-        // find the old neighbours again.
+        // The list must hold every body the grown reach meets, not only those of the old
+        // reach and of the fresh one: a later course that stays inside the grown box is not
+        // searched again, and the box is larger than the two it was grown from (a bounce
+        // off a diagonal wall turned a course from along x to down; the corner between the
+        // two held a resting disc, which the next course, to the right, went into without
+        // an impact). The bodies the old reach meets are found again, and skipped by
+        // `add_neighbours`.
         let (lists, boxes, hot, period) = (&mut s.neighbours, &s.reach, &s.hot, s.period);
-        s.grid.query(x, &fresh, boxes, false, |y, shift| {
+        s.grid.query(x, &grown, boxes, false, |y, shift| {
             add_neighbours(lists, boxes, hot, slot, y as usize, shift, period);
         });
     }
