@@ -86,6 +86,18 @@ impl HeldPairs {
         self.start[0] = 0;
     }
 
+    /// Lists the pairs of `contacts` that pass `keep`.
+    pub fn rebuild_where(
+        &mut self,
+        contacts: &[ContactPair],
+        keep: impl Fn(&ContactPair) -> bool,
+        scratch: &mut Vec<ContactPair>,
+    ) {
+        scratch.clear();
+        scratch.extend(contacts.iter().filter(|c| keep(c)).copied());
+        self.rebuild(scratch);
+    }
+
     /// Whether the pair of slots `x` and `y` (either order) is listed.
     pub fn holds(&self, x: u32, y: u32) -> bool {
         let (lo, hi) = if x < y { (x, y) } else { (y, x) };
@@ -95,6 +107,44 @@ impl HeldPairs {
             _ => false,
         }
     }
+}
+
+/// Whether the contact solver's targets bring the pair of `c` together along its normal, at
+/// one of its points, by more than the separation the manifold had there plus a slack (the
+/// larger of `tolerance` and a quarter of the smaller body's bounding radius): a contact the
+/// soft solver did not hold. `start` holds the poses at the start of the step by slot; the
+/// bodies are at their targets.
+pub(crate) fn closes_in(
+    bodies: &BodySet,
+    start: &[Option<Isometry>],
+    c: &ContactPair,
+    tolerance: Real,
+) -> bool {
+    let (Some(a), Some(b)) = (bodies.get(c.a), bodies.get(c.b)) else {
+        return false;
+    };
+    let (Some(Some(start_a)), Some(Some(start_b))) =
+        (start.get(c.a.index as usize), start.get(c.b.index as usize))
+    else {
+        return false;
+    };
+    // Soft contacts close in a little under a load and push out again: only a quarter of
+    // the smaller body's bounding radius beyond that counts.
+    let slack = tolerance.max(
+        0.25 * a
+            .shape()
+            .bounding_radius(&a.local_center())
+            .min(b.shape().bounding_radius(&b.local_center())),
+    );
+    // How far the material point at `at` moved over the step.
+    let moved =
+        |from: &Isometry, to: &Isometry, at: Point| to * from.inverse_transform_point(&at) - at;
+    c.manifold.points().iter().any(|p| {
+        let (at_a, at_b) = (p.point, p.point - c.offset);
+        let closing = (moved(start_a, a.pose(), at_a) - moved(start_b, b.pose(), at_b))
+            .dot(&c.manifold.normal);
+        closing > p.separation.max(0.0) + slack
+    })
 }
 
 /// Whether `body` is a *fast* CCD body this step: a dynamic body with the CCD flag whose
@@ -421,6 +471,25 @@ mod tests {
         let (bodies, start, pair) =
             disc_over_segment(Point::new(from.0, from.1), Point::new(to.0, to.1), ccd);
         pushed_through(&bodies, &start, &pair, REACH, DT)
+    }
+
+    /// A disc resting on a segment closes in on it (the manifold's normal points from the
+    /// segment to the disc) by what it sinks: within the slack (the tolerance, or a quarter of
+    /// the disc's radius, 1.25 cm) the soft contact held it; beyond, it did not. Sliding
+    /// along the segment or leaving it never closes in.
+    #[test]
+    fn a_held_pair_closes_in_only_past_the_slack() {
+        let closes = |to: (Real, Real)| {
+            let (bodies, start, pair) =
+                disc_over_segment(Point::new(0.0, 0.05), Point::new(to.0, to.1), true);
+            closes_in(&bodies, &start, &pair, 0.001)
+        };
+        assert!(!closes((0.0, 0.05)));
+        assert!(!closes((0.3, 0.05)), "sliding");
+        assert!(!closes((0.0, 0.2)), "leaving");
+        assert!(!closes((0.1, 0.04)), "sinking 1 cm");
+        assert!(closes((0.1, 0.03)), "sinking 2 cm");
+        assert!(closes((0.0, -0.1)), "pushed through");
     }
 
     proptest::proptest! {
