@@ -138,8 +138,6 @@ struct Scratch {
     solver_contacts: Vec<ContactPair>,
     /// The pairs of `solver_contacts`, for the plans' look-ups.
     held: HeldPairs,
-    /// Scratch for `held`'s rebuild.
-    unheld: Vec<ContactPair>,
     queue: EventQueue,
     /// Per slot with a course: its *reach*, a box holding every place its shape goes in the
     /// step (padded by the target separation and the tolerance), with room to spare for
@@ -499,18 +497,16 @@ impl Stepper for FirstTimeOfImpact {
             // rebuilding every body's course and box would be wasted.
             return Ok(report);
         }
-        // A pair the solver held is its business, unless its targets close in by more than
-        // the pair's separation plus the tolerance: the soft contact did not hold, and its
-        // meeting is planned like any other pair's. In the rain of 10,000 discs two discs
-        // sliding side by side on a segment, hammered from above by impacts the solver does
-        // not see, had targets 7 cm into each other.
+        // A pair the solver held is its business, unless its targets close in past a slack
+        // (see `closes_in`): the soft contact did not hold, and its meeting is planned like
+        // any other pair's. In the rain of 10,000 discs two discs sliding side by side on a
+        // segment, hammered from above by impacts the solver does not see, had targets 7 cm
+        // into each other.
         let tolerance = settings.toi.tolerance();
         let (bodies, start) = (&*ctx.bodies, &s.start);
-        s.held.rebuild_where(
-            &s.solver_contacts,
-            |c| !closes_in(bodies, start, c, tolerance),
-            &mut s.unheld,
-        );
+        s.held.rebuild_where(&s.solver_contacts, |c| {
+            !closes_in(bodies, start, c, tolerance)
+        });
 
         let span = tracing::trace_span!(
             "first_toi",
