@@ -51,6 +51,40 @@ impl GjkCache {
         Self::toward_support(a, b, direction)
     }
 
+    /// The simplex as one edge of a core against one vertex of the other, if it is that:
+    /// `Some((true, i, j, v))` for the edge from A's vertices `i` to `j` against B's vertex `v`,
+    /// `Some((false, i, j, v))` for B's edge against A's vertex (in the order cached).
+    pub(crate) fn edge_against_vertex(&self) -> Option<(bool, usize, usize, usize)> {
+        if self.count != 2 {
+            return None;
+        }
+        let (a, b) = (self.index_a, self.index_b);
+        if b[0] == b[1] && a[0] != a[1] {
+            Some((true, a[0].into(), a[1].into(), b[0].into()))
+        } else if a[0] == a[1] && b[0] != b[1] {
+            Some((false, b[0].into(), b[1].into(), a[0].into()))
+        } else {
+            None
+        }
+    }
+
+    /// The simplex of A's edge from vertex `i` to `j` against B's vertex `v` (`on_a`), or of
+    /// B's edge against A's vertex: where GJK starts after a distance found without it.
+    /// Indices past `u16` leave the cache as it is.
+    pub(crate) fn set_edge_against_vertex(&mut self, on_a: bool, i: usize, j: usize, v: usize) {
+        let (Ok(i), Ok(j), Ok(v)) = (u16::try_from(i), u16::try_from(j), u16::try_from(v)) else {
+            return;
+        };
+        self.count = 2;
+        if on_a {
+            self.index_a = [i, j, 0];
+            self.index_b = [v, v, 0];
+        } else {
+            self.index_a = [v, v, 0];
+            self.index_b = [i, j, 0];
+        }
+    }
+
     fn toward_support(a: &impl Support, b: &impl Support, direction: &Vector) -> Self {
         let ia = a.support(direction);
         let ib = b.support(&-direction);

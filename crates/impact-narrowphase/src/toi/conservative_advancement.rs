@@ -44,6 +44,14 @@
 //! turns nothing, no pose is built). The generic path, which builds both poses and lets GJK
 //! place the vertices, remains for larger polygons and as the reference the tests hold the
 //! fused path to.
+//!
+//! On the fused path most evaluations skip GJK too. Near contact, polygons meet face to vertex,
+//! and the face that realised one distance almost always realises the next: the lowest vertex
+//! of the other core over that face's line, when it projects onto the face itself, is exactly
+//! the distance (the separation along the face normal bounds it from below, and the vertex is
+//! that far from a point of the face). Each evaluation tries the last such face first (the
+//! first one tries the faces that face each other along the centres) and runs GJK, warm-started
+//! from that face and vertex, only when the test fails.
 
 use super::closed_form_toi;
 use crate::distance::distance;
@@ -464,12 +472,27 @@ struct Evaluator<'f> {
     cache: GjkCache,
     /// Whether an evaluation has run (the first one starts GJK from the facing vertices).
     started: bool,
+    /// The polygons' outward face normals in their own axes (empty for other shapes).
+    normals_a: &'f [Vector],
+    normals_b: &'f [Vector],
+    /// The face (of A if the flag is set, else of B; by the index of its first vertex and its
+    /// outward unit normal in the body's axes) whose edge, against a vertex of the other core,
+    /// realised the last distance: the next evaluation tries it first (see
+    /// [`face_distance`]).
+    face: Option<(bool, usize, Vector)>,
 }
 
 impl<'f> Evaluator<'f> {
-    fn new(a: &Mover<'_>, b: &Mover<'_>, frame: Option<&'f mut Frame>, path: Path) -> Self {
+    fn new(a: &Mover<'f>, b: &Mover<'f>, frame: Option<&'f mut Frame>, path: Path) -> Self {
         let path = if frame.is_some() { path } else { Path::Generic };
+        let normals = |shape: &'f Shape| match shape {
+            Shape::Polygon(p) => p.normals(),
+            _ => &[],
+        };
         Self {
+            normals_a: normals(a.shape),
+            normals_b: normals(b.shape),
+            face: None,
             path,
             frame,
             radius_a: a.shape.radius(),
@@ -498,13 +521,47 @@ impl<'f> Evaluator<'f> {
             if first {
                 self.cache = GjkCache::toward_placed(&placed_a, &placed_b, &frame.centers);
             }
-            let mut out = gjk_placed(
-                &placed_a,
-                self.radius_a,
-                &placed_b,
-                self.radius_b,
-                &mut self.cache,
-            );
+            let (radius_a, radius_b) = (self.radius_a, self.radius_b);
+            let found = if first {
+                // No face is known yet: try the faces that face each other along the centres.
+                let try_face = |on_a: bool, shape: &Shape, rotation: &Rotation, d: &Vector| {
+                    let (k, n) = facing_face(shape, rotation, d)?;
+                    let found = face_distance(frame, on_a, k, &n, radius_a, radius_b)?;
+                    Some((found, n))
+                };
+                let found = try_face(true, a.shape, &frame.rotation_a, &frame.centers)
+                    .or_else(|| try_face(false, b.shape, &frame.rotation_b, &-frame.centers));
+                found.map(|(found, n)| {
+                    self.face = Some((found.1, found.2, n));
+                    found
+                })
+            } else {
+                self.face
+                    .and_then(|(on_a, k, n)| face_distance(frame, on_a, k, &n, radius_a, radius_b))
+            };
+            let mut out = match found {
+                Some((out, on_a, i, j, v)) => {
+                    self.cache.set_edge_against_vertex(on_a, i, j, v);
+                    out
+                }
+                None => {
+                    let out = gjk_placed(
+                        &placed_a,
+                        self.radius_a,
+                        &placed_b,
+                        self.radius_b,
+                        &mut self.cache,
+                    );
+                    self.face = self
+                        .cache
+                        .edge_against_vertex()
+                        .and_then(|(on_a, i, j, _)| {
+                            let normals = if on_a { self.normals_a } else { self.normals_b };
+                            frame.face_of_edge(on_a, i, j, normals, &out.normal)
+                        });
+                    out
+                }
+            };
             // Placed relative to A's centre of mass: back to world coordinates.
             out.point_a += frame.center_a.coords;
             out.point_b += frame.center_a.coords;
@@ -544,6 +601,97 @@ impl<'f> Evaluator<'f> {
         }
         curved_step(a, b, normal, bounds, remaining, faces, frame)
     }
+}
+
+/// The face of `shape` whose outward normal is closest in direction to `direction` (world
+/// axes; the body turned by `rotation`): its first vertex and its normal in the body's axes.
+/// The side of a segment's or capsule's core that faces `direction`; none for a disc.
+fn facing_face(shape: &Shape, rotation: &Rotation, direction: &Vector) -> Option<(usize, Vector)> {
+    let local = rotation.inverse_transform_vector(direction);
+    match shape {
+        Shape::Circle(_) => None,
+        Shape::Polygon(p) => {
+            let normals = p.normals();
+            let k = farthest(normals.iter().map(|n| n.dot(&local)));
+            Some((k, normals[k]))
+        }
+        Shape::Segment(s) => Some((0, side_normal(&s.direction(), &local)?)),
+        Shape::Capsule(c) => Some((0, side_normal(&c.axis().direction(), &local)?)),
+    }
+}
+
+/// The distance between the cores placed in `frame` when it is realised by face `k` of a
+/// polygon (of A if `on_a`, else of B) against a vertex of the other core, without GJK: `None`
+/// when it is not, and GJK decides.
+///
+/// The polygon lies on the inner side of its face's line, so the separation along the face
+/// normal, the smallest height `h` of the other core's vertices over that line, is a lower
+/// bound on the distance (a separating axis); when the lowest vertex projects onto the face
+/// itself, it is `h` away from a point of the polygon, so the distance is exactly `h`. One pass
+/// over the other core's vertices, where GJK runs supports, a simplex and a norm: near
+/// contact, where conservative advancement takes most of its steps, polygons meet face to
+/// vertex, and the face that realised the last distance almost always realises the next.
+///
+/// Returns the output as GJK would (in the frame, A's centre of mass at the origin), the side,
+/// the face's two vertex indices and the other core's vertex, for GJK's cache.
+#[inline]
+fn face_distance(
+    frame: &Frame,
+    on_a: bool,
+    k: usize,
+    local_normal: &Vector,
+    radius_a: Real,
+    radius_b: Real,
+) -> Option<(GjkOutput, bool, usize, usize, usize)> {
+    let arms_a = &frame.arms_a[..frame.count_a];
+    let arms_b = &frame.arms_b[..frame.count_b];
+    // The face's core, its placement offset, the other core and its offset: the face body's
+    // vertex `i` is at `face_offset + face_arms[i]`, the other's `j` at `other_offset +
+    // other_arms[j]`.
+    let (face_arms, face_offset, rotation, other_arms, other_offset) = if on_a {
+        (arms_a, ZERO, &frame.rotation_a, arms_b, frame.centers)
+    } else {
+        (arms_b, frame.centers, &frame.rotation_b, arms_a, ZERO)
+    };
+    let n = face_arms.len();
+    let l = k + 1;
+    let l = if l == n { 0 } else { l };
+    let normal = rotation * local_normal;
+    let (mut low, mut low_height) = (0, Real::INFINITY);
+    for (j, arm) in other_arms.iter().enumerate() {
+        let h = normal.dot(arm);
+        if h < low_height {
+            (low, low_height) = (j, h);
+        }
+    }
+    let from = face_offset + face_arms[k];
+    let vertex = other_offset + other_arms[low];
+    let h = normal.dot(&(vertex - from));
+    // Positive by more than rounding (GJK's own test for touching cores), and the vertex
+    // over the face itself, not beyond either end.
+    let edge = face_arms[l] - face_arms[k];
+    let along = (vertex - from).dot(&edge);
+    let clear = h * h
+        > 64.0 * Real::EPSILON * Real::EPSILON * (vertex.norm_squared() + from.norm_squared());
+    if !clear || h <= 0.0 || along < 0.0 || along > edge.norm_squared() {
+        return None;
+    }
+    let foot = vertex - normal * h;
+    // From A toward B.
+    let (normal, core_a, core_b) = if on_a {
+        (normal, foot, vertex)
+    } else {
+        (-normal, vertex, foot)
+    };
+    let out = GjkOutput {
+        distance: h - radius_a - radius_b,
+        normal,
+        point_a: Point::from(core_a + normal * radius_a),
+        point_b: Point::from(core_b - normal * radius_b),
+        cores_overlap: false,
+        iterations: 0,
+    };
+    Some((out, on_a, k, l, low))
 }
 
 /// The longest step the bounds certify from the cores placed in `frame` at the current time:
@@ -640,6 +788,44 @@ impl Frame {
         for (l, p) in self.local_b.iter_mut().zip(b.shape.core()) {
             *l = p - center_b;
         }
+    }
+
+    /// The face (see [`Evaluator::face`]) whose edge joins vertices `i` and `j` of A's core
+    /// (`on_a`) or B's, if they are adjacent: a polygon's own face (`normals` are its outward
+    /// normals), or the side of a segment's or capsule's core facing the other body, which
+    /// lies along `normal` (from A toward B) from it.
+    fn face_of_edge(
+        &self,
+        on_a: bool,
+        i: usize,
+        j: usize,
+        normals: &[Vector],
+        normal: &Vector,
+    ) -> Option<(bool, usize, Vector)> {
+        let (n, local, rotation) = if on_a {
+            (self.count_a, &self.local_a, &self.rotation_a)
+        } else {
+            (self.count_b, &self.local_b, &self.rotation_b)
+        };
+        if n == 2 && i < 2 && j < 2 {
+            let outward = if on_a { *normal } else { -normal };
+            let side = side_normal(
+                &(local[1] - local[0]),
+                &rotation.inverse_transform_vector(&outward),
+            )?;
+            return Some((on_a, 0, side));
+        }
+        if normals.len() != n || i >= n || j >= n {
+            return None;
+        }
+        let k = if j == (i + 1) % n {
+            i
+        } else if i == (j + 1) % n {
+            j
+        } else {
+            return None;
+        };
+        Some((on_a, k, normals[k]))
     }
 
     /// The arms at the given poses (the generic path, which has built them).
