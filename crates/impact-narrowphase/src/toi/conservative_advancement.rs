@@ -518,9 +518,6 @@ impl<'f> Evaluator<'f> {
                 arms: &frame.arms_b[..frame.count_b],
                 offset: frame.centers,
             };
-            if first {
-                self.cache = GjkCache::toward_placed(&placed_a, &placed_b, &frame.centers);
-            }
             let (radius_a, radius_b) = (self.radius_a, self.radius_b);
             let found = if first {
                 // No face is known yet: try the faces that face each other along the centres.
@@ -545,6 +542,9 @@ impl<'f> Evaluator<'f> {
                     out
                 }
                 None => {
+                    if first {
+                        self.cache = GjkCache::toward_placed(&placed_a, &placed_b, &frame.centers);
+                    }
                     let out = gjk_placed(
                         &placed_a,
                         self.radius_a,
