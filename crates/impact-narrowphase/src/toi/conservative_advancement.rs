@@ -19,11 +19,17 @@
 //!   turning twice per step approaches at a fraction of the `|w| r` the linear bound assumes.
 //! - **Turning face**: the height of B's core vertices over the face of A that faces B, turning
 //!   with A (and the same with the roles swapped), is Box2D's separation function. Its second
-//!   derivative is bounded too, and near a face contact it falls at the true approach rate,
-//!   where the fixed normal overstates it (see `curved_step`). It is tried once plain
-//!   advancement slows down.
+//!   derivative is bounded too (per vertex: the vertices near the face, which decide, are the
+//!   ones nearest the face body's centre), and near a face contact it falls at the true
+//!   approach rate, where the fixed normal overstates it by the rate of the face's far corner
+//!   (see `curved_step`).
 //!
-//! The step taken is the longest of these; each is a proof, so their union is. Before any of
+//! When the last distance was realised by a face against a vertex (polygons near contact,
+//! almost always), the step is that face's turning bound alone, taken with the linear bound:
+//! near contact it is the distance itself, to second order. Otherwise, and whenever a step
+//! closed less than half of the gap (the face may have stopped deciding), the step is the
+//! longest of the fixed-normal curved bound and the turning bounds of both facing faces. Each
+//! bound is a proof, so whichever is taken is. Before any of
 //! this, each body's bounding circle about its centre of mass (radius `r` plus its rounding)
 //! moves on a line without turning, so the closed-form time at which the circles come within
 //! the target opens a window outside of which the shapes cannot come within it: a sweep whose
@@ -458,8 +464,8 @@ fn overlapping_cores(t: Real, a: &Mover<'_>, b: &Mover<'_>) -> Toi {
 /// need from the last evaluation.
 struct Evaluator<'f> {
     path: Path,
-    /// The cores at the last evaluation, when they fit the curved bounds: placed by the fused
-    /// path as it evaluates, by [`curved_step`](Self::curved_step) from the poses otherwise.
+    /// The cores at the last evaluation, when they fit the curved bounds: placed from the
+    /// rotations and centres by the fused path, from the poses by the generic one.
     /// Borrowed, not owned: the frame is large, and moving it cost more than it saved.
     frame: Option<&'f mut Frame>,
     /// The shapes' radii (their rounding), looked up once.
@@ -579,11 +585,25 @@ impl<'f> Evaluator<'f> {
                 &(pose_b * b.sweep.local_center() - pose_a * a.sweep.local_center()),
             );
         }
-        gjk_distance(a.shape, pose_a, b.shape, pose_b, &mut self.cache)
+        let out = gjk_distance(a.shape, pose_a, b.shape, pose_b, &mut self.cache);
+        if let Some(frame) = self.frame.as_mut() {
+            // The step bounds read the cores and the face from here, as on the fused path.
+            frame.place(a, pose_a, b, pose_b);
+            self.face = self
+                .cache
+                .edge_against_vertex()
+                .and_then(|(on_a, i, j, _)| {
+                    let normals = if on_a { self.normals_a } else { self.normals_b };
+                    frame.face_of_edge(on_a, i, j, normals, &out.normal)
+                });
+        }
+        out
     }
 
-    /// The longest step the bounds certify from the last evaluation (see the free
-    /// [`curved_step`]); zero when the cores do not fit the curved bounds.
+    /// The step the curved bounds certify from the last evaluation: the turning bound of the
+    /// face that realised the distance ([`Frame::face_step`]) when there is one and `faces`
+    /// is not set, else the longest of the free [`curved_step`]'s; zero when the cores do not
+    /// fit the curved bounds.
     fn curved_step(
         &mut self,
         a: &Mover<'_>,
@@ -596,10 +616,23 @@ impl<'f> Evaluator<'f> {
         let Some(frame) = self.frame.as_mut() else {
             return 0.0;
         };
-        if self.path == Path::Generic {
-            frame.place(a, &self.pose_a, b, &self.pose_b);
+        match self.face {
+            // The face that realised the distance, turning with its body: the height of the
+            // other core over it is the distance itself near contact (see `Frame::face_step`).
+            Some((on_a, k, local_normal)) if !faces => {
+                let (body, other) = if on_a { (a, b) } else { (b, a) };
+                frame.face_step(
+                    body,
+                    other,
+                    on_a,
+                    k,
+                    &local_normal,
+                    bounds.offset,
+                    remaining,
+                )
+            }
+            _ => curved_step(a, b, normal, bounds, remaining, faces, frame),
         }
-        curved_step(a, b, normal, bounds, remaining, faces, frame)
     }
 }
 
@@ -863,6 +896,103 @@ impl Frame {
         }
         self.rotation_a = *rotation_a;
         self.rotation_b = *rotation_b;
+    }
+
+    /// The step certified by the height of the other core's vertices over face `k` of `body`
+    /// (A's if `on_a`, else B's; `local_normal` its outward normal in the body's axes),
+    /// turning with it: [`Face::step`] for the face the last evaluation found realising the
+    /// distance, with a curvature bound per vertex.
+    ///
+    /// With `x` a vertex of the other core relative to the face body's centre, its height over
+    /// the face is `g = f . x - offset` and `g'' = -w_f^2 f . x + 2 w_f perp(f) . x' + f . x''`,
+    /// so over the rest of the step `|g''| <= w_f^2 (|x| + V remaining) + 2 |w_f| V + w_o^2 r_o`
+    /// (`V` the fastest a vertex moves relative to that centre, `r_o` the other's arm). The
+    /// vertices near the face, which decide, are nearer the centre than the common bound of
+    /// [`Face::step`] allows for. Near contact the face of a face-to-vertex contact turns with
+    /// its body while the fixed normal does not, so this step closes the gap where the fixed
+    /// axis, overstating the approach by the face's far corner, crawls. Its rate at `t = 0` is
+    /// `s0 + (w_o - w_f) cross(arm, f)` for a vertex at `arm` from the other's centre.
+    #[allow(clippy::too_many_arguments)]
+    fn face_step(
+        &self,
+        body: &Mover<'_>,
+        other: &Mover<'_>,
+        on_a: bool,
+        k: usize,
+        local_normal: &Vector,
+        offset: Real,
+        remaining: Real,
+    ) -> Real {
+        let (rotation, local, arms, centers) = if on_a {
+            (
+                &self.rotation_a,
+                &self.local_a,
+                &self.arms_b[..self.count_b],
+                self.centers,
+            )
+        } else {
+            (
+                &self.rotation_b,
+                &self.local_b,
+                &self.arms_a[..self.count_a],
+                -self.centers,
+            )
+        };
+        let normal = rotation * local_normal;
+        // The face's line, from the face body's centre, plus radii and target.
+        let level = local_normal.dot(&local[k]) + offset;
+        let relative = other.displacement - body.displacement;
+        let rate = body.turn * perp(&normal).dot(&centers) + normal.dot(&relative);
+        let spin = other.turn - body.turn;
+        let speed = relative.norm() + other.rotation_speed();
+        let w2 = body.turn * body.turn;
+        let shared =
+            0.5 * (w2 * speed * remaining + 2.0 * body.turn.abs() * speed + other.curvature());
+        let half_w2 = 0.5 * w2;
+        // Each vertex's bound `c + s t - half_k t^2`; the lowest at 0 read off while filling.
+        let mut family = [(0.0, 0.0, 0.0); CURVED_MAX_VERTICES];
+        let (mut bottom, mut bottom_height) = (0, Real::INFINITY);
+        for (i, (m, arm)) in family.iter_mut().zip(arms).enumerate() {
+            let x = centers + arm;
+            *m = (
+                normal.dot(&x) - level,
+                rate + spin * cross(arm, &normal),
+                shared + half_w2 * x.norm(),
+            );
+            if m.0 < bottom_height {
+                (bottom, bottom_height) = (i, m.0);
+            }
+        }
+        let family = &family[..arms.len()];
+        // As `first_root`: the root of the member lowest at 0 is the first trial; if the
+        // member lowest at a trial is still positive there, every member is positive up to it
+        // (each is concave and positive at 0); otherwise that member's root is a shorter
+        // trial.
+        let (c, s, half_k) = family[bottom];
+        if c <= 0.0 {
+            return 0.0;
+        }
+        let mut best = root(c, s, half_k);
+        for _ in 0..family.len() {
+            let mut low = family[0];
+            let mut low_at = low.0 + best * (low.1 - best * low.2);
+            for &m in &family[1..] {
+                let at = m.0 + best * (m.1 - best * m.2);
+                if at < low_at {
+                    (low, low_at) = (m, at);
+                }
+            }
+            if low_at > 0.0 {
+                break;
+            }
+            let shorter = root(low.0, low.1, low.2);
+            // A member repeats only through rounding of its own root.
+            if shorter >= best {
+                break;
+            }
+            best = shorter;
+        }
+        best
     }
 
     /// The step certified along the fixed unit `axis` (from A toward B): zero if the
