@@ -546,8 +546,14 @@ impl<'f> Evaluator<'f> {
                     let found = face_distance(frame, on_a, k, &n, radius_a, radius_b)?;
                     Some((found, n))
                 };
-                let found = try_face(true, a.shape, &frame.rotation_a, &frame.centers)
-                    .or_else(|| try_face(false, b.shape, &frame.rotation_b, &-frame.centers));
+                // The larger body's face first: the other's vertex is likelier over it.
+                let found = if a.arm >= b.arm {
+                    try_face(true, a.shape, &frame.rotation_a, &frame.centers)
+                        .or_else(|| try_face(false, b.shape, &frame.rotation_b, &-frame.centers))
+                } else {
+                    try_face(false, b.shape, &frame.rotation_b, &-frame.centers)
+                        .or_else(|| try_face(true, a.shape, &frame.rotation_a, &frame.centers))
+                };
                 found.map(|(found, n)| {
                     self.face = Some((found.1, found.2, n));
                     found
