@@ -821,6 +821,9 @@ struct Frame {
     /// The bodies' rotations.
     rotation_a: Rotation,
     rotation_b: Rotation,
+    /// Room for [`face_step`](Self::face_step)'s bounds, one per vertex: kept here, it is
+    /// cleared once per query, not at every step.
+    family: [(Real, Real, Real); CURVED_MAX_VERTICES],
 }
 
 impl Frame {
@@ -848,6 +851,7 @@ impl Frame {
             center_a: Point::origin(),
             rotation_a: Rotation::identity(),
             rotation_b: Rotation::identity(),
+            family: [(0.0, 0.0, 0.0); CURVED_MAX_VERTICES],
         }
     }
 
@@ -953,7 +957,7 @@ impl Frame {
     /// `s0 + (w_o - w_f) cross(arm, f)` for a vertex at `arm` from the other's centre.
     #[allow(clippy::too_many_arguments)]
     fn face_step(
-        &self,
+        &mut self,
         body: &Mover<'_>,
         other: &Mover<'_>,
         on_a: bool,
@@ -989,7 +993,7 @@ impl Frame {
             0.5 * (w2 * speed * remaining + 2.0 * body.turn.abs() * speed + other.curvature());
         let half_w2 = 0.5 * w2;
         // Each vertex's bound `c + s t - half_k t^2`; the lowest at 0 read off while filling.
-        let mut family = [(0.0, 0.0, 0.0); CURVED_MAX_VERTICES];
+        let family = &mut self.family;
         let (mut bottom, mut bottom_height) = (0, Real::INFINITY);
         for (i, (m, arm)) in family.iter_mut().zip(arms).enumerate() {
             let x = centers + arm;
