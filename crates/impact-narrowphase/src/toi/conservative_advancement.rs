@@ -30,22 +30,24 @@
 //! pass over the other core. Otherwise (the closest features are two vertices) the step is
 //! the fixed-normal curved bound, and when a step closed less than half of the gap, the
 //! longest of it and the turning bounds of both facing faces; shapes that start touching and
-//! slide take that longest on slow steps even when a face is known (a resting pile's
-//! contacts, where the stepper has been tuned on those answers). Each bound is a proof, so
-//! whichever is taken is. Before any of
-//! this, each body's bounding circle about its centre of mass (radius `r` plus its rounding)
-//! moves on a line without turning, so the closed-form time at which the circles come within
-//! the target opens a window outside of which the shapes cannot come within it: a sweep whose
-//! circles never meet is answered at once, advancement starts where the circles first meet,
-//! and it stops where they part for good. When only one body turns, the closed-form time of
-//! impact of its circle against the other shape itself opens the window instead (a spinning
-//! plank over long static ground, whose own circle covers everything).
+//! slide take that longest on slow steps even when a face is known (resting piles: without
+//! it, the stepper's tumbling rain left bodies hung in mid-air). Each bound is a proof, so
+//! whichever is taken is.
+//!
+//! Before any of this, each body's bounding circle about its centre of mass (radius `r` plus
+//! its rounding) moves on a line without turning, so the closed-form time at which the circles
+//! come within the target opens a window outside of which the shapes cannot come within it: a
+//! sweep whose circles never meet is answered at once, advancement starts where the circles
+//! first meet, and it stops where they part for good. When only one body turns, the
+//! closed-form time of impact of its circle against the other shape itself opens the window
+//! instead (a spinning plank over long static ground, whose own circle covers everything).
 //!
 //! By construction the answer is never later than the first time the shapes come within the
 //! target (to the accuracy of the distance computation, which is exact to rounding).
 //! Iterations stop once within `tolerance` of the target. The distance at `t = 0` is the exact
 //! signed distance when the start is close (it must classify overlap); every other distance
-//! comes from GJK warm-started from the previous simplex, exact for separated shapes.
+//! comes from GJK warm-started from the previous simplex, exact for separated shapes, or from
+//! the face that realised the last one (below), exact too.
 //!
 //! When both cores have at most 16 vertices (every shape but a large polygon), each evaluation
 //! takes the fused path: it turns both cores once into the frame of A's centre of mass, from
@@ -692,14 +694,15 @@ fn facing_face(shape: &Shape, rotation: &Rotation, direction: &Vector) -> Option
     }
 }
 
-/// The distance between the cores placed in `frame` when it is realised by face `k` of a
-/// polygon (of A if `on_a`, else of B) against a vertex of the other core, without GJK: `None`
-/// when it is not, and GJK decides.
+/// The distance between the cores placed in `frame` when it is realised by face `k` (of A's
+/// core if `on_a`, else of B's; `local_normal` its outward normal in the body's axes) against
+/// a vertex of the other core, without GJK: `None` when it is not, and GJK decides. A face is
+/// a polygon's, or the side of a segment's or capsule's core facing the other body.
 ///
-/// The polygon lies on the inner side of its face's line, so the separation along the face
+/// The core lies on the inner side of its face's line, so the separation along the face
 /// normal, the smallest height `h` of the other core's vertices over that line, is a lower
 /// bound on the distance (a separating axis); when the lowest vertex projects onto the face
-/// itself, it is `h` away from a point of the polygon, so the distance is exactly `h`. One pass
+/// itself, it is `h` away from a point of the core, so the distance is exactly `h`. One pass
 /// over the other core's vertices, where GJK runs supports, a simplex and a norm: near
 /// contact, where conservative advancement takes most of its steps, polygons meet face to
 /// vertex, and the face that realised the last distance almost always realises the next.
