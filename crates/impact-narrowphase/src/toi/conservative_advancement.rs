@@ -531,15 +531,9 @@ impl<'f> Evaluator<'f> {
         let first = !self.started;
         self.started = true;
         if let (Path::Fused, Some(frame)) = (self.path, self.frame.as_mut()) {
-            frame.place_at(a, b, t);
-            let placed_a = Placed {
-                arms: &frame.arms_a[..frame.count_a],
-                offset: Vector::zeros(),
-            };
-            let placed_b = Placed {
-                arms: &frame.arms_b[..frame.count_b],
-                offset: frame.centers,
-            };
+            // With a face known, its body's arms wait: the face test reads only the face.
+            let skip = if first { None } else { self.face.map(|f| f.0) };
+            frame.place_at(a, b, t, skip);
             let (radius_a, radius_b) = (self.radius_a, self.radius_b);
             let found = if first {
                 // No face is known yet: try the faces that face each other along the centres.
@@ -570,6 +564,15 @@ impl<'f> Evaluator<'f> {
                     out
                 }
                 None => {
+                    frame.freshen();
+                    let placed_a = Placed {
+                        arms: &frame.arms_a[..frame.count_a],
+                        offset: Vector::zeros(),
+                    };
+                    let placed_b = Placed {
+                        arms: &frame.arms_b[..frame.count_b],
+                        offset: frame.centers,
+                    };
                     if first {
                         self.cache = GjkCache::toward_placed(&placed_a, &placed_b, &frame.centers);
                     }
@@ -672,7 +675,10 @@ impl<'f> Evaluator<'f> {
                     )
                 }
             }
-            _ => curved_step(a, b, normal, bounds, remaining, faces, frame),
+            _ => {
+                frame.freshen();
+                curved_step(a, b, normal, bounds, remaining, faces, frame)
+            }
         }
     }
 }
@@ -718,19 +724,34 @@ fn face_distance(
     radius_a: Real,
     radius_b: Real,
 ) -> Option<(GjkOutput, bool, usize, usize, usize)> {
-    let arms_a = &frame.arms_a[..frame.count_a];
-    let arms_b = &frame.arms_b[..frame.count_b];
-    // The face's core, its placement offset, the other core and its offset: the face body's
-    // vertex `i` is at `face_offset + face_arms[i]`, the other's `j` at `other_offset +
+    // The face's vertices relative to its body's centre in the body's axes, its placement
+    // offset, the other core and its offset: the face body's vertex `i` is at `face_offset +
+    // rotation * local[i]` (its arms may be stale), the other's `j` at `other_offset +
     // other_arms[j]`.
-    let (face_arms, face_offset, rotation, other_arms, other_offset) = if on_a {
-        (arms_a, ZERO, &frame.rotation_a, arms_b, frame.centers)
+    let (local, n, face_offset, rotation, other_arms, other_offset) = if on_a {
+        let arms_b = &frame.arms_b[..frame.count_b];
+        (
+            &frame.local_a,
+            frame.count_a,
+            ZERO,
+            &frame.rotation_a,
+            arms_b,
+            frame.centers,
+        )
     } else {
-        (arms_b, frame.centers, &frame.rotation_b, arms_a, ZERO)
+        let arms_a = &frame.arms_a[..frame.count_a];
+        (
+            &frame.local_b,
+            frame.count_b,
+            frame.centers,
+            &frame.rotation_b,
+            arms_a,
+            ZERO,
+        )
     };
-    let n = face_arms.len();
     let l = k + 1;
     let l = if l == n { 0 } else { l };
+    let (first, second) = (rotation * local[k], rotation * local[l]);
     let normal = rotation * local_normal;
     let (mut low, mut low_height) = (0, Real::INFINITY);
     for (j, arm) in other_arms.iter().enumerate() {
@@ -739,12 +760,12 @@ fn face_distance(
             (low, low_height) = (j, h);
         }
     }
-    let from = face_offset + face_arms[k];
+    let from = face_offset + first;
     let vertex = other_offset + other_arms[low];
     let h = normal.dot(&(vertex - from));
     // Positive by more than rounding (GJK's own test for touching cores), and the vertex
     // over the face itself, not beyond either end.
-    let edge = face_arms[l] - face_arms[k];
+    let edge = second - first;
     let along = (vertex - from).dot(&edge);
     let clear = h * h
         > 64.0 * Real::EPSILON * Real::EPSILON * (vertex.norm_squared() + from.norm_squared());
@@ -827,6 +848,8 @@ struct Frame {
     /// Room for [`face_step`](Self::face_step)'s bounds, one per vertex: kept here, it is
     /// cleared once per query, not at every step.
     family: [(Real, Real, Real); CURVED_MAX_VERTICES],
+    /// The body whose arms are not turned to the current rotation (A if `true`).
+    stale: Option<bool>,
 }
 
 impl Frame {
@@ -855,6 +878,7 @@ impl Frame {
             rotation_a: Rotation::identity(),
             rotation_b: Rotation::identity(),
             family: [(0.0, 0.0, 0.0); CURVED_MAX_VERTICES],
+            stale: None,
         }
     }
 
@@ -918,30 +942,60 @@ impl Frame {
 
     /// The arms at fraction `t` of the sweeps, from the rotations and centres of mass alone
     /// (the fused path: no pose is built).
+    ///
+    /// The arms of the body `skip` names (A if `true`) are left as they were, marked stale:
+    /// with a face of that body known, its distance and step read only the face's own two
+    /// vertices, from the local ones (see [`freshen`](Self::freshen)).
     #[inline]
-    fn place_at(&mut self, a: &Mover<'_>, b: &Mover<'_>, t: Real) {
-        self.turn(&a.rotation_at(t), &b.rotation_at(t));
+    fn place_at(&mut self, a: &Mover<'_>, b: &Mover<'_>, t: Real, skip: Option<bool>) {
+        let (rotation_a, rotation_b) = (a.rotation_at(t), b.rotation_at(t));
+        self.rotation_a = rotation_a;
+        self.rotation_b = rotation_b;
+        if skip != Some(true) {
+            self.turn_a();
+        }
+        if skip != Some(false) {
+            self.turn_b();
+        }
+        self.stale = skip;
         self.center_a = a.center_at(t);
         self.centers = b.center_at(t) - self.center_a;
     }
 
+    /// Turns the arms [`place_at`](Self::place_at) left stale, for whatever reads them all
+    /// (GJK, the fixed-normal and facing-face bounds).
+    #[inline]
+    fn freshen(&mut self) {
+        match self.stale.take() {
+            Some(true) => self.turn_a(),
+            Some(false) => self.turn_b(),
+            None => {}
+        }
+    }
+
+    #[inline]
+    fn turn_a(&mut self) {
+        let (count, rotation) = (self.count_a, self.rotation_a);
+        for (arm, l) in self.arms_a[..count].iter_mut().zip(&self.local_a[..count]) {
+            *arm = rotation * l;
+        }
+    }
+
+    #[inline]
+    fn turn_b(&mut self) {
+        let (count, rotation) = (self.count_b, self.rotation_b);
+        for (arm, l) in self.arms_b[..count].iter_mut().zip(&self.local_b[..count]) {
+            *arm = rotation * l;
+        }
+    }
+
     #[inline]
     fn turn(&mut self, rotation_a: &Rotation, rotation_b: &Rotation) {
-        let (count_a, count_b) = (self.count_a, self.count_b);
-        for (arm, l) in self.arms_a[..count_a]
-            .iter_mut()
-            .zip(&self.local_a[..count_a])
-        {
-            *arm = rotation_a * l;
-        }
-        for (arm, l) in self.arms_b[..count_b]
-            .iter_mut()
-            .zip(&self.local_b[..count_b])
-        {
-            *arm = rotation_b * l;
-        }
         self.rotation_a = *rotation_a;
         self.rotation_b = *rotation_b;
+        self.turn_a();
+        self.turn_b();
+        self.stale = None;
     }
 
     /// The step certified by the height of the other core's vertices over face `k` of `body`
