@@ -583,13 +583,11 @@ impl<'f> Evaluator<'f> {
                         self.radius_b,
                         &mut self.cache,
                     );
-                    self.face = self
-                        .cache
-                        .edge_against_vertex()
-                        .and_then(|(on_a, i, j, _)| {
-                            let normals = if on_a { self.normals_a } else { self.normals_b };
-                            frame.face_of_edge(on_a, i, j, normals, &out.normal)
-                        });
+                    self.face = frame.face_of_simplex(
+                        &self.cache,
+                        (self.normals_a, self.normals_b),
+                        &out.normal,
+                    );
                     out
                 }
             };
@@ -614,13 +612,8 @@ impl<'f> Evaluator<'f> {
         if let Some(frame) = self.frame.as_mut() {
             // The step bounds read the cores and the face from here, as on the fused path.
             frame.place(a, pose_a, b, pose_b);
-            self.face = self
-                .cache
-                .edge_against_vertex()
-                .and_then(|(on_a, i, j, _)| {
-                    let normals = if on_a { self.normals_a } else { self.normals_b };
-                    frame.face_of_edge(on_a, i, j, normals, &out.normal)
-                });
+            self.face =
+                frame.face_of_simplex(&self.cache, (self.normals_a, self.normals_b), &out.normal);
         }
         out
     }
@@ -891,6 +884,20 @@ impl Frame {
         for (l, p) in self.local_b.iter_mut().zip(b.shape.core()) {
             *l = p - center_b;
         }
+    }
+
+    /// The face (see [`Evaluator::face`]) of the edge GJK's simplex in `cache` ends on, if it
+    /// ends edge against vertex (`normals`: A's outward normals, then B's; `normal` from A
+    /// toward B): the fused and the generic paths read it the same way.
+    fn face_of_simplex(
+        &self,
+        cache: &GjkCache,
+        (normals_a, normals_b): (&[Vector], &[Vector]),
+        normal: &Vector,
+    ) -> Option<(bool, usize, Vector)> {
+        let (on_a, i, j, _) = cache.edge_against_vertex()?;
+        let normals = if on_a { normals_a } else { normals_b };
+        self.face_of_edge(on_a, i, j, normals, normal)
     }
 
     /// The face (see [`Evaluator::face`]) whose edge joins vertices `i` and `j` of A's core
