@@ -37,10 +37,9 @@ impl Sweep {
     ) -> Result<Self, GeometryError> {
         // Every number at once in the usual case: the checks that name the bad field run
         // only when one is bad (conservative advancement and the steppers build sweeps in
-        // their inner loops).
-        // Their sum is finite whenever every number is, unless it overflows, which only sends
-        // a good sweep through the checks (a chain of additions: a finiteness test per number
-        // cost 50 instructions, in a sweep conservative advancement builds per query).
+        // their inner loops). Their sum is finite whenever every number is, unless it
+        // overflows, which only sends a good sweep through the checks (a finiteness test per
+        // number cost 50 instructions).
         let t = start.translation.vector;
         let sum = t.x
             + t.y

@@ -49,8 +49,9 @@ pub(crate) struct HeldPairs {
     start: Vec<u32>,
     /// The larger slot of each pair, grouped by the smaller.
     partners: Vec<u32>,
-    /// Storage for the next rebuild's pairs, kept from step to step.
-    spare: Vec<u32>,
+    /// The pairs kept by the last rebuild, (smaller slot, larger slot): its storage, reused
+    /// from step to step.
+    kept: Vec<(u32, u32)>,
 }
 
 impl HeldPairs {
@@ -62,41 +63,33 @@ impl HeldPairs {
 
     /// Lists the pairs of `contacts` (in any order) that pass `keep`, asked once each.
     pub fn rebuild_where(&mut self, contacts: &[ContactPair], keep: impl Fn(&ContactPair) -> bool) {
-        // Kept pairs go to `partners` first, as (smaller, larger) slots packed in a word,
-        // then are grouped by the smaller slot in place.
-        let mut kept = core::mem::take(&mut self.partners);
-        kept.clear();
-        let mut slots = 0;
-        for c in contacts.iter().filter(|c| keep(c)) {
-            let (a, b) = (c.a.index, c.b.index);
-            let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-            slots = slots.max(lo as usize + 1);
-            kept.push(lo);
-            kept.push(hi);
-        }
+        self.kept.clear();
+        self.kept
+            .extend(contacts.iter().filter(|c| keep(c)).map(|c| {
+                let (a, b) = (c.a.index, c.b.index);
+                if a < b { (a, b) } else { (b, a) }
+            }));
+        let slots = self.kept.iter().map(|&(lo, _)| lo as usize + 1).max();
         self.start.clear();
-        self.start.resize(slots + 1, 0);
-        for pair in kept.chunks_exact(2) {
-            self.start[pair[0] as usize + 1] += 1;
+        self.start.resize(slots.unwrap_or(0) + 1, 0);
+        for &(lo, _) in &self.kept {
+            self.start[lo as usize + 1] += 1;
         }
         for i in 1..self.start.len() {
             self.start[i] += self.start[i - 1];
         }
-        let mut partners = core::mem::take(&mut self.spare);
-        partners.clear();
-        partners.resize(kept.len() / 2, 0);
+        self.partners.clear();
+        self.partners.resize(self.kept.len(), 0);
         // Filled from each slot's start, which moves one place along per partner (and
         // ends at the next slot's start, where the counting put it).
-        for pair in kept.chunks_exact(2) {
-            let at = &mut self.start[pair[0] as usize];
-            partners[*at as usize] = pair[1];
+        for &(lo, hi) in &self.kept {
+            let at = &mut self.start[lo as usize];
+            self.partners[*at as usize] = hi;
             *at += 1;
         }
         // Each start now holds the next slot's: shifted back by one place.
         self.start.rotate_right(1);
         self.start[0] = 0;
-        self.partners = partners;
-        self.spare = kept;
     }
 
     /// Whether the pair of slots `x` and `y` (either order) is listed.

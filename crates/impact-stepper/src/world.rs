@@ -846,10 +846,6 @@ fn period_counts(s: &Vector, size: &Vector) -> (i8, i8) {
     ((s.x / size.x).round() as i8, (s.y / size.y).round() as i8)
 }
 
-/// The box of `body`'s shape at its pose, for its broadphase proxy.
-///
-/// # Errors
-/// [`WorldError::NotFinite`] naming `{field}.aabb.*` if the box overflows.
 /// The first body (in slot order) whose pose or velocities are not finite, as the error a
 /// step that left it so returns: a scene beyond the range of `f64` (a disc of radius 1e39
 /// striking others, found by the scene fuzzer) can overflow the solver's arithmetic.
@@ -876,6 +872,10 @@ fn first_not_finite(bodies: &BodySet) -> Option<WorldError> {
     })
 }
 
+/// The box of `body`'s shape at its pose, for its broadphase proxy.
+///
+/// # Errors
+/// [`WorldError::NotFinite`] naming `{field}.aabb.*` if the box overflows.
 pub(crate) fn proxy_box(body: &RigidBody, field: &str) -> Result<Aabb, WorldError> {
     let aabb = body.shape().aabb(body.pose());
     for (name, value) in [

@@ -677,8 +677,9 @@ impl<'f> Evaluator<'f> {
 }
 
 /// The face of `shape` whose outward normal is closest in direction to `direction` (world
-/// axes; the body turned by `rotation`): its first vertex and its normal in the body's axes.
-/// The side of a segment's or capsule's core that faces `direction`; none for a disc.
+/// axes; the body turned by `rotation`; the first of the most aligned): its first vertex and
+/// its normal in the body's axes. The side of a segment's or capsule's core that faces
+/// `direction`; none for a disc or a core of zero length.
 fn facing_face(shape: &Shape, rotation: &Rotation, direction: &Vector) -> Option<(usize, Vector)> {
     let local = rotation.inverse_transform_vector(direction);
     match shape {
@@ -1169,18 +1170,8 @@ impl Face {
         rotation: &Rotation,
         direction: &Vector,
     ) -> Option<Self> {
-        let local = rotation.inverse_transform_vector(direction);
-        let (normal, on_face) = match shape {
-            Shape::Circle(_) => return None,
-            Shape::Polygon(p) => {
-                // The first of the most aligned.
-                let normals = p.normals();
-                let k = farthest(normals.iter().map(|n| n.dot(&local)));
-                (normals[k], p.vertices()[k])
-            }
-            Shape::Segment(s) => (side_normal(&s.direction(), &local)?, s.a()),
-            Shape::Capsule(c) => (side_normal(&c.axis().direction(), &local)?, c.axis().a()),
-        };
+        let (k, normal) = facing_face(shape, rotation, direction)?;
+        let on_face = shape.core()[k];
         Some(Self {
             normal: rotation * normal,
             offset: normal.dot(&(on_face - sweep.local_center())),
