@@ -23,9 +23,12 @@
 //! during a step (they are wrapped at its start), so one period either way is enough.
 
 use impact_geometry::{Aabb, Point, Real, Vector};
+use wide::f64x4 as F64x4;
 
 /// Levels beyond the first: cells up to `2^MAX_LEVEL` times the smallest box.
 const MAX_LEVEL: usize = 20;
+// Levels are bits of `ReachGrid::occupied`.
+const _: () = assert!(MAX_LEVEL < 64);
 
 /// A grown reach looks into a finer level cell by cell only while that visits at most this
 /// many cells; past it, it tests that level's boxes one by one.
@@ -53,7 +56,42 @@ struct Level {
 struct Item {
     slot: u32,
     level: u32,
-    aabb: Aabb,
+    /// The box as `[maxs.x, maxs.y, -mins.x, -mins.y]`: a query box meets it when its
+    /// [`query_key`] is at most this on every lane, one four-wide comparison and one branch.
+    /// Four branches, each taken at random by most items of a cell, mispredicted about one
+    /// test in two (negating is exact, so the test is the same).
+    key: [Real; 4],
+}
+
+impl Item {
+    fn new(slot: u32, level: u32, aabb: &Aabb) -> Self {
+        Self {
+            slot,
+            level,
+            key: [aabb.maxs.x, aabb.maxs.y, -aabb.mins.x, -aabb.mins.y],
+        }
+    }
+
+    /// The box listed.
+    fn aabb(&self) -> Aabb {
+        let [max_x, max_y, neg_min_x, neg_min_y] = self.key;
+        Aabb {
+            mins: Point::new(-neg_min_x, -neg_min_y),
+            maxs: Point::new(max_x, max_y),
+        }
+    }
+
+    /// Whether the box listed meets the box of `query` (a [`query_key`]), edges included.
+    #[inline(always)]
+    fn meets(&self, query: F64x4) -> bool {
+        query.simd_le(F64x4::from(self.key)).to_bitmask() == 0b1111
+    }
+}
+
+/// The other side of [`Item::key`]'s comparison: `[mins.x, mins.y, -maxs.x, -maxs.y]`.
+#[inline]
+fn query_key(aabb: &Aabb) -> F64x4 {
+    F64x4::from([aabb.mins.x, aabb.mins.y, -aabb.maxs.x, -aabb.maxs.y])
 }
 
 /// The grid (see the module docs). Its storage is kept from step to step.
@@ -68,6 +106,10 @@ pub(crate) struct ReachGrid {
     buckets: Vec<Vec<Item>>,
     /// The boxes of each level (and, last, the boxes too large for any level).
     members: Vec<Vec<Item>>,
+    /// Bit `k`: level `k` has members. A query walks these bits rather than testing every
+    /// level's list, which in the rain of discs alternate between empty and not in no order
+    /// a branch predictor learns.
+    occupied: u64,
     /// Per slot: the query that last reported it, so a box listed in several cells is
     /// reported once per query.
     stamps: Vec<u32>,
@@ -124,6 +166,7 @@ impl ReachGrid {
             self.buckets.resize_with(table, Vec::new);
         }
         self.members.iter_mut().for_each(Vec::clear);
+        self.occupied = 0;
         if self.members.len() < self.levels.len() + 1 {
             self.members.resize_with(self.levels.len() + 1, Vec::new);
         }
@@ -165,12 +208,11 @@ impl ReachGrid {
         if self.stamps.len() <= slot as usize {
             self.stamps.resize(slot as usize + 1, 0);
         }
-        let item = Item {
-            slot,
-            level: level as u32,
-            aabb: *aabb,
-        };
+        let item = Item::new(slot, level as u32, aabb);
         self.members[level].push(item);
+        if level < self.levels.len() {
+            self.occupied |= 1 << level;
+        }
         if level < self.levels.len() {
             let mask = self.buckets.len() - 1;
             let lv = self.levels[level];
@@ -191,7 +233,7 @@ impl ReachGrid {
     /// build drops.
     pub fn remove(&mut self, slot: u32, aabb: &Aabb) {
         let level = self.level_for(aabb);
-        let listed = |item: &Item| item.slot == slot && item.aabb == *aabb;
+        let listed = |item: &Item| item.slot == slot && item.aabb() == *aabb;
         if level == self.levels.len() {
             let large = &mut self.members[level];
             if let Some(i) = large.iter().position(listed) {
@@ -259,6 +301,7 @@ impl ReachGrid {
         };
         let mask = self.buckets.len() - 1;
         let period = self.period;
+        let query = query_key(aabb);
         // `kept`: the item comes from a level's member list, which keeps the copies of
         // listings taken out of the cells (`remove`); the cells and the large boxes do not.
         let mut report = |item: &Item, stamps: &mut [u32], kept: bool| {
@@ -267,8 +310,8 @@ impl ReachGrid {
             // Most listed boxes miss the query's: the box test, on the item's own copy,
             // comes before the tests that read elsewhere (the stamps).
             let listed = if PERIODIC {
-                images(aabb, &item.aabb, period)
-            } else if aabb.intersects(&item.aabb) {
+                images(aabb, &item.aabb(), period)
+            } else if item.meets(query) {
                 (1, 1)
             } else {
                 (0, 0)
@@ -305,7 +348,7 @@ impl ReachGrid {
             let Some(other) = boxes.get(ys).copied().flatten() else {
                 return;
             };
-            let (xs, ys) = if other == item.aabb {
+            let (xs, ys) = if other == item.aabb() {
                 listed
             } else {
                 images(aabb, &other, period)
@@ -325,12 +368,12 @@ impl ReachGrid {
             }
         };
         let finest = (!PERIODIC && first < self.levels.len()).then(|| self.finest_cells(aabb));
-        for level in first..self.levels.len() {
-            // A level without boxes has nothing in its cells. Most are empty when the boxes
-            // range from a disc to a wall a kilometre long, which spans a dozen levels.
-            if self.members[level].is_empty() {
-                continue;
-            }
+        // A level without boxes has nothing in its cells. Most are empty when the boxes range
+        // from a disc to a wall a kilometre long, which spans a dozen levels.
+        let mut levels = self.occupied >> first << first;
+        while levels != 0 {
+            let level = levels.trailing_zeros() as usize;
+            levels &= levels - 1;
             let lv = self.levels[level];
             let (x0, x1, y0, y1) = match finest {
                 Some(cells) => coarsened(cells, level),
