@@ -326,10 +326,10 @@ impl Rows {
                 let mut b = bodies[ib];
                 let vn = relative_velocity(&a, &b, &row.r_a, &row.r_b).dot(&row.normal);
                 let accumulated = (row.impulse - row.normal_mass * (vn - row.target)).max(0.0);
+                // No branch on a zero impulse: whether a point still pushes is close to a coin
+                // toss in a pile, and the skip mispredicted about one row in two. A zero
+                // impulse leaves the velocities as they are.
                 let impulse = accumulated - row.impulse;
-                if impulse == 0.0 {
-                    continue;
-                }
                 largest_change = largest_change.max(impulse.abs() / row.normal_mass);
                 row.impulse = accumulated;
                 super::apply(&mut a, &mut b, &row.r_a, &row.r_b, &(row.normal * impulse));
