@@ -1121,6 +1121,21 @@ const LANES: usize = 4;
 ///
 /// Leaves in `work` the order and where each chunk starts in it (one more entry than chunks).
 fn sweep_order(constraints: &[ContactConstraint], body_count: usize, work: &mut spare::SweepOrder) {
+    schedule(
+        constraints.iter().map(|c| (c.state_a, c.state_b)),
+        body_count,
+        work,
+    );
+}
+
+/// [`sweep_order`] for any sequence of updates, each given by the two bodies it reads and
+/// writes (indices below `body_count`): the order, cut into chunks of up to [`LANES`]
+/// updates without a body in common, in which each body sees its updates in the given order.
+fn schedule(
+    updates: impl Iterator<Item = (u32, u32)>,
+    body_count: usize,
+    work: &mut spare::SweepOrder,
+) {
     work.clear();
     let spare::SweepOrder {
         order,
@@ -1133,8 +1148,10 @@ fn sweep_order(constraints: &[ContactConstraint], body_count: usize, work: &mut 
     next.resize(body_count, 0);
     // `room[k] == k`: chunk k has room; else a later chunk to look at instead (full chunks
     // are skipped with path compression, so placing every constraint stays near linear).
-    for (i, c) in constraints.iter().enumerate() {
-        let (a, b) = (c.state_a as usize, c.state_b as usize);
+    let mut count = 0;
+    for (i, (a, b)) in updates.enumerate() {
+        let (a, b) = (a as usize, b as usize);
+        count += 1;
         let first = next[a].max(next[b]) as usize;
         let mut k = first;
         while k < room.len() && room[k] as usize != k {
@@ -1159,7 +1176,7 @@ fn sweep_order(constraints: &[ContactConstraint], body_count: usize, work: &mut 
         next[a] = k as u32 + 1;
         next[b] = k as u32 + 1;
     }
-    order.reserve(constraints.len());
+    order.reserve(count);
     chunk_starts.reserve(chunks.len() + 1);
     chunk_starts.push(0);
     for (members, len) in chunks.iter() {

@@ -23,8 +23,10 @@
 //!   are scaled down until it does not. Islands touching a kinematic body are exempt: a
 //!   moving paddle rightly adds energy.
 
+use super::spare::SweepOrder;
 use super::{
     BodyState, ConstraintPoint, ContactConstraint, SolverBody, inverse_or_zero, relative_velocity,
+    schedule,
 };
 use crate::body::BodyType;
 use crate::settings::SolverSettings;
@@ -92,7 +94,7 @@ pub(super) fn restitution_pass(
     }));
     solved.clear();
     solved.extend_from_slice(bodies);
-    rows.gather(constraints, members, &step);
+    rows.gather(constraints, members, &step, bodies.len());
     rows.sweep_until_settled(bodies, &step, fastest);
     rows.scatter(constraints);
     bound_energy(
@@ -270,18 +272,33 @@ struct Row {
 }
 
 /// The points of the pass in sweep order, and where each came from.
+///
+/// The sweep order is [`schedule`]'s: each body sees its points in the order of the
+/// constraints, so every sweep gives the result of that order bit for bit, but consecutive
+/// points share no body. In that order the processor works on several points side by side;
+/// in the constraints' order, neighbours in a pile nearly always share a body and each point
+/// waited out the latency of the one before (the pass ran at about a third of the speed).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Rows {
     rows: Vec<Row>,
     /// Per row: its constraint and point.
     from: Vec<(u32, u32)>,
+    /// The rows and their origins in the constraints' order, before scheduling.
+    staged: Vec<(Row, (u32, u32))>,
+    order: SweepOrder,
 }
 
 impl Rows {
-    /// The points of `members` that take part, in order.
-    fn gather(&mut self, constraints: &[ContactConstraint], members: &[u32], step: &Step<'_>) {
-        self.rows.clear();
-        self.from.clear();
+    /// The points of `members` that take part, in sweep order (see [`Rows`]); `body_count`
+    /// bounds the bodies' indices.
+    fn gather(
+        &mut self,
+        constraints: &[ContactConstraint],
+        members: &[u32],
+        step: &Step<'_>,
+        body_count: usize,
+    ) {
+        self.staged.clear();
         let threshold = step.settings.restitution_threshold;
         let inv_dt = 1.0 / step.dt;
         for &i in members {
@@ -299,7 +316,7 @@ impl Rows {
                     Some(speed) => c.restitution * speed,
                     None => -(p.separation - LINEAR_SLOP).max(0.0) * inv_dt,
                 };
-                self.rows.push(Row {
+                let row = Row {
                     state_a: c.state_a,
                     state_b: c.state_b,
                     normal: c.normal,
@@ -308,9 +325,21 @@ impl Rows {
                     normal_mass: p.normal_mass,
                     target,
                     impulse: p.restitution_impulse,
-                });
-                self.from.push((i, k as u32));
+                };
+                self.staged.push((row, (i, k as u32)));
             }
+        }
+        schedule(
+            self.staged.iter().map(|(r, _)| (r.state_a, r.state_b)),
+            body_count,
+            &mut self.order,
+        );
+        self.rows.clear();
+        self.from.clear();
+        for &i in &self.order.order {
+            let (row, from) = self.staged[i as usize];
+            self.rows.push(row);
+            self.from.push(from);
         }
     }
 
