@@ -348,7 +348,11 @@ impl Rows {
     fn sweep_until_settled(&mut self, bodies: &mut [SolverBody], step: &Step<'_>, fastest: Real) {
         let settled = SETTLED * fastest;
         for _ in 0..step.settings.restitution_iterations {
-            let mut largest_change = 0.0 as Real;
+            // Whether a row changed a relative velocity by more than `settled`: a running
+            // maximum (with its NaN handling) of divided changes chained every row to the one
+            // before, and the division held each row up; the comparison with the impulse
+            // needs neither.
+            let mut unsettled = false;
             for row in &mut self.rows {
                 let (ia, ib) = (row.state_a as usize, row.state_b as usize);
                 let mut a = bodies[ia];
@@ -359,13 +363,13 @@ impl Rows {
                 // toss in a pile, and the skip mispredicted about one row in two. A zero
                 // impulse leaves the velocities as they are.
                 let impulse = accumulated - row.impulse;
-                largest_change = largest_change.max(impulse.abs() / row.normal_mass);
+                unsettled |= impulse.abs() > settled * row.normal_mass;
                 row.impulse = accumulated;
                 super::apply(&mut a, &mut b, &row.r_a, &row.r_b, &(row.normal * impulse));
                 bodies[ia] = a;
                 bodies[ib] = b;
             }
-            if largest_change <= settled {
+            if !unsettled {
                 break;
             }
         }
