@@ -97,6 +97,7 @@ mod motion_clamping;
 pub mod scenes;
 mod settings;
 mod stepper;
+mod sweep_pairs;
 mod swing;
 mod world;
 

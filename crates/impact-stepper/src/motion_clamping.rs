@@ -9,6 +9,7 @@ use crate::motion::{
     pushed_through, rebuilt_sweep,
 };
 use crate::stepper::{DiscreteReport, StepContext, Stepper, solve_contacts};
+use crate::sweep_pairs::SweepPairs;
 use crate::swing::{anchored, swinging_deepening, swings, unit_normal};
 use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Point, Real, Sweep, Vector};
@@ -159,7 +160,10 @@ struct Scratch {
     solver_contacts: Vec<ContactPair>,
     /// Per slot: the earliest safe fraction found for a checked body.
     earliest: Vec<Real>,
+    /// The pair search in a periodic domain...
     grid: ReachGrid,
+    /// ...and outside one.
+    sweep: SweepPairs,
     /// The grid's buffer.
     found: Vec<(u32, Vector)>,
     /// `(checked slot, other slot, translation of the other's image)` for every pair of
@@ -430,20 +434,29 @@ impl Stepper for MotionClamping {
             scratch.checked[slot] = checked;
         }
         let period = ctx.periodic.as_ref().map(|p| p.size());
-        scratch.grid.build(&scratch.boxes, Point::origin(), period);
         scratch.candidates.clear();
         {
             let (checked, candidates) = (&scratch.checked, &mut scratch.candidates);
-            scratch
-                .grid
-                .pairs(&scratch.boxes, &mut scratch.found, |x, y, shift| {
-                    if checked[x as usize] {
-                        candidates.push((x, y, shift));
-                    }
-                    if checked[y as usize] {
-                        candidates.push((y, x, -shift));
-                    }
-                });
+            let mut found = |x: u32, y: u32, shift: Vector| {
+                if checked[x as usize] {
+                    candidates.push((x, y, shift));
+                }
+                if checked[y as usize] {
+                    candidates.push((y, x, -shift));
+                }
+            };
+            match period {
+                // Images of boxes across the period: the grid's wrapped cells find them.
+                Some(_) => {
+                    scratch.grid.build(&scratch.boxes, Point::origin(), period);
+                    scratch
+                        .grid
+                        .pairs(&scratch.boxes, &mut scratch.found, found);
+                }
+                None => scratch
+                    .sweep
+                    .pairs(&scratch.boxes, |x, y| found(x, y, Vector::zeros())),
+            }
         }
 
         // The earliest safe fraction of each checked body, over its candidates.
