@@ -18,8 +18,12 @@
 //! the next).
 
 use impact_geometry::{Aabb, Real};
+use wide::f64x4 as F64x4;
 
-/// One box as the sweep reads it.
+/// Boxes tested at once.
+const LANES: usize = 4;
+
+/// One box as the sort orders it.
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     /// The bounds along the sweep axis.
@@ -35,6 +39,11 @@ struct Entry {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SweepPairs {
     entries: Vec<Entry>,
+    /// The sorted entries' fields, each in its own array, padded to a multiple of four
+    /// lanes with entries that meet nothing: the sweep tests four at a time.
+    lo: Vec<Real>,
+    other_lo: Vec<Real>,
+    other_hi: Vec<Real>,
     /// The slots in last step's sorted order.
     order: Vec<u32>,
     /// Per slot: whether it is in `order`.
@@ -84,41 +93,91 @@ impl SweepPairs {
         self.order.clear();
         self.order.extend(self.entries.iter().map(|e| e.slot));
 
-        let entries = &self.entries;
-        for (i, a) in entries.iter().enumerate() {
-            for b in &entries[i + 1..] {
-                if b.lo > a.hi {
+        let n = self.entries.len();
+        let padded = n.div_ceil(LANES) * LANES;
+        let (lo, other_lo, other_hi) = (&mut self.lo, &mut self.other_lo, &mut self.other_hi);
+        lo.clear();
+        other_lo.clear();
+        other_hi.clear();
+        lo.extend(self.entries.iter().map(|e| e.lo));
+        other_lo.extend(self.entries.iter().map(|e| e.other_lo));
+        other_hi.extend(self.entries.iter().map(|e| e.other_hi));
+        // Padding lies beyond every box on the sweep axis, and meets nothing on the other.
+        lo.resize(padded, Real::INFINITY);
+        other_lo.resize(padded, Real::INFINITY);
+        other_hi.resize(padded, Real::NEG_INFINITY);
+
+        // Four boxes at a time: one comparison per bound, and branches that go the same way
+        // but once per box (the end of its run) or once per pair found. Tested one by one,
+        // the overlap on the other axis mispredicted.
+        let lanes = |v: &[Real], j: usize| F64x4::from([v[j], v[j + 1], v[j + 2], v[j + 3]]);
+        for (i, a) in self.entries.iter().enumerate() {
+            let (hi, a_lo, a_hi) = (
+                F64x4::splat(a.hi),
+                F64x4::splat(a.other_lo),
+                F64x4::splat(a.other_hi),
+            );
+            let mut j = i + 1;
+            while j < n {
+                // The four boxes from `j`, or the last four if that would run past the
+                // padding (`j` is not a multiple of four in general).
+                let start = j.min(padded - LANES);
+                let within = lanes(lo, start).simd_le(hi);
+                let meets = within
+                    & lanes(other_lo, start).simd_le(a_hi)
+                    & a_lo.simd_le(lanes(other_hi, start));
+                // Lanes before `j` (a group moved back to fit) were reported already.
+                let mut hits = meets.to_bitmask() >> (j - start) << (j - start);
+                while hits != 0 {
+                    let k = start + hits.trailing_zeros() as usize;
+                    hits &= hits - 1;
+                    found(a.slot, self.entries[k].slot);
+                }
+                // Sorted by lower bound: past the first box beyond `a`, all are.
+                if within.to_bitmask() != 0b1111 {
                     break;
                 }
-                // Both comparisons, one branch: whether the other axis overlaps is close to a
-                // coin toss.
-                if (a.other_lo <= b.other_hi) & (b.other_lo <= a.other_hi) {
-                    found(a.slot, b.slot);
-                }
+                j = start + LANES;
             }
         }
     }
 }
 
-/// The axis (0: x, 1: y) along which `boxes` overlap least: the one whose mean box extent
-/// is the smaller part of the spread of the boxes' centres.
+/// The axis (0: x, 1: y) along which `boxes` overlap least: the one on which the mean box
+/// extent is the smaller part of the spread of the boxes, the spread measured as the
+/// interquartile range of a strided sample of at most 64 centres. The range of all centres
+/// would let a few outliers decide: in the rain, the discs still falling in the column
+/// stretch it along y twentyfold, while the boxes crowd a band a few units high.
 fn sweep_axis(boxes: &[Option<Aabb>]) -> usize {
-    let mut extent = [0.0 as Real; 2];
-    let mut lo = [Real::INFINITY; 2];
-    let mut hi = [Real::NEG_INFINITY; 2];
-    for aabb in boxes.iter().flatten() {
-        let (c, e) = (aabb.center(), aabb.maxs - aabb.mins);
-        for k in 0..2 {
-            extent[k] += e[k];
-            lo[k] = lo[k].min(c[k]);
-            hi[k] = hi[k].max(c[k]);
-        }
+    let count = boxes.iter().flatten().count();
+    if count < 2 {
+        return 0;
     }
+    let mut extent = [0.0 as Real; 2];
+    for aabb in boxes.iter().flatten() {
+        let e = aabb.maxs - aabb.mins;
+        extent[0] += e.x;
+        extent[1] += e.y;
+    }
+    let stride = count.div_ceil(SAMPLE);
+    let spread = |k: usize| {
+        let mut sample = [0.0 as Real; SAMPLE];
+        let mut len = 0;
+        for aabb in boxes.iter().flatten().step_by(stride) {
+            sample[len] = aabb.center()[k];
+            len += 1;
+        }
+        let sample = &mut sample[..len];
+        sample.sort_unstable_by(Real::total_cmp);
+        sample[len * 3 / 4] - sample[len / 4]
+    };
+    let (sx, sy) = (spread(0), spread(1));
     // extent / spread per axis, compared without dividing (a zero spread counts as dense).
-    let density = |k: usize| (extent[k], hi[k] - lo[k]);
-    let ((ex, sx), (ey, sy)) = (density(0), density(1));
-    usize::from(ey * sx < ex * sy)
+    usize::from(extent[1] * sx < extent[0] * sy)
 }
+
+/// Most centres [`sweep_axis`] samples.
+const SAMPLE: usize = 64;
 
 #[cfg(test)]
 mod tests {
