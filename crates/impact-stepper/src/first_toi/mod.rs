@@ -18,6 +18,7 @@ use crate::motion::{
 };
 use crate::motion_clamping::ClampedBody;
 use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper, solve_contacts};
+use crate::sweep_pairs::SweepPairs;
 use crate::swing::{Deepening, anchored, swinging_deepening, swings, unit_normal};
 use discs::DiscPath;
 use impact_broadphase::Broadphase;
@@ -143,8 +144,11 @@ struct Scratch {
     /// step (padded by the target separation and the tolerance), with room to spare for
     /// course changes (a static body's is its box).
     reach: Vec<Option<Aabb>>,
-    /// Finds the pairs of reach boxes (see [`grid`]).
+    /// Finds the bodies a grown reach meets during the step, and the pairs of reach boxes
+    /// at its start in a periodic domain (see [`grid`])...
     grid: ReachGrid,
+    /// ...and outside one (see [`sweep_pairs`](crate::sweep_pairs)).
+    sweep: SweepPairs,
     /// Pairs found by one query of the grid.
     found: Vec<(u32, Vector)>,
     /// Per slot with a reach, static bodies aside (see [`Hot::fixed`]): every body whose
@@ -608,17 +612,22 @@ impl Stepper for FirstTimeOfImpact {
         s.period = periodic.map(|p| p.size());
         let period = s.period;
         let hot = &s.hot;
-        s.grid.pairs(&s.reach, &mut s.found, |x, y, shift| {
+        let neighbours = &mut s.neighbours;
+        let mut found = |x: u32, y: u32, shift: Vector| {
             let (xs, ys) = (x as usize, y as usize);
             if ys < slots && xs < slots {
                 if !hot[xs].fixed {
-                    s.neighbours[xs].push(Neighbour::new(y, shift, period));
+                    neighbours[xs].push(Neighbour::new(y, shift, period));
                 }
                 if !hot[ys].fixed {
-                    s.neighbours[ys].push(Neighbour::new(x, -shift, period));
+                    neighbours[ys].push(Neighbour::new(x, -shift, period));
                 }
             }
-        });
+        };
+        match period {
+            Some(_) => s.grid.pairs(&s.reach, &mut s.found, found),
+            None => s.sweep.pairs(&s.reach, |x, y| found(x, y, Vector::zeros())),
+        }
         let mut run = Run {
             settings,
             dt,
