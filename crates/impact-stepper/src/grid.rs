@@ -1,12 +1,14 @@
-//! The neighbour search of both CCD steppers: a hierarchical spatial hash over the boxes of
-//! one step's motions.
+//! The neighbour search of both CCD steppers during a step: a hierarchical spatial hash over
+//! the boxes of one step's motions.
 //!
-//! [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) needs, once per step, every pair of
-//! bodies whose reach boxes meet, and, when a course leaves its reach, the bodies a grown
-//! reach meets; [`MotionClamping`](crate::MotionClamping) needs every body whose motion's
-//! box meets the swept box of a fast body. A tree broadphase answers these, but at the price
-//! of a batch update and a pair search over the tree each step, a descent per query and a
-//! reinsertion per grown reach; a grid answers them with a few hash lookups per box.
+//! [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) needs, when a course leaves its reach,
+//! the bodies a grown reach meets. A tree broadphase answers this, but at the price of a
+//! batch update each step, a descent per query and a reinsertion per grown reach; a grid
+//! answers it with a few hash lookups per box. The batch of pairs at the start of a step
+//! (every pair of reach boxes, or of motion boxes for
+//! [`MotionClamping`](crate::MotionClamping)) comes from [`sweep_pairs`](crate::sweep_pairs)
+//! outside periodic domains, where sorting beats hashing for one batch, and from this grid's
+//! [`pairs`](ReachGrid::pairs) inside one, whose wrapped cells find the images.
 //!
 //! Level `k` has cells of side `base * 2^k` (`base`: the smallest box's extent); a box lives
 //! at the lowest level whose cells are at least as large as the box, so it covers at most

@@ -33,8 +33,8 @@
 //!   untouched, except for a pair the contact solver pushed through or let close in, which
 //!   leaves moving as one body. *Guarantee*: a checked body never passes through a static
 //!   body, however thin (zero of 20,000 seeded bullets at up to 10,000 units/s, where
-//!   `Discrete` lets 99.7% through). *Cost*: one discrete step, plus one pair search of a
-//!   spatial hash and one TOI per candidate of the checked bodies. *Price*: time is lost,
+//!   `Discrete` lets 99.7% through). *Cost*: one discrete step, plus one sort and sweep over
+//!   the bodies' motion boxes and one TOI per candidate of the checked bodies. *Price*: time is lost,
 //!   and reported per body in [`ClampReport`].
 //! - [`scenes`]: the scenes shared by tests, examples and benches.
 //!

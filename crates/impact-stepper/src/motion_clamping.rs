@@ -201,8 +201,9 @@ struct Scratch {
 ///    to its size), the candidates
 ///    are every body whose motion's box over the step ([`Aabb::swept`] of its rebuilt sweep) meets
 ///    the checked body's (padded by the target separation and the tolerance), found for all checked
-///    bodies at once by a spatial hash over those boxes (the one
-///    [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) plans with). The time of impact is computed
+///    bodies at once by a sort and sweep over those boxes (in a periodic domain, by the
+///    spatial hash [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) searches with, whose
+///    wrapped cells find the images). The time of impact is computed
 ///    against each candidate, static or moving, along that candidate's own rebuilt sweep. Pairs
 ///    that overlap at the start ([`Toi::Overlapping`]) are the contact solver's business and are
 ///    skipped, unless a body of the pair swings (its sweep turns some point of its shape farther
@@ -262,11 +263,10 @@ struct Scratch {
 ///   start pose (fraction 0) rather than let it move unchecked.
 ///
 /// # Cost
-/// One discrete step; one build of the spatial hash over every body's motion box and one
-/// pair search over it (a few hash lookups per box; the broadphase is not queried); then
-/// one time-of-impact query per candidate of each checked body (closed forms when neither
-/// body rotates, conservative advancement otherwise). Slow bodies and bodies without the
-/// flag are only in the hash.
+/// One discrete step; one sort of every body's motion box along one axis and one sweep over
+/// them, four boxes at a time (the broadphase is not queried); then one time-of-impact query
+/// per candidate of each checked body (closed forms when neither body rotates, conservative
+/// advancement otherwise). Slow bodies and bodies without the flag are only swept past.
 #[derive(Debug, Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MotionClamping {

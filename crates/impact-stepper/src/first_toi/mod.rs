@@ -283,8 +283,10 @@ struct PairState {
 ///    through each other is stopped where it was and leaves moving as one body
 ///    ([`FirstToiReport::crossings_stopped`]).
 /// 3. **Plan.** Each body's *reach*, its swept box grown on every side by 3% of its course's
-///    length, goes into a hierarchical grid whose pairs give every body a neighbour list for the
-///    step (the world's broadphase, built for the start velocities, is not asked). For each checked
+///    length, goes into one sort and sweep whose pairs give every body a neighbour list for the
+///    step (in a periodic domain, a hierarchical grid's pairs; the world's broadphase, built
+///    for the start velocities, is not asked), and into that grid, which answers the searches
+///    of reaches that grow during the step. For each checked
 ///    body, one time of impact per neighbour whose course's box meets its own and not held by the
 ///    solver (unless either body swings, see below), static or moving, along both sweeps. Hits
 ///    enter an event queue, ordered by time then by slots.
