@@ -1,9 +1,11 @@
-//! [`MotionClamping`](crate::MotionClamping)'s one-shot pair search: sort and sweep.
+//! The CCD steppers' batch pair search at the start of a step: sort and sweep.
 //!
-//! The clamp needs, once per step, every pair of motion boxes that meet, and nothing after.
-//! [`ReachGrid`](crate::grid::ReachGrid) also answers the queries of a step in progress (a
-//! course that leaves its reach), which is what `FirstTimeOfImpact` needs it for; for one
-//! batch of pairs its hashed cells cost more than they save. In the rain of 1,000 discs
+//! [`MotionClamping`](crate::MotionClamping) needs, once per step, every pair of motion boxes
+//! that meet, and nothing after; [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) every pair of
+//! reach boxes, for its neighbour lists. [`ReachGrid`](crate::grid::ReachGrid) also answers
+//! the queries of a step in progress (a course that leaves its reach), which is what
+//! `FirstTimeOfImpact` keeps it for; for one batch of pairs its hashed cells cost more than
+//! they save. In the rain of 1,000 discs
 //! every query visited about nine cells, scattered over the table, and tested about 23
 //! listed boxes for two pairs: the pair search was a sixth of the step. Sorted along one
 //! axis, the boxes are tested in order, from memory read in order, against the boxes that
@@ -123,19 +125,26 @@ impl SweepPairs {
                 // The four boxes from `j`, or the last four if that would run past the
                 // padding (`j` is not a multiple of four in general).
                 let start = j.min(padded - LANES);
+                // The lanes of boxes: padding is never reported, even against a box
+                // unbounded on both axes (which every padding lane would meet).
+                let boxes = if n - start >= LANES {
+                    0b1111
+                } else {
+                    (1 << (n - start)) - 1
+                };
                 let within = lanes(lo, start).simd_le(hi);
                 let meets = within
                     & lanes(other_lo, start).simd_le(a_hi)
                     & a_lo.simd_le(lanes(other_hi, start));
                 // Lanes before `j` (a group moved back to fit) were reported already.
-                let mut hits = meets.to_bitmask() >> (j - start) << (j - start);
+                let mut hits = (meets.to_bitmask() & boxes) >> (j - start) << (j - start);
                 while hits != 0 {
                     let k = start + hits.trailing_zeros() as usize;
                     hits &= hits - 1;
                     found(a.slot, self.entries[k].slot);
                 }
                 // Sorted by lower bound: past the first box beyond `a`, all are.
-                if within.to_bitmask() != 0b1111 {
+                if within.to_bitmask() & boxes != boxes {
                     break;
                 }
                 j = start + LANES;
@@ -306,6 +315,30 @@ mod tests {
             sort_entries(&mut entries);
             let slots = |v: &[Entry]| v.iter().map(|e| e.slot).collect::<Vec<_>>();
             prop_assert_eq!(slots(&entries), slots(&want));
+        }
+    }
+
+    #[test]
+    fn boxes_without_bounds_meet_every_box_and_no_padding() {
+        let inf = Real::INFINITY;
+        let unbounded = Some(Aabb {
+            mins: Point::new(-inf, -inf),
+            maxs: Point::new(inf, inf),
+        });
+        let unit = |x: f64| {
+            Some(Aabb {
+                mins: Point::new(x, 0.0),
+                maxs: Point::new(x + 1.0, 1.0),
+            })
+        };
+        // Five boxes: the last group of four runs into the padding.
+        for boxes in [
+            vec![unbounded, unit(0.0), unit(5.0), unbounded, unit(10.0)],
+            vec![unit(0.0), unbounded],
+        ] {
+            let mut found = Vec::new();
+            SweepPairs::default().pairs(&boxes, |x, y| found.push((x, y)));
+            assert_eq!(sorted(found), brute_force(&boxes));
         }
     }
 
