@@ -242,13 +242,15 @@ struct Scratch {
 ///   `FirstTimeOfImpact` is the mode for fast bodies meeting each other.
 /// - Only the CCD body is stopped; what it hits keeps its target. The exception is a contact
 ///   the soft solver pushed through: when a pair with a CCD body, touching at the start (a
-///   manifold point within the target separation plus the tolerance), ends with its
-///   closest-point normal turned round (a disc at the bottom of a loaded pile
-///   squeezed through a zero-thickness segment), both of its dynamic bodies stay at their
+///   manifold point within the target separation plus the tolerance) or with neither body
+///   checked, ends with its closest-point normal turned round (a disc at the bottom of a
+///   loaded pile squeezed through a zero-thickness segment; a slow stick a pile pressed
+///   through the floor from a centimetre above), both of its dynamic bodies stay at their
 ///   start poses (reported in [`ClampReport::crossings_stopped`] and as clamped at 0), as
 ///   [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) does, and they leave moving as one body.
-///   The time of impact cannot see this case: the pair overlaps at the start. It costs a
-///   distance query per contact of a CCD body that moved.
+///   The time of impact cannot see the first case (the pair overlaps at the start) and is not
+///   asked in the second. It costs a distance query per such contact of a CCD body that
+///   moved.
 /// - Velocities change in two cases only, both a perfectly inelastic, rough impact that
 ///   keeps linear and angular momentum (the pair moves on as one body, or with the other
 ///   body's motion if that one is not dynamic): the pushed-through pair above, and a pair
@@ -374,26 +376,6 @@ impl Stepper for MotionClamping {
 
         // 4. The earliest safe fraction of each fast CCD body.
         scratch.clamps.clear();
-        // A contact the solver held must not end on the far side, which no time of impact
-        // sees (the pair overlaps at the start): both bodies stay where they were. A pair
-        // apart at the start is the time of impact's: it stops the body at the contact
-        // instead of where it was.
-        for c in ctx.contacts {
-            if c.manifold.min_separation() <= pad
-                && pushed_through(ctx.bodies, &scratch.start, c, pad, dt)
-            {
-                report.crossings_stopped += 1;
-                for handle in [c.a, c.b] {
-                    if ctx.bodies.get(handle).is_some_and(|b| b.is_dynamic()) {
-                        scratch.clamps.push((handle, 0.0));
-                    }
-                }
-                // Clamped with the velocities that pushed them through, the pair is pushed
-                // through again at the next step: in the tumbling rain, 20 to 30 of 1,000
-                // bodies hung in mid-air that way (see `move_pair_as_one`).
-                move_pair_as_one(ctx.bodies, &scratch.start, c);
-            }
-        }
         // Which bodies are checked, and the box of every body's motion: a checked body meets
         // a candidate only if their boxes meet (the checked one's padded by the target
         // separation and the tolerance).
@@ -432,6 +414,29 @@ impl Stepper for MotionClamping {
             scratch.boxes[slot] = Some(aabb);
             scratch.handles[slot] = Some(handle);
             scratch.checked[slot] = checked;
+        }
+        // A contact the solver held must not end on the far side, which no time of impact
+        // sees (the pair overlaps at the start): both bodies stay where they were. A pair
+        // apart at the start is the time of impact's when one of its bodies is checked: it
+        // stops that body at the contact instead of where it was. A pair of bodies neither
+        // of which is checked is the solver's alone, apart or not: a pile pressing a slow
+        // stick onto a segment it was still a centimetre above pushed it through the floor
+        // of the tumbling rain (seed 1, step 47).
+        let checked = |h: BodyHandle| scratch.checked.get(h.index as usize) == Some(&true);
+        for c in ctx.contacts {
+            let timed = c.manifold.min_separation() > pad && (checked(c.a) || checked(c.b));
+            if !timed && pushed_through(ctx.bodies, &scratch.start, c, pad, dt) {
+                report.crossings_stopped += 1;
+                for handle in [c.a, c.b] {
+                    if ctx.bodies.get(handle).is_some_and(|b| b.is_dynamic()) {
+                        scratch.clamps.push((handle, 0.0));
+                    }
+                }
+                // Clamped with the velocities that pushed them through, the pair is pushed
+                // through again at the next step: in the tumbling rain, 20 to 30 of 1,000
+                // bodies hung in mid-air that way (see `move_pair_as_one`).
+                move_pair_as_one(ctx.bodies, &scratch.start, c);
+            }
         }
         let period = ctx.periodic.as_ref().map(|p| p.size());
         scratch.candidates.clear();
