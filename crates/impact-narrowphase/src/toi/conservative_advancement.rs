@@ -1060,15 +1060,39 @@ impl Frame {
         // Each vertex's bound `c + s t - half_k t^2`; the lowest at 0 read off while filling.
         let family = &mut self.family;
         let (mut bottom, mut bottom_height) = (0, Real::INFINITY);
-        for (i, (m, arm)) in family.iter_mut().zip(arms).enumerate() {
-            let x = centers + arm;
-            *m = (
-                normal.dot(&x) - level,
-                rate + spin * cross(arm, &normal),
-                shared + half_w2 * x.norm(),
-            );
-            if m.0 < bottom_height {
-                (bottom, bottom_height) = (i, m.0);
+        if body.turn == 0.0 {
+            // A face that does not turn (ground): each vertex's height over it is exactly
+            // `c + s t + u (cos w t - 1) + v (sin w t - w t)`, with `u` and `v` its arm's
+            // components along the normal and across it (`w` the other's turn). The first
+            // term falls at most as `u w^2 t^2 / 2`, and only for a vertex beyond its centre
+            // (`u > 0`); the second at most as `v w^3 t^3 / 6`, and only for one turning
+            // toward the face (`v w > 0`), which over the horizon is at most
+            // `v w^3 remaining t^2 / 6`. The vertices that decide, near the face, have
+            // `u < 0`: their bound is cubic, not `w^2 r t^2 / 2`.
+            let w2 = spin * spin;
+            let cubic = w2 * remaining / 6.0;
+            for (i, (m, arm)) in family.iter_mut().zip(arms).enumerate() {
+                let (u, v) = (normal.dot(arm), cross(arm, &normal));
+                *m = (
+                    normal.dot(&(centers + arm)) - level,
+                    rate + spin * v,
+                    0.5 * w2 * u.max(0.0) + cubic * (spin * v).max(0.0),
+                );
+                if m.0 < bottom_height {
+                    (bottom, bottom_height) = (i, m.0);
+                }
+            }
+        } else {
+            for (i, (m, arm)) in family.iter_mut().zip(arms).enumerate() {
+                let x = centers + arm;
+                *m = (
+                    normal.dot(&x) - level,
+                    rate + spin * cross(arm, &normal),
+                    shared + half_w2 * x.norm(),
+                );
+                if m.0 < bottom_height {
+                    (bottom, bottom_height) = (i, m.0);
+                }
             }
         }
         let family = &family[..arms.len()];
