@@ -64,7 +64,7 @@
 //! first one tries the faces that face each other along the centres) and runs GJK, warm-started
 //! from that face and vertex, only when the test fails.
 
-use super::closed_form_toi;
+use super::{closed_form_toi, toi_disc_still_segment};
 use crate::distance::distance;
 use crate::gjk::{GjkCache, GjkOutput, Placed, farthest, gjk_distance, gjk_placed};
 use crate::minkowski::{circle_entry, circle_exit};
@@ -236,9 +236,28 @@ fn against_still_partner(a: &Mover<'_>, b: &Mover<'_>, options: &ToiOptions) -> 
     };
     let radius = spinning.bounding_radius();
     let reach = options.target_separation() + options.tolerance();
-    let circle = Shape::from(Circle::new(radius).ok()?);
     let start = Isometry::from_parts(spinning.start_center.coords.into(), Rotation::identity());
-    if !starts_beyond_box(spinning.start_center, radius, still, reach) {
+    let beyond = starts_beyond_box(spinning.start_center, radius, still, reach);
+    // Ground: a segment that does not move. The disc's closed form against it, without the
+    // circle shape, its sweep and the dispatch (the same answer, bit for bit, as
+    // `toi_disc_still_segment` promises), for a disc the checks below would accept.
+    if let (true, Shape::Segment(segment)) = (beyond, still.shape)
+        && still.displacement == Vector::zeros()
+        && radius >= 0.0
+        && (radius + spinning.displacement.x + spinning.displacement.y).is_finite()
+    {
+        let toi = toi_disc_still_segment(
+            radius,
+            &start,
+            spinning.displacement,
+            segment,
+            &still.sweep.start(),
+            options,
+        );
+        return Some(if swapped { toi.swapped() } else { toi });
+    }
+    let circle = Shape::from(Circle::new(radius).ok()?);
+    if !beyond {
         let apart = gjk_distance(
             &circle,
             &start,
