@@ -71,7 +71,7 @@ use crate::minkowski::{circle_entry, circle_exit};
 use crate::{Hit, Toi, ToiOptions};
 use impact_geometry::{
     Circle, Isometry, Point, Real, Rotation, Shape, Sweep, Vector, cross, cross_scalar_vector,
-    nalgebra, perp, rotation_by,
+    nalgebra, perp, rotation_by, rotations_by,
 };
 
 /// How many core vertices per shape the curved bound handles (it keeps B's on the stack and
@@ -136,7 +136,13 @@ impl<'a> Mover<'a> {
         if self.turn == 0.0 {
             return self.sweep.start().rotation;
         }
-        self.sweep.start().rotation * rotation_by(self.sweep.angvel() * (self.sweep.dt() * t))
+        self.sweep.start().rotation * rotation_by(self.angle_at(t))
+    }
+
+    /// The angle turned from the start to fraction `t`.
+    #[inline]
+    fn angle_at(&self, t: Real) -> Real {
+        self.sweep.angvel() * (self.sweep.dt() * t)
     }
 
     /// The centre of mass at fraction `t`, in world coordinates.
@@ -975,7 +981,16 @@ impl Frame {
     /// vertices, from the local ones (see [`freshen`](Self::freshen)).
     #[inline]
     fn place_at(&mut self, a: &Mover<'_>, b: &Mover<'_>, t: Real, skip: Option<bool>) {
-        let (rotation_a, rotation_b) = (a.rotation_at(t), b.rotation_at(t));
+        let (rotation_a, rotation_b) = if a.turn != 0.0 && b.turn != 0.0 {
+            // Both turn: both sines and cosines at once (the same bits as `rotation_at`).
+            let [turn_a, turn_b] = rotations_by([a.angle_at(t), b.angle_at(t)]);
+            (
+                a.sweep.start().rotation * turn_a,
+                b.sweep.start().rotation * turn_b,
+            )
+        } else {
+            (a.rotation_at(t), b.rotation_at(t))
+        };
         self.rotation_a = rotation_a;
         self.rotation_b = rotation_b;
         if skip != Some(true) {
