@@ -18,11 +18,12 @@
 //!   safe. Near contact it is Newton's step from below, where the linear bound crawls: a box
 //!   turning twice per step approaches at a fraction of the `|w| r` the linear bound assumes.
 //! - **Turning face**: the height of B's core vertices over the face of A that faces B, turning
-//!   with A (and the same with the roles swapped), is Box2D's separation function. Its second
-//!   derivative is bounded too (per vertex: the vertices near the face, which decide, are the
-//!   ones nearest the face body's centre), and near a face contact it falls at the true
-//!   approach rate, where the fixed normal overstates it by the rate of the face's far corner
-//!   (see `curved_step`).
+//!   with A (and the same with the roles swapped), is Box2D's separation function. Its fall
+//!   below its tangent is bounded too, per vertex: the other's centre as seen from the
+//!   turning face, plus the vertex's arm turning against the face at the difference of the
+//!   spins, whose fall is cubic for the vertices near the face, which decide (see
+//!   `Frame::face_step`). Near a face contact it falls at the true approach rate, where the
+//!   fixed normal overstates it by the rate of the face's far corner (see `curved_step`).
 //!
 //! When the last distance was realised by a face against a vertex (polygons and rounded shapes
 //! near contact, almost always), the step is that face's turning bound alone, taken with the
@@ -677,9 +678,19 @@ impl<'f> Evaluator<'f> {
                 // the face rarely certifies a step, it is tighter than over the rest of the
                 // sweep, and a step is then capped at the horizon.
                 let horizon = HORIZON * linear;
+                let hint = self.cache.edge_against_vertex().map_or(0, |e| e.3);
                 if horizon < remaining {
                     frame
-                        .face_step(body, other, on_a, k, &local_normal, bounds.offset, horizon)
+                        .face_step(
+                            body,
+                            other,
+                            on_a,
+                            k,
+                            &local_normal,
+                            bounds.offset,
+                            horizon,
+                            hint,
+                        )
                         .min(horizon)
                 } else {
                     frame.face_step(
@@ -690,6 +701,7 @@ impl<'f> Evaluator<'f> {
                         &local_normal,
                         bounds.offset,
                         remaining,
+                        hint,
                     )
                 }
             }
@@ -1043,16 +1055,29 @@ impl Frame {
     /// The step certified by the height of the other core's vertices over face `k` of `body`
     /// (A's if `on_a`, else B's; `local_normal` its outward normal in the body's axes),
     /// turning with it: [`Face::step`] for the face the last evaluation found realising the
-    /// distance, with a curvature bound per vertex.
+    /// distance, with a curvature bound per vertex that holds up to `remaining`.
     ///
-    /// With `x` a vertex of the other core relative to the face body's centre, its height over
-    /// the face is `g = f . x - offset` and `g'' = -w_f^2 f . x + 2 w_f perp(f) . x' + f . x''`,
-    /// so over the rest of the step `|g''| <= w_f^2 (|x| + V remaining) + 2 |w_f| V + w_o^2 r_o`
-    /// (`V` the fastest a vertex moves relative to that centre, `r_o` the other's arm). The
-    /// vertices near the face, which decide, are nearer the centre than the common bound of
-    /// [`Face::step`] allows for. Near contact the face of a face-to-vertex contact turns with
-    /// its body while the fixed normal does not, so this step closes the gap where the fixed
-    /// axis, overstating the approach by the face's far corner, crawls. Its rate at `t = 0` is
+    /// A vertex of the other core at `c + a` from the face body's centre (`c` the other's
+    /// centre, `a` the vertex's arm) has height `g = f . c + f . a - level` over the face,
+    /// `f` its normal turning at `w_f`. The centre's part has `(f . c)'' = -w_f^2 f . c +
+    /// 2 w_f perp(f) . v`, at most `w_f^2 (|c| + |v| T) + 2 |w_f| |v|` in size over a reach
+    /// `T` (`v` the centres' relative velocity). The arm's part is the arm turning at `w =
+    /// w_o - w_f` against the face, exactly `u cos w t + v_a sin w t` with `u = f . a` and
+    /// `v_a = cross(a, f)` now, so it falls below its tangent by at most `w^2 r_o t^2 / 2`,
+    /// and by at most `u w^2 t^2 / 2` (only if `u > 0`: a vertex beyond its centre) plus
+    /// `v_a w^3 t^3 / 6 <= v_a w^3 T t^2 / 6` (only if `w v_a > 0`: turning toward the face);
+    /// the smaller is taken. The vertices that decide, near the face, have `u < 0`: a cubic
+    /// term, where one bound on the second derivative of the whole height charged them the
+    /// rotation of both bodies in full (`w_o^2 r_o` and `w_f^2 |x|` and the cross terms).
+    /// When both bodies turn together the arm's part hardly moves.
+    ///
+    /// The reach `T` is the root of the `hint` vertex's bound without its cubic term (any
+    /// vertex's: the step, the first root over all of them, comes no later), capped at
+    /// `remaining`. The last distance's vertex is the likeliest to be lowest.
+    ///
+    /// Near contact the face of a face-to-vertex contact turns with its body while the fixed
+    /// normal does not, so this step closes the gap where the fixed axis, overstating the
+    /// approach by the face's far corner, crawls. Its rate at `t = 0` is
     /// `s0 + (w_o - w_f) cross(arm, f)` for a vertex at `arm` from the other's centre.
     #[allow(clippy::too_many_arguments)]
     fn face_step(
@@ -1064,6 +1089,7 @@ impl Frame {
         local_normal: &Vector,
         offset: Real,
         remaining: Real,
+        hint: usize,
     ) -> Real {
         let (rotation, local, arms, centers) = if on_a {
             (
@@ -1086,47 +1112,53 @@ impl Frame {
         let relative = other.displacement - body.displacement;
         let rate = body.turn * perp(&normal).dot(&centers) + normal.dot(&relative);
         let spin = other.turn - body.turn;
-        let speed = relative.norm() + other.rotation_speed();
-        let w2 = body.turn * body.turn;
-        let shared =
-            0.5 * (w2 * speed * remaining + 2.0 * body.turn.abs() * speed + other.curvature());
-        let half_w2 = 0.5 * w2;
+        // The centre's part of each half curvature, at reach 0 and per unit of reach: none
+        // for a face that does not turn (ground).
+        let (centre, drift) = if body.turn == 0.0 {
+            (0.0, 0.0)
+        } else {
+            let (w2, speed) = (body.turn * body.turn, relative.norm());
+            (
+                0.5 * w2 * centers.norm() + body.turn.abs() * speed,
+                0.5 * w2 * speed,
+            )
+        };
+        let half_s2 = 0.5 * spin * spin;
+        // Each vertex's height beyond the offset is `base + f . a`.
+        let base = normal.dot(&centers) - level;
+        let arm = &arms[hint.min(arms.len() - 1)];
+        let u = normal.dot(arm);
+        if base + u <= 0.0 {
+            // Some vertex is already within the offset: so is the lowest.
+            return 0.0;
+        }
+        let reach = root(
+            base + u,
+            rate + spin * cross(arm, &normal),
+            centre + half_s2 * positive(u),
+        )
+        .min(remaining);
+        let shared = centre + drift * reach;
+        let cubic = spin * spin * reach / 6.0;
+        let quadratic = half_s2 * other.arm;
         // Each vertex's bound `c + s t - half_k t^2`; the lowest at 0 read off while filling.
         let family = &mut self.family;
         let (mut bottom, mut bottom_height) = (0, Real::INFINITY);
-        if body.turn == 0.0 {
-            // A face that does not turn (ground): each vertex's height over it is exactly
-            // `c + s t + u (cos w t - 1) + v (sin w t - w t)`, with `u` and `v` its arm's
-            // components along the normal and across it (`w` the other's turn). The first
-            // term falls at most as `u w^2 t^2 / 2`, and only for a vertex beyond its centre
-            // (`u > 0`); the second at most as `v w^3 t^3 / 6`, and only for one turning
-            // toward the face (`v w > 0`), which over the horizon is at most
-            // `v w^3 remaining t^2 / 6`. The vertices that decide, near the face, have
-            // `u < 0`: their bound is cubic, not `w^2 r t^2 / 2`.
-            let w2 = spin * spin;
-            let cubic = w2 * remaining / 6.0;
-            for (i, (m, arm)) in family.iter_mut().zip(arms).enumerate() {
-                let (u, v) = (normal.dot(arm), cross(arm, &normal));
-                *m = (
-                    normal.dot(&(centers + arm)) - level,
-                    rate + spin * v,
-                    0.5 * w2 * u.max(0.0) + cubic * (spin * v).max(0.0),
-                );
-                if m.0 < bottom_height {
-                    (bottom, bottom_height) = (i, m.0);
-                }
-            }
-        } else {
-            for (i, (m, arm)) in family.iter_mut().zip(arms).enumerate() {
-                let x = centers + arm;
-                *m = (
-                    normal.dot(&x) - level,
-                    rate + spin * cross(arm, &normal),
-                    shared + half_w2 * x.norm(),
-                );
-                if m.0 < bottom_height {
-                    (bottom, bottom_height) = (i, m.0);
-                }
+        for (i, (m, arm)) in family.iter_mut().zip(arms).enumerate() {
+            let (u, v) = (normal.dot(arm), cross(arm, &normal));
+            let signed = half_s2 * positive(u) + cubic * positive(spin * v);
+            *m = (
+                base + u,
+                rate + spin * v,
+                shared
+                    + if signed < quadratic {
+                        signed
+                    } else {
+                        quadratic
+                    },
+            );
+            if m.0 < bottom_height {
+                (bottom, bottom_height) = (i, m.0);
             }
         }
         let family = &family[..arms.len()];
@@ -1335,6 +1367,13 @@ fn first_root(
 #[inline]
 fn root(c: Real, s: Real, half_k: Real) -> Real {
     (2.0 * c / (-s + (s * s + 4.0 * half_k * c).sqrt())).min(2.0)
+}
+
+/// `x` if positive, else zero: `max(x, 0)` in one instruction (`f64::max` also orders NaN,
+/// which cannot arise here, in several).
+#[inline(always)]
+fn positive(x: Real) -> Real {
+    if x > 0.0 { x } else { 0.0 }
 }
 
 /// The `(height, rate)` whose height extrapolated to `t` is the largest (the first of
