@@ -79,12 +79,6 @@ use impact_geometry::{
 /// visits every pair); larger polygons advance by the linear bound alone.
 const CURVED_MAX_VERTICES: usize = 16;
 
-/// The horizon of the face's curvature bound, in linear steps (see
-/// [`Evaluator::curved_step`]): any horizon is safe (the step is capped there); over the rest
-/// of the sweep the bound is loose, over too short a horizon the cap bites. 4 and 16 took 2%
-/// more instructions on the rotating scenes than 8, 2.5 and 32 up to 15% and 2%.
-const HORIZON: Real = 8.0;
-
 /// The zero vector as a constant: `[Vector::zeros(); N]` built each array on the stack and
 /// copied it into place.
 const ZERO: Vector = Vector::new(0.0, 0.0);
@@ -445,7 +439,6 @@ fn advance(
             &bounds,
             end - t,
             gap > 0.5 * previous_gap,
-            linear,
         );
         let next = t + linear.max(curved);
         previous_gap = gap;
@@ -652,9 +645,10 @@ impl<'f> Evaluator<'f> {
     ///
     /// The face's bound alone: taking the longest of it and the fixed-normal bound (and the
     /// facing faces on slow steps) saved under 1% of the steps for 10 to 15% more
-    /// instructions. Its curvature bound holds over a horizon of [`HORIZON`] times the
-    /// `linear` step (or the `remaining` sweep, if shorter), where its step is capped.
-    #[allow(clippy::too_many_arguments)]
+    /// instructions. Its curvature bound holds up to its own reach (see
+    /// [`Frame::face_step`]): capping it at a horizon of a few linear steps, which the bound
+    /// over the whole `remaining` sweep needed before the reach, took 1 to 2% more
+    /// instructions at 8 steps, 4 to 6% more at 4.
     fn curved_step(
         &mut self,
         a: &Mover<'_>,
@@ -663,7 +657,6 @@ impl<'f> Evaluator<'f> {
         bounds: &Bounds,
         remaining: Real,
         faces: bool,
-        linear: Real,
     ) -> Real {
         let Some(frame) = self.frame.as_mut() else {
             return 0.0;
@@ -673,37 +666,19 @@ impl<'f> Evaluator<'f> {
             // other core over it is the distance itself near contact (see `Frame::face_step`).
             Some((on_a, k, local_normal)) if !(self.sliding && faces) => {
                 let (body, other) = if on_a { (a, b) } else { (b, a) };
-                // The curvature bound grows with the horizon it must hold over (`V remaining`
-                // in `Frame::face_step`'s): over a horizon of a few linear steps, past which
-                // the face rarely certifies a step, it is tighter than over the rest of the
-                // sweep, and a step is then capped at the horizon.
-                let horizon = HORIZON * linear;
+                // The vertex that realised the distance: the likeliest lowest, whose own
+                // bound gives the face's bound its reach.
                 let hint = self.cache.edge_against_vertex().map_or(0, |e| e.3);
-                if horizon < remaining {
-                    frame
-                        .face_step(
-                            body,
-                            other,
-                            on_a,
-                            k,
-                            &local_normal,
-                            bounds.offset,
-                            horizon,
-                            hint,
-                        )
-                        .min(horizon)
-                } else {
-                    frame.face_step(
-                        body,
-                        other,
-                        on_a,
-                        k,
-                        &local_normal,
-                        bounds.offset,
-                        remaining,
-                        hint,
-                    )
-                }
+                frame.face_step(
+                    body,
+                    other,
+                    on_a,
+                    k,
+                    &local_normal,
+                    bounds.offset,
+                    remaining,
+                    hint,
+                )
             }
             _ => {
                 frame.freshen();
