@@ -96,6 +96,9 @@ struct Mover<'a> {
     arm: Real,
     /// The centre of mass at the start, in world coordinates.
     start_center: Point,
+    /// The shape's core and rounding, looked up once: each lookup is a match on the shape.
+    core: &'a [Point],
+    radius: Real,
 }
 
 impl<'a> Mover<'a> {
@@ -107,6 +110,8 @@ impl<'a> Mover<'a> {
             turn: sweep.rotation_angle(),
             arm: shape.core_bounding_radius(&sweep.local_center()),
             start_center: sweep.center_at(0.0),
+            core: shape.core(),
+            radius: shape.radius(),
         }
     }
 
@@ -149,7 +154,7 @@ impl<'a> Mover<'a> {
     /// Radius of the circle about the centre of mass that holds the whole shape
     /// ([`Shape::bounding_radius`] about it, from the arm already known).
     fn bounding_radius(&self) -> Real {
-        self.arm + self.shape.radius()
+        self.arm + self.radius
     }
 
     /// How fast rotation can move a core point, per step.
@@ -367,7 +372,7 @@ fn advance(
     let mut t = enter;
     // Not an `Option<Frame>`: moving the frame into one copied it.
     let mut frame = Frame::new(&ma, &mb);
-    let fits = Frame::fits(a, b);
+    let fits = Frame::fits(ma.core, mb.core);
     if fits {
         frame.load(&ma, &mb);
     }
@@ -417,7 +422,7 @@ fn advance(
         relative: ma.displacement - mb.displacement,
         spin: ma.rotation_speed() + mb.rotation_speed(),
         half_curvature: 0.5 * (ma.curvature() + mb.curvature()),
-        offset: a.radius() + b.radius() + target,
+        offset: ma.radius + mb.radius + target,
     };
     let mut previous_gap = Real::INFINITY;
     for _ in 1..options.max_iterations() {
@@ -536,8 +541,8 @@ impl<'f> Evaluator<'f> {
             sliding: false,
             path,
             frame,
-            radius_a: a.shape.radius(),
-            radius_b: b.shape.radius(),
+            radius_a: a.radius,
+            radius_b: b.radius,
             pose_a: Isometry::identity(),
             pose_b: Isometry::identity(),
             cache: GjkCache::default(),
@@ -860,8 +865,8 @@ struct Frame {
 
 impl Frame {
     /// Whether both shapes have few enough vertices for the curved bounds.
-    fn fits(a: &Shape, b: &Shape) -> bool {
-        a.core().len() <= CURVED_MAX_VERTICES && b.core().len() <= CURVED_MAX_VERTICES
+    fn fits(a: &[Point], b: &[Point]) -> bool {
+        a.len() <= CURVED_MAX_VERTICES && b.len() <= CURVED_MAX_VERTICES
     }
 
     /// An empty frame for the two shapes, to be [`place`](Self::place)d; they must
@@ -877,8 +882,8 @@ impl Frame {
             local_b: [ZERO; CURVED_MAX_VERTICES],
             arms_a: [ZERO; CURVED_MAX_VERTICES],
             arms_b: [ZERO; CURVED_MAX_VERTICES],
-            count_a: a.shape.core().len(),
-            count_b: b.shape.core().len(),
+            count_a: a.core.len(),
+            count_b: b.core.len(),
             centers: Vector::zeros(),
             center_a: Point::origin(),
             rotation_a: Rotation::identity(),
@@ -891,10 +896,10 @@ impl Frame {
     /// The core vertices relative to the centres of mass, once per query.
     fn load(&mut self, a: &Mover<'_>, b: &Mover<'_>) {
         let (center_a, center_b) = (a.sweep.local_center(), b.sweep.local_center());
-        for (l, p) in self.local_a.iter_mut().zip(a.shape.core()) {
+        for (l, p) in self.local_a.iter_mut().zip(a.core) {
             *l = p - center_a;
         }
-        for (l, p) in self.local_b.iter_mut().zip(b.shape.core()) {
+        for (l, p) in self.local_b.iter_mut().zip(b.core) {
             *l = p - center_b;
         }
     }
@@ -1447,7 +1452,7 @@ mod tests {
                 let (a, b) = (polygon(i % 3), polygon((i / 3) % 3));
                 rotating_case_with(a, b, &mut rng)
             };
-            fused_cases += usize::from(Frame::fits(&c.a, &c.b));
+            fused_cases += usize::from(Frame::fits(c.a.core(), c.b.core()));
             let (toi, differs) = both(&c, &options);
             differ += usize::from(differs);
             hits += usize::from(matches!(toi, Toi::Hit(_)));
