@@ -53,7 +53,8 @@ pub fn sin_cos(x: Real) -> (Real, Real) {
     // Rounding by adding and subtracting 1.5 * 2^52 (exact for |k| < 2^51): `f64::round` is a
     // library call on x86-64 without SSE4.1, and showed up in profiles.
     const SHIFTER: Real = 6_755_399_441_055_744.0;
-    let k = (x * core::f64::consts::FRAC_2_PI + SHIFTER) - SHIFTER;
+    let shifted = x * core::f64::consts::FRAC_2_PI + SHIFTER;
+    let k = shifted - SHIFTER;
     let r = (x - k * PIO2_HEAD) - k * PIO2_TAIL;
     let z = r * r;
     let sin = r + r * z * (S1 + z * (S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)))));
@@ -61,7 +62,7 @@ pub fn sin_cos(x: Real) -> (Real, Real) {
     let w = 1.0 - half;
     let cos = w
         + (((1.0 - w) - half) + z * z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6))))));
-    quadrant(k, sin, cos)
+    quadrant(shifted, sin, cos)
 }
 
 /// [`sin_cos`] of two angles at once, the same bits as two calls: the same operations lane
@@ -81,7 +82,8 @@ pub fn sin_cos_pair(x: [Real; 2]) -> [(Real, Real); 2] {
     const SHIFTER: Real = 6_755_399_441_055_744.0;
     let v = f64x2::splat;
     let x = f64x2::new(x);
-    let k = (x * v(core::f64::consts::FRAC_2_PI) + v(SHIFTER)) - v(SHIFTER);
+    let shifted = x * v(core::f64::consts::FRAC_2_PI) + v(SHIFTER);
+    let k = shifted - v(SHIFTER);
     let r = (x - k * v(PIO2_HEAD)) - k * v(PIO2_TAIL);
     let z = r * r;
     let sin =
@@ -91,23 +93,31 @@ pub fn sin_cos_pair(x: [Real; 2]) -> [(Real, Real); 2] {
     let cos = w
         + (((v(1.0) - w) - half)
             + z * z * (v(C1) + z * (v(C2) + z * (v(C3) + z * (v(C4) + z * (v(C5) + z * v(C6)))))));
-    let (k, sin, cos) = (k.to_array(), sin.to_array(), cos.to_array());
+    let (shifted, sin, cos) = (shifted.to_array(), sin.to_array(), cos.to_array());
     [
-        quadrant(k[0], sin[0], cos[0]),
-        quadrant(k[1], sin[1], cos[1]),
+        quadrant(shifted[0], sin[0], cos[0]),
+        quadrant(shifted[1], sin[1], cos[1]),
     ]
 }
 
-/// `(sin, cos)` of the angle reduced by `k` quarter turns, from those of the remainder.
+/// `(sin, cos)` of the angle reduced by `k` quarter turns, from those of the remainder,
+/// with `shifted = k + 1.5 * 2^52` (before the shifter is taken off again).
+///
+/// In `[2^52, 2^53)` the last bit of the mantissa is worth 1, so `shifted`'s low bits are
+/// those of `k + 2^51`, and its two lowest `k mod 4` (negative `k` too). The quadrant then
+/// swaps the pair on odd `k` and flips signs by bit: no float-to-integer conversion (with
+/// its saturation) and no jump table, the same values as `match (k as i64) & 3`.
 #[inline]
-fn quadrant(k: Real, sin: Real, cos: Real) -> (Real, Real) {
-    // `k` is an integer-valued float within the reduction limit, so the cast is exact.
-    match (k as i64) & 3 {
-        0 => (sin, cos),
-        1 => (cos, -sin),
-        2 => (-sin, -cos),
-        _ => (-cos, sin),
-    }
+fn quadrant(shifted: Real, sin: Real, cos: Real) -> (Real, Real) {
+    let q = shifted.to_bits() & 3;
+    // 0: (sin, cos), 1: (cos, -sin), 2: (-sin, -cos), 3: (-cos, sin).
+    let (s, c) = if q & 1 == 0 { (sin, cos) } else { (cos, sin) };
+    let flip_s = (q & 2) << 62;
+    let flip_c = ((q + 1) & 2) << 62;
+    (
+        Real::from_bits(s.to_bits() ^ flip_s),
+        Real::from_bits(c.to_bits() ^ flip_c),
+    )
 }
 
 /// The rotations by two angles at once: [`rotation_by`] of each, through [`sin_cos_pair`].
@@ -183,6 +193,29 @@ mod tests {
             let single = (sin_cos(x[0]), sin_cos(x[1]));
             assert!(bits(p) == bits(single.0) || p.0.is_nan());
             assert!(bits(q) == bits(single.1) || q.0.is_nan());
+        }
+    }
+
+    /// The quadrant read off the shifted float's bits is the match on `k mod 4` it replaced,
+    /// sign bits included, for every `k` the reduction allows.
+    #[test]
+    fn quadrant_bits_are_the_integer_quadrant() {
+        const SHIFTER: Real = 6_755_399_441_055_744.0;
+        let limit = (REDUCTION_LIMIT * core::f64::consts::FRAC_2_PI) as i64 + 2;
+        for k in (-limit..=limit).step_by(7).chain(-9..=9) {
+            let (sin, cos) = (0.25, -0.0);
+            let expected = match k & 3 {
+                0 => (sin, cos),
+                1 => (cos, -sin),
+                2 => (-sin, -cos),
+                _ => (-cos, sin),
+            };
+            let got = quadrant(k as Real + SHIFTER, sin, cos);
+            assert_eq!(
+                (got.0.to_bits(), got.1.to_bits()),
+                (expected.0.to_bits(), expected.1.to_bits()),
+                "k = {k}"
+            );
         }
     }
 
