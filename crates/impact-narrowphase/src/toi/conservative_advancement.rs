@@ -1041,7 +1041,11 @@ impl Frame {
     /// centre, `a` the vertex's arm) has height `g = f . c + f . a - level` over the face,
     /// `f` its normal turning at `w_f`. The centre's part has `(f . c)'' = -w_f^2 f . c +
     /// 2 w_f perp(f) . v`, at most `w_f^2 (|c| + |v| T) + 2 |w_f| |v|` in size over a reach
-    /// `T` (`v` the centres' relative velocity). The arm's part is the arm turning at `w =
+    /// `T` (`v` the centres' relative velocity); or, from its exact value now, it is within
+    /// `|(f . c)'''| T <= (|w_f|^3 (|c| + |v| T) + 3 w_f^2 |v|) T` of it, which is far less
+    /// when the face turns by little over the reach: the lesser bound is taken (each vertex's
+    /// total, which may then come out negative, counts as zero, as the family's roots need
+    /// concave members). The arm's part is the arm turning at `w =
     /// w_o - w_f` against the face, exactly `u cos w t + v_a sin w t` with `u = f . a` and
     /// `v_a = cross(a, f)` now, so it falls below its tangent by at most `w^2 r_o t^2 / 2`,
     /// and by at most `u w^2 t^2 / 2` (only if `u > 0`: a vertex beyond its centre) plus
@@ -1094,13 +1098,22 @@ impl Frame {
         let spin = other.turn - body.turn;
         // The centre's part of each half curvature, at reach 0 and per unit of reach: none
         // for a face that does not turn (ground).
-        let (centre, drift) = if body.turn == 0.0 {
-            (0.0, 0.0)
+        // The centre's part of each half curvature, bounded two ways: by the size of its
+        // second derivative (at reach 0 and per unit of reach), and by its exact value now
+        // plus the size of its third derivative over the reach (`taylor`, per unit of reach
+        // squared). None for a face that does not turn (ground).
+        let (centre, drift, now, taylor) = if body.turn == 0.0 {
+            (0.0, 0.0, 0.0, (0.0, 0.0))
         } else {
-            let (w2, speed) = (body.turn * body.turn, relative.norm());
+            let w = body.turn;
+            let (w2, speed, distance) = (w * w, relative.norm(), centers.norm());
+            let second = w * (2.0 * perp(&normal).dot(&relative) - w * normal.dot(&centers));
+            let w3 = (w2 * w).abs();
             (
-                0.5 * w2 * centers.norm() + body.turn.abs() * speed,
+                0.5 * w2 * distance + w.abs() * speed,
                 0.5 * w2 * speed,
+                -0.5 * second,
+                ((w3 * distance + 3.0 * w2 * speed) / 6.0, w3 * speed / 6.0),
             )
         };
         let half_s2 = 0.5 * spin * spin;
@@ -1115,10 +1128,13 @@ impl Frame {
         let reach = root(
             base + u,
             rate + spin * cross(arm, &normal),
-            centre + half_s2 * positive(u),
+            positive(lesser(centre, now) + half_s2 * positive(u)),
         )
         .min(remaining);
-        let shared = centre + drift * reach;
+        let shared = lesser(
+            centre + drift * reach,
+            now + (taylor.0 + taylor.1 * reach) * reach,
+        );
         let cubic = spin * spin * reach / 6.0;
         let quadratic = half_s2 * other.arm;
         // Each vertex's bound `c + s t - half_k t^2`; the lowest at 0 read off while filling.
@@ -1130,12 +1146,7 @@ impl Frame {
             *m = (
                 base + u,
                 rate + spin * v,
-                shared
-                    + if signed < quadratic {
-                        signed
-                    } else {
-                        quadratic
-                    },
+                positive(shared + lesser(signed, quadratic)),
             );
             if m.0 < bottom_height {
                 (bottom, bottom_height) = (i, m.0);
@@ -1354,6 +1365,13 @@ fn root(c: Real, s: Real, half_k: Real) -> Real {
 #[inline(always)]
 fn positive(x: Real) -> Real {
     if x > 0.0 { x } else { 0.0 }
+}
+
+/// The smaller of `a` and `b` in one instruction (`f64::min` also orders NaN, which cannot
+/// arise here).
+#[inline(always)]
+fn lesser(a: Real, b: Real) -> Real {
+    if a < b { a } else { b }
 }
 
 /// The `(height, rate)` whose height extrapolated to `t` is the largest (the first of
