@@ -555,9 +555,9 @@ impl<'f> Evaluator<'f> {
         let first = !self.started;
         self.started = true;
         if let (Path::Fused, Some(frame)) = (self.path, self.frame.as_mut()) {
-            // With a face known, its body's arms wait: the face test reads only the face.
-            let skip = if first { None } else { self.face.map(|f| f.0) };
-            frame.place_at(a, b, t, skip);
+            // With a face known, both bodies' arms wait: the face test and its step read the
+            // face's own two vertices and the other core in its own axes.
+            frame.place_at(a, b, t, !first && self.face.is_some());
             let (radius_a, radius_b) = (self.radius_a, self.radius_b);
             let found = if first {
                 // No face is known yet: try the faces that face each other along the centres.
@@ -736,27 +736,27 @@ fn face_distance(
     radius_b: Real,
 ) -> Option<(GjkOutput, bool, usize, usize, usize)> {
     // The face's vertices relative to its body's centre in the body's axes, its placement
-    // offset, the other core and its offset: the face body's vertex `i` is at `face_offset +
-    // rotation * local[i]` (its arms may be stale), the other's `j` at `other_offset +
-    // other_arms[j]`.
-    let (local, n, face_offset, rotation, other_arms, other_offset) = if on_a {
-        let arms_b = &frame.arms_b[..frame.count_b];
+    // offset, the other core in its own axes, its rotation and offset: the face body's vertex
+    // `i` is at `face_offset + rotation * local[i]`, the other's `j` at `other_offset +
+    // other_rotation * other_local[j]` (the arms may be stale).
+    let (local, n, face_offset, rotation, other_local, other_rotation, other_offset) = if on_a {
         (
             &frame.local_a,
             frame.count_a,
             ZERO,
             &frame.rotation_a,
-            arms_b,
+            &frame.local_b[..frame.count_b],
+            &frame.rotation_b,
             frame.centers,
         )
     } else {
-        let arms_a = &frame.arms_a[..frame.count_a];
         (
             &frame.local_b,
             frame.count_b,
             frame.centers,
             &frame.rotation_b,
-            arms_a,
+            &frame.local_a[..frame.count_a],
+            &frame.rotation_a,
             ZERO,
         )
     };
@@ -764,15 +764,17 @@ fn face_distance(
     let l = if l == n { 0 } else { l };
     let (first, second) = (rotation * local[k], rotation * local[l]);
     let normal = rotation * local_normal;
+    // The other core's lowest vertex along the normal, found in its own axes.
+    let axis = other_rotation.inverse_transform_vector(&normal);
     let (mut low, mut low_height) = (0, Real::INFINITY);
-    for (j, arm) in other_arms.iter().enumerate() {
-        let h = normal.dot(arm);
+    for (j, p) in other_local.iter().enumerate() {
+        let h = axis.dot(p);
         if h < low_height {
             (low, low_height) = (j, h);
         }
     }
     let from = face_offset + first;
-    let vertex = other_offset + other_arms[low];
+    let vertex = other_offset + other_rotation * other_local[low];
     let h = normal.dot(&(vertex - from));
     // Positive by more than rounding (GJK's own test for touching cores), and the vertex
     // over the face itself, not beyond either end.
@@ -859,8 +861,9 @@ struct Frame {
     /// Room for [`face_step`](Self::face_step)'s bounds, one per vertex: kept here, it is
     /// cleared once per query, not at every step.
     family: [(Real, Real, Real); CURVED_MAX_VERTICES],
-    /// The body whose arms are not turned to the current rotation (A if `true`).
-    stale: Option<bool>,
+    /// Whether the arms are not turned to the current rotations (see
+    /// [`place_at`](Self::place_at)).
+    stale: bool,
 }
 
 impl Frame {
@@ -889,7 +892,7 @@ impl Frame {
             rotation_a: Rotation::identity(),
             rotation_b: Rotation::identity(),
             family: [(0.0, 0.0, 0.0); CURVED_MAX_VERTICES],
-            stale: None,
+            stale: false,
         }
     }
 
@@ -968,11 +971,11 @@ impl Frame {
     /// The arms at fraction `t` of the sweeps, from the rotations and centres of mass alone
     /// (the fused path: no pose is built).
     ///
-    /// The arms of the body `skip` names (A if `true`) are left as they were, marked stale:
-    /// with a face of that body known, its distance and step read only the face's own two
-    /// vertices, from the local ones (see [`freshen`](Self::freshen)).
+    /// With `lazy` set, the arms are left as they were, marked stale: with a face known, its
+    /// distance and step read the face's own two vertices and the other core in its own axes
+    /// (see [`freshen`](Self::freshen)).
     #[inline]
-    fn place_at(&mut self, a: &Mover<'_>, b: &Mover<'_>, t: Real, skip: Option<bool>) {
+    fn place_at(&mut self, a: &Mover<'_>, b: &Mover<'_>, t: Real, lazy: bool) {
         let (rotation_a, rotation_b) = if a.turn != 0.0 && b.turn != 0.0 {
             // Both turn: both sines and cosines at once (the same bits as `rotation_at`).
             let [turn_a, turn_b] = rotations_by([a.angle_at(t), b.angle_at(t)]);
@@ -985,13 +988,11 @@ impl Frame {
         };
         self.rotation_a = rotation_a;
         self.rotation_b = rotation_b;
-        if skip != Some(true) {
+        if !lazy {
             self.turn_a();
-        }
-        if skip != Some(false) {
             self.turn_b();
         }
-        self.stale = skip;
+        self.stale = lazy;
         self.center_a = a.center_at(t);
         self.centers = b.center_at(t) - self.center_a;
     }
@@ -1000,10 +1001,10 @@ impl Frame {
     /// (GJK, the fixed-normal and facing-face bounds).
     #[inline]
     fn freshen(&mut self) {
-        match self.stale.take() {
-            Some(true) => self.turn_a(),
-            Some(false) => self.turn_b(),
-            None => {}
+        if self.stale {
+            self.turn_a();
+            self.turn_b();
+            self.stale = false;
         }
     }
 
@@ -1029,7 +1030,7 @@ impl Frame {
         self.rotation_b = *rotation_b;
         self.turn_a();
         self.turn_b();
-        self.stale = None;
+        self.stale = false;
     }
 
     /// The step certified by the height of the other core's vertices over face `k` of `body`
@@ -1078,22 +1079,27 @@ impl Frame {
         remaining: Real,
         hint: usize,
     ) -> Real {
-        let (rotation, local, arms, centers) = if on_a {
+        // The other core is read in its own axes (its arms may be stale): `u` and `v` below
+        // are the same in any axes, the normal turned into them.
+        let (rotation, local, arms, other_rotation, centers) = if on_a {
             (
                 &self.rotation_a,
                 &self.local_a,
-                &self.arms_b[..self.count_b],
+                &self.local_b[..self.count_b],
+                &self.rotation_b,
                 self.centers,
             )
         } else {
             (
                 &self.rotation_b,
                 &self.local_b,
-                &self.arms_a[..self.count_a],
+                &self.local_a[..self.count_a],
+                &self.rotation_a,
                 -self.centers,
             )
         };
         let normal = rotation * local_normal;
+        let axis = other_rotation.inverse_transform_vector(&normal);
         // The face's line, from the face body's centre, plus radii and target.
         let level = local_normal.dot(&local[k]) + offset;
         let relative = other.displacement - body.displacement;
@@ -1123,14 +1129,14 @@ impl Frame {
         // Each vertex's height beyond the offset is `base + f . a`.
         let base = normal.dot(&centers) - level;
         let arm = &arms[hint.min(arms.len() - 1)];
-        let u = normal.dot(arm);
+        let u = axis.dot(arm);
         if base + u <= 0.0 {
             // Some vertex is already within the offset: so is the lowest.
             return 0.0;
         }
         let reach = root(
             base + u,
-            rate + spin * cross(arm, &normal),
+            rate + spin * cross(arm, &axis),
             positive(lesser(centre, now) + half_s2 * u),
         )
         .min(remaining);
@@ -1145,7 +1151,7 @@ impl Frame {
         let family = &mut self.family;
         let (mut bottom, mut bottom_height) = (0, Real::INFINITY);
         for (i, (m, arm)) in family.iter_mut().zip(arms).enumerate() {
-            let (u, v) = (normal.dot(arm), cross(arm, &normal));
+            let (u, v) = (axis.dot(arm), cross(arm, &axis));
             let signed = half_s2 * positive(u) + cubic * positive(spin * v);
             *m = (
                 base + u,
