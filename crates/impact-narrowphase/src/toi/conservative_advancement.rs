@@ -555,9 +555,9 @@ impl<'f> Evaluator<'f> {
         let first = !self.started;
         self.started = true;
         if let (Path::Fused, Some(frame)) = (self.path, self.frame.as_mut()) {
-            // With a face known, both bodies' arms wait: the face test and its step read the
-            // face's own two vertices and the other core in its own axes.
-            frame.place_at(a, b, t, !first && self.face.is_some());
+            // The arms wait: the face tests and the face step read the face's own two
+            // vertices and the other core in its own axes; GJK turns them if it runs.
+            frame.place_at(a, b, t);
             let (radius_a, radius_b) = (self.radius_a, self.radius_b);
             let found = if first {
                 // No face is known yet: try the faces that face each other along the centres.
@@ -968,14 +968,14 @@ impl Frame {
         self.centers = pose_b * center_b - self.center_a;
     }
 
-    /// The arms at fraction `t` of the sweeps, from the rotations and centres of mass alone
-    /// (the fused path: no pose is built).
+    /// The rotations and centres of mass at fraction `t` of the sweeps (the fused path: no
+    /// pose is built).
     ///
-    /// With `lazy` set, the arms are left as they were, marked stale: with a face known, its
-    /// distance and step read the face's own two vertices and the other core in its own axes
-    /// (see [`freshen`](Self::freshen)).
+    /// The arms are left as they were, marked stale: the face tests and the face step read
+    /// the face's own two vertices and the other core in its own axes, and most evaluations
+    /// need nothing more (see [`freshen`](Self::freshen)).
     #[inline]
-    fn place_at(&mut self, a: &Mover<'_>, b: &Mover<'_>, t: Real, lazy: bool) {
+    fn place_at(&mut self, a: &Mover<'_>, b: &Mover<'_>, t: Real) {
         let (rotation_a, rotation_b) = if a.turn != 0.0 && b.turn != 0.0 {
             // Both turn: both sines and cosines at once (the same bits as `rotation_at`).
             let [turn_a, turn_b] = rotations_by([a.angle_at(t), b.angle_at(t)]);
@@ -988,11 +988,7 @@ impl Frame {
         };
         self.rotation_a = rotation_a;
         self.rotation_b = rotation_b;
-        if !lazy {
-            self.turn_a();
-            self.turn_b();
-        }
-        self.stale = lazy;
+        self.stale = true;
         self.center_a = a.center_at(t);
         self.centers = b.center_at(t) - self.center_a;
     }
