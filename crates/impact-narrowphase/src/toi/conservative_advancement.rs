@@ -1101,8 +1101,6 @@ impl Frame {
         let relative = other.displacement - body.displacement;
         let rate = body.turn * perp(&normal).dot(&centers) + normal.dot(&relative);
         let spin = other.turn - body.turn;
-        // The centre's part of each half curvature, at reach 0 and per unit of reach: none
-        // for a face that does not turn (ground).
         // The centre's part of each half curvature, bounded two ways: by the size of its
         // second derivative (at reach 0 and per unit of reach), and by its exact value now
         // plus the size of its third derivative over the reach (`taylor`, per unit of reach
