@@ -53,6 +53,6 @@ pub use mass::MassProperties;
 pub use math::{Isometry, Point, Real, Rotation, Vector, cross, cross_scalar_vector, perp};
 pub use shape::{Capsule, Circle, ConvexPolygon, Segment, Shape, ShapeKind};
 pub use sweep::Sweep;
-pub use trig::{rotation_by, sin_cos};
+pub use trig::{rotation_by, rotations_by, sin_cos, sin_cos_pair};
 
 pub use nalgebra;

@@ -14,6 +14,7 @@
 #![allow(clippy::excessive_precision)]
 
 use crate::math::{Real, Rotation};
+use wide::f64x2;
 
 /// Largest angle reduced here (radians): `k * PIO2_TAIL` stays exact to an ulp for `k` below
 /// about 2^20.
@@ -52,7 +53,8 @@ pub fn sin_cos(x: Real) -> (Real, Real) {
     // Rounding by adding and subtracting 1.5 * 2^52 (exact for |k| < 2^51): `f64::round` is a
     // library call on x86-64 without SSE4.1, and showed up in profiles.
     const SHIFTER: Real = 6_755_399_441_055_744.0;
-    let k = (x * core::f64::consts::FRAC_2_PI + SHIFTER) - SHIFTER;
+    let shifted = x * core::f64::consts::FRAC_2_PI + SHIFTER;
+    let k = shifted - SHIFTER;
     let r = (x - k * PIO2_HEAD) - k * PIO2_TAIL;
     let z = r * r;
     let sin = r + r * z * (S1 + z * (S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)))));
@@ -60,13 +62,72 @@ pub fn sin_cos(x: Real) -> (Real, Real) {
     let w = 1.0 - half;
     let cos = w
         + (((1.0 - w) - half) + z * z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6))))));
-    // `k` is an integer-valued float within the reduction limit, so the cast is exact.
-    match (k as i64) & 3 {
-        0 => (sin, cos),
-        1 => (cos, -sin),
-        2 => (-sin, -cos),
-        _ => (-cos, sin),
+    quadrant(shifted, sin, cos)
+}
+
+/// [`sin_cos`] of two angles at once, the same bits as two calls: the same operations lane
+/// by lane, written side by side so that the compiler can run both lanes in one register.
+/// Conservative advancement turns both bodies at every evaluation.
+///
+/// ```
+/// let [a, b] = impact_geometry::sin_cos_pair([1.0, -7.5]);
+/// assert_eq!((a, b), (impact_geometry::sin_cos(1.0), impact_geometry::sin_cos(-7.5)));
+/// ```
+#[inline]
+pub fn sin_cos_pair(x: [Real; 2]) -> [(Real, Real); 2] {
+    // NaN fails the comparison and goes the same way as large angles.
+    if !(x[0].abs() <= REDUCTION_LIMIT && x[1].abs() <= REDUCTION_LIMIT) {
+        return [sin_cos(x[0]), sin_cos(x[1])];
     }
+    const SHIFTER: Real = 6_755_399_441_055_744.0;
+    let v = f64x2::splat;
+    let x = f64x2::new(x);
+    let shifted = x * v(core::f64::consts::FRAC_2_PI) + v(SHIFTER);
+    let k = shifted - v(SHIFTER);
+    let r = (x - k * v(PIO2_HEAD)) - k * v(PIO2_TAIL);
+    let z = r * r;
+    let sin =
+        r + r * z * (v(S1) + z * (v(S2) + z * (v(S3) + z * (v(S4) + z * (v(S5) + z * v(S6))))));
+    let half = v(0.5) * z;
+    let w = v(1.0) - half;
+    let cos = w
+        + (((v(1.0) - w) - half)
+            + z * z * (v(C1) + z * (v(C2) + z * (v(C3) + z * (v(C4) + z * (v(C5) + z * v(C6)))))));
+    let (shifted, sin, cos) = (shifted.to_array(), sin.to_array(), cos.to_array());
+    [
+        quadrant(shifted[0], sin[0], cos[0]),
+        quadrant(shifted[1], sin[1], cos[1]),
+    ]
+}
+
+/// `(sin, cos)` of the angle reduced by `k` quarter turns, from those of the remainder,
+/// with `shifted = k + 1.5 * 2^52` (before the shifter is taken off again).
+///
+/// In `[2^52, 2^53)` the last bit of the mantissa is worth 1, so `shifted`'s low bits are
+/// those of `k + 2^51`, and its two lowest `k mod 4` (negative `k` too). The quadrant then
+/// swaps the pair on odd `k` and flips signs by bit: no float-to-integer conversion (with
+/// its saturation) and no jump table, the same values as `match (k as i64) & 3`.
+#[inline]
+fn quadrant(shifted: Real, sin: Real, cos: Real) -> (Real, Real) {
+    let q = shifted.to_bits() & 3;
+    // 0: (sin, cos), 1: (cos, -sin), 2: (-sin, -cos), 3: (-cos, sin).
+    let (s, c) = if q & 1 == 0 { (sin, cos) } else { (cos, sin) };
+    let flip_s = (q & 2) << 62;
+    let flip_c = ((q + 1) & 2) << 62;
+    (
+        Real::from_bits(s.to_bits() ^ flip_s),
+        Real::from_bits(c.to_bits() ^ flip_c),
+    )
+}
+
+/// The rotations by two angles at once: [`rotation_by`] of each, through [`sin_cos_pair`].
+#[inline]
+pub fn rotations_by(angles: [Real; 2]) -> [Rotation; 2] {
+    let [(s0, c0), (s1, c1)] = sin_cos_pair(angles);
+    [
+        Rotation::from_cos_sin_unchecked(c0, s0),
+        Rotation::from_cos_sin_unchecked(c1, s1),
+    ]
 }
 
 /// The rotation by `angle` radians: `Rotation::new(angle)` through [`sin_cos`].
@@ -106,6 +167,56 @@ mod tests {
             worst = worst.max(error(s, es)).max(error(c, ec));
         }
         assert!(worst <= 2.0, "worst error {worst} ulps");
+    }
+
+    /// The pair is two single calls, bit for bit, in every quadrant and past the limit
+    /// (conservative advancement's fused path relies on it to match its generic path).
+    #[test]
+    fn pairs_are_the_single_calls_bit_for_bit() {
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let unit = (state >> 11) as Real / (1u64 << 53) as Real;
+            (unit - 0.5) * 60.0
+        };
+        let bits = |(s, c): (Real, Real)| (s.to_bits(), c.to_bits());
+        for _ in 0..200_000 {
+            let x = [next(), next()];
+            let [p, q] = sin_cos_pair(x);
+            assert_eq!(bits(p), bits(sin_cos(x[0])), "{}", x[0]);
+            assert_eq!(bits(q), bits(sin_cos(x[1])), "{}", x[1]);
+        }
+        for x in [[0.0, -0.0], [3.0 * REDUCTION_LIMIT, 1.0], [1.0, Real::NAN]] {
+            let [p, q] = sin_cos_pair(x);
+            let single = (sin_cos(x[0]), sin_cos(x[1]));
+            assert!(bits(p) == bits(single.0) || p.0.is_nan());
+            assert!(bits(q) == bits(single.1) || q.0.is_nan());
+        }
+    }
+
+    /// The quadrant read off the shifted float's bits is the match on `k mod 4` it replaced,
+    /// sign bits included, for every `k` the reduction allows.
+    #[test]
+    fn quadrant_bits_are_the_integer_quadrant() {
+        const SHIFTER: Real = 6_755_399_441_055_744.0;
+        let limit = (REDUCTION_LIMIT * core::f64::consts::FRAC_2_PI) as i64 + 2;
+        for k in (-limit..=limit).step_by(7).chain(-9..=9) {
+            let (sin, cos) = (0.25, -0.0);
+            let expected = match k & 3 {
+                0 => (sin, cos),
+                1 => (cos, -sin),
+                2 => (-sin, -cos),
+                _ => (-cos, sin),
+            };
+            let got = quadrant(k as Real + SHIFTER, sin, cos);
+            assert_eq!(
+                (got.0.to_bits(), got.1.to_bits()),
+                (expected.0.to_bits(), expected.1.to_bits()),
+                "k = {k}"
+            );
+        }
     }
 
     #[test]

@@ -18,11 +18,12 @@
 //!   safe. Near contact it is Newton's step from below, where the linear bound crawls: a box
 //!   turning twice per step approaches at a fraction of the `|w| r` the linear bound assumes.
 //! - **Turning face**: the height of B's core vertices over the face of A that faces B, turning
-//!   with A (and the same with the roles swapped), is Box2D's separation function. Its second
-//!   derivative is bounded too (per vertex: the vertices near the face, which decide, are the
-//!   ones nearest the face body's centre), and near a face contact it falls at the true
-//!   approach rate, where the fixed normal overstates it by the rate of the face's far corner
-//!   (see `curved_step`).
+//!   with A (and the same with the roles swapped), is Box2D's separation function. Its fall
+//!   below its tangent is bounded too, per vertex: the other's centre as seen from the
+//!   turning face, plus the vertex's arm turning against the face at the difference of the
+//!   spins, whose fall is cubic for the vertices near the face, which decide (see
+//!   `Frame::face_step`). Near a face contact it falls at the true approach rate, where the
+//!   fixed normal overstates it by the rate of the face's far corner (see `curved_step`).
 //!
 //! When the last distance was realised by a face against a vertex (polygons and rounded shapes
 //! near contact, almost always), the step is that face's turning bound alone, taken with the
@@ -64,25 +65,19 @@
 //! first one tries the faces that face each other along the centres) and runs GJK, warm-started
 //! from that face and vertex, only when the test fails.
 
-use super::closed_form_toi;
+use super::{closed_form_toi, toi_disc_still_segment};
 use crate::distance::distance;
 use crate::gjk::{GjkCache, GjkOutput, Placed, farthest, gjk_distance, gjk_placed};
 use crate::minkowski::{circle_entry, circle_exit};
 use crate::{Hit, Toi, ToiOptions};
 use impact_geometry::{
     Circle, Isometry, Point, Real, Rotation, Shape, Sweep, Vector, cross, cross_scalar_vector,
-    nalgebra, perp, rotation_by,
+    nalgebra, perp, rotation_by, rotations_by,
 };
 
 /// How many core vertices per shape the curved bound handles (it keeps B's on the stack and
 /// visits every pair); larger polygons advance by the linear bound alone.
 const CURVED_MAX_VERTICES: usize = 16;
-
-/// The horizon of the face's curvature bound, in linear steps (see
-/// [`Evaluator::curved_step`]): any horizon is safe (the step is capped there); over the rest
-/// of the sweep the bound is loose, over too short a horizon the cap bites. 4 and 16 took 2%
-/// more instructions on the rotating scenes than 8, 2.5 and 32 up to 15% and 2%.
-const HORIZON: Real = 8.0;
 
 /// The zero vector as a constant: `[Vector::zeros(); N]` built each array on the stack and
 /// copied it into place.
@@ -101,6 +96,9 @@ struct Mover<'a> {
     arm: Real,
     /// The centre of mass at the start, in world coordinates.
     start_center: Point,
+    /// The shape's core and rounding, looked up once: each lookup is a match on the shape.
+    core: &'a [Point],
+    radius: Real,
 }
 
 impl<'a> Mover<'a> {
@@ -112,6 +110,8 @@ impl<'a> Mover<'a> {
             turn: sweep.rotation_angle(),
             arm: shape.core_bounding_radius(&sweep.local_center()),
             start_center: sweep.center_at(0.0),
+            core: shape.core(),
+            radius: shape.radius(),
         }
     }
 
@@ -136,7 +136,13 @@ impl<'a> Mover<'a> {
         if self.turn == 0.0 {
             return self.sweep.start().rotation;
         }
-        self.sweep.start().rotation * rotation_by(self.sweep.angvel() * (self.sweep.dt() * t))
+        self.sweep.start().rotation * rotation_by(self.angle_at(t))
+    }
+
+    /// The angle turned from the start to fraction `t`.
+    #[inline]
+    fn angle_at(&self, t: Real) -> Real {
+        self.sweep.angvel() * (self.sweep.dt() * t)
     }
 
     /// The centre of mass at fraction `t`, in world coordinates.
@@ -148,7 +154,7 @@ impl<'a> Mover<'a> {
     /// Radius of the circle about the centre of mass that holds the whole shape
     /// ([`Shape::bounding_radius`] about it, from the arm already known).
     fn bounding_radius(&self) -> Real {
-        self.arm + self.shape.radius()
+        self.arm + self.radius
     }
 
     /// How fast rotation can move a core point, per step.
@@ -236,9 +242,28 @@ fn against_still_partner(a: &Mover<'_>, b: &Mover<'_>, options: &ToiOptions) -> 
     };
     let radius = spinning.bounding_radius();
     let reach = options.target_separation() + options.tolerance();
-    let circle = Shape::from(Circle::new(radius).ok()?);
     let start = Isometry::from_parts(spinning.start_center.coords.into(), Rotation::identity());
-    if !starts_beyond_box(spinning.start_center, radius, still, reach) {
+    let beyond = starts_beyond_box(spinning.start_center, radius, still, reach);
+    // Ground: a segment that does not move. The disc's closed form against it, without the
+    // circle shape, its sweep and the dispatch (the same answer, bit for bit, as
+    // `toi_disc_still_segment` promises), for a disc the checks below would accept.
+    if let (true, Shape::Segment(segment)) = (beyond, still.shape)
+        && still.displacement == Vector::zeros()
+        && radius >= 0.0
+        && (radius + spinning.displacement.x + spinning.displacement.y).is_finite()
+    {
+        let toi = toi_disc_still_segment(
+            radius,
+            &start,
+            spinning.displacement,
+            segment,
+            &still.sweep.start(),
+            options,
+        );
+        return Some(if swapped { toi.swapped() } else { toi });
+    }
+    let circle = Shape::from(Circle::new(radius).ok()?);
+    if !beyond {
         let apart = gjk_distance(
             &circle,
             &start,
@@ -347,7 +372,7 @@ fn advance(
     let mut t = enter;
     // Not an `Option<Frame>`: moving the frame into one copied it.
     let mut frame = Frame::new(&ma, &mb);
-    let fits = Frame::fits(a, b);
+    let fits = Frame::fits(ma.core, mb.core);
     if fits {
         frame.load(&ma, &mb);
     }
@@ -397,7 +422,7 @@ fn advance(
         relative: ma.displacement - mb.displacement,
         spin: ma.rotation_speed() + mb.rotation_speed(),
         half_curvature: 0.5 * (ma.curvature() + mb.curvature()),
-        offset: a.radius() + b.radius() + target,
+        offset: ma.radius + mb.radius + target,
     };
     let mut previous_gap = Real::INFINITY;
     for _ in 1..options.max_iterations() {
@@ -419,7 +444,6 @@ fn advance(
             &bounds,
             end - t,
             gap > 0.5 * previous_gap,
-            linear,
         );
         let next = t + linear.max(curved);
         previous_gap = gap;
@@ -517,8 +541,8 @@ impl<'f> Evaluator<'f> {
             sliding: false,
             path,
             frame,
-            radius_a: a.shape.radius(),
-            radius_b: b.shape.radius(),
+            radius_a: a.radius,
+            radius_b: b.radius,
             pose_a: Isometry::identity(),
             pose_b: Isometry::identity(),
             cache: GjkCache::default(),
@@ -531,9 +555,9 @@ impl<'f> Evaluator<'f> {
         let first = !self.started;
         self.started = true;
         if let (Path::Fused, Some(frame)) = (self.path, self.frame.as_mut()) {
-            // With a face known, its body's arms wait: the face test reads only the face.
-            let skip = if first { None } else { self.face.map(|f| f.0) };
-            frame.place_at(a, b, t, skip);
+            // The arms wait: the face tests and the face step read the face's own two
+            // vertices and the other core in its own axes; GJK turns them if it runs.
+            frame.place_at(a, b, t);
             let (radius_a, radius_b) = (self.radius_a, self.radius_b);
             let found = if first {
                 // No face is known yet: try the faces that face each other along the centres.
@@ -626,9 +650,10 @@ impl<'f> Evaluator<'f> {
     ///
     /// The face's bound alone: taking the longest of it and the fixed-normal bound (and the
     /// facing faces on slow steps) saved under 1% of the steps for 10 to 15% more
-    /// instructions. Its curvature bound holds over a horizon of [`HORIZON`] times the
-    /// `linear` step (or the `remaining` sweep, if shorter), where its step is capped.
-    #[allow(clippy::too_many_arguments)]
+    /// instructions. Its curvature bound holds up to its own reach (see
+    /// [`Frame::face_step`]): capping it at a horizon of a few linear steps, which the bound
+    /// over the whole `remaining` sweep needed before the reach, took 1 to 2% more
+    /// instructions at 8 steps, 4 to 6% more at 4.
     fn curved_step(
         &mut self,
         a: &Mover<'_>,
@@ -637,7 +662,6 @@ impl<'f> Evaluator<'f> {
         bounds: &Bounds,
         remaining: Real,
         faces: bool,
-        linear: Real,
     ) -> Real {
         let Some(frame) = self.frame.as_mut() else {
             return 0.0;
@@ -647,26 +671,19 @@ impl<'f> Evaluator<'f> {
             // other core over it is the distance itself near contact (see `Frame::face_step`).
             Some((on_a, k, local_normal)) if !(self.sliding && faces) => {
                 let (body, other) = if on_a { (a, b) } else { (b, a) };
-                // The curvature bound grows with the horizon it must hold over (`V remaining`
-                // in `Frame::face_step`'s): over a horizon of a few linear steps, past which
-                // the face rarely certifies a step, it is tighter than over the rest of the
-                // sweep, and a step is then capped at the horizon.
-                let horizon = HORIZON * linear;
-                if horizon < remaining {
-                    frame
-                        .face_step(body, other, on_a, k, &local_normal, bounds.offset, horizon)
-                        .min(horizon)
-                } else {
-                    frame.face_step(
-                        body,
-                        other,
-                        on_a,
-                        k,
-                        &local_normal,
-                        bounds.offset,
-                        remaining,
-                    )
-                }
+                // The vertex that realised the distance: the likeliest lowest, whose own
+                // bound gives the face's bound its reach.
+                let hint = self.cache.edge_against_vertex().map_or(0, |e| e.3);
+                frame.face_step(
+                    body,
+                    other,
+                    on_a,
+                    k,
+                    &local_normal,
+                    bounds.offset,
+                    remaining,
+                    hint,
+                )
             }
             _ => {
                 frame.freshen();
@@ -719,27 +736,27 @@ fn face_distance(
     radius_b: Real,
 ) -> Option<(GjkOutput, bool, usize, usize, usize)> {
     // The face's vertices relative to its body's centre in the body's axes, its placement
-    // offset, the other core and its offset: the face body's vertex `i` is at `face_offset +
-    // rotation * local[i]` (its arms may be stale), the other's `j` at `other_offset +
-    // other_arms[j]`.
-    let (local, n, face_offset, rotation, other_arms, other_offset) = if on_a {
-        let arms_b = &frame.arms_b[..frame.count_b];
+    // offset, the other core in its own axes, its rotation and offset: the face body's vertex
+    // `i` is at `face_offset + rotation * local[i]`, the other's `j` at `other_offset +
+    // other_rotation * other_local[j]` (the arms may be stale).
+    let (local, n, face_offset, rotation, other_local, other_rotation, other_offset) = if on_a {
         (
             &frame.local_a,
             frame.count_a,
             ZERO,
             &frame.rotation_a,
-            arms_b,
+            &frame.local_b[..frame.count_b],
+            &frame.rotation_b,
             frame.centers,
         )
     } else {
-        let arms_a = &frame.arms_a[..frame.count_a];
         (
             &frame.local_b,
             frame.count_b,
             frame.centers,
             &frame.rotation_b,
-            arms_a,
+            &frame.local_a[..frame.count_a],
+            &frame.rotation_a,
             ZERO,
         )
     };
@@ -747,15 +764,17 @@ fn face_distance(
     let l = if l == n { 0 } else { l };
     let (first, second) = (rotation * local[k], rotation * local[l]);
     let normal = rotation * local_normal;
+    // The other core's lowest vertex along the normal, found in its own axes.
+    let axis = other_rotation.inverse_transform_vector(&normal);
     let (mut low, mut low_height) = (0, Real::INFINITY);
-    for (j, arm) in other_arms.iter().enumerate() {
-        let h = normal.dot(arm);
+    for (j, p) in other_local.iter().enumerate() {
+        let h = axis.dot(p);
         if h < low_height {
             (low, low_height) = (j, h);
         }
     }
     let from = face_offset + first;
-    let vertex = other_offset + other_arms[low];
+    let vertex = other_offset + other_rotation * other_local[low];
     let h = normal.dot(&(vertex - from));
     // Positive by more than rounding (GJK's own test for touching cores), and the vertex
     // over the face itself, not beyond either end.
@@ -842,14 +861,15 @@ struct Frame {
     /// Room for [`face_step`](Self::face_step)'s bounds, one per vertex: kept here, it is
     /// cleared once per query, not at every step.
     family: [(Real, Real, Real); CURVED_MAX_VERTICES],
-    /// The body whose arms are not turned to the current rotation (A if `true`).
-    stale: Option<bool>,
+    /// Whether the arms are not turned to the current rotations (see
+    /// [`place_at`](Self::place_at)).
+    stale: bool,
 }
 
 impl Frame {
     /// Whether both shapes have few enough vertices for the curved bounds.
-    fn fits(a: &Shape, b: &Shape) -> bool {
-        a.core().len() <= CURVED_MAX_VERTICES && b.core().len() <= CURVED_MAX_VERTICES
+    fn fits(a: &[Point], b: &[Point]) -> bool {
+        a.len() <= CURVED_MAX_VERTICES && b.len() <= CURVED_MAX_VERTICES
     }
 
     /// An empty frame for the two shapes, to be [`place`](Self::place)d; they must
@@ -865,24 +885,24 @@ impl Frame {
             local_b: [ZERO; CURVED_MAX_VERTICES],
             arms_a: [ZERO; CURVED_MAX_VERTICES],
             arms_b: [ZERO; CURVED_MAX_VERTICES],
-            count_a: a.shape.core().len(),
-            count_b: b.shape.core().len(),
+            count_a: a.core.len(),
+            count_b: b.core.len(),
             centers: Vector::zeros(),
             center_a: Point::origin(),
             rotation_a: Rotation::identity(),
             rotation_b: Rotation::identity(),
             family: [(0.0, 0.0, 0.0); CURVED_MAX_VERTICES],
-            stale: None,
+            stale: false,
         }
     }
 
     /// The core vertices relative to the centres of mass, once per query.
     fn load(&mut self, a: &Mover<'_>, b: &Mover<'_>) {
         let (center_a, center_b) = (a.sweep.local_center(), b.sweep.local_center());
-        for (l, p) in self.local_a.iter_mut().zip(a.shape.core()) {
+        for (l, p) in self.local_a.iter_mut().zip(a.core) {
             *l = p - center_a;
         }
-        for (l, p) in self.local_b.iter_mut().zip(b.shape.core()) {
+        for (l, p) in self.local_b.iter_mut().zip(b.core) {
             *l = p - center_b;
         }
     }
@@ -948,24 +968,27 @@ impl Frame {
         self.centers = pose_b * center_b - self.center_a;
     }
 
-    /// The arms at fraction `t` of the sweeps, from the rotations and centres of mass alone
-    /// (the fused path: no pose is built).
+    /// The rotations and centres of mass at fraction `t` of the sweeps (the fused path: no
+    /// pose is built).
     ///
-    /// The arms of the body `skip` names (A if `true`) are left as they were, marked stale:
-    /// with a face of that body known, its distance and step read only the face's own two
-    /// vertices, from the local ones (see [`freshen`](Self::freshen)).
+    /// The arms are left as they were, marked stale: the face tests and the face step read
+    /// the face's own two vertices and the other core in its own axes, and most evaluations
+    /// need nothing more (see [`freshen`](Self::freshen)).
     #[inline]
-    fn place_at(&mut self, a: &Mover<'_>, b: &Mover<'_>, t: Real, skip: Option<bool>) {
-        let (rotation_a, rotation_b) = (a.rotation_at(t), b.rotation_at(t));
+    fn place_at(&mut self, a: &Mover<'_>, b: &Mover<'_>, t: Real) {
+        let (rotation_a, rotation_b) = if a.turn != 0.0 && b.turn != 0.0 {
+            // Both turn: both sines and cosines at once (the same bits as `rotation_at`).
+            let [turn_a, turn_b] = rotations_by([a.angle_at(t), b.angle_at(t)]);
+            (
+                a.sweep.start().rotation * turn_a,
+                b.sweep.start().rotation * turn_b,
+            )
+        } else {
+            (a.rotation_at(t), b.rotation_at(t))
+        };
         self.rotation_a = rotation_a;
         self.rotation_b = rotation_b;
-        if skip != Some(true) {
-            self.turn_a();
-        }
-        if skip != Some(false) {
-            self.turn_b();
-        }
-        self.stale = skip;
+        self.stale = true;
         self.center_a = a.center_at(t);
         self.centers = b.center_at(t) - self.center_a;
     }
@@ -974,10 +997,10 @@ impl Frame {
     /// (GJK, the fixed-normal and facing-face bounds).
     #[inline]
     fn freshen(&mut self) {
-        match self.stale.take() {
-            Some(true) => self.turn_a(),
-            Some(false) => self.turn_b(),
-            None => {}
+        if self.stale {
+            self.turn_a();
+            self.turn_b();
+            self.stale = false;
         }
     }
 
@@ -1003,22 +1026,42 @@ impl Frame {
         self.rotation_b = *rotation_b;
         self.turn_a();
         self.turn_b();
-        self.stale = None;
+        self.stale = false;
     }
 
     /// The step certified by the height of the other core's vertices over face `k` of `body`
     /// (A's if `on_a`, else B's; `local_normal` its outward normal in the body's axes),
     /// turning with it: [`Face::step`] for the face the last evaluation found realising the
-    /// distance, with a curvature bound per vertex.
+    /// distance, with a curvature bound per vertex that holds up to `remaining`.
     ///
-    /// With `x` a vertex of the other core relative to the face body's centre, its height over
-    /// the face is `g = f . x - offset` and `g'' = -w_f^2 f . x + 2 w_f perp(f) . x' + f . x''`,
-    /// so over the rest of the step `|g''| <= w_f^2 (|x| + V remaining) + 2 |w_f| V + w_o^2 r_o`
-    /// (`V` the fastest a vertex moves relative to that centre, `r_o` the other's arm). The
-    /// vertices near the face, which decide, are nearer the centre than the common bound of
-    /// [`Face::step`] allows for. Near contact the face of a face-to-vertex contact turns with
-    /// its body while the fixed normal does not, so this step closes the gap where the fixed
-    /// axis, overstating the approach by the face's far corner, crawls. Its rate at `t = 0` is
+    /// A vertex of the other core at `c + a` from the face body's centre (`c` the other's
+    /// centre, `a` the vertex's arm) has height `g = f . c + f . a - level` over the face,
+    /// `f` its normal turning at `w_f`. The centre's part has `(f . c)'' = -w_f^2 f . c +
+    /// 2 w_f perp(f) . v`, at most `w_f^2 (|c| + |v| T) + 2 |w_f| |v|` in size over a reach
+    /// `T` (`v` the centres' relative velocity); or, from its exact value now, it is within
+    /// `|(f . c)'''| T <= (|w_f|^3 (|c| + |v| T) + 3 w_f^2 |v|) T` of it, which is far less
+    /// when the face turns by little over the reach: the lesser bound is taken (each vertex's
+    /// total, which may then come out negative, counts as zero, as the family's roots need
+    /// concave members). The arm's part is the arm turning at `w = w_o - w_f` against the
+    /// face, exactly `u cos w t + v_a sin w t` with `u = f . a` and `v_a = cross(a, f)` now,
+    /// so it falls below its tangent by at most the least of: `w^2 r_o t^2 / 2`; `u w^2 t^2 /
+    /// 2` (only if `u > 0`: a vertex beyond its centre) plus `v_a w^3 t^3 / 6 <= v_a w^3 T
+    /// t^2 / 6` (only if `w v_a > 0`: turning toward the face); and its exact curvature now,
+    /// `u w^2 t^2 / 2`, plus `|w|^3 r_o T t^2 / 6` for the third derivative. The vertices that
+    /// decide, near the face, have `u < 0`: curving away from the face, where one bound on
+    /// the second derivative of the whole height charged them the rotation of both bodies in
+    /// full (`w_o^2 r_o` and `w_f^2 |x|` and the cross terms). When both bodies turn together
+    /// the arm's part hardly moves.
+    ///
+    /// The reach `T` is the root of the `hint` vertex's bound at reach 0 (every term that
+    /// grows with the reach left out, so its root is no earlier than its bound's at any
+    /// reach, nor than the step, the first root over all the vertices), capped at
+    /// `remaining`; the step is capped at the reach too, which only rounding can reach. The
+    /// last distance's vertex is the likeliest to be lowest.
+    ///
+    /// Near contact the face of a face-to-vertex contact turns with its body while the fixed
+    /// normal does not, so this step closes the gap where the fixed axis, overstating the
+    /// approach by the face's far corner, crawls. Its rate at `t = 0` is
     /// `s0 + (w_o - w_f) cross(arm, f)` for a vertex at `arm` from the other's centre.
     #[allow(clippy::too_many_arguments)]
     fn face_step(
@@ -1030,42 +1073,84 @@ impl Frame {
         local_normal: &Vector,
         offset: Real,
         remaining: Real,
+        hint: usize,
     ) -> Real {
-        let (rotation, local, arms, centers) = if on_a {
+        // The other core is read in its own axes (its arms may be stale): `u` and `v` below
+        // are the same in any axes, the normal turned into them.
+        let (rotation, local, arms, other_rotation, centers) = if on_a {
             (
                 &self.rotation_a,
                 &self.local_a,
-                &self.arms_b[..self.count_b],
+                &self.local_b[..self.count_b],
+                &self.rotation_b,
                 self.centers,
             )
         } else {
             (
                 &self.rotation_b,
                 &self.local_b,
-                &self.arms_a[..self.count_a],
+                &self.local_a[..self.count_a],
+                &self.rotation_a,
                 -self.centers,
             )
         };
         let normal = rotation * local_normal;
+        let axis = other_rotation.inverse_transform_vector(&normal);
         // The face's line, from the face body's centre, plus radii and target.
         let level = local_normal.dot(&local[k]) + offset;
         let relative = other.displacement - body.displacement;
         let rate = body.turn * perp(&normal).dot(&centers) + normal.dot(&relative);
         let spin = other.turn - body.turn;
-        let speed = relative.norm() + other.rotation_speed();
-        let w2 = body.turn * body.turn;
-        let shared =
-            0.5 * (w2 * speed * remaining + 2.0 * body.turn.abs() * speed + other.curvature());
-        let half_w2 = 0.5 * w2;
+        // The centre's part of each half curvature, bounded two ways: by the size of its
+        // second derivative (at reach 0 and per unit of reach), and by its exact value now
+        // plus the size of its third derivative over the reach (`taylor`, per unit of reach
+        // squared). None for a face that does not turn (ground).
+        let (centre, drift, now, taylor) = if body.turn == 0.0 {
+            (0.0, 0.0, 0.0, (0.0, 0.0))
+        } else {
+            let w = body.turn;
+            let (w2, speed, distance) = (w * w, relative.norm(), centers.norm());
+            let second = w * (2.0 * perp(&normal).dot(&relative) - w * normal.dot(&centers));
+            let w3 = (w2 * w).abs();
+            (
+                0.5 * w2 * distance + w.abs() * speed,
+                0.5 * w2 * speed,
+                -0.5 * second,
+                ((w3 * distance + 3.0 * w2 * speed) / 6.0, w3 * speed / 6.0),
+            )
+        };
+        let half_s2 = 0.5 * spin * spin;
+        // Each vertex's height beyond the offset is `base + f . a`.
+        let base = normal.dot(&centers) - level;
+        let arm = &arms[hint.min(arms.len() - 1)];
+        let u = axis.dot(arm);
+        if base + u <= 0.0 {
+            // Some vertex is already within the offset: so is the lowest.
+            return 0.0;
+        }
+        let reach = root(
+            base + u,
+            rate + spin * cross(arm, &axis),
+            positive(lesser(centre, now) + half_s2 * u),
+        )
+        .min(remaining);
+        let shared = lesser(
+            centre + drift * reach,
+            now + (taylor.0 + taylor.1 * reach) * reach,
+        );
+        let cubic = spin * spin * reach / 6.0;
+        let quadratic = half_s2 * other.arm;
+        let jerk = (spin * spin * spin).abs() * other.arm * reach / 6.0;
         // Each vertex's bound `c + s t - half_k t^2`; the lowest at 0 read off while filling.
         let family = &mut self.family;
         let (mut bottom, mut bottom_height) = (0, Real::INFINITY);
         for (i, (m, arm)) in family.iter_mut().zip(arms).enumerate() {
-            let x = centers + arm;
+            let (u, v) = (axis.dot(arm), cross(arm, &axis));
+            let signed = half_s2 * positive(u) + cubic * positive(spin * v);
             *m = (
-                normal.dot(&x) - level,
-                rate + spin * cross(arm, &normal),
-                shared + half_w2 * x.norm(),
+                base + u,
+                rate + spin * v,
+                positive(shared + lesser(lesser(signed, quadratic), half_s2 * u + jerk)),
             );
             if m.0 < bottom_height {
                 (bottom, bottom_height) = (i, m.0);
@@ -1099,6 +1184,12 @@ impl Frame {
                 break;
             }
             best = shorter;
+        }
+        // Every member is positive up to `best`, and each is a lower bound up to the reach:
+        // past a reach short of the sweep's end the step is the reach (it never gets there
+        // but through rounding, as the reach is a root of a member's looser bound).
+        if reach < remaining && best > reach {
+            return reach;
         }
         best
     }
@@ -1279,6 +1370,20 @@ fn root(c: Real, s: Real, half_k: Real) -> Real {
     (2.0 * c / (-s + (s * s + 4.0 * half_k * c).sqrt())).min(2.0)
 }
 
+/// `x` if positive, else zero: `max(x, 0)` in one instruction (`f64::max` also orders NaN,
+/// which cannot arise here, in several).
+#[inline(always)]
+fn positive(x: Real) -> Real {
+    if x > 0.0 { x } else { 0.0 }
+}
+
+/// The smaller of `a` and `b` in one instruction (`f64::min` also orders NaN, which cannot
+/// arise here).
+#[inline(always)]
+fn lesser(a: Real, b: Real) -> Real {
+    if a < b { a } else { b }
+}
+
 /// The `(height, rate)` whose height extrapolated to `t` is the largest (the first of
 /// equals). Tracks the index, not the pair: selecting pairs took twice the instructions.
 #[inline]
@@ -1375,7 +1480,7 @@ mod tests {
                 let (a, b) = (polygon(i % 3), polygon((i / 3) % 3));
                 rotating_case_with(a, b, &mut rng)
             };
-            fused_cases += usize::from(Frame::fits(&c.a, &c.b));
+            fused_cases += usize::from(Frame::fits(c.a.core(), c.b.core()));
             let (toi, differs) = both(&c, &options);
             differ += usize::from(differs);
             hits += usize::from(matches!(toi, Toi::Hit(_)));

@@ -77,6 +77,14 @@ pub fn time_of_impact(
     sweep_b: &Sweep,
     options: &ToiOptions,
 ) -> Toi {
+    // A turning shape other than a disc has no closed form (only a disc can spin in place):
+    // say so before the closed forms' dispatch finds it out, which on a polygon falling onto
+    // ground first built the ground's translating body.
+    let turns =
+        |shape: &Shape, sweep: &Sweep| sweep.rotates() && !matches!(shape, Shape::Circle(_));
+    if turns(a, sweep_a) || turns(b, sweep_b) {
+        return toi_conservative_advancement(a, sweep_a, b, sweep_b, options);
+    }
     closed_form_toi(a, sweep_a, b, sweep_b, options).unwrap_or_else(|NoClosedForm| {
         toi_conservative_advancement(a, sweep_a, b, sweep_b, options)
     })
