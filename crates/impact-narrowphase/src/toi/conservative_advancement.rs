@@ -1042,22 +1042,19 @@ impl Frame {
     /// `|(f . c)'''| T <= (|w_f|^3 (|c| + |v| T) + 3 w_f^2 |v|) T` of it, which is far less
     /// when the face turns by little over the reach: the lesser bound is taken (each vertex's
     /// total, which may then come out negative, counts as zero, as the family's roots need
-    /// concave members). The arm's part is the arm turning at `w = w_o - w_f` against the
-    /// face, exactly `u cos w t + v_a sin w t` with `u = f . a` and `v_a = cross(a, f)` now,
-    /// so it falls below its tangent by at most the least of: `w^2 r_o t^2 / 2`; `u w^2 t^2 /
-    /// 2` (only if `u > 0`: a vertex beyond its centre) plus `v_a w^3 t^3 / 6 <= v_a w^3 T
-    /// t^2 / 6` (only if `w v_a > 0`: turning toward the face); and its exact curvature now,
-    /// `u w^2 t^2 / 2`, plus `|w|^3 r_o T t^2 / 6` for the third derivative. The vertices that
-    /// decide, near the face, have `u < 0`: curving away from the face, where one bound on
-    /// the second derivative of the whole height charged them the rotation of both bodies in
-    /// full (`w_o^2 r_o` and `w_f^2 |x|` and the cross terms). When both bodies turn together
-    /// the arm's part hardly moves.
+    /// concave members). The arm's part is the arm turning at `w =
+    /// w_o - w_f` against the face, exactly `u cos w t + v_a sin w t` with `u = f . a` and
+    /// `v_a = cross(a, f)` now, so it falls below its tangent by at most `w^2 r_o t^2 / 2`,
+    /// and by at most `u w^2 t^2 / 2` (only if `u > 0`: a vertex beyond its centre) plus
+    /// `v_a w^3 t^3 / 6 <= v_a w^3 T t^2 / 6` (only if `w v_a > 0`: turning toward the face);
+    /// the smaller is taken. The vertices that decide, near the face, have `u < 0`: a cubic
+    /// term, where one bound on the second derivative of the whole height charged them the
+    /// rotation of both bodies in full (`w_o^2 r_o` and `w_f^2 |x|` and the cross terms).
+    /// When both bodies turn together the arm's part hardly moves.
     ///
-    /// The reach `T` is the root of the `hint` vertex's bound at reach 0 (every term that
-    /// grows with the reach left out, so its root is no earlier than its bound's at any
-    /// reach, nor than the step, the first root over all the vertices), capped at
-    /// `remaining`; the step is capped at the reach too, which only rounding can reach. The
-    /// last distance's vertex is the likeliest to be lowest.
+    /// The reach `T` is the root of the `hint` vertex's bound without its cubic term (any
+    /// vertex's: the step, the first root over all of them, comes no later), capped at
+    /// `remaining`. The last distance's vertex is the likeliest to be lowest.
     ///
     /// Near contact the face of a face-to-vertex contact turns with its body while the fixed
     /// normal does not, so this step closes the gap where the fixed axis, overstating the
@@ -1131,7 +1128,7 @@ impl Frame {
         let reach = root(
             base + u,
             rate + spin * cross(arm, &axis),
-            positive(lesser(centre, now) + half_s2 * u),
+            positive(lesser(centre, now) + half_s2 * positive(u)),
         )
         .min(remaining);
         let shared = lesser(
@@ -1140,7 +1137,6 @@ impl Frame {
         );
         let cubic = spin * spin * reach / 6.0;
         let quadratic = half_s2 * other.arm;
-        let jerk = (spin * spin * spin).abs() * other.arm * reach / 6.0;
         // Each vertex's bound `c + s t - half_k t^2`; the lowest at 0 read off while filling.
         let family = &mut self.family;
         let (mut bottom, mut bottom_height) = (0, Real::INFINITY);
@@ -1150,7 +1146,7 @@ impl Frame {
             *m = (
                 base + u,
                 rate + spin * v,
-                positive(shared + lesser(lesser(signed, quadratic), half_s2 * u + jerk)),
+                positive(shared + lesser(signed, quadratic)),
             );
             if m.0 < bottom_height {
                 (bottom, bottom_height) = (i, m.0);
@@ -1184,12 +1180,6 @@ impl Frame {
                 break;
             }
             best = shorter;
-        }
-        // Every member is positive up to `best`, and each is a lower bound up to the reach:
-        // past a reach short of the sweep's end the step is the reach (it never gets there
-        // but through rounding, as the reach is a root of a member's looser bound).
-        if reach < remaining && best > reach {
-            return reach;
         }
         best
     }
