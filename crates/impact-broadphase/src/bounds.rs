@@ -1,9 +1,8 @@
 //! [`Bounds`]: the envelope type of the R-trees, an rstar `AABB` whose bulk loading splits
 //! along the longer side of each group instead of alternating axes.
 
-use impact_geometry::{Aabb, Real};
+use impact_geometry::{Aabb, Real, corners_meet};
 use rstar::{AABB, Envelope, RTreeObject};
-use wide::f64x4 as F64x4;
 
 /// An axis-aligned box as the R-tree stores it.
 ///
@@ -48,16 +47,11 @@ impl Bounds {
     }
 
     /// Whether the two boxes share a point (touching counts, as for [`Aabb::intersects`]).
-    ///
-    /// The four comparisons are one four-wide comparison and one branch: the pair search
-    /// makes tens of thousands of these a step, taken or not at random, and as four
-    /// compare-and-branch steps they made a third of a rain step's mispredicted branches.
+    /// As four compare-and-branch steps these made a third of a rain step's mispredicted
+    /// branches ([`corners_meet`] is one branch).
     #[inline]
     pub(crate) fn overlaps(&self, other: &Self) -> bool {
-        let (al, au, bl, bu) = (self.lower(), self.upper(), other.lower(), other.upper());
-        let lower = F64x4::from([al[0], al[1], bl[0], bl[1]]);
-        let upper = F64x4::from([bu[0], bu[1], au[0], au[1]]);
-        lower.simd_le(upper).to_bitmask() == 0b1111
+        corners_meet(self.lower(), self.upper(), other.lower(), other.upper())
     }
 }
 

@@ -54,12 +54,12 @@ impl Aabb {
     /// Whether the boxes share at least one point (touching counts).
     #[inline]
     pub fn intersects(&self, other: &Self) -> bool {
-        // One four-wide comparison and one branch: pair searches make these by the tens of
-        // thousands with random outcomes, and four compare-and-branch steps mispredicted
-        // far more often than one. (Any NaN coordinate fails its lane, as it failed `<=`.)
-        let lower = F64x4::from([self.mins.x, self.mins.y, other.mins.x, other.mins.y]);
-        let upper = F64x4::from([other.maxs.x, other.maxs.y, self.maxs.x, self.maxs.y]);
-        lower.simd_le(upper).to_bitmask() == 0b1111
+        corners_meet(
+            [self.mins.x, self.mins.y],
+            [self.maxs.x, self.maxs.y],
+            [other.mins.x, other.mins.y],
+            [other.maxs.x, other.maxs.y],
+        )
     }
 
     /// Whether `other` lies entirely inside this box.
@@ -128,4 +128,23 @@ impl Aabb {
         let scale = self.mins.coords.abs().sup(&self.maxs.coords.abs()).max();
         8.0 * Real::EPSILON * scale
     }
+}
+
+/// Whether the boxes with corners `a_min`, `a_max` and `b_min`, `b_max` (`[x, y]`) share at
+/// least one point, touching counts: [`Aabb::intersects`] for boxes kept as corners (the
+/// broadphase's tree envelopes).
+///
+/// One four-wide comparison and one branch: pair searches make these by the tens of
+/// thousands with outcomes close to a coin toss, and four compare-and-branch steps
+/// mispredicted far more often than one. Any NaN coordinate fails its lane, as it fails `<=`.
+#[inline]
+pub fn corners_meet(
+    a_min: [Real; 2],
+    a_max: [Real; 2],
+    b_min: [Real; 2],
+    b_max: [Real; 2],
+) -> bool {
+    let lower = F64x4::from([a_min[0], a_min[1], b_min[0], b_min[1]]);
+    let upper = F64x4::from([b_max[0], b_max[1], a_max[0], a_max[1]]);
+    lower.simd_le(upper).to_bitmask() == 0b1111
 }

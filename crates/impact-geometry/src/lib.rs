@@ -47,7 +47,7 @@ pub mod tolerances;
 mod trig;
 pub mod validate;
 
-pub use aabb::Aabb;
+pub use aabb::{Aabb, corners_meet};
 pub use error::GeometryError;
 pub use mass::MassProperties;
 pub use math::{Isometry, Point, Real, Rotation, Vector, cross, cross_scalar_vector, perp};
