@@ -277,7 +277,8 @@ struct Row {
 /// constraints, so every sweep gives the result of that order bit for bit, but consecutive
 /// points share no body. In that order the processor works on several points side by side;
 /// in the constraints' order, neighbours in a pile nearly always share a body and each point
-/// waited out the latency of the one before (the pass ran at about a third of the speed).
+/// waited out the latency of the one before (2% of a step of the rain of 1,000 discs under
+/// `MotionClamping`, whose pass runs its 32 sweeps over about 400 points).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Rows {
     rows: Vec<Row>,
