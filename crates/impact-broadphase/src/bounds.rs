@@ -47,8 +47,9 @@ impl Bounds {
     }
 
     /// Whether the two boxes share a point (touching counts, as for [`Aabb::intersects`]).
-    /// As four compare-and-branch steps these made a third of a rain step's mispredicted
-    /// branches ([`corners_meet`] is one branch).
+    /// The pair search makes a third of a rain step's mispredicted branches; as four
+    /// compare-and-branch steps these tests made a sixth of those ([`corners_meet`] is one
+    /// branch).
     #[inline]
     pub(crate) fn overlaps(&self, other: &Self) -> bool {
         corners_meet(self.lower(), self.upper(), other.lower(), other.upper())
