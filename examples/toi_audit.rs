@@ -1,13 +1,13 @@
 //! Audits time of impact under rotation against the dense-sampling oracle.
 //!
 //! `cargo run --release --example toi_audit -- [CASES] [SAMPLES]` (defaults 100,000 and 1,000)
-//! generates seeded random sweeps (rotations past 45 degrees, up to two turns per step) plus
-//! Box2D's skinny-box case, runs `time_of_impact` on each, and compares with the oracle. A
+//! generates seeded random sweeps (rotations past 45 degrees, up to two turns per step), shapes
+//! thrown the same way at still ground (a tenth as many), plus Box2D's skinny-box case, runs `time_of_impact` on each, and compares with the oracle. A
 //! miss (separated where the oracle sees contact) or a late hit is a bug; the run prints the
 //! counts, the mean query time, and exits with an error if any miss or late hit occurred.
 
 use impact2d::narrowphase::audit::{
-    Case, SplitMix64, Verdict, random_rotating_case, skinny_box_case,
+    Case, SplitMix64, Verdict, random_ground_case, random_rotating_case, skinny_box_case,
 };
 use impact2d::narrowphase::distance;
 use impact2d::prelude::*;
@@ -88,6 +88,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         samples,
         &options,
     );
+    let mut rng = SplitMix64::new(0x0067_2017);
+    let ground = run(
+        "ground",
+        (0..(cases / 10).max(1_000)).map(|_| random_ground_case(&mut rng)),
+        samples,
+        &options,
+    );
     let skinny_cases = (cases / 10).max(1_000);
     let skinny = run(
         "skinny box",
@@ -100,7 +107,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         samples,
         &options,
     );
-    let bad = random.misses + random.late + skinny.misses + skinny.late;
+    let bad = [random, ground, skinny]
+        .iter()
+        .map(|t| t.misses + t.late)
+        .sum::<usize>();
     if bad > 0 {
         return Err(format!("{bad} missed or late hits").into());
     }

@@ -271,6 +271,52 @@ pub fn rotating_case_with(a: Shape, b: Shape, rng: &mut SplitMix64) -> Case {
     }
 }
 
+/// A random shape thrown, turning, at ground: a segment that does not move, 0.5 to 20 long at
+/// any angle, sometimes in A's way and sometimes so that A passes beside one of its ends or
+/// grazes it, A turning as in [`random_rotating_case`] (often by more than 45 degrees, up to
+/// two turns per step). A is the mover and B the ground; swap them for the other order.
+pub fn random_ground_case(rng: &mut SplitMix64) -> Case {
+    let a = random_shape(rng);
+    let length = if rng.below(2) == 0 {
+        rng.range(0.5, 3.0)
+    } else {
+        rng.range(3.0, 20.0)
+    };
+    let angle = rng.range(-core::f64::consts::PI, core::f64::consts::PI);
+    let along = Vector::new(angle.cos(), angle.sin());
+    let middle = Point::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
+    let half = along * (0.5 * length);
+    let b: Shape = Segment::new(middle - half, middle + half)
+        .expect("finite")
+        .into();
+    // Aimed at a point of the ground's line, up to a little beyond either end.
+    let aim = middle + along * (0.5 * length * rng.range(-1.3, 1.3));
+    let up = Vector::new(-along.y, along.x) * if rng.below(2) == 0 { 1.0 } else { -1.0 };
+    let rise = rng.range(1.0, 6.0);
+    let drift = rng.range(-2.0, 2.0);
+    let start = aim + up * rise + along * drift;
+    let through = rng.range(0.0, 2.0);
+    let displacement = (aim - start) * through;
+    let center = a
+        .mass_properties(1.0)
+        .map(|m| m.local_center)
+        .unwrap_or_else(|_| Point::origin());
+    let turn = if rng.below(10) < 7 {
+        rng.range(-4.0 * core::f64::consts::PI, 4.0 * core::f64::consts::PI)
+    } else {
+        rng.range(-0.3, 0.3)
+    };
+    let orientation = rng.range(-3.2, 3.2);
+    let pose = Isometry::new(start.coords, orientation);
+    let pose = Isometry::new(start.coords - pose.rotation * center.coords, orientation);
+    Case {
+        a,
+        sweep_a: Sweep::new(pose, center, displacement, turn, 1.0).expect("finite sweep"),
+        b,
+        sweep_b: Sweep::stationary(Isometry::identity()).expect("finite sweep"),
+    }
+}
+
 /// Box2D's "skinny box" case: a 4 x 0.1 box falling at 100 units/s while spinning at
 /// 50 rad/s at 60 Hz toward a ground segment, starting at `height` with angle `angle`.
 pub fn skinny_box_case(height: Real, angle: Real) -> Case {

@@ -18,6 +18,7 @@ mod polygon_polygon;
 mod segment_capsule;
 mod segment_polygon;
 mod segment_segment;
+mod still_segment;
 #[cfg(test)]
 mod testing;
 
