@@ -114,7 +114,7 @@ impl<'a> Mover<'a> {
             displacement: sweep.displacement(),
             turn: sweep.rotation_angle(),
             arm: shape.core_bounding_radius(&sweep.local_center()),
-            start_center: sweep.center_at(0.0),
+            start_center: sweep.start() * sweep.local_center(),
             core: shape.core(),
             radius: shape.radius(),
         }
@@ -757,7 +757,7 @@ fn facing_face(shape: &Shape, rotation: &Rotation, direction: &Vector) -> Option
 ///
 /// Returns the output as GJK would (in the frame, A's centre of mass at the origin), the side,
 /// the face's two vertex indices and the other core's vertex, for GJK's cache.
-#[inline]
+#[inline(always)]
 fn face_distance(
     frame: &Frame,
     on_a: bool,
