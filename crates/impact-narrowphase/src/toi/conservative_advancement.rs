@@ -1384,6 +1384,34 @@ fn first_root(
     best
 }
 
+/// The first root over a family of concave bounds `c + s t - half_k t^2`, each positive at 0,
+/// from `best`, the root of one of them, given `lowest_at(t)`: the member lowest at `t` and its
+/// value there. If that member is still positive at the trial, every member is positive up to
+/// it (each is concave and positive at 0), and the trial is the answer; otherwise that member's
+/// root is a shorter trial. Trials shrink strictly, so each of the `members` is tried at most
+/// once. ([`Frame::face_step`] runs the same search over its stored family, inline: through
+/// this function it cost 15 instructions a query more.)
+#[inline(always)]
+pub(super) fn shortest_root(
+    mut best: Real,
+    members: usize,
+    lowest_at: impl Fn(Real) -> ((Real, Real, Real), Real),
+) -> Real {
+    for _ in 0..members {
+        let (low, low_at) = lowest_at(best);
+        if low_at > 0.0 {
+            break;
+        }
+        let shorter = root(low.0, low.1, low.2);
+        // A member repeats only through rounding of its own root.
+        if shorter >= best {
+            break;
+        }
+        best = shorter;
+    }
+    best
+}
+
 /// The positive root of `c + s t - half_k t^2` for `c > 0`, in the form without cancellation;
 /// an infinite root (no approach, no curvature) is capped past the end of any step.
 #[inline]

@@ -19,7 +19,7 @@
 //! circles, the disc's closed form against the segment, the per-query frame and the face test;
 //! on Box2D's skinny box falling onto ground that setup was two thirds of the instructions.
 
-use super::conservative_advancement::{positive, root};
+use super::conservative_advancement::{positive, root, shortest_root};
 use crate::{Hit, Toi, ToiOptions};
 use impact_geometry::{
     Isometry, Point, Real, Segment, Shape, Sweep, Vector, cross, nalgebra, perp, sin_cos,
@@ -109,18 +109,20 @@ pub(crate) fn over_still_segment(
         // Starts within the target (or across the line): the general method classifies it.
         return OverSegment::From(0.0);
     }
-    for _ in 1..options.max_iterations() {
+    let mut evaluations = 1;
+    loop {
         if now.gap <= tolerance {
             return arrived(
                 t,
                 &now,
                 &heights,
                 sweep,
-                from,
-                along,
-                length_squared,
+                (from, along, length_squared),
                 normal,
             );
+        }
+        if evaluations >= options.max_iterations() {
+            return OverSegment::Answer(Toi::NotConverged { safe_fraction: t });
         }
         let next = t + step(&now, &heights, &bounds, end - t);
         if next > end {
@@ -128,20 +130,8 @@ pub(crate) fn over_still_segment(
         }
         t = next;
         now = heights.at(t, height - fall * t);
+        evaluations += 1;
     }
-    if now.gap <= tolerance {
-        return arrived(
-            t,
-            &now,
-            &heights,
-            sweep,
-            from,
-            along,
-            length_squared,
-            normal,
-        );
-    }
-    OverSegment::Answer(Toi::NotConverged { safe_fraction: t })
 }
 
 /// The core's heights over the line: vertex `j`, at `arm_j = core[j] - local_center` from
@@ -238,7 +228,8 @@ fn step(now: &Now, heights: &Heights<'_>, bounds: &Bounds, remaining: Real) -> R
     )
     .min(remaining);
     let cubic = bounds.half_s2 * reach / 3.0;
-    let member = |u: Real, v: Real| {
+    let member = |j: usize| {
+        let (u, v) = vertex(j);
         let half_k = bounds.half_s2 * positive(u) + cubic * positive(bounds.turn * v);
         (
             now.base + u,
@@ -250,32 +241,20 @@ fn step(now: &Now, heights: &Heights<'_>, bounds: &Bounds, remaining: Real) -> R
             },
         )
     };
-    // As `first_root` in the general method: the root of the member lowest now is the first
-    // trial; if the member lowest at a trial is still positive there, every member is
-    // positive up to it (each is concave and positive now); otherwise that member's root is
-    // a shorter trial.
-    let (c, s, half_k) = member(u, v);
-    let mut best = root(c, s, half_k);
-    for _ in 0..heights.core.len() {
+    // The root of the member lowest now is the first trial. The members are rebuilt at each
+    // trial rather than stored: usually one trial settles it, and storing them cost more.
+    let (c, s, half_k) = member(now.lowest);
+    let best = shortest_root(root(c, s, half_k), heights.core.len(), |best| {
         let (mut low, mut low_at) = ((0.0, 0.0, 0.0), Real::INFINITY);
         for j in 0..heights.core.len() {
-            let (u, v) = vertex(j);
-            let m = member(u, v);
+            let m = member(j);
             let at = m.0 + best * (m.1 - best * m.2);
             if at < low_at {
                 (low, low_at) = (m, at);
             }
         }
-        if low_at > 0.0 {
-            break;
-        }
-        let shorter = root(low.0, low.1, low.2);
-        // A member repeats only through rounding of its own root.
-        if shorter >= best {
-            break;
-        }
-        best = shorter;
-    }
+        (low, low_at)
+    });
     let linear = now.gap / bounds.linear;
     let curved = best.min(reach);
     if linear > curved { linear } else { curved }
@@ -283,15 +262,14 @@ fn step(now: &Now, heights: &Heights<'_>, bounds: &Bounds, remaining: Real) -> R
 
 /// The hit at `t`, where the lowest vertex is within the tolerance of the target, if that
 /// vertex lies over the segment itself; else the general method goes on from `t`.
-#[allow(clippy::too_many_arguments)]
+/// The segment is `(from, along, length_squared)`: its first end, the vector to the other, and
+/// that vector's squared length.
 fn arrived(
     t: Real,
     now: &Now,
     heights: &Heights<'_>,
     sweep: &Sweep,
-    from: Point,
-    along: Vector,
-    length_squared: Real,
+    (from, along, length_squared): (Point, Vector, Real),
     normal: Vector,
 ) -> OverSegment {
     let vertex = sweep.pose_at(t) * heights.core[now.lowest];
