@@ -65,9 +65,12 @@
 //! and the face that realised one distance almost always realises the next: the lowest vertex
 //! of the other core over that face's line, when it projects onto the face itself, is exactly
 //! the distance (the separation along the face normal bounds it from below, and the vertex is
-//! that far from a point of the face). Each evaluation tries the last such face first (the
-//! first one tries the faces that face each other along the centres) and runs GJK, warm-started
-//! from that face and vertex, only when the test fails.
+//! that far from a point of the face). Each evaluation tries the last such face first, then the
+//! other body's face that faces it (near contact the closest features change sides far more
+//! often than they move to a neighbouring face of the same body); the first evaluation, and one
+//! after a distance realised vertex to vertex, try the faces that face each other along the
+//! centres (the first) or the last normal. GJK runs, warm-started from the last simplex, only
+//! when every test fails.
 
 use super::still_segment::{OverSegment, over_still_segment};
 use super::{closed_form_toi, toi_disc_still_segment};
@@ -556,6 +559,8 @@ struct Evaluator<'f> {
     face: Option<(bool, usize, Vector)>,
     /// Whether the shapes started touching and slide (see [`curved_step`](Self::curved_step)).
     sliding: bool,
+    /// The normal of the last evaluation (from A toward B).
+    normal: Vector,
 }
 
 impl<'f> Evaluator<'f> {
@@ -570,6 +575,7 @@ impl<'f> Evaluator<'f> {
             normals_b: normals(b.shape),
             face: None,
             sliding: false,
+            normal: Vector::zeros(),
             path,
             frame,
             radius_a: a.radius,
@@ -590,28 +596,41 @@ impl<'f> Evaluator<'f> {
             // vertices and the other core in its own axes; GJK turns them if it runs.
             frame.place_at(a, b, t);
             let (radius_a, radius_b) = (self.radius_a, self.radius_b);
-            let found = if first {
+            let try_face = |on_a: bool, shape: &Shape, rotation: &Rotation, d: &Vector| {
+                let (k, n) = facing_face(shape, rotation, d)?;
+                let found = face_distance(frame, on_a, k, &n, radius_a, radius_b)?;
+                Some((found, n))
+            };
+            let found = if first || self.face.is_none() {
                 // No face is known yet: try the faces that face each other along the centres.
-                let try_face = |on_a: bool, shape: &Shape, rotation: &Rotation, d: &Vector| {
-                    let (k, n) = facing_face(shape, rotation, d)?;
-                    let found = face_distance(frame, on_a, k, &n, radius_a, radius_b)?;
-                    Some((found, n))
-                };
                 // The larger body's face first: the other's vertex is likelier over it.
+                let along = if first { frame.centers } else { self.normal };
                 let found = if a.arm >= b.arm {
-                    try_face(true, a.shape, &frame.rotation_a, &frame.centers)
-                        .or_else(|| try_face(false, b.shape, &frame.rotation_b, &-frame.centers))
+                    try_face(true, a.shape, &frame.rotation_a, &along)
+                        .or_else(|| try_face(false, b.shape, &frame.rotation_b, &-along))
                 } else {
-                    try_face(false, b.shape, &frame.rotation_b, &-frame.centers)
-                        .or_else(|| try_face(true, a.shape, &frame.rotation_a, &frame.centers))
+                    try_face(false, b.shape, &frame.rotation_b, &-along)
+                        .or_else(|| try_face(true, a.shape, &frame.rotation_a, &along))
                 };
                 found.map(|(found, n)| {
                     self.face = Some((found.1, found.2, n));
                     found
                 })
+            } else if let Some((on_a, k, n)) = self.face {
+                face_distance(frame, on_a, k, &n, radius_a, radius_b).or_else(|| {
+                    // Near contact the closest features change sides more often than faces
+                    // of one body: the other body's face that faces this one, before GJK.
+                    let (shape, rotation, toward) = if on_a {
+                        (b.shape, &frame.rotation_b, -(frame.rotation_a * n))
+                    } else {
+                        (a.shape, &frame.rotation_a, -(frame.rotation_b * n))
+                    };
+                    let (found, n) = try_face(!on_a, shape, rotation, &toward)?;
+                    self.face = Some((found.1, found.2, n));
+                    Some(found)
+                })
             } else {
-                self.face
-                    .and_then(|(on_a, k, n)| face_distance(frame, on_a, k, &n, radius_a, radius_b))
+                None
             };
             let mut out = match found {
                 Some((out, on_a, i, j, v)) => {
@@ -646,6 +665,7 @@ impl<'f> Evaluator<'f> {
                     out
                 }
             };
+            self.normal = out.normal;
             // Placed relative to A's centre of mass: back to world coordinates.
             out.point_a += frame.center_a.coords;
             out.point_b += frame.center_a.coords;
