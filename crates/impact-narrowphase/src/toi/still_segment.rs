@@ -80,7 +80,15 @@ pub(crate) fn over_still_segment(
         if fall <= 0.0 {
             return OverSegment::Answer(Toi::Separated);
         }
-        t = clear / fall;
+        // A circle within the tolerance of the offset at the start may hold a shape within
+        // it (a vertex along the normal reaches the circle): the start is judged at the start,
+        // as the general method's window does, not where the circle would let the advance
+        // begin. Begun there, a capsule resting end-on against a wall and spinning away was a
+        // hit 1e-14 into every step, which the stepper resolved with no impulse and then
+        // stopped as a Zeno sequence (the tumbling rain's bodies hung on its walls).
+        if clear > tolerance {
+            t = clear / fall;
+        }
         if t > end {
             return OverSegment::Answer(Toi::Separated);
         }
@@ -468,6 +476,52 @@ mod tests {
                 sweep_b: resting(0.0, 0.0, 0.0),
             };
             assert_eq!(over(&case, &options), OverSegment::From(0.0), "{y} {angle}");
+        }
+    }
+
+    /// A capsule resting end-on against a wall, its core's end along the wall's normal, within
+    /// the tolerance but farther than the margin the bounding circle keeps: the start is the
+    /// general method's to classify, wherever the circle would begin the advance; turning
+    /// away from the wall it is no impact. (Begun where the circle allowed, it was a hit 1e-14
+    /// into the step, every step: the tumbling rain's bodies hung on its walls.)
+    #[test]
+    fn a_capsule_resting_end_on_is_classified_at_the_start() {
+        let options = ToiOptions::default();
+        let capsule: Shape =
+            impact_geometry::Capsule::new(Point::new(-0.05, 0.0), Point::new(0.05, 0.0), 0.02)
+                .unwrap()
+                .into();
+        let wall = ground((0.0, -5.0), (0.0, 5.0));
+        for gap in [1e-6, 1e-4, 1e-3] {
+            // The end at `target + gap` from the wall at x = 0, the capsule along x.
+            let x = 0.07 + options.target_separation() + gap;
+            let case = Case {
+                a: capsule.clone(),
+                sweep_a: Sweep::new(
+                    Isometry::new(Vector::new(x, 1.0), 0.0),
+                    Point::origin(),
+                    Vector::new(-0.3, -0.2),
+                    8.0,
+                    1.0 / 60.0,
+                )
+                .unwrap(),
+                b: wall.into(),
+                sweep_b: resting(0.0, 0.0, 0.0),
+            };
+            assert_eq!(over(&case, &options), OverSegment::From(0.0), "gap {gap}");
+            let toi = toi_conservative_advancement(
+                &case.a,
+                &case.sweep_a,
+                &case.b,
+                &case.sweep_b,
+                &options,
+            );
+            // Approaching, it is a hit at the start (the stepper's contact); never a hit a
+            // rounding error into the step.
+            assert!(
+                !matches!(toi, Toi::Hit(h) if h.fraction > 0.0 && h.fraction < 1e-6),
+                "gap {gap}: {toi:?}"
+            );
         }
     }
 
