@@ -12,7 +12,8 @@ mod common;
 
 use common::DT;
 use impact_broadphase::RTreeBroadphase;
-use impact_geometry::{Capsule, Isometry, Point, Real, Segment, Vector};
+use impact_geometry::nalgebra::{Complex, Translation2, UnitComplex};
+use impact_geometry::{Capsule, ConvexPolygon, Isometry, Point, Real, Segment, Vector};
 use impact_solver::{BodyHandle, RigidBodyDef};
 use impact_stepper::scenes::{GRAVITY, RAIN_FRICTION, RAIN_RESTITUTION};
 use impact_stepper::{FirstTimeOfImpact, World, WorldSettings};
@@ -36,6 +37,14 @@ fn capsule() -> RigidBodyDef {
         Capsule::new(Point::new(-0.05, 0.0), Point::new(0.05, 0.0), 0.02)
             .unwrap()
             .into(),
+    )
+}
+
+/// The pose at `(x, y)` turned by the unit complex `(re, im)`, bit for bit.
+fn pose(x: Real, y: Real, re: Real, im: Real) -> Isometry {
+    Isometry::from_parts(
+        Translation2::new(x, y),
+        UnitComplex::new_unchecked(Complex::new(re, im)),
     )
 }
 
@@ -84,4 +93,45 @@ fn a_capsule_spinning_its_end_away_from_a_wall_falls_down_it() {
     // Half a second at 171 units/s and more.
     assert!(fell > 80.0, "fell {fell}, still for {still} steps");
     assert!(world.body(falling).unwrap().pose().translation.x > 0.0);
+}
+
+/// A capsule and a square falling face to face at 180 units/s, turning at 63 and 69 rad/s
+/// (seed 7, where they hung from step 12 to the end with two bodies that landed on them),
+/// as they were at the start of step 120, bit for bit. Turning about the middle of the
+/// stretch their faces share relative to each other, they close at one end of it and part at
+/// the other; the impulse acted at the middle, where the approach was rounding (2.6e-16
+/// units/s), and was 9e-19; the same impact followed at once, a Zeno handover, and both
+/// stopped where they were, at every step. Acting at the closing end, the impact turns them
+/// apart.
+#[test]
+fn a_pair_turning_apart_face_to_face_falls_on() {
+    let mut world = rain_world();
+    let falling = world
+        .create_body(rain_body(
+            capsule()
+                .pose(pose(
+                    -1.7740884467913443,
+                    102.0177699578619,
+                    0.44464724503116343,
+                    -0.8957057706000321,
+                ))
+                .linvel(Vector::new(5.008081295816182, -178.9939182578602))
+                .angvel(-63.41956380852148),
+        ))
+        .unwrap();
+    world
+        .create_body(rain_body(
+            RigidBodyDef::new(ConvexPolygon::rectangle(0.05, 0.05).unwrap().into())
+                .pose(pose(
+                    -1.7028855373430545,
+                    102.03956509150397,
+                    0.44190869215878453,
+                    -0.8970600357805005,
+                ))
+                .linvel(Vector::new(6.438862935742389, -183.68867437872024))
+                .angvel(-69.39555055330128),
+        ))
+        .unwrap();
+    let (fell, still) = fall(&mut world, falling, 30);
+    assert!(fell > 80.0, "fell {fell}, still for {still} steps");
 }
