@@ -11,9 +11,9 @@
 //! When the lowest vertex comes within the tolerance of the target and lies over the segment
 //! itself, its height *is* the distance (it is that far from a point of the segment, and no
 //! point of the shape is closer to the line): a hit, exact to rounding. Anything else (a start
-//! within the target, a shape across the line, a lowest vertex beyond the segment's ends) is
-//! handed back to the general method with the fraction up to which the shapes are known to stay
-//! apart.
+//! within the target plus the tolerance, a shape across the line, a lowest vertex beyond the
+//! segment's ends) is handed back to the general method with the fraction up to which the
+//! shapes are known to stay apart.
 //!
 //! The general method reaches the same answers (within the tolerance) by way of bounding
 //! circles, the disc's closed form against the segment, the per-query frame and the face test;
@@ -113,8 +113,10 @@ pub(crate) fn over_still_segment(
         linear: fall + turn.abs() * arm,
     };
     let mut now = heights.at(t, height - fall * t);
-    if t == 0.0 && now.gap <= tolerance {
-        // Starts within the target (or across the line): the general method classifies it.
+    // Starts within the target plus the tolerance (or across the line): the general method
+    // classifies the start (a circle within the tolerance began the advance at the start).
+    let starts_within = t == 0.0 && now.gap <= tolerance;
+    if starts_within {
         return OverSegment::From(0.0);
     }
     let mut evaluations = 1;
@@ -305,7 +307,7 @@ mod tests {
     use crate::toi::conservative_advancement::{Path, advance};
     use crate::toi::testing::{expect_hit, resting};
     use crate::toi_conservative_advancement;
-    use impact_geometry::ConvexPolygon;
+    use impact_geometry::{Capsule, ConvexPolygon};
 
     fn ground(a: (Real, Real), b: (Real, Real)) -> Segment {
         Segment::new(Point::new(a.0, a.1), Point::new(b.0, b.1)).unwrap()
@@ -523,6 +525,60 @@ mod tests {
                 "gap {gap}: {toi:?}"
             );
         }
+    }
+
+    /// A start within the tolerance of the target is handed back at zero even where the
+    /// bounding circle clears the target by a hair (less than the tolerance): a capsule
+    /// nearly square to a wall, its end 0.42 mm beyond the target, moving toward the wall
+    /// but spinning its end away (the tumbling rain's, seed 1). The general method then
+    /// finds the start parting and the hit later, when the far end comes round, closer than
+    /// the start; from where the circle cleared, the line called the start itself a hit.
+    #[test]
+    fn a_start_within_the_tolerance_behind_a_clear_circle_is_handed_back_at_zero() {
+        let options = ToiOptions::default();
+        let capsule: Shape = Capsule::new(Point::new(-0.05, 0.0), Point::new(0.05, 0.0), 0.02)
+            .unwrap()
+            .into();
+        let dt = 1.0 / 60.0;
+        // The circle (arm 0.05, rounding 0.02) clears the target by 2e-5.
+        let case = Case {
+            a: capsule,
+            sweep_a: Sweep::new(
+                Isometry::new(Vector::new(0.07502, 5.0), 0.13),
+                Point::origin(),
+                Vector::new(-1.1, -171.0),
+                180.0,
+                dt,
+            )
+            .unwrap(),
+            b: ground((0.0, 0.0), (0.0, 10.0)).into(),
+            sweep_b: resting(0.0, 0.0, 0.0),
+        };
+        let start = distance(
+            &case.a,
+            &case.sweep_a.start(),
+            &case.b,
+            &case.sweep_b.start(),
+        );
+        let band = options.target_separation() + options.tolerance();
+        assert!(start.distance > options.target_separation() && start.distance < band);
+        assert_eq!(over(&case, &options), OverSegment::From(0.0));
+        let toi =
+            toi_conservative_advancement(&case.a, &case.sweep_a, &case.b, &case.sweep_b, &options);
+        let hit = expect_hit(toi);
+        let there = distance(
+            &case.a,
+            &case.sweep_a.pose_at(hit.fraction),
+            &case.b,
+            &case.sweep_b.pose_at(hit.fraction),
+        );
+        assert!(hit.fraction > 0.1, "{hit:?}");
+        assert!(
+            there.distance < start.distance - 0.5 * options.tolerance(),
+            "{} {}",
+            there.distance,
+            start.distance
+        );
     }
 
     /// Rising away, or falling too slowly to reach the line within the step, is a
