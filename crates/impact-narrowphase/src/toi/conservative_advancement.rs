@@ -1472,7 +1472,7 @@ pub(super) fn positive(x: Real) -> Real {
 /// The smaller of `a` and `b` in one instruction (`f64::min` also orders NaN, which cannot
 /// arise here).
 #[inline(always)]
-fn lesser(a: Real, b: Real) -> Real {
+pub(super) fn lesser(a: Real, b: Real) -> Real {
     if a < b { a } else { b }
 }
 

@@ -19,7 +19,7 @@
 //! circles, the disc's closed form against the segment, the per-query frame and the face test;
 //! on Box2D's skinny box falling onto ground that setup was two thirds of the instructions.
 
-use super::conservative_advancement::{positive, root, shortest_root};
+use super::conservative_advancement::{lesser, positive, root, shortest_root};
 use crate::{Hit, Toi, ToiOptions};
 use impact_geometry::{
     Isometry, Point, Real, Segment, Shape, Sweep, Vector, cross, nalgebra, perp, sin_cos,
@@ -115,8 +115,7 @@ pub(crate) fn over_still_segment(
     let mut now = heights.at(t, height - fall * t);
     // Starts within the target plus the tolerance (or across the line): the general method
     // classifies the start (a circle within the tolerance began the advance at the start).
-    let starts_within = t == 0.0 && now.gap <= tolerance;
-    if starts_within {
+    if t == 0.0 && now.gap <= tolerance {
         return OverSegment::From(0.0);
     }
     let mut evaluations = 1;
@@ -244,11 +243,7 @@ fn step(now: &Now, heights: &Heights<'_>, bounds: &Bounds, remaining: Real) -> R
         (
             now.base + u,
             -bounds.fall + bounds.turn * v,
-            if half_k < bounds.half_k_max {
-                half_k
-            } else {
-                bounds.half_k_max
-            },
+            lesser(half_k, bounds.half_k_max),
         )
     };
     // The root of the member lowest now is the first trial. The members are rebuilt at each
