@@ -51,7 +51,7 @@ pub use aabb::{Aabb, corners_meet};
 pub use error::GeometryError;
 pub use mass::MassProperties;
 pub use math::{Isometry, Point, Real, Rotation, Vector, cross, cross_scalar_vector, perp};
-pub use shape::{Capsule, Circle, ConvexPolygon, Segment, Shape, ShapeKind};
+pub use shape::{Capsule, Circle, ConvexPolygon, Segment, Shape, ShapeKind, Strip};
 pub use sweep::Sweep;
 pub use trig::{rotation_by, rotations_by, sin_cos, sin_cos_pair};
 

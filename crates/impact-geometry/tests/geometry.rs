@@ -451,3 +451,66 @@ proptest! {
         prop_assert!((aabb.maxs.x - max_x).abs() < 1e-12);
     }
 }
+
+#[test]
+fn a_rectangle_lies_in_the_strip_of_its_long_sides() {
+    let strip = *ConvexPolygon::rectangle(2.0, 0.1).unwrap().strip();
+    assert_eq!(strip.normal.x, 0.0);
+    assert_eq!(strip.normal.y.abs(), 1.0);
+    assert!(strip.middle.abs() < 1e-15 && (strip.half_width - 0.1).abs() < 1e-15);
+    let capsule: Shape = Capsule::new(p(1.0, 1.0), p(3.0, 3.0), 0.25).unwrap().into();
+    let strip = capsule.strip().unwrap();
+    assert!((strip.half_width - 0.25).abs() < 1e-15);
+    assert!(
+        strip.middle.abs() < 1e-15,
+        "the axis passes through the origin"
+    );
+    let circle: Shape = Circle::new(1.0).unwrap().into();
+    assert_eq!(circle.strip(), None);
+}
+
+fn hull_strategy() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        proptest::collection::vec((-3.0..3.0f64, -1.0..1.0f64), 3..24).prop_filter_map(
+            "degenerate hull",
+            |points| {
+                let points: Vec<Point> = points.into_iter().map(|(x, y)| p(x, y)).collect();
+                ConvexPolygon::from_convex_hull(&points)
+                    .ok()
+                    .map(Shape::from)
+            }
+        ),
+        (0.01..3.0f64, 0.01..3.0f64)
+            .prop_map(|(w, h)| ConvexPolygon::rectangle(w, h).unwrap().into()),
+        shape_strategy(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 3000, rng_seed: RngSeed::Fixed(11), failure_persistence: None, ..Config::default() })]
+    /// The strip holds the whole shape (every core point pushed out by the radius), and no
+    /// direction of 3,600 gives a narrower one: it is the narrowest.
+    #[test]
+    fn the_strip_is_the_narrowest_that_holds_the_shape(shape in hull_strategy()) {
+        let Some(strip) = shape.strip() else {
+            prop_assert!(matches!(shape, Shape::Circle(_)) || shape.core()[0] == shape.core()[1]);
+            return Ok(());
+        };
+        prop_assert!((strip.normal.norm() - 1.0).abs() < 1e-12);
+        let r = shape.radius();
+        let scale = 1e-12 * (1.0 + shape.bounding_radius(&Point::origin()));
+        for c in shape.core() {
+            let height = strip.normal.dot(&c.coords) - strip.middle;
+            prop_assert!(height.abs() + r <= strip.half_width + scale, "{c:?} sticks out of {strip:?}");
+        }
+        for i in 0..3_600 {
+            let angle = PI * i as f64 / 3_600.0;
+            let n = Vector::new(angle.cos(), angle.sin());
+            let heights = shape.core().iter().map(|c| n.dot(&c.coords));
+            let top = heights.clone().fold(f64::NEG_INFINITY, f64::max);
+            let bottom = heights.fold(f64::INFINITY, f64::min);
+            let half = 0.5 * (top - bottom) + r;
+            prop_assert!(strip.half_width <= half + scale, "angle {angle}: {half} < {strip:?}");
+        }
+    }
+}

@@ -9,11 +9,13 @@ mod capsule;
 mod circle;
 mod polygon;
 mod segment;
+mod strip;
 
 pub use capsule::Capsule;
 pub use circle::Circle;
 pub use polygon::ConvexPolygon;
 pub use segment::Segment;
+pub use strip::Strip;
 
 use crate::{Aabb, GeometryError, Isometry, MassProperties, Point, Real};
 
@@ -66,6 +68,19 @@ impl Shape {
             Self::Segment(s) => s.core(),
             Self::Capsule(s) => s.core(),
             Self::Polygon(s) => s.core(),
+        }
+    }
+
+    /// The narrowest strip that holds the shape (see [`Strip`]): precomputed for a polygon,
+    /// along the core for a segment or capsule; none for a disc (its strip would be as wide as
+    /// its circle) or a segment of zero length.
+    #[inline]
+    pub fn strip(&self) -> Option<Strip> {
+        match self {
+            Self::Circle(_) => None,
+            Self::Segment(s) => Strip::of_segment(&s.core()[0], &s.core()[1], 0.0),
+            Self::Capsule(c) => Strip::of_segment(&c.core()[0], &c.core()[1], c.radius()),
+            Self::Polygon(p) => Some(*p.strip()),
         }
     }
 

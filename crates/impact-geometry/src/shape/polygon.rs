@@ -1,3 +1,4 @@
+use super::Strip;
 use crate::tolerances::POLYGON_WELD_RELATIVE;
 use crate::validate::{finite_point, positive};
 use crate::{GeometryError, Point, Real, Vector, cross};
@@ -20,6 +21,7 @@ use crate::{GeometryError, Point, Real, Vector, cross};
 pub struct ConvexPolygon {
     vertices: Vec<Point>,
     normals: Vec<Vector>,
+    strip: Strip,
 }
 
 impl ConvexPolygon {
@@ -108,8 +110,13 @@ impl ConvexPolygon {
                 let e = vertices[(i + 1) % n] - vertices[i];
                 Vector::new(e.y, -e.x).normalize()
             })
-            .collect();
-        Ok(Self { vertices, normals })
+            .collect::<Vec<_>>();
+        let strip = Strip::of_polygon(&vertices, &normals);
+        Ok(Self {
+            vertices,
+            normals,
+            strip,
+        })
     }
 
     /// The convex hull of `points` (any order, duplicates and interior points allowed).
@@ -198,6 +205,12 @@ impl ConvexPolygon {
     #[inline]
     pub fn normals(&self) -> &[Vector] {
         &self.normals
+    }
+
+    /// The narrowest strip that holds the polygon (see [`Strip`]), found at construction.
+    #[inline]
+    pub fn strip(&self) -> &Strip {
+        &self.strip
     }
 
     /// The corners, as the polygon's core.
