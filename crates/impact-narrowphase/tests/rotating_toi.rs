@@ -9,9 +9,12 @@
 
 mod support;
 
-use impact_geometry::{Isometry, Rotation, Sweep, Vector};
+use impact_geometry::{
+    Capsule, ConvexPolygon, Isometry, Point, Rotation, Segment, Shape, Sweep, Vector,
+};
 use impact_narrowphase::audit::{
-    Case, SplitMix64, Verdict, random_ground_case, random_rotating_case, skinny_box_case,
+    Case, SplitMix64, Verdict, random_ground_case, random_rotating_case, random_shape,
+    rotating_case_with, skinny_box_case,
 };
 use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};
 use proptest::prelude::*;
@@ -82,6 +85,53 @@ fn rotating_shapes_thrown_at_ground_never_miss() {
                 b: c.a,
                 sweep_b: c.sweep_a,
             }
+        }
+    });
+    let (hits, gave_up, skipped) = audit(cases, 400);
+    assert!(hits > n / 5, "only {hits} hits");
+    assert_eq!(gave_up, 0);
+    assert!(skipped * 20 < n);
+}
+
+#[test]
+fn long_thin_bodies_never_miss() {
+    // Planks, thin triangles and slivers (their strips off their centres of mass), long
+    // capsules and segments, spinning up to two turns per step against any shape: the strips
+    // narrow the window for all of them, in either argument order.
+    let mut rng = SplitMix64::new(0x5751_0002);
+    let n = 20_000;
+    let cases = (0..n).map(|i| {
+        let long = match rng.below(4) {
+            0 => ConvexPolygon::rectangle(rng.range(0.3, 3.0), rng.range(0.01, 0.2))
+                .unwrap()
+                .into(),
+            1 => {
+                let points: Vec<Point> = (0..3 + rng.below(5))
+                    .map(|_| Point::new(rng.range(-2.5, 2.5), rng.range(-0.15, 0.15)))
+                    .collect();
+                ConvexPolygon::from_convex_hull(&points)
+                    .map(Shape::from)
+                    .unwrap_or_else(|_| ConvexPolygon::rectangle(2.0, 0.05).unwrap().into())
+            }
+            2 => Capsule::new(
+                Point::new(-rng.range(0.5, 2.5), 0.0),
+                Point::new(rng.range(0.5, 2.5), 0.0),
+                rng.range(0.01, 0.2),
+            )
+            .unwrap()
+            .into(),
+            _ => Segment::new(
+                Point::new(-rng.range(0.5, 2.5), rng.range(-0.1, 0.1)),
+                Point::new(rng.range(0.5, 2.5), 0.0),
+            )
+            .unwrap()
+            .into(),
+        };
+        let other = random_shape(&mut rng);
+        if i % 2 == 0 {
+            rotating_case_with(long, other, &mut rng)
+        } else {
+            rotating_case_with(other, long, &mut rng)
         }
     });
     let (hits, gave_up, skipped) = audit(cases, 400);

@@ -42,6 +42,11 @@
 //! first meet, and it stops where they part for good. When only one body turns, the
 //! closed-form time of impact of its circle against the other shape itself opens the window
 //! instead (a spinning plank over long static ground, whose own circle covers everything).
+//! A long body narrows the window further: it lies in a strip that turns with it, and the
+//! other body's circle must reach the strip before the shapes can meet. One sine and cosine
+//! per step of the strip's own bound moves the start past the turns where the body points
+//! away (see `turning_strip`; a plank spinning twice per step sweeps its whole circle, so the
+//! circles' window opens long before it can strike).
 //!
 //! Against a segment that does not move (ground), the segment's line decides most queries
 //! before any of this, and hands the rest back with the fraction up to which it proved the
@@ -73,6 +78,7 @@
 //! when every test fails.
 
 use super::still_segment::{OverSegment, over_still_segment};
+use super::turning_strip::TurningStrip;
 use super::{closed_form_toi, toi_disc_still_segment};
 use crate::distance::distance;
 use crate::gjk::{GjkCache, GjkOutput, Placed, farthest, gjk_distance, gjk_placed};
@@ -230,6 +236,60 @@ impl Window {
             _ => Self::Never,
         }
     }
+}
+
+/// A long body's strip (see [`TurningStrip`]) is used when it is at most this share of its
+/// bounding circle's radius wide: for a square it is 0.71, and its strip saves nothing.
+const STRIP_SHARE: Real = 0.6;
+
+/// The window narrowed by each long body's strip against the other's circle: the first
+/// fraction from `enter` at which the shapes could come within the target, and whether the
+/// start must still be classified (`close_start`: only if the strips cannot show the shapes
+/// farther apart than the target plus the tolerance at the start); `None` if they cannot come
+/// within the target before `end`.
+#[inline]
+fn through_strips(
+    a: &Mover<'_>,
+    b: &Mover<'_>,
+    mut enter: Real,
+    end: Real,
+    target: Real,
+    tolerance: Real,
+    mut close_start: bool,
+) -> Option<(Real, bool)> {
+    for (body, other) in [(a, b), (b, a)] {
+        let strip = match body.shape {
+            // The common case read in place, without building the `Option`.
+            Shape::Polygon(p) if p.strip().half_width > STRIP_SHARE * body.bounding_radius() => {
+                continue;
+            }
+            Shape::Circle(_) => continue,
+            shape => match shape.strip() {
+                Some(strip) if strip.half_width <= STRIP_SHARE * body.bounding_radius() => strip,
+                _ => continue,
+            },
+        };
+        let turning = TurningStrip::new(
+            &strip,
+            &body.sweep.local_center(),
+            &body.sweep.start().rotation,
+            body.turn,
+            (
+                other.start_center - body.start_center,
+                other.displacement - body.displacement,
+            ),
+            other.bounding_radius(),
+            target,
+        );
+        let clear = turning.clear_until(enter, end, tolerance)?;
+        if clear > enter {
+            // Clear of the strip by more than the tolerance at `enter`: if that is the start,
+            // the shapes do not start touching.
+            close_start = false;
+            enter = clear;
+        }
+    }
+    Some((enter, close_start))
 }
 
 /// When exactly one body turns, the closed-form time of impact of its bounding circle (moving
@@ -403,6 +463,11 @@ pub(super) fn advance(
     if enter > end {
         return Toi::Separated;
     }
+    let Some((enter, close_start)) =
+        through_strips(&ma, &mb, enter, end, target, tolerance, close_start)
+    else {
+        return Toi::Separated;
+    };
 
     let mut t = enter;
     // Not an `Option<Frame>`: moving the frame into one copied it.

@@ -21,6 +21,7 @@ mod segment_segment;
 mod still_segment;
 #[cfg(test)]
 mod testing;
+mod turning_strip;
 
 pub use capsule_capsule::toi_capsule_capsule;
 pub use capsule_polygon::toi_capsule_polygon;
