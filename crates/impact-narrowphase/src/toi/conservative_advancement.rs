@@ -78,15 +78,15 @@
 //! when every test fails.
 
 use super::still_segment::{OverSegment, over_still_segment};
-use super::turning_strip::TurningStrip;
+use super::turning_strip::{TurningStrip, clear_until};
 use super::{closed_form_toi, toi_disc_still_segment};
 use crate::distance::distance;
 use crate::gjk::{GjkCache, GjkOutput, Placed, farthest, gjk_distance, gjk_placed};
 use crate::minkowski::{circle_entry, circle_exit};
 use crate::{Hit, Toi, ToiOptions};
 use impact_geometry::{
-    Circle, Isometry, Point, Real, Rotation, Shape, Sweep, Vector, cross, cross_scalar_vector,
-    nalgebra, perp, rotation_by, rotations_by,
+    Circle, Isometry, Point, Real, Rotation, Shape, Strip, Sweep, Vector, cross,
+    cross_scalar_vector, nalgebra, perp, rotation_by, rotations_by,
 };
 
 /// How many core vertices per shape the curved bound handles (it keeps B's on the stack and
@@ -240,7 +240,11 @@ impl Window {
 
 /// A long body's strip (see [`TurningStrip`]) is used when it is at most this share of its
 /// bounding circle's radius wide: for a square it is 0.71, and its strip saves nothing.
-const STRIP_SHARE: Real = 0.6;
+const STRIP_SHARE: Real = 0.5;
+
+/// The strips stop stepping once the circles are within this many tolerances of their reach:
+/// the last steps before it crawl.
+const STRIP_NEAR: Real = 8.0;
 
 /// The window narrowed by each long body's strip against the other's circle: the first
 /// fraction from `enter` at which the shapes could come within the target, and whether the
@@ -251,25 +255,19 @@ const STRIP_SHARE: Real = 0.6;
 fn through_strips(
     a: &Mover<'_>,
     b: &Mover<'_>,
-    mut enter: Real,
+    enter: Real,
     end: Real,
     target: Real,
     tolerance: Real,
-    mut close_start: bool,
+    close_start: bool,
 ) -> Option<(Real, bool)> {
-    for (body, other) in [(a, b), (b, a)] {
-        let strip = match body.shape {
-            // The common case read in place, without building the `Option`.
-            Shape::Polygon(p) if p.strip().half_width > STRIP_SHARE * body.bounding_radius() => {
-                continue;
-            }
-            Shape::Circle(_) => continue,
-            shape => match shape.strip() {
-                Some(strip) if strip.half_width <= STRIP_SHARE * body.bounding_radius() => strip,
-                _ => continue,
-            },
-        };
-        let turning = TurningStrip::new(
+    let (long_a, long_b) = (long_strip(a), long_strip(b));
+    if long_a.is_none() && long_b.is_none() {
+        return Some((enter, close_start));
+    }
+    let near = STRIP_NEAR * tolerance;
+    let turning = |strip: Strip, body: &Mover<'_>, other: &Mover<'_>| {
+        TurningStrip::new(
             &strip,
             &body.sweep.local_center(),
             &body.sweep.start().rotation,
@@ -280,16 +278,39 @@ fn through_strips(
             ),
             other.bounding_radius(),
             target,
-        );
-        let clear = turning.clear_until(enter, end, tolerance)?;
-        if clear > enter {
-            // Clear of the strip by more than the tolerance at `enter`: if that is the start,
-            // the shapes do not start touching.
-            close_start = false;
-            enter = clear;
-        }
-    }
-    Some((enter, close_start))
+        )
+    };
+    let clear = match (long_a, long_b) {
+        (Some(sa), Some(sb)) => clear_until(
+            &turning(sa, a, b),
+            Some(&turning(sb, b, a)),
+            enter,
+            end,
+            near,
+        ),
+        (Some(sa), None) => clear_until(&turning(sa, a, b), None, enter, end, near),
+        (None, Some(sb)) => clear_until(&turning(sb, b, a), None, enter, end, near),
+        (None, None) => Some(enter),
+    }?;
+    // Clear of the strips by more than the tolerance at `enter`: if that is the start, the
+    // shapes do not start touching.
+    Some(if clear > enter {
+        (clear, false)
+    } else {
+        (enter, close_start)
+    })
+}
+
+/// The body's strip if it is long: at most [`STRIP_SHARE`] of its bounding radius wide.
+#[inline(always)]
+fn long_strip(body: &Mover<'_>) -> Option<Strip> {
+    let strip = match body.shape {
+        // The common case read in place, without building an `Option` first.
+        Shape::Polygon(p) => *p.strip(),
+        Shape::Circle(_) => return None,
+        shape => shape.strip()?,
+    };
+    (strip.half_width <= STRIP_SHARE * body.bounding_radius()).then_some(strip)
 }
 
 /// When exactly one body turns, the closed-form time of impact of its bounding circle (moving

@@ -12,7 +12,7 @@
 //! evaluation.
 
 use super::conservative_advancement::root;
-use impact_geometry::{Point, Real, Rotation, Strip, Vector, perp, rotation_by};
+use impact_geometry::{Point, Real, Rotation, Strip, Vector, perp, rotation_by, rotations_by};
 
 /// How many steps the strip takes before handing over: it stops early when the bound
 /// crawls, and whatever it proved is kept.
@@ -61,11 +61,12 @@ impl TurningStrip {
         }
     }
 
-    /// How far the other's circle is beyond the reach of the strip at fraction `t` (negative
-    /// when within it), and how fast that grows.
-    #[inline]
-    fn gap_at(&self, t: Real) -> (Real, Real) {
-        let normal = rotation_by(self.turn * t) * self.normal;
+    /// How far the other's circle is beyond the reach of the strip at fraction `t`, where the
+    /// body has turned by `turned` since the start (negative when within it), and how fast
+    /// that grows.
+    #[inline(always)]
+    fn gap_at(&self, turned: &Rotation, t: Real) -> (Real, Real) {
+        let normal = turned * self.normal;
         let offset = self.offset + self.drift * t;
         let height = normal.dot(&offset) - self.middle;
         // The normal turns at `turn`: its rate is `turn * perp(normal)`.
@@ -77,34 +78,79 @@ impl TurningStrip {
         }
     }
 
-    /// The first fraction in `[from, end]` at which the shapes could come within the target
-    /// (as far as the strip can tell), or `None` if they cannot before `end`. Stops at the
-    /// first fraction where the circle is within `near` of the strip's reach.
+    /// Half the bound on the gap's second derivative over `[from, end]`.
     ///
     /// The height `h` of the other's centre over the turning centre line has
     /// `h'' = -w^2 n . c + 2 w perp(n) . v` (`n` the normal turning at `w`, `c` the offset
     /// between the centres and `v` its drift), so `|h''| <= w^2 |c| + 2 |w| |v|`, and `|c|`,
-    /// linear in `t`, is largest at an end of the interval. Every step is the first root of the
-    /// gap's quadratic lower bound: the circle cannot reach the strip before it.
-    pub(super) fn clear_until(&self, from: Real, end: Real, near: Real) -> Option<Real> {
+    /// linear in `t`, is largest at an end of the interval.
+    fn half_curvature(&self, from: Real, end: Real) -> Real {
         let farthest = (self.offset + self.drift * from)
             .norm()
             .max((self.offset + self.drift * end).norm());
         let w = self.turn.abs();
-        let half_k = 0.5 * w * (w * farthest + 2.0 * self.drift.norm());
-        let mut t = from;
+        0.5 * w * (w * farthest + 2.0 * self.drift.norm())
+    }
+
+    /// The step certified from fraction `t` (the body turned by `turned`): the first root of
+    /// the gap's quadratic lower bound, before which the circle cannot reach the strip; zero
+    /// once the circle is within `near` of the strip's reach.
+    #[inline(always)]
+    fn step(&self, turned: &Rotation, t: Real, half_k: Real, near: Real) -> Real {
+        let (gap, rate) = self.gap_at(turned, t);
+        if gap <= near {
+            return 0.0;
+        }
+        root(gap, rate, half_k)
+    }
+}
+
+/// The first fraction in `[from, end]` at which the shapes could come within the target, as
+/// far as the strips can tell (`second` is the other body's, if it is long too), or `None` if
+/// they cannot before `end`. Stops once the circles are within `near` of both strips' reach.
+///
+/// Each strip is a necessary condition on its own, so the longer of their certified steps is
+/// safe; with two strips both turns are taken in one paired sine and cosine.
+pub(super) fn clear_until(
+    first: &TurningStrip,
+    second: Option<&TurningStrip>,
+    from: Real,
+    end: Real,
+    near: Real,
+) -> Option<Real> {
+    let half_k = first.half_curvature(from, end);
+    let mut t = from;
+    if let Some(second) = second {
+        let other_half_k = second.half_curvature(from, end);
         for _ in 0..STRIP_STEPS {
-            let (gap, rate) = self.gap_at(t);
-            if gap <= near {
+            let [turned, other_turned] = rotations_by([first.turn * t, second.turn * t]);
+            let step = first.step(&turned, t, half_k, near).max(second.step(
+                &other_turned,
+                t,
+                other_half_k,
+                near,
+            ));
+            if step == 0.0 {
                 return Some(t);
             }
-            t += root(gap, rate, half_k);
+            t += step;
             if t > end {
                 return None;
             }
         }
-        Some(t)
+        return Some(t);
     }
+    for _ in 0..STRIP_STEPS {
+        let step = first.step(&rotation_by(first.turn * t), t, half_k, near);
+        if step == 0.0 {
+            return Some(t);
+        }
+        t += step;
+        if t > end {
+            return None;
+        }
+    }
+    Some(t)
 }
 
 #[cfg(test)]
@@ -189,7 +235,10 @@ mod tests {
             };
             let oracle = first_contact_of(|t| setup.gap(from + t, target), 0.0, end - from, 4_000)
                 .map(|t| from + t);
-            match (setup.strip(target).clear_until(from, end, 0.00125), oracle) {
+            match (
+                clear_until(&setup.strip(target), None, from, end, 0.00125),
+                oracle,
+            ) {
                 (None, Some(o)) => {
                     panic!("case {case}: never, but the circle reaches the strip at {o}")
                 }
@@ -228,7 +277,7 @@ mod tests {
             0.5,
             0.005,
         );
-        let t = turning.clear_until(0.0, 1.0, 0.00125).unwrap();
+        let t = clear_until(&turning, None, 0.0, 1.0, 0.00125).unwrap();
         assert!((t - 2.395 / 4.0).abs() < 1e-8, "{t}");
         // Moving away: never.
         let away = TurningStrip::new(
@@ -240,6 +289,6 @@ mod tests {
             0.5,
             0.005,
         );
-        assert_eq!(away.clear_until(0.0, 1.0, 0.00125), None);
+        assert_eq!(clear_until(&away, None, 0.0, 1.0, 0.00125), None);
     }
 }
