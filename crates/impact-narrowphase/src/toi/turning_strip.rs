@@ -266,6 +266,34 @@ mod tests {
     }
 
     #[test]
+    fn two_strips_never_open_after_both_circles_reach_them() {
+        // Two long bodies: the shapes can meet only where both circles are within reach of
+        // the other's strip, so the joint answer must come no later than the first such time.
+        let mut rng = SplitMix64::new(0x5751_0003);
+        let (target, end) = (0.005, 1.0);
+        let (mut skipped, mut never) = (0, 0);
+        for case in 0..20_000 {
+            let (one, other) = (Setup::random(&mut rng), Setup::random(&mut rng));
+            let both = |t: Real| one.gap(t, target).max(other.gap(t, target));
+            let oracle = first_contact_of(both, 0.0, end, 4_000);
+            let (first, second) = (one.strip(target), other.strip(target));
+            match (clear_until(&first, Some(&second), 0.0, end, 0.01), oracle) {
+                (None, Some(o)) => panic!("case {case}: never, but both reach their strips at {o}"),
+                (None, None) => never += 1,
+                (Some(t), Some(o)) => {
+                    assert!(
+                        t <= o + 1e-12,
+                        "case {case}: clear until {t}, both reached at {o}"
+                    );
+                    skipped += usize::from(t > 0.0);
+                }
+                (Some(t), None) => assert!((0.0..=end).contains(&t), "case {case}: {t}"),
+            }
+        }
+        assert!(skipped > 5_000 && never > 2_000, "{skipped} {never}");
+    }
+
+    #[test]
     fn a_strip_that_does_not_turn_is_answered_in_one_step() {
         // A plank lying along x, a circle of radius 0.5 coming straight down from 3 above:
         // its centre enters the reach (0.1 + 0.5 + 0.005) when it has fallen 2.395 of 4.
