@@ -657,6 +657,19 @@ impl RigidBody {
         );
     }
 
+    /// Moves the body over `dt` seconds of free flight in which its velocities went from
+    /// `(linvel0, angvel0)` to the current ones: along their mean, which is the exact
+    /// constant-acceleration path (`x0 + v0 dt + g dt^2 / 2` under gravity alone), where
+    /// moving along the end velocity (semi-implicit Euler) would sink a falling body by
+    /// `g dt^2 / 2` per step and lose that much of its height between bounces.
+    pub(crate) fn advance_free(&mut self, dt: Real, linvel0: &Vector, angvel0: Real) {
+        // Halves first: no overflow, and the same bits as the velocity when it did not change
+        // (and as the contact solver's bodies that fly free).
+        let linvel = linvel0 * 0.5 + self.linvel * 0.5;
+        let angvel = angvel0 * 0.5 + self.angvel * 0.5;
+        advance_pose(&mut self.pose, &self.local_center, &linvel, angvel, dt);
+    }
+
     /// Sets the pose without validation (the solver writes back poses it integrated itself
     /// with [`advance_pose`]).
     #[inline]
