@@ -114,6 +114,9 @@ impl ImpactHook for NoHook {
 pub(crate) struct HookRequests {
     pub removed: bool,
     pub disabled: bool,
+    /// The hook set the body's velocities in the call that is running: they hold at the
+    /// time of the impact (the stepper clears it once it has read it).
+    pub velocity_set: bool,
 }
 
 /// One impact, as an [`ImpactHook`] sees it: the event, the bodies, and the changes the hook
@@ -183,7 +186,7 @@ impl Impact<'_> {
         self.check(handle)?;
         let body = self.bodies.get_mut(handle).ok_or_else(|| unknown(handle))?;
         body.set_velocity(linvel, angvel)?;
-        self.request(handle);
+        self.request(handle).velocity_set = true;
         Ok(())
     }
 

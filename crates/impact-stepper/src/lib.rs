@@ -94,11 +94,13 @@ mod first_toi;
 mod grid;
 mod motion;
 mod motion_clamping;
+mod ramp;
 pub mod scenes;
 mod settings;
 mod stepper;
 mod sweep_pairs;
 mod swing;
+mod touching;
 mod world;
 
 pub use domain::{Domain, PeriodicImages};

@@ -8,13 +8,15 @@ use crate::motion::{
     fast_ccd_body, held_contact, held_normal, is_finite, move_pair_as_one, moves_past_threshold,
     pushed_through, rebuilt_sweep,
 };
+use crate::ramp::Ramp;
 use crate::stepper::{DiscreteReport, StepContext, Stepper, solve_contacts};
 use crate::sweep_pairs::SweepPairs;
 use crate::swing::{anchored, swinging_deepening, swings, unit_normal};
+use crate::touching::{self, Closing, ClosingScratch};
 use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Point, Real, Sweep, Vector};
 use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};
-use impact_solver::{BodyHandle, ContactPair, RigidBody};
+use impact_solver::{BodyHandle, ContactPair, ImpactSettings, RigidBody};
 
 /// The settings of [`MotionClamping`], validated by [`MotionClampingSettings::validate`]
 /// (and by [`MotionClamping::new`], [`MotionClamping::set_settings`] and deserialization).
@@ -114,6 +116,10 @@ pub struct ClampedBody {
 pub struct ClampReport {
     /// The report of the discrete step that produced the targets.
     pub discrete: DiscreteReport,
+    /// Impacts of touching pairs that closed fast at the start of the step, resolved before
+    /// the contact solver's step (each one is a [`CollisionEvent`](crate::CollisionEvent)
+    /// at fraction 0 in [`World::events`](crate::World::events); no hook is called).
+    pub start_impacts: usize,
     /// CCD bodies whose motion exceeded the velocity threshold and was checked.
     pub checked_bodies: usize,
     /// Time-of-impact queries run (candidates of the checked bodies).
@@ -148,6 +154,10 @@ pub struct ClampReport {
 #[derive(Debug, Clone, Default)]
 struct Scratch {
     start: Vec<Option<Isometry>>,
+    /// Per slot: the body is in a contact the solver held (not in free flight).
+    constrained: Vec<bool>,
+    /// The buffers of the impacts of touching pairs at the start of the step.
+    closing: ClosingScratch,
     sweeps: Vec<Option<Sweep>>,
     /// Per slot: the box of the body's motion over the step, padded for a checked body.
     boxes: Vec<Option<Aabb>>,
@@ -328,7 +338,40 @@ impl Stepper for MotionClamping {
         let settings = self.settings;
         let scratch = &mut self.scratch;
 
-        // 1. Start poses, by slot.
+        // 1. Touching pairs of a CCD body that close fast are impacts, resolved before
+        // anything moves (see `touching`).
+        let pad = settings.toi.target_separation() + settings.toi.tolerance();
+        let impact = ImpactSettings {
+            restitution_threshold: ctx.solver.restitution_threshold,
+            friction: true,
+        };
+        let closing = Closing {
+            contacts: ctx.contacts,
+            reach: pad,
+            speeds: touching::impact_speeds(
+                impact.restitution_threshold,
+                settings.toi.tolerance(),
+                ctx.gravity.norm(),
+                dt,
+            ),
+            settings: impact,
+            most: TOUCHING_IMPACTS,
+        };
+        let time = ctx.time;
+        let start_impacts = touching::resolve_closing(
+            ctx.bodies,
+            &closing,
+            &mut scratch.closing,
+            ctx.events,
+            |bodies, c, _| {
+                [c.a, c.b]
+                    .iter()
+                    .any(|&h| bodies.get(h).is_some_and(|b| b.is_dynamic() && b.ccd()))
+            },
+            |_, c, impulse, events| events.push(touching::start_event(c, impulse, time)),
+        );
+
+        // Start poses, by slot.
         scratch.start.clear();
         scratch.fast.clear();
         let g = ctx.gravity.norm();
@@ -346,7 +389,6 @@ impl Stepper for MotionClamping {
         // kinematic bodies beyond the contact distance are left out: the clamp covers that
         // motion exactly, and a speculative contact per segment a fast disc's swept box meets
         // made most of the solver's work in the rain of discs.
-        let pad = settings.toi.target_separation() + settings.toi.tolerance();
         let fast = &scratch.fast;
         let fixed = |h: BodyHandle| ctx.bodies.get(h).is_some_and(|b| !b.is_dynamic());
         let clamp_covers = |c: &ContactPair| {
@@ -359,8 +401,19 @@ impl Stepper for MotionClamping {
             .solver_contacts
             .extend(ctx.contacts.iter().filter(|c| !clamp_covers(c)));
         let discrete = solve_contacts(&mut ctx, &scratch.solver_contacts)?;
+        reset(&mut scratch.constrained, scratch.start.len(), false);
+        for c in &scratch.solver_contacts {
+            if !c.manifold.is_empty() {
+                for h in [c.a, c.b] {
+                    if let Some(flag) = scratch.constrained.get_mut(h.index as usize) {
+                        *flag = true;
+                    }
+                }
+            }
+        }
         let mut report = ClampReport {
             discrete,
+            start_impacts,
             ..ClampReport::default()
         };
 
@@ -586,6 +639,16 @@ impl Stepper for MotionClamping {
                 debug_assert!(false, "a pose on a finite sweep is valid");
                 continue;
             }
+            // The velocities it has where it stopped: those it ends the step with, without
+            // the gravity (and the solver's change) of the part of the step it lost.
+            let ramp = Ramp::over_step(body, ctx.gravity, !scratch.constrained[slot], dt);
+            let (v, w) =
+                ramp.velocity_at((body.linvel(), body.angvel()), (0.0, sweep), fraction * dt);
+            if body.is_dynamic() {
+                // Refused only past the range of `f64` (a scene of absurd sizes): the body
+                // keeps its own, and the world reports what overflowed after the step.
+                let _ = body.set_velocity(v, w);
+            }
             let time_lost = (1.0 - fraction) * dt;
             report.time_lost += time_lost;
             report.clamped.push(ClampedBody {
@@ -608,6 +671,10 @@ impl Stepper for MotionClamping {
             .then(|| pad.max(self.settings.toi.target_separation() + self.settings.toi.tolerance()))
     }
 }
+
+/// Most impacts of touching pairs that close fast at the start of a step (see
+/// [`touching::resolve_closing`]); the rest is the contact solver's.
+const TOUCHING_IMPACTS: usize = 100_000;
 
 fn reset<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
     v.clear();

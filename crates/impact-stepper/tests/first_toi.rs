@@ -379,35 +379,39 @@ fn three_discs_in_an_inelastic_line_do_not_hang() {
 
 #[test]
 fn a_body_that_hits_a_stopped_body_and_still_heads_into_it_stops_at_that_impact() {
-    // Three touching discs squeezed from both ends meet again at once and stop; a fourth,
-    // a quarter unit behind the first and as fast, hits it half way through the step.
+    // Three discs a millimetre apart squeezed from both ends meet again at once and stop; a
+    // fourth, a quarter unit behind the first and as fast, hits it half way through the
+    // step.
     let mut world = event_driven_world(no_gravity());
     let r = 0.5;
     let mut line = Vec::new();
+    // The line's gaps keep its pairs apart at the start (touching ones would be impacts
+    // at the start, resolved before the event loop and left to the solver).
+    let gap = 1e-3;
     for (x, v) in [
-        (-1.25 - 2.0 * r, 30.0),
-        (-1.0, 30.0),
+        (-1.25 - 2.0 * r - gap, 30.0),
+        (-1.0 - gap, 30.0),
         (0.0, 0.0),
-        (1.0, -30.0),
+        (1.0 + gap, -30.0),
     ] {
         line.push(world.create_body(inelastic_disc(r, x, v)).unwrap());
     }
     let (late, first) = (line[0], line[1]);
     let report = world.step(DT).unwrap();
     let stopped = |h: BodyHandle| report.stepper.stopped.iter().find(|c| c.body == h);
-    // The fourth disc hits the first, which the solver had sent back; the first runs into
-    // the line, the line stops, and the fourth, still closing in, hits the stopped first
-    // disc: it stops at that impact, without the two more at the same instant (a Zeno
-    // handover, then the meeting again) that used to stop it.
+    // The line, squeezed from both ends at 30 units/s, meets again and again at once and
+    // stops (a Zeno sequence); the fourth disc, half a step later, hits the stopped first
+    // disc and, still closing in after that inelastic impact, stops at it, without the two
+    // more impacts at the same instant (a Zeno handover, then the meeting again) that would
+    // otherwise stop it.
     let with_late: Vec<_> = world
         .events()
         .iter()
         .filter(|e| e.a == late || e.b == late)
         .collect();
-    assert_eq!(with_late.len(), 2, "{with_late:?}");
-    assert!(with_late.iter().all(|e| e.a == first || e.b == first));
-    let (bounce, last) = (with_late[0], with_late[1]);
-    assert!(bounce.fraction < last.fraction, "{with_late:?}");
+    assert_eq!(with_late.len(), 1, "{with_late:?}");
+    let last = with_late[0];
+    assert!(last.a == first || last.b == first, "{last:?}");
     let first_stop = stopped(first).expect("the line stops");
     assert!(
         first_stop.fraction < last.fraction,

@@ -325,14 +325,14 @@ fn motion_clamping_is_a_stepper() {
     assert_eq!(takes::<MotionClamping>(), MotionClamping::default());
 }
 
-/// A disc spinning at 2,000 rad/s, driven at 30 units/s into a wall it touches. The contact
-/// solver measures the contact between anchors that turn with the disc, sees it open, and
-/// lets the disc into the wall, so the time of impact (a hit at fraction 0) clamps it where
-/// it was. With its velocities kept, it was driven in again at every step and hung there;
-/// the pair now leaves moving as one (`ClampReport::closing_stopped`): against a static wall
-/// the disc stops, then falls under gravity along the wall, never clamped again.
+/// A disc spinning at 2,000 rad/s, driven at 30 units/s into a wall it touches. Left to the
+/// contact solver, whose anchors turn with the disc, the contact looks open and the disc
+/// goes into the wall; the time of impact then clamps it at fraction 0, step after step.
+/// A touching pair that closes that fast is an impact at the start of the step: the disc
+/// leaves the wall at once, with the restitution and friction of the impact, and is never
+/// clamped.
 #[test]
-fn a_disc_the_solver_lets_into_a_wall_stops_there_instead_of_hanging() {
+fn a_spinning_disc_driven_into_a_wall_it_touches_bounces_off_at_the_start() {
     let mut world = World::<RTreeBroadphase, MotionClamping>::new(
         impact_stepper::WorldSettings::with_gravity(Vector::new(0.0, -10.0)),
     )
@@ -359,21 +359,27 @@ fn a_disc_the_solver_lets_into_a_wall_stops_there_instead_of_hanging() {
         .unwrap();
 
     let report = world.step(DT).unwrap().stepper;
-    assert_eq!(report.closing_stopped, 1);
-    assert_eq!(report.clamped.len(), 1);
-    assert_eq!(report.clamped[0].fraction, 0.0);
+    assert_eq!(report.start_impacts, 1);
+    assert!(report.clamped.is_empty(), "{report:?}");
+    let event = world.events()[0];
+    assert_eq!((event.fraction, event.approach_speed()), (0.0, 30.0));
     let body = world.body(disc).unwrap();
-    assert_eq!(body.pose().translation.x, start);
-    assert_eq!(body.linvel(), Vector::zeros());
-    assert_eq!(body.angvel(), 0.0);
+    assert!(
+        body.linvel().x > 2.9,
+        "it leaves the wall: {:?}",
+        body.linvel()
+    );
+    assert!(
+        body.pose().translation.x > start,
+        "{}",
+        body.pose().translation.x
+    );
 
-    let mut y = body.pose().translation.y;
+    // Friction on the spin threw it up the wall; it flies off, never clamped again.
     for step in 1..20 {
         let report = world.step(DT).unwrap().stepper;
         assert!(report.clamped.is_empty(), "step {step}");
         let body = world.body(disc).unwrap();
-        assert!(body.pose().translation.x > 0.05 - 1e-3, "step {step}");
-        assert!(body.pose().translation.y < y, "step {step}: it falls");
-        y = body.pose().translation.y;
+        assert!(body.pose().translation.x > start, "step {step}");
     }
 }

@@ -17,9 +17,11 @@ use crate::motion::{
     moves_past_threshold, pose_on_course, pushed_through, rebuilt_sweep,
 };
 use crate::motion_clamping::ClampedBody;
+use crate::ramp::Ramp;
 use crate::stepper::{DiscreteReport, StepContext, StepPreview, Stepper, solve_contacts};
 use crate::sweep_pairs::SweepPairs;
 use crate::swing::{Deepening, anchored, swinging_deepening, swings, unit_normal};
+use crate::touching::{self, Closing, ClosingScratch};
 use discs::DiscPath;
 use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Point, Real, Segment, Shape, Sweep, Vector, cross, perp};
@@ -28,7 +30,8 @@ use impact_narrowphase::{
     Distance, Toi, distance, shared_face_middle, time_of_impact, toi_disc_still_segment, toi_discs,
 };
 use impact_solver::{
-    BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, RigidBody, resolve_impact,
+    BodyHandle, BodySet, BodyType, ContactPair, ImpactSettings, RigidBody, combine_restitution,
+    resolve_impact,
 };
 use queue::{Due, Entry, EventQueue};
 use std::collections::HashMap;
@@ -113,6 +116,10 @@ pub struct FirstToiReport {
 #[derive(Debug, Clone, Default)]
 struct Scratch {
     start: Vec<Option<Isometry>>,
+    /// Per slot: how the body's velocity changes along its current course (see [`Ramp`]).
+    ramps: Vec<Ramp>,
+    /// Per slot: the body is in a contact the solver held this step (not in free flight).
+    constrained: Vec<bool>,
     /// The body's motion since it last changed course: (start time in the step, sweep from
     /// there to the end of the step).
     motions: Vec<Option<(Real, Sweep)>>,
@@ -171,6 +178,8 @@ struct Scratch {
     replan: Vec<u32>,
     /// The disc path's buffers (see [`discs`]).
     discs: DiscPath,
+    /// The buffers of the impacts of touching pairs at the start of the step.
+    closing: ClosingScratch,
 }
 
 /// What a plan reads of each neighbour, kept together: a large gas reads it for bodies
@@ -486,8 +495,16 @@ impl Stepper for FirstTimeOfImpact {
             }
         }
         let contact_distance = settings.toi.target_separation() + settings.toi.tolerance();
+        reset(&mut s.requests, slots, HookRequests::default());
+        report.events += start_impacts(&settings, &mut ctx, &mut s.closing, &mut s.requests);
         s.solver_contacts.clear();
         for c in ctx.contacts {
+            if !(is_live(&s.requests, c.a.index as usize)
+                && is_live(&s.requests, c.b.index as usize))
+            {
+                // A body the hook removed or disabled at an impact at the start.
+                continue;
+            }
             let apart = c.manifold.min_separation() > contact_distance;
             let checked = s.checked[c.a.index as usize] || s.checked[c.b.index as usize];
             if checked && apart {
@@ -528,6 +545,14 @@ impl Stepper for FirstTimeOfImpact {
         )
         .entered();
 
+        reset(&mut s.constrained, slots, false);
+        for c in &s.solver_contacts {
+            if !c.manifold.is_empty() {
+                s.constrained[c.a.index as usize] = true;
+                s.constrained[c.b.index as usize] = true;
+            }
+        }
+        reset(&mut s.ramps, slots, Ramp::still(dt));
         reset(&mut s.motions, slots, None);
         reset(&mut s.reach, slots, None);
         reset(&mut s.hot, slots, Hot::default());
@@ -542,7 +567,6 @@ impl Stepper for FirstTimeOfImpact {
         reset(&mut s.swings, slots, false);
         reset(&mut s.segments, slots, None);
         reset(&mut s.stopped, slots, false);
-        reset(&mut s.requests, slots, HookRequests::default());
         s.pairs.clear();
         // A bin per body. A gas holds about two entries per body at once (an escape and an
         // impact), where a bin per eight bodies kept each bin's heap a few levels deep and
@@ -578,6 +602,7 @@ impl Stepper for FirstTimeOfImpact {
                 }
             }
             s.motions[slot] = Some((0.0, sweep));
+            s.ramps[slot] = Ramp::over_step(body, ctx.gravity, !s.constrained[slot], dt);
             let disc = match body.shape() {
                 Shape::Circle(c) if c.center() == Point::origin() => Some(c.radius()),
                 _ => None,
@@ -658,6 +683,17 @@ impl Stepper for FirstTimeOfImpact {
                 run.stop(c.b.index as usize, 0.0);
                 // ...and leaves moving as one body, or it hangs there step after step.
                 move_pair_as_one(run.bodies, &run.s.start, &c);
+            }
+        }
+
+        // Bodies the hook removed at an impact at the start stay where they were.
+        for slot in 0..slots {
+            if run.s.requests[slot].removed
+                && let Some(handle) = run.proxies[slot]
+            {
+                ctx.removed.push(handle);
+                run.report.removed += 1;
+                run.set_course(slot, 0.0, true);
             }
         }
 
@@ -1040,6 +1076,66 @@ fn sinking(
             .total_cmp(&up.dot(&(end * *q).coords))
     })?;
     Some(start * lowest - up * shape.radius())
+}
+
+/// Resolves the pairs of `ctx.contacts` with a dynamic CCD body that touch and close fast at
+/// the start of the step (see [`touching`]), records their events and runs the hook at each
+/// (the bodies are where they start the step, and what the hook asks is kept in `requests`
+/// for the rest of the step). Returns how many impacts it resolved.
+fn start_impacts<B: Broadphase>(
+    settings: &FirstTimeOfImpactSettings,
+    ctx: &mut StepContext<'_, B>,
+    scratch: &mut ClosingScratch,
+    requests: &mut Vec<HookRequests>,
+) -> usize {
+    let closing = Closing {
+        contacts: ctx.contacts,
+        reach: settings.toi.target_separation() + settings.toi.tolerance(),
+        speeds: touching::impact_speeds(
+            settings.impact.restitution_threshold,
+            settings.toi.tolerance(),
+            ctx.gravity.norm(),
+            ctx.dt,
+        ),
+        settings: settings.impact,
+        most: settings.max_events,
+    };
+    let live = |r: &[HookRequests], h: BodyHandle| is_live(r, h.index as usize);
+    let mut touched = Vec::new();
+    let (time, events, hook) = (ctx.time, &mut *ctx.events, &mut *ctx.hook);
+    touching::resolve_closing(
+        ctx.bodies,
+        &closing,
+        scratch,
+        requests,
+        |bodies, c, requests| {
+            live(requests, c.a)
+                && live(requests, c.b)
+                && [c.a, c.b]
+                    .iter()
+                    .any(|&h| bodies.get(h).is_some_and(|b| b.is_dynamic() && b.ccd()))
+        },
+        |bodies, c, impulse, requests| {
+            let event = touching::start_event(c, impulse, time);
+            events.push(event);
+            touched.clear();
+            hook.on_impact(&mut Impact {
+                event: &event,
+                bodies,
+                motions: &[],
+                at: 0.0,
+                requests,
+                touched: &mut touched,
+            });
+            // Velocities the hook set hold from the start of the step, as every velocity
+            // does until the step's solver.
+            for h in &touched {
+                if let Some(r) = requests.get_mut(h.index as usize) {
+                    r.velocity_set = false;
+                }
+            }
+        },
+    )
 }
 
 fn reset<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
@@ -1577,11 +1673,14 @@ impl Run<'_> {
         };
         // Both bodies to the moment of the impact, `b` at the image the impact was planned
         // with (the resolver takes lever arms from the poses).
+        // Their velocities too: those they have at `t` on their courses, which the step's
+        // gravity after `t` is not yet part of.
         for (slot, handle, offset) in [(a, ha, Vector::zeros()), (b, hb, e.offset)] {
             if let (Some(pose), Some(body)) = (self.pose_at(slot, t), self.bodies.get_mut(handle)) {
                 let ok = body.set_pose(translated(&pose, &offset));
                 debug_assert!(ok.is_ok(), "a pose on a finite sweep is valid");
             }
+            self.bring_velocity_to(slot, t);
         }
         let min_gap = self.settings.min_advance * self.dt;
         let max_pair = self.settings.max_pair_events;
@@ -1591,8 +1690,11 @@ impl Run<'_> {
         pair.last = t;
         pair.handed_over = zeno;
         pair.normal = normal;
-        let impact_settings = if zeno {
-            // Inelastic: the bounce that would feed the sequence is dropped.
+        let point = self.acting_point(ha, hb, point, normal);
+        let rests = self.rests(e, point, normal, t);
+        let impact_settings = if zeno || rests {
+            // Inelastic: the bounce that would feed the sequence is dropped, and so is one
+            // that would not outlast the step.
             ImpactSettings {
                 restitution_threshold: Real::MAX,
                 ..self.settings.impact
@@ -1600,7 +1702,6 @@ impl Run<'_> {
         } else {
             self.settings.impact
         };
-        let point = self.acting_point(ha, hb, point, normal);
         let resolved = resolve_impact(self.bodies, ha, hb, point, normal, &impact_settings);
         if e.offset != Vector::zeros()
             && let (Some(pose), Some(body)) = (self.pose_at(b, t), self.bodies.get_mut(hb))
@@ -1653,6 +1754,11 @@ impl Run<'_> {
         self.s.replan.extend([e.a, e.b]);
         for i in 0..self.s.touched.len() {
             let slot = self.s.touched[i].index;
+            let request = &mut self.s.requests[slot as usize];
+            if core::mem::take(&mut request.velocity_set) {
+                // What the hook set holds from now on.
+                self.s.ramps[slot as usize].at = t;
+            }
             if !self.s.replan.contains(&slot) {
                 self.s.replan.push(slot);
             }
@@ -1780,27 +1886,124 @@ impl Run<'_> {
         })
     }
 
+    /// The velocities of the body of `slot` at `t` on its current course (see [`Ramp`]).
+    fn velocity_at(&self, slot: usize, t: Real) -> Option<(Vector, Real)> {
+        let body = self.bodies.get(self.proxies[slot]?)?;
+        let course = self.s.motions[slot]?;
+        Some(self.s.ramps[slot].velocity_at((body.linvel(), body.angvel()), course, t))
+    }
+
+    /// Gives the body of `slot` the velocities it has at `t` on its course; they hold at `t`
+    /// from then on.
+    fn bring_velocity_to(&mut self, slot: usize, t: Real) {
+        let Some((v, w)) = self.velocity_at(slot, t) else {
+            return;
+        };
+        let Some(body) = self.proxies[slot].and_then(|h| self.bodies.get_mut(h)) else {
+            return;
+        };
+        // Velocities past the range of `f64` (a scene of absurd sizes) are refused: the body
+        // keeps its own, and the world reports what overflowed after the step.
+        if body.is_dynamic() && body.set_velocity(v, w).is_ok() {
+            self.s.ramps[slot].at = t;
+        }
+    }
+
+    /// Whether the pair of `e`, about to be resolved at `t` (at `point` with `normal`, from
+    /// the smaller slot toward the larger, both bodies in place and at their velocities at
+    /// `t`), comes to rest on the contact: its accelerations along the normal (gravity, for a
+    /// body falling on the ground) close it, and its bounce, if any, is too slow to part it
+    /// for the rest of the step. Such a pair is resolved without the bounce and from then on
+    /// shares one acceleration along the normal, the one that keeps the pair's momentum (a
+    /// static body's): left with gravity into the ground, a ball's course would meet it
+    /// again at once, and again, until the Zeno limit stopped it; let bounce, the bounce
+    /// would be carried over the step without the gravity that ends it.
+    fn rests(&mut self, e: &Entry, point: Point, normal: Vector, t: Real) -> bool {
+        let (a, b) = (e.a as usize, e.b as usize);
+        let (Some(ha), Some(hb)) = (self.proxies[a], self.proxies[b]) else {
+            return false;
+        };
+        let (Some(body_a), Some(body_b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
+            return false;
+        };
+        let (ra, rb) = (self.s.ramps[a], self.s.ramps[b]);
+        let closing_accel = (rb.accel - ra.accel).dot(&normal);
+        if closing_accel >= 0.0 {
+            return false;
+        }
+        let approach =
+            -(body_b.velocity_at_point(&point) - body_a.velocity_at_point(&point)).dot(&normal);
+        let restitution = if approach < self.settings.impact.restitution_threshold {
+            0.0
+        } else {
+            combine_restitution(
+                body_a.material().restitution(),
+                body_b.material().restitution(),
+            )
+        };
+        let rest = self.dt - t;
+        if restitution * approach.max(0.0) + closing_accel * rest * 0.5 >= 0.0 {
+            return false;
+        }
+        let (ia, ib) = (body_a.inv_mass(), body_b.inv_mass());
+        if ia + ib <= 0.0 {
+            return false;
+        }
+        let shared = (ib * ra.accel.dot(&normal) + ia * rb.accel.dot(&normal)) / (ia + ib);
+        for (slot, ramp, dynamic) in [(a, ra, body_a.is_dynamic()), (b, rb, body_b.is_dynamic())] {
+            if dynamic {
+                self.s.ramps[slot] = Ramp {
+                    accel: ramp.accel + normal * (shared - ramp.accel.dot(&normal)),
+                    free: false,
+                    ..ramp
+                };
+            }
+        }
+        true
+    }
+
     /// From `t` on, `slot` follows its body's current velocities (or stays put if `halt`):
     /// a new version, and a box that covers the rest of its motion.
     fn set_course(&mut self, slot: usize, t: Real, halt: bool) {
         let (Some(handle), Some(pose)) = (self.proxies[slot], self.pose_at(slot, t)) else {
             return;
         };
-        let Some(body) = self.bodies.get(handle) else {
+        let Some(now) = self.velocity_at(slot, t) else {
             return;
         };
-        // A stopped body stays stopped for the rest of the step, whatever hits it.
-        let halt = halt || self.s.stopped[slot];
-        let (linvel, angvel) = match body.body_type() {
-            BodyType::Static => return,
-            _ if halt => (Vector::zeros(), 0.0),
-            BodyType::Dynamic | BodyType::Kinematic => (body.linvel(), body.angvel()),
+        let Some(body) = self.bodies.get_mut(handle) else {
+            return;
         };
+        // A stopped body stays stopped for the rest of the step, whatever hits it, and keeps
+        // the velocities it had when it stopped.
+        let halt = halt || self.s.stopped[slot];
         // A course that starts at the very end of the step still needs a positive length.
         let rest = (self.dt - t).max(Real::MIN_POSITIVE);
+        let ((linvel, angvel), end, ramp) = match body.body_type() {
+            BodyType::Static => return,
+            _ if halt => ((Vector::zeros(), 0.0), now, Ramp::still(t)),
+            BodyType::Dynamic | BodyType::Kinematic => {
+                let ramp = self.s.ramps[slot];
+                let (course, end) = ramp.course(now, rest);
+                (
+                    course,
+                    end,
+                    Ramp {
+                        at: self.dt,
+                        ..ramp
+                    },
+                )
+            }
+        };
         let Ok(sweep) = Sweep::new(pose, body.local_center(), linvel, angvel, rest) else {
             return;
         };
+        if body.is_dynamic() {
+            // Refused only past the range of `f64` (see `bring_velocity_to`).
+            let _ = body.set_velocity(end.0, end.1);
+        }
+        let body = &*body;
+        self.s.ramps[slot] = ramp;
         self.s.motions[slot] = Some((t, sweep));
         self.s.hot[slot].version = self.s.hot[slot].version.wrapping_add(1);
         self.s.hot[slot].still = still(&sweep);

@@ -1,0 +1,219 @@
+//! Pairs that touch at the start of a step and close fast: impacts, not resting contact.
+//!
+//! A pair within the contact distance at the start of a step goes to the contact solver,
+//! which is right for resting and slow contacts. But a pair that touches and closes faster
+//! than a bounce's threshold is an impact: a ball stopped at the target separation from the
+//! floor in the last step, a line of touching discs struck at one end, an impact that fell on
+//! the boundary of two steps. The soft solver handles it badly: it lets the bodies sink in
+//! (a disc arriving at 783 units/s sank 3 units in a step), and its restitution acts on every
+//! point of the step at once, so a struck line of discs sprays (three equal discs, the first
+//! at 2: `(-0.667, 1.333, 1.333)` where the sequence of binary collisions gives `(0, 0, 2)`).
+//!
+//! Both CCD steppers resolve such pairs first, with the single-impact resolver, as a
+//! sequence of binary collisions at the start of the step: the first pair in the order of
+//! the step's contacts (by slots) that closes fast, then again the first that does, until
+//! none does. The pairs then stay with the contact solver, which sees them touching and no
+//! longer closing.
+
+use crate::domain::translated;
+use crate::events::{CollisionEvent, EventKind};
+use core::cmp::Reverse;
+use impact_geometry::{Point, Real, Vector};
+use impact_solver::{BodySet, ContactPair, ImpactSettings, Impulse, RigidBody, resolve_impact};
+use std::collections::BinaryHeap;
+
+/// How fast a touching pair must close to be an impact (world units per second), for a pair
+/// of two dynamic bodies (`.0`) and for a dynamic body against a static or kinematic one
+/// (`.1`): faster than the restitution threshold (slower impacts are inelastic, as the
+/// solver's contacts are) and than `tolerance` per step of `dt`, and against a fixed body
+/// also than twice the speed `gravity` (its length) gives in a step. Resting contacts stay
+/// under those: a body resting on the ground closes on it by at most one step of gravity.
+pub(crate) fn impact_speeds(
+    restitution_threshold: Real,
+    tolerance: Real,
+    gravity: Real,
+    dt: Real,
+) -> (Real, Real) {
+    let between_moving = restitution_threshold.max(tolerance / dt);
+    (between_moving, between_moving.max(2.0 * gravity * dt))
+}
+
+/// The speed of [`impact_speeds`] that applies to the pair of `a` and `b`.
+fn impact_speed_of(a: &RigidBody, b: &RigidBody, speeds: (Real, Real)) -> Real {
+    if a.is_dynamic() && b.is_dynamic() {
+        speeds.0
+    } else {
+        speeds.1
+    }
+}
+
+/// Where the bodies of `c` close fastest along its normal, at their current velocities, and
+/// how fast (positive when closing): the middle of its two points when both close (a box
+/// landing flat rebounds without spin), else the point that closes faster. The point is in
+/// `a`'s frame; `b` is met at its image `c.offset` away.
+pub(crate) fn closing_point(bodies: &BodySet, c: &ContactPair) -> Option<(Point, Real)> {
+    let (a, b) = (bodies.get(c.a)?, bodies.get(c.b)?);
+    let closing = |p: &Point| {
+        -(b.velocity_at_point(&(p - c.offset)) - a.velocity_at_point(p)).dot(&c.manifold.normal)
+    };
+    match c.manifold.points() {
+        [p] => Some((p.point, closing(&p.point))),
+        [p, q] => {
+            let (sp, sq) = (closing(&p.point), closing(&q.point));
+            if sp > 0.0 && sq > 0.0 {
+                let middle = impact_geometry::nalgebra::center(&p.point, &q.point);
+                Some((middle, closing(&middle)))
+            } else if sp >= sq {
+                Some((p.point, sp))
+            } else {
+                Some((q.point, sq))
+            }
+        }
+        _ => None,
+    }
+}
+
+/// What [`resolve_closing`] needs of the step.
+pub(crate) struct Closing<'a> {
+    /// The step's contacts, sorted by slots (as the world builds them).
+    pub contacts: &'a [ContactPair],
+    /// Pairs farther apart than this at the start are not touching (world units).
+    pub reach: Real,
+    /// See [`impact_speeds`].
+    pub speeds: (Real, Real),
+    /// The resolver's settings.
+    pub settings: ImpactSettings,
+    /// Most impacts in all (the sequence of a line of bodies of mixed masses is finite, but
+    /// nothing else bounds it); what is left is the solver's.
+    pub most: usize,
+}
+
+/// The buffers of [`resolve_closing`], kept from step to step.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ClosingScratch {
+    /// Indices into the contacts of the touching pairs that may be impacts.
+    candidates: Vec<u32>,
+    /// `(slot, candidate index)` for both bodies of every candidate, sorted: the candidates
+    /// that share a body with a pair just resolved.
+    incident: Vec<(u32, u32)>,
+    heap: BinaryHeap<Reverse<u32>>,
+    queued: Vec<bool>,
+}
+
+/// Resolves the touching pairs of `step.contacts` that close fast (see the module docs) and
+/// pass `eligible`, and calls `resolved` with each impulse and its pair, in the order they
+/// were resolved; both see `state`. Returns how many were.
+pub(crate) fn resolve_closing<S>(
+    bodies: &mut BodySet,
+    step: &Closing<'_>,
+    scratch: &mut ClosingScratch,
+    state: &mut S,
+    eligible: impl Fn(&BodySet, &ContactPair, &S) -> bool,
+    mut resolved: impl FnMut(&mut BodySet, &ContactPair, Impulse, &mut S),
+) -> usize {
+    let ClosingScratch {
+        candidates,
+        incident,
+        heap,
+        queued,
+    } = scratch;
+    candidates.clear();
+    incident.clear();
+    heap.clear();
+    queued.clear();
+    for (i, c) in step.contacts.iter().enumerate() {
+        if c.manifold.min_separation() <= step.reach && eligible(bodies, c, state) {
+            let k = candidates.len() as u32;
+            candidates.push(i as u32);
+            incident.push((c.a.index, k));
+            incident.push((c.b.index, k));
+        }
+    }
+    if candidates.is_empty() {
+        return 0;
+    }
+    incident.sort_unstable();
+    queued.resize(candidates.len(), false);
+    let closes = |bodies: &BodySet, state: &S, k: u32| -> Option<Point> {
+        let c = &step.contacts[candidates[k as usize] as usize];
+        if !eligible(bodies, c, state) {
+            return None;
+        }
+        let (a, b) = (bodies.get(c.a)?, bodies.get(c.b)?);
+        let (point, speed) = closing_point(bodies, c)?;
+        (speed > impact_speed_of(a, b, step.speeds)).then_some(point)
+    };
+    for k in 0..candidates.len() as u32 {
+        if closes(bodies, state, k).is_some() {
+            heap.push(Reverse(k));
+            queued[k as usize] = true;
+        }
+    }
+    let mut count = 0;
+    while let Some(Reverse(k)) = heap.pop() {
+        queued[k as usize] = false;
+        if count >= step.most {
+            break;
+        }
+        let Some(point) = closes(bodies, state, k) else {
+            continue;
+        };
+        let c = &step.contacts[candidates[k as usize] as usize];
+        let Some(impulse) = resolve_at_image(bodies, c, point, &step.settings) else {
+            continue;
+        };
+        count += 1;
+        resolved(bodies, c, impulse, state);
+        // The pairs that share a body with this one may close now (the next disc of a
+        // line); the first of them in order goes next.
+        for slot in [c.a.index, c.b.index] {
+            let from = incident.partition_point(|&(s, _)| s < slot);
+            for &(s, j) in &incident[from..] {
+                if s != slot {
+                    break;
+                }
+                if !queued[j as usize] && closes(bodies, state, j).is_some() {
+                    heap.push(Reverse(j));
+                    queued[j as usize] = true;
+                }
+            }
+        }
+    }
+    count
+}
+
+/// The event of an impact at the start of a step at `time` (seconds).
+pub(crate) fn start_event(c: &ContactPair, impulse: Impulse, time: Real) -> CollisionEvent {
+    CollisionEvent {
+        time,
+        fraction: 0.0,
+        a: c.a,
+        b: c.b,
+        kind: EventKind::Impact,
+        impulse,
+    }
+}
+
+/// [`resolve_impact`] for the pair of `c` at `point` (in `a`'s frame), with `b` at the image
+/// it is met through for the lever arms, and back where it was afterwards. `None` if the
+/// resolver refused (it does not for a pair of live bodies and a manifold's unit normal).
+fn resolve_at_image(
+    bodies: &mut BodySet,
+    c: &ContactPair,
+    point: Point,
+    settings: &ImpactSettings,
+) -> Option<Impulse> {
+    let shifted = c.offset != Vector::zeros();
+    let home = *bodies.get(c.b)?.pose();
+    if shifted {
+        bodies
+            .get_mut(c.b)?
+            .set_pose(translated(&home, &c.offset))
+            .ok()?;
+    }
+    let impulse = resolve_impact(bodies, c.a, c.b, point, c.manifold.normal, settings).ok();
+    if shifted {
+        bodies.get_mut(c.b)?.set_pose(home).ok()?;
+    }
+    impulse
+}
