@@ -317,12 +317,42 @@ pub(crate) fn pushed_through(
     }
     let (a1, b1) = (*a.pose(), translated(b.pose(), &c.offset));
     let end = distance(a.shape(), &a1, b.shape(), &b1);
-    if end.normal.dot(&c.manifold.normal) >= 0.0 {
+    if !turned_round(end.normal, c.manifold.normal, (a, &a0, &a1), (b, &b0, &b1)) {
         return false;
     }
     end.distance < reach
         || centre_went_through((a, &a0), (b, &b0), &c.offset, dt)
         || centre_went_through((b, &b0), (a, &a0), &-c.offset, dt)
+}
+
+/// Whether the normal `end` of a pair at the end of the step (from `a` toward `b`) points
+/// against its normal `start` at the start, seen from the body of the pair that turned less
+/// over the step (`a0` to `a1`, `b0` to `b1`; a disc about its centre of mass counts as not
+/// turning, whatever its angle says): a pair that turns together (two bodies moving as one,
+/// spinning at hundreds of radians per second) turns its normal round in the world without
+/// either body changing side, and a body that spins alone against a wall turns its own
+/// frame, not the wall's.
+pub(crate) fn turned_round(
+    end: Vector,
+    start: Vector,
+    (a, a0, a1): (&RigidBody, &Isometry, &Isometry),
+    (b, b0, b1): (&RigidBody, &Isometry, &Isometry),
+) -> bool {
+    let turn = |body: &RigidBody, from: &Isometry, to: &Isometry| {
+        let round = matches!(body.shape(), Shape::Circle(c) if c.center() == body.local_center());
+        if round {
+            impact_geometry::Rotation::identity()
+        } else {
+            to.rotation * from.rotation.inverse()
+        }
+    };
+    let (turn_a, turn_b) = (turn(a, a0, a1), turn(b, b0, b1));
+    let turn = if turn_a.angle().abs() <= turn_b.angle().abs() {
+        turn_a
+    } else {
+        turn_b
+    };
+    (turn.inverse() * end).dot(&start) < 0.0
 }
 
 /// Whether the centre of mass of `x` went through `y`'s shape over the step, both moving

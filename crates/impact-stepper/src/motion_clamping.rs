@@ -6,7 +6,7 @@ use crate::error::{WorldError, finite};
 use crate::grid::ReachGrid;
 use crate::motion::{
     fast_ccd_body, held_contact, held_normal, is_finite, move_pair_as_one, moves_past_threshold,
-    pushed_through, rebuilt_sweep,
+    pushed_through, rebuilt_sweep, turned_round,
 };
 use crate::ramp::Ramp;
 use crate::stepper::{DiscreteReport, StepContext, Stepper, solve_contacts};
@@ -356,6 +356,7 @@ impl Stepper for MotionClamping {
             ),
             settings: impact,
             most: TOUCHING_IMPACTS,
+            most_per_pair: TOUCHING_PAIR_IMPACTS,
         };
         let time = ctx.time;
         let start_impacts = touching::resolve_closing(
@@ -363,10 +364,9 @@ impl Stepper for MotionClamping {
             &closing,
             &mut scratch.closing,
             ctx.events,
-            |bodies, c, _| {
-                [c.a, c.b]
-                    .iter()
-                    .any(|&h| bodies.get(h).is_some_and(|b| b.is_dynamic() && b.ccd()))
+            |bodies, c, _| match (bodies.get(c.a), bodies.get(c.b)) {
+                (Some(a), Some(b)) => touching::may_resolve(a, b, dt, pad),
+                _ => false,
             },
             |_, c, impulse, events| events.push(touching::start_event(c, impulse, time)),
         );
@@ -477,8 +477,14 @@ impl Stepper for MotionClamping {
         // of the tumbling rain (seed 1, step 47).
         let checked = |h: BodyHandle| scratch.checked.get(h.index as usize) == Some(&true);
         for c in ctx.contacts {
+            let dynamic = |h: BodyHandle| ctx.bodies.get(h).is_some_and(|b| b.is_dynamic());
             let timed = c.manifold.min_separation() > pad && (checked(c.a) || checked(c.b));
-            if !timed && pushed_through(ctx.bodies, &scratch.start, c, pad, dt) {
+            // Two dynamic bodies already inside each other at the start (a pair the solver
+            // pushes apart, moving together) have no side to be pushed through from.
+            let inside = c.manifold.min_separation() < -settings.toi.tolerance()
+                && dynamic(c.a)
+                && dynamic(c.b);
+            if !timed && !inside && pushed_through(ctx.bodies, &scratch.start, c, pad, dt) {
                 report.crossings_stopped += 1;
                 for handle in [c.a, c.b] {
                     if ctx.bodies.get(handle).is_some_and(|b| b.is_dynamic()) {
@@ -577,19 +583,32 @@ impl Stepper for MotionClamping {
             {
                 // Already within the target separation at the start, and the contact solver
                 // had this pair's manifold for the whole step. If the targets are still apart
-                // on the same side (no overlap beyond the tolerance, the normal not turned
-                // round), the solver held the contact and the pair is its business: clamping
-                // at 0 would freeze a body leaving or sliding along a wall. Otherwise the body
-                // stays at the start: once it overlaps the soft solver can push it through a
-                // thin wall.
+                // on the same side (overlapping by no more than a soft contact gives under a
+                // load: the tolerance, or a quarter of the smaller body's bounding radius; the
+                // normal not turned round), the solver held the contact and the pair is its
+                // business: clamping at 0 would freeze a body leaving or sliding along a wall,
+                // or landing on it with long steps under strong gravity. Otherwise the body
+                // stays at the start: once it overlaps deeply the soft solver can push it
+                // through a thin wall.
                 let apart = distance(
                     body.shape(),
                     &sweep.pose_at(1.0),
                     other.shape(),
                     &other_sweep.pose_at(1.0),
                 );
-                if apart.distance >= -settings.toi.tolerance()
-                    && apart.normal.dot(&hit.normal) > 0.0
+                let slack = settings.toi.tolerance().max(
+                    0.25 * body
+                        .shape()
+                        .bounding_radius(&body.local_center())
+                        .min(other.shape().bounding_radius(&other.local_center())),
+                );
+                if apart.distance >= -slack
+                    && !turned_round(
+                        apart.normal,
+                        hit.normal,
+                        (body, &sweep.pose_at(0.0), &sweep.pose_at(1.0)),
+                        (other, &other_sweep.pose_at(0.0), &other_sweep.pose_at(1.0)),
+                    )
                 {
                     report.touching += 1;
                     continue;
@@ -673,8 +692,10 @@ impl Stepper for MotionClamping {
 }
 
 /// Most impacts of touching pairs that close fast at the start of a step (see
-/// [`touching::resolve_closing`]); the rest is the contact solver's.
+/// [`touching::resolve_closing`]), in all and of one pair (as `FirstTimeOfImpact`'s
+/// defaults); the rest is the contact solver's.
 const TOUCHING_IMPACTS: usize = 100_000;
+const TOUCHING_PAIR_IMPACTS: u32 = 8;
 
 fn reset<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
     v.clear();

@@ -22,29 +22,41 @@ use impact_geometry::{Point, Real, Vector};
 use impact_solver::{BodySet, ContactPair, ImpactSettings, Impulse, RigidBody, resolve_impact};
 use std::collections::BinaryHeap;
 
+/// Closing speeds below this fraction of the pair's speeds are rounding, not impacts: a line
+/// of touching bodies that collapses inelastically closes by half at each round of its
+/// sequence, and is done when what is left is rounding.
+const ROUNDING: Real = 1e-12;
+
 /// How fast a touching pair must close to be an impact (world units per second), for a pair
 /// of two dynamic bodies (`.0`) and for a dynamic body against a static or kinematic one
 /// (`.1`): faster than the restitution threshold (slower impacts are inelastic, as the
-/// solver's contacts are) and than `tolerance` per step of `dt`, and against a fixed body
-/// also than twice the speed `gravity` (its length) gives in a step. Resting contacts stay
-/// under those: a body resting on the ground closes on it by at most one step of gravity.
+/// solver's contacts are), and against a fixed body also than `tolerance` per step of `dt`
+/// and twice the speed `gravity` (its length) gives in a step: a body resting on the ground
+/// closes on it by at most one step of gravity, which is resting contact. Between two
+/// dynamic bodies (a line of touching discs) every closing speed above the threshold and
+/// rounding counts, so that a sequence of collisions ends where the exact one does.
 pub(crate) fn impact_speeds(
     restitution_threshold: Real,
     tolerance: Real,
     gravity: Real,
     dt: Real,
 ) -> (Real, Real) {
-    let between_moving = restitution_threshold.max(tolerance / dt);
-    (between_moving, between_moving.max(2.0 * gravity * dt))
+    let against_fixed = restitution_threshold
+        .max(tolerance / dt)
+        .max(2.0 * gravity * dt);
+    (restitution_threshold, against_fixed)
 }
 
-/// The speed of [`impact_speeds`] that applies to the pair of `a` and `b`.
-fn impact_speed_of(a: &RigidBody, b: &RigidBody, speeds: (Real, Real)) -> Real {
-    if a.is_dynamic() && b.is_dynamic() {
+/// Whether the pair of `a` and `b`, closing at `closing` with their centres of mass moving
+/// at `speed` together, closes fast enough to be an impact (see [`impact_speeds`]).
+fn is_impact(a: &RigidBody, b: &RigidBody, closing: Real, speeds: (Real, Real)) -> bool {
+    let floor = if a.is_dynamic() && b.is_dynamic() {
         speeds.0
     } else {
         speeds.1
-    }
+    };
+    let scale = a.linvel().norm() + b.linvel().norm();
+    closing > floor && closing > ROUNDING * scale
 }
 
 /// Where the bodies of `c` close fastest along its normal, at their current velocities, and
@@ -73,6 +85,25 @@ pub(crate) fn closing_point(bodies: &BodySet, c: &ContactPair) -> Option<(Point,
     }
 }
 
+/// Whether a touching pair of `a` and `b` may be resolved as an impact at the start of a
+/// step of `dt` seconds: one of the bodies is a dynamic CCD body, and neither turns any point
+/// of its shape farther than `contact_distance` over the step at its start velocity (a disc
+/// about its centre never does). The manifold point where a pair closes at the start is
+/// where it meets only if neither swings: a body that does meets the other with its far
+/// side, somewhere the start does not tell, and its pairs are followed along their courses
+/// instead (see [`swings`](crate::swing::swings)).
+pub(crate) fn may_resolve(a: &RigidBody, b: &RigidBody, dt: Real, contact_distance: Real) -> bool {
+    let swings = |body: &RigidBody| {
+        let round = matches!(body.shape(), impact_geometry::Shape::Circle(c)
+            if c.center() == impact_geometry::Point::origin()
+                && body.local_center() == impact_geometry::Point::origin());
+        !round
+            && (body.angvel() * dt).abs() * body.shape().bounding_radius(&body.local_center())
+                > contact_distance
+    };
+    (a.is_dynamic() && a.ccd() || b.is_dynamic() && b.ccd()) && !swings(a) && !swings(b)
+}
+
 /// What [`resolve_closing`] needs of the step.
 pub(crate) struct Closing<'a> {
     /// The step's contacts, sorted by slots (as the world builds them).
@@ -83,9 +114,12 @@ pub(crate) struct Closing<'a> {
     pub speeds: (Real, Real),
     /// The resolver's settings.
     pub settings: ImpactSettings,
-    /// Most impacts in all (the sequence of a line of bodies of mixed masses is finite, but
-    /// nothing else bounds it); what is left is the solver's.
+    /// Most impacts in all; what is left is the solver's.
     pub most: usize,
+    /// Most impacts of one pair: an inelastic line of touching bodies collapses in an
+    /// endless sequence (each round closes by a fraction of the last), which the contact
+    /// solver then holds, as the event loop hands it a Zeno pair.
+    pub most_per_pair: u32,
 }
 
 /// The buffers of [`resolve_closing`], kept from step to step.
@@ -98,6 +132,8 @@ pub(crate) struct ClosingScratch {
     incident: Vec<(u32, u32)>,
     heap: BinaryHeap<Reverse<u32>>,
     queued: Vec<bool>,
+    /// Impacts so far of each candidate.
+    impacts: Vec<u32>,
 }
 
 /// Resolves the touching pairs of `step.contacts` that close fast (see the module docs) and
@@ -116,11 +152,13 @@ pub(crate) fn resolve_closing<S>(
         incident,
         heap,
         queued,
+        impacts,
     } = scratch;
     candidates.clear();
     incident.clear();
     heap.clear();
     queued.clear();
+    impacts.clear();
     for (i, c) in step.contacts.iter().enumerate() {
         if c.manifold.min_separation() <= step.reach && eligible(bodies, c, state) {
             let k = candidates.len() as u32;
@@ -134,14 +172,15 @@ pub(crate) fn resolve_closing<S>(
     }
     incident.sort_unstable();
     queued.resize(candidates.len(), false);
+    impacts.resize(candidates.len(), 0);
     let closes = |bodies: &BodySet, state: &S, k: u32| -> Option<Point> {
         let c = &step.contacts[candidates[k as usize] as usize];
         if !eligible(bodies, c, state) {
             return None;
         }
         let (a, b) = (bodies.get(c.a)?, bodies.get(c.b)?);
-        let (point, speed) = closing_point(bodies, c)?;
-        (speed > impact_speed_of(a, b, step.speeds)).then_some(point)
+        let (point, closing) = closing_point(bodies, c)?;
+        is_impact(a, b, closing, step.speeds).then_some(point)
     };
     for k in 0..candidates.len() as u32 {
         if closes(bodies, state, k).is_some() {
@@ -155,9 +194,13 @@ pub(crate) fn resolve_closing<S>(
         if count >= step.most {
             break;
         }
+        if impacts[k as usize] >= step.most_per_pair {
+            continue;
+        }
         let Some(point) = closes(bodies, state, k) else {
             continue;
         };
+        impacts[k as usize] += 1;
         let c = &step.contacts[candidates[k as usize] as usize];
         let Some(impulse) = resolve_at_image(bodies, c, point, &step.settings) else {
             continue;

@@ -95,14 +95,13 @@ fn a_restitution_one_ball_keeps_its_apex_under_gravity() {
         let mut clamped = clamp_world(-g, Some(0.0));
         let mut events = Vec::new();
         let mut apexes = Vec::new();
-        let ball_handle;
-        if clamp {
+        let ball_handle = if clamp {
             clamped.create_body(ground(10.0, 0.5)).unwrap();
-            ball_handle = clamped.create_body(ball(0.5, 2.5, 1.0)).unwrap();
+            clamped.create_body(ball(0.5, 2.5, 1.0)).unwrap()
         } else {
             toi.create_body(ground(10.0, 0.5)).unwrap();
-            ball_handle = toi.create_body(ball(0.5, 2.5, 1.0)).unwrap();
-        }
+            toi.create_body(ball(0.5, 2.5, 1.0)).unwrap()
+        };
         // About 18 bounces of 1.28 s.
         for _ in 0..1_400 {
             if clamp {

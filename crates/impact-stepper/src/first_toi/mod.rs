@@ -1099,8 +1099,10 @@ fn start_impacts<B: Broadphase>(
         ),
         settings: settings.impact,
         most: settings.max_events,
+        most_per_pair: settings.max_pair_events,
     };
     let live = |r: &[HookRequests], h: BodyHandle| is_live(r, h.index as usize);
+    let dt = ctx.dt;
     let mut touched = Vec::new();
     let (time, events, hook) = (ctx.time, &mut *ctx.events, &mut *ctx.hook);
     touching::resolve_closing(
@@ -1111,9 +1113,10 @@ fn start_impacts<B: Broadphase>(
         |bodies, c, requests| {
             live(requests, c.a)
                 && live(requests, c.b)
-                && [c.a, c.b]
-                    .iter()
-                    .any(|&h| bodies.get(h).is_some_and(|b| b.is_dynamic() && b.ccd()))
+                && match (bodies.get(c.a), bodies.get(c.b)) {
+                    (Some(a), Some(b)) => touching::may_resolve(a, b, dt, closing.reach),
+                    _ => false,
+                }
         },
         |bodies, c, impulse, requests| {
             let event = touching::start_event(c, impulse, time);
@@ -1685,7 +1688,7 @@ impl Run<'_> {
         let min_gap = self.settings.min_advance * self.dt;
         let max_pair = self.settings.max_pair_events;
         let pair = self.pair_state(e.a, e.b);
-        let zeno = pair.impacts + 1 >= max_pair || (pair.impacts > 0 && t - pair.last <= min_gap);
+        let zeno = pair.impacts + 1 >= max_pair || (pair.impacts > 0 && t - pair.last < min_gap);
         pair.impacts += 1;
         pair.last = t;
         pair.handed_over = zeno;

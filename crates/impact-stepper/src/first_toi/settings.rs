@@ -48,6 +48,8 @@ pub struct FirstTimeOfImpactSettings {
     pub max_pair_events: u32,
     /// The least time, as a fraction of the step, between two impacts of the same pair
     /// before the second counts as a Zeno sequence (finite, zero or more; default `1e-9`).
+    /// `0` turns the rule off: a pair may then meet again at the same instant (a line of
+    /// touching bodies of mixed masses struck at one end), up to `max_pair_events`.
     pub min_advance: Real,
     /// How far a moving body's *reach* (the box its neighbour list is made for) extends
     /// past its bounding disc, in bounding radii (finite, zero or more; default `0`).
