@@ -69,7 +69,7 @@ pub struct ConstraintPoint {
     /// What the restitution pass added on top of `normal_impulse`, kept apart so the next
     /// step's warm start does not replay a bounce.
     restitution_impulse: Real,
-    /// What the restitution pass added to the friction impulse where it pushed (see
+    /// What the restitution pass added to the friction impulse where it bounced (see
     /// `restitution::friction`), kept apart like `restitution_impulse`.
     restitution_tangent_impulse: Real,
     /// The normal and tangent impulses the soft solve applied over the whole step: every
@@ -162,8 +162,8 @@ impl ConstraintPoint {
         self.restitution_impulse
     }
 
-    /// The friction impulse the restitution pass added where it pushed, signed along
-    /// [`contact_tangent`] (zero where it did not push, or without friction): with the
+    /// The friction impulse the restitution pass added where the point bounced, signed
+    /// along [`contact_tangent`] (zero where it did not, or without friction): with the
     /// bounce, Coulomb's bound grows to `mu` times the whole normal impulse of the step,
     /// restitution included, and friction is solved again up to it, no further than where
     /// the slip stops (see [`ContactSolver::apply_restitution`]). Not cached for warm
@@ -910,8 +910,8 @@ impl ContactSolver {
     ///
     /// Then friction at a bounce follows Coulomb's law on the whole normal impulse,
     /// restitution included, as in [`resolve_impact`](crate::resolve_impact): at every
-    /// point the pass pushed (`restitution_impulse > 0`, whether its own bounce or one passed
-    /// on through a body pressed against it), friction is solved again by Gauss-Seidel
+    /// point that bounced (a bounce of its own, not one passed on through a body pressed
+    /// against it, whose friction stays the solve's), friction is solved again by Gauss-Seidel
     /// sweeps (at most `restitution_iterations`), the point's total friction over the step
     /// (the solve's, every substep's, plus the new) clamped to
     /// `friction * (N + restitution_impulse)`, with `N` the normal impulse the solve applied

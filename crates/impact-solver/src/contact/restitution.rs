@@ -23,12 +23,12 @@
 //!   are scaled down until it does not. Islands touching a kinematic body are exempt: a
 //!   moving paddle rightly adds energy.
 //!
-//! Then, with the bounces final, **friction where they pushed**: Coulomb's bound on the
+//! Then, with the bounces final, **friction where they bounced**: Coulomb's bound on the
 //! whole normal impulse of the step, restitution included, clamped where the slip stops,
-//! the single-impact resolver's rule (see `friction`). The soft solve bounded friction by
-//! the impulse that stopped the approach, before any bounce: a disc with its rotation
-//! locked, friction 0.6 and restitution 0.9 landing at (10, -10) left at (4, 9) where the
-//! resolver gives (0, 9).
+//! the single-impact resolver's rule (see `friction`). The soft solve bounds friction by
+//! the impulse that stops the approach, before any bounce, which alone would leave a disc
+//! with its rotation locked, friction 0.6 and restitution 0.9, landing at (10, -10), at
+//! (4, 9) where the resolver gives (0, 9).
 
 mod friction;
 
@@ -115,9 +115,9 @@ pub(super) fn restitution_pass(
         (energy, scales),
         &step,
     );
-    // With the bounces final, friction where they pushed, bounded by the whole normal
+    // With the bounces final, friction where they bounced, bounded by the whole normal
     // impulse (see `friction`).
-    friction.gather(constraints, members);
+    friction.gather(constraints, members, threshold);
     friction.sweep_until_settled(
         bodies,
         step.settings.restitution_iterations,
