@@ -69,6 +69,15 @@ pub struct ConstraintPoint {
     /// What the restitution pass added on top of `normal_impulse`, kept apart so the next
     /// step's warm start does not replay a bounce.
     restitution_impulse: Real,
+    /// What the restitution pass added to the friction impulse where it bounced (see
+    /// `restitution::friction`), kept apart like `restitution_impulse`.
+    restitution_tangent_impulse: Real,
+    /// The normal and tangent impulses the soft solve applied over the whole step: every
+    /// substep's, where `normal_impulse` is the last substep's only. Counted only when a
+    /// constraint has restitution, and known once the restitution pass started, which bounds
+    /// friction at a bounce by the whole normal impulse (see `packed::Applied`).
+    solve_normal_impulse: Real,
+    solve_tangent_impulse: Real,
     id: ContactId,
     /// `r_a x n`, `r_b x n`, `r_a x t`, `r_b x t`: what a unit impulse along the normal or
     /// the tangent does to each body's spin, and what its spin does to the relative
@@ -151,6 +160,17 @@ impl ConstraintPoint {
     #[inline]
     pub fn restitution_impulse(&self) -> Real {
         self.restitution_impulse
+    }
+
+    /// The friction impulse the restitution pass added where the point bounced, signed
+    /// along [`contact_tangent`] (zero where it did not, or without friction): with the
+    /// bounce, Coulomb's bound grows to `mu` times the whole normal impulse of the step,
+    /// restitution included, and friction is solved again up to it, no further than where
+    /// the slip stops (see [`ContactSolver::apply_restitution`]). Not cached for warm
+    /// starting, like [`restitution_impulse`](Self::restitution_impulse).
+    #[inline]
+    pub fn restitution_tangent_impulse(&self) -> Real {
+        self.restitution_tangent_impulse
     }
 
     /// The feature id the impulses are cached under.
@@ -474,6 +494,10 @@ pub struct ContactSolver {
     /// The lever arms and separations at preparation of the chunks' points, for the
     /// separations.
     anchors: Vec<[packed::AnchorLanes; 2]>,
+    /// Per point of the chunks, the impulses applied so far, less those the points hold now
+    /// (see [`packed::Applied`]): counted only when a constraint has restitution (then
+    /// `start_velocities` is not empty), for the friction of the restitution pass.
+    applied: Vec<[packed::Applied; 2]>,
     settings: SolverSettings,
     dt: Real,
     h: Real,
@@ -497,6 +521,7 @@ impl Drop for ContactSolver {
             start_velocities: core::mem::take(&mut self.start_velocities),
             chunks: core::mem::take(&mut self.chunks),
             anchors: core::mem::take(&mut self.anchors),
+            applied: core::mem::take(&mut self.applied),
             order: core::mem::take(&mut self.order),
             restitution_scratch: core::mem::take(&mut self.restitution_scratch),
         });
@@ -543,6 +568,7 @@ impl ContactSolver {
             mut start_velocities,
             mut chunks,
             mut anchors,
+            mut applied,
             mut order,
             restitution_scratch,
         } = spare::take();
@@ -649,6 +675,9 @@ impl ContactSolver {
                     max_normal_impulse: 0.0,
                     free_time: 0.0,
                     restitution_impulse: 0.0,
+                    restitution_tangent_impulse: 0.0,
+                    solve_normal_impulse: 0.0,
+                    solve_tangent_impulse: 0.0,
                     id: mp.id,
                     rn_a,
                     rn_b,
@@ -688,6 +717,7 @@ impl ContactSolver {
         );
         if constraints.iter().any(|c| c.restitution != 0.0) {
             start_velocities.extend_from_slice(&solver_bodies);
+            packed::start_applied(&chunks, &mut applied);
         }
         Ok(Self {
             start_velocities,
@@ -699,6 +729,7 @@ impl ContactSolver {
             state_of,
             chunks,
             anchors,
+            applied,
             settings: *settings,
             dt,
             h,
@@ -891,6 +922,21 @@ impl ContactSolver {
     /// kinematic body excepted); the module `contact::restitution` says what each rule
     /// fixed.
     ///
+    /// Then friction at a bounce follows Coulomb's law on the whole normal impulse,
+    /// restitution included, as in [`resolve_impact`](crate::resolve_impact): at every
+    /// point that bounced (a bounce of its own, not one passed on through a body pressed
+    /// against it, whose friction stays the solve's), friction is solved again by Gauss-Seidel
+    /// sweeps (at most `restitution_iterations`), the point's total friction over the step
+    /// (the solve's, every substep's, plus the new) clamped to
+    /// `friction * (N + restitution_impulse)`, with `N` the normal impulse the solve applied
+    /// over the whole step, and no further than where the slip stops. So a disc with its
+    /// rotation locked, friction 0.6 and restitution 0.9, landing on a floor at (10, -10),
+    /// leaves at (0, 9), as from the resolver, not at the (4, 9) that friction bounded by
+    /// the solve's impulse alone gives. One point between bodies with their rotation locked
+    /// agrees with the resolver to rounding at any settings with at least one relax
+    /// iteration. The friction re-solve only removes slip, so it adds no energy; its
+    /// impulses are [`ConstraintPoint::restitution_tangent_impulse`], not cached.
+    ///
     /// A speculative point that never touched has `max_normal_impulse == 0` and is skipped,
     /// so restitution is neither lost nor invented when contacts are created early. The
     /// restitution impulses are reported apart ([`ConstraintPoint::restitution_impulse`])
@@ -965,6 +1011,9 @@ impl ContactSolver {
     /// Re-applies every accumulated impulse (the warm start), at the prepared lever arms.
     fn warm_start_constraints(&mut self) {
         packed::warm_start(&self.chunks, &mut self.solver_bodies);
+        if !self.start_velocities.is_empty() {
+            packed::count_warm_start(&self.chunks, &mut self.applied);
+        }
     }
 
     /// Contacts that have not pushed yet this step fly free one more substep.
@@ -974,8 +1023,12 @@ impl ContactSolver {
 
     /// The restitution pass of [`ContactSolver::apply_restitution`] on the solver's bodies
     /// (see [`restitution`]). Reads the solve's results from the constraints (not the
-    /// chunks) and writes only `restitution_impulse`, which the chunks do not hold.
+    /// chunks) and writes only `restitution_impulse` and `restitution_tangent_impulse`,
+    /// which the chunks do not hold.
     fn restitution_constraints(&mut self, gravity: &Vector) {
+        if !self.start_velocities.is_empty() {
+            packed::store_applied(&self.chunks, &self.applied, &mut self.constraints);
+        }
         restitution::restitution_pass(
             &mut self.constraints,
             &mut self.solver_bodies,

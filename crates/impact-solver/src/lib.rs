@@ -83,7 +83,8 @@
 //!   restitution is applied once,
 //!   at the end, by Gauss-Seidel sweeps over the points that pushed, from approach velocities
 //!   all read off the same free flight, with each island's energy bounded by what its
-//!   bodies came with (see [`ContactSolver::apply_restitution`] for why each of these);
+//!   bodies came with (see [`ContactSolver::apply_restitution`] for why each of these),
+//!   and friction solved again where the bodies bounced (see *Friction at a bounce* below);
 //! - substeps (4 by default) give stiff stacks at the cost of an iteration each, which
 //!   Catto's solver comparisons (Solver2D, 2024) show beats more iterations of a rigid PGS
 //!   with NGS on large pyramids and mass ratios; there is no position-iteration setting.
@@ -103,6 +104,37 @@
 //! (restitution below 1, or friction) a single step can add a few percent, though no run
 //! measured ended above its start: the warm start and the soft push-out are not exact
 //! projections. Exact elastic events are the first-time-of-impact stepper's job.
+//!
+//! # Friction at a bounce
+//!
+//! One rule in the contact solver and in [`resolve_impact`]: Coulomb's bound on the
+//! **whole normal impulse, restitution included**, clamped where the slip stops. The
+//! resolver applies the normal impulse `j` that sends the bodies apart at `e` times their
+//! approach speed first, then the friction impulse that stops the slip, clamped to
+//! `mu * j`. The solver's soft solve clamps friction by the normal impulse that stops the
+//! approach, before any bounce; so once the restitution impulses are final, friction at
+//! every point that bounced is solved again, the point's total friction over the step
+//! clamped to `mu (N + R)`, with `N` the normal impulse the solve applied over the *whole
+//! step* (every substep's, not the last substep's accumulated impulse, which a landing disc
+//! has already given back by then) and `R` the restitution impulse. A point that only
+//! passed a bounce on (a disc pressed against a wall by one bouncing off it) keeps the
+//! solve's friction.
+//!
+//! A disc with its rotation locked, `mu` 0.6 and restitution 0.9, landing on a static floor
+//! at (10, -10) in zero gravity, so leaves at (0, 9) from both (`0.6 * 19 = 11.4` is more
+//! than the 10 that stops its slip); bounding by the solve's 10 alone would leave it at
+//! (4, 9). One contact point between bodies with their rotation locked, touching at the
+//! start of the step in zero gravity, gives the resolver's velocities to 1e-9 at the
+//! default settings and at any number of substeps and iterations with at least one relax
+//! iteration (without one, the soft push-out is not taken back and the normal velocities
+//! already differ); the tests in `tests/friction_at_a_bounce.rs`. A uniform disc, free to
+//! turn, leaves the same floor at (6.67, 9) rolling at -13.3 rad/s from both.
+//!
+//! The re-solve only removes slip, so it never adds kinetic energy; it runs only for
+//! islands with a bounce, and scenes without restitution take none of it (not even the
+//! count of the solve's impulses over the step, which only a solver with restitution
+//! keeps): they step bit for bit as before. Its impulses are reported apart
+//! ([`ConstraintPoint::restitution_tangent_impulse`]) and not cached for warm starting.
 //!
 //! # Determinism
 //!

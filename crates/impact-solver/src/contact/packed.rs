@@ -263,6 +263,68 @@ pub(super) fn store_dynamic(chunks: &[Chunk], constraints: &mut [ContactConstrai
     }
 }
 
+/// The normal and tangent impulses one point of every constraint of a chunk has applied to
+/// its bodies since preparation, less what it holds now.
+///
+/// The friction of a bounce is bounded by the whole normal impulse of the step, and the
+/// accumulated impulse a point holds is only its last substep's: each substep's warm start
+/// applies the impulse the point held at the end of the one before, and the sweeps apply
+/// the changes. So what the passes applied is the sum of every warm start's impulse plus
+/// the change since preparation: counted from minus the impulse held at preparation, plus
+/// each warm start's, and completed with the impulse held at the end ([`store_applied`]).
+/// That holds however a caller drives the stages, without a warm start or with several.
+/// Kept apart from [`Chunk`], which the sweeps stream through.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Applied {
+    normal: V,
+    tangent: V,
+}
+
+/// Starts the count of [`Applied`] for `chunks` (whatever `applied` held): minus the
+/// impulses the points hold at preparation.
+pub(super) fn start_applied(chunks: &[Chunk], applied: &mut Vec<[Applied; 2]>) {
+    applied.clear();
+    applied.extend(chunks.iter().map(|ch| {
+        ch.points.map(|p| Applied {
+            normal: -p.normal_impulse,
+            tangent: -p.tangent_impulse,
+        })
+    }));
+}
+
+/// Counts a warm start in [`Applied`]: it applied every point's impulse once more.
+pub(super) fn count_warm_start(chunks: &[Chunk], applied: &mut [[Applied; 2]]) {
+    for (ch, ap) in chunks.iter().zip(applied) {
+        for (p, a) in ch.points.iter().zip(ap) {
+            a.normal += p.normal_impulse;
+            a.tangent += p.tangent_impulse;
+        }
+    }
+}
+
+/// The impulses the passes applied over the whole step ([`Applied`] plus what each point
+/// holds now) into the constraints' `solve_normal_impulse` and `solve_tangent_impulse`.
+pub(super) fn store_applied(
+    chunks: &[Chunk],
+    applied: &[[Applied; 2]],
+    constraints: &mut [ContactConstraint],
+) {
+    for (chunk, ap) in chunks.iter().zip(applied) {
+        for (k, (pl, a)) in chunk.points.iter().zip(ap).enumerate() {
+            let normal = (a.normal + pl.normal_impulse).to_array();
+            let tangent = (a.tangent + pl.tangent_impulse).to_array();
+            for l in 0..chunk.len {
+                let c = &mut constraints[chunk.members[l] as usize];
+                if k < c.count {
+                    let p = &mut c.points[k];
+                    p.solve_normal_impulse = normal[l];
+                    p.solve_tangent_impulse = tangent[l];
+                }
+            }
+        }
+    }
+}
+
 /// Every point's separation where the bodies are now (see
 /// [`current_separation`], whose arithmetic this is lane by
 /// lane). Lanes without a point get a meaningless separation, which no pass reads back.

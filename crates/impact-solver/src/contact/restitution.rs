@@ -22,6 +22,15 @@
 //!   and end under gravity. If the bounce would exceed it, the island's restitution impulses
 //!   are scaled down until it does not. Islands touching a kinematic body are exempt: a
 //!   moving paddle rightly adds energy.
+//!
+//! Then, with the bounces final, **friction where they bounced**: Coulomb's bound on the
+//! whole normal impulse of the step, restitution included, clamped where the slip stops,
+//! the single-impact resolver's rule (see `friction`). The soft solve bounds friction by
+//! the impulse that stops the approach, before any bounce, which alone would leave a disc
+//! with its rotation locked, friction 0.6 and restitution 0.9, landing at (10, -10), at
+//! (4, 9) where the resolver gives (0, 9).
+
+mod friction;
 
 use super::spare::SweepOrder;
 use super::{
@@ -76,6 +85,7 @@ pub(super) fn restitution_pass(
     }
     let Scratch {
         rows,
+        friction,
         members,
         solved,
         islands,
@@ -105,6 +115,15 @@ pub(super) fn restitution_pass(
         (energy, scales),
         &step,
     );
+    // With the bounces final, friction where they bounced, bounded by the whole normal
+    // impulse (see `friction`).
+    friction.gather(constraints, members, threshold);
+    friction.sweep_until_settled(
+        bodies,
+        step.settings.restitution_iterations,
+        SETTLED * fastest,
+    );
+    friction.scatter(constraints);
 }
 
 /// What the pass keeps from step to step for its storage only: every buffer is refilled
@@ -112,6 +131,8 @@ pub(super) fn restitution_pass(
 #[derive(Debug, Clone, Default)]
 pub(super) struct Scratch {
     rows: Rows,
+    /// The points whose friction is solved again.
+    friction: friction::Rows,
     /// The constraints of islands with a bounce.
     members: Vec<u32>,
     /// The bodies' velocities after the soft solve, before the pass.
