@@ -186,6 +186,11 @@ struct Scratch {
 /// CCD body stopped at its earliest time of impact.
 ///
 /// # One step
+/// 0. Touching pairs with a dynamic CCD body that close faster than the restitution
+///    threshold are impacts, resolved first with the single-impact resolver, one pair after
+///    the other (see `docs/algorithms/steppers.md`, "The rules every step keeps"); each is a
+///    [`CollisionEvent`](crate::CollisionEvent) at fraction 0 ([`ClampReport::start_impacts`]).
+///    A ball clamped at the ground in one step bounces at the start of the next.
 /// 1. The start pose of every body is kept, then the contact solver's step of
 ///    [`Discrete`](crate::Discrete) runs (gravity, the soft step, positions), with one
 ///    difference: a *fast* body (a dynamic CCD body whose start velocities and gravity move
@@ -232,9 +237,12 @@ struct Scratch {
 ///    side check, a body the soft solver let through is still stopped (at fraction 0). The earliest
 ///    [`Toi::safe_fraction`] wins.
 /// 4. Every body with a fraction below 1 is placed at that fraction of its sweep, which is at
-///    the target separation from what it hits, so the next step's contacts see it. Its
-///    velocities are untouched (but for the two pairs that move as one, below). The time it
-///    lost, `(1 - fraction) dt`, is reported.
+///    the target separation from what it hits, so the next step's contacts see it. A body in
+///    free flight gets the velocity it has there (its end velocity less the gravity of the
+///    time it lost, the component along gravity taken from energy at the chord's height, so
+///    a clamp neither gains nor loses energy); a body the solver held keeps the solver's (but
+///    for the two pairs that move as one, below). The time it lost, `(1 - fraction) dt`, is
+///    reported.
 ///
 /// All sweeps are computed from the targets before any body is moved, so the result does
 /// not depend on the order bodies are visited (a body's fraction is the least over its

@@ -385,8 +385,15 @@ struct PairState {
 ///   keeps the contact's side from then on, so the solver does not push it further.
 /// - With restitution 1 and no friction, energy and momentum are conserved by every impact
 ///   to rounding (the event-driven simulation of hard disks).
-/// - Gravity acts through the solver's step: a body's course inside the step is a straight
-///   line, and the velocity it leaves with already holds the step's gravity.
+/// - An impact resolves the velocity each body has at its instant on its course (for a body
+///   in free flight, its start velocity plus gravity up to then, the component along gravity
+///   taken from energy at the chord's height), and the rest of the step continues from the
+///   resolved velocity with gravity: bounces under gravity keep `y + v_y^2 / (2 |g|)` (see
+///   `docs/algorithms/steppers.md`, "The rules every step keeps").
+/// - A pair touching at the start of the step and closing faster than the restitution
+///   threshold is an impact there, resolved before the solver's step (the hook runs), one
+///   pair after the other in slot order: a struck line of touching discs passes the blow
+///   along as binary collisions.
 ///
 /// # Cost
 /// The discrete step, plus a grid pair search over the reach boxes (a few hash lookups per
