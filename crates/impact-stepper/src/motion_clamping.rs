@@ -14,7 +14,7 @@ use crate::sweep_pairs::SweepPairs;
 use crate::swing::{anchored, swinging_deepening, swings, unit_normal};
 use crate::touching::{self, Closing, ClosingScratch};
 use impact_broadphase::Broadphase;
-use impact_geometry::{Aabb, Isometry, Point, Real, Sweep, Vector};
+use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector};
 use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};
 use impact_solver::{BodyHandle, ContactPair, ImpactSettings, RigidBody};
 
@@ -154,6 +154,9 @@ pub struct ClampReport {
 #[derive(Debug, Clone, Default)]
 struct Scratch {
     start: Vec<Option<Isometry>>,
+    /// Per slot: the body's velocities at the start of the step (after the impacts of
+    /// touching pairs), for the pairs that move as one (see the pushed-through net).
+    start_velocity: Vec<(Vector, Real)>,
     /// Per slot: the body is in a contact the solver held (not in free flight).
     constrained: Vec<bool>,
     /// The buffers of the impacts of touching pairs at the start of the step.
@@ -381,15 +384,20 @@ impl Stepper for MotionClamping {
 
         // Start poses, by slot.
         scratch.start.clear();
+        scratch.start_velocity.clear();
         scratch.fast.clear();
         let g = ctx.gravity.norm();
         for (handle, body) in ctx.bodies.iter() {
             let slot = handle.index as usize;
             if scratch.start.len() <= slot {
                 scratch.start.resize(slot + 1, None);
+                scratch
+                    .start_velocity
+                    .resize(slot + 1, (Vector::zeros(), 0.0));
                 scratch.fast.resize(slot + 1, false);
             }
             scratch.start[slot] = Some(*body.pose());
+            scratch.start_velocity[slot] = (body.linvel(), body.angvel());
             scratch.fast[slot] = fast_ccd_body(settings.velocity_threshold, body, g, dt);
         }
 
@@ -488,10 +496,20 @@ impl Stepper for MotionClamping {
             let dynamic = |h: BodyHandle| ctx.bodies.get(h).is_some_and(|b| b.is_dynamic());
             let timed = c.manifold.min_separation() > pad && (checked(c.a) || checked(c.b));
             // Two dynamic bodies already inside each other at the start (a pair the solver
-            // pushes apart, moving together) have no side to be pushed through from.
-            let inside = c.manifold.min_separation() < -settings.toi.tolerance()
-                && dynamic(c.a)
-                && dynamic(c.b);
+            // pushes apart) have no side to be pushed through from; nor have two that move
+            // as one at the start (the net's own answer to a pair pushed through): the
+            // solver's straight courses from their start poses do not keep a pair that turns
+            // about its common centre together, and found it pushed through again at every
+            // step (two sticks turning together at 167 rad/s hung in mid-air).
+            let inside = dynamic(c.a)
+                && dynamic(c.b)
+                && (c.manifold.min_separation() < -settings.toi.tolerance()
+                    || moving_as_one(
+                        ctx.bodies,
+                        (&scratch.start_velocity, &scratch.start),
+                        c,
+                        settings.toi.tolerance() / dt,
+                    ));
             if !timed && !inside && pushed_through(ctx.bodies, &scratch.start, c, pad, dt) {
                 report.crossings_stopped += 1;
                 for handle in [c.a, c.b] {
@@ -592,8 +610,9 @@ impl Stepper for MotionClamping {
                 // Already within the target separation at the start, and the contact solver
                 // had this pair's manifold for the whole step. If the targets are still apart
                 // on the same side (overlapping by no more than a soft contact gives under a
-                // load: the tolerance, or a quarter of the smaller body's bounding radius; the
-                // normal not turned round), the solver held the contact and the pair is its
+                // load: the tolerance, or a quarter of the smaller body's bounding radius
+                // against a body with area; the normal not turned round), the solver held the
+                // contact and the pair is its
                 // business: clamping at 0 would freeze a body leaving or sliding along a wall,
                 // or landing on it with long steps under strong gravity. Otherwise the body
                 // stays at the start: once it overlaps deeply the soft solver can push it
@@ -604,12 +623,17 @@ impl Stepper for MotionClamping {
                     other.shape(),
                     &other_sweep.pose_at(1.0),
                 );
-                let slack = settings.toi.tolerance().max(
-                    0.25 * body
-                        .shape()
-                        .bounding_radius(&body.local_center())
-                        .min(other.shape().bounding_radius(&other.local_center())),
-                );
+                let slack = if matches!(other.shape(), Shape::Segment(_)) {
+                    // Through a segment, any overlap is half way: its side is the test.
+                    settings.toi.tolerance()
+                } else {
+                    settings.toi.tolerance().max(
+                        0.25 * body
+                            .shape()
+                            .bounding_radius(&body.local_center())
+                            .min(other.shape().bounding_radius(&other.local_center())),
+                    )
+                };
                 if apart.distance >= -slack
                     && !turned_round(
                         apart.normal,
@@ -704,6 +728,37 @@ impl Stepper for MotionClamping {
 /// defaults); the rest is the contact solver's.
 const TOUCHING_IMPACTS: usize = 100_000;
 const TOUCHING_PAIR_IMPACTS: u32 = 8;
+
+/// Whether the bodies of `c` had, at the start of the step (`velocities` and `poses`, by
+/// slot), one rigid motion to within `speed` at its manifold points (world units per second)
+/// and the same angular velocity.
+fn moving_as_one(
+    bodies: &impact_solver::BodySet,
+    (velocities, poses): (&[(Vector, Real)], &[Option<Isometry>]),
+    c: &ContactPair,
+    speed: Real,
+) -> bool {
+    let (a, b) = (c.a.index as usize, c.b.index as usize);
+    let (Some(&(va, wa)), Some(&(vb, wb))) = (velocities.get(a), velocities.get(b)) else {
+        return false;
+    };
+    let (Some(Some(pa)), Some(Some(pb)), Some(body_a), Some(body_b)) =
+        (poses.get(a), poses.get(b), bodies.get(c.a), bodies.get(c.b))
+    else {
+        return false;
+    };
+    let (ca, cb) = (
+        pa * body_a.local_center(),
+        pb * body_b.local_center() + c.offset,
+    );
+    let at =
+        |v: Vector, w: Real, centre: Point, p: &Point| v + impact_geometry::perp(&(p - centre)) * w;
+    wa == wb
+        && c.manifold
+            .points()
+            .iter()
+            .all(|p| (at(vb, wb, cb, &p.point) - at(va, wa, ca, &p.point)).norm() <= speed)
+}
 
 fn reset<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
     v.clear();
