@@ -77,10 +77,10 @@ pub struct ConstraintPoint {
     rn_b: Real,
     rt_a: Real,
     rt_b: Real,
-    /// The separation where the bodies are now, measured between the anchors fixed on each
-    /// body (turned with it): once per position of the bodies (once per substep), not per
-    /// iteration. The impulses act at the prepared lever arms for the whole step; see
-    /// `current_separation`.
+    /// The separation where the bodies are now, measured between the core anchors (see
+    /// `ContactConstraint::core_anchors`): once per position of the bodies (once per
+    /// substep), not per iteration. The impulses act at the prepared lever arms for the whole
+    /// step; see `current_separation`.
     separation: Real,
 }
 
@@ -174,9 +174,25 @@ pub struct ContactConstraint {
     softness: Softness,
     points: [ConstraintPoint; 2],
     count: usize,
+    /// The radii of A's and B's shapes: how far each surface is from its core.
+    radii: (Real, Real),
 }
 
 impl ContactConstraint {
+    /// Lever arms from A's and B's centres of mass to the *core* anchors of point `p` at
+    /// preparation: the manifold point moved onto each body's core, by half the separation
+    /// plus the body's radius along the normal (a disc's centre, a polygon's surface). The
+    /// separation is measured between these points turned with their bodies: a core point
+    /// is the one point of a round body that its spin does not carry away from the contact.
+    #[inline]
+    fn core_anchors(&self, p: &ConstraintPoint) -> (Vector, Vector) {
+        let half = 0.5 * p.separation0;
+        (
+            p.r_a - self.normal * (half + self.radii.0),
+            p.r_b + self.normal * (half + self.radii.1),
+        )
+    }
+
     /// The two bodies, normal pointing from the first to the second.
     #[inline]
     pub fn bodies(&self) -> (BodyHandle, BodyHandle) {
@@ -669,6 +685,7 @@ impl ContactSolver {
                 softness: if infinite_side { static_soft } else { soft },
                 points,
                 count: manifold_points.len(),
+                radii: (body_a.shape().radius(), body_b.shape().radius()),
             });
         }
         sweep_order(&constraints, states.len(), &mut order);
@@ -1220,8 +1237,14 @@ fn validate_manifold(i: usize, m: &Manifold) -> Result<(), SolverError> {
     Ok(())
 }
 
-/// The separation of point `p` where the bodies are now, measured between the anchors fixed
-/// on each body (turned with it).
+/// The separation of point `p` where the bodies are now, measured between its core anchors
+/// turned with their bodies (see `ConstraintPoint::core_a`) and along the prepared normal.
+///
+/// The anchors are the core points behind the contact, not the contact point itself: a disc
+/// rolling along a wall turns its contact point up and away from the wall within a step (a
+/// quarter of a turn per substep at 12 units/s for a radius of 0.05), and a separation
+/// measured there saw the contact open and let the disc ride into the wall; its centre does
+/// not move with its spin. For a polygon the core is the surface, so nothing changes there.
 ///
 /// The impulses do not follow those anchors: they act at each body's prepared lever arm from
 /// its current centre for the whole step, as in Box2D v3. The anchors travel with their
@@ -1231,20 +1254,25 @@ fn validate_manifold(i: usize, m: &Manifold) -> Result<(), SolverError> {
 /// have moved relative to each other by `d` since preparation, the two points of application
 /// are `d` apart, and an impulse `P` changes the angular momentum by `d x P` (zero at
 /// preparation, so the first substep and every staged pass that does not move the bodies
-/// conserve it exactly). Two alternatives were measured and dropped (session 3, the rain
-/// bench): the midpoint of the anchors fixed on each body left the point a unit behind a disc
+/// conserve it exactly). Two alternatives were measured in the rain bench and dropped: the
+/// midpoint of the anchors fixed on each body left the point a unit behind a disc
 /// after a 2-unit slide along a wall, and the normal impulse there spun it up and drove it
 /// through; one shared point weighted toward the lighter body conserved angular momentum
 /// exactly, but its rows changed every substep for two bodies sliding past each other and
 /// 10,000 discs under `MotionClamping` exploded.
 #[inline]
-fn current_separation(a: &BodyState, b: &BodyState, p: &ConstraintPoint, normal: &Vector) -> Real {
-    let ra = rotate(a.dq, &p.r_a);
-    let rb = rotate(b.dq, &p.r_b);
-    // Gap between B's anchor and A's: zero at preparation, where both were the manifold
-    // point; (c_b - c_a) = (c_b0 - c_a0) + (dp_b - dp_a) and c_b0 - c_a0 = r_a - r_b.
-    let gap = (b.dp - a.dp) + (p.r_a - p.r_b) + (rb - ra);
-    gap.dot(normal) + p.separation0
+fn current_separation(
+    a: &BodyState,
+    b: &BodyState,
+    c: &ContactConstraint,
+    p: &ConstraintPoint,
+) -> Real {
+    // How far B's core anchor has moved from A's since preparation (zero then):
+    // `(c_b - c_a) = (c_b0 - c_a0) + (dp_b - dp_a)` and `c_b0 - c_a0 = k_a - k_b` up to the
+    // gap the anchors had at preparation, `k` the core lever arms.
+    let (k_a, k_b) = c.core_anchors(p);
+    let gap = (b.dp - a.dp) + (k_a - k_b) + (rotate(b.dq, &k_b) - rotate(a.dq, &k_a));
+    gap.dot(&c.normal) + p.separation0
 }
 
 #[inline]

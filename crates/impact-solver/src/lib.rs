@@ -93,6 +93,10 @@
 //! never pushed, and is computed from the free-flight velocity at the substep the contact
 //! first pushed, so early contact creation neither adds nor removes bounce.
 //!
+//! Each point's separation is measured along the normal it was prepared with, between the
+//! core points behind it (a disc's centre, a polygon's surface) turned with their bodies, so
+//! a rolling disc keeps its contact.
+//!
 //! With restitution 1, no friction and `restitution_threshold` 0, a crowded scene keeps
 //! its kinetic energy step by step (25 discs in a walled box: within 1e-11 over 5 s; the
 //! tests in `impact-stepper`'s `elastic_energy.rs`, and random crowds moving up to two

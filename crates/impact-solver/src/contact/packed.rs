@@ -52,9 +52,9 @@ struct PointLanes {
     wt_b: V,
 }
 
-/// What the separations need of one point of every constraint of a chunk: the lever arms
-/// and the separation at preparation. Kept apart from [`Chunk`], which the sweeps stream
-/// through.
+/// What the separations need of one point of every constraint of a chunk: the lever arms of
+/// the core anchors and the separation at preparation. Kept apart from [`Chunk`], which the
+/// sweeps stream through.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct AnchorLanes {
     r_ax: V,
@@ -212,10 +212,11 @@ pub(super) fn pack(
                     linear + (ia * p.rt_a * q.rt_a + ib * p.rt_b * q.rt_b);
             }
             for (al, p) in an.iter_mut().zip(&c.points[..c.count]) {
-                al.r_ax.as_mut_array()[l] = p.r_a.x;
-                al.r_ay.as_mut_array()[l] = p.r_a.y;
-                al.r_bx.as_mut_array()[l] = p.r_b.x;
-                al.r_by.as_mut_array()[l] = p.r_b.y;
+                let (k_a, k_b) = c.core_anchors(p);
+                al.r_ax.as_mut_array()[l] = k_a.x;
+                al.r_ay.as_mut_array()[l] = k_a.y;
+                al.r_bx.as_mut_array()[l] = k_b.x;
+                al.r_by.as_mut_array()[l] = k_b.y;
                 al.separation0.as_mut_array()[l] = p.separation0;
             }
             for (pl, p) in ch.points.iter_mut().zip(&c.points[..c.count]) {
@@ -289,7 +290,7 @@ pub(super) fn update_separations(
                 let c = &constraints[i as usize];
                 let (sa, sb) = (&states[c.state_a as usize], &states[c.state_b as usize]);
                 for (pl, p) in ch.points.iter().zip(c.points()) {
-                    let scalar = current_separation(sa, sb, p, &c.normal);
+                    let scalar = current_separation(sa, sb, c, p);
                     debug_assert_eq!(pl.separation.as_array()[l].to_bits(), scalar.to_bits());
                 }
             }
