@@ -17,9 +17,10 @@ use crate::error::{SolverError, finite_vector, positive};
 use crate::integrate::integrate_velocity;
 use crate::material::{combine_friction, combine_restitution};
 use crate::settings::{Softness, SolverSettings};
-use impact_geometry::{Isometry, Point, Real, Rotation, Vector, cross, cross_scalar_vector};
+use impact_geometry::{Isometry, Point, Real, Rotation, Shape, Vector, cross, cross_scalar_vector};
 use impact_narrowphase::{ContactId, Manifold};
 
+mod gate;
 mod packed;
 mod restitution;
 mod spare;
@@ -174,8 +175,13 @@ pub struct ContactConstraint {
     softness: Softness,
     points: [ConstraintPoint; 2],
     count: usize,
+    /// Where B's image is relative to B (see [`ContactPair::offset`]).
+    offset: Vector,
     /// The radii of A's and B's shapes: how far each surface is from its core.
     radii: (Real, Real),
+    /// Whether A's and B's shapes are segments, which have no inside (see
+    /// `gate::Certificate`).
+    thin: (bool, bool),
 }
 
 impl ContactConstraint {
@@ -247,6 +253,9 @@ struct BodyState {
     dp: Vector,
     /// Rotation since preparation, as (cos, sin).
     dq: (Real, Real),
+    /// How far that rotation moves the end of a unit lever, `|dq - 1|` (see
+    /// `gate::Certificate`).
+    chord: Real,
     /// The body's pose and velocities as last gathered or integrated by the solver (for
     /// static and kinematic bodies the velocities never change within a step).
     pose: Isometry,
@@ -264,11 +273,12 @@ impl BodyState {
     fn update_motion(&mut self) {
         self.dp = self.pose * self.local_center - self.center0;
         let rotation = self.pose.rotation;
-        self.dq = if rotation == self.rotation0 {
-            (1.0, 0.0)
+        (self.dq, self.chord) = if rotation == self.rotation0 {
+            ((1.0, 0.0), 0.0)
         } else {
             let d = rotation * self.rotation0.inverse();
-            (d.re, d.im)
+            let (c, s) = (d.re - 1.0, d.im);
+            ((d.re, d.im), (c * c + s * s).sqrt())
         };
     }
 }
@@ -484,7 +494,7 @@ pub struct ContactSolver {
     chunks: Vec<packed::Chunk>,
     /// The lever arms and separations at preparation of the chunks' points, for the
     /// separations.
-    anchors: Vec<[packed::AnchorLanes; 2]>,
+    anchors: Vec<packed::Anchors>,
     settings: SolverSettings,
     dt: Real,
     h: Real,
@@ -597,6 +607,7 @@ impl ContactSolver {
                         rotation0: body.pose().rotation,
                         dp: Vector::zeros(),
                         dq: (1.0, 0.0),
+                        chord: 0.0,
                         pose: *body.pose(),
                         linvel: body.linvel(),
                         angvel: body.angvel(),
@@ -627,6 +638,8 @@ impl ContactSolver {
 
             let normal = pair.manifold.normal;
             let tangent = contact_tangent(&normal);
+            let (shape_a, shape_b) = (body_a.shape(), body_b.shape());
+            let (radius_a, radius_b) = (shape_a.radius(), shape_b.radius());
             let (ma, ia, mb, ib) = (va.inv_mass, va.inv_inertia, vb.inv_mass, vb.inv_inertia);
             let mut points = [ConstraintPoint::default(); 2];
             let manifold_points = pair.manifold.points();
@@ -685,7 +698,12 @@ impl ContactSolver {
                 softness: if infinite_side { static_soft } else { soft },
                 points,
                 count: manifold_points.len(),
-                radii: (body_a.shape().radius(), body_b.shape().radius()),
+                offset: pair.offset,
+                radii: (radius_a, radius_b),
+                thin: (
+                    matches!(shape_a, Shape::Segment(_)),
+                    matches!(shape_b, Shape::Segment(_)),
+                ),
             });
         }
         sweep_order(&constraints, states.len(), &mut order);
@@ -771,12 +789,12 @@ impl ContactSolver {
             self.warm_start_constraints();
             self.capture_free_flight();
             for _ in 0..self.settings.velocity_iterations {
-                self.iterate(true);
+                self.iterate(true, bodies);
             }
             self.integrate_solver_positions();
             self.reset_fixed_velocities();
             for _ in 0..self.settings.relax_iterations {
-                self.iterate(false);
+                self.iterate(false, bodies);
             }
         }
         self.reset_fixed_velocities();
@@ -842,7 +860,9 @@ impl ContactSolver {
 
     /// Runs `settings.velocity_iterations` iterations with the soft position bias: overlap is
     /// pushed out (at most `max_push_out_velocity`), speculative contacts let the bodies
-    /// close the gap and no more, friction is clamped to the cone.
+    /// close the gap and no more, friction is clamped to the cone. A point's normal impulse
+    /// rises only while its bodies are within the linear slop of each other or come within it
+    /// over the next substep at their current velocities (see the crate documentation).
     ///
     /// Before the first iteration, contacts that have not pushed yet this step count one
     /// more substep of free flight, so restitution reverses the approach at the substep they
@@ -855,7 +875,7 @@ impl ContactSolver {
         self.gather(bodies)?;
         self.capture_free_flight();
         for _ in 0..self.settings.velocity_iterations {
-            self.iterate(true);
+            self.iterate(true, bodies);
         }
         self.scatter(bodies);
         packed::store_dynamic(&self.chunks, &mut self.constraints);
@@ -865,14 +885,15 @@ impl ContactSolver {
     /// Runs `settings.relax_iterations` iterations without the position bias, after positions
     /// were integrated: the velocity used to push overlap out is taken back, so position
     /// correction never becomes kinetic energy. Points still apart (speculative) are left
-    /// alone: the next biased pass caps their approach before positions move again.
+    /// alone: the next biased pass caps their approach before positions move again; so are
+    /// the points of bodies farther apart than the linear slop.
     ///
     /// # Errors
     /// [`SolverError::UnknownBody`] if a body was removed since preparation.
     pub fn relax_velocities(&mut self, bodies: &mut BodySet) -> Result<(), SolverError> {
         self.gather(bodies)?;
         for _ in 0..self.settings.relax_iterations {
-            self.iterate(false);
+            self.iterate(false, bodies);
         }
         self.scatter(bodies);
         packed::store_dynamic(&self.chunks, &mut self.constraints);
@@ -1000,21 +1021,31 @@ impl ContactSolver {
     /// constraints of a chunk at once in SIMD lanes (see [`packed`]): they share no body, so
     /// this is the result of the pair order (any cut into chunks gives the same bits), and the
     /// processor works on several independent chains of updates at a time.
-    fn iterate(&mut self, use_bias: bool) {
+    ///
+    /// `bodies` gives the shapes the gate measures (see [`gate`]); it must hold the bodies
+    /// the solver was prepared with.
+    fn iterate(&mut self, use_bias: bool, bodies: &BodySet) {
         if use_bias {
-            self.sweep::<true>();
+            self.sweep::<true>(bodies);
         } else {
-            self.sweep::<false>();
+            self.sweep::<false>(bodies);
         }
     }
 
     /// [`ContactSolver::iterate`], with or without the position bias.
-    fn sweep<const BIAS: bool>(&mut self) {
+    fn sweep<const BIAS: bool>(&mut self, bodies: &BodySet) {
+        let gate = gate::Gate {
+            constraints: &self.constraints,
+            states: &self.states,
+            bodies,
+            h: self.h,
+        };
         packed::sweep::<BIAS>(
             &mut self.chunks,
             &mut self.solver_bodies,
             self.inv_h,
             self.settings.max_push_out_velocity,
+            &gate,
         );
     }
 
