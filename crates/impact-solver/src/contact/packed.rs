@@ -21,7 +21,7 @@
 //! (what the public accessors, the cache and the restitution pass read). Restitution writes
 //! only its own impulses, which the chunks do not hold, so nothing copies back.
 
-use super::gate::{Certificate, Gate, PairVelocities};
+use super::gate::{CONTACT_DISTANCE, Certificate, Gate, PairVelocities};
 use super::{BodyState, ContactConstraint, SolverBody, current_separation};
 use impact_geometry::{Real, Vector};
 use wide::f64x4 as V;
@@ -242,11 +242,8 @@ pub(super) fn pack(
                 al.r_by.as_mut_array()[l] = k_b.y;
                 al.separation0.as_mut_array()[l] = p.separation0;
             }
-            let cert = Certificate::new(c.points[0].separation0, c.radii, c.thin);
-            an.lead.as_mut_array()[l] = cert.lead;
-            an.room.as_mut_array()[l] = cert.room;
-            an.turn_a.as_mut_array()[l] = cert.turn_a;
-            an.turn_b.as_mut_array()[l] = cert.turn_b;
+            // The radii for now; the certificates are made below, all lanes at once.
+            an.room.as_mut_array()[l] = c.radii.0 + c.radii.1;
             for (pl, p) in ch.points.iter_mut().zip(&c.points[..c.count]) {
                 pl.rn_a.as_mut_array()[l] = p.rn_a;
                 pl.rn_b.as_mut_array()[l] = p.rn_b;
@@ -265,7 +262,46 @@ pub(super) fn pack(
                 pl.free_time.as_mut_array()[l] = p.free_time;
             }
         }
-        ch.turns = (an.turn_a + an.turn_b).simd_gt(V::ZERO).any();
+        certify(ch, an, constraints);
+    }
+}
+
+/// The certificates of the chunk's constraints (see [`Certificate::new`], whose arithmetic
+/// this is lane by lane), `an.room` holding the sum of each constraint's radii: all lanes at
+/// once for the core anchors, and [`Certificate::new`] itself for the few whose overlap is
+/// deeper than their radii hold.
+fn certify(ch: &mut Chunk, an: &mut Anchors, constraints: &[ContactConstraint]) {
+    let radii = an.room;
+    let s0 = an.points[0].separation0;
+    let reach = V::splat(CONTACT_DISTANCE);
+    an.lead = s0 + radii;
+    an.room = radii + reach;
+    let deep = s0.simd_lt(-(radii + radii) - reach).to_bitmask() & ch.live;
+    ch.turns = deep != 0;
+    for l in (0..W).filter(|l| deep & (1 << l) != 0) {
+        let c = &constraints[ch.members[l] as usize];
+        let cert = Certificate::new(c.points[0].separation0, c.radii, c.thin);
+        an.lead.as_mut_array()[l] = cert.lead;
+        an.room.as_mut_array()[l] = cert.room;
+        an.turn_a.as_mut_array()[l] = cert.turn_a;
+        an.turn_b.as_mut_array()[l] = cert.turn_b;
+    }
+    if cfg!(debug_assertions) {
+        // The scalar form, lane by lane, bit for bit.
+        for (l, &i) in ch.members[..ch.len].iter().enumerate() {
+            let c = &constraints[i as usize];
+            let cert = Certificate::new(c.points[0].separation0, c.radii, c.thin);
+            let lane = |x: V| x.as_array()[l].to_bits();
+            debug_assert_eq!(
+                [
+                    lane(an.lead),
+                    lane(an.room),
+                    lane(an.turn_a),
+                    lane(an.turn_b)
+                ],
+                [cert.lead, cert.room, cert.turn_a, cert.turn_b].map(Real::to_bits)
+            );
+        }
     }
 }
 
