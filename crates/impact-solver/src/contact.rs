@@ -506,6 +506,9 @@ pub struct ContactSolver {
     order: spare::SweepOrder,
     /// The restitution pass's buffers (packed points, islands), kept only for their storage.
     restitution_scratch: restitution::Scratch,
+    /// Whether the chunks still hold the separations and certificates of preparation (see
+    /// `gather`).
+    prepared: bool,
 }
 
 impl Drop for ContactSolver {
@@ -732,6 +735,7 @@ impl ContactSolver {
             dt,
             h,
             inv_h,
+            prepared: true,
         })
     }
 
@@ -1096,6 +1100,7 @@ impl ContactSolver {
     /// Every point's separation where the bodies are now: once per position of the bodies,
     /// since the iterations only change velocities.
     fn update_separations(&mut self) {
+        self.prepared = false;
         packed::update_separations(
             &mut self.chunks,
             &self.anchors,
@@ -1116,7 +1121,12 @@ impl ContactSolver {
             s.pose = *body.pose();
             s.update_motion();
         }
-        self.update_separations();
+        // Bodies where they were prepared have the prepared separations and certificates,
+        // which the chunks hold until the first update.
+        let unmoved = |s: &BodyState| s.dp == Vector::zeros() && s.dq == (1.0, 0.0);
+        if !(self.prepared && self.states.iter().all(unmoved)) {
+            self.update_separations();
+        }
         Ok(())
     }
 

@@ -286,6 +286,11 @@ fn certify(ch: &mut Chunk, an: &mut Anchors, constraints: &[ContactConstraint]) 
         an.turn_a.as_mut_array()[l] = cert.turn_a;
         an.turn_b.as_mut_array()[l] = cert.turn_b;
     }
+    // Where the bodies were prepared, as `update_separations` finds it there: no gap, no
+    // turn.
+    let (kx, ky) = (an.lead * ch.nx, an.lead * ch.ny);
+    let room = an.room.fast_max(V::ZERO);
+    ch.armed = (kx * kx + ky * ky).simd_lt(room * room).to_bitmask();
     if cfg!(debug_assertions) {
         // The scalar form, lane by lane, bit for bit.
         for (l, &i) in ch.members[..ch.len].iter().enumerate() {
@@ -486,23 +491,23 @@ pub(super) fn sweep<const BIAS: bool>(
         let vt1 = a.along(&b, tx, ty, q.rt_a, q.rt_b);
         let soft = (ch.bias_rate, ch.mass_scale, ch.impulse_scale);
         // The lanes the gate may have to see: none, nearly always.
-        let mut armed = ch.armed;
-        let unarmed = |armed: u32| !armed & ch.live;
+        let (armed, live) = (&mut ch.armed, ch.live);
+        let unarmed = |armed: u32| !armed & live;
         let [p, q] = &mut ch.points;
         let mut new0 = normal_target::<BIAS>(p, soft, vn0, inv_h, min_bias);
-        if unarmed(armed) != 0 {
-            let flagged = rises(p, new0) & unarmed(armed);
+        if unarmed(*armed) != 0 {
+            let flagged = rises(p, new0) & unarmed(*armed);
             if flagged != 0 {
                 let pass = Pass { gate, ahead: BIAS };
                 let allowed = pass.vet(&ch.members, flagged, |l| lane_velocities(&a, &b, l));
-                armed |= allowed;
+                *armed |= allowed;
                 new0 = refuse(new0, flagged & !allowed);
             }
         }
         let n0 = commit(p, new0);
         let mut new1 = normal_target::<BIAS>(q, soft, vn1 + ch.k_n1n0 * n0, inv_h, min_bias);
-        if unarmed(armed) != 0 {
-            let flagged = rises(q, new1) & unarmed(armed);
+        if unarmed(*armed) != 0 {
+            let flagged = rises(q, new1) & unarmed(*armed);
             if flagged != 0 {
                 // The velocities the second point sees: the first point's impulse applied.
                 let pass = Pass { gate, ahead: BIAS };
@@ -522,7 +527,7 @@ pub(super) fn sweep<const BIAS: bool>(
                         ),
                     ]
                 });
-                armed |= allowed;
+                *armed |= allowed;
                 new1 = refuse(new1, flagged & !allowed);
             }
         }
@@ -547,7 +552,6 @@ pub(super) fn sweep<const BIAS: bool>(
         );
         a.scatter(bodies, &ch.body_a, ch.len);
         b.scatter(bodies, &ch.body_b, ch.len);
-        ch.armed = armed;
     }
 }
 
