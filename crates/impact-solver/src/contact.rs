@@ -17,9 +17,10 @@ use crate::error::{SolverError, finite_vector, positive};
 use crate::integrate::integrate_velocity;
 use crate::material::{combine_friction, combine_restitution};
 use crate::settings::{Softness, SolverSettings};
-use impact_geometry::{Isometry, Point, Real, Rotation, Vector, cross, cross_scalar_vector};
+use impact_geometry::{Isometry, Point, Real, Rotation, Shape, Vector, cross, cross_scalar_vector};
 use impact_narrowphase::{ContactId, Manifold};
 
+mod gate;
 mod packed;
 mod restitution;
 mod spare;
@@ -86,10 +87,10 @@ pub struct ConstraintPoint {
     rn_b: Real,
     rt_a: Real,
     rt_b: Real,
-    /// The separation where the bodies are now, measured between the anchors fixed on each
-    /// body (turned with it): once per position of the bodies (once per substep), not per
-    /// iteration. The impulses act at the prepared lever arms for the whole step; see
-    /// `current_separation`.
+    /// The separation where the bodies are now, measured between the core anchors (see
+    /// `ContactConstraint::core_anchors`): once per position of the bodies (once per
+    /// substep), not per iteration. The impulses act at the prepared lever arms for the whole
+    /// step; see `current_separation`.
     separation: Real,
 }
 
@@ -194,9 +195,30 @@ pub struct ContactConstraint {
     softness: Softness,
     points: [ConstraintPoint; 2],
     count: usize,
+    /// Where B's image is relative to B (see [`ContactPair::offset`]).
+    offset: Vector,
+    /// The radii of A's and B's shapes: how far each surface is from its core.
+    radii: (Real, Real),
+    /// Whether A's and B's shapes are segments, which have no inside (see
+    /// `gate::Certificate`).
+    thin: (bool, bool),
 }
 
 impl ContactConstraint {
+    /// Lever arms from A's and B's centres of mass to the *core* anchors of point `p` at
+    /// preparation: the manifold point moved onto each body's core, by half the separation
+    /// plus the body's radius along the normal (a disc's centre, a polygon's surface). The
+    /// separation is measured between these points turned with their bodies: a core point
+    /// is the one point of a round body that its spin does not carry away from the contact.
+    #[inline]
+    fn core_anchors(&self, p: &ConstraintPoint) -> (Vector, Vector) {
+        let half = 0.5 * p.separation0;
+        (
+            p.r_a - self.normal * (half + self.radii.0),
+            p.r_b + self.normal * (half + self.radii.1),
+        )
+    }
+
     /// The two bodies, normal pointing from the first to the second.
     #[inline]
     pub fn bodies(&self) -> (BodyHandle, BodyHandle) {
@@ -251,6 +273,9 @@ struct BodyState {
     dp: Vector,
     /// Rotation since preparation, as (cos, sin).
     dq: (Real, Real),
+    /// How far that rotation moves the end of a unit lever, `|dq - 1|` (see
+    /// `gate::Certificate`).
+    chord: Real,
     /// The body's pose and velocities as last gathered or integrated by the solver (for
     /// static and kinematic bodies the velocities never change within a step).
     pose: Isometry,
@@ -273,11 +298,12 @@ impl BodyState {
     fn update_motion(&mut self) {
         self.dp = self.pose * self.local_center - self.center0;
         let rotation = self.pose.rotation;
-        self.dq = if rotation == self.rotation0 {
-            (1.0, 0.0)
+        (self.dq, self.chord) = if rotation == self.rotation0 {
+            ((1.0, 0.0), 0.0)
         } else {
             let d = rotation * self.rotation0.inverse();
-            (d.re, d.im)
+            let (c, s) = (d.re - 1.0, d.im);
+            ((d.re, d.im), (c * c + s * s).sqrt())
         };
     }
 }
@@ -493,7 +519,7 @@ pub struct ContactSolver {
     chunks: Vec<packed::Chunk>,
     /// The lever arms and separations at preparation of the chunks' points, for the
     /// separations.
-    anchors: Vec<[packed::AnchorLanes; 2]>,
+    anchors: Vec<packed::Anchors>,
     /// Per point of the chunks, the impulses applied so far, less those the points hold now
     /// (see [`packed::Applied`]): counted only when a constraint has restitution (then
     /// `start_velocities` is not empty), for the friction of the restitution pass.
@@ -509,6 +535,9 @@ pub struct ContactSolver {
     order: spare::SweepOrder,
     /// The restitution pass's buffers (packed points, islands), kept only for their storage.
     restitution_scratch: restitution::Scratch,
+    /// Whether the chunks still hold the separations and certificates of preparation (see
+    /// `gather`).
+    prepared: bool,
 }
 
 impl Drop for ContactSolver {
@@ -612,6 +641,7 @@ impl ContactSolver {
                         rotation0: body.pose().rotation,
                         dp: Vector::zeros(),
                         dq: (1.0, 0.0),
+                        chord: 0.0,
                         pose: *body.pose(),
                         linvel: body.linvel(),
                         angvel: body.angvel(),
@@ -643,6 +673,8 @@ impl ContactSolver {
 
             let normal = pair.manifold.normal;
             let tangent = contact_tangent(&normal);
+            let (shape_a, shape_b) = (body_a.shape(), body_b.shape());
+            let (radius_a, radius_b) = (shape_a.radius(), shape_b.radius());
             let (ma, ia, mb, ib) = (va.inv_mass, va.inv_inertia, vb.inv_mass, vb.inv_inertia);
             let mut points = [ConstraintPoint::default(); 2];
             let manifold_points = pair.manifold.points();
@@ -704,6 +736,12 @@ impl ContactSolver {
                 softness: if infinite_side { static_soft } else { soft },
                 points,
                 count: manifold_points.len(),
+                offset: pair.offset,
+                radii: (radius_a, radius_b),
+                thin: (
+                    matches!(shape_a, Shape::Segment(_)),
+                    matches!(shape_b, Shape::Segment(_)),
+                ),
             });
         }
         sweep_order(&constraints, states.len(), &mut order);
@@ -734,6 +772,7 @@ impl ContactSolver {
             dt,
             h,
             inv_h,
+            prepared: true,
         })
     }
 
@@ -798,12 +837,12 @@ impl ContactSolver {
             self.warm_start_constraints();
             self.capture_free_flight();
             for _ in 0..self.settings.velocity_iterations {
-                self.iterate(true);
+                self.iterate(true, bodies);
             }
             self.integrate_solver_positions();
             self.reset_fixed_velocities();
             for _ in 0..self.settings.relax_iterations {
-                self.iterate(false);
+                self.iterate(false, bodies);
             }
         }
         self.reset_fixed_velocities();
@@ -870,7 +909,9 @@ impl ContactSolver {
 
     /// Runs `settings.velocity_iterations` iterations with the soft position bias: overlap is
     /// pushed out (at most `max_push_out_velocity`), speculative contacts let the bodies
-    /// close the gap and no more, friction is clamped to the cone.
+    /// close the gap and no more, friction is clamped to the cone. A point's normal impulse
+    /// rises only while its bodies are within the linear slop of each other or come within it
+    /// over the next substep at their current velocities (see the crate documentation).
     ///
     /// Before the first iteration, contacts that have not pushed yet this step count one
     /// more substep of free flight, so restitution reverses the approach at the substep they
@@ -883,7 +924,7 @@ impl ContactSolver {
         self.gather(bodies)?;
         self.capture_free_flight();
         for _ in 0..self.settings.velocity_iterations {
-            self.iterate(true);
+            self.iterate(true, bodies);
         }
         self.scatter(bodies);
         packed::store_dynamic(&self.chunks, &mut self.constraints);
@@ -893,14 +934,15 @@ impl ContactSolver {
     /// Runs `settings.relax_iterations` iterations without the position bias, after positions
     /// were integrated: the velocity used to push overlap out is taken back, so position
     /// correction never becomes kinetic energy. Points still apart (speculative) are left
-    /// alone: the next biased pass caps their approach before positions move again.
+    /// alone: the next biased pass caps their approach before positions move again; so are
+    /// the points of bodies farther apart than the linear slop.
     ///
     /// # Errors
     /// [`SolverError::UnknownBody`] if a body was removed since preparation.
     pub fn relax_velocities(&mut self, bodies: &mut BodySet) -> Result<(), SolverError> {
         self.gather(bodies)?;
         for _ in 0..self.settings.relax_iterations {
-            self.iterate(false);
+            self.iterate(false, bodies);
         }
         self.scatter(bodies);
         packed::store_dynamic(&self.chunks, &mut self.constraints);
@@ -1050,21 +1092,31 @@ impl ContactSolver {
     /// constraints of a chunk at once in SIMD lanes (see [`packed`]): they share no body, so
     /// this is the result of the pair order (any cut into chunks gives the same bits), and the
     /// processor works on several independent chains of updates at a time.
-    fn iterate(&mut self, use_bias: bool) {
+    ///
+    /// `bodies` gives the shapes the gate measures (see [`gate`]); it must hold the bodies
+    /// the solver was prepared with.
+    fn iterate(&mut self, use_bias: bool, bodies: &BodySet) {
         if use_bias {
-            self.sweep::<true>();
+            self.sweep::<true>(bodies);
         } else {
-            self.sweep::<false>();
+            self.sweep::<false>(bodies);
         }
     }
 
     /// [`ContactSolver::iterate`], with or without the position bias.
-    fn sweep<const BIAS: bool>(&mut self) {
+    fn sweep<const BIAS: bool>(&mut self, bodies: &BodySet) {
+        let gate = gate::Gate {
+            constraints: &self.constraints,
+            states: &self.states,
+            bodies,
+            h: self.h,
+        };
         packed::sweep::<BIAS>(
             &mut self.chunks,
             &mut self.solver_bodies,
             self.inv_h,
             self.settings.max_push_out_velocity,
+            &gate,
         );
     }
 
@@ -1128,6 +1180,7 @@ impl ContactSolver {
     /// Every point's separation where the bodies are now: once per position of the bodies,
     /// since the iterations only change velocities.
     fn update_separations(&mut self) {
+        self.prepared = false;
         packed::update_separations(
             &mut self.chunks,
             &self.anchors,
@@ -1148,7 +1201,12 @@ impl ContactSolver {
             s.pose = *body.pose();
             s.update_motion();
         }
-        self.update_separations();
+        // Bodies where they were prepared have the prepared separations and certificates,
+        // which the chunks hold until the first update.
+        let unmoved = |s: &BodyState| s.dp == Vector::zeros() && s.dq == (1.0, 0.0);
+        if !(self.prepared && self.states.iter().all(unmoved)) {
+            self.update_separations();
+        }
         Ok(())
     }
 
@@ -1300,8 +1358,14 @@ fn validate_manifold(i: usize, m: &Manifold) -> Result<(), SolverError> {
     Ok(())
 }
 
-/// The separation of point `p` where the bodies are now, measured between the anchors fixed
-/// on each body (turned with it).
+/// The separation of point `p` where the bodies are now, measured between its core anchors
+/// turned with their bodies (see `ConstraintPoint::core_a`) and along the prepared normal.
+///
+/// The anchors are the core points behind the contact, not the contact point itself: a disc
+/// rolling along a wall turns its contact point up and away from the wall within a step (a
+/// quarter of a turn per substep at 12 units/s for a radius of 0.05), and a separation
+/// measured there saw the contact open and let the disc ride into the wall; its centre does
+/// not move with its spin. For a polygon the core is the surface, so nothing changes there.
 ///
 /// The impulses do not follow those anchors: they act at each body's prepared lever arm from
 /// its current centre for the whole step, as in Box2D v3. The anchors travel with their
@@ -1311,20 +1375,25 @@ fn validate_manifold(i: usize, m: &Manifold) -> Result<(), SolverError> {
 /// have moved relative to each other by `d` since preparation, the two points of application
 /// are `d` apart, and an impulse `P` changes the angular momentum by `d x P` (zero at
 /// preparation, so the first substep and every staged pass that does not move the bodies
-/// conserve it exactly). Two alternatives were measured and dropped (session 3, the rain
-/// bench): the midpoint of the anchors fixed on each body left the point a unit behind a disc
+/// conserve it exactly). Two alternatives were measured in the rain bench and dropped: the
+/// midpoint of the anchors fixed on each body left the point a unit behind a disc
 /// after a 2-unit slide along a wall, and the normal impulse there spun it up and drove it
 /// through; one shared point weighted toward the lighter body conserved angular momentum
 /// exactly, but its rows changed every substep for two bodies sliding past each other and
 /// 10,000 discs under `MotionClamping` exploded.
 #[inline]
-fn current_separation(a: &BodyState, b: &BodyState, p: &ConstraintPoint, normal: &Vector) -> Real {
-    let ra = rotate(a.dq, &p.r_a);
-    let rb = rotate(b.dq, &p.r_b);
-    // Gap between B's anchor and A's: zero at preparation, where both were the manifold
-    // point; (c_b - c_a) = (c_b0 - c_a0) + (dp_b - dp_a) and c_b0 - c_a0 = r_a - r_b.
-    let gap = (b.dp - a.dp) + (p.r_a - p.r_b) + (rb - ra);
-    gap.dot(normal) + p.separation0
+fn current_separation(
+    a: &BodyState,
+    b: &BodyState,
+    c: &ContactConstraint,
+    p: &ConstraintPoint,
+) -> Real {
+    // How far B's core anchor has moved from A's since preparation (zero then):
+    // `(c_b - c_a) = (c_b0 - c_a0) + (dp_b - dp_a)` and `c_b0 - c_a0 = k_a - k_b` up to the
+    // gap the anchors had at preparation, `k` the core lever arms.
+    let (k_a, k_b) = c.core_anchors(p);
+    let gap = (b.dp - a.dp) + (k_a - k_b) + (rotate(b.dq, &k_b) - rotate(a.dq, &k_a));
+    gap.dot(&c.normal) + p.separation0
 }
 
 #[inline]

@@ -24,7 +24,9 @@ pub struct WorldSettings {
     /// [`SPECULATIVE_DISTANCE`]). Each pair's manifold is generated up to
     /// `speculative_distance + (relative speed + |gravity| dt) dt` before the shapes touch:
     /// the base alone is shorter than what a falling body covers in one step, and a contact
-    /// that appears only after the bodies overlap arrives too late to stop them cleanly.
+    /// that appears only after the bodies overlap arrives too late to stop them cleanly. The
+    /// second term stops at the smaller body's bounding radius unless the stepper follows
+    /// the pair past it ([`Stepper::speculates_past_size`](crate::Stepper::speculates_past_size)).
     pub speculative_distance: Real,
     /// The space the bodies live in (default [`Domain::Unbounded`]); see
     /// [`Domain::Periodic`] for a periodic rectangle.

@@ -165,6 +165,26 @@ pub trait Stepper {
         let _ = (body, gravity, dt, pad);
         None
     }
+
+    /// Whether the speculative contacts of `a` and `b` may reach as far as the pair can close
+    /// over the step, past the size of the smaller body (its
+    /// [bounding radius](impact_geometry::Shape::bounding_radius) about its centre of mass).
+    /// Asked once per candidate pair per step with the world pass.
+    ///
+    /// The world gives each pair a manifold up to its speculative distance plus how far the
+    /// pair can close over the step, so that the solver stops an approach it sees coming
+    /// before the bodies overlap. Within a body's size that is what a discrete step can
+    /// trust. Past it, it is continuous collision detection by another name (speculative
+    /// CCD): a body that closes more than its own size in a step can cross a thin one
+    /// between two steps, and a contact seen from that far stops it. Answering `false`
+    /// caps the closing part of the margin at the smaller body's bounding radius, so the
+    /// pair tunnels as it does without CCD.
+    ///
+    /// The default, `a.ccd() || b.ccd()`, follows the flag: a body without it is stepped as
+    /// [`Discrete`] steps every body.
+    fn speculates_past_size(&self, a: &RigidBody, b: &RigidBody) -> bool {
+        a.ccd() || b.ccd()
+    }
 }
 
 /// What [`Stepper::needs_world_pass`] sees of the coming step.
@@ -194,7 +214,9 @@ pub struct StepPreview<'a> {
 /// Resting and slow contacts are exact enough (the speculative margin grows with the
 /// relative speed, so the solver sees a contact before two bodies meet), but a body that
 /// crosses a thin obstacle in less than a step and had no manifold with it at the start
-/// tunnels. It is kept as the reference the CCD steppers are measured against.
+/// tunnels: the margin stops growing at the smaller body's size, whatever the `ccd` flags
+/// ([`Stepper::speculates_past_size`]), since past it a speculative contact is continuous
+/// collision detection. It is kept as the reference the CCD steppers are measured against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Discrete;
@@ -214,6 +236,12 @@ impl Stepper for Discrete {
         mut ctx: StepContext<'_, B>,
     ) -> Result<DiscreteReport, WorldError> {
         discrete_step(&mut ctx)
+    }
+
+    /// Never: the baseline has no continuous collision detection, not even through its
+    /// speculative contacts.
+    fn speculates_past_size(&self, _a: &RigidBody, _b: &RigidBody) -> bool {
+        false
     }
 }
 

@@ -60,9 +60,9 @@ pub struct AdvanceReport<R> {
 #[derive(Debug, Clone, Default)]
 struct Scratch {
     moved: Vec<(ProxyId, Aabb)>,
-    /// Per body slot: linear velocity and an upper bound of `|w| r` (the speed a point of the
-    /// body gains from its rotation).
-    motion: Vec<(Vector, Real)>,
+    /// Per body slot: linear velocity, an upper bound of `|w| r` (the speed a point of the
+    /// body gains from its rotation), and the bounding radius `r` about the centre of mass.
+    motion: Vec<(Vector, Real, Real)>,
     contacts: Vec<ContactPair>,
     /// The stepper writes the events here; swapped into `World::events` on success.
     events: Vec<CollisionEvent>,
@@ -97,8 +97,10 @@ struct Scratch {
 ///    padded by that reach, instead;
 /// 2. **narrowphase**: a manifold per candidate pair with a dynamic body, up to
 ///    `speculative_distance + (relative speed + |g| dt) dt`, where the relative speed bounds
-///    how fast any point of one body approaches any point of the other; pairs of static or
-///    kinematic bodies are skipped. A contact with a zero-thickness segment that overlaps,
+///    how fast any point of one body approaches any point of the other; the second term
+///    stops at the smaller body's bounding radius unless the stepper follows the pair past
+///    it ([`Stepper::speculates_past_size`]). Pairs of static or kinematic bodies are
+///    skipped. A contact with a zero-thickness segment that overlaps,
 ///    and whose normal turned round since the last step, is taken on the side it had
 ///    ([`contact_manifold_on_side`]): a body pressed past half its thickness is nearer the
 ///    far side, and the solver would push it the rest of the way;
@@ -691,14 +693,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             scratch.moved.push((ProxyId(handle.index), aabb));
             let slot = handle.index as usize;
             if scratch.motion.len() <= slot {
-                scratch.motion.resize(slot + 1, (Vector::zeros(), 0.0));
+                scratch.motion.resize(slot + 1, (Vector::zeros(), 0.0, 0.0));
             }
+            let size = body.shape().bounding_radius(&body.local_center());
             let spin = if sweep.angvel() == 0.0 {
                 0.0
             } else {
-                sweep.angvel().abs() * body.shape().bounding_radius(&body.local_center())
+                sweep.angvel().abs() * size
             };
-            scratch.motion[slot] = (sweep.linvel(), spin);
+            scratch.motion[slot] = (sweep.linvel(), spin, size);
         }
         report.moved_proxies = self.broadphase.update_batch(&scratch.moved)?;
         report.proxies = self.broadphase.len();
@@ -749,12 +752,17 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 report.skipped_pairs += 1;
                 continue;
             }
-            let (va, sa) = scratch.motion[ha.index as usize];
-            let (vb, sb) = scratch.motion[hb.index as usize];
+            let (va, sa, size_a) = scratch.motion[ha.index as usize];
+            let (vb, sb, size_b) = scratch.motion[hb.index as usize];
             // An upper bound on how fast any point of one body approaches any point of the
             // other: relative centre speed plus what each rotation adds at its rim.
             let speed = (vb - va).norm() + sa + sb;
-            let speculative = base + (speed + g * dt) * dt;
+            let closing = (speed + g * dt) * dt;
+            let speculative = if self.stepper.speculates_past_size(a, b) {
+                base + closing
+            } else {
+                base + closing.min(size_a.min(size_b))
+            };
             let pose_b = translated(b.pose(), &offset);
             let mut manifold =
                 contact_manifold(a.shape(), a.pose(), b.shape(), &pose_b, speculative);

@@ -326,9 +326,8 @@ fn motion_clamping_is_a_stepper() {
 }
 
 /// A disc spinning at 2,000 rad/s, driven at 30 units/s into a wall it touches. Left to the
-/// contact solver, whose anchors turn with the disc, the contact looks open and the disc
-/// goes into the wall; the time of impact then clamps it at fraction 0, step after step.
-/// A touching pair that closes that fast is an impact at the start of the step: the disc
+/// contact solver, it went into the wall, and the time of impact then clamped it at fraction
+/// 0. A touching pair that closes that fast is an impact at the start of the step: the disc
 /// leaves the wall at once, with the restitution and friction of the impact, and is never
 /// clamped.
 #[test]
@@ -381,5 +380,61 @@ fn a_spinning_disc_driven_into_a_wall_it_touches_bounces_off_at_the_start() {
         assert!(report.clamped.is_empty(), "step {step}");
         let body = world.body(disc).unwrap();
         assert!(body.pose().translation.x > start, "step {step}");
+    }
+}
+
+/// A hexagon spinning at 2,000 rad/s (33 radians a step), driven at 30 units/s into a wall
+/// it touches with a corner. The contact solver's manifold holds that corner, but the turn
+/// swings the next corners through the wall within the step, where no manifold point is, so
+/// the targets overlap and the time of impact (a hit at fraction 0) clamps the hexagon where
+/// it was. With its velocities kept, it was driven in again at every step and hung there;
+/// the pair now leaves moving as one (`ClampReport::closing_stopped`): against a static wall
+/// the hexagon stops, then falls under gravity along the wall, never clamped again.
+#[test]
+fn a_body_the_solver_lets_into_a_wall_stops_there_instead_of_hanging() {
+    let mut world = World::<RTreeBroadphase, MotionClamping>::new(
+        impact_stepper::WorldSettings::with_gravity(Vector::new(0.0, -10.0)),
+    )
+    .unwrap();
+    let wall = impact_geometry::Segment::new(
+        impact_geometry::Point::new(0.0, -100.0),
+        impact_geometry::Point::new(0.0, 100.0),
+    )
+    .unwrap();
+    world
+        .create_body(RigidBodyDef::fixed(wall.into()).friction(0.3))
+        .unwrap();
+    // A corner at (-0.05, 0) in the body frame faces the wall.
+    let shape = impact_geometry::ConvexPolygon::regular(6, 0.05).unwrap();
+    let start = 0.05 + ToiOptions::default().target_separation();
+    let hexagon = world
+        .create_body(
+            RigidBodyDef::new(shape.into())
+                .pose(Isometry::translation(start, 0.0))
+                .linvel(Vector::new(-30.0, 0.0))
+                .angvel(2_000.0)
+                .friction(0.3)
+                .restitution(0.1)
+                .ccd(true),
+        )
+        .unwrap();
+
+    let report = world.step(DT).unwrap().stepper;
+    assert_eq!(report.closing_stopped, 1);
+    assert_eq!(report.clamped.len(), 1);
+    assert_eq!(report.clamped[0].fraction, 0.0);
+    let body = world.body(hexagon).unwrap();
+    assert_eq!(body.pose().translation.x, start);
+    assert_eq!(body.linvel(), Vector::zeros());
+    assert_eq!(body.angvel(), 0.0);
+
+    let mut y = body.pose().translation.y;
+    for step in 1..20 {
+        let report = world.step(DT).unwrap().stepper;
+        assert!(report.clamped.is_empty(), "step {step}");
+        let body = world.body(hexagon).unwrap();
+        assert!(body.pose().translation.x > 0.05 - 1e-3, "step {step}");
+        assert!(body.pose().translation.y < y, "step {step}: it falls");
+        y = body.pose().translation.y;
     }
 }

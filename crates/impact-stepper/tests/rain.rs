@@ -455,9 +455,11 @@ fn the_tumbling_rain_is_the_rain_with_turning_bodies_that_start_apart() {
 /// each other is clamped where it was at the start of the step; clamped with the velocities
 /// that did it, the same solver step pushed it through again at every step (2 to 6 bodies
 /// hung at the end on each of seeds 1 to 8); it now leaves moving as one body.
+/// Pairs that start the step inside each other, or moving as one, are the solver's: the
+/// net found them pushed through again at every step (see `MotionClamping`'s step 5).
 #[test]
 fn motion_clamping_leaves_no_body_of_the_tumbling_rain_hung_in_mid_air() {
-    for seed in 1..=3 {
+    for seed in 1..=8 {
         let scene = scenes::tumbling_rain(200, seed);
         let (mut world, _) = scene.build::<RTreeBroadphase, MotionClamping>().unwrap();
         let mut hung = scenes::HungCounter::new(&scene, scenes::rain_field(0).column_bottom());

@@ -21,8 +21,9 @@
 //! (what the public accessors, the cache and the restitution pass read). Restitution writes
 //! only its own impulses, which the chunks do not hold, so nothing copies back.
 
+use super::gate::{CONTACT_DISTANCE, Certificate, Gate, PairVelocities};
 use super::{BodyState, ContactConstraint, SolverBody, current_separation};
-use impact_geometry::Real;
+use impact_geometry::{Real, Vector};
 use wide::f64x4 as V;
 
 /// Constraints per packed chunk: the lanes of `V`, one per constraint of a sweep chunk.
@@ -52,9 +53,9 @@ struct PointLanes {
     wt_b: V,
 }
 
-/// What the separations need of one point of every constraint of a chunk: the lever arms
-/// and the separation at preparation. Kept apart from [`Chunk`], which the sweeps stream
-/// through.
+/// What the separations need of one point of every constraint of a chunk: the lever arms of
+/// the core anchors and the separation at preparation. Kept apart from [`Chunk`], which the
+/// sweeps stream through.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct AnchorLanes {
     r_ax: V,
@@ -62,6 +63,18 @@ pub(super) struct AnchorLanes {
     r_bx: V,
     r_by: V,
     separation0: V,
+}
+
+/// What the separations and the certificates of contact need of a chunk's constraints:
+/// each point's anchors, and each constraint's certificate (see `gate::Certificate`; the
+/// first point's, since any point that certifies contact certifies it for the bodies).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Anchors {
+    points: [AnchorLanes; 2],
+    lead: V,
+    room: V,
+    turn_a: V,
+    turn_b: V,
 }
 
 /// Up to [`W`] constraints without a body in common, one per lane.
@@ -97,6 +110,15 @@ pub(super) struct Chunk {
     k_t1n1: V,
     k_t1t0: V,
     points: [PointLanes; 2],
+    /// Lanes whose bodies are known to be in contact this substep, a bit per lane: the
+    /// normal impulses of their points may rise without asking the gate (see
+    /// [`rises`]).
+    armed: u32,
+    /// The lanes holding a constraint, a bit per lane.
+    live: u32,
+    /// Whether any lane's certificate counts the bodies' turns (`Anchors::turn_a` or
+    /// `turn_b` not zero): the chords are computed only then.
+    turns: bool,
 }
 
 /// Velocities of one side of a chunk's constraints.
@@ -164,13 +186,13 @@ pub(super) fn pack(
     order: &[u32],
     chunk_starts: &[u32],
     chunks: &mut Vec<Chunk>,
-    anchors: &mut Vec<[AnchorLanes; 2]>,
+    anchors: &mut Vec<Anchors>,
 ) {
     let n = chunk_starts.len().saturating_sub(1);
     chunks.clear();
     chunks.resize_with(n, Chunk::default);
     anchors.clear();
-    anchors.resize(n, [AnchorLanes::default(); 2]);
+    anchors.resize(n, Anchors::default());
     for ((ch, an), w) in chunks
         .iter_mut()
         .zip(anchors.iter_mut())
@@ -178,6 +200,7 @@ pub(super) fn pack(
     {
         let ids = &order[w[0] as usize..w[1] as usize];
         ch.len = ids.len();
+        ch.live = (1 << ids.len()) - 1;
         // Padding lanes read lane 0's bodies and are never written.
         ch.body_a = [constraints[ids[0] as usize].state_a; W];
         ch.body_b = [constraints[ids[0] as usize].state_b; W];
@@ -211,13 +234,16 @@ pub(super) fn pack(
                 ch.k_t1t0.as_mut_array()[l] =
                     linear + (ia * p.rt_a * q.rt_a + ib * p.rt_b * q.rt_b);
             }
-            for (al, p) in an.iter_mut().zip(&c.points[..c.count]) {
-                al.r_ax.as_mut_array()[l] = p.r_a.x;
-                al.r_ay.as_mut_array()[l] = p.r_a.y;
-                al.r_bx.as_mut_array()[l] = p.r_b.x;
-                al.r_by.as_mut_array()[l] = p.r_b.y;
+            for (al, p) in an.points.iter_mut().zip(&c.points[..c.count]) {
+                let (k_a, k_b) = c.core_anchors(p);
+                al.r_ax.as_mut_array()[l] = k_a.x;
+                al.r_ay.as_mut_array()[l] = k_a.y;
+                al.r_bx.as_mut_array()[l] = k_b.x;
+                al.r_by.as_mut_array()[l] = k_b.y;
                 al.separation0.as_mut_array()[l] = p.separation0;
             }
+            // The radii for now; the certificates are made below, all lanes at once.
+            an.room.as_mut_array()[l] = c.radii.0 + c.radii.1;
             for (pl, p) in ch.points.iter_mut().zip(&c.points[..c.count]) {
                 pl.rn_a.as_mut_array()[l] = p.rn_a;
                 pl.rn_b.as_mut_array()[l] = p.rn_b;
@@ -235,6 +261,51 @@ pub(super) fn pack(
                 pl.max_normal_impulse.as_mut_array()[l] = p.max_normal_impulse;
                 pl.free_time.as_mut_array()[l] = p.free_time;
             }
+        }
+        certify(ch, an, constraints);
+    }
+}
+
+/// The certificates of the chunk's constraints (see [`Certificate::new`], whose arithmetic
+/// this is lane by lane), `an.room` holding the sum of each constraint's radii: all lanes at
+/// once for the core anchors, and [`Certificate::new`] itself for the few whose overlap is
+/// deeper than their radii hold.
+fn certify(ch: &mut Chunk, an: &mut Anchors, constraints: &[ContactConstraint]) {
+    let radii = an.room;
+    let s0 = an.points[0].separation0;
+    let reach = V::splat(CONTACT_DISTANCE);
+    an.lead = s0 + radii;
+    an.room = radii + reach;
+    let deep = s0.simd_lt(-(radii + radii) - reach).to_bitmask() & ch.live;
+    ch.turns = deep != 0;
+    for l in (0..W).filter(|l| deep & (1 << l) != 0) {
+        let c = &constraints[ch.members[l] as usize];
+        let cert = Certificate::new(c.points[0].separation0, c.radii, c.thin);
+        an.lead.as_mut_array()[l] = cert.lead;
+        an.room.as_mut_array()[l] = cert.room;
+        an.turn_a.as_mut_array()[l] = cert.turn_a;
+        an.turn_b.as_mut_array()[l] = cert.turn_b;
+    }
+    // Where the bodies were prepared, as `update_separations` finds it there: no gap, no
+    // turn.
+    let (kx, ky) = (an.lead * ch.nx, an.lead * ch.ny);
+    let room = an.room.fast_max(V::ZERO);
+    ch.armed = (kx * kx + ky * ky).simd_lt(room * room).to_bitmask();
+    if cfg!(debug_assertions) {
+        // The scalar form, lane by lane, bit for bit.
+        for (l, &i) in ch.members[..ch.len].iter().enumerate() {
+            let c = &constraints[i as usize];
+            let cert = Certificate::new(c.points[0].separation0, c.radii, c.thin);
+            let lane = |x: V| x.as_array()[l].to_bits();
+            debug_assert_eq!(
+                [
+                    lane(an.lead),
+                    lane(an.room),
+                    lane(an.turn_a),
+                    lane(an.turn_b)
+                ],
+                [cert.lead, cert.room, cert.turn_a, cert.turn_b].map(Real::to_bits)
+            );
         }
     }
 }
@@ -327,31 +398,53 @@ pub(super) fn store_applied(
 
 /// Every point's separation where the bodies are now (see
 /// [`current_separation`], whose arithmetic this is lane by
-/// lane). Lanes without a point get a meaningless separation, which no pass reads back.
+/// lane), and whether its core anchors are near enough to arm it for the substep (see
+/// [`gate`](super::gate)). Lanes without a point get a meaningless separation, which no pass
+/// reads back.
 pub(super) fn update_separations(
     chunks: &mut [Chunk],
-    anchors: &[[AnchorLanes; 2]],
+    anchors: &[Anchors],
     constraints: &[ContactConstraint],
     states: &[BodyState],
 ) {
     for (ch, an) in chunks.iter_mut().zip(anchors) {
         let a = Motion::gather(states, &ch.body_a);
         let b = Motion::gather(states, &ch.body_b);
-        for (pl, al) in ch.points.iter_mut().zip(an) {
-            // The anchors turned with their bodies, then the gap between B's and A's.
+        // The anchors turned with their bodies, then the gap between B's and A's.
+        let gap = |al: &AnchorLanes| {
             let (rax, ray) = a.rotate(al.r_ax, al.r_ay);
             let (rbx, rby) = b.rotate(al.r_bx, al.r_by);
-            let gx = ((b.dpx - a.dpx) + (al.r_ax - al.r_bx)) + (rbx - rax);
-            let gy = ((b.dpy - a.dpy) + (al.r_ay - al.r_by)) + (rby - ray);
-            pl.separation = (gx * ch.nx + gy * ch.ny) + al.separation0;
-        }
+            (
+                ((b.dpx - a.dpx) + (al.r_ax - al.r_bx)) + (rbx - rax),
+                ((b.dpy - a.dpy) + (al.r_ay - al.r_by)) + (rby - ray),
+            )
+        };
+        let [p, q] = &mut ch.points;
+        let [ap, aq] = &an.points;
+        let (gx, gy) = gap(ap);
+        p.separation = (gx * ch.nx + gy * ch.ny) + ap.separation0;
+        let (hx, hy) = gap(aq);
+        q.separation = (hx * ch.nx + hy * ch.ny) + aq.separation0;
+        // The certificate, on the first point: the witnesses are no farther apart than the
+        // room they have.
+        let (kx, ky) = (gx + an.lead * ch.nx, gy + an.lead * ch.ny);
+        let room = if ch.turns {
+            let (chord_a, chord_b) = (
+                Motion::chords(states, &ch.body_a),
+                Motion::chords(states, &ch.body_b),
+            );
+            (an.room - (an.turn_a * chord_a + an.turn_b * chord_b)).fast_max(V::ZERO)
+        } else {
+            an.room
+        };
+        ch.armed = (kx * kx + ky * ky).simd_lt(room * room).to_bitmask();
         if cfg!(debug_assertions) {
             // The scalar form, lane by lane, bit for bit.
             for (l, &i) in ch.members[..ch.len].iter().enumerate() {
                 let c = &constraints[i as usize];
                 let (sa, sb) = (&states[c.state_a as usize], &states[c.state_b as usize]);
                 for (pl, p) in ch.points.iter().zip(c.points()) {
-                    let scalar = current_separation(sa, sb, p, &c.normal);
+                    let scalar = current_separation(sa, sb, c, p);
                     debug_assert_eq!(pl.separation.as_array()[l].to_bits(), scalar.to_bits());
                 }
             }
@@ -377,6 +470,12 @@ impl Motion {
             cos: V::new([s0.dq.0, s1.dq.0, s2.dq.0, s3.dq.0]),
             sin: V::new([s0.dq.1, s1.dq.1, s2.dq.1, s3.dq.1]),
         }
+    }
+
+    /// How far each body's rotation moves the end of a unit lever: `|dq - 1|`.
+    #[inline(always)]
+    fn chords(states: &[BodyState], index: &[u32; W]) -> V {
+        V::new(index.map(|i| states[i as usize].chord))
     }
 
     /// `(x, y)` turned by the rotation, as `rotate` in the scalar code.
@@ -436,6 +535,7 @@ pub(super) fn sweep<const BIAS: bool>(
     bodies: &mut [SolverBody],
     inv_h: Real,
     max_push: Real,
+    gate: &Gate<'_>,
 ) {
     let inv_h = V::splat(inv_h);
     let min_bias = V::splat(-max_push);
@@ -451,25 +551,49 @@ pub(super) fn sweep<const BIAS: bool>(
         let vn1 = a.along(&b, ch.nx, ch.ny, q.rn_a, q.rn_b);
         let vt0 = a.along(&b, tx, ty, p.rt_a, p.rt_b);
         let vt1 = a.along(&b, tx, ty, q.rt_a, q.rt_b);
+        let soft = (ch.bias_rate, ch.mass_scale, ch.impulse_scale);
+        // The lanes the gate may have to see: none, nearly always.
+        let (armed, live) = (&mut ch.armed, ch.live);
+        let unarmed = |armed: u32| !armed & live;
         let [p, q] = &mut ch.points;
-        let n0 = normal::<BIAS>(
-            p,
-            ch.bias_rate,
-            ch.mass_scale,
-            ch.impulse_scale,
-            vn0,
-            inv_h,
-            min_bias,
-        );
-        let n1 = normal::<BIAS>(
-            q,
-            ch.bias_rate,
-            ch.mass_scale,
-            ch.impulse_scale,
-            vn1 + ch.k_n1n0 * n0,
-            inv_h,
-            min_bias,
-        );
+        let mut new0 = normal_target::<BIAS>(p, soft, vn0, inv_h, min_bias);
+        if unarmed(*armed) != 0 {
+            let flagged = rises(p, new0) & unarmed(*armed);
+            if flagged != 0 {
+                let pass = Pass { gate, ahead: BIAS };
+                let allowed = pass.vet(&ch.members, flagged, |l| lane_velocities(&a, &b, l));
+                *armed |= allowed;
+                new0 = refuse(new0, flagged & !allowed);
+            }
+        }
+        let n0 = commit(p, new0);
+        let mut new1 = normal_target::<BIAS>(q, soft, vn1 + ch.k_n1n0 * n0, inv_h, min_bias);
+        if unarmed(*armed) != 0 {
+            let flagged = rises(q, new1) & unarmed(*armed);
+            if flagged != 0 {
+                // The velocities the second point sees: the first point's impulse applied.
+                let pass = Pass { gate, ahead: BIAS };
+                let (ma, mb) = ((ch.nx_ma, ch.ny_ma), (ch.nx_mb, ch.ny_mb));
+                let (wa, wb) = (p.wn_a, p.wn_b);
+                let allowed = pass.vet(&ch.members, flagged, |l| {
+                    let [(va, sa), (vb, sb)] = lane_velocities(&a, &b, l);
+                    let (j, lane) = (n0.as_array()[l], |x: V| x.as_array()[l]);
+                    [
+                        (
+                            va - Vector::new(lane(ma.0), lane(ma.1)) * j,
+                            sa - lane(wa) * j,
+                        ),
+                        (
+                            vb + Vector::new(lane(mb.0), lane(mb.1)) * j,
+                            sb + lane(wb) * j,
+                        ),
+                    ]
+                });
+                *armed |= allowed;
+                new1 = refuse(new1, flagged & !allowed);
+            }
+        }
+        let n1 = commit(q, new1);
         let t0 = friction(p, ch.friction, vt0 + (ch.k_t0n0 * n0 + ch.k_t0n1 * n1));
         let t1 = friction(
             q,
@@ -493,13 +617,77 @@ pub(super) fn sweep<const BIAS: bool>(
     }
 }
 
-/// The change of normal impulse of a point in every lane, given its relative velocity `vn`.
+/// The velocities of lane `l`'s bodies.
 #[inline(always)]
-fn normal<const BIAS: bool>(
-    p: &mut PointLanes,
-    bias_rate: V,
-    soft_mass_scale: V,
-    soft_impulse_scale: V,
+fn lane_velocities(a: &Velocities, b: &Velocities, l: usize) -> PairVelocities {
+    let side = |v: &Velocities| {
+        (
+            Vector::new(v.vx.as_array()[l], v.vy.as_array()[l]),
+            v.w.as_array()[l],
+        )
+    };
+    [side(a), side(b)]
+}
+
+/// One pass's view of the gate: looking a substep ahead (the biased pass) or not (relax).
+struct Pass<'a, 'g> {
+    gate: &'a Gate<'g>,
+    ahead: bool,
+}
+
+impl Pass<'_, '_> {
+    /// The lanes of `flagged` (a bit per lane) whose bodies the gate lets push, as bits, with
+    /// lane `l`'s velocities given by `velocities(l)`.
+    #[cold]
+    #[inline(never)]
+    fn vet(
+        &self,
+        members: &[u32; W],
+        flagged: u32,
+        velocities: impl Fn(usize) -> PairVelocities,
+    ) -> u32 {
+        (0..W)
+            .filter(|&l| {
+                flagged & (1 << l) != 0 && self.gate.allows(members[l], velocities(l), self.ahead)
+            })
+            .fold(0, |bits, l| bits | (1 << l))
+    }
+}
+
+/// The lanes (a bit per lane) where the pass would raise the normal impulse of point `p` to
+/// `new`: those of a constraint not armed the gate must see first (see [`refuse`]). Padding
+/// lanes and missing points hold zeros and never rise.
+#[inline(always)]
+fn rises(p: &PointLanes, new: V) -> u32 {
+    new.simd_gt(p.normal_impulse).to_bitmask()
+}
+
+/// `new` with the lanes of `refused` (bits) set to zero: bodies not in contact hold no
+/// impulse at all.
+#[inline(always)]
+fn refuse(new: V, refused: u32) -> V {
+    let lane = |l: u32| if refused & (1 << l) != 0 { 1.0 } else { 0.0 };
+    let refused = V::new([lane(0), lane(1), lane(2), lane(3)]).simd_gt(V::ZERO);
+    refused.select(V::ZERO, new)
+}
+
+/// Makes `new` the normal impulse of point `p` in every lane; returns the change.
+#[inline(always)]
+fn commit(p: &mut PointLanes, new: V) -> V {
+    let impulse = new - p.normal_impulse;
+    p.normal_impulse = new;
+    // Only ever compared with zero: which zero does not matter.
+    p.max_normal_impulse = impulse.fast_max(p.max_normal_impulse);
+    impulse
+}
+
+/// The accumulated normal impulse the pass would give point `p` in every lane, given its
+/// relative velocity `vn` and the softness `(bias_rate, mass_scale, impulse_scale)`, before
+/// the gate's say (see [`rises`]).
+#[inline(always)]
+fn normal_target<const BIAS: bool>(
+    p: &PointLanes,
+    (bias_rate, soft_mass_scale, soft_impulse_scale): (V, V, V),
     vn: V,
     inv_h: V,
     min_bias: V,
@@ -507,7 +695,7 @@ fn normal<const BIAS: bool>(
     let s = p.separation;
     let speculative = s.simd_gt(V::ZERO);
     let old = p.normal_impulse;
-    let new = if BIAS {
+    if BIAS {
         // Speculative: the bodies may close the gap within this substep and no more, with no
         // impulse until they would touch. Touching: the soft push-out, at most `max_push`.
         let bias = speculative.select(s * inv_h, (bias_rate * s).fast_max(min_bias));
@@ -527,12 +715,7 @@ fn normal<const BIAS: bool>(
         // tripled the step's time there.)
         let new = (old - p.normal_mass * vn).fast_max(V::ZERO);
         speculative.select(old, new)
-    };
-    let impulse = new - old;
-    p.normal_impulse = new;
-    // Only ever compared with zero: which zero does not matter.
-    p.max_normal_impulse = impulse.fast_max(p.max_normal_impulse);
-    impulse
+    }
 }
 
 /// The change of friction impulse of a point in every lane, given its tangent relative

@@ -11,7 +11,7 @@
 //! Only capacity is kept: every buffer is cleared when taken and every element is written
 //! before it is read, so nothing of a previous step can reach the results.
 
-use super::packed::{AnchorLanes, Applied, Chunk};
+use super::packed::{Anchors, Applied, Chunk};
 use super::{BodyState, ContactConstraint, LANES, SolverBody};
 use std::cell::RefCell;
 
@@ -24,7 +24,7 @@ pub(super) struct Buffers {
     pub(super) state_of: Vec<u32>,
     pub(super) start_velocities: Vec<SolverBody>,
     pub(super) chunks: Vec<Chunk>,
-    pub(super) anchors: Vec<[AnchorLanes; 2]>,
+    pub(super) anchors: Vec<Anchors>,
     pub(super) applied: Vec<[Applied; 2]>,
     pub(super) order: SweepOrder,
     /// The restitution pass's buffers (refilled by the pass itself).

@@ -273,6 +273,9 @@ mod tests {
                 softness: Softness::new(30.0, 10.0, 1.0 / 240.0),
                 points,
                 count: specs.len(),
+                offset: Vector::zeros(),
+                radii: (0.0, 0.0),
+                thin: (false, false),
             });
         }
         out
