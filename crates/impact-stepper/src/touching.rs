@@ -63,8 +63,7 @@ fn is_impact(a: &RigidBody, b: &RigidBody, closing: Real, speeds: (Real, Real)) 
 /// how fast (positive when closing): the middle of its two points when both close (a box
 /// landing flat rebounds without spin), else the point that closes faster. The point is in
 /// `a`'s frame; `b` is met at its image `c.offset` away.
-pub(crate) fn closing_point(bodies: &BodySet, c: &ContactPair) -> Option<(Point, Real)> {
-    let (a, b) = (bodies.get(c.a)?, bodies.get(c.b)?);
+fn closing_point(a: &RigidBody, b: &RigidBody, c: &ContactPair) -> Option<(Point, Real)> {
     let closing = |p: &Point| {
         -(b.velocity_at_point(&(p - c.offset)) - a.velocity_at_point(p)).dot(&c.manifold.normal)
     };
@@ -125,11 +124,13 @@ pub(crate) struct Closing<'a> {
 /// The buffers of [`resolve_closing`], kept from step to step.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ClosingScratch {
-    /// Indices into the contacts of the touching pairs that may be impacts.
+    /// Indices into the contacts of the touching pairs.
     candidates: Vec<u32>,
-    /// `(slot, candidate index)` for both bodies of every candidate, sorted: the candidates
-    /// that share a body with a pair just resolved.
-    incident: Vec<(u32, u32)>,
+    /// Per body slot, and one past the last: where its candidates start in `incident`.
+    first: Vec<u32>,
+    /// The candidates of each slot, grouped by slot: the pairs that share a body with a pair
+    /// just resolved.
+    incident: Vec<u32>,
     heap: BinaryHeap<Reverse<u32>>,
     queued: Vec<bool>,
     /// Impacts so far of each candidate.
@@ -139,6 +140,9 @@ pub(crate) struct ClosingScratch {
 /// Resolves the touching pairs of `step.contacts` that close fast (see the module docs) and
 /// pass `eligible`, and calls `resolved` with each impulse and its pair, in the order they
 /// were resolved; both see `state`. Returns how many were.
+///
+/// Most steps have no such pair, and pay one look at each touching pair: the lists of the
+/// pairs each body is in are only made once one closes.
 pub(crate) fn resolve_closing<S>(
     bodies: &mut BodySet,
     step: &Closing<'_>,
@@ -149,59 +153,80 @@ pub(crate) fn resolve_closing<S>(
 ) -> usize {
     let ClosingScratch {
         candidates,
+        first,
         incident,
         heap,
         queued,
         impacts,
     } = scratch;
     candidates.clear();
-    incident.clear();
     heap.clear();
-    queued.clear();
-    impacts.clear();
+    let closes = |bodies: &BodySet, state: &S, c: &ContactPair| -> Option<Point> {
+        let (a, b) = (bodies.get(c.a)?, bodies.get(c.b)?);
+        let (point, closing) = closing_point(a, b, c)?;
+        (is_impact(a, b, closing, step.speeds) && eligible(bodies, c, state)).then_some(point)
+    };
     for (i, c) in step.contacts.iter().enumerate() {
-        if c.manifold.min_separation() <= step.reach && eligible(bodies, c, state) {
-            let k = candidates.len() as u32;
+        if c.manifold.min_separation() <= step.reach {
+            if closes(bodies, state, c).is_some() {
+                heap.push(Reverse(candidates.len() as u32));
+            }
             candidates.push(i as u32);
-            incident.push((c.a.index, k));
-            incident.push((c.b.index, k));
         }
     }
-    if candidates.is_empty() {
+    if heap.is_empty() {
         return 0;
     }
-    incident.sort_unstable();
-    queued.resize(candidates.len(), false);
-    impacts.resize(candidates.len(), 0);
-    let closes = |bodies: &BodySet, state: &S, k: u32| -> Option<Point> {
-        let c = &step.contacts[candidates[k as usize] as usize];
-        if !eligible(bodies, c, state) {
-            return None;
-        }
-        let (a, b) = (bodies.get(c.a)?, bodies.get(c.b)?);
-        let (point, closing) = closing_point(bodies, c)?;
-        is_impact(a, b, closing, step.speeds).then_some(point)
-    };
-    for k in 0..candidates.len() as u32 {
-        if closes(bodies, state, k).is_some() {
-            heap.push(Reverse(k));
-            queued[k as usize] = true;
+    // The candidates of each slot, by counting: `first[s]` ends up where slot `s`'s start.
+    let slots = step
+        .contacts
+        .iter()
+        .map(|c| c.a.index.max(c.b.index) as usize + 1)
+        .max()
+        .unwrap_or(0);
+    first.clear();
+    first.resize(slots + 1, 0);
+    for &i in candidates.iter() {
+        let c = &step.contacts[i as usize];
+        first[c.a.index as usize + 1] += 1;
+        first[c.b.index as usize + 1] += 1;
+    }
+    for s in 1..first.len() {
+        first[s] += first[s - 1];
+    }
+    incident.clear();
+    incident.resize(2 * candidates.len(), 0);
+    for (k, &i) in candidates.iter().enumerate() {
+        let c = &step.contacts[i as usize];
+        for slot in [c.a.index as usize, c.b.index as usize] {
+            incident[first[slot] as usize] = k as u32;
+            first[slot] += 1;
         }
     }
+    // Each start now holds the next slot's: shifted back by one place.
+    first.rotate_right(1);
+    first[0] = 0;
+    queued.clear();
+    queued.resize(candidates.len(), false);
+    for Reverse(k) in heap.iter() {
+        queued[*k as usize] = true;
+    }
+    impacts.clear();
+    impacts.resize(candidates.len(), 0);
     let mut count = 0;
     while let Some(Reverse(k)) = heap.pop() {
         queued[k as usize] = false;
         if count >= step.most {
             break;
         }
+        let c = &step.contacts[candidates[k as usize] as usize];
         if impacts[k as usize] >= step.most_per_pair {
             continue;
         }
-        let Some(point) = closes(bodies, state, k) else {
+        let Some(point) = closes(bodies, state, c) else {
             continue;
         };
         impacts[k as usize] += 1;
-        let c = &step.contacts[candidates[k as usize] as usize];
         let Some(impulse) = resolve_at_image(bodies, c, point, &step.settings) else {
             continue;
         };
@@ -209,13 +234,10 @@ pub(crate) fn resolve_closing<S>(
         resolved(bodies, c, impulse, state);
         // The pairs that share a body with this one may close now (the next disc of a
         // line); the first of them in order goes next.
-        for slot in [c.a.index, c.b.index] {
-            let from = incident.partition_point(|&(s, _)| s < slot);
-            for &(s, j) in &incident[from..] {
-                if s != slot {
-                    break;
-                }
-                if !queued[j as usize] && closes(bodies, state, j).is_some() {
+        for slot in [c.a.index as usize, c.b.index as usize] {
+            for &j in &incident[first[slot] as usize..first[slot + 1] as usize] {
+                let other = &step.contacts[candidates[j as usize] as usize];
+                if !queued[j as usize] && closes(bodies, state, other).is_some() {
                     heap.push(Reverse(j));
                     queued[j as usize] = true;
                 }
