@@ -316,6 +316,18 @@ pub(crate) fn pushed_through(
         return false;
     }
     let (a1, b1) = (*a.pose(), translated(b.pose(), &c.offset));
+    // Through a zero-thickness segment, a centre of mass that crossed it is through,
+    // whichever way the closest-point normal turned: a stick pressed across a segment near
+    // its end overlaps it sideways, its normal not turned round.
+    match (a.shape(), b.shape()) {
+        (_, Shape::Segment(_)) if centre_went_through((a, &a0), (b, &b0), &c.offset, dt) => {
+            return true;
+        }
+        (Shape::Segment(_), _) if centre_went_through((b, &b0), (a, &a0), &-c.offset, dt) => {
+            return true;
+        }
+        _ => {}
+    }
     let end = distance(a.shape(), &a1, b.shape(), &b1);
     if !turned_round(end.normal, c.manifold.normal, (a, &a0, &a1), (b, &b0, &b1)) {
         return false;
