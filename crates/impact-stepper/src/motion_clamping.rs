@@ -143,7 +143,13 @@ pub struct ClampReport {
     /// its start (fraction 0, in `clamped`) and both leave moving as one body, as after
     /// [`crossings_stopped`](Self::crossings_stopped).
     pub closing_stopped: usize,
-    /// The bodies stopped short of their target, sorted by handle.
+    /// The bodies stopped short of their target, sorted by handle. A clamp at a time of
+    /// impact changes a body's velocity only by the gravity of the time it lost (see the
+    /// stepper's "One step"); the pairs of [`crossings_stopped`](Self::crossings_stopped)
+    /// and [`closing_stopped`](Self::closing_stopped), listed here at fraction 0, leave
+    /// moving as one, which against a static body is standing still: freed to slide along
+    /// it, such a body was pressed through again at the next step, and the tumbling rain
+    /// held hundreds of them in mid-air.
     pub clamped: Vec<ClampedBody>,
     /// The time lost over all clamped bodies (seconds): the sum of their `time_lost`.
     pub time_lost: Real,
