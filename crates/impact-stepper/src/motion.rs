@@ -320,10 +320,16 @@ pub(crate) fn pushed_through(
     // whichever way the closest-point normal turned: a stick pressed across a segment near
     // its end overlaps it sideways, its normal not turned round.
     match (a.shape(), b.shape()) {
-        (_, Shape::Segment(_)) if centre_went_through((a, &a0), (b, &b0), &c.offset, dt) => {
+        (_, Shape::Segment(segment))
+            if may_cross(segment, (&translated(&b0, &c.offset), &b1), (a, &a0, &a1))
+                && centre_went_through((a, &a0), (b, &b0), &c.offset, dt) =>
+        {
             return true;
         }
-        (Shape::Segment(_), _) if centre_went_through((b, &b0), (a, &a0), &-c.offset, dt) => {
+        (Shape::Segment(segment), _)
+            if may_cross(segment, (&a0, &a1), (b, &translated(&b0, &c.offset), &b1))
+                && centre_went_through((b, &b0), (a, &a0), &-c.offset, dt) =>
+        {
             return true;
         }
         _ => {}
@@ -335,6 +341,26 @@ pub(crate) fn pushed_through(
     end.distance < reach
         || centre_went_through((a, &a0), (b, &b0), &c.offset, dt)
         || centre_went_through((b, &b0), (a, &a0), &-c.offset, dt)
+}
+
+/// Whether the centre of mass of `body` (from `start` to `end`) can have crossed `segment`
+/// (at `from` and `to`, the same pose for a segment that does not move): `false` only when
+/// the segment stood still and the centre stayed strictly on one side of its line.
+fn may_cross(
+    segment: &Segment,
+    (from, to): (&Isometry, &Isometry),
+    (body, start, end): (&RigidBody, &Isometry, &Isometry),
+) -> bool {
+    if from != to {
+        return true;
+    }
+    let (p, q) = (from * segment.a(), from * segment.b());
+    let side = |c: Point| cross(&(q - p), &(c - p));
+    let (s0, s1) = (
+        side(start * body.local_center()),
+        side(end * body.local_center()),
+    );
+    !(s0 > 0.0 && s1 > 0.0 || s0 < 0.0 && s1 < 0.0)
 }
 
 /// Whether the normal `end` of a pair at the end of the step (from `a` toward `b`) points
