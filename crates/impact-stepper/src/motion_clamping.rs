@@ -9,7 +9,8 @@ use crate::motion::{
     pushed_through, rebuilt_sweep, turned_round,
 };
 use crate::ramp::Ramp;
-use crate::stepper::{DiscreteReport, StepContext, Stepper, solve_contacts};
+pub use crate::report::{ClampReport, ClampedBody};
+use crate::stepper::{StepContext, Stepper, solve_contacts};
 use crate::sweep_pairs::SweepPairs;
 use crate::swing::{anchored, swinging_deepening, swings, unit_normal};
 use crate::touching::{self, Closing, ClosingScratch};
@@ -97,62 +98,6 @@ impl From<MotionClampingSettings> for MotionClampingSettingsDef {
             toi: s.toi,
         }
     }
-}
-
-/// One body that [`MotionClamping`] stopped short of its target this step.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ClampedBody {
-    /// The body.
-    pub body: BodyHandle,
-    /// Where along its motion over the step the body stopped, in `[0, 1)`: its earliest
-    /// safe time-of-impact fraction.
-    pub fraction: Real,
-    /// The simulated time the body lost, `(1 - fraction) * dt` seconds.
-    pub time_lost: Real,
-}
-
-/// What [`MotionClamping`] reports about one step.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ClampReport {
-    /// The report of the discrete step that produced the targets.
-    pub discrete: DiscreteReport,
-    /// Impacts of touching pairs that closed fast at the start of the step, resolved before
-    /// the contact solver's step (each one is a [`CollisionEvent`](crate::CollisionEvent)
-    /// at fraction 0 in [`World::events`](crate::World::events); no hook is called).
-    pub start_impacts: usize,
-    /// CCD bodies whose motion exceeded the velocity threshold and was checked.
-    pub checked_bodies: usize,
-    /// Time-of-impact queries run (candidates of the checked bodies).
-    pub toi_queries: usize,
-    /// Candidate pairs skipped because the shapes overlapped at the start of the step (left
-    /// to the contact solver).
-    pub overlapping: usize,
-    /// Candidate pairs skipped because the shapes were already within the target
-    /// separation at the start (a hit at fraction 0), the step's contact manifolds held the
-    /// pair, and the targets are still on the same side: the contact solver held them.
-    pub touching: usize,
-    /// Contacts the solver would have pushed through each other (their closest-point normal
-    /// turned round over the step, which no time of impact sees since the pair overlapped):
-    /// their dynamic bodies stay at their start poses (fraction 0, in `clamped`), and leave
-    /// with one rigid motion, that of the two as one body (linear and angular momentum
-    /// kept), or the other body's if it is not dynamic: clamped with the velocities that
-    /// pushed them through, they were pushed through again at every step.
-    pub crossings_stopped: usize,
-    /// Pairs within the target separation at the start, held by the contact solver, whose
-    /// targets still overlap beyond the tolerance or turned round: the checked body stays at
-    /// its start (fraction 0, in `clamped`) and both leave moving as one body, as after
-    /// [`crossings_stopped`](Self::crossings_stopped).
-    pub closing_stopped: usize,
-    /// The bodies stopped short of their target, sorted by handle. A clamp at a time of
-    /// impact changes a body's velocity only by the gravity of the time it lost (see the
-    /// stepper's "One step"); the pairs of [`crossings_stopped`](Self::crossings_stopped)
-    /// and [`closing_stopped`](Self::closing_stopped), listed here at fraction 0, leave
-    /// moving as one, which against a static body is standing still: freed to slide along
-    /// it, such a body was pressed through again at the next step, and the tumbling rain
-    /// held hundreds of them in mid-air.
-    pub clamped: Vec<ClampedBody>,
-    /// The time lost over all clamped bodies (seconds): the sum of their `time_lost`.
-    pub time_lost: Real,
 }
 
 /// Per body slot: the start pose, and the motion over the step once the targets are known;
