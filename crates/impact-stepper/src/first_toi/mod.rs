@@ -39,8 +39,9 @@ use state::{Run, Scratch};
 /// bounce off thin walls and off each other where they meet, and no time is lost.
 ///
 /// # One step
-/// 1. **Split the contacts.** A dynamic body with [`RigidBody::ccd`](impact_solver::RigidBody::ccd) whose motion bound over
-///    the step exceeds [`FirstTimeOfImpactSettings::velocity_threshold`] bounding radii is
+/// 1. **Split the contacts.** A dynamic body with
+///    [`RigidBody::ccd`](impact_solver::RigidBody::ccd) whose motion bound over the step
+///    exceeds [`FirstTimeOfImpactSettings::velocity_threshold`] bounding radii is
 ///    *checked*. A contact manifold of a checked body whose points are all farther apart
 ///    than the target separation plus the tolerance is taken from the contact solver: that
 ///    pair is the event loop's. The others (resting and slow contacts, and touching pairs)
@@ -55,24 +56,26 @@ use state::{Run, Scratch};
 ///    ([`FirstToiReport::crossings_stopped`]), unless it is two dynamic bodies whose meeting
 ///    the plan below asks along those courses.
 /// 3. **Plan.** Each body's *reach*, its swept box grown on every side by 3% of its course's
-///    length, goes into one sort and sweep whose pairs give every body a neighbour list for the
-///    step (in a periodic domain, a hierarchical grid's pairs; the world's broadphase, built
-///    for the start velocities, is not asked), and into that grid, which answers the searches
-///    of reaches that grow during the step. For each checked
-///    body, one time of impact per neighbour whose course's box meets its own and not held by the
-///    solver (unless either body swings, see below), static or moving, along both sweeps. Hits
-///    enter an event queue, ordered by time then by slots.
+///    length and half its bounding radius, goes into one sort and sweep whose pairs give
+///    every body a neighbour list for the step (in a periodic domain, a hierarchical grid's
+///    pairs; the world's broadphase, built for the start velocities, is not asked), and into
+///    that grid, which answers the searches of reaches that grow during the step. For each
+///    checked body, one time of impact per neighbour whose course's box meets its own and
+///    not held by the solver (unless either body swings, see below), static or moving, along
+///    both sweeps. Hits enter an event queue, ordered by time then by slots.
 /// 4. **Advance to the earliest impact.** Entries planned with an outdated course of either
 ///    body (per-body version counters) are dropped. The two bodies are brought to the time
-///    of the impact, which [`resolve_impact`] resolves (restitution, friction, full angular
-///    terms); a [`CollisionEvent`] is recorded and the hook runs.
-/// 5. **Re-plan what changed.** The two bodies, and any the hook touched, continue from the impact
-///    at their new velocities: versions bumped, and their impacts for the rest of the step
-///    re-planned against their neighbour lists (a static body keeps its course and plans nothing:
-///    each of its pairs is planned by the other body, whenever that body's course changes). A
-///    course that leaves its body's reach grows the reach, and a query of the grid adds the new
-///    neighbours to both lists ([`FirstToiReport::reach_escapes`]). Nothing else is recomputed.
-///    Repeat from 4 until the queue is empty; every body then ends the step on its course.
+///    of the impact, which [`resolve_impact`](impact_solver::resolve_impact) resolves
+///    (restitution, friction, full angular terms); a
+///    [`CollisionEvent`](crate::CollisionEvent) is recorded and the hook runs.
+/// 5. **Re-plan what changed.** The two bodies, and any the hook touched, continue from the
+///    impact at their new velocities: versions bumped, and their impacts for the rest of the
+///    step re-planned against their neighbour lists (a static body keeps its course and plans
+///    nothing: each of its pairs is planned by the other body, whenever that body's course
+///    changes). A course that leaves its body's reach grows the reach, and a query of the
+///    grid adds the new neighbours to both lists ([`FirstToiReport::reach_escapes`]).
+///    Nothing else is recomputed. Repeat from 4 until the queue is empty; every body then
+///    ends the step on its course.
 ///
 /// With [`FirstTimeOfImpactSettings::reach_skin`], a moving body's reach is instead its
 /// bounding disc grown by the skin, and the queue also holds its *escape*, when its centre

@@ -456,11 +456,11 @@ impl Run<'_> {
     ///
     /// The impact is at once if the closest points approach (see
     /// [`deepening`](Run::deepening)). Otherwise, when neither body swings (see
-    /// [`Scratch::swings`]), there is none: under translation the overlap of two convex shapes
-    /// only deepens if it deepens at once. A swinging body can part where it overlaps and
-    /// strike with its far side (a stick resting on a segment, struck at one end, swung its
-    /// other end through): the pair is then followed along the courses
-    /// ([`swinging_deepening`]).
+    /// [`Scratch::swings`](super::state::Scratch::swings)), there is none: under translation
+    /// the overlap of two convex shapes only deepens if it deepens at once. A swinging body
+    /// can part where it overlaps and strike with its far side (a stick resting on a
+    /// segment, struck at one end, swung its other end through): the pair is then followed
+    /// along the courses ([`swinging_deepening`]).
     #[cold]
     #[inline(never)]
     fn overlapping(

@@ -81,11 +81,11 @@ struct Scratch {
 ///    speculative contacts with static and kinematic bodies, only contacts within the target
 ///    separation plus the tolerance of them at the start. The world gives the broadphase
 ///    such a body's box at its start pose, padded by the world's speculative pad (or that
-///    distance, if larger), instead of its swept box ([`Stepper::contact_reach`]). The clamp below covers the rest of its motion against
-///    every body, exactly for static ones, so the solver needs no speculative contact to
-///    stop it; speculative contacts with other dynamic bodies, which the clamp covers only
-///    along their unclamped targets, are kept wherever the broadphase finds them. The poses
-///    the step reaches are *targets*.
+///    distance, if larger), instead of its swept box ([`Stepper::contact_reach`]). The
+///    clamp below covers the rest of its motion against every body, exactly for static
+///    ones, so the solver needs no speculative contact to stop it; speculative contacts with
+///    other dynamic bodies, which the clamp covers only along their unclamped targets, are
+///    kept wherever the broadphase finds them. The poses the step reaches are *targets*.
 /// 2. Each body's motion over the step is rebuilt from its start pose and its target as a
 ///    constant-velocity [`Sweep`]: linear velocity `(c1 - c0) / dt` of the centre of mass,
 ///    angular velocity `dtheta / dt`. The solver's substeps make the real path piecewise, so

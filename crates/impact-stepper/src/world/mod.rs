@@ -399,7 +399,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// The collision events of the last successful step, in time order: each impact the
     /// stepper resolved inside the step, with its absolute time, fraction of the step,
     /// bodies, point, normal, approach speed and impulse. Only
-    /// [`FirstTimeOfImpact`](crate::FirstTimeOfImpact) resolves impacts inside a step;
+    /// [`FirstTimeOfImpact`] resolves impacts inside a step;
     /// the other steppers record none.
     #[inline]
     pub fn events(&self) -> &[CollisionEvent] {
