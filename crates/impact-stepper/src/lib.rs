@@ -95,6 +95,7 @@ mod grid;
 mod motion;
 mod motion_clamping;
 mod ramp;
+mod report;
 pub mod scenes;
 mod settings;
 mod stepper;
