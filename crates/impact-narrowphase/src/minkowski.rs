@@ -12,6 +12,7 @@
 //! `docs/algorithms/toi.md` has the derivation and the proof of the corner case below.
 
 use crate::scratch::Scratch;
+use impact_geometry::tolerances::{COORDINATE_ROUNDING_RELATIVE, FACE_END_SLACK_RELATIVE};
 use impact_geometry::{Real, Vector, cross};
 
 /// A vertex of `K`: `a[ia] - b[j]` for some vertex `j` of `B`.
@@ -451,7 +452,7 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
     // of the coordinates, with room for the edge directions' own (a sliver's two sides,
     // nominally parallel, are not quite, which moves where a far ray crosses them).
     let extent = largest_coordinate(k.iter().map(|v| v.p));
-    let graze = 1e-12 * (extent + d.amax() + placed_at);
+    let graze = COORDINATE_ROUNDING_RELATIVE * (extent + d.amax() + placed_at);
     let mut t_enter = 0.0;
     let mut enter_face: Option<(usize, Vector)> = None;
     let mut t_exit = Real::INFINITY;
@@ -593,7 +594,7 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
             // pushed-out edges no longer bound it. (The size of `K`, not of the face: `K` of
             // the other argument order is the same size, and its entry may be through
             // another face; a slack per face let a miss by 1e-9 be a hit in one order only.)
-            let slack = 1e-9 * extent;
+            let slack = FACE_END_SLACK_RELATIVE * extent;
             if (-slack..=len + slack).contains(&lambda) {
                 return face_hit((lambda / len).clamp(0.0, 1.0));
             }
@@ -628,7 +629,7 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
                 // of a sliver's long side, which an exact end-to-end contact reaches only to
                 // rounding (found by the aligned scenes: collinear segments meeting end to end
                 // at target separation zero entered through a short side in one order).
-                let slack = 1e-9 * extent * len2.sqrt();
+                let slack = FACE_END_SLACK_RELATIVE * extent * len2.sqrt();
                 if len2 > 0.0 && (-slack..=len2 + slack).contains(&along) {
                     beside = Some((edge, (along / len2).clamp(0.0, 1.0)));
                     break;

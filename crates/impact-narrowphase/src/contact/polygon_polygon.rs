@@ -6,7 +6,7 @@ use super::circle_polygon::vertex_feature;
 use super::rounded::{Core, Quad, Rounded};
 use super::{ContactId, ContactPoint, Manifold};
 use crate::minkowski::{largest_coordinate, rounding_at};
-use impact_geometry::tolerances::LINEAR_SLOP;
+use impact_geometry::tolerances::{COORDINATE_ROUNDING_RELATIVE, LINEAR_SLOP};
 use impact_geometry::{ConvexPolygon, Isometry, Point, Real, Vector};
 
 /// The vertex after `i` of a core with `n` vertices (without the integer division of `%`,
@@ -264,7 +264,8 @@ impl AlongFace {
             upper1: edge.dot(&tangent),
             lower2: (v22 - v11).dot(&tangent),
             upper2: (v21 - v11).dot(&tangent),
-            rounding: 1e-12 * (v11.amax() + v12.amax() + v21.amax() + v22.amax()),
+            rounding: COORDINATE_ROUNDING_RELATIVE
+                * (v11.amax() + v12.amax() + v21.amax() + v22.amax()),
         }
     }
 

@@ -8,6 +8,7 @@
 //! form serves rotating discs too.
 
 use crate::{Hit, NoClosedForm, Toi, ToiOptions};
+use impact_geometry::tolerances::GAP_NORMALISES_RELATIVE;
 use impact_geometry::{Circle, Point, Sweep, Vector, cross};
 
 /// The first fraction of the step at which circles `a` and `b` come within
@@ -134,7 +135,7 @@ impl HitFrame {
         // At a hit |offset| = gap up to rounding: dividing by it saves a square root, unless
         // the gap is tiny next to the rounding of the offset's terms (zero radii, subnormal
         // targets): then normalise, and if the centres coincide use the approach direction.
-        let normal = if gap > 1e-6 * self.scale {
+        let normal = if gap > GAP_NORMALISES_RELATIVE * self.scale {
             offset * (1.0 / gap)
         } else {
             offset

@@ -84,6 +84,7 @@ use crate::distance::distance;
 use crate::gjk::{GjkCache, GjkOutput, Placed, farthest, gjk_distance, gjk_placed};
 use crate::minkowski::{circle_entry, circle_exit};
 use crate::{Hit, Toi, ToiOptions};
+use impact_geometry::tolerances::ROUNDING_MARGIN_RELATIVE;
 use impact_geometry::{
     Circle, Isometry, Point, Real, Rotation, Shape, Strip, Sweep, Vector, cross,
     cross_scalar_vector, nalgebra, perp, rotation_by, rotations_by,
@@ -208,7 +209,7 @@ impl Window {
         let pp = p.norm_squared();
         let reach = a.bounding_radius() + b.bounding_radius() + target;
         // Rounding in the positions must not shrink the window: widen it far beyond it.
-        let reach = reach + 1e-9 * (reach + pp.sqrt());
+        let reach = reach + ROUNDING_MARGIN_RELATIVE * (reach + pp.sqrt());
         let close_start = pp <= (reach + tolerance) * (reach + tolerance);
         // In the frame of A's centre, B's centre starts at `p` and moves by `v`: the point
         // `t v` against the circle of radius `reach` about `-p`.
@@ -379,7 +380,7 @@ fn starts_beyond_box(center: Point, radius: Real, still: &Mover<'_>, reach: Real
     let dy = (bounds.mins.y - center.y)
         .max(center.y - bounds.maxs.y)
         .max(0.0);
-    let margin = 1e-9 * (1.0 + center.coords.amax() + radius + reach);
+    let margin = ROUNDING_MARGIN_RELATIVE * (1.0 + center.coords.amax() + radius + reach);
     (dx * dx + dy * dy).sqrt() - radius > reach + margin
 }
 

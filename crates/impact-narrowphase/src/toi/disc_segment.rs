@@ -13,6 +13,7 @@
 use super::linear::{LinearBody, is_point_like};
 use crate::minkowski::{rounding_at, vertex_entry};
 use crate::{Hit, Toi, ToiOptions};
+use impact_geometry::tolerances::FACE_END_SLACK_RELATIVE;
 use impact_geometry::{Real, Vector};
 
 /// The time of impact of the disc `a` (one core point) and the rounded segment `b` (two
@@ -96,7 +97,7 @@ pub(crate) fn cast_disc_segment(
         // 1e-9 of the obstacle's size (an entry that far past an end is rho from the segment
         // to within (1e-9 size)^2 / rho).
         let along = -(w0 + d * t).dot(&e) / length;
-        let slack = 1e-9 * w0.amax().max(w1.amax());
+        let slack = FACE_END_SLACK_RELATIVE * w0.amax().max(w1.amax());
         if (-slack..=length + slack).contains(&along) {
             return Some(hit(t, n, rho));
         }

@@ -6,6 +6,9 @@ use crate::minkowski::{
     Cast, CastInput, CorePoints, cast, largest_coordinate, minkowski_sum, rounding_at,
 };
 use crate::{Hit, NoClosedForm, Toi, ToiOptions};
+use impact_geometry::tolerances::{
+    COORDINATE_ROUNDING_RELATIVE, PARALLEL_FACES_ANGLE, POINT_SEGMENT_RELATIVE,
+};
 use impact_geometry::{Isometry, Point, Real, Sweep, Vector};
 
 /// A core moving without rotation: body-frame vertices (with the polygon's stored outward
@@ -73,7 +76,7 @@ pub(crate) fn relative_points(
 /// since a noisy direction would misplace it among the edges of the Minkowski difference.
 pub(crate) fn is_point_like(p: Vector, q: Vector, origin: &Vector) -> bool {
     let scale = p.amax().max(q.amax()).max(origin.amax());
-    (q - p).amax() <= 1e-9 * scale
+    (q - p).amax() <= POINT_SEGMENT_RELATIVE * scale
 }
 
 /// The exact time of impact of two translating rounded cores.
@@ -283,7 +286,8 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
             .vector
             .amax()
             .max(b.start.translation.vector.amax());
-        let graze = 1e-12 * (extent(&ca) + extent(&cb) + d.amax() + placed_at);
+        let graze =
+            COORDINATE_ROUNDING_RELATIVE * (extent(&ca) + extent(&cb) + d.amax() + placed_at);
         return ((t_enter - t_exit) * d.amax() > graze).then_some(Toi::Separated);
     }
     let (face, normal) = entry?;
@@ -410,7 +414,7 @@ fn shared_face_middle(
     let ((size_a, scale_a), (size_b, scale_b)) = (reach(&mut a.clone()), reach(&mut b.clone()));
     // Faces tilted by less than a billionth of a radian meet as parallel ones; rounding of the
     // coordinates is allowed for on top.
-    let slack = 1e-9 * (size_a + size_b) + rounding_at(scale_a.max(scale_b));
+    let slack = PARALLEL_FACES_ANGLE * (size_a + size_b) + rounding_at(scale_a.max(scale_b));
     middle_along_faces(a, b, normal, slack, on_a).unwrap_or(on_a)
 }
 

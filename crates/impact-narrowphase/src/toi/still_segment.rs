@@ -21,6 +21,7 @@
 
 use super::conservative_advancement::{lesser, positive, root, shortest_root};
 use crate::{Hit, Toi, ToiOptions};
+use impact_geometry::tolerances::ROUNDING_MARGIN_RELATIVE;
 use impact_geometry::{
     Isometry, Point, Real, Segment, Shape, Sweep, Vector, cross, nalgebra, perp, sin_cos,
 };
@@ -73,7 +74,7 @@ pub(crate) fn over_still_segment(
     let fall = -normal.dot(&sweep.displacement());
     // The bounding circle about the centre of mass against the line: before it reaches the
     // offset, no vertex can (widened far beyond the rounding of the positions).
-    let margin = 1e-9 * (height.abs() + arm + offset + lifted.norm());
+    let margin = ROUNDING_MARGIN_RELATIVE * (height.abs() + arm + offset + lifted.norm());
     let clear = height - arm - offset - margin;
     let mut t = 0.0;
     if clear > 0.0 {

@@ -12,6 +12,7 @@
 //! evaluation.
 
 use super::conservative_advancement::root;
+use impact_geometry::tolerances::ROUNDING_MARGIN_RELATIVE;
 use impact_geometry::{Point, Real, Rotation, Strip, Vector, perp, rotation_by, rotations_by};
 
 /// How many steps the strips take before handing over (whatever they proved is kept). Each
@@ -56,7 +57,7 @@ impl TurningStrip {
         Self {
             normal: rotation * strip.normal,
             middle: strip.middle - strip.normal.dot(&local_center.coords),
-            reach: reach + 1e-9 * (reach + offset.norm() + drift.norm()),
+            reach: reach + ROUNDING_MARGIN_RELATIVE * (reach + offset.norm() + drift.norm()),
             turn,
             offset,
             drift,
