@@ -35,6 +35,7 @@
 pub mod audit;
 pub mod contact;
 pub mod distance;
+mod face_middle;
 #[cfg(feature = "arbitrary")]
 pub mod fuzzing;
 pub mod gjk;
@@ -44,11 +45,9 @@ mod scratch;
 pub mod toi;
 mod toi_result;
 
-pub use contact::{
-    ContactId, ContactPoint, Manifold, contact_manifold, contact_manifold_on_side,
-    shared_face_middle,
-};
+pub use contact::{ContactId, ContactPoint, Manifold, contact_manifold, contact_manifold_on_side};
 pub use distance::{Distance, distance};
+pub use face_middle::shared_face_middle;
 pub use gjk::{GjkCache, GjkOutput, gjk_distance};
 pub use options::{ToiOptions, ToiOptionsError};
 pub use toi::{

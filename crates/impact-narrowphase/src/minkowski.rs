@@ -12,8 +12,10 @@
 //! `docs/algorithms/toi.md` has the derivation and the proof of the corner case below.
 
 use crate::scratch::Scratch;
-use impact_geometry::tolerances::{COORDINATE_ROUNDING_RELATIVE, FACE_END_SLACK_RELATIVE};
-use impact_geometry::{Real, Vector, cross};
+use impact_geometry::tolerances::{
+    COORDINATE_ROUNDING_RELATIVE, FACE_END_SLACK_RELATIVE, POINT_SEGMENT_RELATIVE,
+};
+use impact_geometry::{Isometry, Point, Real, Vector, cross};
 
 /// A vertex of `K`: `a[ia] - b[j]` for some vertex `j` of `B`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -32,6 +34,37 @@ pub(crate) type Obstacle = Scratch<KVertex, INLINE>;
 
 /// Points of one core, relative to the reference origin.
 pub(crate) type CorePoints = Scratch<Vector, INLINE>;
+
+/// Core points in the world frame minus `origin`; a zero-length segment becomes a point.
+pub(crate) fn relative_points(
+    core: &[Point],
+    pose: &Isometry,
+    origin: &Vector,
+    negate: bool,
+) -> CorePoints {
+    let mut out = CorePoints::new();
+    let offset = pose.translation.vector - origin;
+    let sign = if negate { -1.0 } else { 1.0 };
+    for p in core {
+        out.push((pose.rotation * p.coords + offset) * sign);
+    }
+    if core.len() == 2 && is_point_like(out.as_slice()[0], out.as_slice()[1], origin) {
+        let mut single = CorePoints::new();
+        single.push((out.as_slice()[0] + out.as_slice()[1]) * 0.5);
+        return single;
+    }
+    out
+}
+
+/// Whether a segment is so short next to its coordinates ([`POINT_SEGMENT_RELATIVE`] of them)
+/// that its direction is rounding noise: such a segment is a point for every query (an error
+/// of that much, relative), since a noisy direction would misplace it among the edges of the
+/// Minkowski difference. Every query (time of impact, distance, contacts) asks this, so that
+/// all see the same shape.
+pub(crate) fn is_point_like(p: Vector, q: Vector, origin: &Vector) -> bool {
+    let scale = p.amax().max(q.amax()).max(origin.amax());
+    (q - p).amax() <= POINT_SEGMENT_RELATIVE * scale
+}
 
 /// A place on the boundary of `K`: the point `(1 - s) * K[k0] + s * K[k1]`.
 #[derive(Debug, Clone, Copy)]

@@ -15,7 +15,6 @@ mod circle_capsule;
 mod circle_circle;
 mod circle_polygon;
 mod circle_segment;
-pub(crate) mod face_middle;
 mod on_side;
 mod polygon_polygon;
 mod rounded;
@@ -29,7 +28,9 @@ pub use circle_capsule::contact_circle_capsule;
 pub use circle_circle::contact_circle_circle;
 pub use circle_polygon::contact_circle_polygon;
 pub use circle_segment::contact_circle_segment;
-pub use face_middle::shared_face_middle;
+// Where two flush faces touch: it lives at the crate root, beside the time of impact that
+// places its hits with it, and is offered here with the manifolds.
+pub use crate::face_middle::shared_face_middle;
 pub use on_side::contact_manifold_on_side;
 pub use polygon_polygon::contact_polygon_polygon;
 pub use segment_capsule::contact_segment_capsule;

@@ -24,7 +24,7 @@ impl Rounded {
         // A segment too short for its direction to survive rounding is a point.
         if core.len() == 2 {
             let (p, q) = (vertices.as_slice()[0], vertices.as_slice()[1]);
-            if crate::toi::linear::is_point_like(p, q, &Vector::zeros()) {
+            if crate::minkowski::is_point_like(p, q, &Vector::zeros()) {
                 let mut single = Scratch::new();
                 single.push((p + q) * 0.5);
                 vertices = single;

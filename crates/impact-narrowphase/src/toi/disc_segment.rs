@@ -10,8 +10,8 @@
 //! tolerance, sliding, the slack beside a side), and the tests hold the two to the same
 //! answers.
 
-use super::linear::{LinearBody, is_point_like};
-use crate::minkowski::{rounding_at, vertex_entry};
+use super::linear::LinearBody;
+use crate::minkowski::{is_point_like, rounding_at, vertex_entry};
 use crate::{Hit, Toi, ToiOptions};
 use impact_geometry::tolerances::FACE_END_SLACK_RELATIVE;
 use impact_geometry::{Real, Vector};

@@ -1,14 +1,13 @@
 //! The shared closed form for translating shapes: build the configuration-space obstacle of
 //! the two cores and cast the relative motion against it (see [`crate::minkowski`]).
 
-use crate::contact::face_middle::middle_along_faces;
+use crate::face_middle::middle_along_faces;
 use crate::minkowski::{
-    Cast, CastInput, CorePoints, cast, largest_coordinate, minkowski_sum, rounding_at,
+    Cast, CastInput, cast, is_point_like, largest_coordinate, minkowski_sum, relative_points,
+    rounding_at,
 };
 use crate::{Hit, NoClosedForm, Toi, ToiOptions};
-use impact_geometry::tolerances::{
-    COORDINATE_ROUNDING_RELATIVE, PARALLEL_FACES_ANGLE, POINT_SEGMENT_RELATIVE,
-};
+use impact_geometry::tolerances::{COORDINATE_ROUNDING_RELATIVE, PARALLEL_FACES_ANGLE};
 use impact_geometry::{Isometry, Point, Real, Sweep, Vector};
 
 /// A core moving without rotation: body-frame vertices (with the polygon's stored outward
@@ -48,35 +47,6 @@ impl<'a> LinearBody<'a> {
         self.normals = Some(normals);
         self
     }
-}
-
-/// Core points in the world frame minus `origin`; a zero-length segment becomes a point.
-pub(crate) fn relative_points(
-    core: &[Point],
-    pose: &Isometry,
-    origin: &Vector,
-    negate: bool,
-) -> CorePoints {
-    let mut out = CorePoints::new();
-    let offset = pose.translation.vector - origin;
-    let sign = if negate { -1.0 } else { 1.0 };
-    for p in core {
-        out.push((pose.rotation * p.coords + offset) * sign);
-    }
-    if core.len() == 2 && is_point_like(out.as_slice()[0], out.as_slice()[1], origin) {
-        let mut single = CorePoints::new();
-        single.push((out.as_slice()[0] + out.as_slice()[1]) * 0.5);
-        return single;
-    }
-    out
-}
-
-/// Whether a segment is so short next to its coordinates (1e-9 of them) that its direction is
-/// rounding noise: such a segment is a point for every query (an error of 1e-9 relative),
-/// since a noisy direction would misplace it among the edges of the Minkowski difference.
-pub(crate) fn is_point_like(p: Vector, q: Vector, origin: &Vector) -> bool {
-    let scale = p.amax().max(q.amax()).max(origin.amax());
-    (q - p).amax() <= POINT_SEGMENT_RELATIVE * scale
 }
 
 /// The exact time of impact of two translating rounded cores.
@@ -394,7 +364,7 @@ const PARALLEL: Real = 1.0 - 1e-12;
 
 /// A hit between parallel faces (within 1e-9 rad), moved from `on_a`, where the entry found
 /// one end of the stretch the faces share, to its middle (see
-/// [`crate::contact::face_middle`]): either argument order finds the same stretch, so the hit
+/// [`crate::face_middle`]): either argument order finds the same stretch, so the hit
 /// point no longer depends on which shape comes first (found by a test of aligned features:
 /// a box landing flat and half over another had its point at one end or the other).
 #[cold]
