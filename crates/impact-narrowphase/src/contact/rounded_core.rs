@@ -1,5 +1,6 @@
-//! A shape's core in world coordinates with outward edge normals: the common input of the
-//! manifold routines.
+//! Rounded cores: a shape's core placed in world coordinates with its edges' outward normals
+//! and its radius, the common input of the manifold kernels (`point_core`, `clipping`);
+//! `Quad` holds a box in fixed-size arrays, read through the same `Core` trait.
 
 use crate::scratch::Scratch;
 use impact_geometry::{ConvexPolygon, Isometry, Point, Real, Vector};
