@@ -2,8 +2,8 @@
 //!
 //! Configuration-space obstacle: the capsule's axis rounded by the sum of both radii plus the target separation, a capsule again; the same cast as circle–segment with a larger radius.
 
-use super::disc_segment::cast_disc_segment;
 use super::linear::{LinearBody, cast_linear};
+use super::rounded_segment::cast_circle_rounded_segment;
 use crate::{NoClosedForm, Toi, ToiOptions};
 use impact_geometry::{Capsule, Circle, Sweep};
 
@@ -23,7 +23,10 @@ pub fn toi_circle_capsule(
 ) -> Result<Toi, NoClosedForm> {
     let a = LinearBody::new(a.core(), a.radius(), sweep_a)?;
     let b = LinearBody::new(b.core(), b.radius(), sweep_b)?;
-    Ok(cast_disc_segment(&a, &b, options).unwrap_or_else(|| cast_linear(&a, &b, options)))
+    Ok(
+        cast_circle_rounded_segment(&a, &b, options)
+            .unwrap_or_else(|| cast_linear(&a, &b, options)),
+    )
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //!
 //! Configuration-space obstacle: the segment itself, seen from the circle's centre, rounded by the radius plus the target separation: a capsule. The ray from the centre along the relative motion enters it through one of its two long sides (a line crossing, seed 001) or through the end cap around one end point (a circle root, seed 000).
 
-use super::disc_segment::cast_disc_segment;
 use super::linear::{LinearBody, cast_linear};
+use super::rounded_segment::cast_circle_rounded_segment;
 use crate::{NoClosedForm, Toi, ToiOptions};
 use impact_geometry::{Circle, Isometry, Point, Real, Segment, Sweep, Vector};
 
@@ -23,7 +23,10 @@ pub fn toi_circle_segment(
 ) -> Result<Toi, NoClosedForm> {
     let a = LinearBody::new(a.core(), a.radius(), sweep_a)?;
     let b = LinearBody::new(b.core(), 0.0, sweep_b)?;
-    Ok(cast_disc_segment(&a, &b, options).unwrap_or_else(|| cast_linear(&a, &b, options)))
+    Ok(
+        cast_circle_rounded_segment(&a, &b, options)
+            .unwrap_or_else(|| cast_linear(&a, &b, options)),
+    )
 }
 
 /// [`toi_circle_segment`] for a disc centred on its origin, which starts at `start` and
@@ -55,7 +58,7 @@ pub fn toi_disc_still_segment(
         start: *pose,
         displacement: Vector::zeros(),
     };
-    cast_disc_segment(&a, &b, options).unwrap_or_else(|| cast_linear(&a, &b, options))
+    cast_circle_rounded_segment(&a, &b, options).unwrap_or_else(|| cast_linear(&a, &b, options))
 }
 
 #[cfg(test)]

@@ -77,9 +77,10 @@
 //! centres (the first) or the last normal. GJK runs, warm-started from the last simplex, only
 //! when every test fails.
 
+use super::circle_segment::toi_disc_still_segment;
+use super::closed_form::closed_form_toi;
 use super::still_segment::{OverSegment, over_still_segment};
 use super::turning_strip::{TurningStrip, clear_until};
-use super::{closed_form_toi, toi_disc_still_segment};
 use crate::distance::distance;
 use crate::gjk::{GjkCache, GjkOutput, Placed, farthest, gjk_distance, gjk_placed};
 use crate::minkowski::{circle_entry, circle_exit};

@@ -20,7 +20,7 @@ use impact_geometry::{Real, Vector};
 /// core points); `None` for a segment so short that it is a point (the general cast takes
 /// those, as every query sees them as points).
 #[inline]
-pub(crate) fn cast_disc_segment(
+pub(crate) fn cast_circle_rounded_segment(
     a: &LinearBody<'_>,
     b: &LinearBody<'_>,
     options: &ToiOptions,
@@ -207,7 +207,7 @@ mod tests {
             .unwrap();
             let a = LinearBody::new(&core_a, radius_a, &sweep_a).unwrap();
             let b = LinearBody::new(&core_b, radius_b, &sweep_b).unwrap();
-            let fast = cast_disc_segment(&a, &b, &options).expect("not a point");
+            let fast = cast_circle_rounded_segment(&a, &b, &options).expect("not a point");
             let exact = cast_with_obstacle(&a, &b, &options);
             kinds[match exact {
                 Toi::Hit(h) if h.fraction == 0.0 => 0,
@@ -235,6 +235,6 @@ mod tests {
         let moving = Sweep::translating(Isometry::identity(), Vector::new(10.0, 0.0)).unwrap();
         let a = LinearBody::new(&core_a, 0.5, &moving).unwrap();
         let b = LinearBody::new(&core_b, 0.0, &still).unwrap();
-        assert!(cast_disc_segment(&a, &b, &ToiOptions::default()).is_none());
+        assert!(cast_circle_rounded_segment(&a, &b, &ToiOptions::default()).is_none());
     }
 }
