@@ -241,24 +241,7 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
         return Some(Toi::Separated);
     }
     if t_enter > t_exit {
-        // Entry after exit by a rounding-sized distance is a graze, which the exact path
-        // decides as it does for the sliver of two parallel segments (found by fuzzing: two
-        // segments in an L meeting end to end for an instant were a hit in one argument order
-        // and a miss here in the other).
-        let extent = |core: &LocalCore| largest_coordinate(core.v[..core.len].iter().copied());
-        // The exact path's allowance for a graze (`minkowski::cast`), on this frame's numbers,
-        // but measured along the ray rather than across the exit edge (keeping the exit edge
-        // cost every query 8%): a glancing exit can be a graze there and a miss here, the
-        // flush-sliding case at target separation zero that `toi_properties` leaves out.
-        let placed_at = a
-            .start
-            .translation
-            .vector
-            .amax()
-            .max(b.start.translation.vector.amax());
-        let graze =
-            COORDINATE_ROUNDING_RELATIVE * (extent(&ca) + extent(&cb) + d.amax() + placed_at);
-        return ((t_enter - t_exit) * d.amax() > graze).then_some(Toi::Separated);
+        return exit_before_entry(a, b, &ca, &cb, &d, t_enter - t_exit);
     }
     let (face, normal) = entry?;
     let (k0, k1, on_a_at) = match face {
@@ -301,6 +284,35 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
         point: frame * Point::from(on_a) + a.displacement * t_enter + world_normal * midway,
         normal: world_normal,
     }))
+}
+
+/// The answer when the ray enters the sharp polygon `late` (a time) after it leaves: a miss,
+/// unless by a rounding-sized distance, a graze the exact path decides as it does for the
+/// sliver of two parallel segments (`None`; found by fuzzing: two segments in an L meeting end
+/// to end for an instant were a hit in one argument order and a miss here in the other).
+///
+/// The exact path's allowance for a graze (`minkowski::cast`), on this frame's numbers, but
+/// measured along the ray rather than across the exit edge (keeping the exit edge would cost
+/// every query its bookkeeping): a glancing exit can be a graze there and a miss here, the
+/// flush-sliding case at target separation zero that `toi_properties` leaves out.
+#[inline(always)]
+fn exit_before_entry(
+    a: &LinearBody<'_>,
+    b: &LinearBody<'_>,
+    ca: &LocalCore,
+    cb: &LocalCore,
+    d: &Vector,
+    late: Real,
+) -> Option<Toi> {
+    let extent = |core: &LocalCore| largest_coordinate(core.v[..core.len].iter().copied());
+    let placed_at = a
+        .start
+        .translation
+        .vector
+        .amax()
+        .max(b.start.translation.vector.amax());
+    let graze = COORDINATE_ROUNDING_RELATIVE * (extent(ca) + extent(cb) + d.amax() + placed_at);
+    (late * d.amax() > graze).then_some(Toi::Separated)
 }
 
 /// The point of A's core where the ray enters `K` when the entry point, `along` (in units
