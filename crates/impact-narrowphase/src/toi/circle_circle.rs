@@ -29,7 +29,7 @@ pub fn toi_circle_circle(
     if !(linear(a, sweep_a) && linear(b, sweep_b)) {
         return Err(NoClosedForm);
     }
-    Ok(toi_discs(
+    Ok(toi_circles(
         sweep_a.start() * a.center(),
         sweep_a.displacement(),
         a.radius(),
@@ -40,12 +40,12 @@ pub fn toi_circle_circle(
     ))
 }
 
-/// [`toi_circle_circle`] for two discs given by their centres at the start, the
+/// [`toi_circle_circle`] for two circles given by their centres at the start, the
 /// displacements of the centres over the step and their radii: the same answer, bit for
 /// bit, for callers that keep centres and velocities and need not build a [`Sweep`] per
 /// query (an event-driven gas asks this of every neighbour at every collision).
 #[inline]
-pub fn toi_discs(
+pub fn toi_circles(
     center_a: Point,
     displacement_a: Vector,
     radius_a: f64,
@@ -115,6 +115,28 @@ pub fn toi_discs(
     } else {
         Toi::Separated
     }
+}
+
+/// [`toi_circles`] under its former name, kept for the callers that still use it.
+#[inline]
+pub fn toi_discs(
+    center_a: Point,
+    displacement_a: Vector,
+    radius_a: f64,
+    center_b: Point,
+    displacement_b: Vector,
+    radius_b: f64,
+    options: &ToiOptions,
+) -> Toi {
+    toi_circles(
+        center_a,
+        displacement_a,
+        radius_a,
+        center_b,
+        displacement_b,
+        radius_b,
+        options,
+    )
 }
 
 /// What a hit needs besides its time: where A is and how big the scene is.
@@ -384,7 +406,7 @@ mod tests {
     fn discs_past_the_range_of_squares_give_no_nan() {
         // From the scene fuzzer: discs thrown at 1e166 units/s from 1e145 units away, whose
         // squares overflow. The answer is no time at all rather than a NaN one.
-        let toi = toi_discs(
+        let toi = toi_circles(
             Point::new(-4.1e144, -1.55e145),
             Vector::new(-4.1e144, -1.55e145),
             4.05,

@@ -29,13 +29,13 @@ pub fn toi_circle_segment(
     )
 }
 
-/// [`toi_circle_segment`] for a disc centred on its origin, which starts at `start` and
+/// [`toi_circle_segment`] for a circle centred on its origin, which starts at `start` and
 /// moves by `displacement` over the step, against a segment that does not move, at
 /// `pose`: the same answer, bit for bit, for callers that keep poses and velocities and
 /// need not build either [`Sweep`] per query (an event-driven stepper asks it of every
-/// segment near a disc at every impact of the disc).
+/// segment near a circle at every impact of the circle).
 #[inline]
-pub fn toi_disc_still_segment(
+pub fn toi_circle_still_segment(
     radius: Real,
     start: &Isometry,
     displacement: Vector,
@@ -59,6 +59,20 @@ pub fn toi_disc_still_segment(
         displacement: Vector::zeros(),
     };
     cast_circle_rounded_segment(&a, &b, options).unwrap_or_else(|| cast_linear(&a, &b, options))
+}
+
+/// [`toi_circle_still_segment`] under its former name, kept for the callers that still use
+/// it.
+#[inline]
+pub fn toi_disc_still_segment(
+    radius: Real,
+    start: &Isometry,
+    displacement: Vector,
+    segment: &Segment,
+    pose: &Isometry,
+    options: &ToiOptions,
+) -> Toi {
+    toi_circle_still_segment(radius, start, displacement, segment, pose, options)
 }
 
 #[cfg(test)]

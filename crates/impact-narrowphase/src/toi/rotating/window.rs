@@ -9,7 +9,7 @@ use super::mover::Mover;
 use super::turning_strip::{TurningStrip, clear_until};
 use crate::gjk::{GjkCache, gjk_distance};
 use crate::minkowski::{circle_entry, circle_exit};
-use crate::toi::circle_segment::toi_disc_still_segment;
+use crate::toi::circle_segment::toi_circle_still_segment;
 use crate::toi::closed_form::closed_form_toi;
 use crate::{Toi, ToiOptions};
 use impact_geometry::tolerances::ROUNDING_MARGIN_RELATIVE;
@@ -200,15 +200,15 @@ fn against_still_partner(a: &Mover<'_>, b: &Mover<'_>, options: &ToiOptions) -> 
     let reach = options.target_separation() + options.tolerance();
     let start = Isometry::from_parts(spinning.start_center.coords.into(), Rotation::identity());
     let beyond = starts_beyond_box(spinning.start_center, radius, still, reach);
-    // Ground: a segment that does not move. The disc's closed form against it, without the
+    // Ground: a segment that does not move. The circle's closed form against it, without the
     // circle shape, its sweep and the dispatch (the same answer, bit for bit, as
-    // `toi_disc_still_segment` promises), for a disc the checks below would accept.
+    // `toi_circle_still_segment` promises), for a circle the checks below would accept.
     if let (true, Shape::Segment(segment)) = (beyond, still.shape)
         && still.displacement == Vector::zeros()
         && radius >= 0.0
         && (radius + spinning.displacement.x + spinning.displacement.y).is_finite()
     {
-        let toi = toi_disc_still_segment(
+        let toi = toi_circle_still_segment(
             radius,
             &start,
             spinning.displacement,
