@@ -28,6 +28,25 @@
 //! assert_eq!(hit.normal, Vector::new(1.0, 0.0));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Where things are
+//!
+//! - [`toi`]: the time of impact, one module per pair of shapes for the closed forms, the
+//!   folder `toi/rotating/` for conservative advancement, and the dispatchers.
+//! - [`contact`]: contact manifolds, one module per pair over two kernels (a point core
+//!   against any core, and the clipping of two cores with edges).
+//! - [`distance`](mod@distance): the exact signed distance; [`gjk`]: GJK with warm starting.
+//! - `minkowski`: the configuration-space obstacle of two cores (their Minkowski difference)
+//!   and the two queries on it, the distance from a point and a ray cast, which the closed
+//!   forms, the exact distance and the contacts share.
+//! - `face_middle`: where two flush faces touch, for the hit points of the time of impact and
+//!   for callers that place impulses.
+//! - `options`, `toi_result`: the options and the answer of every time-of-impact query.
+//! - `audit`: the dense-sampling oracle; `fuzzing` (feature `arbitrary`): the fuzz checks.
+//!
+//! The shared kernels (`minkowski`, `gjk`, `face_middle`) import from none of the query
+//! modules; [`distance`](mod@distance) and [`contact`] import from neither [`toi`] nor each
+//! other, and [`toi`] uses the exact distance for conservative advancement's start.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

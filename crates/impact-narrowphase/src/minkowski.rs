@@ -313,7 +313,7 @@ pub(crate) fn approaches(
 /// but not alone its slope. An edge `tolerance` or less less deep than the deepest, that the
 /// motion does not cross inward, keeps the distance from falling by more than `tolerance`
 /// whatever the deepest edge does: `f(t) >= min(0, s_j) - h_j >= f(0) - tolerance` when
-/// `min(0, s_j) >= h_j - depth - tolerance`. Found by fuzzing (session 9): a 1 mm square
+/// `min(0, s_j) >= h_j - depth - tolerance`. Found by fuzzing: a 1 mm square
 /// overlapping a segment along its diagonal, the deepest edge's normal saying "approach"
 /// while the distance only grew, where conservative advancement said apart.
 fn deepens(k: &[KVertex], depth: Real, d: &Vector, tolerance: Real) -> bool {

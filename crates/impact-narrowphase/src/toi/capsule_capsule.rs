@@ -1,6 +1,8 @@
 //! Time of impact of a translating capsule and a translating capsule.
 //!
-//! Configuration-space obstacle: the parallelogram of the two axes rounded by the sum of the radii plus target: end-point–edge contacts are line crossings, end-point–end-point contacts are circle roots.
+//! Configuration-space obstacle: the parallelogram of the two axes rounded by the sum of the radii
+//! plus target: end-point–edge contacts are line crossings, end-point–end-point contacts are circle
+//! roots.
 
 use super::linear::{LinearBody, cast_linear};
 use crate::{NoClosedForm, Toi, ToiOptions};

@@ -1,6 +1,7 @@
 //! Time of impact of a translating capsule and a translating convex polygon.
 //!
-//! Configuration-space obstacle: the polygon swept along the capsule axis, rounded by the capsule radius plus target.
+//! Configuration-space obstacle: the polygon swept along the capsule axis, rounded by the capsule
+//! radius plus target.
 
 use super::linear::{LinearBody, cast_linear};
 use crate::{NoClosedForm, Toi, ToiOptions};

@@ -1,6 +1,7 @@
 //! Time of impact of a translating circle and a translating capsule.
 //!
-//! Configuration-space obstacle: the capsule's axis rounded by the sum of both radii plus the target separation, a capsule again; the same cast as circle–segment with a larger radius.
+//! Configuration-space obstacle: the capsule's axis rounded by the sum of both radii plus the
+//! target separation, a capsule again; the same cast as circle–segment with a larger radius.
 
 use super::linear::{LinearBody, cast_linear};
 use super::rounded_segment::cast_circle_rounded_segment;

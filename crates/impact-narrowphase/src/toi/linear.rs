@@ -374,11 +374,11 @@ fn entry_on_merged_face(
 /// How closely two edge normals must agree for their faces to be parallel.
 const PARALLEL: Real = 1.0 - 1e-12;
 
-/// A hit between parallel faces (within 1e-9 rad), moved from `on_a`, where the entry found
-/// one end of the stretch the faces share, to its middle (see
-/// [`crate::face_middle`]): either argument order finds the same stretch, so the hit
-/// point no longer depends on which shape comes first (found by a test of aligned features:
-/// a box landing flat and half over another had its point at one end or the other).
+/// A hit between parallel faces (within [`PARALLEL_FACES_ANGLE`]), moved from `on_a`, where
+/// the entry found one end of the stretch the faces share, to its middle (see
+/// [`crate::face_middle`]): either argument order finds the same stretch, so the hit point
+/// does not depend on which shape comes first (without it, found by a test of aligned
+/// features, a box landing flat and half over another had its point at one end or the other).
 #[cold]
 #[inline(never)]
 fn shared_face_middle(

@@ -1,8 +1,15 @@
 //! Time of impact: closed forms per shape pair, conservative advancement, and the
-//! dispatcher that picks between them.
+//! dispatcher that picks between them (here: [`time_of_impact`]).
 //!
-//! One module per pair, in canonical order (circle < segment < capsule < polygon); the
-//! dispatcher serves the reverse order by swapping the arguments and the answer.
+//! - One module per pair, in canonical order (circle < segment < capsule < polygon), each
+//!   placing the two cores for a shared kernel: `linear`, the cast of two translating cores
+//!   (a fast swept-axes path, and the exact path through their Minkowski difference,
+//!   `crate::minkowski`), or `rounded_segment`, a circle against a rounded segment (for
+//!   circle–segment and circle–capsule).
+//! - `closed_form`: [`closed_form_toi`], the dispatch over the pairs, which serves the reverse
+//!   order by swapping the arguments and the answer.
+//! - `rotating`: conservative advancement, for shapes that turn.
+//! - [`moving_points`]: where straight paths cross and when circles on them meet.
 
 mod capsule_capsule;
 mod capsule_polygon;
@@ -67,9 +74,9 @@ pub fn time_of_impact(
     sweep_b: &Sweep,
     options: &ToiOptions,
 ) -> Toi {
-    // A turning shape other than a disc has no closed form (only a disc can spin in place):
-    // say so before the closed forms' dispatch finds it out, which on a polygon falling onto
-    // ground first built the ground's translating body.
+    // A turning shape other than a circle has no closed form (only a circle can spin in
+    // place): say so before the closed forms' dispatch finds it out, which for a polygon
+    // falling onto ground would first build the ground's translating body.
     let turns =
         |shape: &Shape, sweep: &Sweep| sweep.rotates() && !matches!(shape, Shape::Circle(_));
     if turns(a, sweep_a) || turns(b, sweep_b) {

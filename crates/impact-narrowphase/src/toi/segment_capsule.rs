@@ -1,6 +1,7 @@
 //! Time of impact of a translating segment and a translating capsule.
 //!
-//! Configuration-space obstacle: the parallelogram of the two axes, rounded by the capsule radius plus target.
+//! Configuration-space obstacle: the parallelogram of the two axes, rounded by the capsule radius
+//! plus target.
 
 use super::linear::{LinearBody, cast_linear};
 use crate::{NoClosedForm, Toi, ToiOptions};
