@@ -5,7 +5,8 @@
 //! roots.
 
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Capsule, Sweep};
 
 /// The first fraction of the step at which the capsule `a` and the capsule `b` come within

@@ -4,7 +4,8 @@
 //! radius plus target.
 
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Capsule, ConvexPolygon, Sweep};
 
 /// The first fraction of the step at which the capsule `a` and the convex polygon `b` come within

@@ -7,7 +7,8 @@
 //! A circle spinning about its own centre still moves on a straight line, so this closed
 //! form serves rotating discs too.
 
-use crate::{Hit, NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{Hit, NoClosedForm, Toi};
 use impact_geometry::tolerances::GAP_NORMALISES_RELATIVE;
 use impact_geometry::{Circle, Point, Sweep, Vector, cross};
 

@@ -5,7 +5,8 @@
 //! circle root).
 
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Circle, ConvexPolygon, Sweep};
 
 /// The first fraction of the step at which the circle `a` and the convex polygon `b` come within

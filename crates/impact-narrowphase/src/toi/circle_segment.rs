@@ -7,7 +7,8 @@
 
 use super::linear::{LinearBody, cast_linear};
 use super::rounded_segment::cast_circle_rounded_segment;
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Circle, Isometry, Point, Real, Segment, Sweep, Vector};
 
 /// The first fraction of the step at which the circle `a` and the segment `b` come within

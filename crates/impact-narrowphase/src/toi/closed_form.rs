@@ -12,7 +12,8 @@ use super::polygon_polygon::toi_polygon_polygon;
 use super::segment_capsule::toi_segment_capsule;
 use super::segment_polygon::toi_segment_polygon;
 use super::segment_segment::toi_segment_segment;
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Shape, Sweep};
 
 /// The closed-form time of impact for any pair of shapes.

@@ -6,7 +6,8 @@ use crate::minkowski::{
     Cast, CastInput, cast, is_point_like, largest_coordinate, minkowski_sum, relative_points,
     rounding_at,
 };
-use crate::{Hit, NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{Hit, NoClosedForm, Toi};
 use impact_geometry::tolerances::{COORDINATE_ROUNDING_RELATIVE, PARALLEL_FACES_ANGLE};
 use impact_geometry::{Isometry, Point, Real, Sweep, Vector};
 

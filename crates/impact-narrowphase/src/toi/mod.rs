@@ -44,7 +44,8 @@ pub use segment_segment::toi_segment_segment;
 // The closed forms' error, defined with the answer type every query returns.
 pub use crate::toi_result::NoClosedForm;
 
-use crate::{Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::Toi;
 use impact_geometry::{Shape, Sweep};
 
 /// Which time-of-impact method to use.

@@ -6,7 +6,8 @@
 //! vertex–vertex approach is a circle root.
 
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{ConvexPolygon, Sweep};
 
 /// The first fraction of the step at which the convex polygon `a` and the convex polygon `b` come within

@@ -12,7 +12,8 @@
 
 use super::linear::LinearBody;
 use crate::minkowski::{is_point_like, rounding_at, vertex_entry};
-use crate::{Hit, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{Hit, Toi};
 use impact_geometry::tolerances::FACE_END_SLACK_RELATIVE;
 use impact_geometry::{Real, Vector};
 

@@ -4,7 +4,8 @@
 //! plus target.
 
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Capsule, Segment, Sweep};
 
 /// The first fraction of the step at which the segment `a` and the capsule `b` come within

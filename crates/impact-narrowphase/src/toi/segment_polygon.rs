@@ -4,7 +4,8 @@
 //! through an edge (line crossing) or, with a target separation, a rounded corner (circle root).
 
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{ConvexPolygon, Segment, Sweep};
 
 /// The first fraction of the step at which the segment `a` and the convex polygon `b` come within

@@ -6,7 +6,8 @@
 //! rounded and end-point–end-point contacts are circle roots.
 
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Segment, Sweep};
 
 /// The first fraction of the step at which the segment `a` and the segment `b` come within

@@ -11,7 +11,8 @@ use super::mover::Mover;
 use super::window::open;
 use crate::distance::distance;
 use crate::gjk::GjkOutput;
-use crate::{Hit, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{Hit, Toi};
 use impact_geometry::{Point, Real, Shape, Sweep, Vector, nalgebra};
 
 /// [`toi_conservative_advancement`](super::toi_conservative_advancement), with the distance

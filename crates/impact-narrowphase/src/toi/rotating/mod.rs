@@ -106,7 +106,8 @@ mod still_segment;
 mod turning_strip;
 mod window;
 
-use crate::{Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::Toi;
 use advance::advance;
 use evaluator::Path;
 use impact_geometry::{Shape, Sweep, Vector};

@@ -21,7 +21,8 @@
 //! line.
 
 use super::roots::{lesser, positive, root, shortest_root};
-use crate::{Hit, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{Hit, Toi};
 use impact_geometry::tolerances::ROUNDING_MARGIN_RELATIVE;
 use impact_geometry::{
     Isometry, Point, Real, Segment, Shape, Sweep, Vector, cross, nalgebra, perp, sin_cos,

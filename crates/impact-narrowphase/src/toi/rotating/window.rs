@@ -9,9 +9,10 @@ use super::mover::Mover;
 use super::turning_strip::{TurningStrip, clear_until};
 use crate::gjk::{GjkCache, gjk_distance};
 use crate::minkowski::{circle_entry, circle_exit};
+use crate::options::ToiOptions;
 use crate::toi::circle_segment::toi_circle_still_segment;
 use crate::toi::closed_form::closed_form_toi;
-use crate::{Toi, ToiOptions};
+use crate::toi_result::Toi;
 use impact_geometry::tolerances::ROUNDING_MARGIN_RELATIVE;
 use impact_geometry::{Circle, Isometry, Point, Real, Rotation, Shape, Strip, Sweep, Vector};
 
