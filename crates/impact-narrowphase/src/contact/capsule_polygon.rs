@@ -1,4 +1,4 @@
-//! Contact between a capsule and a convexpolygon.
+//! Contact between a capsule and a convex polygon.
 
 use super::clipping::collide_rounded_any;
 use super::manifold::Manifold;

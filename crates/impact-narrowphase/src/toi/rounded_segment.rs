@@ -1,7 +1,7 @@
-//! The closed form circle–segment and circle–capsule share: a disc (a point core with a
-//! radius) against a segment core with a radius, both translating.
+//! The closed form circle–segment and circle–capsule share: a circle (a point core with a
+//! radius) against a rounded segment (a segment core with a radius), both translating.
 //!
-//! Seen from the disc's centre, the obstacle is the segment rounded by both radii plus the
+//! Seen from the circle's centre, the obstacle is the segment rounded by both radii plus the
 //! target separation: a capsule. The centre enters it through the side it faces (a line
 //! crossing, seed 001) or through the cap about an end point (a circle root, seed 000), so
 //! the answer needs one dot product, a division and at most one square root, where the
@@ -17,7 +17,7 @@ use crate::toi_result::{Hit, Toi};
 use impact_geometry::tolerances::FACE_END_SLACK_RELATIVE;
 use impact_geometry::{Real, Vector};
 
-/// The time of impact of the disc `a` (one core point) and the rounded segment `b` (two
+/// The time of impact of the circle `a` (one core point) and the rounded segment `b` (two
 /// core points); `None` for a segment so short that it is a point (the general cast takes
 /// those, as every query sees them as points).
 #[inline]

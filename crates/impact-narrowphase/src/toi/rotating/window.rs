@@ -30,6 +30,8 @@ enum Window {
 }
 
 impl Window {
+    /// The window of the two bounding circles, each about its body's centre of mass, within
+    /// `target` of each other (`tolerance`: how close at the start must be classified).
     #[inline]
     fn new(a: &Mover<'_>, b: &Mover<'_>, target: Real, tolerance: Real) -> Self {
         let p = b.start_center - a.start_center;
