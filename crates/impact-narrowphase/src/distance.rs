@@ -1,7 +1,6 @@
 //! Exact distance between two placed shapes.
 
-use crate::minkowski::{approaches, minkowski_sum, signed_distance_to_origin};
-use crate::toi::linear::relative_points;
+use crate::minkowski::{approaches, minkowski_sum, relative_points, signed_distance_to_origin};
 use impact_geometry::{Isometry, Point, Real, Shape, Vector};
 
 /// The signed distance between two shapes and where it is realised.

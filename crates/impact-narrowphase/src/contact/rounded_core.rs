@@ -1,5 +1,6 @@
-//! A shape's core in world coordinates with outward edge normals: the common input of the
-//! manifold routines.
+//! Rounded cores: a shape's core placed in world coordinates with its edges' outward normals
+//! and its radius, the common input of the manifold kernels (`point_core`, `clipping`);
+//! `Quad` holds a box in fixed-size arrays, read through the same `Core` trait.
 
 use crate::scratch::Scratch;
 use impact_geometry::{ConvexPolygon, Isometry, Point, Real, Vector};
@@ -24,7 +25,7 @@ impl Rounded {
         // A segment too short for its direction to survive rounding is a point.
         if core.len() == 2 {
             let (p, q) = (vertices.as_slice()[0], vertices.as_slice()[1]);
-            if crate::toi::linear::is_point_like(p, q, &Vector::zeros()) {
+            if crate::minkowski::is_point_like(p, q, &Vector::zeros()) {
                 let mut single = Scratch::new();
                 single.push((p + q) * 0.5);
                 vertices = single;

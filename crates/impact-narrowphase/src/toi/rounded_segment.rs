@@ -1,7 +1,7 @@
-//! The closed form circle–segment and circle–capsule share: a disc (a point core with a
-//! radius) against a segment core with a radius, both translating.
+//! The closed form circle–segment and circle–capsule share: a circle (a point core with a
+//! radius) against a rounded segment (a segment core with a radius), both translating.
 //!
-//! Seen from the disc's centre, the obstacle is the segment rounded by both radii plus the
+//! Seen from the circle's centre, the obstacle is the segment rounded by both radii plus the
 //! target separation: a capsule. The centre enters it through the side it faces (a line
 //! crossing, seed 001) or through the cap about an end point (a circle root, seed 000), so
 //! the answer needs one dot product, a division and at most one square root, where the
@@ -10,16 +10,18 @@
 //! tolerance, sliding, the slack beside a side), and the tests hold the two to the same
 //! answers.
 
-use super::linear::{LinearBody, is_point_like};
-use crate::minkowski::{rounding_at, vertex_entry};
-use crate::{Hit, Toi, ToiOptions};
+use super::linear::LinearBody;
+use crate::minkowski::{is_point_like, rounding_at, vertex_entry};
+use crate::options::ToiOptions;
+use crate::toi_result::{Hit, Toi};
+use impact_geometry::tolerances::FACE_END_SLACK_RELATIVE;
 use impact_geometry::{Real, Vector};
 
-/// The time of impact of the disc `a` (one core point) and the rounded segment `b` (two
+/// The time of impact of the circle `a` (one core point) and the rounded segment `b` (two
 /// core points); `None` for a segment so short that it is a point (the general cast takes
 /// those, as every query sees them as points).
 #[inline]
-pub(crate) fn cast_disc_segment(
+pub(crate) fn cast_circle_rounded_segment(
     a: &LinearBody<'_>,
     b: &LinearBody<'_>,
     options: &ToiOptions,
@@ -96,7 +98,7 @@ pub(crate) fn cast_disc_segment(
         // 1e-9 of the obstacle's size (an entry that far past an end is rho from the segment
         // to within (1e-9 size)^2 / rho).
         let along = -(w0 + d * t).dot(&e) / length;
-        let slack = 1e-9 * w0.amax().max(w1.amax());
+        let slack = FACE_END_SLACK_RELATIVE * w0.amax().max(w1.amax());
         if (-slack..=length + slack).contains(&along) {
             return Some(hit(t, n, rho));
         }
@@ -206,7 +208,7 @@ mod tests {
             .unwrap();
             let a = LinearBody::new(&core_a, radius_a, &sweep_a).unwrap();
             let b = LinearBody::new(&core_b, radius_b, &sweep_b).unwrap();
-            let fast = cast_disc_segment(&a, &b, &options).expect("not a point");
+            let fast = cast_circle_rounded_segment(&a, &b, &options).expect("not a point");
             let exact = cast_with_obstacle(&a, &b, &options);
             kinds[match exact {
                 Toi::Hit(h) if h.fraction == 0.0 => 0,
@@ -234,6 +236,6 @@ mod tests {
         let moving = Sweep::translating(Isometry::identity(), Vector::new(10.0, 0.0)).unwrap();
         let a = LinearBody::new(&core_a, 0.5, &moving).unwrap();
         let b = LinearBody::new(&core_b, 0.0, &still).unwrap();
-        assert!(cast_disc_segment(&a, &b, &ToiOptions::default()).is_none());
+        assert!(cast_circle_rounded_segment(&a, &b, &ToiOptions::default()).is_none());
     }
 }

@@ -16,11 +16,14 @@
 //! shapes are known to stay apart.
 //!
 //! The general method reaches the same answers (within the tolerance) by way of bounding
-//! circles, the disc's closed form against the segment, the per-query frame and the face test;
-//! on Box2D's skinny box falling onto ground that setup was two thirds of the instructions.
+//! circles, the circle's closed form against the segment, the per-query frame and the face
+//! test: on a body falling onto ground that setup costs more than the whole advance over the
+//! line.
 
-use super::conservative_advancement::{lesser, positive, root, shortest_root};
-use crate::{Hit, Toi, ToiOptions};
+use super::roots::{lesser, positive, root, shortest_root};
+use crate::options::ToiOptions;
+use crate::toi_result::{Hit, Toi};
+use impact_geometry::tolerances::ROUNDING_MARGIN_RELATIVE;
 use impact_geometry::{
     Isometry, Point, Real, Segment, Shape, Sweep, Vector, cross, nalgebra, perp, sin_cos,
 };
@@ -73,7 +76,7 @@ pub(crate) fn over_still_segment(
     let fall = -normal.dot(&sweep.displacement());
     // The bounding circle about the centre of mass against the line: before it reaches the
     // offset, no vertex can (widened far beyond the rounding of the positions).
-    let margin = 1e-9 * (height.abs() + arm + offset + lifted.norm());
+    let margin = ROUNDING_MARGIN_RELATIVE * (height.abs() + arm + offset + lifted.norm());
     let clear = height - arm - offset - margin;
     let mut t = 0.0;
     if clear > 0.0 {
@@ -299,7 +302,8 @@ mod tests {
     use super::*;
     use crate::audit::{Case, SplitMix64, Verdict, random_ground_case, skinny_box_case};
     use crate::distance::distance;
-    use crate::toi::conservative_advancement::{Path, advance};
+    use crate::toi::rotating::advance::advance;
+    use crate::toi::rotating::evaluator::Path;
     use crate::toi::testing::{expect_hit, resting};
     use crate::toi_conservative_advancement;
     use impact_geometry::{Capsule, ConvexPolygon};

@@ -6,9 +6,9 @@
 //! way through. A caller that remembers which side the body was on asks for the manifold on
 //! that side instead.
 
-use super::Manifold;
-use super::polygon_polygon::reference_face;
-use super::rounded::Rounded;
+use super::clipping::reference_face;
+use super::manifold::Manifold;
+use super::rounded_core::Rounded;
 use impact_geometry::{Isometry, Real, Shape, Vector};
 
 /// The manifold of `a` at `pose_a` and `b` at `pose_b` with the normal held to `side` (a unit

@@ -11,13 +11,14 @@
 //! stepping by its root costs one sine and cosine and a few products: a tenth of a distance
 //! evaluation.
 
-use super::conservative_advancement::root;
+use super::roots::root;
+use impact_geometry::tolerances::ROUNDING_MARGIN_RELATIVE;
 use impact_geometry::{Point, Real, Rotation, Strip, Vector, perp, rotation_by, rotations_by};
 
 /// How many steps the strips take before handing over (whatever they proved is kept). Each
 /// step is a chain of latencies (a sine and cosine, a square root, a division, then the next
-/// angle): up to 8 steps took 0.6% more instructions than 2 on the bench's skinny boxes, and
-/// 4% more time.
+/// angle) the processor cannot overlap, and the steps after the second rarely move the start
+/// by enough to pay for it.
 const STRIP_STEPS: usize = 2;
 
 /// The strip of one body on its sweep and the circle of the other, relative to it.
@@ -56,7 +57,7 @@ impl TurningStrip {
         Self {
             normal: rotation * strip.normal,
             middle: strip.middle - strip.normal.dot(&local_center.coords),
-            reach: reach + 1e-9 * (reach + offset.norm() + drift.norm()),
+            reach: reach + ROUNDING_MARGIN_RELATIVE * (reach + offset.norm() + drift.norm()),
             turn,
             offset,
             drift,
@@ -113,8 +114,8 @@ impl TurningStrip {
 ///
 /// Each strip is a necessary condition on its own, so the longer of their certified steps is
 /// safe; with two strips both turns are taken in one paired sine and cosine. One strip keeps a
-/// loop of its own: one loop for both cases, a paired call with an unused half and the second
-/// step behind an `Option`, cost 22 to 30 more instructions a query on the long groups.
+/// loop of its own: one loop for both cases would compute an unused half of the paired call
+/// and test an `Option` at every step.
 pub(super) fn clear_until(
     first: &TurningStrip,
     second: Option<&TurningStrip>,
