@@ -71,6 +71,8 @@ pub use gjk::{GjkCache, GjkOutput, gjk_distance};
 pub use options::{ToiOptions, ToiOptionsError};
 pub use toi::{
     ToiMethod, closed_form_toi, time_of_impact, time_of_impact_with, toi_circle_still_segment,
-    toi_circles, toi_conservative_advancement, toi_disc_still_segment, toi_discs,
+    toi_circles, toi_conservative_advancement,
 };
+#[allow(deprecated)]
+pub use toi::{toi_disc_still_segment, toi_discs};
 pub use toi_result::{Hit, NoClosedForm, Toi};

@@ -118,7 +118,8 @@ pub fn toi_circles(
     }
 }
 
-/// [`toi_circles`] under its former name, kept for the callers that still use it.
+/// [`toi_circles`] under its former name.
+#[deprecated(since = "0.2.0", note = "renamed to `toi_circles`")]
 #[inline]
 pub fn toi_discs(
     center_a: Point,

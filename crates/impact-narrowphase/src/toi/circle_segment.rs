@@ -65,8 +65,8 @@ pub fn toi_circle_still_segment(
     cast_circle_rounded_segment(&a, &b, options).unwrap_or_else(|| cast_linear(&a, &b, options))
 }
 
-/// [`toi_circle_still_segment`] under its former name, kept for the callers that still use
-/// it.
+/// [`toi_circle_still_segment`] under its former name.
+#[deprecated(since = "0.2.0", note = "renamed to `toi_circle_still_segment`")]
 #[inline]
 pub fn toi_disc_still_segment(
     radius: Real,

@@ -63,7 +63,8 @@ pub fn moving_circles(
     circle_entry(&(-w), rho, &d).filter(|&t| t <= 1.0)
 }
 
-/// [`moving_circles`] under its former name, kept for the callers that still use it.
+/// [`moving_circles`] under its former name.
+#[deprecated(since = "0.2.0", note = "renamed to `moving_circles`")]
 #[inline]
 pub fn moving_spheres(
     p0: Point,

@@ -20,9 +20,9 @@ use crate::domain::translated;
 use crate::motion::held_normal;
 use crate::swing::{Deepening, anchored, swinging_deepening, unit_normal};
 use impact_geometry::{Isometry, Point, Real, Shape, Sweep, Vector, perp};
-use impact_narrowphase::toi::moving_points::moving_spheres;
+use impact_narrowphase::toi::moving_points::moving_circles;
 use impact_narrowphase::{
-    Distance, Toi, distance, time_of_impact, toi_disc_still_segment, toi_discs,
+    Distance, Toi, distance, time_of_impact, toi_circle_still_segment, toi_circles,
 };
 
 /// Which planning a query belongs to, which decides the pairs it skips.
@@ -274,7 +274,7 @@ impl Run<'_> {
                     return None;
                 }
                 self.report.toi_queries += 1;
-                toi_discs(
+                toi_circles(
                     sweep_x.start() * Point::origin(),
                     sweep_x.displacement(),
                     hot_x.radius,
@@ -297,7 +297,7 @@ impl Run<'_> {
                     return None;
                 }
                 self.report.toi_queries += 1;
-                toi_disc_still_segment(
+                toi_circle_still_segment(
                     hot_x.radius,
                     &sweep_x.start(),
                     sweep_x.displacement(),
@@ -395,7 +395,7 @@ impl Run<'_> {
         let reach =
             self.s.hot[xs].bound + self.s.hot[ys].bound + toi.target_separation() + toi.tolerance();
         // A relative margin for rounding: a pair this near is asked.
-        moving_spheres(
+        moving_circles(
             x0,
             x0 + sweep_x.linvel() * rest,
             reach * (1.0 + 1e-9),

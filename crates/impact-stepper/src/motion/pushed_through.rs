@@ -13,7 +13,7 @@ use crate::domain::translated;
 use core::f64::consts::PI;
 use impact_geometry::{Isometry, Point, Real, Segment, Shape, Vector, cross};
 use impact_narrowphase::distance;
-use impact_narrowphase::toi::moving_points::moving_spheres;
+use impact_narrowphase::toi::moving_points::moving_circles;
 use impact_solver::{BodySet, ContactPair, RigidBody};
 
 /// Whether the contact solver's targets put the pair of `c`, one of them a dynamic CCD body,
@@ -175,7 +175,7 @@ pub(super) fn centre_went_through(
         y.local_center(),
         y.shape().bounding_radius(&y.local_center()),
     );
-    let clear = |a: Point, b: Point| moving_spheres(a, b, reach, centre, centre, 0.0).is_none();
+    let clear = |a: Point, b: Point| moving_circles(a, b, reach, centre, centre, 0.0).is_none();
     let mut last = seen(0);
     for k in 1..=pieces {
         let next = seen(k);

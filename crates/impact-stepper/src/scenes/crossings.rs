@@ -5,7 +5,7 @@ use crate::stepper::Stepper;
 use crate::world::World;
 use impact_broadphase::Broadphase;
 use impact_geometry::{Point, Real, Shape, Vector};
-use impact_narrowphase::toi::moving_points::moving_spheres;
+use impact_narrowphase::toi::moving_points::moving_circles;
 use impact_solver::BodyType;
 
 /// Counts the pairs of dynamic discs of a scene that pass through each other between two
@@ -369,7 +369,7 @@ fn paths_crossed((i, j): (Path<'_>, Path<'_>), breaks: &mut Vec<Real>, ri: Real,
     let crossed = breaks.windows(2).any(|w| {
         // Both move at constant velocity between two breaks: seed 004's moving spheres,
         // as for the chords.
-        moving_spheres(i.at(w[0]), i.at(w[1]), inside, j.at(w[0]), j.at(w[1]), 0.0).is_some()
+        moving_circles(i.at(w[0]), i.at(w[1]), inside, j.at(w[0]), j.at(w[1]), 0.0).is_some()
     });
     breaks.clear();
     crossed
@@ -384,7 +384,7 @@ fn crossed(i: (Point, Point), j: (Point, Point), ri: Real, rj: Real) -> bool {
     if (j.0 - i.0).norm() < contact || (j.1 - i.1).norm() < contact {
         return false;
     }
-    moving_spheres(i.0, i.1, ri.max(rj), j.0, j.1, 0.0).is_some()
+    moving_circles(i.0, i.1, ri.max(rj), j.0, j.1, 0.0).is_some()
 }
 
 #[cfg(test)]
@@ -582,7 +582,7 @@ mod tests {
                             && breaks.windows(2).any(|w| {
                                 let (i0, i1) = (along(&paths[i], w[0]), along(&paths[i], w[1]));
                                 let (j0, j1) = (along(&paths[j], w[0]), along(&paths[j], w[1]));
-                                moving_spheres(i0, i1, r, j0, j1, 0.0).is_some()
+                                moving_circles(i0, i1, r, j0, j1, 0.0).is_some()
                             })
                     } else {
                         crossed((start[i], end[i]), (start[j], end[j]), r, r)

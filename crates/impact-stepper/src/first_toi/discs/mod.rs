@@ -25,7 +25,7 @@
 //! - discs laid out in **cell order**, re-sorted every step, so that the discs a plan reads
 //!   sit close in memory in a large gas;
 //! - the collision is the circle-circle closed form of the general path
-//!   ([`toi_discs`]) and the impulse the general resolver's for two discs without friction
+//!   ([`toi_circles`]) and the impulse the general resolver's for two discs without friction
 //!   or spin, written out (no lever arms, no body lookups).
 //!
 //! Nothing is allocated per event; the buffers are kept from step to step, and nothing else
@@ -40,7 +40,7 @@ use crate::events::{CollisionEvent, EventKind};
 use crate::stepper::StepPreview;
 use cells::{Cells, NONE};
 use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Vector, rotation_by};
-use impact_narrowphase::{Toi, toi_discs};
+use impact_narrowphase::{Toi, toi_circles};
 use impact_solver::{BodyHandle, BodySet, Impulse, combine_restitution, contact_tangent};
 use tree::EventTree;
 
@@ -449,7 +449,7 @@ impl Run<'_> {
                     if j != i {
                         queries += 1;
                         let there = Point::from(e.p + e.v * (t - e.clock) + shift);
-                        let time = match toi_discs(here, move_i, d.r, there, e.v * rest, e.r, toi) {
+                        let time = match toi_circles(here, move_i, d.r, there, e.v * rest, e.r, toi) {
                             Toi::Hit(hit) => (t + hit.fraction * rest).clamp(t, self.dt),
                             // Touching already: a collision now if the courses drive the
                             // pair deeper, as the general path's check of an overlap.
