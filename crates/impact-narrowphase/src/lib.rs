@@ -32,15 +32,14 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod audit;
 pub mod contact;
 pub mod distance;
-#[cfg(feature = "arbitrary")]
-pub mod fuzzing;
 pub mod gjk;
 mod minkowski;
 mod options;
 mod scratch;
+#[cfg(test)]
+mod testkit_bridge;
 pub mod toi;
 mod toi_result;
 

@@ -69,8 +69,6 @@
 pub mod audit;
 mod error;
 mod file;
-#[doc(hidden)]
-pub mod fuzzing;
 mod query;
 mod reactions;
 mod read;

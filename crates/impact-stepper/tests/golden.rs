@@ -8,7 +8,8 @@ mod common;
 
 use common::{DT, state_hash};
 use impact_broadphase::RTreeBroadphase;
-use impact_stepper::{Discrete, MotionClamping, scenes};
+use impact_stepper::{Discrete, MotionClamping};
+use impact_testkit::scenes;
 
 /// The 20-base pyramid after 120 steps of the Discrete stepper.
 const PYRAMID_120: u64 = 0xd82b347c96009301;

@@ -1,12 +1,11 @@
 //! [`CrossingCounter`]: the pairs of discs of a scene that pass through each other.
 
 use super::Scene;
-use crate::stepper::Stepper;
-use crate::world::World;
 use impact_broadphase::Broadphase;
 use impact_geometry::{Point, Real, Shape, Vector};
 use impact_narrowphase::toi::moving_points::moving_spheres;
 use impact_solver::BodyType;
+use impact_stepper::{Stepper, World};
 
 /// Counts the pairs of dynamic discs of a scene that pass through each other between two
 /// observations (one after each step), from positions alone, so that the discs of any
@@ -37,7 +36,7 @@ use impact_solver::BodyType;
 ///
 /// ```
 /// use impact_geometry::Point;
-/// use impact_stepper::scenes::{self, CrossingCounter};
+/// use impact_testkit::scenes::{self, CrossingCounter};
 ///
 /// // Two discs of the rain, swapped between two observations: head on, through each other.
 /// let scene = scenes::rain(2, 1);
@@ -390,8 +389,8 @@ fn crossed(i: (Point, Point), j: (Point, Point), ri: Real, rj: Real) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SplitMix64;
     use impact_geometry::Vector;
-    use impact_narrowphase::audit::SplitMix64;
 
     fn p(x: Real, y: Real) -> Point {
         Point::new(x, y)
