@@ -5,8 +5,8 @@ use impact_geometry::Point;
 use impact_solver::BodyHandle;
 
 /// An [`ImpactHook`] that records where the two bodies of each impact were (their centres of
-/// mass at the impact), for [`PassThroughDetector::observe_with_turns`](super::PassThroughDetector::observe_with_turns)
-/// and for traces, and then hands the impact to `inner`. It only reads: a step with it is
+/// mass at the impact), for [`PassThroughDetector`](super::PassThroughDetector)'s
+/// `observe_with_turns` and for traces, and then hands the impact to `inner`. It only reads: a step with it is
 /// the step with `inner` alone, bit for bit, unless `inner` is inert
 /// ([`ImpactHook::is_inert`]), whose steps a stepper may take by a faster path that needs no
 /// hook (`FirstTimeOfImpact`'s disc path: the same impacts, to rounding).

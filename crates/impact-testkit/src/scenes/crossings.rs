@@ -366,8 +366,8 @@ fn paths_crossed((i, j): (Path<'_>, Path<'_>), breaks: &mut Vec<Real>, ri: Real,
     breaks.dedup();
     let inside = ri.max(rj);
     let crossed = breaks.windows(2).any(|w| {
-        // Both move at constant velocity between two breaks: seed 004's moving spheres,
-        // as for the chords.
+        // Both move at constant velocity between two breaks: moving spheres, as for the
+        // chords.
         moving_spheres(i.at(w[0]), i.at(w[1]), inside, j.at(w[0]), j.at(w[1]), 0.0).is_some()
     });
     breaks.clear();
@@ -376,7 +376,7 @@ fn paths_crossed((i, j): (Path<'_>, Path<'_>), breaks: &mut Vec<Real>, ri: Real,
 
 /// Conditions 2 and 3 of [`CrossingCounter`]'s definition for discs of radii `ri` and `rj`
 /// whose centres went from `.0` to `.1`: apart at both ends, and a point moving with one
-/// centre comes within the larger radius of the other (seed 004's moving spheres, one of
+/// centre comes within the larger radius of the other ([`moving_spheres`], one of
 /// them that radius, the other a point).
 fn crossed(i: (Point, Point), j: (Point, Point), ri: Real, rj: Real) -> bool {
     let contact = ri + rj;

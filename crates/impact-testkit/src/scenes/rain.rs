@@ -1,6 +1,9 @@
 //! [`rain`] and [`tumbling_rain`]: fast bodies onto a field of thin static segments.
 
 use super::{GRAVITY, Scene};
+// Named in the docs.
+#[cfg(doc)]
+use super::TunnelCounter;
 use crate::SplitMix64;
 use impact_geometry::{
     Capsule, Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Vector,
@@ -127,8 +130,9 @@ pub fn rain_field(discs: usize) -> RainField {
     }
 }
 
-/// A rain of `discs` fast discs onto a field of thin static segments: the scene of issue 6's
-/// CCD bench. Deterministic: the same `discs` and `seed` give the same scene.
+/// A rain of `discs` fast discs onto a field of thin static segments: the scene of the CCD
+/// bench (`benches/rain.rs`). Deterministic: the same `discs` and `seed` give the same
+/// scene.
 ///
 /// - The static bodies come first: the segments of [`rain_field`]`(discs)`, in the order of
 ///   [`RainField::segments`], each a zero-thickness [`Segment`] at the identity pose.

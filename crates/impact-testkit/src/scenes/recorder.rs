@@ -5,6 +5,10 @@ use impact_geometry::{Point, Real};
 use impact_solver::BodyHandle;
 use impact_stepper::{ClampedBody, Impact, ImpactHook, Stepper, World};
 
+// The counters the recorded turns are for, named in the docs.
+#[cfg(doc)]
+use super::{CrossingCounter, TunnelCounter};
+
 /// An [`ImpactHook`] that records where the dynamic bodies of a world are at each impact
 /// inside a step, and when: the turns of their paths, for
 /// [`TunnelCounter::observe_world_via`] and [`CrossingCounter::observe_world_timed`] (with
@@ -76,9 +80,10 @@ impl CourseRecorder {
     }
 
     /// Records, after a step, where and when the bodies of `stops` stopped (a stepper's
-    /// stopped or clamped bodies, such as [`FirstToiReport::stopped`](impact_stepper::FirstToiReport::stopped)):
-    /// a stopped body stays where `world` has it from its fraction on, and no impact says
-    /// when its course bent there.
+    /// stopped or clamped bodies, such as
+    /// [`FirstToiReport::stopped`](impact_stepper::FirstToiReport::stopped)): a stopped body
+    /// stays where `world` has it from its fraction on, and no impact says when its course
+    /// bent there.
     pub fn note_stops<B: Broadphase, S: Stepper>(
         &mut self,
         stops: &[ClampedBody],
