@@ -1,7 +1,7 @@
 //! A rain of fast discs onto a field of thin static segments (issue 6): every impact stepper
 //! against rapier2d with CCD on every body, on the same scene, in the same process.
 //!
-//! Scene: `impact_stepper::scenes::rain(n, SEED)` for n = 1,000 and 10,000: zero-thickness
+//! Scene: `impact_testkit::scenes::rain(n, SEED)` for n = 1,000 and 10,000: zero-thickness
 //! static segments (a floor, two tall walls, six staggered rows of tilted segments with gaps)
 //! and `n` discs of radius 0.05 launched down at 100 to 300 units/s (1.7 to 5 units per 60 Hz
 //! step) within 14 degrees of vertical, from a column about 150 m tall, so the rain lasts from
@@ -19,11 +19,11 @@
 //! Two passes per size, in this order:
 //! 1. **Counting** (not timed by criterion): each engine runs `COUNT_STEPS` steps (2 s) from
 //!    the start, its disc positions read after every step into
-//!    `impact_stepper::scenes::TunnelCounter` (whose docs define "tunnelled"; impact's
+//!    `impact_testkit::scenes::TunnelCounter` (whose docs define "tunnelled"; impact's
 //!    engines also give it, through a `CourseRecorder` hook, where each disc turned inside
 //!    the step, so a disc that FirstTimeOfImpact knocked about mid-step is judged on its
 //!    actual path, leg by leg, rather than on an estimate of its length) and
-//!    `impact_stepper::scenes::CrossingCounter` (pairs of discs through each other: on their
+//!    `impact_testkit::scenes::CrossingCounter` (pairs of discs through each other: on their
 //!    chords for rapier2d and `Discrete`; for impact's CCD steppers, on their paths in time,
 //!    from the recorder's turns with their fractions and the steppers' stops, since session
 //!    13; before, pairs with a disc that turned inside the step were counted apart as
@@ -55,12 +55,12 @@
 
 use criterion::measurement::WallTime;
 use criterion::{BatchSize, BenchmarkGroup, Criterion};
+use impact_testkit::scenes::{
+    self, CourseRecorder, CrossingCounter, HungCounter, Scene, TunnelCounter,
+};
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::geometry::{Point, Real, Shape, Vector};
 use impact2d::solver::{BodyType, RigidBodyDef};
-use impact2d::stepper::scenes::{
-    self, CourseRecorder, CrossingCounter, HungCounter, Scene, TunnelCounter,
-};
 use impact2d::stepper::{
     ClampReport, ClampedBody, Discrete, DiscreteReport, FirstToiReport, MotionClamping, Stepper,
     World,

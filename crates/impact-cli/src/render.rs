@@ -4,8 +4,9 @@ use crate::picture::Picture;
 use crate::trace::{TRACE_FORMAT, TRACE_VERSION, TraceHeader, TraceStep};
 use crate::trajectories::{Trajectories, title};
 use impact_geometry::{Isometry, Point, Vector};
-use impact_scene::{PassThroughDetector, Scene};
+use impact_scene::Scene;
 use impact_solver::{BodyHandle, BodySet};
+use impact_stepper::judge::PassThroughDetector;
 use std::io::BufRead;
 
 /// What to draw of a trace.

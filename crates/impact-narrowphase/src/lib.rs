@@ -51,16 +51,15 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod audit;
 pub mod contact;
 pub mod distance;
 mod face_middle;
-#[cfg(feature = "arbitrary")]
-pub mod fuzzing;
 pub mod gjk;
 mod minkowski;
 mod options;
 mod scratch;
+#[cfg(test)]
+mod testkit_bridge;
 pub mod toi;
 mod toi_result;
 

@@ -23,14 +23,15 @@
 //!   world does not hold reactions, so a run passes the hook [`Scene::reactions`] returns
 //!   to [`AnyWorld::step_with`].
 //! - [`ToiQuery`] is one time-of-impact query in the same vocabulary (what `impact toi`
-//!   answers), and [`audit`] holds what a run summary checks: a state hash, energy,
-//!   momentum, and [`PassThroughDetector`], which says which bodies passed through static
-//!   geometry.
+//!   answers), and [`audit`] holds what a run summary checks: energy and momentum.
+//!   Which bodies passed through static geometry is
+//!   [`impact_stepper::judge::PassThroughDetector`]'s to say.
 //!
 //! `docs/scene-format.md` documents every field with its default.
 //!
 //! ```
-//! use impact_scene::{PassThroughDetector, Scene};
+//! use impact_scene::Scene;
+//! use impact_stepper::judge::PassThroughDetector;
 //!
 //! // A bullet at 600 units/s toward a sheet of paper (a segment), under the default stepper.
 //! let scene = Scene::from_json(r#"{
@@ -69,8 +70,6 @@
 pub mod audit;
 mod error;
 mod file;
-#[doc(hidden)]
-pub mod fuzzing;
 mod query;
 mod reactions;
 mod read;
@@ -79,7 +78,6 @@ mod validate;
 mod world;
 mod write;
 
-pub use audit::{PassThrough, PassThroughDetector, PassThroughKind, TurnRecorder};
 pub use error::SceneError;
 pub use query::{SweptShape, ToiQuery};
 pub use reactions::{Fired, Reactions};

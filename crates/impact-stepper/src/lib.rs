@@ -36,7 +36,8 @@
 //!   `Discrete` lets 99.7% through). *Cost*: one discrete step, plus one sort and sweep over
 //!   the bodies' motion boxes and one TOI per candidate of the checked bodies. *Price*: time is lost,
 //!   and reported per body in [`ClampReport`].
-//! - [`scenes`]: the scenes shared by tests, examples and benches.
+//! - [`judge`]: whether a body passed through static geometry, from positions alone, so
+//!   that every stepper (and any engine) is judged the same way.
 //!
 //! Each step runs in a `tracing` span (`world.step`) with one span per stage
 //! (`broadphase`, `narrowphase`, `stepper`) and the counts of [`StepReport`] as fields; the
@@ -88,15 +89,16 @@
 #![deny(missing_docs)]
 
 mod domain;
+mod elastic;
 mod error;
 mod events;
 mod first_toi;
 mod grid;
+pub mod judge;
 mod motion;
 mod motion_clamping;
 mod ramp;
 mod report;
-pub mod scenes;
 mod settings;
 mod stepper;
 mod sweep_pairs;

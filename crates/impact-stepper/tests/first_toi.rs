@@ -10,11 +10,11 @@ use impact_broadphase::{BruteForce, RTreeBroadphase};
 use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Segment, Vector};
 use impact_narrowphase::distance;
 use impact_solver::{BodyHandle, RigidBodyDef};
-use impact_stepper::scenes::{self, Wall};
 use impact_stepper::{
     Discrete, EventKind, FirstTimeOfImpact, FirstTimeOfImpactSettings, Impact, MotionClamping,
     World, WorldSettings,
 };
+use impact_testkit::scenes::{self, Wall};
 
 type ToiWorld = World<BruteForce, FirstTimeOfImpact>;
 

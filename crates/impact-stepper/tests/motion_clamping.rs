@@ -16,10 +16,10 @@ use impact_broadphase::RTreeBroadphase;
 use impact_geometry::{Circle, Isometry, Real, Vector};
 use impact_narrowphase::{ToiOptions, distance};
 use impact_solver::RigidBodyDef;
-use impact_stepper::scenes::{self, Wall};
 use impact_stepper::{
     ClampReport, Discrete, MotionClamping, MotionClampingSettings, Stepper, World, WorldError,
 };
+use impact_testkit::scenes::{self, Wall};
 
 /// Steps each bullet is followed for: the crossing step and five more.
 const STEPS: usize = 6;

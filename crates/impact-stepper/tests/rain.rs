@@ -20,8 +20,8 @@ use common::DT;
 use impact_broadphase::RTreeBroadphase;
 use impact_geometry::{Circle, Isometry, Point, Real, Segment, Vector};
 use impact_solver::{BodyType, RigidBodyDef};
-use impact_stepper::scenes::{self, CourseRecorder, Scene, TunnelCounter, Wall};
 use impact_stepper::{Discrete, FirstTimeOfImpact, MotionClamping, Stepper, WorldSettings};
+use impact_testkit::scenes::{self, CourseRecorder, Scene, TunnelCounter, Wall};
 
 /// Steps the target runs for: 2 s, long enough for every disc to land.
 const STEPS: usize = 120;

@@ -12,7 +12,8 @@ use common::{DT, state_hash};
 use impact_broadphase::{Broadphase, RTreeBroadphase, SortAndSweep};
 use impact_geometry::{Circle, Isometry, Vector};
 use impact_solver::RigidBodyDef;
-use impact_stepper::{Discrete, FirstTimeOfImpact, MotionClamping, Stepper, World, scenes};
+use impact_stepper::{Discrete, FirstTimeOfImpact, MotionClamping, Stepper, World};
+use impact_testkit::scenes;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 

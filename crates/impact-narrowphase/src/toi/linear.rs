@@ -451,8 +451,9 @@ pub(crate) fn cast_with_obstacle(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::{SplitMix64, random_shape};
     use impact_geometry::Shape;
+    use impact_testkit::SplitMix64;
+    use impact_testkit::audit::random_shape;
 
     fn body<'a>(shape: &'a Shape, sweep: &Sweep) -> LinearBody<'a> {
         let body = LinearBody::new(shape.core(), shape.radius(), sweep).unwrap();

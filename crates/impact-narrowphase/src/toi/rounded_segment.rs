@@ -116,9 +116,9 @@ pub(crate) fn cast_circle_rounded_segment(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::SplitMix64;
     use crate::toi::linear::cast_with_obstacle;
     use impact_geometry::{Isometry, Point, Sweep};
+    use impact_testkit::SplitMix64;
 
     /// The same answer, up to the rounding of positions of size `scale` (both casts subtract
     /// them once) over a relative motion `speed` long and a rounded radius `rho`.

@@ -144,7 +144,7 @@ use state::{Run, Scratch};
 ///   thickness into a zero-thickness segment, and a course that sinks while its nearest
 ///   points barely close (a slow tilt about them, below the swing threshold) can carry it
 ///   past the middle inside a step (one stick in the first twenty seeds of
-///   [`scenes::tumbling_rain`](crate::scenes::tumbling_rain) at 200 bodies, which the pile
+///   the test kit's `scenes::tumbling_rain` at 200 bodies, which the pile
 ///   around it then holds there, 0.9 mm past, by stopping it step after step). The world
 ///   keeps the contact's side from then on, so the solver does not push it further.
 /// - With restitution 1 and no friction, energy and momentum are conserved by every impact

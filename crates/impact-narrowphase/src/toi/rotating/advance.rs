@@ -170,15 +170,16 @@ mod tests {
     //! rounding, so the same answers to rounding, and neither later than the oracle.
 
     use super::*;
-    use crate::audit::{
-        SplitMix64, Verdict, random_rotating_case, rotating_case_with, skinny_box_case,
-    };
     use impact_geometry::ConvexPolygon;
+    use impact_testkit::SplitMix64;
+    use impact_testkit::audit::{
+        Verdict, random_rotating_case, rotating_case_with, skinny_box_case,
+    };
 
     /// Both paths on one case: the fused answer, and whether it differs from the generic one
     /// by more than rounding (a different kind of answer, or fractions apart by more than
     /// 1e-9; an iteration's decision can flip on a rounding-size difference, rarely).
-    fn both(c: &crate::audit::Case, options: &ToiOptions) -> (Toi, bool) {
+    fn both(c: &impact_testkit::audit::Case, options: &ToiOptions) -> (Toi, bool) {
         let fused = advance(
             &c.a,
             &c.sweep_a,

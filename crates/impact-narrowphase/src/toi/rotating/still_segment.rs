@@ -300,13 +300,14 @@ mod tests {
     //! hands back.
 
     use super::*;
-    use crate::audit::{Case, SplitMix64, Verdict, random_ground_case, skinny_box_case};
     use crate::distance::distance;
     use crate::toi::rotating::advance::advance;
     use crate::toi::rotating::evaluator::Path;
     use crate::toi::testing::{expect_hit, resting};
     use crate::toi_conservative_advancement;
     use impact_geometry::{Capsule, ConvexPolygon};
+    use impact_testkit::SplitMix64;
+    use impact_testkit::audit::{Case, Verdict, random_ground_case, skinny_box_case};
 
     fn ground(a: (Real, Real), b: (Real, Real)) -> Segment {
         Segment::new(Point::new(a.0, a.1), Point::new(b.0, b.1)).unwrap()

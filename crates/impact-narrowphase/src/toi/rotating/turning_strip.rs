@@ -164,8 +164,9 @@ mod tests {
     //! centre line densely and bisects to its first entry into the reach.
 
     use super::*;
-    use crate::audit::{SplitMix64, first_contact_of};
     use impact_geometry::{ConvexPolygon, Shape};
+    use impact_testkit::SplitMix64;
+    use impact_testkit::audit::first_contact_of;
 
     /// A plank (half length and half width), turned by `angle` at the start and by `turn`
     /// over the step, against a circle of `radius` at `offset` drifting by `drift`.

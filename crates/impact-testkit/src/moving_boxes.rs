@@ -1,35 +1,15 @@
-//! Deterministic scenes of moving boxes, shared by the tests, the examples and the benchmarks
-//! so that all of them exercise the same motion.
+//! Deterministic scenes of moving boxes, shared by the broadphase's tests, its example and
+//! the broadphase benchmarks so that all of them exercise the same motion.
 //!
 //! A scene only moves boxes (no shapes, no contacts): each step it produces the swept box of
 //! every body that moved, which is exactly what a stepper hands to
-//! [`Broadphase::update_batch`](crate::Broadphase::update_batch). Lengths are world units,
-//! displacements are per step (a speed of 0.05 per step is 3 units per second at 60 Hz).
+//! [`Broadphase::update_batch`](impact_broadphase::Broadphase::update_batch). Lengths are
+//! world units, displacements are per step (a speed of 0.05 per step is 3 units per second
+//! at 60 Hz).
 
-use crate::ProxyId;
+use crate::SplitMix64;
+use impact_broadphase::ProxyId;
 use impact_geometry::{Aabb, Point, Real, Vector};
-
-/// SplitMix64: tiny, fast, and the same sequence on every platform, so scenes are
-/// reproducible without a dependency.
-#[derive(Debug, Clone)]
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[lo, hi)`.
-    fn uniform(&mut self, lo: Real, hi: Real) -> Real {
-        // 53 random bits make every double in [0, 1) with spacing 2^-53 equally likely.
-        let unit = (self.next_u64() >> 11) as Real * (1.0 / (1u64 << 53) as Real);
-        lo + (hi - lo) * unit
-    }
-}
 
 #[derive(Debug, Clone, Copy)]
 struct Body {
@@ -59,7 +39,7 @@ pub struct Scene {
     kind: Kind,
     bodies: Vec<Body>,
     moved: Vec<(ProxyId, Aabb)>,
-    rng: Rng,
+    rng: SplitMix64,
     /// Size of the square (random walk) or height of the rain column above the floor.
     extent: Real,
     /// Size of the square (random walk) or width of the floor (rain).
@@ -77,15 +57,15 @@ impl Scene {
     /// moves every step: its velocity takes a random kick (up to 0.01 per axis) and is
     /// clamped to 0.05 per step; bodies bounce off the square's sides.
     pub fn random_walk(n: usize, seed: u64) -> Self {
-        let mut rng = Rng(seed);
+        let mut rng = SplitMix64::new(seed);
         let side = (2.0 * n as Real).sqrt().max(1.0);
         let bodies = (0..n)
             .map(|_| Body {
-                center: Point::new(rng.uniform(0.0, side), rng.uniform(0.0, side)),
-                half: Vector::new(rng.uniform(0.2, 0.5), rng.uniform(0.2, 0.5)),
+                center: Point::new(rng.range(0.0, side), rng.range(0.0, side)),
+                half: Vector::new(rng.range(0.2, 0.5), rng.range(0.2, 0.5)),
                 vel: Vector::new(
-                    rng.uniform(-WALK_MAX_SPEED, WALK_MAX_SPEED),
-                    rng.uniform(-WALK_MAX_SPEED, WALK_MAX_SPEED),
+                    rng.range(-WALK_MAX_SPEED, WALK_MAX_SPEED),
+                    rng.range(-WALK_MAX_SPEED, WALK_MAX_SPEED),
                 ),
                 rest: 0,
                 is_static: false,
@@ -107,7 +87,7 @@ impl Scene {
     /// rests on it for 10 to 30 steps (it does not move and is not reported), then reappears
     /// at the top of the column (a teleport: its new box, not a sweep).
     pub fn rain(n: usize, seed: u64) -> Self {
-        let mut rng = Rng(seed);
+        let mut rng = SplitMix64::new(seed);
         let tiles = (n / 10).max(1).min(n);
         let drops = n - tiles;
         let width = tiles as Real;
@@ -122,14 +102,14 @@ impl Scene {
             })
             .collect();
         for _ in 0..drops {
-            let half = rng.uniform(0.15, 0.25);
+            let half = rng.range(0.15, 0.25);
             bodies.push(Body {
                 center: Point::new(
-                    rng.uniform(0.0, width),
-                    FLOOR_TOP + half + rng.uniform(0.0, height),
+                    rng.range(0.0, width),
+                    FLOOR_TOP + half + rng.range(0.0, height),
                 ),
                 half: Vector::new(half, half),
-                vel: Vector::new(0.0, -rng.uniform(0.1, 0.3)),
+                vel: Vector::new(0.0, -rng.range(0.1, 0.3)),
                 rest: 0,
                 is_static: false,
             });
@@ -188,7 +168,7 @@ impl Scene {
 
     /// Moves random-walk body `i`; it always moves along a sweep.
     fn walk(&mut self, i: usize) -> Option<bool> {
-        let kick = Vector::new(self.rng.uniform(-0.01, 0.01), self.rng.uniform(-0.01, 0.01));
+        let kick = Vector::new(self.rng.range(-0.01, 0.01), self.rng.range(-0.01, 0.01));
         let body = &mut self.bodies[i];
         body.vel = (body.vel + kick).map(|v| v.clamp(-WALK_MAX_SPEED, WALK_MAX_SPEED));
         body.center += body.vel;
@@ -205,7 +185,7 @@ impl Scene {
     /// `Some(false)` for a teleport.
     fn fall(&mut self, i: usize) -> Option<bool> {
         let top = FLOOR_TOP + self.extent;
-        let respawn_x = self.rng.uniform(0.0, self.width);
+        let respawn_x = self.rng.range(0.0, self.width);
         let rest_steps = 10 + (self.rng.next_u64() % 21) as u32;
         let body = &mut self.bodies[i];
         if body.is_static {

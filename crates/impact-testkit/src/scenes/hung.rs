@@ -1,11 +1,10 @@
 //! [`HungCounter`]: the bodies of a scene left hanging in mid-air.
 
 use super::Scene;
-use crate::stepper::Stepper;
-use crate::world::World;
 use impact_broadphase::Broadphase;
 use impact_geometry::{Point, Real};
 use impact_solver::BodyType;
+use impact_stepper::{Stepper, World};
 
 /// Counts the dynamic bodies of a scene that hang in mid-air, from positions alone, so that
 /// the bodies of any engine running the same scene are judged the same way: the rain
@@ -20,8 +19,8 @@ use impact_solver::BodyType;
 ///
 /// ```
 /// use impact_broadphase::RTreeBroadphase;
-/// use impact_stepper::scenes::{self, HungCounter};
 /// use impact_stepper::{Discrete, World};
+/// use impact_testkit::scenes::{self, HungCounter};
 ///
 /// let scene = scenes::rain(20, 1);
 /// let (mut world, _) = scene.build::<RTreeBroadphase, Discrete>().unwrap();

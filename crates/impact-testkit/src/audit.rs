@@ -1,18 +1,63 @@
-//! Reference checks for time-of-impact answers: a dense-sampling oracle and a seeded generator
+//! Reference checks for time-of-impact answers: a dense-sampling oracle and seeded generators
 //! of rotating sweeps.
 //!
 //! The oracle shares nothing with conservative advancement but the exact distance function:
 //! it samples the distance at evenly spaced times, and bisects the first interval that ends
 //! within the target. It can miss a contact shorter than its sampling interval, never invent
-//! one, so "the method reports no contact where the oracle finds one" is a true miss. Tests,
-//! examples, benchmarks and fuzz targets use the same code, and so can users auditing their
-//! own scenes.
+//! one, so "the method reports no contact where the oracle finds one" is a true miss.
+//!
+//! [`judge`] and [`Case::audit`] take a method's answer as anything that converts into an
+//! [`Answer`] (a [`Toi`] does) and its options as anything that converts into a [`Band`] (a
+//! [`ToiOptions`] does). The narrowphase's own unit tests are built as a second copy of that
+//! crate, whose `Toi` is a type of its own; they hand it over through the same conversions.
 
-use crate::distance::distance;
-use crate::{Toi, ToiOptions};
+use crate::SplitMix64;
 use impact_geometry::{
     Capsule, Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Sweep, Vector,
 };
+use impact_narrowphase::{Toi, ToiOptions, distance};
+
+/// A time-of-impact answer as the oracle reads it: the kind of answer and its fraction.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Answer {
+    /// A hit at this fraction.
+    Hit(Real),
+    /// Overlapping at the start.
+    Overlapping,
+    /// No contact over the interval.
+    Separated,
+    /// An iterative method gave up; safe up to this fraction.
+    NotConverged(Real),
+}
+
+impl From<&Toi> for Answer {
+    fn from(toi: &Toi) -> Self {
+        match *toi {
+            Toi::Hit(hit) => Self::Hit(hit.fraction),
+            Toi::Overlapping => Self::Overlapping,
+            Toi::Separated => Self::Separated,
+            Toi::NotConverged { safe_fraction } => Self::NotConverged(safe_fraction),
+        }
+    }
+}
+
+/// Where a hit may lie, from a method's options: within `target + tolerance` of contact.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Band {
+    /// The target separation.
+    pub target: Real,
+    /// The tolerance about it.
+    pub tolerance: Real,
+}
+
+impl From<&ToiOptions> for Band {
+    fn from(options: &ToiOptions) -> Self {
+        Self {
+            target: options.target_separation(),
+            tolerance: options.tolerance(),
+        }
+    }
+}
 
 /// The first time the oracle sees the shapes within `target` (distance sampled at `samples + 1`
 /// evenly spaced fractions of `[0, max_fraction]`, the first crossing bisected to 1e-12), or
@@ -95,82 +140,46 @@ pub enum Verdict {
     GaveUp,
 }
 
-/// Compares `toi` with the oracle answer `oracle` for the given case. `slack` is how much
-/// later than the oracle a hit may be (the oracle's bisection tolerance, 1e-12 by default).
+/// Compares `toi`, a method's answer (a `&`[`Toi`]), with the oracle answer `oracle` for the
+/// given case, the method run with `options` (a `&`[`ToiOptions`]). A hit may be up to 1e-9
+/// later than the oracle's (the oracle bisects to 1e-12).
 pub fn judge(
-    toi: &Toi,
+    toi: impl Into<Answer>,
     oracle: Option<Real>,
     a: &Shape,
     sweep_a: &Sweep,
     b: &Shape,
     sweep_b: &Sweep,
-    options: &ToiOptions,
+    options: impl Into<Band>,
 ) -> Verdict {
     let slack = 1e-9;
-    match (*toi, oracle) {
-        (Toi::Hit(h), Some(o)) if h.fraction > o + slack => Verdict::Late {
-            reported: h.fraction,
+    let band = options.into();
+    match (toi.into(), oracle) {
+        (Answer::Hit(fraction), Some(o)) if fraction > o + slack => Verdict::Late {
+            reported: fraction,
             oracle: o,
         },
-        (Toi::Hit(h), _) => {
-            let d = distance(
-                a,
-                &sweep_a.pose_at(h.fraction),
-                b,
-                &sweep_b.pose_at(h.fraction),
-            );
+        (Answer::Hit(fraction), _) => {
+            let d = distance(a, &sweep_a.pose_at(fraction), b, &sweep_b.pose_at(fraction));
             let scale = 1e-9 * (1.0 + sweep_a.start().translation.vector.norm());
-            if h.fraction > 0.0
-                && d.distance > options.target_separation() + options.tolerance() + scale
-            {
+            if fraction > 0.0 && d.distance > band.target + band.tolerance + scale {
                 Verdict::Spurious {
-                    reported: h.fraction,
+                    reported: fraction,
                     distance: d.distance,
                 }
             } else {
                 Verdict::Agree
             }
         }
-        (Toi::Separated, Some(o)) => Verdict::Missed { oracle: o },
-        (Toi::NotConverged { safe_fraction }, Some(o)) if safe_fraction > o + slack => {
+        (Answer::Separated, Some(o)) => Verdict::Missed { oracle: o },
+        (Answer::NotConverged(safe_fraction), Some(o)) if safe_fraction > o + slack => {
             Verdict::Late {
                 reported: safe_fraction,
                 oracle: o,
             }
         }
-        (Toi::NotConverged { .. }, _) => Verdict::GaveUp,
+        (Answer::NotConverged(_), _) => Verdict::GaveUp,
         _ => Verdict::Agree,
-    }
-}
-
-/// A small, fast, seedable random generator (SplitMix64), so cases are identical everywhere.
-#[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A generator from `seed`.
-    pub fn new(seed: u64) -> Self {
-        Self(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[lo, hi)`.
-    pub fn range(&mut self, lo: Real, hi: Real) -> Real {
-        let unit = (self.next_u64() >> 11) as Real / (1u64 << 53) as Real;
-        lo + (hi - lo) * unit
-    }
-
-    /// Uniform in `0..n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
     }
 }
 
@@ -193,14 +202,14 @@ impl Case {
     /// `toi`, a method's answer for it, compares ([`judge`]).
     pub fn audit(
         &self,
-        toi: &Toi,
-        options: &ToiOptions,
+        toi: impl Into<Answer>,
+        options: impl Into<Band>,
         samples: usize,
     ) -> (Option<Real>, Verdict) {
         let (a, sa, b, sb) = (&self.a, &self.sweep_a, &self.b, &self.sweep_b);
-        let oracle =
-            first_contact_by_sampling(a, sa, b, sb, options.target_separation(), 1.0, samples);
-        (oracle, judge(toi, oracle, a, sa, b, sb, options))
+        let band = options.into();
+        let oracle = first_contact_by_sampling(a, sa, b, sb, band.target, 1.0, samples);
+        (oracle, judge(toi, oracle, a, sa, b, sb, band))
     }
 }
 

@@ -1,12 +1,11 @@
 //! [`CrossingCounter`]: the pairs of discs of a scene that pass through each other.
 
 use super::Scene;
-use crate::stepper::Stepper;
-use crate::world::World;
 use impact_broadphase::Broadphase;
 use impact_geometry::{Point, Real, Shape, Vector};
 use impact_narrowphase::toi::moving_points::moving_circles;
 use impact_solver::BodyType;
+use impact_stepper::{Stepper, World};
 
 /// Counts the pairs of dynamic discs of a scene that pass through each other between two
 /// observations (one after each step), from positions alone, so that the discs of any
@@ -37,7 +36,7 @@ use impact_solver::BodyType;
 ///
 /// ```
 /// use impact_geometry::Point;
-/// use impact_stepper::scenes::{self, CrossingCounter};
+/// use impact_testkit::scenes::{self, CrossingCounter};
 ///
 /// // Two discs of the rain, swapped between two observations: head on, through each other.
 /// let scene = scenes::rain(2, 1);
@@ -367,8 +366,8 @@ fn paths_crossed((i, j): (Path<'_>, Path<'_>), breaks: &mut Vec<Real>, ri: Real,
     breaks.dedup();
     let inside = ri.max(rj);
     let crossed = breaks.windows(2).any(|w| {
-        // Both move at constant velocity between two breaks: seed 004's moving spheres,
-        // as for the chords.
+        // Both move at constant velocity between two breaks: moving circles, as for the
+        // chords.
         moving_circles(i.at(w[0]), i.at(w[1]), inside, j.at(w[0]), j.at(w[1]), 0.0).is_some()
     });
     breaks.clear();
@@ -377,7 +376,7 @@ fn paths_crossed((i, j): (Path<'_>, Path<'_>), breaks: &mut Vec<Real>, ri: Real,
 
 /// Conditions 2 and 3 of [`CrossingCounter`]'s definition for discs of radii `ri` and `rj`
 /// whose centres went from `.0` to `.1`: apart at both ends, and a point moving with one
-/// centre comes within the larger radius of the other (seed 004's moving spheres, one of
+/// centre comes within the larger radius of the other ([`moving_circles`], one of
 /// them that radius, the other a point).
 fn crossed(i: (Point, Point), j: (Point, Point), ri: Real, rj: Real) -> bool {
     let contact = ri + rj;
@@ -390,8 +389,8 @@ fn crossed(i: (Point, Point), j: (Point, Point), ri: Real, rj: Real) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SplitMix64;
     use impact_geometry::Vector;
-    use impact_narrowphase::audit::SplitMix64;
 
     fn p(x: Real, y: Real) -> Point {
         Point::new(x, y)

@@ -1,20 +1,27 @@
-//! Structured fuzz inputs and the invariants every fuzz target asserts (feature `arbitrary`).
+//! Structured fuzz inputs and the invariants every fuzz target asserts.
 //!
-//! The fuzz targets in `fuzz/` and the replay test of `fuzz/regressions/` call these same
+//! The fuzz targets in `fuzz/` and the replay tests of `fuzz/regressions/` call these same
 //! functions on the same bytes, so a minimised crash replays exactly in an ordinary test.
-//! Each check panics, naming the broken invariant, when the narrowphase misbehaves: a panic
-//! inside the library, a NaN in an answer, a time of impact later than the true first contact,
-//! a hit that is not at the target separation, or answers that disagree.
+//! Each narrowphase check panics, naming the broken invariant, when the narrowphase
+//! misbehaves: a panic inside the library, a NaN in an answer, a time of impact later than
+//! the true first contact, a hit that is not at the target separation, or answers that
+//! disagree. [`check_scene_loader`] (feature `scene`) does the same for scene and query
+//! files.
 
 use crate::audit::first_contact_by_sampling;
-use crate::{
-    GjkCache, Toi, ToiMethod, ToiOptions, closed_form_toi, contact_manifold, distance,
-    gjk_distance, time_of_impact_with,
-};
 use arbitrary::{Arbitrary, Unstructured};
 use impact_geometry::{
     Capsule, Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Sweep, Vector,
 };
+use impact_narrowphase::{
+    GjkCache, Toi, ToiMethod, ToiOptions, closed_form_toi, contact_manifold,
+    contact_manifold_on_side, distance, gjk_distance, time_of_impact_with,
+};
+
+#[cfg(feature = "scene")]
+mod scene;
+#[cfg(feature = "scene")]
+pub use scene::check_scene_loader;
 
 /// A number from the fuzzer, mapped into `[lo, hi]` (NaN and infinities included, so the
 /// mapping never fails).
@@ -422,7 +429,7 @@ pub fn check_manifold(data: &[u8]) {
     // the speculative distance.
     let side = if m.is_empty() { Vector::x() } else { m.normal };
     for side in [side, -side] {
-        if let Some(held) = crate::contact_manifold_on_side(&a, &pa, &b, &pb, side, speculative) {
+        if let Some(held) = contact_manifold_on_side(&a, &pa, &b, &pb, side, speculative) {
             for p in held.points() {
                 assert!(p.point.coords.iter().all(|x| x.is_finite()) && p.separation.is_finite());
                 assert!(p.separation <= speculative * (1.0 + 1e-12) + 1e-12);

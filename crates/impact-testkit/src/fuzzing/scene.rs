@@ -1,7 +1,7 @@
 //! The check behind the `scene_loader` fuzz target (`fuzz/`), here so the ordinary test
 //! suite can replay its regressions on stable Rust.
 
-use crate::{Scene, ToiQuery};
+use impact_scene::{Scene, SceneError, ToiQuery};
 
 /// The most bodies a fuzzed scene is stepped with: enough for every pair of shape types,
 /// few enough that a step stays fast.
@@ -50,7 +50,7 @@ pub fn check_scene_loader(data: &[u8]) {
 
 /// Whether `e` is the world's refusal of a body wider or taller than half its periodic
 /// domain, naming the body: `bodies[i].aabb.width` or `.height`.
-fn too_large_for_its_domain(e: &crate::SceneError) -> bool {
+fn too_large_for_its_domain(e: &SceneError) -> bool {
     let path = e.path();
     path.starts_with("bodies[")
         && (path.ends_with("].aabb.width") || path.ends_with("].aabb.height"))
