@@ -241,14 +241,14 @@ fn defaults_and_shorthands_resolve_as_documented() {
 
     // Switching steppers keeps the shared settings.
     let clamp = MotionClampingSettings {
-        velocity_threshold: 0.0,
+        threshold_radii_per_step: 0.0,
         toi: ToiOptions::exact(),
     };
     let toi = StepperChoice::Clamp(clamp).with_kind(StepperKind::Toi);
     let StepperChoice::Toi(settings) = toi else {
         panic!("{toi:?}")
     };
-    assert_eq!(settings.velocity_threshold, 0.0);
+    assert_eq!(settings.threshold_radii_per_step, 0.0);
     assert_eq!(settings.toi, ToiOptions::exact());
     assert_eq!(
         settings.max_events,

@@ -309,7 +309,7 @@ fn floor() -> RigidBodyDef {
 fn a_bouncing_ball_comes_to_rest_with_few_events_per_step() {
     for threshold in [1.0, 0.0] {
         let mut settings = FirstTimeOfImpactSettings {
-            velocity_threshold: 0.0,
+            threshold_radii_per_step: 0.0,
             ..FirstTimeOfImpactSettings::default()
         };
         settings.impact.restitution_threshold = threshold;
@@ -673,10 +673,10 @@ fn bad_settings_are_refused_by_name() {
     let cases: [(FirstTimeOfImpactSettings, &str); 5] = [
         (
             FirstTimeOfImpactSettings {
-                velocity_threshold: -1.0,
+                threshold_radii_per_step: -1.0,
                 ..Default::default()
             },
-            "first_toi.velocity_threshold: must be zero or positive, got -1",
+            "first_toi.threshold_radii_per_step: must be zero or positive, got -1",
         ),
         (
             FirstTimeOfImpactSettings {

@@ -90,7 +90,8 @@ fn tumbling_rain_matches_its_golden_hashes() {
 fn hard_disk_gas_matches_its_golden_hash() {
     let scene = scenes::hard_disks(256, 0.3, 1).unwrap();
     let (mut world, _) = scene.build::<RTreeBroadphase, FirstTimeOfImpact>().unwrap();
-    *world.stepper_mut() = FirstTimeOfImpact::new(impact_stepper::FirstTimeOfImpactSettings::elastic()).unwrap();
+    *world.stepper_mut() =
+        FirstTimeOfImpact::new(impact_stepper::FirstTimeOfImpactSettings::elastic()).unwrap();
     for _ in 0..5 {
         world.step(0.5).unwrap();
     }

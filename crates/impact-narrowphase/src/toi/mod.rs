@@ -32,13 +32,13 @@ mod testing;
 pub use capsule_capsule::toi_capsule_capsule;
 pub use capsule_polygon::toi_capsule_polygon;
 pub use circle_capsule::toi_circle_capsule;
-pub use circle_circle::{toi_circle_circle, toi_circles};
 #[allow(deprecated)]
 pub use circle_circle::toi_discs;
+pub use circle_circle::{toi_circle_circle, toi_circles};
 pub use circle_polygon::toi_circle_polygon;
-pub use circle_segment::{toi_circle_segment, toi_circle_still_segment};
 #[allow(deprecated)]
 pub use circle_segment::toi_disc_still_segment;
+pub use circle_segment::{toi_circle_segment, toi_circle_still_segment};
 pub use closed_form::closed_form_toi;
 pub use polygon_polygon::toi_polygon_polygon;
 pub use rotating::toi_conservative_advancement;

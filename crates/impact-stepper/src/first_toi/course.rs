@@ -86,7 +86,7 @@ impl Scratch {
                 // spinning at 200 rad/s) would cross a segment it had no contact with,
                 // unplanned and unguarded.
                 let velocities = (sweep.linvel().norm(), sweep.angvel());
-                if moves_past_threshold(settings.velocity_threshold, velocities, bound, dt) {
+                if moves_past_threshold(settings.threshold_radii_per_step, velocities, bound, dt) {
                     s.checked[slot] = true;
                     report.kicked_bodies += 1;
                 }

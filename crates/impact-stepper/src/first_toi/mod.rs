@@ -41,7 +41,7 @@ use state::{Run, Scratch};
 /// # One step
 /// 1. **Split the contacts.** A dynamic body with
 ///    [`RigidBody::ccd`](impact_solver::RigidBody::ccd) whose motion bound over the step
-///    exceeds [`FirstTimeOfImpactSettings::velocity_threshold`] bounding radii is
+///    exceeds [`FirstTimeOfImpactSettings::threshold_radii_per_step`] bounding radii is
 ///    *checked*. A contact manifold of a checked body whose points are all farther apart
 ///    than the target separation plus the tolerance is taken from the contact solver: that
 ///    pair is the event loop's. The others (resting and slow contacts, and touching pairs)
@@ -89,7 +89,7 @@ use state::{Run, Scratch};
 /// of mass, without damping or (with friction in the impact settings) friction, in
 /// a world without gravity, called without a hook (or with an inert one, see
 /// [`ImpactHook::is_inert`](crate::ImpactHook::is_inert)), under settings with every safety
-/// net off (`velocity_threshold` 0, `max_events`, `max_pair_events` and `min_advance` off:
+/// net off (`threshold_radii_per_step` 0, `max_events`, `max_pair_events` and `min_advance` off:
 /// `scenes::hard_disk_stepper()`), takes the *disc path*: classic event-driven molecular
 /// dynamics, with a cell list over the domain, one planned event per disc (its next
 /// collision or its next cell crossing) in a tournament tree, positions on per-disc local
@@ -303,7 +303,7 @@ impl Stepper for FirstTimeOfImpact {
     /// (one test decides which bodies are checked, here and in the step); the broadphase
     /// and the narrowphase are spared the pairs a fast body's swept box meets.
     fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real, _pad: Real) -> Option<Real> {
-        fast_ccd_body(self.settings.velocity_threshold, body, gravity, dt)
+        fast_ccd_body(self.settings.threshold_radii_per_step, body, gravity, dt)
             .then(|| self.settings.toi.target_separation() + self.settings.toi.tolerance())
     }
 

@@ -103,7 +103,7 @@ impl Scratch {
             self.start[slot] = Some(*body.pose());
             if body.is_dynamic() && body.ccd() {
                 any_ccd = true;
-                if fast_ccd_body(settings.velocity_threshold, body, g, dt) {
+                if fast_ccd_body(settings.threshold_radii_per_step, body, g, dt) {
                     self.checked[slot] = true;
                     report.checked_bodies += 1;
                 }

@@ -43,7 +43,7 @@ impl Scratch {
                 || body.is_dynamic()
                     && body.ccd()
                     && moves_past_threshold(
-                        settings.velocity_threshold,
+                        settings.threshold_radii_per_step,
                         (sweep.linvel().norm(), sweep.angvel()),
                         body.shape().bounding_radius(&body.local_center()),
                         dt,

@@ -77,7 +77,7 @@ struct Scratch {
 /// 1. The start pose of every body is kept, then the contact solver's step of
 ///    [`Discrete`](crate::Discrete) runs (gravity, the soft step, positions), with one
 ///    difference: a *fast* body (a dynamic CCD body whose start velocities and gravity move
-///    it past [`MotionClampingSettings::velocity_threshold`] over the step) does not get
+///    it past [`MotionClampingSettings::threshold_radii_per_step`] over the step) does not get
 ///    speculative contacts with static and kinematic bodies, only contacts within the target
 ///    separation plus the tolerance of them at the start. The world gives the broadphase
 ///    such a body's box at its start pose, padded by the world's speculative pad (or that
@@ -96,7 +96,7 @@ struct Scratch {
 ///    half a turn per step keeps its turns.
 /// 3. For each fast body, and each dynamic body with
 ///    [`RigidBody::ccd`](impact_solver::RigidBody::ccd) set whose rebuilt motion exceeds
-///    [`MotionClampingSettings::velocity_threshold`] (relative to its size), the candidates
+///    [`MotionClampingSettings::threshold_radii_per_step`] (relative to its size), the candidates
 ///    are every body whose motion's box over the step ([`Aabb::swept`] of its rebuilt sweep)
 ///    meets the checked body's (padded by the target separation and the tolerance), found for
 ///    all checked bodies at once by a sort and sweep over those boxes (in a periodic domain,
@@ -276,7 +276,7 @@ impl Stepper for MotionClamping {
     /// at the start, and with dynamic bodies whose own swept boxes reach it, still get their
     /// speculative contacts.
     fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real, pad: Real) -> Option<Real> {
-        fast_ccd_body(self.settings.velocity_threshold, body, gravity, dt)
+        fast_ccd_body(self.settings.threshold_radii_per_step, body, gravity, dt)
             .then(|| pad.max(self.settings.toi.target_separation() + self.settings.toi.tolerance()))
     }
 }
@@ -343,7 +343,7 @@ impl Scratch {
             }
             self.start[slot] = Some(*body.pose());
             self.start_velocity[slot] = (body.linvel(), body.angvel());
-            self.fast[slot] = fast_ccd_body(settings.velocity_threshold, body, g, dt);
+            self.fast[slot] = fast_ccd_body(settings.threshold_radii_per_step, body, g, dt);
         }
     }
 

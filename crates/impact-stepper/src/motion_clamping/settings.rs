@@ -24,12 +24,12 @@ pub struct MotionClampingSettings {
     /// checked (dimensionless, finite, zero or more; default `0.5`). A body's motion over the
     /// step is the distance its centre of mass covers plus the arc its rim covers
     /// (`|dc| + |dtheta| r`, with `r` its [`bounding radius`] about the centre of mass); it
-    /// is checked when that exceeds `velocity_threshold * r`. A body that moves less than
+    /// is checked when that exceeds `threshold_radii_per_step * r`. A body that moves less than
     /// its own size per step cannot pass through anything thicker than zero without its
     /// contacts seeing it first; `0` checks every moving CCD body.
     ///
     /// [`bounding radius`]: impact_geometry::Shape::bounding_radius
-    pub velocity_threshold: Real,
+    pub threshold_radii_per_step: Real,
     /// The options of every time-of-impact query (default [`ToiOptions::default`]: bodies
     /// stop at the target separation, so the next step's contacts see them).
     pub toi: ToiOptions,
@@ -38,22 +38,32 @@ pub struct MotionClampingSettings {
 impl Default for MotionClampingSettings {
     fn default() -> Self {
         Self {
-            velocity_threshold: 0.5,
+            threshold_radii_per_step: 0.5,
             toi: ToiOptions::default(),
         }
     }
 }
 
 impl MotionClampingSettings {
+    /// [`threshold_radii_per_step`](Self::threshold_radii_per_step) under its former name,
+    /// which read as a speed: the threshold is a distance per step in bounding radii.
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to the field `threshold_radii_per_step`"
+    )]
+    pub fn velocity_threshold(&self) -> Real {
+        self.threshold_radii_per_step
+    }
+
     /// Checks every field ([`ToiOptions`] is valid by construction).
     ///
     /// # Errors
     /// [`WorldError::NotFinite`] or [`WorldError::Negative`] naming
-    /// `motion_clamping.velocity_threshold`.
+    /// `motion_clamping.threshold_radii_per_step`.
     pub fn validate(&self) -> Result<(), WorldError> {
         crate::error::non_negative(
-            "motion_clamping.velocity_threshold",
-            self.velocity_threshold,
+            "motion_clamping.threshold_radii_per_step",
+            self.threshold_radii_per_step,
         )?;
         Ok(())
     }
@@ -62,7 +72,9 @@ impl MotionClampingSettings {
 #[cfg(feature = "serde")]
 #[derive(serde::Serialize, serde::Deserialize)]
 struct MotionClampingSettingsDef {
-    velocity_threshold: Real,
+    /// Its former name, `velocity_threshold`, still loads (see CHANGELOG.md).
+    #[serde(alias = "velocity_threshold")]
+    threshold_radii_per_step: Real,
     toi: ToiOptions,
 }
 
@@ -71,7 +83,7 @@ impl TryFrom<MotionClampingSettingsDef> for MotionClampingSettings {
     type Error = WorldError;
     fn try_from(d: MotionClampingSettingsDef) -> Result<Self, WorldError> {
         let s = Self {
-            velocity_threshold: d.velocity_threshold,
+            threshold_radii_per_step: d.threshold_radii_per_step,
             toi: d.toi,
         };
         s.validate()?;
@@ -83,7 +95,7 @@ impl TryFrom<MotionClampingSettingsDef> for MotionClampingSettings {
 impl From<MotionClampingSettings> for MotionClampingSettingsDef {
     fn from(s: MotionClampingSettings) -> Self {
         Self {
-            velocity_threshold: s.velocity_threshold,
+            threshold_radii_per_step: s.threshold_radii_per_step,
             toi: s.toi,
         }
     }
