@@ -86,3 +86,28 @@ pub use scene::{
     OnFirstHit, Scene, StepperChoice, StepperKind,
 };
 pub use world::{AnyWorld, SceneBroadphase, SceneStepper, StepSummary, restore};
+
+/// [`impact_stepper::judge::PassThroughDetector`] at its former path.
+#[deprecated(
+    since = "0.2.0",
+    note = "moved to `impact_stepper::judge::PassThroughDetector`"
+)]
+pub type PassThroughDetector = impact_stepper::judge::PassThroughDetector;
+/// [`impact_stepper::judge::PassThrough`] at its former path.
+#[deprecated(
+    since = "0.2.0",
+    note = "moved to `impact_stepper::judge::PassThrough`"
+)]
+pub type PassThrough = impact_stepper::judge::PassThrough;
+/// [`impact_stepper::judge::PassThroughKind`] at its former path.
+#[deprecated(
+    since = "0.2.0",
+    note = "moved to `impact_stepper::judge::PassThroughKind`"
+)]
+pub type PassThroughKind = impact_stepper::judge::PassThroughKind;
+/// [`impact_stepper::judge::TurnRecorder`] at its former path.
+#[deprecated(
+    since = "0.2.0",
+    note = "moved to `impact_stepper::judge::TurnRecorder`"
+)]
+pub type TurnRecorder<H> = impact_stepper::judge::TurnRecorder<H>;

@@ -89,7 +89,6 @@
 #![deny(missing_docs)]
 
 mod domain;
-mod elastic;
 mod error;
 mod events;
 mod first_toi;
@@ -114,3 +113,18 @@ pub use motion_clamping::{ClampReport, ClampedBody, MotionClamping, MotionClampi
 pub use settings::WorldSettings;
 pub use stepper::{Discrete, DiscreteReport, StepContext, StepPreview, Stepper};
 pub use world::{AdvanceReport, StepReport, World};
+
+/// The test scenes live in the unpublished `impact-testkit` crate; what users called from
+/// here is kept, deprecated, at its former path.
+#[deprecated(
+    since = "0.2.0",
+    note = "the scenes moved to the unpublished impact-testkit crate"
+)]
+pub mod scenes {
+    /// [`FirstTimeOfImpactSettings::elastic`](crate::FirstTimeOfImpactSettings::elastic) at
+    /// its former path.
+    #[deprecated(since = "0.2.0", note = "use `FirstTimeOfImpactSettings::elastic()`")]
+    pub fn hard_disk_stepper() -> crate::FirstTimeOfImpactSettings {
+        crate::FirstTimeOfImpactSettings::elastic()
+    }
+}

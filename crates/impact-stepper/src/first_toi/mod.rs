@@ -85,21 +85,21 @@ use state::{Run, Scratch};
 /// same question, from the start of the later of its two courses, only at another moment.
 ///
 /// # Discs
-/// A step of a periodic world whose bodies are all dynamic CCD discs about their centres
-/// of mass, without damping or (with friction in the impact settings) friction, in
-/// a world without gravity, called without a hook (or with an inert one, see
-/// [`ImpactHook::is_inert`](crate::ImpactHook::is_inert)), under settings with every safety
-/// net off (`threshold_radii_per_step` 0, `max_events`, `max_pair_events` and `min_advance` off:
-/// `scenes::hard_disk_stepper()`), takes the *disc path*: classic event-driven molecular
-/// dynamics, with a cell list over the domain, one planned event per disc (its next
+/// A step of a periodic world whose bodies are all dynamic CCD discs about their centres of
+/// mass, without damping or (with friction in the impact settings) friction, in a world without
+/// gravity, called without a hook (or with an inert one, see
+/// [`ImpactHook::is_inert`](crate::ImpactHook::is_inert)), under settings with every safety net
+/// off (`threshold_radii_per_step` 0, `max_events`, `max_pair_events` and `min_advance` off:
+/// [`FirstTimeOfImpactSettings::elastic`]), takes the *disc path*: classic event-driven
+/// molecular dynamics, with a cell list over the domain, one planned event per disc (its next
 /// collision or its next cell crossing) in a tournament tree, positions on per-disc local
-/// clocks, and discs laid out in cell order each step. Every step above would give the
-/// same collisions there (every moving body checked, no pair left to the contact solver,
-/// nothing for the hook to change), so the disc path resolves them with the same closed
-/// form and the same impulse, in the same order, at the same times to rounding (tested),
-/// for a fraction of the work; and it tells the world it needs no broadphase update or
-/// contact manifolds ([`Stepper::needs_world_pass`]). [`FirstToiReport::disc_path`] says
-/// when it was taken; `reach_escapes` then counts cell crossings.
+/// clocks, and discs laid out in cell order each step. Every step above would give the same
+/// collisions there (every moving body checked, no pair left to the contact solver, nothing for
+/// the hook to change), so the disc path resolves them with the same closed form and the same
+/// impulse, in the same order, at the same times to rounding (tested), for a fraction of the
+/// work; and it tells the world it needs no broadphase update or contact manifolds
+/// ([`Stepper::needs_world_pass`]). [`FirstToiReport::disc_path`] says when it was taken;
+/// `reach_escapes` then counts cell crossings.
 ///
 /// # Progress
 /// - Impacts are resolved at the target separation, and a pair that has just been resolved

@@ -141,11 +141,13 @@ impl DiscPath {
     /// Whether the coming step can be the disc path's, remembered for [`DiscPath::take`]: a
     /// periodic domain without gravity, a hook that does nothing, settings with every safety
     /// net off (`threshold_radii_per_step` 0, `max_events`, `max_pair_events` and `min_advance`
-    /// off, as in `scenes::hard_disk_stepper()`), and every body a dynamic CCD disc about its
-    /// centre of mass, without damping, and without friction unless the impact settings leave
-    /// friction out (a spin then changes nothing but the angle). Then the general path would
-    /// resolve the same collisions (every moving body checked, no pair for the contact solver,
-    /// nothing for the hook), and this path does it for a fraction of the work.
+    /// off, as in
+    /// [`FirstTimeOfImpactSettings::elastic`](crate::FirstTimeOfImpactSettings::elastic)), and
+    /// every body a dynamic CCD disc about its centre of mass, without damping, and without
+    /// friction unless the impact settings leave friction out (a spin then changes nothing but
+    /// the angle). Then the general path would resolve the same collisions (every moving body
+    /// checked, no pair for the contact solver, nothing for the hook), and this path does it
+    /// for a fraction of the work.
     pub(super) fn applies(
         &mut self,
         settings: &FirstTimeOfImpactSettings,
