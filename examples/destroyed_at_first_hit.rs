@@ -1,4 +1,4 @@
-//! Destroyed at first hit (seed 001's mid-frame reaction): a body removed at the instant of
+//! Destroyed at first hit (the mid-frame reaction of Colp's ECSE write-up): a body removed at the instant of
 //! its first impact, inside the step, so it never reaches what was behind its target.
 //!
 //! The scene is `examples/scenes/destroyed_at_first_hit.json`: a light projectile that dies

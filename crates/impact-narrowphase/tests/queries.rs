@@ -1,4 +1,4 @@
-//! Hand-computed checks of the point queries (seed 004), exact distance, option validation,
+//! Hand-computed checks of the point queries (the predictive-collision article's moving particles), exact distance, option validation,
 //! the dispatcher, and conservative advancement against the closed forms.
 
 mod support;

@@ -1,5 +1,5 @@
 //! [`FirstTimeOfImpact`]: an event queue of pair impacts inside the step, each resolved at its
-//! exact time, with nothing lost (seed 002's "real first time of impact solver", seed 001's
+//! exact time, with nothing lost (the "real first time of impact solver" of DigitalRune's CCD article, Colp's ECSE write-up's
 //! mid-frame loop).
 //!
 //! The stepper's documentation numbers the phases of a step, and the code follows them: this

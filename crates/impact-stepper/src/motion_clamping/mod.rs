@@ -1,5 +1,5 @@
 //! [`MotionClamping`]: the discrete step, then every fast CCD body stopped at its first time
-//! of impact (seed 002, DigitalRune's motion clamping).
+//! of impact (DigitalRune's motion clamping).
 //!
 //! The stepper's documentation numbers the phases of a step, and `advance` is one call per
 //! phase. This file holds the stepper, its per-step buffers and the phases that bracket the
@@ -65,7 +65,7 @@ struct Scratch {
     clamps: Vec<(BodyHandle, Real)>,
 }
 
-/// Motion clamping (seed 002, DigitalRune Physics): the discrete step, then every fast
+/// Motion clamping (DigitalRune's CCD articles): the discrete step, then every fast
 /// CCD body stopped at its earliest time of impact.
 ///
 /// # One step

@@ -1,11 +1,11 @@
-//! Conservative advancement (seed 002): time of impact for shapes that rotate.
+//! Conservative advancement (from DigitalRune's CCD article): time of impact for shapes that rotate.
 //!
 //! At the current time the distance `g` and its normal `n` are known, and the separation of
 //! the shapes along the fixed direction `n` is a lower bound on their distance at every later
 //! time. Bounds on how fast such a separation can fall certify a step during which the shapes
 //! stay farther apart than the target:
 //!
-//! - **Linear** (seed 002): every point of A approaches along `n` at most at
+//! - **Linear** (DigitalRune's CCD article): every point of A approaches along `n` at most at
 //!   `v_a . n + |w_a| r_a` and every point of B recedes at least at `v_b . n - |w_b| r_b` (with
 //!   `r` the farthest core point from the centre of mass), so the separation falls by at most
 //!   `mu = (v_a - v_b) . n + |w_a| r_a + |w_b| r_b` per step and `(g - target) / mu` is safe.
