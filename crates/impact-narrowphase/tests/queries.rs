@@ -1,5 +1,6 @@
-//! Hand-computed checks of the point queries (the predictive-collision article's moving particles), exact distance, option validation,
-//! the dispatcher, and conservative advancement against the closed forms.
+//! Hand-computed checks of the point queries (the predictive-collision article's moving
+//! particles), exact distance, option validation, the dispatcher, and conservative advancement
+//! against the closed forms.
 
 mod support;
 

@@ -179,10 +179,10 @@ impl StepperChoice {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum OnFirstHit {
-    /// The body is removed at the instant of its first impact (Colp's ECSE write-up's projectile that
-    /// dies where it hits): it takes part in no later impact of the step, and the world
-    /// removes it when the step ends. The impact itself is resolved before the hook runs, so
-    /// the other body still gets its impulse.
+    /// The body is removed at the instant of its first impact (Colp's ECSE write-up's
+    /// projectile that dies where it hits): it takes part in no later impact of the step, and
+    /// the world removes it when the step ends. The impact itself is resolved before the hook
+    /// runs, so the other body still gets its impulse.
     Destroy,
 }
 

@@ -68,8 +68,8 @@ impl CollisionEvent {
 }
 
 /// Code that runs at each impact inside a step, after the stepper resolved it and before it
-/// plans what comes next (Colp's ECSE write-up: "the entities return a list of entities that have had
-/// their trajectories changed").
+/// plans what comes next (Colp's ECSE write-up: "the entities return a list of entities that
+/// have had their trajectories changed").
 ///
 /// Any `FnMut(&mut Impact<'_>)` closure is a hook. Through [`Impact`] the hook may change
 /// velocities, remove bodies, or turn a body's collisions off for the rest of the step; the

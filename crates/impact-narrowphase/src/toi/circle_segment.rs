@@ -1,9 +1,10 @@
 //! Time of impact of a translating circle and a translating segment.
 //!
-//! Configuration-space obstacle: the segment itself, seen from the circle's centre, rounded by the
-//! radius plus the target separation: a capsule. The ray from the centre along the relative motion
-//! enters it through one of its two long sides (a line crossing, as in Colp's ECSE write-up) or through the end cap
-//! around one end point (a circle root, as in the circles article).
+//! Configuration-space obstacle: the segment itself, seen from the circle's centre, rounded by
+//! the radius plus the target separation: a capsule. The ray from the centre along the relative
+//! motion enters it through one of its two long sides (a line crossing, as in Colp's ECSE
+//! write-up) or through the end cap around one end point (a circle root, as in the circles
+//! article).
 
 use super::linear::{LinearBody, cast_linear};
 use super::rounded_segment::cast_circle_rounded_segment;

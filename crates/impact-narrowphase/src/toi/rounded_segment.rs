@@ -3,12 +3,12 @@
 //!
 //! Seen from the circle's centre, the obstacle is the segment rounded by both radii plus the
 //! target separation: a capsule. The centre enters it through the side it faces (a line
-//! crossing, as in Colp's ECSE write-up) or through the cap about an end point (a circle root, as in the circles article), so
-//! the answer needs one dot product, a division and at most one square root, where the
-//! general cast of two cores (see [`super::linear`]) builds their Minkowski difference
-//! first. It follows the general cast's rules case for case (overlap, touching within the
-//! tolerance, sliding, the slack beside a side), and the tests hold the two to the same
-//! answers.
+//! crossing, as in Colp's ECSE write-up) or through the cap about an end point (a circle root,
+//! as in the circles article), so the answer needs one dot product, a division and at most one
+//! square root, where the general cast of two cores (see [`super::linear`]) builds their
+//! Minkowski difference first. It follows the general cast's rules case for case (overlap,
+//! touching within the tolerance, sliding, the slack beside a side), and the tests hold the two
+//! to the same answers.
 
 use super::linear::LinearBody;
 use crate::minkowski::{is_point_like, rounding_at, vertex_entry};

@@ -1,6 +1,6 @@
 //! [`FirstTimeOfImpact`]: an event queue of pair impacts inside the step, each resolved at its
-//! exact time, with nothing lost (the "real first time of impact solver" of DigitalRune's CCD article, Colp's ECSE write-up's
-//! mid-frame loop).
+//! exact time, with nothing lost (the "real first time of impact solver" of DigitalRune's CCD
+//! article, Colp's ECSE write-up's mid-frame loop).
 //!
 //! The stepper's documentation numbers the phases of a step, and the code follows them: this
 //! file holds the stepper and its `advance`, a short sequence of one call per phase; each

@@ -72,10 +72,11 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     }
 
     /// Advances the world by `dt` seconds, calling `hook` at each impact the stepper resolves
-    /// inside the step (the mid-frame loop of Colp's ECSE write-up): the hook may change velocities, remove
-    /// bodies or turn their collisions off for the rest of the step, and the stepper re-plans
-    /// exactly the bodies it touched. Bodies it removed are removed from the world (body,
-    /// proxy, cached contacts) before this returns and listed in [`StepReport::removed`].
+    /// inside the step (the mid-frame loop of Colp's ECSE write-up): the hook may change
+    /// velocities, remove bodies or turn their collisions off for the rest of the step, and the
+    /// stepper re-plans exactly the bodies it touched. Bodies it removed are removed from the
+    /// world (body, proxy, cached contacts) before this returns and listed in
+    /// [`StepReport::removed`].
     ///
     /// ```
     /// use impact_broadphase::BruteForce;

@@ -1,4 +1,5 @@
-//! Conservative advancement (from DigitalRune's CCD article): time of impact for shapes that rotate.
+//! Conservative advancement (from DigitalRune's CCD article): time of impact for shapes that
+//! rotate.
 //!
 //! At the current time the distance `g` and its normal `n` are known, and the separation of
 //! the shapes along the fixed direction `n` is a lower bound on their distance at every later
