@@ -1,4 +1,4 @@
-//! A rain of fast discs onto a field of thin static segments (issue 6): every impact stepper
+//! A rain of fast discs onto a field of thin static segments: every impact stepper
 //! against rapier2d with CCD on every body, on the same scene, in the same process.
 //!
 //! Scene: `impact_testkit::scenes::rain(n, SEED)` for n = 1,000 and 10,000: zero-thickness
@@ -25,20 +25,20 @@
 //!    actual path, leg by leg, rather than on an estimate of its length) and
 //!    `impact_testkit::scenes::CrossingCounter` (pairs of discs through each other: on their
 //!    chords for rapier2d and `Discrete`; for impact's CCD steppers, on their paths in time,
-//!    from the recorder's turns with their fractions and the steppers' stops, since session
-//!    13; before, pairs with a disc that turned inside the step were counted apart as
-//!    "bent" and not judged), the bodies *hung* in mid-air at the end (`HungCounter`: above
-//!    the field and not moved at all for its last five steps: stopped step after step), the largest
-//!    disc speed seen (from positions: displacement over a step / dt, so an explosion shows
-//!    whatever the engine) and the wall time of its steps. A step that fails (an impact body
-//!    went non-finite), or after which a disc moved faster than `EXPLODED_SPEED`, ends the
-//!    run and is reported with its step (from 0).
+//!    from the recorder's turns with their fractions and the steppers' stops; a pair with a
+//!    disc that turned inside the step without a recorded turn is counted apart as *bent*),
+//!    the bodies *hung* in mid-air at the end (`HungCounter`: above the field and not moved
+//!    at all for its last five steps: stopped step after step), the largest disc speed seen
+//!    (from positions: displacement over a step / dt, so an explosion shows whatever the
+//!    engine) and the wall time of its steps. A step that fails (an impact body went
+//!    non-finite), or after which a disc moved faster than `EXPLODED_SPEED`, ends the run
+//!    and is reported with its step (from 0).
 //! 2. **Timing** (criterion): one iteration is a window of `WINDOW_STEPS` steps from a world
 //!    built and warmed for `WARM_STEPS` steps outside the timing (0.5 s: discs are hitting
 //!    the rows and the floor, and the rain is still coming). Every engine times the same
 //!    window of simulated time from the same scene, so the per-step times (criterion's time
-//!    over `WINDOW_STEPS`) are comparable even though the scene changes from step to step. An
-//!    engine whose counting run failed before the end of the window is not timed.
+//!    over `WINDOW_STEPS`) are comparable even though the scene changes from step to step.
+//!    An engine whose counting run failed before the end of the window is not timed.
 //!
 //! The bench prints a table and one tab-separated `rain-result` line per engine and size,
 //! which `scripts/rain-bench-report` joins with criterion's estimates into a markdown table.
@@ -70,7 +70,7 @@ use std::time::{Duration, Instant};
 
 const DT: Real = 1.0 / 60.0;
 const SIZES: [usize; 2] = [1_000, 10_000];
-/// The scene's seed: issue 6.
+/// The scene's seed: the one every figure of `docs/benchmarks.md` uses.
 const SEED: u64 = 6;
 /// Steps run before a timed window, outside the timing.
 const WARM_STEPS: usize = 30;

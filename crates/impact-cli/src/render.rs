@@ -117,7 +117,7 @@ pub(crate) fn picture(input: impl BufRead, view: View, max_points: u64) -> Resul
                 }),
             );
             // The bodies' centres at each impact, where the trace has them (traces written
-            // before it kept them are judged on chords).
+            // without them are judged on chords).
             let turns: Vec<(BodyHandle, Point)> = step
                 .events
                 .iter()

@@ -22,20 +22,20 @@
 //!   100 steps). *Progress*: Zeno pairs go to the contact solver, an event cap falls back
 //!   to clamping with the lost time reported. *Cost*: the discrete step plus work per
 //!   impact that depends only on the neighbourhood of the bodies involved.
-//! - [`MotionClamping`] (seed 002): the discrete step gives target poses (a fast CCD body
-//!   leaves its far contacts with static bodies to the clamp); then each dynamic body with the
-//!   `ccd` flag that moves more than [`MotionClampingSettings::threshold_radii_per_step`]
-//!   bounding radii in the step is swept from its start pose to its target (a constant-velocity
-//!   sweep rebuilt from the two poses, since the solver's substeps make the real path
-//!   piecewise), the time of impact is computed against every body whose motion's box meets its
-//!   own (static or moving, along that body's own rebuilt sweep), and the body is placed at its
-//!   earliest safe fraction, at the target separation; velocities are untouched, except for a
-//!   pair the contact solver pushed through or let close in, which leaves moving as one body.
-//!   *Guarantee*: a checked body never passes through a static body, however thin (zero of
-//!   20,000 seeded bullets at up to 10,000 units/s, where `Discrete` lets 99.7% through).
-//!   *Cost*: one discrete step, plus one sort and sweep over the bodies' motion boxes and one
-//!   TOI per candidate of the checked bodies. *Price*: time is lost, and reported per body in
-//!   [`ClampReport`].
+//! - [`MotionClamping`] (DigitalRune's CCD article): the discrete step gives target poses (a
+//!   fast CCD body leaves its far contacts with static bodies to the clamp); then each dynamic
+//!   body with the `ccd` flag that moves more than
+//!   [`MotionClampingSettings::threshold_radii_per_step`] bounding radii in the step is swept
+//!   from its start pose to its target (a constant-velocity sweep rebuilt from the two poses,
+//!   since the solver's substeps make the real path piecewise), the time of impact is computed
+//!   against every body whose motion's box meets its own (static or moving, along that body's
+//!   own rebuilt sweep), and the body is placed at its earliest safe fraction, at the target
+//!   separation; velocities are untouched, except for a pair the contact solver pushed through
+//!   or let close in, which leaves moving as one body. *Guarantee*: a checked body never passes
+//!   through a static body, however thin (zero of 20,000 seeded bullets at up to 10,000
+//!   units/s, where `Discrete` lets 99.7% through). *Cost*: one discrete step, plus one sort
+//!   and sweep over the bodies' motion boxes and one TOI per candidate of the checked bodies.
+//!   *Price*: time is lost, and reported per body in [`ClampReport`].
 //! - [`judge`]: whether a body passed through static geometry, from positions alone, so
 //!   that every stepper (and any engine) is judged the same way.
 //!

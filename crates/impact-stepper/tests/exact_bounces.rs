@@ -1,5 +1,5 @@
 //! Invariant: a bounce is exact under both CCD steppers, and a clamp never stops a body it
-//! should not. Each test is one of the scenes that broke it (issue 26), with its right value
+//! should not. Each test is a scene that can break it, with its right value
 //! from the closed form of a body falling under gravity, or of a sequence of binary
 //! collisions:
 //! - an impact at fraction `s` of the step resolves the velocity the body has at `s` on its

@@ -1,4 +1,5 @@
-//! Time of impact of two moving circles (seeds 000, 001 and 004).
+//! Time of impact of two moving circles (the circles article, Colp's ECSE write-up and the
+//! predictive-collision article).
 //!
 //! With centre offset `w = c_b - c_a` and relative displacement `d = d_b - d_a`, the circles
 //! are `target` apart when `|w + t d| = rho` with `rho = r_a + r_b + target`: a quadratic in

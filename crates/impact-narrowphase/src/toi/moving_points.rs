@@ -1,4 +1,4 @@
-//! Seed 004's queries on particles moving in straight lines over a step.
+//! The predictive-collision article's queries on particles moving in straight lines over a step.
 
 use crate::minkowski::circle_entry;
 use impact_geometry::{Point, Real, cross};
