@@ -1,6 +1,6 @@
 //! # impact-cli
 //!
-//! The `impact` command-line tool of [impact](https://example.invalid/impact), a 2D physics
+//! The `impact` command-line tool of [impact](https://docs.rs/impact2d), a 2D physics
 //! stack built around continuous collision detection: it runs scene files (see
 //! `docs/scene-format.md`), draws their runs, and answers time-of-impact queries.
 //!

@@ -1,6 +1,6 @@
 //! # impact-scene
 //!
-//! Scene files for [impact](https://example.invalid/impact), a 2D physics stack built around
+//! Scene files for [impact](https://docs.rs/impact2d), a 2D physics stack built around
 //! continuous collision detection: a whole world (gravity, bodies with their shapes,
 //! materials, velocities and CCD flags, the stepper and broadphase with their settings, the
 //! step and the duration) in one JSON file, read with every field checked.

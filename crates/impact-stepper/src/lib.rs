@@ -1,6 +1,6 @@
 //! # impact-stepper
 //!
-//! The [`World`] of [impact](https://example.invalid/impact), a 2D physics stack built around
+//! The [`World`] of [impact](https://docs.rs/impact2d), a 2D physics stack built around
 //! continuous collision detection, and the [`Stepper`]s that decide how its bodies advance.
 //!
 //! - [`World<B, S>`](World): bodies created from
