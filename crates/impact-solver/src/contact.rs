@@ -11,11 +11,11 @@
 //! (in 2D, `(I^-1 (r x n) x r) . n = (r x n)^2 / I`), and accumulated normal and tangent
 //! impulses clamped per point: `normal >= 0`, `|tangent| <= mu * normal` (Coulomb).
 
-use crate::body::{BodyType, advance_pose};
+use crate::body::{BodyType, RigidBody, advance_pose};
 use crate::body_set::{BodyHandle, BodySet};
 use crate::error::{SolverError, finite_vector, positive};
 use crate::integrate::integrate_velocity;
-use crate::material::{combine_friction, combine_restitution};
+use crate::material::{Material, combine_friction, combine_restitution};
 use crate::settings::{Softness, SolverSettings};
 use impact_geometry::{Isometry, Point, Real, Rotation, Shape, Vector, cross, cross_scalar_vector};
 use impact_narrowphase::{ContactId, Manifold};
@@ -43,6 +43,31 @@ pub struct ContactPair {
     /// a whole number of periods. Lever arms of `b` are taken from that image.
     #[cfg_attr(feature = "serde", serde(default))]
     pub offset: Vector,
+    /// The friction and restitution of this contact for this step, in place of the
+    /// combination of its bodies' materials (see [`Material`](crate::Material)); `None`, the
+    /// usual case, combines them. A pre-solve hook sets it (a one-way platform's contact
+    /// without friction, a conveyor's bounce).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub material: Option<Material>,
+}
+
+impl ContactPair {
+    /// The combined friction and restitution of the contact: [`ContactPair::material`] if
+    /// set, else the combination of the two bodies' materials (see
+    /// [`Material`](crate::Material)), `(friction, restitution)`.
+    #[inline]
+    pub fn coefficients(&self, body_a: &RigidBody, body_b: &RigidBody) -> (Real, Real) {
+        match &self.material {
+            Some(m) => (m.friction(), m.restitution()),
+            None => (
+                combine_friction(body_a.material().friction(), body_b.material().friction()),
+                combine_restitution(
+                    body_a.material().restitution(),
+                    body_b.material().restitution(),
+                ),
+            ),
+        }
+    }
 }
 
 /// The tangent of a contact: the normal turned a quarter turn clockwise, `(n.y, -n.x)`, as in
@@ -719,20 +744,15 @@ impl ContactSolver {
                 };
             }
             let infinite_side = ma == 0.0 || mb == 0.0;
+            let (friction, restitution) = pair.coefficients(body_a, body_b);
             constraints.push(ContactConstraint {
                 a: pair.a,
                 b: pair.b,
                 state_a: state_a as u32,
                 state_b: state_b as u32,
                 normal,
-                friction: combine_friction(
-                    body_a.material().friction(),
-                    body_b.material().friction(),
-                ),
-                restitution: combine_restitution(
-                    body_a.material().restitution(),
-                    body_b.material().restitution(),
-                ),
+                friction,
+                restitution,
                 softness: if infinite_side { static_soft } else { soft },
                 points,
                 count: manifold_points.len(),

@@ -51,7 +51,8 @@
 //!     let (g, c) = (bodies.get(ground).unwrap(), bodies.get(crate_).unwrap());
 //!     let manifold = contact_manifold(g.shape(), g.pose(), c.shape(), c.pose(),
 //!                                     SPECULATIVE_DISTANCE);
-//!     let pairs = [ContactPair { a: ground, b: crate_, manifold, offset: Vector::zeros() }];
+//!     let pairs = [ContactPair { a: ground, b: crate_, manifold, offset: Vector::zeros(),
+//!                             material: None }];
 //!     solve_step(&mut bodies, &pairs, &mut cache, gravity, &SolverSettings::default(),
 //!                1.0 / 60.0)?;
 //! }
@@ -188,7 +189,7 @@ pub use contact::{
 };
 pub use error::SolverError;
 pub use filter::{CollisionFilter, ShapeId};
-pub use impact::{Impulse, resolve_impact};
+pub use impact::{Impulse, resolve_impact, resolve_impact_with};
 pub use integrate::{integrate_positions, integrate_velocities};
 pub use material::{Material, combine_friction, combine_restitution};
 pub use settings::{ImpactSettings, SolverSettings};

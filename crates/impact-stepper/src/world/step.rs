@@ -422,6 +422,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 b: hb,
                 manifold,
                 offset,
+                material: None,
             });
         }
         // The pairs come sorted (a periodic domain's too), and so do their sides.
