@@ -93,11 +93,13 @@ mod error;
 mod events;
 mod first_toi;
 mod grid;
+mod hooks;
 pub mod judge;
 mod motion;
 mod motion_clamping;
 mod ramp;
 mod report;
+mod rules;
 mod settings;
 mod stepper;
 mod sweep_pairs;
@@ -109,7 +111,11 @@ pub use domain::{Domain, PeriodicImages};
 pub use error::WorldError;
 pub use events::{CollisionEvent, EventKind, Impact, ImpactHook, NoHook};
 pub use first_toi::{FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport};
+pub use hooks::{
+    ContactBody, ContactKind, ContactResponse, PairFilter, PairView, PreSolveContact, PreSolveHook,
+};
 pub use motion_clamping::{ClampReport, ClampedBody, MotionClamping, MotionClampingSettings};
+pub use rules::{CollisionRules, PairKind};
 pub use settings::WorldSettings;
 pub use stepper::{Discrete, DiscreteReport, StepContext, StepPreview, Stepper};
 pub use world::{AdvanceReport, StepReport, World};

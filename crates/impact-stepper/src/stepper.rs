@@ -4,6 +4,7 @@ use crate::domain::{Domain, PeriodicImages};
 use crate::error::WorldError;
 use crate::events::{CollisionEvent, ImpactHook};
 pub use crate::report::DiscreteReport;
+use crate::rules::CollisionRules;
 use core::fmt::Debug;
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Real, Vector};
@@ -64,6 +65,19 @@ pub struct StepContext<'a, B: Broadphase> {
     /// in an unbounded world. Bodies are not wrapped during the step (the world wraps them
     /// after it), so a body's course is continuous.
     pub periodic: Option<PeriodicImages>,
+    /// Which pairs may collide: the shapes' filters and sensor flags and the world's pair
+    /// hooks. `contacts` holds only pairs they allow (the pre-solve hook asked, its changes
+    /// in [`ContactPair::material`]); a stepper that finds pairs on its own asks
+    /// [`CollisionRules::allows`] before it asks their time of impact, and
+    /// [`CollisionRules::pre_solve`] before it acts on an impact.
+    pub rules: CollisionRules<'a>,
+    /// The world's candidate pairs with a sensor that the filters let meet (smaller slot
+    /// first, with the translation of the second body's image, as `contacts`), in pair order:
+    /// set aside from the contacts, they are where a sensor's overlap events start. The
+    /// sensor pairs a CCD stepper's own search finds are the pairs of which
+    /// [`CollisionRules::kind`] is [`PairKind::Sense`](crate::PairKind::Sense); the
+    /// steppers leave sensors out of their searches.
+    pub sensor_pairs: &'a [(BodyHandle, BodyHandle, Vector)],
 }
 
 impl<B: Broadphase> Debug for StepContext<'_, B> {
@@ -75,6 +89,8 @@ impl<B: Broadphase> Debug for StepContext<'_, B> {
             .field("gravity", &self.gravity)
             .field("dt", &self.dt)
             .field("time", &self.time)
+            .field("rules", &self.rules)
+            .field("sensor_pairs", &self.sensor_pairs.len())
             .finish_non_exhaustive()
     }
 }
@@ -206,6 +222,8 @@ pub struct StepPreview<'a> {
     /// Whether the step's hook does nothing ([`ImpactHook::is_inert`]): a stepper that
     /// cannot call it may then skip it.
     pub inert_hook: bool,
+    /// Which pairs may collide this step (see [`StepContext::rules`]).
+    pub rules: CollisionRules<'a>,
 }
 
 /// The baseline stepper, without continuous collision detection: the contact solver runs

@@ -32,6 +32,7 @@ use discs::DiscPath;
 use impact_broadphase::Broadphase;
 use impact_geometry::Real;
 use impact_solver::RigidBody;
+use reach::Admit;
 use state::{Run, Scratch};
 
 /// The first-time-of-impact stepper: bodies advance from impact to impact inside the step,
@@ -263,7 +264,12 @@ impl Stepper for FirstTimeOfImpact {
         let slots = ctx.proxies.len();
         s.reset_step(slots, ctx.dt);
         s.lay_courses(&settings, &ctx, &mut report);
-        s.list_neighbours(slots, ctx.periodic.as_ref());
+        let admit = Admit {
+            rules: ctx.rules,
+            bodies: ctx.bodies,
+            proxies: ctx.proxies,
+        };
+        s.list_neighbours(slots, ctx.periodic.as_ref(), admit);
         let mut run = Run {
             settings,
             dt: ctx.dt,
@@ -271,6 +277,7 @@ impl Stepper for FirstTimeOfImpact {
             bodies: ctx.bodies,
             proxies: ctx.proxies,
             periodic: ctx.periodic,
+            rules: ctx.rules,
             s,
             report: &mut report,
         };
@@ -302,9 +309,13 @@ impl Stepper for FirstTimeOfImpact {
     /// and the reach it would drop). The manifolds kept are the same as with its swept box
     /// (one test decides which bodies are checked, here and in the step); the broadphase
     /// and the narrowphase are spared the pairs a fast body's swept box meets.
+    ///
+    /// A sensor keeps its swept box: it is never checked, and its pairs over the whole step
+    /// are where its overlap events come from.
     fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real, _pad: Real) -> Option<Real> {
-        fast_ccd_body(self.settings.threshold_radii_per_step, body, gravity, dt)
-            .then(|| self.settings.toi.target_separation() + self.settings.toi.tolerance())
+        (!body.is_sensor()
+            && fast_ccd_body(self.settings.threshold_radii_per_step, body, gravity, dt))
+        .then(|| self.settings.toi.target_separation() + self.settings.toi.tolerance())
     }
 
     /// The disc path's test (see [`FirstTimeOfImpact`]'s "Discs"): when it applies, the

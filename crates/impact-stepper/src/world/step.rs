@@ -13,11 +13,13 @@ use super::World;
 use crate::domain::{PeriodicImages, shifted, translated};
 use crate::error::{WorldError, non_negative, positive};
 use crate::events::{ImpactHook, NoHook};
+use crate::hooks::{ContactBody, ContactKind, ContactResponse, PreSolveContact};
+use crate::rules::{CollisionRules, PairKind, build_table};
 use crate::stepper::{StepContext, StepPreview, Stepper};
 use impact_broadphase::{Broadphase, ProxyId, ProxyPair};
-use impact_geometry::{Aabb, Real, Shape, Vector};
-use impact_narrowphase::{contact_manifold, contact_manifold_on_side};
-use impact_solver::{BodyHandle, BodySet, ContactPair};
+use impact_geometry::{Aabb, Isometry, Real, Shape, Vector};
+use impact_narrowphase::{Manifold, contact_manifold, contact_manifold_on_side};
+use impact_solver::{BodyHandle, BodySet, ContactPair, RigidBody};
 use tracing::field::Empty;
 
 /// What one [`World::step`] did, for tracing, events and tests.
@@ -32,6 +34,12 @@ pub struct StepReport<R> {
     /// Candidate pairs skipped because neither body is dynamic (static or kinematic on both
     /// sides: nothing can respond to the contact).
     pub skipped_pairs: usize,
+    /// Candidate pairs left out because the collision filters keep them apart, the pair
+    /// filter hook vetoed them, or the pre-solve hook disabled their contact.
+    pub filtered_pairs: usize,
+    /// Candidate pairs with a sensor, set aside (see
+    /// [`StepContext::sensor_pairs`](crate::StepContext::sensor_pairs)).
+    pub sensor_pairs: usize,
     /// Non-empty contact manifolds given to the stepper.
     pub manifolds: usize,
     /// Contact points over those manifolds.
@@ -119,6 +127,28 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         hook: &mut dyn ImpactHook,
     ) -> Result<StepReport<S::Report>, WorldError> {
         positive("dt", dt)?;
+        // Filters and sensor flags as they are now (a filter changed between steps holds
+        // from this one), and the hooks, held apart from the world the stages borrow.
+        let mut table = core::mem::take(&mut self.rules);
+        build_table(&self.bodies, self.proxies.len(), &mut table);
+        let hooks = self.hooks.clone();
+        let rules = CollisionRules::new(
+            &table,
+            hooks.pair_filter.as_deref(),
+            hooks.pre_solve.as_deref(),
+        );
+        let result = self.run_step(dt, hook, rules);
+        self.rules = table;
+        result
+    }
+
+    /// The step of [`World::step_with`], under `rules`.
+    fn run_step(
+        &mut self,
+        dt: Real,
+        hook: &mut dyn ImpactHook,
+        rules: CollisionRules<'_>,
+    ) -> Result<StepReport<S::Report>, WorldError> {
         let span = tracing::debug_span!(
             "world.step",
             dt,
@@ -141,12 +171,13 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             dt,
             speculative_distance: self.settings.speculative_distance,
             inert_hook: hook.is_inert(),
+            rules,
         });
         self.update_broadphase(dt, pass, &mut report)?;
+        self.scratch.contacts.clear();
+        self.scratch.sensor_pairs.clear();
         if pass {
-            self.build_contacts(dt, &mut report);
-        } else {
-            self.scratch.contacts.clear();
+            self.build_contacts(dt, &rules, &mut report);
         }
         span.record("proxies", report.proxies);
         span.record("moved_proxies", report.moved_proxies);
@@ -178,6 +209,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             hook,
             removed: &mut self.scratch.removed,
             periodic: self.scratch.images,
+            rules,
+            sensor_pairs: &self.scratch.sensor_pairs,
         })?;
         drop(stepper_span);
         if let Some(error) = first_not_finite(&self.bodies) {
@@ -335,9 +368,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         Ok(())
     }
 
-    /// Stage 2: a manifold per candidate pair with a dynamic body; in a periodic domain,
-    /// against the image of the pair's second body that it meets through.
-    fn build_contacts(&mut self, dt: Real, report: &mut StepReport<S::Report>) {
+    /// Stage 2: a manifold per candidate pair with a dynamic body that `rules` allow; in a
+    /// periodic domain, against the image of the pair's second body that it meets through.
+    /// Pairs with a sensor are set aside in `scratch.sensor_pairs`.
+    fn build_contacts(
+        &mut self,
+        dt: Real,
+        rules: &CollisionRules<'_>,
+        report: &mut StepReport<S::Report>,
+    ) {
         let span = tracing::trace_span!("narrowphase", pairs = Empty, manifolds = Empty).entered();
         let g = self.settings.gravity.norm();
         let base = self.settings.speculative_distance;
@@ -355,7 +394,6 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         let size = images.map_or_else(Vector::zeros, |images| images.size());
         let scratch = &mut self.scratch;
         let sides = &self.sides;
-        scratch.contacts.clear();
         scratch.sides.clear();
         report.pairs = pairs.len() + scratch.periodic_pairs.len();
         let direct = pairs.iter().map(|p| (p.a.0, p.b.0, Vector::zeros()));
@@ -379,6 +417,20 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 report.skipped_pairs += 1;
                 continue;
             }
+            if !rules.is_trivial() {
+                match rules.kind(ia, ib) {
+                    PairKind::Collide if rules.allows_bodies(&self.bodies, ha, hb) => {}
+                    PairKind::Sense => {
+                        scratch.sensor_pairs.push((ha, hb, offset));
+                        report.sensor_pairs += 1;
+                        continue;
+                    }
+                    PairKind::Collide | PairKind::Ignore => {
+                        report.filtered_pairs += 1;
+                        continue;
+                    }
+                }
+            }
             let (va, sa, size_a) = scratch.motion[ha.index as usize];
             let (vb, sb, size_b) = scratch.motion[hb.index as usize];
             // An upper bound on how fast any point of one body approaches any point of the
@@ -391,29 +443,23 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 base + closing.min(size_a.min(size_b))
             };
             let pose_b = translated(b.pose(), &offset);
-            let mut manifold =
-                contact_manifold(a.shape(), a.pose(), b.shape(), &pose_b, speculative);
-            if manifold.is_empty() {
+            let Some(manifold) = pair_manifold(
+                (a, a.pose()),
+                (b, &pose_b),
+                speculative,
+                side_of(sides, ha, hb),
+            ) else {
                 continue;
-            }
-            if matches!(a.shape(), Shape::Segment(_)) || matches!(b.shape(), Shape::Segment(_)) {
-                // Overlapping, and the normal turned round since the last step: pressed past
-                // the middle, not gone round an end (that turns it a little at a time).
-                if manifold.min_separation() < 0.0
-                    && let Some(side) = side_of(sides, ha, hb)
-                    && manifold.normal.dot(&side) < 0.0
-                    && let Some(kept) = contact_manifold_on_side(
-                        a.shape(),
-                        a.pose(),
-                        b.shape(),
-                        &pose_b,
-                        side,
-                        speculative,
-                    )
-                    && !kept.is_empty()
-                {
-                    manifold = kept;
+            };
+            let material = match pre_solve_manifold(rules, (ha, a), (hb, b, &pose_b), &manifold) {
+                ContactResponse::Keep => None,
+                ContactResponse::Modify(material) => Some(material),
+                ContactResponse::Disable => {
+                    report.filtered_pairs += 1;
+                    continue;
                 }
+            };
+            if matches!(a.shape(), Shape::Segment(_)) || matches!(b.shape(), Shape::Segment(_)) {
                 scratch.sides.push((ha, hb, manifold.normal));
             }
             report.contact_points += manifold.points().len();
@@ -422,7 +468,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 b: hb,
                 manifold,
                 offset,
-                material: None,
+                material,
             });
         }
         // The pairs come sorted (a periodic domain's too), and so do their sides.
@@ -475,6 +521,67 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         scratch.periodic_pairs.sort_unstable();
         scratch.periodic_pairs.dedup();
     }
+}
+
+/// The manifold of `a` at its pose and `b` at `pose_b`, up to `speculative`, or `None` if it
+/// is empty. A contact with a zero-thickness segment that overlaps, and whose normal turned
+/// round since the last step (`side`, the normal the pair had then), is taken on that side:
+/// pressed past the middle, not gone round an end (that turns it a little at a time).
+fn pair_manifold(
+    (a, pose_a): (&RigidBody, &Isometry),
+    (b, pose_b): (&RigidBody, &Isometry),
+    speculative: Real,
+    side: Option<Vector>,
+) -> Option<Manifold> {
+    let manifold = contact_manifold(a.shape(), pose_a, b.shape(), pose_b, speculative);
+    if manifold.is_empty() {
+        return None;
+    }
+    if (matches!(a.shape(), Shape::Segment(_)) || matches!(b.shape(), Shape::Segment(_)))
+        && manifold.min_separation() < 0.0
+        && let Some(side) = side
+        && manifold.normal.dot(&side) < 0.0
+        && let Some(kept) =
+            contact_manifold_on_side(a.shape(), pose_a, b.shape(), pose_b, side, speculative)
+        && !kept.is_empty()
+    {
+        return Some(kept);
+    }
+    Some(manifold)
+}
+
+/// The pre-solve hook's answer for the manifold of `a` and `b` (at `pose_b`), asked with
+/// its deepest point; [`ContactResponse::Keep`] without a hook.
+fn pre_solve_manifold<'a>(
+    rules: &CollisionRules<'_>,
+    (ha, a): (BodyHandle, &'a RigidBody),
+    (hb, b, pose_b): (BodyHandle, &'a RigidBody, &Isometry),
+    manifold: &'a Manifold,
+) -> ContactResponse {
+    if !rules.has_pre_solve() {
+        return ContactResponse::Keep;
+    }
+    let Some(deepest) = manifold
+        .points()
+        .iter()
+        .min_by(|p, q| p.separation.total_cmp(&q.separation))
+    else {
+        return ContactResponse::Keep;
+    };
+    let side = |handle, body: &'a RigidBody, pose: &Isometry| ContactBody {
+        handle,
+        body,
+        pose: *pose,
+        velocity: (body.linvel(), body.angvel()),
+    };
+    let mut contact = PreSolveContact::new(
+        (side(ha, a, a.pose()), side(hb, b, pose_b)),
+        (deepest.point, manifold.normal),
+        deepest.separation,
+        Some(manifold),
+        ContactKind::Manifold,
+    );
+    rules.pre_solve(&mut contact)
 }
 
 /// Period counts `(kx, ky)` of an image translated by `s` on a domain of `size`.
