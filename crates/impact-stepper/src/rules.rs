@@ -88,6 +88,13 @@ impl<'a> CollisionRules<'a> {
         self.shapes.is_empty() && self.pair_filter.is_none() && self.pre_solve.is_none()
     }
 
+    /// Whether [`CollisionRules::allows`] can answer `false`: some filter or sensor keeps a
+    /// pair apart, or a pair filter hook is set.
+    #[inline]
+    pub fn filters_pairs(&self) -> bool {
+        !self.shapes.is_empty() || self.pair_filter.is_some()
+    }
+
     /// Whether the world has a pre-solve hook.
     #[inline]
     pub fn has_pre_solve(&self) -> bool {

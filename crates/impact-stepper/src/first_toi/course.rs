@@ -305,11 +305,7 @@ impl Run<'_> {
         // both neighbour lists.
         self.report.reach_escapes += 1;
         let fresh = reach(body, aabb, &sweep, self.periodic.as_ref());
-        let admit = Admit {
-            rules: self.rules,
-            bodies: self.bodies,
-            proxies: self.proxies,
-        };
+        let admit = Admit::new(self.rules, self.bodies, self.proxies);
         self.s.grow_reach(slot, fresh.merged(&old), admit);
     }
 

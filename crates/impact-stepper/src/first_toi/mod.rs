@@ -264,11 +264,7 @@ impl Stepper for FirstTimeOfImpact {
         let slots = ctx.proxies.len();
         s.reset_step(slots, ctx.dt);
         s.lay_courses(&settings, &ctx, &mut report);
-        let admit = Admit {
-            rules: ctx.rules,
-            bodies: ctx.bodies,
-            proxies: ctx.proxies,
-        };
+        let admit = Admit::new(ctx.rules, ctx.bodies, ctx.proxies);
         s.list_neighbours(slots, ctx.periodic.as_ref(), admit);
         let mut run = Run {
             settings,

@@ -91,16 +91,31 @@ pub(super) fn skin_reach(
 /// apart is never planned, so it has no impact and no event).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Admit<'a> {
-    pub(super) rules: CollisionRules<'a>,
-    pub(super) bodies: &'a BodySet,
-    pub(super) proxies: &'a [Option<BodyHandle>],
+    rules: CollisionRules<'a>,
+    bodies: &'a BodySet,
+    proxies: &'a [Option<BodyHandle>],
+    /// Every pair is allowed: the rules need not be asked.
+    open: bool,
 }
 
-impl Admit<'_> {
+impl<'a> Admit<'a> {
+    pub(super) fn new(
+        rules: CollisionRules<'a>,
+        bodies: &'a BodySet,
+        proxies: &'a [Option<BodyHandle>],
+    ) -> Self {
+        Self {
+            rules,
+            bodies,
+            proxies,
+            open: !rules.filters_pairs(),
+        }
+    }
+
     /// Whether the pair of slots `x` and `y` may be listed.
     #[inline]
     fn admits(&self, x: u32, y: u32) -> bool {
-        self.rules.is_trivial() || self.rules.allows(self.bodies, self.proxies, x, y)
+        self.open || self.rules.allows(self.bodies, self.proxies, x, y)
     }
 }
 
@@ -372,11 +387,7 @@ impl Run<'_> {
             }
         };
         self.report.reach_escapes += 1;
-        let admit = Admit {
-            rules: self.rules,
-            bodies: self.bodies,
-            proxies: self.proxies,
-        };
+        let admit = Admit::new(self.rules, self.bodies, self.proxies);
         let old = self.s.relist(slot, (anchor, around), admit);
         self.ask_again(slot, course, t, &old);
         self.s.fresh = old;

@@ -77,7 +77,7 @@ impl Run<'_> {
             };
             let pair = match entry.due {
                 Due::Escape => None,
-                _ => self.s.pairs.get(&(entry.a, entry.b)).copied(),
+                _ => self.s.pairs.get(&(entry.a, entry.b)),
             };
             if pair.is_some_and(|p| p.disabled) {
                 // The pre-solve hook let the pair through for the rest of the step.

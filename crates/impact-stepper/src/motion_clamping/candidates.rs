@@ -140,10 +140,10 @@ impl Scratch {
         scratch.candidates.clear();
         {
             let (checked, candidates) = (&scratch.checked, &mut scratch.candidates);
-            let (handles, trivial) = (&scratch.handles, rules.is_trivial());
+            let (handles, open) = (&scratch.handles, !rules.filters_pairs());
             let mut found = |x: u32, y: u32, shift: Vector| {
                 let (check_x, check_y) = (checked[x as usize], checked[y as usize]);
-                if !(check_x || check_y) || !trivial && !rules.allows(bodies, handles, x, y) {
+                if !(check_x || check_y) || !open && !rules.allows(bodies, handles, x, y) {
                     return;
                 }
                 if check_x {

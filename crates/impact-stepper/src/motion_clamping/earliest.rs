@@ -34,9 +34,18 @@ impl Scratch {
         dt: Real,
         report: &mut ClampReport,
     ) {
+        // Only a pre-solve hook has a say over a candidate's time of impact.
+        let pre_solve = rules.has_pre_solve().then_some(rules);
         for i in 0..self.candidates.len() {
             let candidate = self.candidates[i];
-            self.candidate(settings, (bodies, rules), contacts, candidate, dt, report);
+            self.candidate(
+                settings,
+                (bodies, pre_solve),
+                contacts,
+                candidate,
+                dt,
+                report,
+            );
         }
         for (handle, _) in bodies.iter() {
             let earliest = self.earliest[handle.index as usize];
@@ -48,12 +57,12 @@ impl Scratch {
 
     /// The time of impact of the checked body of slot `x` against the image of `y`
     /// translated by `offset`, taken into the earliest fraction of `x` unless the pre-solve
-    /// hook disables it.
+    /// hook (of `pre_solve`, the rules if they have one) disables it.
     #[inline]
     fn candidate(
         &mut self,
         settings: &MotionClampingSettings,
-        (bodies, rules): (&mut BodySet, &CollisionRules<'_>),
+        (bodies, pre_solve): (&mut BodySet, Option<&CollisionRules<'_>>),
         contacts: &[ContactPair],
         (x, y, offset): (u32, u32, Vector),
         dt: Real,
@@ -96,8 +105,9 @@ impl Scratch {
                 } => {
                     let meeting = ((handle, &sweep), (other_handle, &other_sweep));
                     let at = (after / dt).clamp(0.0, 1.0);
-                    let disabled = rules.has_pre_solve()
-                        && disabled(rules, bodies, meeting, (point, normal), (at, dt), settings);
+                    let disabled = pre_solve.is_some_and(|rules| {
+                        disabled(rules, bodies, meeting, (point, normal), (at, dt), settings)
+                    });
                     (!disabled).then_some(after)
                 }
                 Deepening::Unknown { safe } => Some(safe),
@@ -108,8 +118,7 @@ impl Scratch {
             }
             return;
         }
-        if let Toi::Hit(hit) = toi
-            && rules.has_pre_solve()
+        if let (Toi::Hit(hit), Some(rules)) = (toi, pre_solve)
             && disabled(
                 rules,
                 bodies,

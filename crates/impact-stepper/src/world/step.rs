@@ -130,7 +130,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         // Filters and sensor flags as they are now (a filter changed between steps holds
         // from this one), and the hooks, held apart from the world the stages borrow.
         let mut table = core::mem::take(&mut self.rules);
-        build_table(&self.bodies, self.proxies.len(), &mut table);
+        if core::mem::take(&mut self.rules_stale) {
+            build_table(&self.bodies, self.proxies.len(), &mut table);
+        }
         let hooks = self.hooks.clone();
         let rules = CollisionRules::new(
             &table,
@@ -417,49 +419,63 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 report.skipped_pairs += 1;
                 continue;
             }
-            if !rules.is_trivial() {
-                match rules.kind(ia, ib) {
-                    PairKind::Collide if rules.allows_bodies(&self.bodies, ha, hb) => {}
-                    PairKind::Sense => {
-                        scratch.sensor_pairs.push((ha, hb, offset));
-                        report.sensor_pairs += 1;
-                        continue;
-                    }
-                    PairKind::Collide | PairKind::Ignore => {
+            if rules.filters_pairs()
+                && !admit(
+                    rules,
+                    &self.bodies,
+                    (ia, ib),
+                    (ha, hb, offset),
+                    &mut scratch.sensor_pairs,
+                    report,
+                )
+            {
+                continue;
+            }
+            let speculative = speculative_margin(
+                &self.stepper,
+                (a, scratch.motion[ha.index as usize]),
+                (b, scratch.motion[hb.index as usize]),
+                (base, g, dt),
+            );
+            let pose_b = translated(b.pose(), &offset);
+            let mut manifold =
+                contact_manifold(a.shape(), a.pose(), b.shape(), &pose_b, speculative);
+            if manifold.is_empty() {
+                continue;
+            }
+            let segment =
+                matches!(a.shape(), Shape::Segment(_)) || matches!(b.shape(), Shape::Segment(_));
+            // Overlapping, and the normal turned round since the last step: pressed past the
+            // middle, not gone round an end (that turns it a little at a time).
+            if segment
+                && manifold.min_separation() < 0.0
+                && let Some(side) = side_of(sides, ha, hb)
+                && manifold.normal.dot(&side) < 0.0
+                && let Some(kept) = contact_manifold_on_side(
+                    a.shape(),
+                    a.pose(),
+                    b.shape(),
+                    &pose_b,
+                    side,
+                    speculative,
+                )
+                && !kept.is_empty()
+            {
+                manifold = kept;
+            }
+            let material = if rules.has_pre_solve() {
+                match pre_solve_manifold(rules, (ha, a), (hb, b, &pose_b), &manifold) {
+                    ContactResponse::Keep => None,
+                    ContactResponse::Modify(material) => Some(material),
+                    ContactResponse::Disable => {
                         report.filtered_pairs += 1;
                         continue;
                     }
                 }
-            }
-            let (va, sa, size_a) = scratch.motion[ha.index as usize];
-            let (vb, sb, size_b) = scratch.motion[hb.index as usize];
-            // An upper bound on how fast any point of one body approaches any point of the
-            // other: relative centre speed plus what each rotation adds at its rim.
-            let speed = (vb - va).norm() + sa + sb;
-            let closing = (speed + g * dt) * dt;
-            let speculative = if self.stepper.speculates_past_size(a, b) {
-                base + closing
             } else {
-                base + closing.min(size_a.min(size_b))
+                None
             };
-            let pose_b = translated(b.pose(), &offset);
-            let Some(manifold) = pair_manifold(
-                (a, a.pose()),
-                (b, &pose_b),
-                speculative,
-                side_of(sides, ha, hb),
-            ) else {
-                continue;
-            };
-            let material = match pre_solve_manifold(rules, (ha, a), (hb, b, &pose_b), &manifold) {
-                ContactResponse::Keep => None,
-                ContactResponse::Modify(material) => Some(material),
-                ContactResponse::Disable => {
-                    report.filtered_pairs += 1;
-                    continue;
-                }
-            };
-            if matches!(a.shape(), Shape::Segment(_)) || matches!(b.shape(), Shape::Segment(_)) {
+            if segment {
                 scratch.sides.push((ha, hb, manifold.normal));
             }
             report.contact_points += manifold.points().len();
@@ -523,35 +539,58 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     }
 }
 
-/// The manifold of `a` at its pose and `b` at `pose_b`, up to `speculative`, or `None` if it
-/// is empty. A contact with a zero-thickness segment that overlaps, and whose normal turned
-/// round since the last step (`side`, the normal the pair had then), is taken on that side:
-/// pressed past the middle, not gone round an end (that turns it a little at a time).
-fn pair_manifold(
-    (a, pose_a): (&RigidBody, &Isometry),
-    (b, pose_b): (&RigidBody, &Isometry),
-    speculative: Real,
-    side: Option<Vector>,
-) -> Option<Manifold> {
-    let manifold = contact_manifold(a.shape(), pose_a, b.shape(), pose_b, speculative);
-    if manifold.is_empty() {
-        return None;
+/// How far apart the manifold of `a` and `b` looks (world units), each with its
+/// `(linear velocity, |w| r, bounding radius r)` for the step: the speculative distance
+/// `base` plus how far the pair can close over the step of `dt` seconds under gravity `g`
+/// (its length), the second term capped at the smaller body's size unless `stepper` follows
+/// the pair past it.
+#[inline]
+fn speculative_margin<S: Stepper>(
+    stepper: &S,
+    (a, (va, sa, size_a)): (&RigidBody, (Vector, Real, Real)),
+    (b, (vb, sb, size_b)): (&RigidBody, (Vector, Real, Real)),
+    (base, g, dt): (Real, Real, Real),
+) -> Real {
+    // An upper bound on how fast any point of one body approaches any point of the other:
+    // relative centre speed plus what each rotation adds at its rim.
+    let speed = (vb - va).norm() + sa + sb;
+    let closing = (speed + g * dt) * dt;
+    if stepper.speculates_past_size(a, b) {
+        base + closing
+    } else {
+        base + closing.min(size_a.min(size_b))
     }
-    if (matches!(a.shape(), Shape::Segment(_)) || matches!(b.shape(), Shape::Segment(_)))
-        && manifold.min_separation() < 0.0
-        && let Some(side) = side
-        && manifold.normal.dot(&side) < 0.0
-        && let Some(kept) =
-            contact_manifold_on_side(a.shape(), pose_a, b.shape(), pose_b, side, speculative)
-        && !kept.is_empty()
-    {
-        return Some(kept);
+}
+
+/// Whether `rules` let the candidate pair of slots `ia` and `ib` (bodies `ha` and `hb`,
+/// the second met at its image `offset` away) collide; a pair with a sensor that the
+/// filters let meet is set aside in `sensor_pairs`. Counted in `report`.
+#[cold]
+fn admit<R>(
+    rules: &CollisionRules<'_>,
+    bodies: &BodySet,
+    (ia, ib): (u32, u32),
+    (ha, hb, offset): (BodyHandle, BodyHandle, Vector),
+    sensor_pairs: &mut Vec<(BodyHandle, BodyHandle, Vector)>,
+    report: &mut StepReport<R>,
+) -> bool {
+    match rules.kind(ia, ib) {
+        PairKind::Collide if rules.allows_bodies(bodies, ha, hb) => true,
+        PairKind::Sense => {
+            sensor_pairs.push((ha, hb, offset));
+            report.sensor_pairs += 1;
+            false
+        }
+        PairKind::Collide | PairKind::Ignore => {
+            report.filtered_pairs += 1;
+            false
+        }
     }
-    Some(manifold)
 }
 
 /// The pre-solve hook's answer for the manifold of `a` and `b` (at `pose_b`), asked with
 /// its deepest point; [`ContactResponse::Keep`] without a hook.
+#[cold]
 fn pre_solve_manifold<'a>(
     rules: &CollisionRules<'_>,
     (ha, a): (BodyHandle, &'a RigidBody),
