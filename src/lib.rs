@@ -46,8 +46,8 @@ pub mod prelude {
     pub use impact_stepper::{
         AdvanceReport, ClampReport, ClampedBody, CollisionEvent, Discrete, Domain, EventKind,
         FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport, Impact, ImpactHook,
-        MotionClamping, MotionClampingSettings, NoHook, StepContext, StepReport, Stepper, World,
-        WorldError, WorldSettings,
+        MotionClamping, MotionClampingSettings, NoHook, PairFilter, PairView, PreSolveContact,
+        PreSolveHook, StepContext, StepReport, Stepper, World, WorldError, WorldSettings,
     };
 }
 
@@ -65,6 +65,8 @@ mod guides {
     struct TuningCcd;
     #[doc = include_str!("../docs/guides/coming-from-rapier-and-parry.md")]
     struct ComingFromRapierAndParry;
+    #[doc = include_str!("../docs/guides/queries-filters-and-sensors.md")]
+    struct QueriesFiltersAndSensors;
     #[cfg(feature = "scene")]
     #[doc = include_str!("../docs/guides/scene-files.md")]
     struct SceneFiles;

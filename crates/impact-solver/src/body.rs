@@ -619,8 +619,9 @@ impl RigidBody {
         self.filter
     }
 
-    /// Sets the shape's collision filter. Pairs are filtered afresh at every step; a world
-    /// reports the contacts this ends as it does any other that ends.
+    /// Sets the shape's collision filter. A world filters pairs afresh at every step: from
+    /// its next step a pair the new filter keeps apart has no contact, and its
+    /// warm-starting impulses are dropped with the step's contacts.
     pub fn set_filter(&mut self, filter: CollisionFilter) {
         self.filter = filter;
     }

@@ -36,6 +36,11 @@
 //!   units/s, where `Discrete` lets 99.7% through). *Cost*: one discrete step, plus one sort
 //!   and sweep over the bodies' motion boxes and one TOI per candidate of the checked bodies.
 //!   *Price*: time is lost, and reported per body in [`ClampReport`].
+//! - Collision filters and sensors ([`CollisionFilter`](impact_solver::CollisionFilter),
+//!   [`RigidBodyDef::sensor`](impact_solver::RigidBodyDef::sensor)) hold under every stepper,
+//!   and two hooks kept by the world decide about the pairs they let through: a
+//!   [`PairFilter`] vetoes pairs, a [`PreSolveHook`] disables or changes a contact or a CCD
+//!   impact for one step (a one-way platform). [`CollisionRules`] is what a step asks.
 //! - [`judge`]: whether a body passed through static geometry, from positions alone, so
 //!   that every stepper (and any engine) is judged the same way.
 //!

@@ -88,7 +88,8 @@ use state::{Run, Scratch};
 /// # Discs
 /// A step of a periodic world whose bodies are all dynamic CCD discs about their centres of
 /// mass, without damping or (with friction in the impact settings) friction, in a world without
-/// gravity, called without a hook (or with an inert one, see
+/// gravity, with no pair that a collision filter, a sensor or a pair hook could keep apart
+/// ([`CollisionRules::is_trivial`](crate::CollisionRules::is_trivial)), called without a hook (or with an inert one, see
 /// [`ImpactHook::is_inert`](crate::ImpactHook::is_inert)), under settings with every safety net
 /// off (`threshold_radii_per_step` 0, `max_events`, `max_pair_events` and `min_advance` off:
 /// [`FirstTimeOfImpactSettings::elastic`]), takes the *disc path*: classic event-driven
