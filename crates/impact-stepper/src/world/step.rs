@@ -419,16 +419,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 report.skipped_pairs += 1;
                 continue;
             }
-            if rules.filters_pairs()
-                && !admit(
-                    rules,
-                    &self.bodies,
-                    (ia, ib),
-                    (ha, hb, offset),
-                    &mut scratch.sensor_pairs,
-                    report,
-                )
-            {
+            let pair = (ia, ib, ha, hb, offset);
+            let sensed = &mut scratch.sensor_pairs;
+            if rules.filters_pairs() && !admit(rules, &self.bodies, pair, sensed, report) {
                 continue;
             }
             let speculative = speculative_margin(
@@ -569,8 +562,7 @@ fn speculative_margin<S: Stepper>(
 fn admit<R>(
     rules: &CollisionRules<'_>,
     bodies: &BodySet,
-    (ia, ib): (u32, u32),
-    (ha, hb, offset): (BodyHandle, BodyHandle, Vector),
+    (ia, ib, ha, hb, offset): (u32, u32, BodyHandle, BodyHandle, Vector),
     sensor_pairs: &mut Vec<(BodyHandle, BodyHandle, Vector)>,
     report: &mut StepReport<R>,
 ) -> bool {
