@@ -78,6 +78,7 @@ struct Scratch {
     /// put back if the step leaves a body that is not finite.
     before: Vec<(BodyHandle, Isometry, Vector, Real)>,
     cache_before: ContactCache,
+    solver: impact_solver::SolverScratch,
 }
 
 /// A 2D physics world: rigid bodies, a broadphase `B` and a [`Stepper`] `S`.
@@ -556,6 +557,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             proxies: &self.proxies,
             contacts: &self.scratch.contacts,
             cache: &mut self.cache,
+            solver_scratch: &mut self.scratch.solver,
             gravity: self.settings.gravity,
             solver: &self.settings.solver,
             dt,
