@@ -3,7 +3,7 @@
 //! stage loop drives of them (see `solver::rows`).
 //!
 //! Each point carries its lever arms from both centres of mass, its normal and tangent
-//! effective masses with the full angular terms,
+//! effective masses with the full angular terms of the al-ro collision demo,
 //!
 //! ```text
 //! k_n = 1/m_a + 1/m_b + (r_a x n)^2 / I_a + (r_b x n)^2 / I_b,   normal_mass = 1 / k_n
@@ -396,10 +396,10 @@ impl RowKind for ContactRows {
         packed::store_dynamic(&self.chunks, &mut self.constraints);
     }
 
-    /// The restitution pass of [`ContactSolver::apply_restitution`](crate::ContactSolver::apply_restitution)
-    /// on the solver's bodies (see [`restitution`]). Reads the solve's results from the
-    /// constraints (not the chunks) and writes only `restitution_impulse` and
-    /// `restitution_tangent_impulse`, which the chunks do not hold.
+    /// The restitution pass of [`ContactSolver::apply_restitution`] on the solver's bodies
+    /// (see [`restitution`]). Reads the solve's results from the constraints (not the
+    /// chunks) and writes only `restitution_impulse` and `restitution_tangent_impulse`,
+    /// which the chunks do not hold.
     fn restitution(&mut self, velocities: &mut [SolverBody], stage: &Stage<'_>, gravity: &Vector) {
         if !self.start_velocities.is_empty() {
             packed::store_applied(&self.chunks, &self.applied, &mut self.constraints);

@@ -150,9 +150,9 @@
 //!
 //! [`ContactSolver`] is a stage loop in the manner of Box2D v3's `solver.c`: it holds the
 //! bodies of the step in compact arrays and calls every kind of constraint row at each
-//! stage (warm start, solve, relax, restitution, store). Contacts are the one kind today;
-//! joints will be a second kind beside them, each stage visiting the joints first, without
-//! a change to the contact rows (the module `solver::rows` states what a kind implements).
+//! stage (warm start, solve, relax, restitution, store). Contacts are the only kind; a
+//! kind for joints would sit beside them, each stage visiting the joints first, without a
+//! change to the contact rows (the module `solver::rows` states what a kind implements).
 //!
 //! # Determinism
 //!

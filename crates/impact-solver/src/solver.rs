@@ -5,8 +5,8 @@
 //!
 //! The loop owns the bodies ([`bodies::BodyTable`]: read from the body set once, integrated
 //! in compact arrays, written back once) and the step's constants, and calls every kind of
-//! constraint row at every stage through [`rows::RowKind`]: the contacts now, joints next,
-//! without a change to the contacts' code (see `rows` for how a kind plugs in).
+//! constraint row at every stage through [`rows::RowKind`]: the contacts, and joints beside
+//! them without a change to the contacts' code (see `rows` for how a kind plugs in).
 //!
 //! ```text
 //! prepare:   the body table and each kind's rows (contacts from the pairs and the cache)

@@ -1,7 +1,7 @@
 //! The solver's table of bodies: the bodies some row touches, read from the [`BodySet`] into
 //! compact arrays once, integrated there substep by substep, and written back.
 //!
-//! Every kind of row (contacts now, joints next) indexes the same table, so a body pushed by
+//! Every kind of row (contacts, and joints beside them) indexes the same table, so a body pushed by
 //! a contact and pulled by a joint has one velocity that both see. The iterations touch only
 //! [`SolverBody`] (velocities and inverse masses, 48 bytes); what the other stages need of a
 //! body (where it was prepared, how far it moved since, its damping) lives apart in

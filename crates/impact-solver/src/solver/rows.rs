@@ -4,13 +4,13 @@
 //!
 //! The loop (`solver.rs`) knows the stages and the bodies; a kind of row knows its own
 //! constraints, how to lay them out for the sweeps and what it keeps from step to step.
-//! Contact rows are one kind ([`ContactRows`]). Joint rows will be another: a `JointRows`
+//! Contact rows are one kind ([`ContactRows`]). Joint rows would be another: a `JointRows`
 //! implementing [`RowKind`], a field of [`RowKinds`] listed before the contacts in
 //! [`RowKinds::each`] (as Box2D v3 solves joints before contacts at each stage, so that the
 //! contacts, solved last, have the final say on overlap), and a preparation called beside the
 //! contacts' in `ContactSolver::new_in`, adding its bodies to the same
 //! [`BodyTable`](super::bodies::BodyTable). Nothing in the contact rows changes, and a step
-//! without joints runs the same arithmetic in the same order as before them.
+//! without joints runs the contacts' arithmetic in the same order.
 
 use super::bodies::{BodyState, SolverBody};
 use crate::body_set::BodySet;

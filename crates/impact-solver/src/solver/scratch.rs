@@ -2,8 +2,8 @@
 //!
 //! A solver lives for one step, and its arrays are as large as the step's rows (a contact
 //! constraint is a few hundred bytes, a packed chunk most of a kilobyte). Allocated afresh
-//! every step, they took the step's allocations past the allocator's trim threshold, and
-//! every step page-faulted its memory back in: a large share of a step of a pyramid of boxes
+//! every step, they take the step's allocations past the allocator's trim threshold, and
+//! every step page-faults its memory back in: a large share of a step of a pyramid of boxes
 //! or of a rain of discs. A caller that steps many times keeps a [`SolverScratch`] and builds
 //! each step's solver in it ([`ContactSolver::new_in`], [`solve_step_in`]), then hands the
 //! storage back ([`ContactSolver::recycle`]).
@@ -29,7 +29,8 @@ use super::{ContactSolver, solve_step_in};
 ///                     solve_step_in};
 ///
 /// let mut bodies = BodySet::new();
-/// bodies.insert(RigidBodyDef::new(Circle::new(0.5)?.into()).pose(Isometry::translation(0.0, 1.0)))?;
+/// let ball = RigidBodyDef::new(Circle::new(0.5)?.into()).pose(Isometry::translation(0.0, 1.0));
+/// bodies.insert(ball)?;
 /// let (mut cache, mut scratch) = (ContactCache::new(), SolverScratch::new());
 /// for _ in 0..60 {
 ///     // No contacts here; a world passes the step's manifolds.
