@@ -78,6 +78,7 @@ struct Scratch {
     /// put back if the step leaves a body that is not finite.
     before: Vec<(BodyHandle, Isometry, Vector, Real)>,
     cache_before: ContactCache,
+    /// The contact solver's arrays, lent to the stepper in every step's [`StepContext`].
     solver: impact_solver::SolverScratch,
 }
 
