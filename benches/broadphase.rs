@@ -1,5 +1,5 @@
 //! The broadphase's per-step cycle: update the proxies that moved (their swept boxes), then
-//! find every overlapping pair. Two scenes from `impact_broadphase::scenes` (a uniform random
+//! find every overlapping pair. Two scenes from `impact_testkit::moving_boxes` (a uniform random
 //! walk; dense rain onto a static floor) at 1,000, 10,000 and 100,000 bodies, against
 //! `BruteForce` (up to 10,000) and parry2d's `Bvh` in the same process.
 //!
@@ -17,7 +17,7 @@
 //! `docs/benchmarks.md`).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use impact2d::broadphase::scenes::Scene;
+use impact_testkit::moving_boxes::Scene;
 use impact2d::broadphase::{
     Broadphase, BruteForce, DEFAULT_MARGIN, ProxyId, RTreeBroadphase, SortAndSweep, margin_for,
 };

@@ -1,6 +1,6 @@
 //! Collisions per second of the hard-disk gas under `FirstTimeOfImpact`.
 //!
-//! The gas of `impact_stepper::scenes::hard_disks` (discs of diameter 1 and mass 1,
+//! The gas of `impact_testkit::scenes::hard_disks` (discs of diameter 1 and mass 1,
 //! restitution 1, no friction, kT = 1, a periodic square, `World<RTreeBroadphase,
 //! FirstTimeOfImpact>` with `scenes::hard_disk_stepper()`) at N = 1,024, 4,096, 16,384 and
 //! 65,536 discs and packing fractions 0.3 and 0.5. Each gas first runs 2 collisions per disc
@@ -12,9 +12,9 @@
 //! Run: `cargo bench --bench hard_disks` (a few minutes).
 
 use criterion::{BenchmarkId, Criterion, criterion_group};
+use impact_testkit::scenes;
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::geometry::Real;
-use impact2d::stepper::scenes;
 use impact2d::stepper::{FirstTimeOfImpact, World};
 use std::cell::Cell;
 use std::f64::consts::PI;

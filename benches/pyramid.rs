@@ -1,6 +1,6 @@
 //! Box2D's pyramids, impact against rapier2d on the same scene, in the same process.
 //!
-//! Scenes come from `impact_stepper::scenes::pyramid`: unit boxes (1 x 1, density 1,
+//! Scenes come from `impact_testkit::scenes::pyramid`: unit boxes (1 x 1, density 1,
 //! friction 0.6) on a static ground box, gravity -10, 60 Hz. The 100-box base is Box2D's
 //! "large pyramid" (5,050 boxes); the 20-box base has 210. Each engine first settles the
 //! pyramid (`SETTLE_STEPS`), then criterion measures one step at a time while the pyramid
@@ -18,10 +18,10 @@
 //! Run: `cargo bench --bench pyramid` (about two minutes).
 
 use criterion::{Criterion, criterion_group};
+use impact_testkit::scenes::{self, Scene};
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::geometry::{Isometry, Real, ShapeKind};
 use impact2d::solver::{BodyType, RigidBodyDef};
-use impact2d::stepper::scenes::{self, Scene};
 use impact2d::stepper::{Discrete, World};
 use rapier2d_f64::prelude as rp;
 use std::hint::black_box;

@@ -1,7 +1,7 @@
-//! A rain of fast discs onto a field of thin static segments (issue 6): every impact stepper
+//! A rain of fast discs onto a field of thin static segments: every impact stepper
 //! against rapier2d with CCD on every body, on the same scene, in the same process.
 //!
-//! Scene: `impact_stepper::scenes::rain(n, SEED)` for n = 1,000 and 10,000: zero-thickness
+//! Scene: `impact_testkit::scenes::rain(n, SEED)` for n = 1,000 and 10,000: zero-thickness
 //! static segments (a floor, two tall walls, six staggered rows of tilted segments with gaps)
 //! and `n` discs of radius 0.05 launched down at 100 to 300 units/s (1.7 to 5 units per 60 Hz
 //! step) within 14 degrees of vertical, from a column about 150 m tall, so the rain lasts from
@@ -19,26 +19,26 @@
 //! Two passes per size, in this order:
 //! 1. **Counting** (not timed by criterion): each engine runs `COUNT_STEPS` steps (2 s) from
 //!    the start, its disc positions read after every step into
-//!    `impact_stepper::scenes::TunnelCounter` (whose docs define "tunnelled"; impact's
+//!    `impact_testkit::scenes::TunnelCounter` (whose docs define "tunnelled"; impact's
 //!    engines also give it, through a `CourseRecorder` hook, where each disc turned inside
 //!    the step, so a disc that FirstTimeOfImpact knocked about mid-step is judged on its
 //!    actual path, leg by leg, rather than on an estimate of its length) and
-//!    `impact_stepper::scenes::CrossingCounter` (pairs of discs through each other: on their
+//!    `impact_testkit::scenes::CrossingCounter` (pairs of discs through each other: on their
 //!    chords for rapier2d and `Discrete`; for impact's CCD steppers, on their paths in time,
-//!    from the recorder's turns with their fractions and the steppers' stops, since session
-//!    13; before, pairs with a disc that turned inside the step were counted apart as
-//!    "bent" and not judged), the bodies *hung* in mid-air at the end (`HungCounter`: above
-//!    the field and not moved at all for its last five steps: stopped step after step), the largest
-//!    disc speed seen (from positions: displacement over a step / dt, so an explosion shows
-//!    whatever the engine) and the wall time of its steps. A step that fails (an impact body
-//!    went non-finite), or after which a disc moved faster than `EXPLODED_SPEED`, ends the
-//!    run and is reported with its step (from 0).
+//!    from the recorder's turns with their fractions and the steppers' stops; a pair with a
+//!    disc that turned inside the step without a recorded turn is counted apart as *bent*),
+//!    the bodies *hung* in mid-air at the end (`HungCounter`: above the field and not moved
+//!    at all for its last five steps: stopped step after step), the largest disc speed seen
+//!    (from positions: displacement over a step / dt, so an explosion shows whatever the
+//!    engine) and the wall time of its steps. A step that fails (an impact body went
+//!    non-finite), or after which a disc moved faster than `EXPLODED_SPEED`, ends the run
+//!    and is reported with its step (from 0).
 //! 2. **Timing** (criterion): one iteration is a window of `WINDOW_STEPS` steps from a world
 //!    built and warmed for `WARM_STEPS` steps outside the timing (0.5 s: discs are hitting
 //!    the rows and the floor, and the rain is still coming). Every engine times the same
 //!    window of simulated time from the same scene, so the per-step times (criterion's time
-//!    over `WINDOW_STEPS`) are comparable even though the scene changes from step to step. An
-//!    engine whose counting run failed before the end of the window is not timed.
+//!    over `WINDOW_STEPS`) are comparable even though the scene changes from step to step.
+//!    An engine whose counting run failed before the end of the window is not timed.
 //!
 //! The bench prints a table and one tab-separated `rain-result` line per engine and size,
 //! which `scripts/rain-bench-report` joins with criterion's estimates into a markdown table.
@@ -55,12 +55,12 @@
 
 use criterion::measurement::WallTime;
 use criterion::{BatchSize, BenchmarkGroup, Criterion};
+use impact_testkit::scenes::{
+    self, CourseRecorder, CrossingCounter, HungCounter, Scene, TunnelCounter,
+};
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::geometry::{Point, Real, Shape, Vector};
 use impact2d::solver::{BodyType, RigidBodyDef};
-use impact2d::stepper::scenes::{
-    self, CourseRecorder, CrossingCounter, HungCounter, Scene, TunnelCounter,
-};
 use impact2d::stepper::{
     ClampReport, ClampedBody, Discrete, DiscreteReport, FirstToiReport, MotionClamping, Stepper,
     World,
@@ -70,7 +70,7 @@ use std::time::{Duration, Instant};
 
 const DT: Real = 1.0 / 60.0;
 const SIZES: [usize; 2] = [1_000, 10_000];
-/// The scene's seed: issue 6.
+/// The scene's seed: the one every figure of `docs/benchmarks.md` uses.
 const SEED: u64 = 6;
 /// Steps run before a timed window, outside the timing.
 const WARM_STEPS: usize = 30;

@@ -6,6 +6,7 @@
 //! `scripts/bench-report` runs this bench and writes the table of `docs/benchmarks.md`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use impact_testkit::SplitMix64 as Rng;
 use impact2d::geometry::{
     Capsule, Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Sweep, Vector,
 };
@@ -22,22 +23,13 @@ use std::time::Duration;
 /// Queries per benchmark iteration.
 const BATCH: usize = 1024;
 
-/// splitmix64, so every run measures the same scenes.
-struct Rng(u64);
+/// A point in the square of half side `half`, from the seeded generator (`Rng`, the test
+/// kit's SplitMix64), so every run measures the same scenes.
+trait Draws {
+    fn point(&mut self, half: Real) -> Point;
+}
 
-impl Rng {
-    fn unit(&mut self) -> Real {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as Real * (1.0 / (1u64 << 53) as Real)
-    }
-
-    fn range(&mut self, lo: Real, hi: Real) -> Real {
-        lo + (hi - lo) * self.unit()
-    }
-
+impl Draws for Rng {
     fn point(&mut self, half: Real) -> Point {
         Point::new(self.range(-half, half), self.range(-half, half))
     }

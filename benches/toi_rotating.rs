@@ -1,7 +1,7 @@
 //! Time of impact of rotating polygons: impact's `time_of_impact` (conservative advancement)
 //! against parry2d-f64's `cast_shapes_nonlinear` and `sweep_time_of_impact`, on the same
 //! seeded scenes in the same run, plus every method's miss rate against the dense-sampling
-//! oracle of `impact_narrowphase::audit`.
+//! oracle of `impact_testkit::audit`.
 //!
 //! `scripts/bench-report --rotating` runs this bench and writes the "Time of impact
 //! (rotating)" section of `docs/benchmarks.md`; `cargo bench --bench toi_rotating` alone prints
@@ -41,11 +41,12 @@
 //! On the same scenes with the spin removed, the setup checks that all methods agree.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use impact2d::geometry::{ConvexPolygon, Isometry, Point, Real, Rotation, Shape, Sweep, Vector};
-use impact2d::narrowphase::audit::{
-    Case, SplitMix64, Verdict, first_contact_by_sampling, first_contact_of, judge,
-    random_rotating_case, rotating_case_with, skinny_box_case,
+use impact_testkit::SplitMix64;
+use impact_testkit::audit::{
+    Case, Verdict, first_contact_by_sampling, first_contact_of, judge, random_rotating_case,
+    rotating_case_with, skinny_box_case,
 };
+use impact2d::geometry::{ConvexPolygon, Isometry, Point, Real, Rotation, Shape, Sweep, Vector};
 use impact2d::narrowphase::{Hit, Toi, ToiOptions, distance, time_of_impact};
 use parry2d_f64::math::{Pose as PPose, Rotation as PRotation, Vector as PVector};
 use parry2d_f64::query::sweep_toi::{

@@ -4,7 +4,7 @@
 //!
 //! A disc of radius 0.5 and a flat box 1 x 0.5 are dropped from 2 m above the ground, gravity
 //! 9.81, with restitution 1, 0.8 and 0.5, at steps of 1/240, 1/60 and 1/15 s. The CCD
-//! steppers check the body at every step (`velocity_threshold` 0; at the default, a body that
+//! steppers check the body at every step (`threshold_radii_per_step` 0; at the default, a body that
 //! moves less than half its size per step is left to the contact solver, as the last column).
 //! For each run the table gives the first rebound's height over `e^2` times the drop (1 is
 //! exact), and for restitution 1 the apex after ten bounces over the first (1 is exact).
@@ -82,7 +82,7 @@ fn bounces<S: Stepper>(stepper: S, box_shaped: bool, ccd: bool, e: Real, dt: Rea
 /// The CCD steppers, checking every moving CCD body.
 fn toi() -> FirstTimeOfImpact {
     FirstTimeOfImpact::new(FirstTimeOfImpactSettings {
-        velocity_threshold: 0.0,
+        threshold_radii_per_step: 0.0,
         ..FirstTimeOfImpactSettings::default()
     })
     .unwrap()
@@ -90,7 +90,7 @@ fn toi() -> FirstTimeOfImpact {
 
 fn clamp() -> MotionClamping {
     MotionClamping::new(MotionClampingSettings {
-        velocity_threshold: 0.0,
+        threshold_radii_per_step: 0.0,
         ..MotionClampingSettings::default()
     })
     .unwrap()

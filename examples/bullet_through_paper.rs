@@ -12,9 +12,9 @@
 //! `cargo run --release --example bullet_through_paper [-- OUTPUT.svg]`
 //! (default `target/bullet_through_paper.svg`).
 
+use impact_testkit::scenes::{self, Wall};
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::prelude::*;
-use impact2d::stepper::scenes::{self, Wall};
 use impact2d::stepper::{Discrete, FirstTimeOfImpact, MotionClamping, Stepper, World};
 use std::fmt::Write as _;
 

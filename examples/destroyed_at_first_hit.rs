@@ -1,5 +1,6 @@
-//! Destroyed at first hit (seed 001's mid-frame reaction): a body removed at the instant of
-//! its first impact, inside the step, so it never reaches what was behind its target.
+//! Destroyed at first hit (the mid-frame reaction of Colp's ECSE write-up): a body removed at
+//! the instant of its first impact, inside the step, so it never reaches what was behind its
+//! target.
 //!
 //! The scene is `examples/scenes/destroyed_at_first_hit.json`: a light projectile that dies
 //! at its first target, the same projectile without the reaction (it bounces), and a heavy

@@ -27,9 +27,9 @@
 //! cost, not the physics); `--reach-skin` overrides
 //! `FirstTimeOfImpactSettings::reach_skin` of `scenes::hard_disk_stepper()`.
 
+use impact_testkit::scenes;
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::prelude::*;
-use impact2d::stepper::scenes;
 use impact2d::stepper::{Domain, FirstTimeOfImpact, World};
 use std::f64::consts::PI;
 use std::time::Instant;

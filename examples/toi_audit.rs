@@ -6,8 +6,9 @@
 //! miss (separated where the oracle sees contact) or a late hit is a bug; the run prints the
 //! counts, the mean query time, and exits with an error if any miss or late hit occurred.
 
-use impact2d::narrowphase::audit::{
-    Case, SplitMix64, Verdict, random_ground_case, random_rotating_case, skinny_box_case,
+use impact_testkit::SplitMix64;
+use impact_testkit::audit::{
+    Case, Verdict, random_ground_case, random_rotating_case, skinny_box_case,
 };
 use impact2d::narrowphase::distance;
 use impact2d::prelude::*;

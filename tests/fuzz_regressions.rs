@@ -1,5 +1,5 @@
 //! Replays every minimised fuzz finding in `fuzz/regressions/<target>/` through the same
-//! check the fuzz target runs (`impact_narrowphase::fuzzing`), so a fixed crash stays fixed
+//! check the fuzz target runs (`impact_testkit::fuzzing`), so a fixed crash stays fixed
 //! without nightly or libFuzzer.
 
 use std::fs;
@@ -24,7 +24,7 @@ fn replay(target: &str, check: fn(&[u8])) -> usize {
 
 #[test]
 fn fuzz_regressions_replay() {
-    use impact_narrowphase::fuzzing::*;
+    use impact_testkit::fuzzing::*;
     let replayed = replay("toi_closed_form", check_closed_form)
         + replay("conservative_advancement", check_conservative_advancement)
         + replay("gjk_distance", check_gjk)
@@ -36,8 +36,8 @@ fn fuzz_regressions_replay() {
 /// on decodable input (a check that decodes nothing would pass everything).
 #[test]
 fn fuzz_checks_run_on_seeded_bytes() {
-    use impact_narrowphase::audit::SplitMix64;
-    use impact_narrowphase::fuzzing::*;
+    use impact_testkit::SplitMix64;
+    use impact_testkit::fuzzing::*;
     let mut rng = SplitMix64::new(5);
     for _ in 0..300 {
         let bytes: Vec<u8> = (0..256).map(|_| rng.next_u64() as u8).collect();

@@ -13,6 +13,7 @@
 //! disagrees with the oracle, or if a disagreement fits none of the explained classes.
 //! `IMPACT_DIFF_VERBOSE=n` prints up to `n` examples of every class.
 
+use impact_testkit::SplitMix64 as Rng;
 use impact2d::geometry::{
     Capsule, Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Sweep, Vector,
 };
@@ -33,33 +34,17 @@ const RELATIVE_TOLERANCE: Real = 1e-6;
 /// The fixed seed of the whole run.
 const SEED: u64 = 0x1A2B_3C4D_5E6F_7081;
 
-/// splitmix64: a tiny deterministic generator, so the scenes never change between runs.
-struct Rng(u64);
+/// The draws of these scenes beyond the seeded generator's own (`Rng`, the test kit's
+/// SplitMix64), so the scenes never change between runs.
+trait Draws {
+    fn chance(&mut self, p: Real) -> bool;
+    fn vector(&mut self, half: Real) -> Vector;
+    fn angle(&mut self) -> Real;
+}
 
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)`.
-    fn unit(&mut self) -> Real {
-        (self.next_u64() >> 11) as Real * (1.0 / (1u64 << 53) as Real)
-    }
-
-    fn range(&mut self, lo: Real, hi: Real) -> Real {
-        lo + (hi - lo) * self.unit()
-    }
-
+impl Draws for Rng {
     fn chance(&mut self, p: Real) -> bool {
         self.unit() < p
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
     }
 
     fn vector(&mut self, half: Real) -> Vector {

@@ -3,4 +3,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| impact_narrowphase::fuzzing::check_gjk(data));
+fuzz_target!(|data: &[u8]| impact_testkit::fuzzing::check_gjk(data));

@@ -4,4 +4,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| impact_scene::fuzzing::check_scene_loader(data));
+fuzz_target!(|data: &[u8]| impact_testkit::fuzzing::check_scene_loader(data));

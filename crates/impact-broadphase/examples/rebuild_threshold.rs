@@ -11,9 +11,9 @@
 //! boxes. Timed, best of several trials: `update_batch` alone, and `update_batch` then
 //! `overlapping_pairs` (the step), with rebuilds forced off (`incremental`) or on (`bulk`).
 
-use impact_broadphase::scenes::Scene;
 use impact_broadphase::{Broadphase, ProxyId, RTreeBroadphase};
 use impact_geometry::{Aabb, Vector};
+use impact_testkit::moving_boxes::Scene;
 use std::time::{Duration, Instant};
 
 const TRIALS: usize = 7;

@@ -75,7 +75,6 @@ mod error;
 mod pair_sort;
 mod proxy;
 mod rtree;
-pub mod scenes;
 mod sort_and_sweep;
 mod swept;
 

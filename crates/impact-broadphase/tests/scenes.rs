@@ -2,9 +2,9 @@
 //! bulk rebuilds, teleports), every implementation reports at every step exactly the pairs of
 //! the brute-force oracle, and never misses a pair of overlapping swept boxes.
 
-use impact_broadphase::scenes::Scene;
 use impact_broadphase::{Broadphase, BruteForce, ProxyId, RTreeBroadphase, SortAndSweep};
 use impact_geometry::Aabb;
+use impact_testkit::moving_boxes::Scene;
 
 fn build<B: Broadphase>(mut bp: B, boxes: &[(ProxyId, Aabb)]) -> B {
     for (id, aabb) in boxes {

@@ -1,6 +1,6 @@
 //! # impact-cli
 //!
-//! The `impact` command-line tool of [impact](https://example.invalid/impact), a 2D physics
+//! The `impact` command-line tool of [impact](https://docs.rs/impact2d), a 2D physics
 //! stack built around continuous collision detection: it runs scene files (see
 //! `docs/scene-format.md`), draws their runs, and answers time-of-impact queries.
 //!
@@ -14,7 +14,7 @@
 //! `impact run` builds the scene's world (with the stepper, broadphase and number of steps
 //! the options override), steps it to the end and prints a [`RunSummary`]: steps, collision
 //! events, time lost, the bodies that passed through static geometry (the criterion of
-//! [`PassThroughDetector`](impact_scene::PassThroughDetector)), the drift of energy and
+//! [`PassThroughDetector`](impact_stepper::judge::PassThroughDetector)), the drift of energy and
 //! momentum, a state hash (FNV-1a over every body's pose and velocity bits: equal hashes,
 //! identical runs) and the wall time. `--json` prints the same as JSON; `--svg FILE` draws
 //! the static geometry and every moving body's path; `--trace FILE` writes the run step by

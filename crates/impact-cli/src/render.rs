@@ -4,8 +4,9 @@ use crate::picture::Picture;
 use crate::trace::{TRACE_FORMAT, TRACE_VERSION, TraceHeader, TraceStep};
 use crate::trajectories::{Trajectories, title};
 use impact_geometry::{Isometry, Point, Vector};
-use impact_scene::{PassThroughDetector, Scene};
+use impact_scene::Scene;
 use impact_solver::{BodyHandle, BodySet};
+use impact_stepper::judge::PassThroughDetector;
 use std::io::BufRead;
 
 /// What to draw of a trace.
@@ -116,7 +117,7 @@ pub(crate) fn picture(input: impl BufRead, view: View, max_points: u64) -> Resul
                 }),
             );
             // The bodies' centres at each impact, where the trace has them (traces written
-            // before it kept them are judged on chords).
+            // without them are judged on chords).
             let turns: Vec<(BodyHandle, Point)> = step
                 .events
                 .iter()

@@ -2,7 +2,8 @@
 
 use impact_geometry::{Point, Real, Vector};
 use impact_scene::audit::{linear_momentum, mechanical_energy};
-use impact_scene::{AnyWorld, PassThroughDetector, PassThroughKind, Scene, TurnRecorder};
+use impact_scene::{AnyWorld, Scene};
+use impact_stepper::judge::{PassThroughDetector, PassThroughKind, TurnRecorder};
 use serde::Serialize;
 use std::fmt;
 use std::time::Instant;
@@ -148,7 +149,7 @@ pub trait Observer {
     /// [`after_step`](Observer::after_step), with where the bodies of each of the step's
     /// impacts were: `centres[i]` holds the centres of mass of the two bodies of
     /// `world.events()[i]` at that impact (`None` for a body that is not dynamic; see
-    /// [`TurnRecorder`](impact_scene::TurnRecorder)). The run calls this one; by default it
+    /// [`TurnRecorder`](impact_stepper::judge::TurnRecorder)). The run calls this one; by default it
     /// ignores the centres.
     ///
     /// # Errors

@@ -74,9 +74,9 @@ pub struct TraceEvent {
     pub normal: [Real; 2],
     /// How fast the bodies were closing along the normal before the impact.
     pub approach_speed: Real,
-    /// Where the centres of mass of `a` and `b` were at the impact (`null` for a body that
-    /// is not dynamic), so that a reader can follow a path that turned here. Absent from
-    /// traces written before it existed, and from those written without it.
+    /// Where the centres of mass of `a` and `b` were at the impact (`null` for a body that is
+    /// not dynamic), so that a reader can follow a path that turned here. Optional, so that
+    /// traces written without it load too.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub centres: Option<[Option<[Real; 2]>; 2]>,
 }

@@ -1,6 +1,6 @@
 //! # impact-geometry
 //!
-//! The geometric vocabulary of [impact](https://example.invalid/impact), a 2D physics stack
+//! The geometric vocabulary of [impact](https://docs.rs/impact2d), a 2D physics stack
 //! built around continuous collision detection: `f64` math aliases over [`nalgebra`], the
 //! convex shapes ([`Circle`], [`Segment`], [`Capsule`], [`ConvexPolygon`], and the [`Shape`]
 //! enum over them), axis-aligned boxes ([`Aabb`]), mass properties ([`MassProperties`]), the

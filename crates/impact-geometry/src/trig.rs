@@ -2,13 +2,12 @@
 //! the solver's position integration and conservative advancement.
 //!
 //! The platform's `sin_cos` (glibc's) saves and restores the floating-point environment on
-//! every call, which made it a fifth of the time of a rotating time-of-impact query and a
-//! tenth of a pyramid's step (with the `atan2` the integration no longer needs). These are
-//! fdlibm's kernels (the polynomials every libm descends from) after a two-part Cody–Waite
-//! reduction by pi/2, accurate to about an ulp for the angles a sweep turns through in one
-//! query, and pure arithmetic, so they give the same bits on every platform. Angles beyond
-//! `REDUCTION_LIMIT` fall back to the platform's functions, where the two-part reduction
-//! would lose digits.
+//! every call, which made it a fifth of the time of a rotating time-of-impact query and a tenth
+//! of a pyramid's step. These are fdlibm's kernels (the polynomials every libm descends from)
+//! after a two-part Cody–Waite reduction by pi/2, accurate to about an ulp for the angles a
+//! sweep turns through in one query, and pure arithmetic, so they give the same bits on every
+//! platform. Angles beyond `REDUCTION_LIMIT` fall back to the platform's functions, where the
+//! two-part reduction would lose digits.
 
 // The constants are fdlibm's literals as published, so that they can be checked against it.
 #![allow(clippy::excessive_precision)]

@@ -1,7 +1,6 @@
 //! Exact distance between two placed shapes.
 
-use crate::minkowski::{approaches, minkowski_sum, signed_distance_to_origin};
-use crate::toi::linear::relative_points;
+use crate::minkowski::{approaches, minkowski_sum, relative_points, signed_distance_to_origin};
 use impact_geometry::{Isometry, Point, Real, Shape, Vector};
 
 /// The signed distance between two shapes and where it is realised.
@@ -109,7 +108,7 @@ mod tests {
     /// and far from the world origin.
     #[test]
     fn two_circles_take_the_general_path_s_answer_bit_for_bit() {
-        let mut rng = crate::audit::SplitMix64::new(0x9e37_79b9_7f4a_7c15);
+        let mut rng = impact_testkit::SplitMix64::new(0x9e37_79b9_7f4a_7c15);
         let mut unit = move || rng.range(0.0, 1.0);
         let bits = |d: &Distance| {
             [

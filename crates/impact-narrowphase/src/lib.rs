@@ -28,31 +28,50 @@
 //! assert_eq!(hit.normal, Vector::new(1.0, 0.0));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Where things are
+//!
+//! - [`toi`]: the time of impact, one module per pair of shapes for the closed forms, the
+//!   folder `toi/rotating/` for conservative advancement, and the dispatchers.
+//! - [`contact`]: contact manifolds, one module per pair over two kernels (a point core
+//!   against any core, and the clipping of two cores with edges).
+//! - [`distance`](mod@distance): the exact signed distance; [`gjk`]: GJK with warm starting.
+//! - `minkowski`: the configuration-space obstacle of two cores (their Minkowski difference)
+//!   and the two queries on it, the distance from a point and a ray cast, which the closed
+//!   forms, the exact distance and the contacts share.
+//! - `face_middle`: where two flush faces touch, for the hit points of the time of impact and
+//!   for callers that place impulses.
+//! - `options`, `toi_result`: the options and the answer of every time-of-impact query.
+//! - `audit`: the dense-sampling oracle; `fuzzing` (feature `arbitrary`): the fuzz checks.
+//!
+//! The shared kernels (`minkowski`, `gjk`, `face_middle`) import from none of the query
+//! modules; [`distance`](mod@distance) and [`contact`] import from neither [`toi`] nor each
+//! other, and [`toi`] uses the exact distance for conservative advancement's start.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod audit;
 pub mod contact;
 pub mod distance;
-#[cfg(feature = "arbitrary")]
-pub mod fuzzing;
+mod face_middle;
 pub mod gjk;
 mod minkowski;
 mod options;
 mod scratch;
+#[cfg(test)]
+mod testkit_bridge;
 pub mod toi;
 mod toi_result;
 
-pub use contact::{
-    ContactId, ContactPoint, Manifold, contact_manifold, contact_manifold_on_side,
-    shared_face_middle,
-};
+pub use contact::{ContactId, ContactPoint, Manifold, contact_manifold, contact_manifold_on_side};
 pub use distance::{Distance, distance};
+pub use face_middle::shared_face_middle;
 pub use gjk::{GjkCache, GjkOutput, gjk_distance};
 pub use options::{ToiOptions, ToiOptionsError};
 pub use toi::{
-    NoClosedForm, ToiMethod, closed_form_toi, time_of_impact, time_of_impact_with,
-    toi_conservative_advancement, toi_disc_still_segment, toi_discs,
+    ToiMethod, closed_form_toi, time_of_impact, time_of_impact_with, toi_circle_still_segment,
+    toi_circles, toi_conservative_advancement,
 };
-pub use toi_result::{Hit, Toi};
+#[allow(deprecated)]
+pub use toi::{toi_disc_still_segment, toi_discs};
+pub use toi_result::{Hit, NoClosedForm, Toi};

@@ -12,7 +12,10 @@
 //! `docs/algorithms/toi.md` has the derivation and the proof of the corner case below.
 
 use crate::scratch::Scratch;
-use impact_geometry::{Real, Vector, cross};
+use impact_geometry::tolerances::{
+    COORDINATE_ROUNDING_RELATIVE, FACE_END_SLACK_RELATIVE, POINT_SEGMENT_RELATIVE,
+};
+use impact_geometry::{Isometry, Point, Real, Vector, cross};
 
 /// A vertex of `K`: `a[ia] - b[j]` for some vertex `j` of `B`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -31,6 +34,37 @@ pub(crate) type Obstacle = Scratch<KVertex, INLINE>;
 
 /// Points of one core, relative to the reference origin.
 pub(crate) type CorePoints = Scratch<Vector, INLINE>;
+
+/// Core points in the world frame minus `origin`; a zero-length segment becomes a point.
+pub(crate) fn relative_points(
+    core: &[Point],
+    pose: &Isometry,
+    origin: &Vector,
+    negate: bool,
+) -> CorePoints {
+    let mut out = CorePoints::new();
+    let offset = pose.translation.vector - origin;
+    let sign = if negate { -1.0 } else { 1.0 };
+    for p in core {
+        out.push((pose.rotation * p.coords + offset) * sign);
+    }
+    if core.len() == 2 && is_point_like(out.as_slice()[0], out.as_slice()[1], origin) {
+        let mut single = CorePoints::new();
+        single.push((out.as_slice()[0] + out.as_slice()[1]) * 0.5);
+        return single;
+    }
+    out
+}
+
+/// Whether a segment is so short next to its coordinates ([`POINT_SEGMENT_RELATIVE`] of them)
+/// that its direction is rounding noise: such a segment is a point for every query (an error
+/// of that much, relative), since a noisy direction would misplace it among the edges of the
+/// Minkowski difference. Every query (time of impact, distance, contacts) asks this, so that
+/// all see the same shape.
+pub(crate) fn is_point_like(p: Vector, q: Vector, origin: &Vector) -> bool {
+    let scale = p.amax().max(q.amax()).max(origin.amax());
+    (q - p).amax() <= POINT_SEGMENT_RELATIVE * scale
+}
 
 /// A place on the boundary of `K`: the point `(1 - s) * K[k0] + s * K[k1]`.
 #[derive(Debug, Clone, Copy)]
@@ -279,7 +313,7 @@ pub(crate) fn approaches(
 /// but not alone its slope. An edge `tolerance` or less less deep than the deepest, that the
 /// motion does not cross inward, keeps the distance from falling by more than `tolerance`
 /// whatever the deepest edge does: `f(t) >= min(0, s_j) - h_j >= f(0) - tolerance` when
-/// `min(0, s_j) >= h_j - depth - tolerance`. Found by fuzzing (session 9): a 1 mm square
+/// `min(0, s_j) >= h_j - depth - tolerance`. Found by fuzzing: a 1 mm square
 /// overlapping a segment along its diagonal, the deepest edge's normal saying "approach"
 /// while the distance only grew, where conservative advancement said apart.
 fn deepens(k: &[KVertex], depth: Real, d: &Vector, tolerance: Real) -> bool {
@@ -451,56 +485,15 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
     // of the coordinates, with room for the edge directions' own (a sliver's two sides,
     // nominally parallel, are not quite, which moves where a far ray crosses them).
     let extent = largest_coordinate(k.iter().map(|v| v.p));
-    let graze = 1e-12 * (extent + d.amax() + placed_at);
-    let mut t_enter = 0.0;
-    let mut enter_face: Option<(usize, Vector)> = None;
-    let mut t_exit = Real::INFINITY;
-    let mut never = false;
-    // How fast the ray leaves through the edge it exits by, which turns a time after the
-    // exit into a distance beyond it.
-    let mut exit_speed = 0.0;
-    let mut separation = Real::NEG_INFINITY;
-    if m >= 2 {
-        for i in 0..m {
-            let v = k[i].p;
-            let e = k[(i + 1) % m].p - v;
-            let len = e.norm();
-            if len == 0.0 {
-                continue;
-            }
-            let n = Vector::new(e.y, -e.x) / len;
-            let h = n.dot(&v);
-            separation = separation.max(-h);
-            let s = h + rho;
-            let dn = n.dot(&d);
-            if s < 0.0 {
-                if -s <= graze && dn.abs() <= graze {
-                    // Beside this edge's line by rounding and moving along it: the ray runs on
-                    // the boundary all step, a graze the other edges decide. Neither a miss
-                    // nor an entry at `s / dn`, a ratio of two rounding errors (found by the
-                    // aligned scenes: zero-thickness segments on one line meeting end to end,
-                    // and a box sliding down flush with another's side, at target separation
-                    // zero, were a miss or a late hit in one argument order).
-                } else if dn >= 0.0 {
-                    never = true;
-                } else {
-                    let t = s / dn;
-                    if t > t_enter {
-                        t_enter = t;
-                        enter_face = Some((i, n));
-                    }
-                }
-            } else if dn > graze || s > graze && dn > 0.0 {
-                // (Within rounding of the line and along it: no exit either.)
-                if s / dn < t_exit {
-                    t_exit = s / dn;
-                    exit_speed = dn;
-                }
-            }
-        }
-    } else {
-        separation = k[0].p.norm();
-    }
+    let graze = COORDINATE_ROUNDING_RELATIVE * (extent + d.amax() + placed_at);
+    let SweptAxes {
+        t_enter,
+        enter_face,
+        t_exit,
+        never,
+        exit_speed,
+        separation,
+    } = SweptAxes::of(k, &d, rho, graze);
 
     // Only origins within rho + tolerance of the sharp polygon can be touching or overlapping
     // at t = 0 (the separating-axis value is a lower bound of the distance).
@@ -570,86 +563,10 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
                 _ => 0,
             }
         }
-        Some((f, n)) => {
-            let v0 = k[f].p;
-            let e = k[(f + 1) % m].p - v0;
-            let len = e.norm();
-            let u = e / len;
-            let lambda = (p - v0).dot(&u);
-            let face_hit = |s: Real| Cast::Hit {
-                t: t_enter,
-                feature: Feature {
-                    k0: f,
-                    k1: (f + 1) % m,
-                    s,
-                },
-                normal: n,
-                distance: rho,
-            };
-            // Beside the face, up to a slack of 1e-9 of `K`'s size: an entry that far past an
-            // end is rho from `K` to within (1e-9 size)^2 / rho, and with rho = 0 an exact
-            // corner-to-corner contact lands there by rounding. The extent is checked even
-            // with rho = 0: rounding can make `K` a parallelogram of almost no width whose
-            // pushed-out edges no longer bound it. (The size of `K`, not of the face: `K` of
-            // the other argument order is the same size, and its entry may be through
-            // another face; a slack per face let a miss by 1e-9 be a hit in one order only.)
-            let slack = 1e-9 * extent;
-            if (-slack..=len + slack).contains(&lambda) {
-                return face_hit((lambda / len).clamp(0.0, 1.0));
-            }
-            // Beyond an end of the face. Walk along the boundary in that direction: the entry
-            // point is either beside a (nearly collinear) neighbouring edge, where it is exactly
-            // rho from `K`, or in the wedge of a vertex, where only the circle about it can be
-            // reached first. Checking each edge's extent matters: rounding can make `K` a
-            // parallelogram of almost no width whose neighbouring edges are all but collinear,
-            // and the entry point can lie beyond all of them.
-            let forward = lambda > len;
-            let mut vertex = if forward { (f + 1) % m } else { f };
-            let mut beside: Option<(usize, Real)> = None;
-            for _ in 0..m {
-                // The edge leaving `vertex` (forward) or arriving at it (backward), and the
-                // vertex at its far end, where the walk goes on.
-                let (edge, far) = if forward {
-                    (vertex, (vertex + 1) % m)
-                } else {
-                    let previous = (vertex + m - 1) % m;
-                    (previous, previous)
-                };
-                let (e0, e1) = (k[edge].p, k[(edge + 1) % m].p);
-                let e = e1 - e0;
-                let len2 = e.norm_squared();
-                let along = (p - e0).dot(&e);
-                let past_vertex = if forward { along > 0.0 } else { along < len2 };
-                if !past_vertex {
-                    // Not beyond the vertex along this edge: in the vertex's wedge.
-                    break;
-                }
-                // With the face's relative slack (see above): the walk can end on the far end
-                // of a sliver's long side, which an exact end-to-end contact reaches only to
-                // rounding (found by the aligned scenes: collinear segments meeting end to end
-                // at target separation zero entered through a short side in one order).
-                let slack = 1e-9 * extent * len2.sqrt();
-                if len2 > 0.0 && (-slack..=len2 + slack).contains(&along) {
-                    beside = Some((edge, (along / len2).clamp(0.0, 1.0)));
-                    break;
-                }
-                vertex = far;
-            }
-            if let Some((edge, s)) = beside {
-                let normal = edge_normal(k, edge).unwrap_or(n);
-                return Cast::Hit {
-                    t: t_enter,
-                    feature: Feature {
-                        k0: edge,
-                        k1: (edge + 1) % m,
-                        s,
-                    },
-                    normal,
-                    distance: rho,
-                };
-            }
-            vertex
-        }
+        Some((f, n)) => match through_face(k, (f, n), &p, t_enter, rho, extent) {
+            Ok(hit) => return hit,
+            Err(vertex) => vertex,
+        },
     };
     match vertex_entry(&k[vertex].p, rho, &d, max_fraction) {
         Some((t, normal)) => Cast::Hit {
@@ -660,4 +577,183 @@ pub(crate) fn cast(k: &[KVertex], input: &CastInput) -> Cast {
         },
         None => Cast::Separated,
     }
+}
+
+/// The ray against the edges of `K` pushed out by `rho` (the sharp-cornered polygon holding
+/// the rounded one): when it enters and leaves, and how far outside it the origin starts.
+struct SweptAxes {
+    /// The latest entry time over the pushed-out edges the origin starts outside of (zero if
+    /// none), and that edge with its outward unit normal.
+    t_enter: Real,
+    enter_face: Option<(usize, Vector)>,
+    /// The earliest exit time over the others.
+    t_exit: Real,
+    /// Whether the ray starts outside a pushed-out edge and never crosses it.
+    never: bool,
+    /// How fast the ray leaves through the edge it exits by, which turns a time after the
+    /// exit into a distance beyond it.
+    exit_speed: Real,
+    /// The largest separation of the origin from an edge of `K` (a lower bound on its
+    /// distance to `K`); from its one vertex when `K` is a point.
+    separation: Real,
+}
+
+impl SweptAxes {
+    /// The ray `t d` against every edge of `K` pushed out by `rho`, an edge's line within
+    /// `graze` of the origin and of the ray's direction counting as neither entered nor left.
+    #[inline(always)]
+    fn of(k: &[KVertex], d: &Vector, rho: Real, graze: Real) -> Self {
+        let m = k.len();
+        let mut t_enter = 0.0;
+        let mut enter_face: Option<(usize, Vector)> = None;
+        let mut t_exit = Real::INFINITY;
+        let mut never = false;
+        let mut exit_speed = 0.0;
+        let mut separation = Real::NEG_INFINITY;
+        if m >= 2 {
+            for i in 0..m {
+                let v = k[i].p;
+                let e = k[(i + 1) % m].p - v;
+                let len = e.norm();
+                if len == 0.0 {
+                    continue;
+                }
+                let n = Vector::new(e.y, -e.x) / len;
+                let h = n.dot(&v);
+                separation = separation.max(-h);
+                let s = h + rho;
+                let dn = n.dot(d);
+                if s < 0.0 {
+                    if -s <= graze && dn.abs() <= graze {
+                        // Beside this edge's line by rounding and moving along it: the ray runs
+                        // on the boundary all step, a graze the other edges decide. Neither a
+                        // miss nor an entry at `s / dn`, a ratio of two rounding errors (found
+                        // by the aligned scenes: zero-thickness segments on one line meeting
+                        // end to end, and a box sliding down flush with another's side, at
+                        // target separation zero, were a miss or a late hit in one argument
+                        // order).
+                    } else if dn >= 0.0 {
+                        never = true;
+                    } else {
+                        let t = s / dn;
+                        if t > t_enter {
+                            t_enter = t;
+                            enter_face = Some((i, n));
+                        }
+                    }
+                } else if dn > graze || s > graze && dn > 0.0 {
+                    // (Within rounding of the line and along it: no exit either.)
+                    if s / dn < t_exit {
+                        t_exit = s / dn;
+                        exit_speed = dn;
+                    }
+                }
+            }
+        } else {
+            separation = k[0].p.norm();
+        }
+        Self {
+            t_enter,
+            enter_face,
+            t_exit,
+            never,
+            exit_speed,
+            separation,
+        }
+    }
+}
+
+/// Where the ray, entering the pushed-out edge `f` of `K` (outward unit normal `n`) at `p`
+/// (time `t_enter`), comes within `rho` of `K`: `Ok` with the hit when `p` lies beside that
+/// edge or, past its end, beside a neighbouring edge; else `Err` with the vertex of `K` in
+/// whose wedge it lies, whose circle decides. `extent` is `K`'s largest coordinate.
+#[inline(always)]
+fn through_face(
+    k: &[KVertex],
+    (f, n): (usize, Vector),
+    p: &Vector,
+    t_enter: Real,
+    rho: Real,
+    extent: Real,
+) -> Result<Cast, usize> {
+    let m = k.len();
+    let p = *p;
+    let v0 = k[f].p;
+    let e = k[(f + 1) % m].p - v0;
+    let len = e.norm();
+    let u = e / len;
+    let lambda = (p - v0).dot(&u);
+    let face_hit = |s: Real| Cast::Hit {
+        t: t_enter,
+        feature: Feature {
+            k0: f,
+            k1: (f + 1) % m,
+            s,
+        },
+        normal: n,
+        distance: rho,
+    };
+    // Beside the face, up to a slack of 1e-9 of `K`'s size: an entry that far past an
+    // end is rho from `K` to within (1e-9 size)^2 / rho, and with rho = 0 an exact
+    // corner-to-corner contact lands there by rounding. The extent is checked even
+    // with rho = 0: rounding can make `K` a parallelogram of almost no width whose
+    // pushed-out edges no longer bound it. (The size of `K`, not of the face: `K` of
+    // the other argument order is the same size, and its entry may be through
+    // another face; a slack per face let a miss by 1e-9 be a hit in one order only.)
+    let slack = FACE_END_SLACK_RELATIVE * extent;
+    if (-slack..=len + slack).contains(&lambda) {
+        return Ok(face_hit((lambda / len).clamp(0.0, 1.0)));
+    }
+    // Beyond an end of the face. Walk along the boundary in that direction: the entry
+    // point is either beside a (nearly collinear) neighbouring edge, where it is exactly
+    // rho from `K`, or in the wedge of a vertex, where only the circle about it can be
+    // reached first. Checking each edge's extent matters: rounding can make `K` a
+    // parallelogram of almost no width whose neighbouring edges are all but collinear,
+    // and the entry point can lie beyond all of them.
+    let forward = lambda > len;
+    let mut vertex = if forward { (f + 1) % m } else { f };
+    let mut beside: Option<(usize, Real)> = None;
+    for _ in 0..m {
+        // The edge leaving `vertex` (forward) or arriving at it (backward), and the
+        // vertex at its far end, where the walk goes on.
+        let (edge, far) = if forward {
+            (vertex, (vertex + 1) % m)
+        } else {
+            let previous = (vertex + m - 1) % m;
+            (previous, previous)
+        };
+        let (e0, e1) = (k[edge].p, k[(edge + 1) % m].p);
+        let e = e1 - e0;
+        let len2 = e.norm_squared();
+        let along = (p - e0).dot(&e);
+        let past_vertex = if forward { along > 0.0 } else { along < len2 };
+        if !past_vertex {
+            // Not beyond the vertex along this edge: in the vertex's wedge.
+            break;
+        }
+        // With the face's relative slack (see above): the walk can end on the far end
+        // of a sliver's long side, which an exact end-to-end contact reaches only to
+        // rounding (found by the aligned scenes: collinear segments meeting end to end
+        // at target separation zero entered through a short side in one order).
+        let slack = FACE_END_SLACK_RELATIVE * extent * len2.sqrt();
+        if len2 > 0.0 && (-slack..=len2 + slack).contains(&along) {
+            beside = Some((edge, (along / len2).clamp(0.0, 1.0)));
+            break;
+        }
+        vertex = far;
+    }
+    if let Some((edge, s)) = beside {
+        let normal = edge_normal(k, edge).unwrap_or(n);
+        return Ok(Cast::Hit {
+            t: t_enter,
+            feature: Feature {
+                k0: edge,
+                k1: (edge + 1) % m,
+                s,
+            },
+            normal,
+            distance: rho,
+        });
+    }
+    Err(vertex)
 }

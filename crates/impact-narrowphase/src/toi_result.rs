@@ -1,6 +1,8 @@
-//! The one result type of every time-of-impact method.
+//! The one result type of every time-of-impact method, and the error of a closed form asked
+//! for a motion that has none.
 
 use impact_geometry::{Point, Real, Vector};
+use std::fmt;
 
 /// The first impact found by a time-of-impact query.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -73,3 +75,16 @@ impl Toi {
         }
     }
 }
+
+/// A closed form was asked for a motion that has none: a sweep rotates (other than a disc
+/// spinning about its own centre).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoClosedForm;
+
+impl fmt::Display for NoClosedForm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no closed-form time of impact: a sweep rotates")
+    }
+}
+
+impl std::error::Error for NoClosedForm {}

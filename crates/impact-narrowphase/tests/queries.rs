@@ -1,12 +1,13 @@
-//! Hand-computed checks of the point queries (seed 004), exact distance, option validation,
-//! the dispatcher, and conservative advancement against the closed forms.
+//! Hand-computed checks of the point queries (the predictive-collision article's moving
+//! particles), exact distance, option validation, the dispatcher, and conservative advancement
+//! against the closed forms.
 
 mod support;
 
 use impact_geometry::{
     Capsule, Circle, ConvexPolygon, Isometry, Point, Segment, Shape, Sweep, Vector,
 };
-use impact_narrowphase::toi::moving_points::{moving_spheres, path_crossing};
+use impact_narrowphase::toi::moving_points::{moving_circles, path_crossing};
 use impact_narrowphase::{
     NoClosedForm, Toi, ToiMethod, ToiOptions, closed_form_toi, distance, time_of_impact,
     time_of_impact_with, toi_conservative_advancement,
@@ -24,12 +25,12 @@ fn seed_004_paths_crossing_and_spheres_meeting() {
     assert_eq!((crossing.t, crossing.s), (0.5, 0.5));
     assert_eq!(crossing.point, p(1.0, 1.0));
     // Same paths, same times: spheres of radius 0.1 meet when |2 - 4t| = 0.2.
-    let t = moving_spheres(p(0.0, 0.0), p(2.0, 2.0), 0.1, p(0.0, 2.0), p(2.0, 0.0), 0.1).unwrap();
+    let t = moving_circles(p(0.0, 0.0), p(2.0, 2.0), 0.1, p(0.0, 2.0), p(2.0, 0.0), 0.1).unwrap();
     assert!((t - 0.45).abs() < 1e-15);
     // Paths that cross at different times: the particles pass 0.63 apart at closest.
     assert!(path_crossing(p(0.0, 0.0), p(2.0, 2.0), p(0.0, 2.0), p(4.0, -2.0)).is_some());
     assert_eq!(
-        moving_spheres(
+        moving_circles(
             p(0.0, 0.0),
             p(2.0, 2.0),
             0.1,
@@ -50,7 +51,7 @@ fn seed_004_paths_crossing_and_spheres_meeting() {
     );
     // Already touching spheres meet at 0.
     assert_eq!(
-        moving_spheres(p(0.0, 0.0), p(1.0, 0.0), 1.0, p(1.5, 0.0), p(3.0, 0.0), 1.0),
+        moving_circles(p(0.0, 0.0), p(1.0, 0.0), 1.0, p(1.5, 0.0), p(3.0, 0.0), 1.0),
         Some(0.0)
     );
 }

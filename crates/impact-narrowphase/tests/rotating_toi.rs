@@ -12,16 +12,17 @@ mod support;
 use impact_geometry::{
     Capsule, ConvexPolygon, Isometry, Point, Rotation, Segment, Shape, Sweep, Vector,
 };
-use impact_narrowphase::audit::{
-    Case, SplitMix64, Verdict, random_ground_case, random_rotating_case, random_shape,
-    rotating_case_with, skinny_box_case,
-};
 use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};
+use impact_testkit::SplitMix64;
+use impact_testkit::audit::{
+    Case, Verdict, random_ground_case, random_rotating_case, random_shape, rotating_case_with,
+    skinny_box_case,
+};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
 fn audit(
-    cases: impl Iterator<Item = impact_narrowphase::audit::Case>,
+    cases: impl Iterator<Item = impact_testkit::audit::Case>,
     samples: usize,
 ) -> (usize, usize, usize) {
     let options = ToiOptions::default().with_max_iterations(256).unwrap();

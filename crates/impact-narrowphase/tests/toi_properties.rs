@@ -385,7 +385,7 @@ fn still_segment() -> impl Strategy<Value = (impact_geometry::Segment, impact_ge
 proptest! {
     #![proptest_config(config(0x0d15_c5e6))]
 
-    /// `toi_disc_still_segment` answers what `toi_circle_segment` does for a disc about its
+    /// `toi_circle_still_segment` answers what `toi_circle_segment` does for a disc about its
     /// origin (spinning or not) and a segment that does not move, bit for bit: the stepper
     /// uses one or the other depending on the pair, and both must give the same step.
     #[test]
@@ -399,7 +399,7 @@ proptest! {
     ) {
         use impact_geometry::{Circle, Isometry, Point, Sweep};
         use impact_narrowphase::toi::toi_circle_segment;
-        use impact_narrowphase::toi_disc_still_segment;
+        use impact_narrowphase::toi_circle_still_segment;
         let opts = if exact { ToiOptions::exact() } else { ToiOptions::default() };
         let disc = Circle::new(radius).expect("positive radius");
         let start = Isometry::new(Vector::new(x, y), angle);
@@ -407,7 +407,7 @@ proptest! {
         let still = Sweep::new(pose, Point::origin(), Vector::zeros(), 0.0, dt).expect("finite");
         let general = toi_circle_segment(&disc, &sweep, &segment, &still, &opts);
         let direct =
-            toi_disc_still_segment(radius, &start, sweep.displacement(), &segment, &pose, &opts);
+            toi_circle_still_segment(radius, &start, sweep.displacement(), &segment, &pose, &opts);
         prop_assert_eq!(general, Ok(direct));
     }
 }

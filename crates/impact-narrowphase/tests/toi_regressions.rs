@@ -190,7 +190,7 @@ fn head_on_points_graze_is_a_hit_for_conservative_advancement() {
 /// less than the tolerance, and moving off it: the deepest edge of the obstacle says
 /// "approach", but another edge as deep says the distance cannot fall, and it only grows over
 /// the step. Both methods call the pair apart (sliding within the tolerance). Found by
-/// fuzzing `conservative_advancement` (session 9); input in
+/// fuzzing `conservative_advancement`; input in
 /// `fuzz/regressions/conservative_advancement/crash-cf57aabe592fb72319f3d03e50f5232efaf9df22`.
 #[test]
 fn an_overlap_within_the_tolerance_that_only_parts_is_separated() {
@@ -241,8 +241,8 @@ fn an_overlap_within_the_tolerance_that_only_parts_is_separated() {
 /// Two zero-thickness segments in an L, meeting end to end for an instant (a graze through a
 /// sharp corner of the obstacle at target separation zero): a hit in one argument order, and
 /// "separated" in the other, where rounding put the fast path's entry after its exit. Such a
-/// graze now goes to the exact path in either order, which calls it a hit. Found by fuzzing
-/// `toi_closed_form` (session 10); input in
+/// graze goes to the exact path in either order, which calls it a hit. Found by fuzzing
+/// `toi_closed_form`; input in
 /// `fuzz/regressions/toi_closed_form/segments_in_an_l_grazing_end_to_end`.
 #[test]
 fn segments_grazing_end_to_end_hit_in_either_order() {

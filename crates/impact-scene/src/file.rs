@@ -114,8 +114,9 @@ pub(crate) struct SolverFile {
 pub(crate) struct StepperFile {
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub velocity_threshold: Option<f64>,
+    /// `velocity_threshold` is its former name, still read.
+    #[serde(alias = "velocity_threshold", skip_serializing_if = "Option::is_none")]
+    pub threshold_radii_per_step: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub toi_options: Option<Obj<ToiOptionsFile>>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -1,6 +1,6 @@
 //! # impact-scene
 //!
-//! Scene files for [impact](https://example.invalid/impact), a 2D physics stack built around
+//! Scene files for [impact](https://docs.rs/impact2d), a 2D physics stack built around
 //! continuous collision detection: a whole world (gravity, bodies with their shapes,
 //! materials, velocities and CCD flags, the stepper and broadphase with their settings, the
 //! step and the duration) in one JSON file, read with every field checked.
@@ -23,14 +23,15 @@
 //!   world does not hold reactions, so a run passes the hook [`Scene::reactions`] returns
 //!   to [`AnyWorld::step_with`].
 //! - [`ToiQuery`] is one time-of-impact query in the same vocabulary (what `impact toi`
-//!   answers), and [`audit`] holds what a run summary checks: a state hash, energy,
-//!   momentum, and [`PassThroughDetector`], which says which bodies passed through static
-//!   geometry.
+//!   answers), and [`audit`] holds what a run summary checks: energy and momentum.
+//!   Which bodies passed through static geometry is
+//!   [`impact_stepper::judge::PassThroughDetector`]'s to say.
 //!
 //! `docs/scene-format.md` documents every field with its default.
 //!
 //! ```
-//! use impact_scene::{PassThroughDetector, Scene};
+//! use impact_scene::Scene;
+//! use impact_stepper::judge::PassThroughDetector;
 //!
 //! // A bullet at 600 units/s toward a sheet of paper (a segment), under the default stepper.
 //! let scene = Scene::from_json(r#"{
@@ -69,8 +70,6 @@
 pub mod audit;
 mod error;
 mod file;
-#[doc(hidden)]
-pub mod fuzzing;
 mod query;
 mod reactions;
 mod read;
@@ -79,7 +78,6 @@ mod validate;
 mod world;
 mod write;
 
-pub use audit::{PassThrough, PassThroughDetector, PassThroughKind, TurnRecorder};
 pub use error::SceneError;
 pub use query::{SweptShape, ToiQuery};
 pub use reactions::{Fired, Reactions};
@@ -88,3 +86,28 @@ pub use scene::{
     OnFirstHit, Scene, StepperChoice, StepperKind,
 };
 pub use world::{AnyWorld, SceneBroadphase, SceneStepper, StepSummary, restore};
+
+/// [`impact_stepper::judge::PassThroughDetector`] at its former path.
+#[deprecated(
+    since = "0.2.0",
+    note = "moved to `impact_stepper::judge::PassThroughDetector`"
+)]
+pub type PassThroughDetector = impact_stepper::judge::PassThroughDetector;
+/// [`impact_stepper::judge::PassThrough`] at its former path.
+#[deprecated(
+    since = "0.2.0",
+    note = "moved to `impact_stepper::judge::PassThrough`"
+)]
+pub type PassThrough = impact_stepper::judge::PassThrough;
+/// [`impact_stepper::judge::PassThroughKind`] at its former path.
+#[deprecated(
+    since = "0.2.0",
+    note = "moved to `impact_stepper::judge::PassThroughKind`"
+)]
+pub type PassThroughKind = impact_stepper::judge::PassThroughKind;
+/// [`impact_stepper::judge::TurnRecorder`] at its former path.
+#[deprecated(
+    since = "0.2.0",
+    note = "moved to `impact_stepper::judge::TurnRecorder`"
+)]
+pub type TurnRecorder<H> = impact_stepper::judge::TurnRecorder<H>;

@@ -205,7 +205,10 @@ fn stepper(s: &StepperFile) -> Result<StepperChoice, SceneError> {
             .map_err(|_| not_one_of("stepper.type", name, &StepperKind::NAMES))?,
     };
     let given = [
-        ("velocity_threshold", s.velocity_threshold.is_some()),
+        (
+            "threshold_radii_per_step",
+            s.threshold_radii_per_step.is_some(),
+        ),
         ("toi_options", s.toi_options.is_some()),
         ("impact", s.impact.is_some()),
         ("max_events", s.max_events.is_some()),
@@ -215,7 +218,7 @@ fn stepper(s: &StepperFile) -> Result<StepperChoice, SceneError> {
     ];
     let allowed: &[&str] = match kind {
         StepperKind::Discrete => &[],
-        StepperKind::Clamp => &["velocity_threshold", "toi_options"],
+        StepperKind::Clamp => &["threshold_radii_per_step", "toi_options"],
         StepperKind::Toi => &given.map(|(name, _)| name),
     };
     if let Some((name, _)) = given.iter().find(|(n, g)| *g && !allowed.contains(n)) {
@@ -241,7 +244,9 @@ fn stepper(s: &StepperFile) -> Result<StepperChoice, SceneError> {
         StepperKind::Clamp => {
             let d = MotionClampingSettings::default();
             StepperChoice::Clamp(MotionClampingSettings {
-                velocity_threshold: s.velocity_threshold.unwrap_or(d.velocity_threshold),
+                threshold_radii_per_step: s
+                    .threshold_radii_per_step
+                    .unwrap_or(d.threshold_radii_per_step),
                 toi,
             })
         }
@@ -267,7 +272,9 @@ fn stepper(s: &StepperFile) -> Result<StepperChoice, SceneError> {
                 None => d.max_events,
             };
             StepperChoice::Toi(FirstTimeOfImpactSettings {
-                velocity_threshold: s.velocity_threshold.unwrap_or(d.velocity_threshold),
+                threshold_radii_per_step: s
+                    .threshold_radii_per_step
+                    .unwrap_or(d.threshold_radii_per_step),
                 toi,
                 impact,
                 max_events,

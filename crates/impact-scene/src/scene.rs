@@ -135,7 +135,7 @@ impl StepperChoice {
     }
 
     /// The same scene run with another stepper (`impact run --stepper`): the settings the
-    /// two CCD steppers share (`velocity_threshold`, `toi_options`) carry over, the others
+    /// two CCD steppers share (`threshold_radii_per_step`, `toi_options`) carry over, the others
     /// take their defaults. The same kind returns `self` unchanged.
     pub fn with_kind(self, kind: StepperKind) -> Self {
         if kind == self.kind() {
@@ -143,15 +143,15 @@ impl StepperChoice {
         }
         let shared = match self {
             Self::Discrete => None,
-            Self::Clamp(s) => Some((s.velocity_threshold, s.toi)),
-            Self::Toi(s) => Some((s.velocity_threshold, s.toi)),
+            Self::Clamp(s) => Some((s.threshold_radii_per_step, s.toi)),
+            Self::Toi(s) => Some((s.threshold_radii_per_step, s.toi)),
         };
         match kind {
             StepperKind::Discrete => Self::Discrete,
             StepperKind::Clamp => {
                 let mut s = MotionClampingSettings::default();
                 if let Some((threshold, toi)) = shared {
-                    s.velocity_threshold = threshold;
+                    s.threshold_radii_per_step = threshold;
                     s.toi = toi;
                 }
                 Self::Clamp(s)
@@ -159,7 +159,7 @@ impl StepperChoice {
             StepperKind::Toi => {
                 let mut s = FirstTimeOfImpactSettings::default();
                 if let Some((threshold, toi)) = shared {
-                    s.velocity_threshold = threshold;
+                    s.threshold_radii_per_step = threshold;
                     s.toi = toi;
                 }
                 Self::Toi(s)
@@ -179,10 +179,10 @@ impl StepperChoice {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum OnFirstHit {
-    /// The body is removed at the instant of its first impact (seed 001's projectile that
-    /// dies where it hits): it takes part in no later impact of the step, and the world
-    /// removes it when the step ends. The impact itself is resolved before the hook runs, so
-    /// the other body still gets its impulse.
+    /// The body is removed at the instant of its first impact (Colp's ECSE write-up's
+    /// projectile that dies where it hits): it takes part in no later impact of the step, and
+    /// the world removes it when the step ends. The impact itself is resolved before the hook
+    /// runs, so the other body still gets its impulse.
     Destroy,
 }
 

@@ -91,12 +91,18 @@ pub(crate) fn stepper(s: &StepperChoice) -> Result<(), SceneError> {
     match s {
         StepperChoice::Discrete => Ok(()),
         StepperChoice::Clamp(c) => {
-            non_negative("stepper.velocity_threshold", c.velocity_threshold)?;
+            non_negative(
+                "stepper.threshold_radii_per_step",
+                c.threshold_radii_per_step,
+            )?;
             c.validate()
                 .map_err(|e| remap(&e, "motion_clamping", "stepper"))
         }
         StepperChoice::Toi(t) => {
-            non_negative("stepper.velocity_threshold", t.velocity_threshold)?;
+            non_negative(
+                "stepper.threshold_radii_per_step",
+                t.threshold_radii_per_step,
+            )?;
             non_negative(
                 "stepper.impact.restitution_threshold",
                 t.impact.restitution_threshold,

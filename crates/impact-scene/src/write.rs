@@ -130,12 +130,14 @@ fn stepper(s: &StepperChoice) -> StepperFile {
         StepperChoice::Discrete => {}
         StepperChoice::Clamp(c) => {
             let d = MotionClampingSettings::default();
-            file.velocity_threshold = unless(c.velocity_threshold, d.velocity_threshold);
+            file.threshold_radii_per_step =
+                unless(c.threshold_radii_per_step, d.threshold_radii_per_step);
             file.toi_options = toi_options(&c.toi).map(Obj);
         }
         StepperChoice::Toi(t) => {
             let d = FirstTimeOfImpactSettings::default();
-            file.velocity_threshold = unless(t.velocity_threshold, d.velocity_threshold);
+            file.threshold_radii_per_step =
+                unless(t.threshold_radii_per_step, d.threshold_radii_per_step);
             file.toi_options = toi_options(&t.toi).map(Obj);
             let impact = ImpactFile {
                 restitution_threshold: unless(

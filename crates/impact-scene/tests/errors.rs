@@ -251,17 +251,17 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
         (
             "setting of another stepper",
             r#"{"stepper": {"type": "clamp", "max_events": 10}}"#.to_owned(),
-            "stepper.max_events: is not a setting of the \"clamp\" stepper (its settings are velocity_threshold, toi_options)",
+            "stepper.max_events: is not a setting of the \"clamp\" stepper (its settings are threshold_radii_per_step, toi_options)",
         ),
         (
             "settings of the discrete stepper",
-            r#"{"stepper": {"type": "discrete", "velocity_threshold": 1}}"#.to_owned(),
-            "stepper.velocity_threshold: is not a setting of the \"discrete\" stepper (it has no settings)",
+            r#"{"stepper": {"type": "discrete", "threshold_radii_per_step": 1}}"#.to_owned(),
+            "stepper.threshold_radii_per_step: is not a setting of the \"discrete\" stepper (it has no settings)",
         ),
         (
-            "negative velocity threshold",
-            r#"{"stepper": {"type": "toi", "velocity_threshold": -1}}"#.to_owned(),
-            "stepper.velocity_threshold: must be zero or positive, got -1",
+            "negative threshold in radii per step",
+            r#"{"stepper": {"type": "toi", "threshold_radii_per_step": -1}}"#.to_owned(),
+            "stepper.threshold_radii_per_step: must be zero or positive, got -1",
         ),
         (
             "zero event cap",
@@ -505,4 +505,35 @@ fn a_step_that_would_leave_a_body_not_finite_fails_and_changes_nothing() {
         assert!(t.x.is_finite() && t.y.is_finite() && b.angvel().is_finite());
     }
     assert_eq!(world.step(scene.dt).unwrap_err().to_string(), error);
+}
+
+/// `velocity_threshold`, the former name of `threshold_radii_per_step`, still loads, to the
+/// same settings; naming the setting twice, once under each name, is refused with its path.
+#[test]
+fn the_former_name_of_the_ccd_threshold_loads_and_is_refused_twice() {
+    use impact_scene::StepperChoice;
+    for kind in ["toi", "clamp"] {
+        let old = Scene::from_json(&format!(
+            r#"{{"stepper": {{"type": "{kind}", "velocity_threshold": 2.5}}}}"#
+        ))
+        .unwrap();
+        let new = Scene::from_json(&format!(
+            r#"{{"stepper": {{"type": "{kind}", "threshold_radii_per_step": 2.5}}}}"#
+        ))
+        .unwrap();
+        let threshold = |s: &Scene| match &s.stepper {
+            StepperChoice::Toi(t) => t.threshold_radii_per_step,
+            StepperChoice::Clamp(c) => c.threshold_radii_per_step,
+            StepperChoice::Discrete => unreachable!("{kind}"),
+        };
+        assert_eq!(threshold(&old), 2.5, "{kind}");
+        assert_eq!(threshold(&old), threshold(&new), "{kind}");
+        assert!(!old.to_json().unwrap().contains("velocity_threshold"));
+        let both = Scene::from_json(&format!(
+            r#"{{"stepper": {{"type": "{kind}", "velocity_threshold": 1, "threshold_radii_per_step": 2}}}}"#
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(both.contains("threshold_radii_per_step"), "{kind}: {both}");
+    }
 }

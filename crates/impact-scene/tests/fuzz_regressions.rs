@@ -17,7 +17,7 @@ fn fuzz_regressions_and_examples_pass_the_scene_loader_check() {
         files.sort();
         for file in files {
             let data = std::fs::read(&file).unwrap();
-            impact_scene::fuzzing::check_scene_loader(&data);
+            impact_testkit::fuzzing::check_scene_loader(&data);
             checked += 1;
         }
     }

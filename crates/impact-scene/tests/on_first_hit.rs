@@ -1,6 +1,6 @@
-//! `"on_first_hit": "destroy"` (seed 001's mid-frame reaction): a body with it is removed at
-//! the instant of its first impact, inside the step, so nothing it would have met later in
-//! that step is met; bodies without it are untouched by the hook. Checked on
+//! `"on_first_hit": "destroy"` (the mid-frame reaction of Colp's ECSE write-up): a body with it
+//! is removed at the instant of its first impact, inside the step, so nothing it would have met
+//! later in that step is met; bodies without it are untouched by the hook. Checked on
 //! `examples/scenes/destroyed_at_first_hit.json`.
 
 use impact_scene::{OnFirstHit, Scene, StepperKind};

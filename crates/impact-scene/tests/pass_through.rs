@@ -1,8 +1,9 @@
 //! The pass-through detector: what it flags and what it leaves alone.
 
 use impact_geometry::{Circle, Isometry, Point, Segment};
-use impact_scene::{PassThroughDetector, PassThroughKind, Scene, StepperKind, TurnRecorder};
+use impact_scene::{Scene, StepperKind};
 use impact_solver::{BodySet, RigidBodyDef};
+use impact_stepper::judge::{PassThroughDetector, PassThroughKind, TurnRecorder};
 
 const BULLETS: &str = r#"{
     "gravity": [0, 0],

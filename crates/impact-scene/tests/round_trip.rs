@@ -9,23 +9,7 @@ use impact_narrowphase::ToiOptions;
 use impact_scene::{BroadphaseChoice, Scene, StepperChoice, StepperKind, restore};
 use impact_solver::{BodyType, RigidBodyDef};
 use impact_stepper::{Domain, FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
-
-/// SplitMix64, so the samples need no random-number crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> Real {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 11) as Real / (1u64 << 53) as Real
-    }
-
-    fn range(&mut self, lo: Real, hi: Real) -> Real {
-        lo + (hi - lo) * self.next()
-    }
-}
+use impact_testkit::SplitMix64 as Rng;
 
 /// A scene using every field the format has, with awkward values: angles that `atan2`
 /// does not give back exactly, a composed rotation, `-0.0`, the largest user data.
@@ -257,14 +241,14 @@ fn defaults_and_shorthands_resolve_as_documented() {
 
     // Switching steppers keeps the shared settings.
     let clamp = MotionClampingSettings {
-        velocity_threshold: 0.0,
+        threshold_radii_per_step: 0.0,
         toi: ToiOptions::exact(),
     };
     let toi = StepperChoice::Clamp(clamp).with_kind(StepperKind::Toi);
     let StepperChoice::Toi(settings) = toi else {
         panic!("{toi:?}")
     };
-    assert_eq!(settings.velocity_threshold, 0.0);
+    assert_eq!(settings.threshold_radii_per_step, 0.0);
     assert_eq!(settings.toi, ToiOptions::exact());
     assert_eq!(
         settings.max_events,

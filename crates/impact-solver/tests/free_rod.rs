@@ -4,7 +4,7 @@
 //! the x axis, centre at the origin. A disc of mass `m = 1` moving up at `u = 2` hits its
 //! underside at `x = d = 0.5`. The normal is `n = +y` (disc A toward rod B) and the lever arm
 //! of the rod is `r_b = (d, -h)`, so `r_b x n = d`; the disc is hit on its line of centres,
-//! `r_a x n = 0`. Seed 003's impulse is
+//! `r_a x n = 0`. The al-ro collision demo's impulse is
 //!
 //! ```text
 //! k = 1/m + 1/M + d^2 / I = 1 + 1/3 + 1/4 = 19/12,      j = (1 + e) u / k = 24 (1 + e) / 19

@@ -1,5 +1,5 @@
 //! Collision events, and the hook that lets a game react to an impact inside a step
-//! (seed 001's mid-frame loop).
+//! (the mid-frame loop of Colp's ECSE write-up).
 
 use crate::error::WorldError;
 use impact_geometry::{Isometry, Point, Real, Sweep, Vector};
@@ -68,8 +68,8 @@ impl CollisionEvent {
 }
 
 /// Code that runs at each impact inside a step, after the stepper resolved it and before it
-/// plans what comes next (seed 001: "the entities return a list of entities that have had
-/// their trajectories changed").
+/// plans what comes next (Colp's ECSE write-up: "the entities return a list of entities that
+/// have had their trajectories changed").
 ///
 /// Any `FnMut(&mut Impact<'_>)` closure is a hook. Through [`Impact`] the hook may change
 /// velocities, remove bodies, or turn a body's collisions off for the rest of the step; the

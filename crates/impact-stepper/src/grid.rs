@@ -288,13 +288,7 @@ impl ReachGrid {
         upward: bool,
         mut found: impl FnMut(u32, Vector),
     ) {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            // Wrapped round: old stamps could match again.
-            self.stamps.iter_mut().for_each(|s| *s = 0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
+        let stamp = self.next_stamp();
         let own = self.level_for(aabb);
         let first = if upward {
             own.min(self.levels.len())
@@ -401,6 +395,19 @@ impl ReachGrid {
         for item in &self.members[self.levels.len()] {
             report(item, &mut self.stamps, false);
         }
+    }
+
+    /// A fresh stamp for a query, which marks the slots it has tested: a box listed in
+    /// several of the cells visited is tested once.
+    #[inline]
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // Wrapped round: old stamps could match again.
+            self.stamps.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        self.stamp
     }
 
     /// The level of a box: the lowest whose cells are as large as the box, or

@@ -1,6 +1,6 @@
 //! # impact-stepper
 //!
-//! The [`World`] of [impact](https://example.invalid/impact), a 2D physics stack built around
+//! The [`World`] of [impact](https://docs.rs/impact2d), a 2D physics stack built around
 //! continuous collision detection, and the [`Stepper`]s that decide how its bodies advance.
 //!
 //! - [`World<B, S>`](World): bodies created from
@@ -22,21 +22,22 @@
 //!   100 steps). *Progress*: Zeno pairs go to the contact solver, an event cap falls back
 //!   to clamping with the lost time reported. *Cost*: the discrete step plus work per
 //!   impact that depends only on the neighbourhood of the bodies involved.
-//! - [`MotionClamping`] (seed 002): the discrete step gives target poses (a fast CCD body
-//!   leaves its far contacts with static bodies to the clamp); then each dynamic body with
-//!   the `ccd` flag that moves more than [`MotionClampingSettings::velocity_threshold`]
-//!   bounding radii in the step is swept from its start pose to its target (a
-//!   constant-velocity sweep rebuilt from the two poses, since the solver's substeps make the
-//!   real path piecewise), the time of impact is computed against every body whose motion's
-//!   box meets its own (static or moving, along that body's own rebuilt sweep), and the body
-//!   is placed at its earliest safe fraction, at the target separation; velocities are
-//!   untouched, except for a pair the contact solver pushed through or let close in, which
-//!   leaves moving as one body. *Guarantee*: a checked body never passes through a static
-//!   body, however thin (zero of 20,000 seeded bullets at up to 10,000 units/s, where
-//!   `Discrete` lets 99.7% through). *Cost*: one discrete step, plus one sort and sweep over
-//!   the bodies' motion boxes and one TOI per candidate of the checked bodies. *Price*: time is lost,
-//!   and reported per body in [`ClampReport`].
-//! - [`scenes`]: the scenes shared by tests, examples and benches.
+//! - [`MotionClamping`] (DigitalRune's CCD article): the discrete step gives target poses (a
+//!   fast CCD body leaves its far contacts with static bodies to the clamp); then each dynamic
+//!   body with the `ccd` flag that moves more than
+//!   [`MotionClampingSettings::threshold_radii_per_step`] bounding radii in the step is swept
+//!   from its start pose to its target (a constant-velocity sweep rebuilt from the two poses,
+//!   since the solver's substeps make the real path piecewise), the time of impact is computed
+//!   against every body whose motion's box meets its own (static or moving, along that body's
+//!   own rebuilt sweep), and the body is placed at its earliest safe fraction, at the target
+//!   separation; velocities are untouched, except for a pair the contact solver pushed through
+//!   or let close in, which leaves moving as one body. *Guarantee*: a checked body never passes
+//!   through a static body, however thin (zero of 20,000 seeded bullets at up to 10,000
+//!   units/s, where `Discrete` lets 99.7% through). *Cost*: one discrete step, plus one sort
+//!   and sweep over the bodies' motion boxes and one TOI per candidate of the checked bodies.
+//!   *Price*: time is lost, and reported per body in [`ClampReport`].
+//! - [`judge`]: whether a body passed through static geometry, from positions alone, so
+//!   that every stepper (and any engine) is judged the same way.
 //!
 //! Each step runs in a `tracing` span (`world.step`) with one span per stage
 //! (`broadphase`, `narrowphase`, `stepper`) and the counts of [`StepReport`] as fields; the
@@ -92,10 +93,11 @@ mod error;
 mod events;
 mod first_toi;
 mod grid;
+pub mod judge;
 mod motion;
 mod motion_clamping;
 mod ramp;
-pub mod scenes;
+mod report;
 mod settings;
 mod stepper;
 mod sweep_pairs;
@@ -111,3 +113,18 @@ pub use motion_clamping::{ClampReport, ClampedBody, MotionClamping, MotionClampi
 pub use settings::WorldSettings;
 pub use stepper::{Discrete, DiscreteReport, StepContext, StepPreview, Stepper};
 pub use world::{AdvanceReport, StepReport, World};
+
+/// The test scenes live in the unpublished `impact-testkit` crate; what users called from
+/// here is kept, deprecated, at its former path.
+#[deprecated(
+    since = "0.2.0",
+    note = "the scenes moved to the unpublished impact-testkit crate"
+)]
+pub mod scenes {
+    /// [`FirstTimeOfImpactSettings::elastic`](crate::FirstTimeOfImpactSettings::elastic) at
+    /// its former path.
+    #[deprecated(since = "0.2.0", note = "use `FirstTimeOfImpactSettings::elastic()`")]
+    pub fn hard_disk_stepper() -> crate::FirstTimeOfImpactSettings {
+        crate::FirstTimeOfImpactSettings::elastic()
+    }
+}

@@ -3,6 +3,7 @@
 use crate::domain::{Domain, PeriodicImages};
 use crate::error::WorldError;
 use crate::events::{CollisionEvent, ImpactHook};
+pub use crate::report::DiscreteReport;
 use core::fmt::Debug;
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Real, Vector};
@@ -225,13 +226,6 @@ pub struct StepPreview<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Discrete;
-
-/// What [`Discrete`] reports about one step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct DiscreteReport {
-    /// Contact constraints the solver built (manifolds with a dynamic body).
-    pub constraints: usize,
-}
 
 impl Stepper for Discrete {
     type Report = DiscreteReport;

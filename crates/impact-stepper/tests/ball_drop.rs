@@ -13,7 +13,8 @@ mod common;
 use common::DT;
 use impact_broadphase::RTreeBroadphase;
 use impact_geometry::Real;
-use impact_stepper::{Discrete, scenes};
+use impact_stepper::Discrete;
+use impact_testkit::scenes;
 
 /// Drops the ball; returns the peak height of its bottom after the first bounce.
 fn rebound_height(h: Real, e: Real) -> Real {

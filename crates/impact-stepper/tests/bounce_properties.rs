@@ -61,7 +61,7 @@ impl Drop {
 
     /// A velocity threshold (bounding radii per step) under which the body is checked on
     /// the step it reaches the ground.
-    fn velocity_threshold(&self) -> Real {
+    fn threshold_radii_per_step(&self) -> Real {
         let shape = self.shape();
         let r = shape.bounding_radius(&shape.mass_properties(1.0).unwrap().local_center);
         let speed = (self.impact_speed() - self.g * self.dt).max(0.0);
@@ -137,7 +137,7 @@ fn run<B: Broadphase, S: Stepper>(
 
 fn toi(drop: &Drop) -> World<RTreeBroadphase, FirstTimeOfImpact> {
     let stepper = FirstTimeOfImpact::new(FirstTimeOfImpactSettings {
-        velocity_threshold: drop.velocity_threshold(),
+        threshold_radii_per_step: drop.threshold_radii_per_step(),
         ..FirstTimeOfImpactSettings::default()
     })
     .unwrap();
@@ -146,7 +146,7 @@ fn toi(drop: &Drop) -> World<RTreeBroadphase, FirstTimeOfImpact> {
 
 fn clamp(drop: &Drop) -> World<RTreeBroadphase, MotionClamping> {
     let stepper = MotionClamping::new(MotionClampingSettings {
-        velocity_threshold: drop.velocity_threshold(),
+        threshold_radii_per_step: drop.threshold_radii_per_step(),
         ..MotionClampingSettings::default()
     })
     .unwrap();

@@ -11,7 +11,8 @@ use common::{DT, state_hash};
 use impact_broadphase::{Broadphase, BruteForce, RTreeBroadphase, SortAndSweep};
 use impact_geometry::{Circle, Isometry, Vector};
 use impact_solver::RigidBodyDef;
-use impact_stepper::{Discrete, World, scenes};
+use impact_stepper::{Discrete, World};
+use impact_testkit::scenes;
 
 /// A busy scene: the pyramid, plus discs thrown into it, one body removed and one added
 /// midway (so slots and generations are reused).

@@ -10,8 +10,8 @@ use common::{assert_same_run, elastic_disc, state_hash};
 use impact_broadphase::RTreeBroadphase;
 use impact_geometry::{ConvexPolygon, Isometry, Real, Vector};
 use impact_solver::RigidBodyDef;
-use impact_stepper::scenes::{self, hard_disk_stepper};
 use impact_stepper::{Domain, FirstTimeOfImpact, Impact, World, WorldSettings};
+use impact_testkit::scenes::{self, hard_disk_stepper};
 
 type Gas = World<RTreeBroadphase, FirstTimeOfImpact>;
 

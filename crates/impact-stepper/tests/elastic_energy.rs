@@ -232,13 +232,12 @@ fn a_moving_paddle_still_adds_energy() {
     assert!((v.x - 4.0).abs() < 1e-9, "the disc leaves at {v}");
 }
 
-/// The crowds that broke a claim that no (nearly) elastic step or run adds energy, each
-/// found by a random run: each has a step that does, and it starts with bodies
-/// overlapping. The first three (session 6, restitution 1) broke session 5's claim about
-/// steps. The fourth (session 9, restitution 0.997) broke the claim that no run ends above
-/// its start: in one step a disc of radius 0.23 was squeezed 1.5 cm into a wall by a larger
-/// disc arriving behind it, and the next step's push-out added 5.7% of the run's energy,
-/// which the run did not lose again (+4.5% after 90 steps).
+/// The crowds that broke a claim that no (nearly) elastic step or run adds energy, each found
+/// by a random run: each has a step that does, and it starts with bodies overlapping. The first
+/// three (restitution 1) broke the claim about steps. The fourth (restitution 0.997) broke the
+/// claim that no run ends above its start: in one step a disc of radius 0.23 was squeezed 1.5
+/// cm into a wall by a larger disc arriving behind it, and the next step's push-out added 5.7%
+/// of the run's energy, which the run did not lose again (+4.5% after 90 steps).
 #[test]
 fn the_crowds_that_gained_energy_gained_it_from_an_overlap() {
     for (seed, count, restitution, speed) in [
@@ -269,11 +268,9 @@ proptest! {
     /// did, beyond rounding). A step that starts with an overlap may: soft contacts let a
     /// crowd of up to 13 discs sink into each other by up to about 0.014, and the push-out
     /// is not wholly taken back; the worst seen added 1.7% of the energy (the bound here is
-    /// loose on purpose). Session 5 claimed every step, on 6,006 runs; CI and a later review
-    /// found about one run in 300 with such a step (seeds 18384789153637862439 and
-    /// 10711946069125540478, 13 discs). Before the restitution pass was fixed, these scenes
-    /// gained up to 70% over a run, and the same random runs on session 4's solver (de270ba)
-    /// had 1,412 in 6,000 with a gaining step, one of which exploded.
+    /// loose on purpose). About one random run in 300 has such a step (seeds
+    /// 18384789153637862439 and 10711946069125540478, 13 discs), which is why the claim is
+    /// made only of steps that start apart.
     #[test]
     fn elastic_steps_add_no_energy(
         seed in any::<u64>(),
@@ -296,12 +293,11 @@ proptest! {
     /// kinetic energy than it started with, beyond what its steps that start with an overlap
     /// added (the push-out of bodies the soft contacts let sink into each other; see the
     /// fourth crowd of `the_crowds_that_gained_energy_gained_it_from_an_overlap`, which a
-    /// random run found in session 9 after thousands had passed the plain claim). A single
+    /// random run found after thousands had passed the plain claim). A single
     /// step may add some, since the soft contact's warm start and push-out are not exact
     /// projections where contacts persist: in 6,006 runs, 390 had such a step, the worst
-    /// adding 6.6% of the run's energy (restitution 0.12, no friction); on session 4's
-    /// solver, 1,030 runs in 6,000, the worst step adding 193% and a run ending 53% above
-    /// its start. The step bound is loose on purpose.
+    /// adding 6.6% of the run's energy (restitution 0.12, no friction). The step bound is
+    /// loose on purpose.
     #[test]
     fn no_run_gains_energy(
         seed in any::<u64>(),

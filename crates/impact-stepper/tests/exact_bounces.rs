@@ -1,5 +1,5 @@
 //! Invariant: a bounce is exact under both CCD steppers, and a clamp never stops a body it
-//! should not. Each test is one of the scenes that broke it (issue 26), with its right value
+//! should not. Each test is a scene that can break it, with its right value
 //! from the closed form of a body falling under gravity, or of a sequence of binary
 //! collisions:
 //! - an impact at fraction `s` of the step resolves the velocity the body has at `s` on its
@@ -31,7 +31,7 @@ type Clamp = World<RTreeBroadphase, MotionClamping>;
 fn toi_world(gravity: Real, threshold: Option<Real>) -> Toi {
     let mut settings = FirstTimeOfImpactSettings::default();
     if let Some(t) = threshold {
-        settings.velocity_threshold = t;
+        settings.threshold_radii_per_step = t;
     }
     World::with_parts(
         WorldSettings::with_gravity(Vector::new(0.0, gravity)),
@@ -44,7 +44,7 @@ fn toi_world(gravity: Real, threshold: Option<Real>) -> Toi {
 fn clamp_world(gravity: Real, threshold: Option<Real>) -> Clamp {
     let mut settings = MotionClampingSettings::default();
     if let Some(t) = threshold {
-        settings.velocity_threshold = t;
+        settings.threshold_radii_per_step = t;
     }
     World::with_parts(
         WorldSettings::with_gravity(Vector::new(0.0, gravity)),
@@ -299,7 +299,7 @@ fn a_touching_line_struck_at_one_end_passes_the_blow_along() {
             .ccd(true)
     };
     let mut settings = FirstTimeOfImpactSettings {
-        velocity_threshold: 0.0,
+        threshold_radii_per_step: 0.0,
         ..FirstTimeOfImpactSettings::default()
     };
     settings.impact.restitution_threshold = 0.0;
@@ -315,7 +315,7 @@ fn a_touching_line_struck_at_one_end_passes_the_blow_along() {
         world_settings,
         RTreeBroadphase::default(),
         MotionClamping::new(MotionClampingSettings {
-            velocity_threshold: 0.0,
+            threshold_radii_per_step: 0.0,
             ..MotionClampingSettings::default()
         })
         .unwrap(),

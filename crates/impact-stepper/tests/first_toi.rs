@@ -1,4 +1,4 @@
-//! What `FirstTimeOfImpact` must show (issue 6): bullets never pass through paper; two
+//! What `FirstTimeOfImpact` must show: bullets never pass through paper; two
 //! bullets meet and exchange momentum as the two-disc formula says; a disc bouncing between
 //! walls follows the analytic billiard path with no time lost and energy kept to rounding;
 //! Zeno sequences end; restitution survives CCD; the hook re-plans what it changed.
@@ -10,11 +10,11 @@ use impact_broadphase::{BruteForce, RTreeBroadphase};
 use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Segment, Vector};
 use impact_narrowphase::distance;
 use impact_solver::{BodyHandle, RigidBodyDef};
-use impact_stepper::scenes::{self, Wall};
 use impact_stepper::{
     Discrete, EventKind, FirstTimeOfImpact, FirstTimeOfImpactSettings, Impact, MotionClamping,
     World, WorldSettings,
 };
+use impact_testkit::scenes::{self, Wall};
 
 type ToiWorld = World<BruteForce, FirstTimeOfImpact>;
 
@@ -309,7 +309,7 @@ fn floor() -> RigidBodyDef {
 fn a_bouncing_ball_comes_to_rest_with_few_events_per_step() {
     for threshold in [1.0, 0.0] {
         let mut settings = FirstTimeOfImpactSettings {
-            velocity_threshold: 0.0,
+            threshold_radii_per_step: 0.0,
             ..FirstTimeOfImpactSettings::default()
         };
         settings.impact.restitution_threshold = threshold;
@@ -673,10 +673,10 @@ fn bad_settings_are_refused_by_name() {
     let cases: [(FirstTimeOfImpactSettings, &str); 5] = [
         (
             FirstTimeOfImpactSettings {
-                velocity_threshold: -1.0,
+                threshold_radii_per_step: -1.0,
                 ..Default::default()
             },
-            "first_toi.velocity_threshold: must be zero or positive, got -1",
+            "first_toi.threshold_radii_per_step: must be zero or positive, got -1",
         ),
         (
             FirstTimeOfImpactSettings {
@@ -758,7 +758,7 @@ fn assert_the_field_holds(scene: &scenes::Scene, seed: u64) -> usize {
     crossings.crossings()
 }
 
-/// Issue 6's target for the rain: no disc through a segment, the floor or a wall (judged by
+/// The rain's target: no disc through a segment, the floor or a wall (judged by
 /// `TunnelCounter` with the discs' speeds, so a disc that bounced back round the end of a
 /// segment within a step is not counted), and no disc through another (judged by
 /// `CrossingCounter` on the discs' paths in time, given the turns and their fractions by a
@@ -777,22 +777,20 @@ fn a_rain_of_fast_discs_never_passes_through_the_segments_or_each_other() {
 /// The same for bodies that turn (`scenes::tumbling_rain`: squares, sticks, capsules and
 /// hexagons spinning at up to 30 rad/s, and much faster after collisions): none through a
 /// segment, the floor or a wall. Two ways through, both fixed together: a pair the contact
-/// solver held, whose manifold taken at the start poses did not bound a far side swinging
-/// round (a capsule against a wall, held by its top, swung its bottom through), and an
-/// overlapping pair whose nearest points parted while a far end swung in (a stick on a
-/// segment, struck at one end). Before that fix these six seeds let 13 bodies through, and
-/// the first twenty seeds 37; now the first twenty let one through (seed 7: a stick under a
-/// pile in a corner, pressed slowly past half its thickness into the floor by the contact
-/// solver over many steps, not by a swing).
+/// solver holds, whose manifold taken at the start poses does not bound a far side swinging
+/// round (a capsule against a wall, held by its top, swings its bottom through), and an
+/// overlapping pair whose nearest points part while a far end swings in (a stick on a
+/// segment, struck at one end). Without the guards for both, these six seeds let 13 bodies
+/// through.
 ///
-/// Since then, no body hangs in mid-air either (`HungCounter`): before, fast bodies side by
-/// side that the contact solver pushed through each other were stopped where they were,
-/// with the velocities that did it, step after step (seed 1: 7 bodies). Their fix
+/// No body hangs in mid-air either (`HungCounter`): fast bodies side by side that the
+/// contact solver pushed through each other must not be stopped where they are, with the
+/// velocities that did it, step after step (seed 1 has 7 such bodies). Moving them on
 /// (`move_as_one`, and the pushed-through guard following a centre in the other body's own
-/// frame) let the piles grow, and the sticks at the bottom of them sank past their middles
-/// into the segments they lay on, a millimetre or two per impact; a course may not lower an
-/// overlapping body's centre of mass to within a tolerance of a segment's line (without
-/// that, seeds 1 and 6 let a stick through).
+/// frame) lets the piles grow, and the sticks at the bottom of them would sink past their
+/// middles into the segments they lie on, a millimetre or two per impact; so a course may
+/// not lower an overlapping body's centre of mass to within a tolerance of a segment's line
+/// (without that rule, seeds 1 and 6 let a stick through).
 #[test]
 fn a_tumbling_rain_never_passes_through_the_segments() {
     for seed in 1..=6 {
@@ -806,9 +804,9 @@ fn a_tumbling_rain_never_passes_through_the_segments() {
 /// a second wall to the right, into the corner of that bounding box that neither the old
 /// reach nor the new course covered, where a disc rests. The second course stays inside the
 /// grown reach, so it is not searched again; the neighbour list must already hold the
-/// resting disc. Before the fix the escape searched only the new course's reach, not the
-/// grown box it stored, and the disc went into the resting one without an impact (in the
-/// rain of 1,000 discs, seed 6, step 43: discs 838 and 566, 26 units/s).
+/// resting disc. An escape that searched only the new course's reach, not the grown box it
+/// stores, would let the disc go into the resting one without an impact (as in the rain of
+/// 1,000 discs, seed 6, step 43: discs 838 and 566, 26 units/s).
 #[test]
 fn a_course_inside_its_grown_reach_meets_what_the_reach_holds() {
     let mut world = World::<RTreeBroadphase, FirstTimeOfImpact>::new(no_gravity()).unwrap();

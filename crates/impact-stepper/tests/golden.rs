@@ -8,7 +8,8 @@ mod common;
 
 use common::{DT, state_hash};
 use impact_broadphase::RTreeBroadphase;
-use impact_stepper::{Discrete, MotionClamping, scenes};
+use impact_stepper::{Discrete, FirstTimeOfImpact, MotionClamping};
+use impact_testkit::scenes;
 
 /// The 20-base pyramid after 120 steps of the Discrete stepper.
 const PYRAMID_120: u64 = 0xd82b347c96009301;
@@ -46,4 +47,54 @@ fn clamped_bullets_match_their_golden_hash() {
         }
     }
     assert_eq!(h, BULLETS_3, "got {h:#018x}");
+}
+
+/// The rain of 300 fast discs onto the thin segments (seed 6) after 30 steps of
+/// FirstTimeOfImpact.
+const RAIN_TOI_30: u64 = 0x6f4afd82f3fb9f47;
+/// The tumbling rain of 300 turning bodies (seed 6) after 30 steps of FirstTimeOfImpact.
+const TUMBLING_TOI_30: u64 = 0x95cec71f65d3ccdf;
+/// The same tumbling rain after 30 steps of MotionClamping.
+const TUMBLING_CLAMP_30: u64 = 0x8624e028232f757b;
+/// The hard-disk gas of 256 discs at packing fraction 0.3 (seed 1) after 5 steps of
+/// FirstTimeOfImpact on its disc path.
+const GAS_5: u64 = 0x2879a82a6a2573a7;
+
+fn run<S: impact_stepper::Stepper + Default>(scene: &scenes::Scene, steps: usize) -> u64 {
+    let (mut world, _) = scene.build::<RTreeBroadphase, S>().unwrap();
+    for _ in 0..steps {
+        world.step(DT).unwrap();
+    }
+    state_hash(&world)
+}
+
+#[test]
+fn first_toi_rain_matches_its_golden_hash() {
+    let h = run::<FirstTimeOfImpact>(&scenes::rain(300, 6), 30);
+    assert_eq!(h, RAIN_TOI_30, "got {h:#018x}");
+}
+
+#[test]
+fn tumbling_rain_matches_its_golden_hashes() {
+    let scene = scenes::tumbling_rain(300, 6);
+    let toi = run::<FirstTimeOfImpact>(&scene, 30);
+    let clamp = run::<MotionClamping>(&scene, 30);
+    assert_eq!(
+        (toi, clamp),
+        (TUMBLING_TOI_30, TUMBLING_CLAMP_30),
+        "got {toi:#018x}, {clamp:#018x}"
+    );
+}
+
+#[test]
+fn hard_disk_gas_matches_its_golden_hash() {
+    let scene = scenes::hard_disks(256, 0.3, 1).unwrap();
+    let (mut world, _) = scene.build::<RTreeBroadphase, FirstTimeOfImpact>().unwrap();
+    *world.stepper_mut() =
+        FirstTimeOfImpact::new(impact_stepper::FirstTimeOfImpactSettings::elastic()).unwrap();
+    for _ in 0..5 {
+        world.step(0.5).unwrap();
+    }
+    let h = state_hash(&world);
+    assert_eq!(h, GAS_5, "got {h:#018x}");
 }

@@ -15,8 +15,8 @@ use impact_broadphase::RTreeBroadphase;
 use impact_geometry::nalgebra::{Complex, Translation2, UnitComplex};
 use impact_geometry::{Capsule, ConvexPolygon, Isometry, Point, Real, Segment, Vector};
 use impact_solver::{BodyHandle, RigidBodyDef};
-use impact_stepper::scenes::{GRAVITY, RAIN_FRICTION, RAIN_RESTITUTION};
 use impact_stepper::{FirstTimeOfImpact, World, WorldSettings};
+use impact_testkit::scenes::{GRAVITY, RAIN_FRICTION, RAIN_RESTITUTION};
 
 type RainWorld = World<RTreeBroadphase, FirstTimeOfImpact>;
 

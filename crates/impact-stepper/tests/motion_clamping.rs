@@ -16,10 +16,10 @@ use impact_broadphase::RTreeBroadphase;
 use impact_geometry::{Circle, Isometry, Real, Vector};
 use impact_narrowphase::{ToiOptions, distance};
 use impact_solver::RigidBodyDef;
-use impact_stepper::scenes::{self, Wall};
 use impact_stepper::{
     ClampReport, Discrete, MotionClamping, MotionClampingSettings, Stepper, World, WorldError,
 };
+use impact_testkit::scenes::{self, Wall};
 
 /// Steps each bullet is followed for: the crossing step and five more.
 const STEPS: usize = 6;
@@ -280,15 +280,15 @@ fn bad_settings_are_refused_by_name() {
     for (value, message) in [
         (
             Real::NAN,
-            "motion_clamping.velocity_threshold: must be finite, got NaN",
+            "motion_clamping.threshold_radii_per_step: must be finite, got NaN",
         ),
         (
             -0.5,
-            "motion_clamping.velocity_threshold: must be zero or positive, got -0.5",
+            "motion_clamping.threshold_radii_per_step: must be zero or positive, got -0.5",
         ),
     ] {
         let settings = MotionClampingSettings {
-            velocity_threshold: value,
+            threshold_radii_per_step: value,
             ..MotionClampingSettings::default()
         };
         let err: WorldError = MotionClamping::new(settings).unwrap_err();
@@ -299,7 +299,7 @@ fn bad_settings_are_refused_by_name() {
     }
     // A zero threshold is allowed and checks every moving CCD body.
     let stepper = MotionClamping::new(MotionClampingSettings {
-        velocity_threshold: 0.0,
+        threshold_radii_per_step: 0.0,
         ..MotionClampingSettings::default()
     })
     .unwrap();

@@ -14,10 +14,10 @@ use common::{DT, elastic_disc, state_hash};
 use impact_broadphase::{Broadphase, BruteForce, RTreeBroadphase, SortAndSweep};
 use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Vector};
 use impact_solver::RigidBodyDef;
-use impact_stepper::scenes::{self, hard_disk_stepper};
 use impact_stepper::{
     Discrete, Domain, FirstTimeOfImpact, MotionClamping, Stepper, World, WorldError, WorldSettings,
 };
+use impact_testkit::scenes::{self, hard_disk_stepper};
 
 fn periodic_settings(side: Real) -> WorldSettings {
     WorldSettings {

@@ -9,7 +9,8 @@ mod common;
 use common::DT;
 use impact_broadphase::RTreeBroadphase;
 use impact_geometry::Real;
-use impact_stepper::{Discrete, scenes};
+use impact_stepper::Discrete;
+use impact_testkit::scenes;
 
 #[test]
 fn pyramid_of_twenty_stands_for_ten_seconds() {

@@ -1,5 +1,5 @@
-//! The rain of fast discs onto thin segments (`scenes::rain`, the scene of issue 6's CCD
-//! bench) and its tunnel counter (`scenes::TunnelCounter`).
+//! The rain of fast discs onto thin segments (`scenes::rain`, the scene of the rain bench) and
+//! its tunnel counter (`scenes::TunnelCounter`).
 //!
 //! Invariants: the scene is deterministic, its discs start apart, inside the box of the floor
 //! and walls, with the ccd flag and their launch velocities in range; under `Discrete` most
@@ -9,19 +9,19 @@
 //! `scenes::CrossingCounter` finds discs of the dense rain through each other under
 //! `Discrete`.
 //!
-//! Issue 6's target, no disc of the rain through under `MotionClamping`, is checked here on
-//! 200 discs (seed 6) and 1,000 discs (seed 8, which let two through before the stepper
-//! stopped contacts the soft solver pushes through) for 2 s; `first_toi.rs` checks it for
-//! `FirstTimeOfImpact`. A `CourseRecorder` gives the counter `FirstTimeOfImpact`'s turns. The rain section of
-//! `docs/benchmarks.md` has the counts at 1,000 and 10,000 discs.
+//! The rain's target, no disc through under `MotionClamping`, is checked here on 200 discs
+//! (seed 6) and 1,000 discs (seed 8, which lets two through if the stepper does not stop
+//! contacts the soft solver pushes through) for 2 s; `first_toi.rs` checks it for
+//! `FirstTimeOfImpact`. A `CourseRecorder` gives the counter `FirstTimeOfImpact`'s turns. The
+//! rain section of `docs/benchmarks.md` has the counts at 1,000 and 10,000 discs.
 mod common;
 
 use common::DT;
 use impact_broadphase::RTreeBroadphase;
 use impact_geometry::{Circle, Isometry, Point, Real, Segment, Vector};
 use impact_solver::{BodyType, RigidBodyDef};
-use impact_stepper::scenes::{self, CourseRecorder, Scene, TunnelCounter, Wall};
 use impact_stepper::{Discrete, FirstTimeOfImpact, MotionClamping, Stepper, WorldSettings};
+use impact_testkit::scenes::{self, CourseRecorder, Scene, TunnelCounter, Wall};
 
 /// Steps the target runs for: 2 s, long enough for every disc to land.
 const STEPS: usize = 120;
@@ -101,9 +101,9 @@ fn the_rain_is_deterministic_and_its_discs_start_apart_fast_and_inside() {
     );
 }
 
-/// 200 discs on seed 6, and 1,000 on seed 8, which let two discs through before
-/// `MotionClamping` stopped contacts the soft solver pushes through (session 5): discs at
-/// the bottom of piles, squeezed through the segment under them.
+/// 200 discs on seed 6, and 1,000 on seed 8, which lets two discs through unless
+/// `MotionClamping` stops contacts the soft solver pushes through: discs at the bottom of
+/// piles, squeezed through the segment under them.
 #[test]
 fn motion_clamping_lets_no_disc_of_the_rain_through() {
     for (discs, seed) in [(200, 6), (1_000, 8)] {
@@ -489,10 +489,9 @@ fn motion_clamping_stops_a_slow_stick_the_pile_pushed_through_the_floor() {
     assert_eq!(counter.tunnelled(), 0);
 }
 
-/// The scene of issue 26's fault 7: the tumbling rain of 1,000 bodies, seed 6, 2 s. Under
-/// `MotionClamping` two bodies went through the segment field and two hung in mid-air (pairs
-/// turning together, stopped again at every step by the pushed-through net); under neither
-/// CCD stepper does any body do either, judged on the bodies' positions after every step
+/// The tumbling rain of 1,000 bodies, seed 6, 2 s, where `MotionClamping` can let bodies
+/// through the segment field and hang pairs turning together in mid-air (stopped again at
+/// every step by the pushed-through net): under neither CCD stepper does any body do either, judged on the bodies' positions after every step
 /// (`TunnelCounter`, `HungCounter`).
 #[test]
 fn the_tumbling_rain_passes_nothing_through_and_hangs_nothing() {

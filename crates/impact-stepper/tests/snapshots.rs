@@ -12,7 +12,8 @@ use common::{DT, state_hash};
 use impact_broadphase::{Broadphase, RTreeBroadphase, SortAndSweep};
 use impact_geometry::{Circle, Isometry, Vector};
 use impact_solver::RigidBodyDef;
-use impact_stepper::{Discrete, FirstTimeOfImpact, MotionClamping, Stepper, World, scenes};
+use impact_stepper::{Discrete, FirstTimeOfImpact, MotionClamping, Stepper, World};
+use impact_testkit::scenes;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -131,4 +132,32 @@ fn a_corrupt_snapshot_is_refused_by_name() {
             .unwrap_or_else(|| panic!("{path} accepted"));
         assert!(err.to_string().contains(message), "{path}: {err}");
     }
+}
+
+/// Settings saved under the former name of `threshold_radii_per_step`, `velocity_threshold`,
+/// load to the same settings.
+#[test]
+#[allow(deprecated)]
+fn settings_under_the_former_name_of_the_ccd_threshold_load() {
+    use impact_stepper::{FirstTimeOfImpactSettings, MotionClampingSettings};
+    let toi = FirstTimeOfImpactSettings {
+        threshold_radii_per_step: 1.25,
+        ..FirstTimeOfImpactSettings::default()
+    };
+    let json = serde_json::to_string(&toi).unwrap();
+    let old = json.replace("threshold_radii_per_step", "velocity_threshold");
+    assert_ne!(json, old);
+    let back: FirstTimeOfImpactSettings = serde_json::from_str(&old).unwrap();
+    assert_eq!(back, toi);
+    assert_eq!(back.velocity_threshold(), 1.25);
+
+    let clamp = MotionClampingSettings {
+        threshold_radii_per_step: 0.75,
+        ..MotionClampingSettings::default()
+    };
+    let json = serde_json::to_string(&clamp).unwrap();
+    let old = json.replace("threshold_radii_per_step", "velocity_threshold");
+    let back: MotionClampingSettings = serde_json::from_str(&old).unwrap();
+    assert_eq!(back, clamp);
+    assert_eq!(back.velocity_threshold(), 0.75);
 }

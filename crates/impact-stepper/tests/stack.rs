@@ -17,7 +17,8 @@ mod common;
 use common::DT;
 use impact_broadphase::RTreeBroadphase;
 use impact_geometry::Real;
-use impact_stepper::{Discrete, scenes};
+use impact_stepper::Discrete;
+use impact_testkit::scenes;
 
 struct Drift {
     settle_shift: Real,

@@ -155,7 +155,7 @@ proptest! {
     }
 }
 
-/// The oracle itself on the line of issue 26: three equal touching discs, the first at 2.
+/// The oracle itself on a line: three equal touching discs, the first at 2.
 #[test]
 fn the_oracle_passes_the_blow_along_a_line_of_equal_discs() {
     let line = [0.0, 1.0, 2.0].map(|x| Disc { x, v: 0.0, m: 1.0 });

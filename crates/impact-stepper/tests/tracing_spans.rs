@@ -7,8 +7,8 @@ mod common;
 
 use common::DT;
 use impact_broadphase::RTreeBroadphase;
-use impact_stepper::scenes::{self, Wall};
 use impact_stepper::{FirstTimeOfImpact, MotionClamping};
+use impact_testkit::scenes::{self, Wall};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use tracing::field::{Field, Visit};

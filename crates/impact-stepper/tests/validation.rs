@@ -10,7 +10,8 @@ use common::{DT, state_hash};
 use impact_broadphase::RTreeBroadphase;
 use impact_geometry::{Circle, Isometry, Real, Vector};
 use impact_solver::RigidBodyDef;
-use impact_stepper::{Discrete, World, WorldError, WorldSettings, scenes};
+use impact_stepper::{Discrete, World, WorldError, WorldSettings};
+use impact_testkit::scenes;
 
 type TestWorld = World<RTreeBroadphase, Discrete>;
 

@@ -1,6 +1,6 @@
 //! Contact between two circles: one point on the line of centres.
 
-use super::{ContactId, ContactPoint, Manifold};
+use super::manifold::{ContactId, ContactPoint, Manifold};
 use impact_geometry::{Circle, Isometry, Point, Real, Vector};
 
 /// The manifold of circles `a` and `b`: empty if their surfaces are farther apart than

@@ -1,92 +1,9 @@
-//! Contact between a circle and a convex polygon; the shared routine for a point core against
-//! any core with edges (segments and capsules too).
+//! Contact between a circle and a convex polygon.
 
-use super::rounded::Rounded;
-use super::{ContactId, ContactPoint, Manifold};
-use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Vector};
-
-/// Feature number of vertex `i` in a [`ContactId`].
-pub(crate) fn vertex_feature(i: usize) -> usize {
-    i
-}
-
-/// Feature number of edge `i` (from vertex `i` to `i + 1`) in a [`ContactId`].
-pub(crate) fn edge_feature(i: usize) -> usize {
-    0x100 | i
-}
-
-/// The manifold of a rounded core `poly` (A) and a disc of radius `rc` centred at `c` (B):
-/// the face of largest separation decides; if the centre lies beyond an end of that face, the
-/// nearest feature is the vertex there and the normal points from it to the centre.
-pub(crate) fn rounded_versus_point(
-    poly: &Rounded,
-    c: Vector,
-    rc: Real,
-    speculative: Real,
-) -> Manifold {
-    let v = poly.v();
-    let radius = poly.radius + rc;
-    let point_contact = |vertex: usize| {
-        let offset = c - v[vertex];
-        let distance = offset.norm();
-        let separation = distance - radius;
-        if separation > speculative {
-            return Manifold::EMPTY;
-        }
-        let normal = if distance > 0.0 {
-            offset / distance
-        } else {
-            Vector::new(1.0, 0.0)
-        };
-        Manifold::single(
-            normal,
-            ContactPoint {
-                point: Point::from(v[vertex] + normal * (poly.radius + 0.5 * separation)),
-                separation,
-                id: ContactId::new(vertex_feature(vertex), 0),
-            },
-        )
-    };
-    if v.len() == 1 {
-        return point_contact(0);
-    }
-    let normals = poly.n();
-    let m = v.len();
-    let (mut face, mut face_separation) = (0, Real::NEG_INFINITY);
-    for i in 0..m {
-        let s = normals[i].dot(&(c - v[i]));
-        if s > face_separation {
-            face = i;
-            face_separation = s;
-        }
-    }
-    if face_separation - radius > speculative {
-        return Manifold::EMPTY;
-    }
-    let (v1, v2) = (v[face], v[(face + 1) % m]);
-    // Beyond an end of the face (and outside the core): the vertex there is nearest. A
-    // segment core has no inside, and a point on its line beyond an end is level with both
-    // sides (to rounding, either sign): the end is nearest there too (found by fuzzing: a
-    // point 1.1 mm beyond a capsule's axis was taken to be on it).
-    if face_separation > 0.0 || m == 2 {
-        if (c - v1).dot(&(v2 - v1)) < 0.0 {
-            return point_contact(face);
-        }
-        if (c - v2).dot(&(v1 - v2)) < 0.0 {
-            return point_contact((face + 1) % m);
-        }
-    }
-    let normal = normals[face];
-    let separation = face_separation - radius;
-    Manifold::single(
-        normal,
-        ContactPoint {
-            point: Point::from(c - normal * (rc + 0.5 * separation)),
-            separation,
-            id: ContactId::new(edge_feature(face), 0),
-        },
-    )
-}
+use super::manifold::Manifold;
+use super::point_core::rounded_versus_point;
+use super::rounded_core::Rounded;
+use impact_geometry::{Circle, ConvexPolygon, Isometry, Real};
 
 /// The manifold of circle `a` and polygon `b` (normal from the circle to the polygon).
 pub fn contact_circle_polygon(
@@ -104,6 +21,7 @@ pub fn contact_circle_polygon(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use impact_geometry::{Point, Vector};
 
     #[test]
     fn face_vertex_and_inside() {

@@ -1,7 +1,8 @@
 //! Contact between a circle and a segment.
 
-use super::Manifold;
-use super::rounded::Rounded;
+use super::manifold::Manifold;
+use super::point_core::rounded_versus_point;
+use super::rounded_core::Rounded;
 use impact_geometry::{Circle, Isometry, Real, Segment};
 
 /// The manifold of circle `a` and segment `b` (normal from A to B), with points wherever the
@@ -15,6 +16,5 @@ pub fn contact_circle_segment(
 ) -> Manifold {
     let core = Rounded::new(b.core(), 0.0, pose_b);
     let center = (pose_a * a.center()).coords;
-    super::circle_polygon::rounded_versus_point(&core, center, a.radius(), speculative_distance)
-        .swapped()
+    rounded_versus_point(&core, center, a.radius(), speculative_distance).swapped()
 }

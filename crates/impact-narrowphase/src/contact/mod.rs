@@ -2,12 +2,15 @@
 //! separation and a feature id for warm starting, produced up to a speculative distance before
 //! the shapes touch.
 //!
-//! Every shape is a rounded polygon here: a circle is one vertex with its radius, a segment or
-//! capsule two vertices, a polygon its corners. Two routines do the work: a point core against
-//! any core (Voronoi regions of the polygon, `circle_polygon`), and two cores with at least
-//! two vertices each (separating axes, then clipping the incident edge against the reference
-//! face, `polygon_polygon`). One module per pair in canonical order; the dispatcher swaps the
-//! reverse order.
+//! Every shape is a rounded polygon here (`rounded_core`): its core placed in world
+//! coordinates with its edges' outward normals and its radius; a circle is one vertex, a segment
+//! or capsule two, a polygon its corners. Two kernels do the work: a point core against any
+//! core (`point_core`: the Voronoi regions of the core) for every pair with a circle, and two
+//! cores with edges (`clipping`: separating axes, then the incident edge clipped against the
+//! reference face) for the others. One module per pair in canonical order (circle < segment <
+//! capsule < polygon), each a few lines that place the cores and call a kernel; the dispatcher
+//! below swaps the reverse order. `manifold` holds the types, `segment_side` the manifold held
+//! to one side of a zero-thickness segment.
 
 mod capsule_capsule;
 mod capsule_polygon;
@@ -15,13 +18,15 @@ mod circle_capsule;
 mod circle_circle;
 mod circle_polygon;
 mod circle_segment;
-pub(crate) mod face_middle;
-mod on_side;
+mod clipping;
+mod manifold;
+mod point_core;
 mod polygon_polygon;
-mod rounded;
+mod rounded_core;
 mod segment_capsule;
 mod segment_polygon;
 mod segment_segment;
+mod segment_side;
 
 pub use capsule_capsule::contact_capsule_capsule;
 pub use capsule_polygon::contact_capsule_polygon;
@@ -29,114 +34,18 @@ pub use circle_capsule::contact_circle_capsule;
 pub use circle_circle::contact_circle_circle;
 pub use circle_polygon::contact_circle_polygon;
 pub use circle_segment::contact_circle_segment;
-pub use face_middle::shared_face_middle;
-pub use on_side::contact_manifold_on_side;
+pub use manifold::{ContactId, ContactPoint, Manifold};
 pub use polygon_polygon::contact_polygon_polygon;
 pub use segment_capsule::contact_segment_capsule;
 pub use segment_polygon::contact_segment_polygon;
 pub use segment_segment::contact_segment_segment;
+pub use segment_side::contact_manifold_on_side;
 
-use impact_geometry::{Isometry, Point, Real, Shape, Vector};
+// Where two flush faces touch: defined at the crate root, beside the time of impact that
+// places its hits with it, and offered here with the manifolds.
+pub use crate::face_middle::shared_face_middle;
 
-/// Identifies which features of A and B a contact point comes from, so the solver can carry
-/// its accumulated impulse from one step to the next (warm starting).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct ContactId(pub u32);
-
-impl ContactId {
-    /// The id of the contact between feature `a` of A and feature `b` of B (vertex or edge
-    /// indices of the cores).
-    #[inline]
-    pub fn new(a: usize, b: usize) -> Self {
-        Self(((a as u32 & 0xFFFF) << 16) | (b as u32 & 0xFFFF))
-    }
-
-    /// The same contact seen with A and B exchanged.
-    #[inline]
-    pub fn swapped(self) -> Self {
-        Self(self.0.rotate_left(16))
-    }
-}
-
-/// One contact point.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct ContactPoint {
-    /// World position, midway between the two surfaces along the manifold normal.
-    pub point: Point,
-    /// Distance between the surfaces along the normal at this point: negative when they
-    /// overlap, positive (up to the speculative distance) before they touch.
-    pub separation: Real,
-    /// Which features touch, for warm starting.
-    pub id: ContactId,
-}
-
-/// The contact between two shapes: a normal from A toward B and zero, one or two points.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Manifold {
-    /// Unit normal from A toward B (zero when there are no points).
-    pub normal: Vector,
-    points: [ContactPoint; 2],
-    count: usize,
-}
-
-impl Manifold {
-    /// No contact.
-    pub const EMPTY: Self = Self {
-        normal: Vector::new(0.0, 0.0),
-        points: [ContactPoint {
-            point: Point::new(0.0, 0.0),
-            separation: 0.0,
-            id: ContactId(0),
-        }; 2],
-        count: 0,
-    };
-
-    pub(crate) fn single(normal: Vector, point: ContactPoint) -> Self {
-        Self {
-            normal,
-            points: [point, ContactPoint::default()],
-            count: 1,
-        }
-    }
-
-    pub(crate) fn push(&mut self, point: ContactPoint) {
-        debug_assert!(self.count < 2);
-        self.points[self.count] = point;
-        self.count += 1;
-    }
-
-    /// The contact points (zero, one or two).
-    #[inline]
-    pub fn points(&self) -> &[ContactPoint] {
-        &self.points[..self.count]
-    }
-
-    /// Whether there is no contact point.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.count == 0
-    }
-
-    /// The smallest separation over the points (infinite when empty).
-    pub fn min_separation(&self) -> Real {
-        self.points()
-            .iter()
-            .map(|p| p.separation)
-            .fold(Real::INFINITY, Real::min)
-    }
-
-    /// The same manifold with A and B exchanged.
-    pub fn swapped(mut self) -> Self {
-        self.normal = -self.normal;
-        for p in &mut self.points[..self.count] {
-            p.id = p.id.swapped();
-        }
-        self
-    }
-}
+use impact_geometry::{Isometry, Real, Shape};
 
 /// The contact manifold of `a` at `pose_a` and `b` at `pose_b`, with points wherever the
 /// surfaces are closer than `speculative_distance` (world units, zero or more; see

@@ -1,7 +1,8 @@
 //! Contact between a segment and a capsule.
 
-use super::Manifold;
-use super::rounded::Rounded;
+use super::clipping::collide_rounded_any;
+use super::manifold::Manifold;
+use super::rounded_core::Rounded;
 use impact_geometry::{Capsule, Isometry, Real, Segment};
 
 /// The manifold of segment `a` and capsule `b` (normal from A to B), with points wherever the
@@ -15,5 +16,5 @@ pub fn contact_segment_capsule(
 ) -> Manifold {
     let core_a = Rounded::new(a.core(), 0.0, pose_a);
     let core_b = Rounded::new(b.core(), b.radius(), pose_b);
-    super::polygon_polygon::collide_rounded_any(&core_a, &core_b, speculative_distance)
+    collide_rounded_any(&core_a, &core_b, speculative_distance)
 }

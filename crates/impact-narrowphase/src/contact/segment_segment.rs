@@ -1,7 +1,8 @@
 //! Contact between a segment and a segment.
 
-use super::Manifold;
-use super::rounded::Rounded;
+use super::clipping::collide_rounded_any;
+use super::manifold::Manifold;
+use super::rounded_core::Rounded;
 use impact_geometry::{Isometry, Real, Segment};
 
 /// The manifold of segment `a` and segment `b` (normal from A to B), with points wherever the
@@ -15,5 +16,5 @@ pub fn contact_segment_segment(
 ) -> Manifold {
     let core_a = Rounded::new(a.core(), 0.0, pose_a);
     let core_b = Rounded::new(b.core(), 0.0, pose_b);
-    super::polygon_polygon::collide_rounded_any(&core_a, &core_b, speculative_distance)
+    collide_rounded_any(&core_a, &core_b, speculative_distance)
 }

@@ -1,9 +1,12 @@
 //! Time of impact of a translating capsule and a translating capsule.
 //!
-//! Configuration-space obstacle: the parallelogram of the two axes rounded by the sum of the radii plus target: end-point–edge contacts are line crossings, end-point–end-point contacts are circle roots.
+//! Configuration-space obstacle: the parallelogram of the two axes rounded by the sum of the radii
+//! plus target: end-point–edge contacts are line crossings, end-point–end-point contacts are circle
+//! roots.
 
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Capsule, Sweep};
 
 /// The first fraction of the step at which the capsule `a` and the capsule `b` come within

@@ -1,9 +1,11 @@
 //! Time of impact of a translating capsule and a translating convex polygon.
 //!
-//! Configuration-space obstacle: the polygon swept along the capsule axis, rounded by the capsule radius plus target.
+//! Configuration-space obstacle: the polygon swept along the capsule axis, rounded by the capsule
+//! radius plus target.
 
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Capsule, ConvexPolygon, Sweep};
 
 /// The first fraction of the step at which the capsule `a` and the convex polygon `b` come within

@@ -1,10 +1,12 @@
 //! Time of impact of a translating circle and a translating capsule.
 //!
-//! Configuration-space obstacle: the capsule's axis rounded by the sum of both radii plus the target separation, a capsule again; the same cast as circle–segment with a larger radius.
+//! Configuration-space obstacle: the capsule's axis rounded by the sum of both radii plus the
+//! target separation, a capsule again; the same cast as circle–segment with a larger radius.
 
-use super::disc_segment::cast_disc_segment;
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use super::rounded_segment::cast_circle_rounded_segment;
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Capsule, Circle, Sweep};
 
 /// The first fraction of the step at which the circle `a` and the capsule `b` come within
@@ -23,7 +25,10 @@ pub fn toi_circle_capsule(
 ) -> Result<Toi, NoClosedForm> {
     let a = LinearBody::new(a.core(), a.radius(), sweep_a)?;
     let b = LinearBody::new(b.core(), b.radius(), sweep_b)?;
-    Ok(cast_disc_segment(&a, &b, options).unwrap_or_else(|| cast_linear(&a, &b, options)))
+    Ok(
+        cast_circle_rounded_segment(&a, &b, options)
+            .unwrap_or_else(|| cast_linear(&a, &b, options)),
+    )
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! Time of impact of two moving circles (seeds 000, 001 and 004).
+//! Time of impact of two moving circles (the circles article, Colp's ECSE write-up and the
+//! predictive-collision article).
 //!
 //! With centre offset `w = c_b - c_a` and relative displacement `d = d_b - d_a`, the circles
 //! are `target` apart when `|w + t d| = rho` with `rho = r_a + r_b + target`: a quadratic in
@@ -7,7 +8,9 @@
 //! A circle spinning about its own centre still moves on a straight line, so this closed
 //! form serves rotating discs too.
 
-use crate::{Hit, NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{Hit, NoClosedForm, Toi};
+use impact_geometry::tolerances::GAP_NORMALISES_RELATIVE;
 use impact_geometry::{Circle, Point, Sweep, Vector, cross};
 
 /// The first fraction of the step at which circles `a` and `b` come within
@@ -28,7 +31,7 @@ pub fn toi_circle_circle(
     if !(linear(a, sweep_a) && linear(b, sweep_b)) {
         return Err(NoClosedForm);
     }
-    Ok(toi_discs(
+    Ok(toi_circles(
         sweep_a.start() * a.center(),
         sweep_a.displacement(),
         a.radius(),
@@ -39,12 +42,12 @@ pub fn toi_circle_circle(
     ))
 }
 
-/// [`toi_circle_circle`] for two discs given by their centres at the start, the
+/// [`toi_circle_circle`] for two circles given by their centres at the start, the
 /// displacements of the centres over the step and their radii: the same answer, bit for
 /// bit, for callers that keep centres and velocities and need not build a [`Sweep`] per
 /// query (an event-driven gas asks this of every neighbour at every collision).
 #[inline]
-pub fn toi_discs(
+pub fn toi_circles(
     center_a: Point,
     displacement_a: Vector,
     radius_a: f64,
@@ -116,6 +119,29 @@ pub fn toi_discs(
     }
 }
 
+/// [`toi_circles`] under its former name.
+#[deprecated(since = "0.2.0", note = "renamed to `toi_circles`")]
+#[inline]
+pub fn toi_discs(
+    center_a: Point,
+    displacement_a: Vector,
+    radius_a: f64,
+    center_b: Point,
+    displacement_b: Vector,
+    radius_b: f64,
+    options: &ToiOptions,
+) -> Toi {
+    toi_circles(
+        center_a,
+        displacement_a,
+        radius_a,
+        center_b,
+        displacement_b,
+        radius_b,
+        options,
+    )
+}
+
 /// What a hit needs besides its time: where A is and how big the scene is.
 struct HitFrame {
     center_a: Point,
@@ -134,7 +160,7 @@ impl HitFrame {
         // At a hit |offset| = gap up to rounding: dividing by it saves a square root, unless
         // the gap is tiny next to the rounding of the offset's terms (zero radii, subnormal
         // targets): then normalise, and if the centres coincide use the approach direction.
-        let normal = if gap > 1e-6 * self.scale {
+        let normal = if gap > GAP_NORMALISES_RELATIVE * self.scale {
             offset * (1.0 / gap)
         } else {
             offset
@@ -383,7 +409,7 @@ mod tests {
     fn discs_past_the_range_of_squares_give_no_nan() {
         // From the scene fuzzer: discs thrown at 1e166 units/s from 1e145 units away, whose
         // squares overflow. The answer is no time at all rather than a NaN one.
-        let toi = toi_discs(
+        let toi = toi_circles(
             Point::new(-4.1e144, -1.55e145),
             Vector::new(-4.1e144, -1.55e145),
             4.05,

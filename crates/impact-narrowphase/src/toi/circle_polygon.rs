@@ -1,9 +1,12 @@
 //! Time of impact of a translating circle and a translating convex polygon.
 //!
-//! Configuration-space obstacle: the polygon (negated about the circle's centre) rounded by the radius plus target: the ray enters through an offset edge (a line crossing) or a vertex arc (a circle root).
+//! Configuration-space obstacle: the polygon (negated about the circle's centre) rounded by the
+//! radius plus target: the ray enters through an offset edge (a line crossing) or a vertex arc (a
+//! circle root).
 
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Circle, ConvexPolygon, Sweep};
 
 /// The first fraction of the step at which the circle `a` and the convex polygon `b` come within

@@ -1,10 +1,15 @@
 //! Time of impact of a translating circle and a translating segment.
 //!
-//! Configuration-space obstacle: the segment itself, seen from the circle's centre, rounded by the radius plus the target separation: a capsule. The ray from the centre along the relative motion enters it through one of its two long sides (a line crossing, seed 001) or through the end cap around one end point (a circle root, seed 000).
+//! Configuration-space obstacle: the segment itself, seen from the circle's centre, rounded by
+//! the radius plus the target separation: a capsule. The ray from the centre along the relative
+//! motion enters it through one of its two long sides (a line crossing, as in Colp's ECSE
+//! write-up) or through the end cap around one end point (a circle root, as in the circles
+//! article).
 
-use super::disc_segment::cast_disc_segment;
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use super::rounded_segment::cast_circle_rounded_segment;
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Circle, Isometry, Point, Real, Segment, Sweep, Vector};
 
 /// The first fraction of the step at which the circle `a` and the segment `b` come within
@@ -23,16 +28,19 @@ pub fn toi_circle_segment(
 ) -> Result<Toi, NoClosedForm> {
     let a = LinearBody::new(a.core(), a.radius(), sweep_a)?;
     let b = LinearBody::new(b.core(), 0.0, sweep_b)?;
-    Ok(cast_disc_segment(&a, &b, options).unwrap_or_else(|| cast_linear(&a, &b, options)))
+    Ok(
+        cast_circle_rounded_segment(&a, &b, options)
+            .unwrap_or_else(|| cast_linear(&a, &b, options)),
+    )
 }
 
-/// [`toi_circle_segment`] for a disc centred on its origin, which starts at `start` and
+/// [`toi_circle_segment`] for a circle centred on its origin, which starts at `start` and
 /// moves by `displacement` over the step, against a segment that does not move, at
 /// `pose`: the same answer, bit for bit, for callers that keep poses and velocities and
 /// need not build either [`Sweep`] per query (an event-driven stepper asks it of every
-/// segment near a disc at every impact of the disc).
+/// segment near a circle at every impact of the circle).
 #[inline]
-pub fn toi_disc_still_segment(
+pub fn toi_circle_still_segment(
     radius: Real,
     start: &Isometry,
     displacement: Vector,
@@ -55,7 +63,21 @@ pub fn toi_disc_still_segment(
         start: *pose,
         displacement: Vector::zeros(),
     };
-    cast_disc_segment(&a, &b, options).unwrap_or_else(|| cast_linear(&a, &b, options))
+    cast_circle_rounded_segment(&a, &b, options).unwrap_or_else(|| cast_linear(&a, &b, options))
+}
+
+/// [`toi_circle_still_segment`] under its former name.
+#[deprecated(since = "0.2.0", note = "renamed to `toi_circle_still_segment`")]
+#[inline]
+pub fn toi_disc_still_segment(
+    radius: Real,
+    start: &Isometry,
+    displacement: Vector,
+    segment: &Segment,
+    pose: &Isometry,
+    options: &ToiOptions,
+) -> Toi {
+    toi_circle_still_segment(radius, start, displacement, segment, pose, options)
 }
 
 #[cfg(test)]

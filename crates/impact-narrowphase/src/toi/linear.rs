@@ -1,11 +1,14 @@
 //! The shared closed form for translating shapes: build the configuration-space obstacle of
 //! the two cores and cast the relative motion against it (see [`crate::minkowski`]).
 
-use crate::contact::face_middle::middle_along_faces;
+use crate::face_middle::middle_along_faces;
 use crate::minkowski::{
-    Cast, CastInput, CorePoints, cast, largest_coordinate, minkowski_sum, rounding_at,
+    Cast, CastInput, cast, is_point_like, largest_coordinate, minkowski_sum, relative_points,
+    rounding_at,
 };
-use crate::{Hit, NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{Hit, NoClosedForm, Toi};
+use impact_geometry::tolerances::{COORDINATE_ROUNDING_RELATIVE, PARALLEL_FACES_ANGLE};
 use impact_geometry::{Isometry, Point, Real, Sweep, Vector};
 
 /// A core moving without rotation: body-frame vertices (with the polygon's stored outward
@@ -45,35 +48,6 @@ impl<'a> LinearBody<'a> {
         self.normals = Some(normals);
         self
     }
-}
-
-/// Core points in the world frame minus `origin`; a zero-length segment becomes a point.
-pub(crate) fn relative_points(
-    core: &[Point],
-    pose: &Isometry,
-    origin: &Vector,
-    negate: bool,
-) -> CorePoints {
-    let mut out = CorePoints::new();
-    let offset = pose.translation.vector - origin;
-    let sign = if negate { -1.0 } else { 1.0 };
-    for p in core {
-        out.push((pose.rotation * p.coords + offset) * sign);
-    }
-    if core.len() == 2 && is_point_like(out.as_slice()[0], out.as_slice()[1], origin) {
-        let mut single = CorePoints::new();
-        single.push((out.as_slice()[0] + out.as_slice()[1]) * 0.5);
-        return single;
-    }
-    out
-}
-
-/// Whether a segment is so short next to its coordinates (1e-9 of them) that its direction is
-/// rounding noise: such a segment is a point for every query (an error of 1e-9 relative),
-/// since a noisy direction would misplace it among the edges of the Minkowski difference.
-pub(crate) fn is_point_like(p: Vector, q: Vector, origin: &Vector) -> bool {
-    let scale = p.amax().max(q.amax()).max(origin.amax());
-    (q - p).amax() <= 1e-9 * scale
 }
 
 /// The exact time of impact of two translating rounded cores.
@@ -268,23 +242,7 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
         return Some(Toi::Separated);
     }
     if t_enter > t_exit {
-        // Entry after exit by a rounding-sized distance is a graze, which the exact path
-        // decides as it does for the sliver of two parallel segments (found by fuzzing: two
-        // segments in an L meeting end to end for an instant were a hit in one argument order
-        // and a miss here in the other).
-        let extent = |core: &LocalCore| largest_coordinate(core.v[..core.len].iter().copied());
-        // The exact path's allowance for a graze (`minkowski::cast`), on this frame's numbers,
-        // but measured along the ray rather than across the exit edge (keeping the exit edge
-        // cost every query 8%): a glancing exit can be a graze there and a miss here, the
-        // flush-sliding case at target separation zero that `toi_properties` leaves out.
-        let placed_at = a
-            .start
-            .translation
-            .vector
-            .amax()
-            .max(b.start.translation.vector.amax());
-        let graze = 1e-12 * (extent(&ca) + extent(&cb) + d.amax() + placed_at);
-        return ((t_enter - t_exit) * d.amax() > graze).then_some(Toi::Separated);
+        return exit_before_entry(a, b, &ca, &cb, &d, t_enter - t_exit);
     }
     let (face, normal) = entry?;
     let (k0, k1, on_a_at) = match face {
@@ -327,6 +285,35 @@ fn fast_cast(a: &LinearBody<'_>, b: &LinearBody<'_>, options: &ToiOptions) -> Op
         point: frame * Point::from(on_a) + a.displacement * t_enter + world_normal * midway,
         normal: world_normal,
     }))
+}
+
+/// The answer when the ray enters the sharp polygon `late` (a time) after it leaves: a miss,
+/// unless by a rounding-sized distance, a graze the exact path decides as it does for the
+/// sliver of two parallel segments (`None`; found by fuzzing: two segments in an L meeting end
+/// to end for an instant were a hit in one argument order and a miss here in the other).
+///
+/// The exact path's allowance for a graze (`minkowski::cast`), on this frame's numbers, but
+/// measured along the ray rather than across the exit edge (keeping the exit edge would cost
+/// every query its bookkeeping): a glancing exit can be a graze there and a miss here, the
+/// flush-sliding case at target separation zero that `toi_properties` leaves out.
+#[inline(always)]
+fn exit_before_entry(
+    a: &LinearBody<'_>,
+    b: &LinearBody<'_>,
+    ca: &LocalCore,
+    cb: &LocalCore,
+    d: &Vector,
+    late: Real,
+) -> Option<Toi> {
+    let extent = |core: &LocalCore| largest_coordinate(core.v[..core.len].iter().copied());
+    let placed_at = a
+        .start
+        .translation
+        .vector
+        .amax()
+        .max(b.start.translation.vector.amax());
+    let graze = COORDINATE_ROUNDING_RELATIVE * (extent(ca) + extent(cb) + d.amax() + placed_at);
+    (late * d.amax() > graze).then_some(Toi::Separated)
 }
 
 /// The point of A's core where the ray enters `K` when the entry point, `along` (in units
@@ -388,11 +375,11 @@ fn entry_on_merged_face(
 /// How closely two edge normals must agree for their faces to be parallel.
 const PARALLEL: Real = 1.0 - 1e-12;
 
-/// A hit between parallel faces (within 1e-9 rad), moved from `on_a`, where the entry found
-/// one end of the stretch the faces share, to its middle (see
-/// [`crate::contact::face_middle`]): either argument order finds the same stretch, so the hit
-/// point no longer depends on which shape comes first (found by a test of aligned features:
-/// a box landing flat and half over another had its point at one end or the other).
+/// A hit between parallel faces (within [`PARALLEL_FACES_ANGLE`]), moved from `on_a`, where
+/// the entry found one end of the stretch the faces share, to its middle (see
+/// [`crate::face_middle`]): either argument order finds the same stretch, so the hit point
+/// does not depend on which shape comes first (without it, found by a test of aligned
+/// features, a box landing flat and half over another had its point at one end or the other).
 #[cold]
 #[inline(never)]
 fn shared_face_middle(
@@ -410,7 +397,7 @@ fn shared_face_middle(
     let ((size_a, scale_a), (size_b, scale_b)) = (reach(&mut a.clone()), reach(&mut b.clone()));
     // Faces tilted by less than a billionth of a radian meet as parallel ones; rounding of the
     // coordinates is allowed for on top.
-    let slack = 1e-9 * (size_a + size_b) + rounding_at(scale_a.max(scale_b));
+    let slack = PARALLEL_FACES_ANGLE * (size_a + size_b) + rounding_at(scale_a.max(scale_b));
     middle_along_faces(a, b, normal, slack, on_a).unwrap_or(on_a)
 }
 
@@ -464,8 +451,9 @@ pub(crate) fn cast_with_obstacle(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::{SplitMix64, random_shape};
     use impact_geometry::Shape;
+    use impact_testkit::SplitMix64;
+    use impact_testkit::audit::random_shape;
 
     fn body<'a>(shape: &'a Shape, sweep: &Sweep) -> LinearBody<'a> {
         let body = LinearBody::new(shape.core(), shape.radius(), sweep).unwrap();

@@ -1,8 +1,15 @@
 //! Time of impact: closed forms per shape pair, conservative advancement, and the
-//! dispatcher that picks between them.
+//! dispatcher that picks between them (here: [`time_of_impact`]).
 //!
-//! One module per pair, in canonical order (circle < segment < capsule < polygon); the
-//! dispatcher serves the reverse order by swapping the arguments and the answer.
+//! - One module per pair, in canonical order (circle < segment < capsule < polygon), each
+//!   placing the two cores for a shared kernel: `linear`, the cast of two translating cores
+//!   (a fast swept-axes path, and the exact path through their Minkowski difference,
+//!   `crate::minkowski`), or `rounded_segment`, a circle against a rounded segment (for
+//!   circle–segment and circle–capsule).
+//! - `closed_form`: [`closed_form_toi`], the dispatch over the pairs, which serves the reverse
+//!   order by swapping the arguments and the answer.
+//! - `rotating`: conservative advancement, for shapes that turn.
+//! - [`moving_points`]: where straight paths cross and when circles on them meet.
 
 mod capsule_capsule;
 mod capsule_polygon;
@@ -10,47 +17,40 @@ mod circle_capsule;
 mod circle_circle;
 mod circle_polygon;
 mod circle_segment;
-mod conservative_advancement;
-mod disc_segment;
+mod closed_form;
 pub(crate) mod linear;
 pub mod moving_points;
 mod polygon_polygon;
+mod rotating;
+mod rounded_segment;
 mod segment_capsule;
 mod segment_polygon;
 mod segment_segment;
-mod still_segment;
 #[cfg(test)]
 mod testing;
-mod turning_strip;
 
 pub use capsule_capsule::toi_capsule_capsule;
 pub use capsule_polygon::toi_capsule_polygon;
 pub use circle_capsule::toi_circle_capsule;
-pub use circle_circle::{toi_circle_circle, toi_discs};
+#[allow(deprecated)]
+pub use circle_circle::toi_discs;
+pub use circle_circle::{toi_circle_circle, toi_circles};
 pub use circle_polygon::toi_circle_polygon;
-pub use circle_segment::{toi_circle_segment, toi_disc_still_segment};
-pub use conservative_advancement::toi_conservative_advancement;
+#[allow(deprecated)]
+pub use circle_segment::toi_disc_still_segment;
+pub use circle_segment::{toi_circle_segment, toi_circle_still_segment};
+pub use closed_form::closed_form_toi;
 pub use polygon_polygon::toi_polygon_polygon;
+pub use rotating::toi_conservative_advancement;
 pub use segment_capsule::toi_segment_capsule;
 pub use segment_polygon::toi_segment_polygon;
 pub use segment_segment::toi_segment_segment;
+// The closed forms' error, defined with the answer type every query returns.
+pub use crate::toi_result::NoClosedForm;
 
-use crate::{Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::Toi;
 use impact_geometry::{Shape, Sweep};
-use std::fmt;
-
-/// A closed form was asked for a motion that has none: a sweep rotates (other than a disc
-/// spinning about its own centre).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NoClosedForm;
-
-impl fmt::Display for NoClosedForm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("no closed-form time of impact: a sweep rotates")
-    }
-}
-
-impl std::error::Error for NoClosedForm {}
 
 /// Which time-of-impact method to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -79,9 +79,9 @@ pub fn time_of_impact(
     sweep_b: &Sweep,
     options: &ToiOptions,
 ) -> Toi {
-    // A turning shape other than a disc has no closed form (only a disc can spin in place):
-    // say so before the closed forms' dispatch finds it out, which on a polygon falling onto
-    // ground first built the ground's translating body.
+    // A turning shape other than a circle has no closed form (only a circle can spin in
+    // place): say so before the closed forms' dispatch finds it out, which for a polygon
+    // falling onto ground would first build the ground's translating body.
     let turns =
         |shape: &Shape, sweep: &Sweep| sweep.rotates() && !matches!(shape, Shape::Circle(_));
     if turns(a, sweep_a) || turns(b, sweep_b) {
@@ -110,37 +110,5 @@ pub fn time_of_impact_with(
         ToiMethod::ConservativeAdvancement => Ok(toi_conservative_advancement(
             a, sweep_a, b, sweep_b, options,
         )),
-    }
-}
-
-/// The closed-form time of impact for any pair of shapes.
-///
-/// # Errors
-/// [`NoClosedForm`] if a sweep rotates (a disc spinning about its own centre is fine).
-#[inline]
-pub fn closed_form_toi(
-    a: &Shape,
-    sweep_a: &Sweep,
-    b: &Shape,
-    sweep_b: &Sweep,
-    options: &ToiOptions,
-) -> Result<Toi, NoClosedForm> {
-    use Shape::{Capsule as Cap, Circle as Cir, Polygon as Pol, Segment as Seg};
-    let (sa, sb, o) = (sweep_a, sweep_b, options);
-    match (a, b) {
-        (Cir(x), Cir(y)) => toi_circle_circle(x, sa, y, sb, o),
-        (Cir(x), Seg(y)) => toi_circle_segment(x, sa, y, sb, o),
-        (Cir(x), Cap(y)) => toi_circle_capsule(x, sa, y, sb, o),
-        (Cir(x), Pol(y)) => toi_circle_polygon(x, sa, y, sb, o),
-        (Seg(x), Seg(y)) => toi_segment_segment(x, sa, y, sb, o),
-        (Seg(x), Cap(y)) => toi_segment_capsule(x, sa, y, sb, o),
-        (Seg(x), Pol(y)) => toi_segment_polygon(x, sa, y, sb, o),
-        (Cap(x), Cap(y)) => toi_capsule_capsule(x, sa, y, sb, o),
-        (Cap(x), Pol(y)) => toi_capsule_polygon(x, sa, y, sb, o),
-        (Pol(x), Pol(y)) => toi_polygon_polygon(x, sa, y, sb, o),
-        // The reverse orders: each pair is written once.
-        (Seg(_) | Cap(_) | Pol(_), Cir(_)) | (Cap(_) | Pol(_), Seg(_)) | (Pol(_), Cap(_)) => {
-            closed_form_toi(b, sb, a, sa, o).map(Toi::swapped)
-        }
     }
 }

@@ -1,4 +1,4 @@
-//! Seed 004's queries on particles moving in straight lines over a step.
+//! The predictive-collision article's queries on particles moving in straight lines over a step.
 
 use crate::minkowski::circle_entry;
 use impact_geometry::{Point, Real, cross};
@@ -20,7 +20,7 @@ pub struct PathCrossing {
 /// `None` when the paths do not cross within both segments, or are parallel (including
 /// collinear paths, which touch along an interval rather than at a point). Crossing paths do
 /// not mean a collision: the particles may pass the point at different times; see
-/// [`moving_spheres`] for the test that requires the same time.
+/// [`moving_circles`] for the test that requires the same time.
 pub fn path_crossing(p0: Point, pf: Point, q0: Point, qf: Point) -> Option<PathCrossing> {
     let dp = pf - p0;
     let dq = qf - q0;
@@ -38,12 +38,12 @@ pub fn path_crossing(p0: Point, pf: Point, q0: Point, qf: Point) -> Option<PathC
     })
 }
 
-/// The first fraction `t` in `[0, 1]` at which spheres of radius `r1` moving `p0 -> pf` and
+/// The first fraction `t` in `[0, 1]` at which circles of radius `r1` moving `p0 -> pf` and
 /// `r2` moving `q0 -> qf` (both over the same step) touch: `|p(t) - q(t)| = r1 + r2`.
 ///
 /// `Some(0.0)` if they already touch or overlap at the start; `None` if they never touch
 /// during the step. Radii are taken as given (a negative sum never touches).
-pub fn moving_spheres(
+pub fn moving_circles(
     p0: Point,
     pf: Point,
     r1: Real,
@@ -61,4 +61,18 @@ pub fn moving_spheres(
         return Some(0.0);
     }
     circle_entry(&(-w), rho, &d).filter(|&t| t <= 1.0)
+}
+
+/// [`moving_circles`] under its former name.
+#[deprecated(since = "0.2.0", note = "renamed to `moving_circles`")]
+#[inline]
+pub fn moving_spheres(
+    p0: Point,
+    pf: Point,
+    r1: Real,
+    q0: Point,
+    qf: Point,
+    r2: Real,
+) -> Option<Real> {
+    moving_circles(p0, pf, r1, q0, qf, r2)
 }

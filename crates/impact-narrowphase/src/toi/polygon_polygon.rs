@@ -1,9 +1,13 @@
 //! Time of impact of a translating convex polygon and a translating convex polygon.
 //!
-//! Configuration-space obstacle: the Minkowski difference of the two polygons (at most n + m edges, built by merging edge directions). Its edges are the separating axes of both polygons, so the cast is a swept separating-axis test; with a target separation its corners are rounded and a vertex–vertex approach is a circle root.
+//! Configuration-space obstacle: the Minkowski difference of the two polygons (at most n + m edges,
+//! built by merging edge directions). Its edges are the separating axes of both polygons, so the
+//! cast is a swept separating-axis test; with a target separation its corners are rounded and a
+//! vertex–vertex approach is a circle root.
 
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{ConvexPolygon, Sweep};
 
 /// The first fraction of the step at which the convex polygon `a` and the convex polygon `b` come within

@@ -1,9 +1,11 @@
 //! Time of impact of a translating segment and a translating capsule.
 //!
-//! Configuration-space obstacle: the parallelogram of the two axes, rounded by the capsule radius plus target.
+//! Configuration-space obstacle: the parallelogram of the two axes, rounded by the capsule radius
+//! plus target.
 
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Capsule, Segment, Sweep};
 
 /// The first fraction of the step at which the segment `a` and the capsule `b` come within

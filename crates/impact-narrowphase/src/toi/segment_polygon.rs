@@ -1,9 +1,11 @@
 //! Time of impact of a translating segment and a translating convex polygon.
 //!
-//! Configuration-space obstacle: the polygon swept along the segment (at most n + 2 edges), entered through an edge (line crossing) or, with a target separation, a rounded corner (circle root).
+//! Configuration-space obstacle: the polygon swept along the segment (at most n + 2 edges), entered
+//! through an edge (line crossing) or, with a target separation, a rounded corner (circle root).
 
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{ConvexPolygon, Segment, Sweep};
 
 /// The first fraction of the step at which the segment `a` and the convex polygon `b` come within

@@ -1,9 +1,13 @@
 //! Time of impact of a translating segment and a translating segment.
 //!
-//! Configuration-space obstacle: a parallelogram whose edges are each end point of one segment minus the other segment. Every first contact is end point against edge (or two parallel edges): the obstacle's edges are exactly those cases. With a positive target separation the corners are rounded and end-point–end-point contacts are circle roots.
+//! Configuration-space obstacle: a parallelogram whose edges are each end point of one segment
+//! minus the other segment. Every first contact is end point against edge (or two parallel edges):
+//! the obstacle's edges are exactly those cases. With a positive target separation the corners are
+//! rounded and end-point–end-point contacts are circle roots.
 
 use super::linear::{LinearBody, cast_linear};
-use crate::{NoClosedForm, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Segment, Sweep};
 
 /// The first fraction of the step at which the segment `a` and the segment `b` come within

@@ -1,6 +1,7 @@
 //! Helpers for the hand-computed unit tests of the pair modules.
 
-use crate::{Hit, Toi, ToiOptions};
+use crate::options::ToiOptions;
+use crate::toi_result::{Hit, Toi};
 use impact_geometry::{Isometry, Real, Sweep, Vector};
 
 /// A translating sweep starting at `(x, y)` with orientation `angle`, moving by `(dx, dy)`.

@@ -25,7 +25,7 @@ pub struct FirstTimeOfImpactSettings {
     /// its centre of mass. `0` plans every moving CCD body. Bodies without the `ccd` flag,
     /// and slower ones, are left to the contact solver unless an impact inside the step
     /// changes their motion: then they are planned whatever their speed.
-    pub velocity_threshold: Real,
+    pub threshold_radii_per_step: Real,
     /// The options of every time-of-impact query (default [`ToiOptions::default`]): impacts
     /// are resolved at the target separation, so bodies never touch inside a step and the
     /// next step's contacts see them. [`ToiOptions::exact`] resolves them at contact, for
@@ -66,7 +66,7 @@ pub struct FirstTimeOfImpactSettings {
 impl Default for FirstTimeOfImpactSettings {
     fn default() -> Self {
         Self {
-            velocity_threshold: 0.5,
+            threshold_radii_per_step: 0.5,
             toi: ToiOptions::default(),
             impact: ImpactSettings {
                 restitution_threshold: 1.0,
@@ -81,12 +81,22 @@ impl Default for FirstTimeOfImpactSettings {
 }
 
 impl FirstTimeOfImpactSettings {
+    /// [`threshold_radii_per_step`](Self::threshold_radii_per_step) under its former name,
+    /// which read as a speed: the threshold is a distance per step in bounding radii.
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to the field `threshold_radii_per_step`"
+    )]
+    pub fn velocity_threshold(&self) -> Real {
+        self.threshold_radii_per_step
+    }
+
     /// The settings for event-driven simulation: every moving CCD body planned
-    /// (`velocity_threshold` 0), impacts resolved at contact ([`ToiOptions::exact`]), every
+    /// (`threshold_radii_per_step` 0), impacts resolved at contact ([`ToiOptions::exact`]), every
     /// bounce honoured (`restitution_threshold` 0); the rest as [`Default`].
     pub fn event_driven() -> Self {
         Self {
-            velocity_threshold: 0.0,
+            threshold_radii_per_step: 0.0,
             toi: ToiOptions::exact(),
             impact: ImpactSettings {
                 restitution_threshold: 0.0,
@@ -96,15 +106,43 @@ impl FirstTimeOfImpactSettings {
         }
     }
 
+    /// The settings for event-driven simulation of perfectly elastic bodies (restitution 1,
+    /// no friction), such as a hard-disk gas: [`event_driven`](Self::event_driven) (every
+    /// moving CCD body planned, impacts resolved exactly at contact, every bounce honoured)
+    /// with friction off, and neither an event cap (`max_events`, `max_pair_events`) nor
+    /// Zeno detection (`min_advance`) that could resolve an impact inelastically or stop a
+    /// body: an elastic gas has no Zeno sequences, and a cap would make a long step lose
+    /// time. Reaches of 1.5 radii of skin ([`reach_skin`](Self::reach_skin)) keep the work
+    /// per collision the same however long the step, so steps of several collisions per
+    /// body are cheap; the collisions are those of the default reach, bit for bit.
+    ///
+    /// In a periodic world without gravity whose bodies are all dynamic CCD discs, a step
+    /// with these settings and no hook takes the stepper's disc path (see
+    /// [`FirstTimeOfImpact`](crate::FirstTimeOfImpact)).
+    pub fn elastic() -> Self {
+        let mut settings = Self::event_driven();
+        settings.impact.friction = false;
+        settings.max_events = usize::MAX;
+        settings.max_pair_events = u32::MAX;
+        settings.min_advance = 0.0;
+        // Measured on the gas at eta 0.3 and 0.5: 1 to 2 radii cost within 10% of each other
+        // per collision, 1.5 the least cache traffic at N = 65,536.
+        settings.reach_skin = 1.5;
+        settings
+    }
+
     /// Checks every field ([`ToiOptions`] is valid by construction).
     ///
     /// # Errors
-    /// [`WorldError`] naming `first_toi.velocity_threshold` or `first_toi.min_advance`
+    /// [`WorldError`] naming `first_toi.threshold_radii_per_step` or `first_toi.min_advance`
     /// (negative or not finite), `first_toi.reach_skin` (negative or not finite),
     /// `first_toi.max_events` or `first_toi.max_pair_events`
     /// (zero), or `first_toi.impact.restitution_threshold` (negative or not finite).
     pub fn validate(&self) -> Result<(), WorldError> {
-        non_negative("first_toi.velocity_threshold", self.velocity_threshold)?;
+        non_negative(
+            "first_toi.threshold_radii_per_step",
+            self.threshold_radii_per_step,
+        )?;
         non_negative("first_toi.min_advance", self.min_advance)?;
         non_negative("first_toi.reach_skin", self.reach_skin)?;
         non_negative(
@@ -132,7 +170,9 @@ fn at_least_one(field: &str) -> WorldError {
 #[cfg(feature = "serde")]
 #[derive(serde::Serialize, serde::Deserialize)]
 struct FirstTimeOfImpactSettingsDef {
-    velocity_threshold: Real,
+    /// Its former name, `velocity_threshold`, still loads (see CHANGELOG.md).
+    #[serde(alias = "velocity_threshold")]
+    threshold_radii_per_step: Real,
     toi: ToiOptions,
     impact: ImpactSettings,
     max_events: usize,
@@ -148,7 +188,7 @@ impl TryFrom<FirstTimeOfImpactSettingsDef> for FirstTimeOfImpactSettings {
     type Error = WorldError;
     fn try_from(d: FirstTimeOfImpactSettingsDef) -> Result<Self, WorldError> {
         let s = Self {
-            velocity_threshold: d.velocity_threshold,
+            threshold_radii_per_step: d.threshold_radii_per_step,
             toi: d.toi,
             impact: d.impact,
             max_events: d.max_events,
@@ -165,7 +205,7 @@ impl TryFrom<FirstTimeOfImpactSettingsDef> for FirstTimeOfImpactSettings {
 impl From<FirstTimeOfImpactSettings> for FirstTimeOfImpactSettingsDef {
     fn from(s: FirstTimeOfImpactSettings) -> Self {
         Self {
-            velocity_threshold: s.velocity_threshold,
+            threshold_radii_per_step: s.threshold_radii_per_step,
             toi: s.toi,
             impact: s.impact,
             max_events: s.max_events,

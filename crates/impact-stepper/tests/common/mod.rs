@@ -7,6 +7,9 @@ use impact_geometry::{Circle, Isometry, Real, Vector};
 use impact_solver::RigidBodyDef;
 use impact_stepper::{Stepper, World};
 
+/// The seeded generator of the samples: the test kit's SplitMix64.
+pub use impact_testkit::SplitMix64 as Rng;
+
 /// 60 Hz, the step of every scene test.
 pub const DT: f64 = 1.0 / 60.0;
 
@@ -40,25 +43,6 @@ pub fn elastic_disc(x: Real, y: Real, vx: Real, vy: Real) -> RigidBodyDef {
         .restitution(1.0)
         .friction(0.0)
         .ccd(true)
-}
-
-/// SplitMix64, so the samples do not depend on a random-number crate.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[lo, hi)`.
-    pub fn range(&mut self, lo: Real, hi: Real) -> Real {
-        let unit = (self.next_u64() >> 11) as Real / (1u64 << 53) as Real;
-        lo + (hi - lo) * unit
-    }
 }
 
 /// `count` seeded (speed, angle) pairs: speeds in [200, 10,000) units/s, angles within

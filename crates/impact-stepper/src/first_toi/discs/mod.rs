@@ -25,7 +25,7 @@
 //! - discs laid out in **cell order**, re-sorted every step, so that the discs a plan reads
 //!   sit close in memory in a large gas;
 //! - the collision is the circle-circle closed form of the general path
-//!   ([`toi_discs`]) and the impulse the general resolver's for two discs without friction
+//!   ([`toi_circles`]) and the impulse the general resolver's for two discs without friction
 //!   or spin, written out (no lever arms, no body lookups).
 //!
 //! Nothing is allocated per event; the buffers are kept from step to step, and nothing else
@@ -40,7 +40,7 @@ use crate::events::{CollisionEvent, EventKind};
 use crate::stepper::StepPreview;
 use cells::{Cells, NONE};
 use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Vector, rotation_by};
-use impact_narrowphase::{Toi, toi_discs};
+use impact_narrowphase::{Toi, toi_circles};
 use impact_solver::{BodyHandle, BodySet, Impulse, combine_restitution, contact_tangent};
 use tree::EventTree;
 
@@ -138,14 +138,16 @@ struct Staged {
 }
 
 impl DiscPath {
-    /// Whether the coming step can be the disc path's, remembered for [`DiscPath::take`]:
-    /// a periodic domain without gravity, a hook that does nothing, settings with every
-    /// safety net off (`velocity_threshold` 0, `max_events`, `max_pair_events` and
-    /// `min_advance` off, as in `scenes::hard_disk_stepper()`), and every body a dynamic
-    /// CCD disc about its centre of mass, without damping, and without friction unless the
-    /// impact settings leave friction out (a spin then changes nothing but the angle). Then the general path would resolve
-    /// the same collisions (every moving body checked, no pair for the contact solver,
-    /// nothing for the hook), and this path does it for a fraction of the work.
+    /// Whether the coming step can be the disc path's, remembered for [`DiscPath::take`]: a
+    /// periodic domain without gravity, a hook that does nothing, settings with every safety
+    /// net off (`threshold_radii_per_step` 0, `max_events`, `max_pair_events` and `min_advance`
+    /// off, as in
+    /// [`FirstTimeOfImpactSettings::elastic`](crate::FirstTimeOfImpactSettings::elastic)), and
+    /// every body a dynamic CCD disc about its centre of mass, without damping, and without
+    /// friction unless the impact settings leave friction out (a spin then changes nothing but
+    /// the angle). Then the general path would resolve the same collisions (every moving body
+    /// checked, no pair for the contact solver, nothing for the hook), and this path does it
+    /// for a fraction of the work.
     pub(super) fn applies(
         &mut self,
         settings: &FirstTimeOfImpactSettings,
@@ -161,7 +163,7 @@ impl DiscPath {
         };
         if !preview.inert_hook
             || preview.gravity != Vector::zeros()
-            || settings.velocity_threshold != 0.0
+            || settings.threshold_radii_per_step != 0.0
             || settings.max_events != usize::MAX
             || settings.max_pair_events != u32::MAX
             || settings.min_advance != 0.0
@@ -449,7 +451,8 @@ impl Run<'_> {
                     if j != i {
                         queries += 1;
                         let there = Point::from(e.p + e.v * (t - e.clock) + shift);
-                        let time = match toi_discs(here, move_i, d.r, there, e.v * rest, e.r, toi) {
+                        let time = match toi_circles(here, move_i, d.r, there, e.v * rest, e.r, toi)
+                        {
                             Toi::Hit(hit) => (t + hit.fraction * rest).clamp(t, self.dt),
                             // Touching already: a collision now if the courses drive the
                             // pair deeper, as the general path's check of an overlap.

@@ -1,0 +1,49 @@
+//! The closed-form time of impact of any pair of shapes: one module per pair in canonical order
+//! (circle < segment < capsule < polygon); the reverse order is served by swapping the arguments
+//! and the answer.
+
+use super::capsule_capsule::toi_capsule_capsule;
+use super::capsule_polygon::toi_capsule_polygon;
+use super::circle_capsule::toi_circle_capsule;
+use super::circle_circle::toi_circle_circle;
+use super::circle_polygon::toi_circle_polygon;
+use super::circle_segment::toi_circle_segment;
+use super::polygon_polygon::toi_polygon_polygon;
+use super::segment_capsule::toi_segment_capsule;
+use super::segment_polygon::toi_segment_polygon;
+use super::segment_segment::toi_segment_segment;
+use crate::options::ToiOptions;
+use crate::toi_result::{NoClosedForm, Toi};
+use impact_geometry::{Shape, Sweep};
+
+/// The closed-form time of impact for any pair of shapes.
+///
+/// # Errors
+/// [`NoClosedForm`] if a sweep rotates (a disc spinning about its own centre is fine).
+#[inline]
+pub fn closed_form_toi(
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    options: &ToiOptions,
+) -> Result<Toi, NoClosedForm> {
+    use Shape::{Capsule as Cap, Circle as Cir, Polygon as Pol, Segment as Seg};
+    let (sa, sb, o) = (sweep_a, sweep_b, options);
+    match (a, b) {
+        (Cir(x), Cir(y)) => toi_circle_circle(x, sa, y, sb, o),
+        (Cir(x), Seg(y)) => toi_circle_segment(x, sa, y, sb, o),
+        (Cir(x), Cap(y)) => toi_circle_capsule(x, sa, y, sb, o),
+        (Cir(x), Pol(y)) => toi_circle_polygon(x, sa, y, sb, o),
+        (Seg(x), Seg(y)) => toi_segment_segment(x, sa, y, sb, o),
+        (Seg(x), Cap(y)) => toi_segment_capsule(x, sa, y, sb, o),
+        (Seg(x), Pol(y)) => toi_segment_polygon(x, sa, y, sb, o),
+        (Cap(x), Cap(y)) => toi_capsule_capsule(x, sa, y, sb, o),
+        (Cap(x), Pol(y)) => toi_capsule_polygon(x, sa, y, sb, o),
+        (Pol(x), Pol(y)) => toi_polygon_polygon(x, sa, y, sb, o),
+        // The reverse orders: each pair is written once.
+        (Seg(_) | Cap(_) | Pol(_), Cir(_)) | (Cap(_) | Pol(_), Seg(_)) | (Pol(_), Cap(_)) => {
+            closed_form_toi(b, sb, a, sa, o).map(Toi::swapped)
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! The advance itself: from the start of the window, evaluate the distance, certify a step by
+//! the longest of the linear and curved bounds, and repeat until the shapes are within the
+//! tolerance of the target (a hit), the window closes (separated), or the iterations run out.
+//! A start within the target is classified here: overlapping, approaching (a hit at once), or
+//! sliding and parting (followed until the shapes come closer than they started).
+
+use super::bounds::Bounds;
+use super::evaluator::{Evaluator, Path};
+use super::frame::Frame;
+use super::mover::Mover;
+use super::window::open;
+use crate::distance::distance;
+use crate::gjk::GjkOutput;
+use crate::options::ToiOptions;
+use crate::toi_result::{Hit, Toi};
+use impact_geometry::{Point, Real, Shape, Sweep, Vector, nalgebra};
+
+/// [`toi_conservative_advancement`](super::toi_conservative_advancement), with the distance
+/// evaluated by `path`, from fraction `from`, up to which the shapes are known to stay farther
+/// apart than the target (zero: from the start, which is then classified).
+///
+/// Out of line, so that its stack frame (the per-query `Frame` among it) is set up only for
+/// the queries that reach it, not for the ground queries the segment's line answers alone.
+#[inline(never)]
+pub(super) fn advance(
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    options: &ToiOptions,
+    path: Path,
+    from: Real,
+) -> Toi {
+    let ma = Mover::new(a, sweep_a);
+    let mb = Mover::new(b, sweep_b);
+    let tolerance = options.tolerance();
+    let mut target = options.target_separation();
+    let mut convergence = tolerance;
+    let Some((enter, end, close_start)) = open(&ma, &mb, options, target, tolerance, from) else {
+        return Toi::Separated;
+    };
+
+    let mut t = enter;
+    // Not an `Option<Frame>`: moving the frame into one would copy it.
+    let mut frame = Frame::new(&ma, &mb);
+    let fits = Frame::fits(ma.core, mb.core);
+    if fits {
+        frame.load(&ma, &mb);
+    }
+    let mut eval = Evaluator::new(&ma, &mb, fits.then_some(&mut frame), path);
+    let mut now = eval.distance_at(&ma, &mb, t);
+    if close_start {
+        let (pose_a, pose_b) = (ma.pose_at(t), mb.pose_at(t));
+        // GJK is exact for separated cores and cheap; only overlapping cores need the exact
+        // signed distance (to classify how deep they are).
+        if now.cores_overlap {
+            let exact = distance(a, &pose_a, b, &pose_b);
+            now.distance = exact.distance;
+            now.normal = exact.normal;
+            now.point_a = exact.point_a;
+            now.point_b = exact.point_b;
+        }
+        if now.distance < -tolerance {
+            return Toi::Overlapping;
+        }
+        if now.distance <= target + tolerance {
+            // The relative motion of the touching points over the step decides, through the
+            // same rule as the closed forms (robust when the distance is of rounding size).
+            let relative_motion = mb.point_velocity(&now.point_b) - ma.point_velocity(&now.point_a);
+            if crate::distance::approaches_from_touch(
+                a,
+                &pose_a,
+                b,
+                &pose_b,
+                &relative_motion,
+                tolerance,
+            ) {
+                return hit(0.0, now.point_a, now.point_b, now.normal);
+            }
+            // Parting or sliding: only a later approach closer than the start by more than the
+            // tolerance is an impact (the closed forms allow the same drift while sliding).
+            target = now.distance - tolerance;
+            convergence = 0.5 * tolerance;
+            eval.sliding = true;
+        }
+    } else if let Some(toi) = arrived(t, &now, target, convergence, &ma, &mb) {
+        // Where the bounding circles first meet, a shape that fills its circle (a disc) is
+        // already there.
+        return toi;
+    }
+
+    let bounds = Bounds {
+        relative: ma.displacement - mb.displacement,
+        spin: ma.rotation_speed() + mb.rotation_speed(),
+        half_curvature: 0.5 * (ma.curvature() + mb.curvature()),
+        offset: ma.radius + mb.radius + target,
+    };
+    let mut previous_gap = Real::INFINITY;
+    for _ in 1..options.max_iterations() {
+        let gap = now.distance - target;
+        let mu = bounds.relative.dot(&now.normal) + bounds.spin;
+        if mu <= 0.0 {
+            return Toi::Separated;
+        }
+        let linear = gap / mu;
+        // The curved bounds only ever lengthen the step: a linear step past the end already
+        // proves the shapes stay apart.
+        if t + linear > end {
+            return Toi::Separated;
+        }
+        let curved = eval.curved_step(
+            &ma,
+            &mb,
+            &now.normal,
+            &bounds,
+            end - t,
+            gap > 0.5 * previous_gap,
+        );
+        let next = t + linear.max(curved);
+        previous_gap = gap;
+        if next > end {
+            return Toi::Separated;
+        }
+        t = next;
+        now = eval.distance_at(&ma, &mb, t);
+        if let Some(toi) = arrived(t, &now, target, convergence, &ma, &mb) {
+            return toi;
+        }
+    }
+    Toi::NotConverged { safe_fraction: t }
+}
+
+/// The hit at `t` if the shapes are within `convergence` of the target there.
+#[inline(always)]
+fn arrived(
+    t: Real,
+    now: &GjkOutput,
+    target: Real,
+    convergence: Real,
+    a: &Mover<'_>,
+    b: &Mover<'_>,
+) -> Option<Toi> {
+    if now.cores_overlap {
+        return Some(overlapping_cores(t, a, b));
+    }
+    (now.distance - target <= convergence).then(|| hit(t, now.point_a, now.point_b, now.normal))
+}
+
+/// The hit at `t` where GJK found the cores touching. Only rounding can bring the cores
+/// together before the target is reached; the exact distance still gives a usable normal and
+/// point. Kept out of line: it is rare, and inlined it kept `arrived` from being inlined.
+#[cold]
+#[inline(never)]
+fn overlapping_cores(t: Real, a: &Mover<'_>, b: &Mover<'_>) -> Toi {
+    let d = distance(a.shape, &a.pose_at(t), b.shape, &b.pose_at(t));
+    hit(t, d.point_a, d.point_b, d.normal)
+}
+
+fn hit(t: Real, point_a: Point, point_b: Point, normal: Vector) -> Toi {
+    Toi::Hit(Hit {
+        fraction: t,
+        point: nalgebra::center(&point_a, &point_b),
+        normal,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fused path against the generic one: the same question answered with different
+    //! rounding, so the same answers to rounding, and neither later than the oracle.
+
+    use super::*;
+    use impact_geometry::ConvexPolygon;
+    use impact_testkit::SplitMix64;
+    use impact_testkit::audit::{
+        Verdict, random_rotating_case, rotating_case_with, skinny_box_case,
+    };
+
+    /// Both paths on one case: the fused answer, and whether it differs from the generic one
+    /// by more than rounding (a different kind of answer, or fractions apart by more than
+    /// 1e-9; an iteration's decision can flip on a rounding-size difference, rarely).
+    fn both(c: &impact_testkit::audit::Case, options: &ToiOptions) -> (Toi, bool) {
+        let fused = advance(
+            &c.a,
+            &c.sweep_a,
+            &c.b,
+            &c.sweep_b,
+            options,
+            Path::Fused,
+            0.0,
+        );
+        let generic = advance(
+            &c.a,
+            &c.sweep_a,
+            &c.b,
+            &c.sweep_b,
+            options,
+            Path::Generic,
+            0.0,
+        );
+        let differs = match (fused, generic) {
+            (Toi::Hit(f), Toi::Hit(g)) => (f.fraction - g.fraction).abs() > 1e-9,
+            (Toi::NotConverged { safe_fraction: f }, Toi::NotConverged { safe_fraction: g }) => {
+                (f - g).abs() > 1e-9
+            }
+            (Toi::Separated, Toi::Separated) | (Toi::Overlapping, Toi::Overlapping) => false,
+            _ => true,
+        };
+        (fused, differs)
+    }
+
+    /// Over seeded rotating sweeps of every pair of shape kinds (all of whose cores fit the
+    /// fused path) and of boxes, skinny boxes and hexagons, the fused path agrees with the
+    /// generic path to rounding and is never later than the dense-sampling oracle. A fused
+    /// path that measured a wrong distance would report hits later than the oracle (too long
+    /// a distance) or disagree with the generic path (any error larger than rounding).
+    #[test]
+    fn fused_path_matches_generic_path_and_oracle() {
+        let options = ToiOptions::default();
+        let mut rng = SplitMix64::new(0xF05E_D0CA);
+        let mut shapes = SplitMix64::new(0x5EED_0B0C);
+        let mut polygon = |kind: usize| -> Shape {
+            match kind {
+                0 => ConvexPolygon::rectangle(shapes.range(0.1, 1.0), shapes.range(0.1, 1.0)),
+                1 => ConvexPolygon::rectangle(shapes.range(0.5, 2.0), shapes.range(0.025, 0.1)),
+                _ => ConvexPolygon::regular(6, shapes.range(0.3, 1.5)),
+            }
+            .expect("valid polygon")
+            .into()
+        };
+        let n = 3000;
+        let (mut fused_cases, mut hits, mut differ) = (0, 0, 0);
+        for i in 0..n {
+            let c = if i % 2 == 0 {
+                random_rotating_case(&mut rng)
+            } else {
+                let (a, b) = (polygon(i % 3), polygon((i / 3) % 3));
+                rotating_case_with(a, b, &mut rng)
+            };
+            fused_cases += usize::from(Frame::fits(c.a.core(), c.b.core()));
+            let (toi, differs) = both(&c, &options);
+            differ += usize::from(differs);
+            hits += usize::from(matches!(toi, Toi::Hit(_)));
+            let (oracle, verdict) = c.audit(&toi, &options, 200);
+            assert!(
+                matches!(verdict, Verdict::Agree | Verdict::GaveUp),
+                "case {i}: {verdict:?}, fused {toi:?}, oracle {oracle:?}\n{c:?}"
+            );
+        }
+        assert_eq!(
+            fused_cases, n,
+            "every generated pair should take the fused path"
+        );
+        assert!(
+            hits > n / 4,
+            "only {hits} hits: the cases no longer exercise contact"
+        );
+        assert!(
+            differ * 1000 <= n,
+            "{differ} of {n} answers differ from the generic path by more than rounding"
+        );
+    }
+
+    /// Box2D's spinning plank over ground (a polygon against a long segment), both paths.
+    #[test]
+    fn fused_path_matches_generic_path_on_skinny_box() {
+        let options = ToiOptions::default();
+        let mut differ = 0;
+        for i in 0..500 {
+            let c = skinny_box_case(2.06 + 1.5 * i as Real / 500.0, 0.0148 * i as Real);
+            let (toi, differs) = both(&c, &options);
+            differ += usize::from(differs);
+            let (_, verdict) = c.audit(&toi, &options, 200);
+            assert_eq!(verdict, Verdict::Agree, "case {i}: fused {toi:?}\n{c:?}");
+        }
+        assert!(differ <= 1, "{differ} answers differ from the generic path");
+    }
+}

@@ -1,0 +1,132 @@
+//! The pairs the contact solver holds in a step, as the CCD steppers ask about them: whether
+//! the solver holds a pair at all (asked for every neighbour a plan meets, so kept per slot
+//! rather than searched for), its manifold's normal (the side each body belongs on), and
+//! whether its targets closed in past what a soft contact gives under a load, in which case
+//! the solver did not hold it and its meeting is planned like any other pair's.
+
+use impact_geometry::{Isometry, Point, Real, Vector};
+use impact_solver::{BodySet, ContactPair};
+
+/// The pairs of slots the contact solver holds in a step, listed by their smaller slot.
+///
+/// A plan asks whether the solver holds a pair for every neighbour it meets: a binary
+/// search over the whole contact pairs (a few hundred bytes each) misses the cache at
+/// every probe in a large world, where this reads one slot's few partners.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct HeldPairs {
+    /// Per slot, and one past the last: where its partners start in `partners`.
+    start: Vec<u32>,
+    /// The larger slot of each pair, grouped by the smaller.
+    partners: Vec<u32>,
+    /// The pairs kept by the last rebuild, (smaller slot, larger slot): its storage, reused
+    /// from step to step.
+    kept: Vec<(u32, u32)>,
+}
+
+impl HeldPairs {
+    /// Lists the pairs of `contacts` (in any order).
+    #[cfg(test)]
+    pub fn rebuild(&mut self, contacts: &[ContactPair]) {
+        self.rebuild_where(contacts, |_| true);
+    }
+
+    /// Lists the pairs of `contacts` (in any order) that pass `keep`, asked once each.
+    pub fn rebuild_where(&mut self, contacts: &[ContactPair], keep: impl Fn(&ContactPair) -> bool) {
+        self.kept.clear();
+        self.kept
+            .extend(contacts.iter().filter(|c| keep(c)).map(|c| {
+                let (a, b) = (c.a.index, c.b.index);
+                if a < b { (a, b) } else { (b, a) }
+            }));
+        let slots = self.kept.iter().map(|&(lo, _)| lo as usize + 1).max();
+        self.start.clear();
+        self.start.resize(slots.unwrap_or(0) + 1, 0);
+        for &(lo, _) in &self.kept {
+            self.start[lo as usize + 1] += 1;
+        }
+        for i in 1..self.start.len() {
+            self.start[i] += self.start[i - 1];
+        }
+        self.partners.clear();
+        self.partners.resize(self.kept.len(), 0);
+        // Filled from each slot's start, which moves one place along per partner (and
+        // ends at the next slot's start, where the counting put it).
+        for &(lo, hi) in &self.kept {
+            let at = &mut self.start[lo as usize];
+            self.partners[*at as usize] = hi;
+            *at += 1;
+        }
+        // Each start now holds the next slot's: shifted back by one place.
+        self.start.rotate_right(1);
+        self.start[0] = 0;
+    }
+
+    /// Whether the pair of slots `x` and `y` (either order) is listed.
+    pub fn holds(&self, x: u32, y: u32) -> bool {
+        let (lo, hi) = if x < y { (x, y) } else { (y, x) };
+        let lo = lo as usize;
+        match (self.start.get(lo), self.start.get(lo + 1)) {
+            (Some(&from), Some(&to)) => self.partners[from as usize..to as usize].contains(&hi),
+            _ => false,
+        }
+    }
+}
+
+/// Whether the contact solver's targets bring the pair of `c` together along its normal, at
+/// one of its points, by more than the separation the manifold had there plus a slack (the
+/// larger of `tolerance` and a quarter of the smaller body's bounding radius): a contact the
+/// soft solver did not hold. `start` holds the poses at the start of the step by slot; the
+/// bodies are at their targets.
+pub(crate) fn closes_in(
+    bodies: &BodySet,
+    start: &[Option<Isometry>],
+    c: &ContactPair,
+    tolerance: Real,
+) -> bool {
+    let (Some(a), Some(b)) = (bodies.get(c.a), bodies.get(c.b)) else {
+        return false;
+    };
+    let (Some(Some(start_a)), Some(Some(start_b))) =
+        (start.get(c.a.index as usize), start.get(c.b.index as usize))
+    else {
+        return false;
+    };
+    // Soft contacts close in a little under a load and push out again: only a quarter of
+    // the smaller body's bounding radius beyond that counts.
+    let slack = tolerance.max(
+        0.25 * a
+            .shape()
+            .bounding_radius(&a.local_center())
+            .min(b.shape().bounding_radius(&b.local_center())),
+    );
+    // How far the material point at `at` moved over the step.
+    let moved =
+        |from: &Isometry, to: &Isometry, at: Point| to * from.inverse_transform_point(&at) - at;
+    c.manifold.points().iter().any(|p| {
+        let (at_a, at_b) = (p.point, p.point - c.offset);
+        let closing = (moved(start_a, a.pose(), at_a) - moved(start_b, b.pose(), at_b))
+            .dot(&c.manifold.normal);
+        closing > p.separation.max(0.0) + slack
+    })
+}
+
+/// The contact of the pair of slots `x` and `y`, in either order, in `contacts` (sorted by
+/// the slots of `a`, then `b`, as the world builds them), if it is there.
+pub(crate) fn held_contact(contacts: &[ContactPair], x: u32, y: u32) -> Option<&ContactPair> {
+    let key = if x < y { (x, y) } else { (y, x) };
+    let i = contacts
+        .binary_search_by(|c| (c.a.index, c.b.index).cmp(&key))
+        .ok()?;
+    Some(&contacts[i])
+}
+
+/// The manifold normal of the pair of slots `x` and `y` in `contacts` (sorted as for
+/// [`held_contact`]), turned to point from `x` toward `y`; `None` if the pair is not there.
+pub(crate) fn held_normal(contacts: &[ContactPair], x: u32, y: u32) -> Option<Vector> {
+    let c = held_contact(contacts, x, y)?;
+    Some(if c.a.index == x {
+        c.manifold.normal
+    } else {
+        -c.manifold.normal
+    })
+}

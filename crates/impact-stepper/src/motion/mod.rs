@@ -1,0 +1,106 @@
+//! Motion shared by the CCD steppers: the course a body is credited with over a step, which
+//! bodies are checked, and the contact solver's pairs as the steppers judge them.
+//!
+//! Both CCD steppers rebuild each body's motion as the straight sweep from its start pose to
+//! the contact solver's target (the solver's substeps make the real path piecewise; only the
+//! two poses are certain), and both, with the world, must agree on which bodies are fast:
+//! what they share is here, so that the answers cannot drift apart. The solver's pairs are
+//! judged in three files: `held` (which pairs the solver holds, and whether it held them),
+//! `pushed_through` (the net that catches a pair the soft solver pushed through each other)
+//! and `as_one` (the motion such a pair leaves with).
+
+mod as_one;
+mod held;
+mod pushed_through;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use as_one::move_pair_as_one;
+pub(crate) use held::{HeldPairs, closes_in, held_contact, held_normal};
+pub(crate) use pushed_through::{pushed_through, turned_round};
+
+use core::f64::consts::TAU;
+use impact_geometry::{Aabb, Isometry, Real, Sweep};
+use impact_solver::{BodyHandle, RigidBody};
+
+/// The motion of `body` from `start` to its current pose over `dt`, as a constant-velocity
+/// sweep about the centre of mass, or `None` if it cannot be built (non-finite values).
+pub(crate) fn rebuilt_sweep(body: &RigidBody, start: &Isometry, dt: Real) -> Option<Sweep> {
+    let end = body.pose();
+    let lc = body.local_center();
+    let linvel = (end * lc - start * lc) / dt;
+    let angvel = if end.rotation == start.rotation {
+        0.0
+    } else {
+        let wrapped = (start.rotation.inverse() * end.rotation).angle();
+        // Whole turns the wrapped angle may have lost, judged by the end angular velocity.
+        let turns = ((body.angvel() * dt - wrapped) / TAU).round();
+        let delta = if turns.is_finite() {
+            wrapped + turns * TAU
+        } else {
+            wrapped
+        };
+        delta / dt
+    };
+    Sweep::new(*start, lc, linvel, angvel, dt).ok()
+}
+
+/// Whether every bound of `aabb` is finite.
+pub(crate) fn is_finite(aabb: &Aabb) -> bool {
+    aabb.mins.x.is_finite()
+        && aabb.mins.y.is_finite()
+        && aabb.maxs.x.is_finite()
+        && aabb.maxs.y.is_finite()
+}
+
+/// Whether `body` is a *fast* CCD body this step: a dynamic body with the CCD flag whose
+/// motion bound over the step, at its start velocities and `gravity` (its length), exceeds
+/// `threshold` bounding radii. Both CCD steppers check such a body on their own and tell the
+/// world so through [`Stepper::contact_reach`](crate::Stepper::contact_reach), before the
+/// step; the stepper and the world must agree, so they share this.
+pub(crate) fn fast_ccd_body(threshold: Real, body: &RigidBody, gravity: Real, dt: Real) -> bool {
+    if !(body.is_dynamic() && body.ccd()) {
+        return false;
+    }
+    let r = body.shape().bounding_radius(&body.local_center());
+    moves_past_threshold(
+        threshold,
+        (body.linvel().norm() + gravity * dt, body.angvel()),
+        r,
+        dt,
+    )
+}
+
+/// Whether a body of bounding radius `r`, moving at `speed` and turning at `angvel`
+/// (`(speed, angvel)`), covers more than `threshold` bounding radii in `dt`: the test of a
+/// fast body, at its start velocities ([`fast_ccd_body`]) or on a course the contact solver
+/// gave it (`FirstTimeOfImpact`'s kicked bodies).
+pub(crate) fn moves_past_threshold(
+    threshold: Real,
+    (speed, angvel): (Real, Real),
+    r: Real,
+    dt: Real,
+) -> bool {
+    speed * dt + angvel.abs() * dt * r > threshold * r
+}
+
+/// The pose `body` (of `handle`) had at the start of the step: `start`'s, by slot, or where it
+/// is for a body without one.
+pub(super) fn start_pose(
+    start: &[Option<Isometry>],
+    handle: BodyHandle,
+    body: &RigidBody,
+) -> Isometry {
+    start
+        .get(handle.index as usize)
+        .copied()
+        .flatten()
+        .unwrap_or(*body.pose())
+}
+
+/// Where a body is at `t` seconds into the step on a course `(t0, sweep)`: the course that
+/// started at `t0` with `sweep` (of duration from `t0` to the end of the step).
+#[inline]
+pub(crate) fn pose_on_course((t0, sweep): (Real, Sweep), t: Real) -> Isometry {
+    sweep.pose_at((t - t0) / sweep.dt())
+}

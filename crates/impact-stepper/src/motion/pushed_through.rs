@@ -1,0 +1,202 @@
+//! The pushed-through net: whether the contact solver's targets put a pair it held on
+//! opposite sides of where its manifold had them.
+//!
+//! Soft contacts can push a body through a zero-thickness segment under a load (a disc at
+//! the bottom of a pile hit from above), and no time of impact sees it: the pair overlaps at
+//! the start. Both CCD steppers ask this of the solver's pairs of a CCD body and stop such a
+//! pair where it was. The test judges a side by the closest-point normal, seen from the body
+//! that turned less, and by whether a centre of mass went through the other body's shape on
+//! its path in that body's own frame; both are needed, for the reasons each function gives.
+
+use super::{rebuilt_sweep, start_pose};
+use crate::domain::translated;
+use core::f64::consts::PI;
+use impact_geometry::{Isometry, Point, Real, Segment, Shape, Vector, cross};
+use impact_narrowphase::distance;
+use impact_narrowphase::toi::moving_points::moving_circles;
+use impact_solver::{BodySet, ContactPair, RigidBody};
+
+/// Whether the contact solver's targets put the pair of `c`, one of them a dynamic CCD body,
+/// on opposite sides of where its manifold had them: the closest-point normal at the targets
+/// turned by more than 90 degrees, and either the shapes are still within `reach` or one
+/// body's centre of mass, seen from the other body, went through that body's shape on its
+/// way (the pair was pushed clean through). A pair that only turned, such as a body that slid
+/// round the end of a segment, is left alone. `start` holds the poses at the start of the
+/// step, by slot, and `dt` is the step.
+///
+/// Soft contacts can push a body through a zero-thickness segment under a load (a disc at
+/// the bottom of a pile hit by another from above): this is the safety net that stops such a
+/// body where it was. It costs a distance query per contact of a CCD body that moved, and two
+/// more when the normal turned round; the guarantee is for CCD bodies, and a query per
+/// resting contact of every other body (a pyramid's) would buy nothing.
+pub(crate) fn pushed_through(
+    bodies: &BodySet,
+    start: &[Option<Isometry>],
+    c: &ContactPair,
+    reach: Real,
+    dt: Real,
+) -> bool {
+    let (Some(a), Some(b)) = (bodies.get(c.a), bodies.get(c.b)) else {
+        return false;
+    };
+    if !(a.is_dynamic() && a.ccd() || b.is_dynamic() && b.ccd()) {
+        return false;
+    }
+    let (a0, b0) = (start_pose(start, c.a, a), start_pose(start, c.b, b));
+    if a0 == *a.pose() && b0 == *b.pose() {
+        return false;
+    }
+    let (a1, b1) = (*a.pose(), translated(b.pose(), &c.offset));
+    // Through a zero-thickness segment, a centre of mass that crossed it is through,
+    // whichever way the closest-point normal turned: a stick pressed across a segment near
+    // its end overlaps it sideways, its normal not turned round.
+    match (a.shape(), b.shape()) {
+        (_, Shape::Segment(segment))
+            if may_cross(segment, (&translated(&b0, &c.offset), &b1), (a, &a0, &a1))
+                && centre_went_through((a, &a0), (b, &b0), &c.offset, dt) =>
+        {
+            return true;
+        }
+        (Shape::Segment(segment), _)
+            if may_cross(segment, (&a0, &a1), (b, &translated(&b0, &c.offset), &b1))
+                && centre_went_through((b, &b0), (a, &a0), &-c.offset, dt) =>
+        {
+            return true;
+        }
+        _ => {}
+    }
+    let end = distance(a.shape(), &a1, b.shape(), &b1);
+    if !turned_round(end.normal, c.manifold.normal, (a, &a0, &a1), (b, &b0, &b1)) {
+        return false;
+    }
+    end.distance < reach
+        || centre_went_through((a, &a0), (b, &b0), &c.offset, dt)
+        || centre_went_through((b, &b0), (a, &a0), &-c.offset, dt)
+}
+
+/// Whether the centre of mass of `body` (from `start` to `end`) can have crossed `segment`
+/// (at `from` and `to`, the same pose for a segment that does not move): `false` only when
+/// the segment stood still and the centre stayed strictly on one side of its line.
+fn may_cross(
+    segment: &Segment,
+    (from, to): (&Isometry, &Isometry),
+    (body, start, end): (&RigidBody, &Isometry, &Isometry),
+) -> bool {
+    if from != to {
+        return true;
+    }
+    let (p, q) = (from * segment.a(), from * segment.b());
+    let side = |c: Point| cross(&(q - p), &(c - p));
+    let (s0, s1) = (
+        side(start * body.local_center()),
+        side(end * body.local_center()),
+    );
+    !(s0 > 0.0 && s1 > 0.0 || s0 < 0.0 && s1 < 0.0)
+}
+
+/// Whether the normal `end` of a pair at the end of the step (from `a` toward `b`) points
+/// against its normal `start` at the start, seen from the body of the pair that turned less
+/// over the step (`a0` to `a1`, `b0` to `b1`; a disc about its centre of mass counts as not
+/// turning, whatever its angle says): a pair that turns together (two bodies moving as one,
+/// spinning at hundreds of radians per second) turns its normal round in the world without
+/// either body changing side, and a body that spins alone against a wall turns its own
+/// frame, not the wall's.
+pub(crate) fn turned_round(
+    end: Vector,
+    start: Vector,
+    (a, a0, a1): (&RigidBody, &Isometry, &Isometry),
+    (b, b0, b1): (&RigidBody, &Isometry, &Isometry),
+) -> bool {
+    let turn = |body: &RigidBody, from: &Isometry, to: &Isometry| {
+        let round = matches!(body.shape(), Shape::Circle(c) if c.center() == body.local_center());
+        if round {
+            impact_geometry::Rotation::identity()
+        } else {
+            to.rotation * from.rotation.inverse()
+        }
+    };
+    let (turn_a, turn_b) = (turn(a, a0, a1), turn(b, b0, b1));
+    let turn = if turn_a.angle().abs() <= turn_b.angle().abs() {
+        turn_a
+    } else {
+        turn_b
+    };
+    (turn.inverse() * end).dot(&start) < 0.0
+}
+
+/// Whether the centre of mass of `x` went through `y`'s shape over the step, both moving
+/// from their `start` poses to their current ones as [`rebuilt_sweep`] has them over `dt`,
+/// `y` translated by `offset`: the path of that centre seen from `y`'s own frame, where `y`
+/// stands still. The centre moves on a straight line (a sweep turns a body about it), so the
+/// path bends only as `y` turns: a polyline with a vertex at least every sixteenth of a half
+/// turn of `y` (at most 64 pieces), and a straight line when `y` does not turn or is a disc
+/// about its own centre of mass.
+///
+/// Neither a straight path in `y`'s frame (a disc spinning half a turn while another was
+/// pushed through it saw that one's path from its far side at both ends) nor a straight path
+/// relative to `y`'s centre against `y` at a fixed orientation (two bodies turning together
+/// at 550 rad/s, moving as one after an impact, drew a chord through each other while their
+/// sweeps only drew apart) is the path `x` took.
+pub(super) fn centre_went_through(
+    (x, x0): (&RigidBody, &Isometry),
+    (y, y0): (&RigidBody, &Isometry),
+    offset: &Vector,
+    dt: Real,
+) -> bool {
+    let Some(sweep_y) = rebuilt_sweep(y, y0, dt) else {
+        // Not a finite motion: the safe answer is the one that stops the pair.
+        return true;
+    };
+    let (from, to) = (x0 * x.local_center(), x.pose() * x.local_center());
+    let round = matches!(y.shape(), Shape::Circle(c) if c.center() == y.local_center());
+    let turn = if round {
+        0.0
+    } else {
+        sweep_y.angvel().abs() * dt
+    };
+    let pieces = (turn / (PI / 16.0)).ceil().clamp(1.0, 64.0) as usize;
+    let (y_from, y_to) = (
+        y0 * y.local_center() + offset,
+        y.pose() * y.local_center() + offset,
+    );
+    let seen = |k: usize| {
+        let s = k as Real / pieces as Real;
+        let centre = from + (to - from) * s;
+        if round {
+            // Any orientation of a disc about its centre is the start one.
+            y.local_center() + (centre - (y_from + (y_to - y_from) * s))
+        } else {
+            translated(&sweep_y.pose_at(s), offset).inverse_transform_point(&centre)
+        }
+    };
+    // A piece that keeps out of `y`'s bounding disc cannot meet its shape: most do, where a
+    // pair only slid past each other, and the test is a fraction of a distance query.
+    let (centre, reach) = (
+        y.local_center(),
+        y.shape().bounding_radius(&y.local_center()),
+    );
+    let clear = |a: Point, b: Point| moving_circles(a, b, reach, centre, centre, 0.0).is_none();
+    let mut last = seen(0);
+    for k in 1..=pieces {
+        let next = seen(k);
+        if clear(last, next) {
+            last = next;
+            continue;
+        }
+        let Ok(path) = Segment::new(last, next) else {
+            last = next;
+            continue;
+        };
+        let through = distance(
+            &path.into(),
+            &Isometry::identity(),
+            y.shape(),
+            &Isometry::identity(),
+        );
+        if through.distance <= 0.0 {
+            return true;
+        }
+        last = next;
+    }
+    false
+}

@@ -1,0 +1,185 @@
+//! The search of [`MotionClamping`](super::MotionClamping): which bodies are checked, the
+//! box of every body's motion over the step, and the pairs whose boxes meet with a checked
+//! body in them; and the net under the contact solver's pairs.
+//!
+//! The candidates of all checked bodies come from one pair search over every body's motion
+//! box (a sort and sweep along the axis on which the boxes overlap least; in a periodic
+//! domain the wrapped cells of `grid`), not from a broadphase query per body: the world's
+//! broadphase knows the other bodies only by the boxes of their start velocities, and a tree
+//! descent per fast body cost more than the whole search. The net stops a pair the soft
+//! solver pushed through each other, which no time of impact sees (the pair overlaps at the
+//! start), and sends it off moving as one body, or it is pushed through again at every step.
+
+use super::{MotionClampingSettings, Scratch, reset};
+use crate::motion::{is_finite, move_pair_as_one, moves_past_threshold, pushed_through};
+use crate::report::ClampReport;
+use impact_geometry::{Aabb, Isometry, Point, Real, Vector};
+use impact_solver::{BodyHandle, BodySet, ContactPair};
+
+impl Scratch {
+    /// Which bodies are checked (fast at the start, or a dynamic CCD body whose motion to
+    /// its target passes the velocity threshold), and the box of every body's motion: a
+    /// checked body meets a candidate only if their boxes meet (the checked one's padded by
+    /// the target separation and the tolerance).
+    pub(super) fn check_bodies(
+        &mut self,
+        settings: &MotionClampingSettings,
+        bodies: &BodySet,
+        dt: Real,
+        report: &mut ClampReport,
+    ) {
+        let pad = settings.toi.target_separation() + settings.toi.tolerance();
+        let slots = self.sweeps.len();
+        reset(&mut self.boxes, slots, None);
+        reset(&mut self.handles, slots, None);
+        reset(&mut self.checked, slots, false);
+        reset(&mut self.earliest, slots, 1.0);
+        for (handle, body) in bodies.iter() {
+            let slot = handle.index as usize;
+            let Some(sweep) = self.sweeps[slot] else {
+                continue;
+            };
+            let checked = self.fast[slot]
+                || body.is_dynamic()
+                    && body.ccd()
+                    && moves_past_threshold(
+                        settings.threshold_radii_per_step,
+                        (sweep.linvel().norm(), sweep.angvel()),
+                        body.shape().bounding_radius(&body.local_center()),
+                        dt,
+                    );
+            let mut aabb = Aabb::swept(body.shape(), &sweep);
+            if checked {
+                report.checked_bodies += 1;
+                aabb = aabb.inflated(pad);
+            }
+            if !is_finite(&aabb) {
+                // A box that overflows (a body at an absurd distance): a checked body does
+                // not move unchecked.
+                if checked {
+                    self.clamps.push((handle, 0.0));
+                }
+                continue;
+            }
+            self.boxes[slot] = Some(aabb);
+            self.handles[slot] = Some(handle);
+            self.checked[slot] = checked;
+        }
+    }
+
+    /// The net under the contact solver's pairs (see [`pushed_through`]): a pair of
+    /// `contacts` it pushed through each other stays where it was (its dynamic bodies
+    /// clamped at 0) and leaves moving as one body.
+    pub(super) fn stop_pushed_through(
+        &mut self,
+        settings: &MotionClampingSettings,
+        bodies: &mut BodySet,
+        contacts: &[ContactPair],
+        dt: Real,
+        report: &mut ClampReport,
+    ) {
+        let pad = settings.toi.target_separation() + settings.toi.tolerance();
+        let scratch = self;
+        // A contact the solver held must not end on the far side, which no time of impact
+        // sees (the pair overlaps at the start): both bodies stay where they were. A pair
+        // apart at the start is the time of impact's when one of its bodies is checked: it
+        // stops that body at the contact instead of where it was. A pair of bodies neither
+        // of which is checked is the solver's alone, apart or not: a pile pressing a slow
+        // stick onto a segment it was still a centimetre above pushed it through the floor
+        // of the tumbling rain (seed 1, step 47).
+        let checked = |h: BodyHandle| scratch.checked.get(h.index as usize) == Some(&true);
+        for c in contacts {
+            let dynamic = |h: BodyHandle| bodies.get(h).is_some_and(|b| b.is_dynamic());
+            let timed = c.manifold.min_separation() > pad && (checked(c.a) || checked(c.b));
+            // Two dynamic bodies already inside each other at the start (a pair the solver
+            // pushes apart) have no side to be pushed through from; nor have two that move
+            // as one at the start (the net's own answer to a pair pushed through): the
+            // solver's straight courses from their start poses do not keep a pair that turns
+            // about its common centre together, and found it pushed through again at every
+            // step (two sticks turning together at 167 rad/s hung in mid-air).
+            let inside = dynamic(c.a)
+                && dynamic(c.b)
+                && (c.manifold.min_separation() < -settings.toi.tolerance()
+                    || moving_as_one(
+                        bodies,
+                        (&scratch.start_velocity, &scratch.start),
+                        c,
+                        settings.toi.tolerance() / dt,
+                    ));
+            if !timed && !inside && pushed_through(bodies, &scratch.start, c, pad, dt) {
+                report.crossings_stopped += 1;
+                for handle in [c.a, c.b] {
+                    if bodies.get(handle).is_some_and(|b| b.is_dynamic()) {
+                        scratch.clamps.push((handle, 0.0));
+                    }
+                }
+                // Clamped with the velocities that pushed them through, the pair is pushed
+                // through again at the next step: in the tumbling rain, 20 to 30 of 1,000
+                // bodies hung in mid-air that way (see `move_pair_as_one`).
+                move_pair_as_one(bodies, &scratch.start, c);
+            }
+        }
+    }
+
+    /// Every pair of motion boxes that meet with a checked body in it, into `candidates`:
+    /// through the grid's wrapped cells with the domain's `period`, by a sort and sweep
+    /// without one.
+    pub(super) fn find_candidates(&mut self, period: Option<Vector>) {
+        let scratch = self;
+        scratch.candidates.clear();
+        {
+            let (checked, candidates) = (&scratch.checked, &mut scratch.candidates);
+            let mut found = |x: u32, y: u32, shift: Vector| {
+                if checked[x as usize] {
+                    candidates.push((x, y, shift));
+                }
+                if checked[y as usize] {
+                    candidates.push((y, x, -shift));
+                }
+            };
+            match period {
+                // Images of boxes across the period: the grid's wrapped cells find them.
+                Some(_) => {
+                    scratch.grid.build(&scratch.boxes, Point::origin(), period);
+                    scratch
+                        .grid
+                        .pairs(&scratch.boxes, &mut scratch.found, found);
+                }
+                None => scratch
+                    .sweep
+                    .pairs(&scratch.boxes, |x, y| found(x, y, Vector::zeros())),
+            }
+        }
+    }
+}
+
+/// Whether the bodies of `c` had, at the start of the step (`velocities` and `poses`, by
+/// slot), one rigid motion to within `speed` at its manifold points (world units per second)
+/// and the same angular velocity.
+fn moving_as_one(
+    bodies: &BodySet,
+    (velocities, poses): (&[(Vector, Real)], &[Option<Isometry>]),
+    c: &ContactPair,
+    speed: Real,
+) -> bool {
+    let (a, b) = (c.a.index as usize, c.b.index as usize);
+    let (Some(&(va, wa)), Some(&(vb, wb))) = (velocities.get(a), velocities.get(b)) else {
+        return false;
+    };
+    let (Some(Some(pa)), Some(Some(pb)), Some(body_a), Some(body_b)) =
+        (poses.get(a), poses.get(b), bodies.get(c.a), bodies.get(c.b))
+    else {
+        return false;
+    };
+    let (ca, cb) = (
+        pa * body_a.local_center(),
+        pb * body_b.local_center() + c.offset,
+    );
+    let at =
+        |v: Vector, w: Real, centre: Point, p: &Point| v + impact_geometry::perp(&(p - centre)) * w;
+    wa == wb
+        && c.manifold
+            .points()
+            .iter()
+            .all(|p| (at(vb, wb, cb, &p.point) - at(va, wa, ca, &p.point)).norm() <= speed)
+}

@@ -1,0 +1,435 @@
+//! [`World`]: bodies, a broadphase and a stepper, advanced one step at a time.
+//!
+//! This file holds the world itself and everything a caller does between steps: creating,
+//! removing, moving and reading bodies, and the settings. The step's pipeline (broadphase,
+//! narrowphase, stepper, and the bookkeeping that makes a failed step change nothing) is in
+//! `step`, with what it reports; snapshots are in `snapshot`. The split follows what a
+//! reader comes for: the API of bodies changes rarely and reads top to bottom, the step is
+//! one pipeline with its own invariants.
+
+use crate::domain::PeriodicImages;
+use crate::error::{WorldError, finite_vector};
+use crate::events::CollisionEvent;
+use crate::first_toi::FirstTimeOfImpact;
+use crate::settings::WorldSettings;
+use crate::stepper::Stepper;
+use impact_broadphase::{Broadphase, ProxyId, RTreeBroadphase};
+use impact_geometry::{Aabb, Isometry, Real, Vector};
+use impact_solver::{
+    BodyHandle, BodySet, ContactCache, ContactPair, RigidBody, RigidBodyDef, SolverScratch,
+};
+
+#[cfg(feature = "serde")]
+mod snapshot;
+mod step;
+
+pub use step::{AdvanceReport, StepReport};
+
+/// Buffers reused from step to step; they hold no state between steps.
+#[derive(Debug, Clone, Default)]
+struct Scratch {
+    moved: Vec<(ProxyId, Aabb)>,
+    /// Per body slot: linear velocity, an upper bound of `|w| r` (the speed a point of the
+    /// body gains from its rotation), and the bounding radius `r` about the centre of mass.
+    motion: Vec<(Vector, Real, Real)>,
+    contacts: Vec<ContactPair>,
+    /// The stepper writes the events here; swapped into `World::events` on success.
+    events: Vec<CollisionEvent>,
+    removed: Vec<BodyHandle>,
+    /// Periodic domains: the step's wrapped queries, the candidates of one query, and every
+    /// candidate pair as (smaller slot, larger slot, period counts of the larger's image).
+    images: Option<PeriodicImages>,
+    candidates: Vec<ProxyId>,
+    periodic_pairs: Vec<(u32, u32, i8, i8)>,
+    /// The sides of this step's segment contacts, becoming [`World::sides`] if it succeeds.
+    sides: Vec<(BodyHandle, BodyHandle, Vector)>,
+    /// Every body's pose and velocities, and the contact cache, as the stepper found them:
+    /// put back if the step leaves a body that is not finite.
+    before: Vec<(BodyHandle, Isometry, Vector, Real)>,
+    cache_before: ContactCache,
+    /// The contact solver's arrays, lent to the stepper in every step's
+    /// [`StepContext`](crate::StepContext).
+    solver: SolverScratch,
+}
+
+/// A 2D physics world: rigid bodies, a broadphase `B` and a [`Stepper`] `S`.
+///
+/// Both stages are type parameters with defaults; swapping either is one line:
+/// `World::<BruteForce, MotionClamping>::new(settings)`. The defaults are
+/// [`RTreeBroadphase`] and [`FirstTimeOfImpact`], the stepper that loses no time.
+///
+/// # One step
+/// [`World::step`] runs, each stage in a `tracing` span with its counts:
+/// 1. **broadphase**: each body's swept box over `dt` ([`Aabb::swept`] of
+///    [`RigidBody::sweep`]), padded by `settings.speculative_distance + |g| dt^2` so pairs
+///    that gravity brings within the speculative margin are candidates too, goes to
+///    [`Broadphase::update_batch`]; candidate pairs come back sorted. A body the stepper
+///    only needs close contacts of ([`Stepper::contact_reach`]: [`FirstTimeOfImpact`]'s
+///    fast CCD bodies, whose impacts it finds on its own) gives its box at the start pose,
+///    padded by that reach, instead;
+/// 2. **narrowphase**: a manifold per candidate pair with a dynamic body, up to
+///    `speculative_distance + (relative speed + |g| dt) dt`, where the relative speed bounds
+///    how fast any point of one body approaches any point of the other; the second term
+///    stops at the smaller body's bounding radius unless the stepper follows the pair past
+///    it ([`Stepper::speculates_past_size`]). Pairs of static or kinematic bodies are
+///    skipped. A contact with a zero-thickness segment that overlaps, and whose normal
+///    turned round since the last step, is taken on the side it had
+///    ([`contact_manifold_on_side`](impact_narrowphase::contact_manifold_on_side)): a body
+///    pressed past half its thickness is nearer the far side, and the solver would push it
+///    the rest of the way;
+/// 3. **stepper**: [`Stepper::advance`] with the manifolds (for
+///    [`Discrete`](crate::Discrete), the solver's whole soft step: gravity, contacts,
+///    positions).
+///
+/// Stages 1 and 2 are skipped when the stepper says it does not need them
+/// ([`Stepper::needs_world_pass`]; [`FirstTimeOfImpact`]'s disc path for a periodic gas of
+/// free discs): the stepper then gets no manifolds, and the broadphase keeps the boxes of
+/// the last step that used it until the next one does.
+///
+/// # Determinism
+/// Bodies live in a [`BodySet`] (slot order), proxies are named by body slot, pairs come
+/// sorted from the broadphase, and the warm-starting cache is a sorted vector: the same calls
+/// give bit-identical worlds, whatever the broadphase.
+#[derive(Debug, Clone)]
+pub struct World<B: Broadphase = RTreeBroadphase, S: Stepper = FirstTimeOfImpact> {
+    settings: WorldSettings,
+    bodies: BodySet,
+    broadphase: B,
+    stepper: S,
+    cache: ContactCache,
+    /// The normal (from the first body toward the second) of each contact with a
+    /// zero-thickness segment at the last step, sorted by the pair: which side of the segment
+    /// the other body is on. A body pressed into a segment past half its thickness (a stick
+    /// under a pile) is nearer the far side, and the exact manifold's normal turns round; the
+    /// contact keeps its side instead
+    /// ([`contact_manifold_on_side`](impact_narrowphase::contact_manifold_on_side)).
+    sides: Vec<(BodyHandle, BodyHandle, Vector)>,
+    /// Body of each proxy, by proxy index (= body slot).
+    proxies: Vec<Option<BodyHandle>>,
+    time: Real,
+    steps: u64,
+    accumulator: Real,
+    /// The collision events of the last successful step.
+    events: Vec<CollisionEvent>,
+    scratch: Scratch,
+}
+
+impl<B: Broadphase + Default, S: Stepper + Default> World<B, S> {
+    /// An empty world with a default broadphase and stepper.
+    ///
+    /// # Errors
+    /// As [`WorldSettings::validate`].
+    pub fn new(settings: WorldSettings) -> Result<Self, WorldError> {
+        Self::with_parts(settings, B::default(), S::default())
+    }
+}
+
+impl<B: Broadphase, S: Stepper> World<B, S> {
+    /// An empty world with the given broadphase (which must be empty: the world names its
+    /// proxies) and stepper.
+    ///
+    /// # Errors
+    /// As [`WorldSettings::validate`];
+    /// [`WorldError::OutOfRange`] naming `broadphase.len` if the broadphase is not empty.
+    pub fn with_parts(
+        settings: WorldSettings,
+        broadphase: B,
+        stepper: S,
+    ) -> Result<Self, WorldError> {
+        settings.validate()?;
+        if !broadphase.is_empty() {
+            return Err(WorldError::OutOfRange {
+                field: "broadphase.len".to_owned(),
+                value: broadphase.len() as Real,
+                expected: "0 (the world names the proxies)",
+            });
+        }
+        Ok(Self {
+            settings,
+            bodies: BodySet::new(),
+            broadphase,
+            stepper,
+            cache: ContactCache::new(),
+            sides: Vec::new(),
+            proxies: Vec::new(),
+            time: 0.0,
+            steps: 0,
+            accumulator: 0.0,
+            events: Vec::new(),
+            scratch: Scratch::default(),
+        })
+    }
+
+    /// The settings.
+    #[inline]
+    pub fn settings(&self) -> &WorldSettings {
+        &self.settings
+    }
+
+    /// Replaces the settings.
+    ///
+    /// # Errors
+    /// As [`WorldSettings::validate`]; the world is unchanged.
+    pub fn set_settings(&mut self, settings: WorldSettings) -> Result<(), WorldError> {
+        settings.validate()?;
+        if settings.domain != self.settings.domain {
+            // Every body must fit the new domain before any is moved into it.
+            for (_, body) in self.bodies.iter() {
+                settings
+                    .domain
+                    .check_fits(&proxy_box(body, "body")?, "body.aabb")?;
+            }
+        }
+        self.settings = settings;
+        self.wrap_bodies();
+        Ok(())
+    }
+
+    /// Moves every body whose origin left a periodic domain back into it by whole periods.
+    fn wrap_bodies(&mut self) {
+        let domain = self.settings.domain;
+        if !domain.is_periodic() {
+            return;
+        }
+        for (_, body) in self.bodies.iter_mut() {
+            let pose = domain.wrap_pose(body.pose());
+            if pose != *body.pose() {
+                let ok = body.set_pose(pose);
+                debug_assert!(ok.is_ok(), "a wrapped finite pose is valid");
+            }
+        }
+    }
+
+    /// Sets gravity (world units per second squared).
+    ///
+    /// # Errors
+    /// [`WorldError::NotFinite`] naming `gravity.x` or `gravity.y`; the world is unchanged.
+    pub fn set_gravity(&mut self, gravity: Vector) -> Result<(), WorldError> {
+        finite_vector("gravity", &gravity)?;
+        self.settings.gravity = gravity;
+        Ok(())
+    }
+
+    /// Validates `def`, adds the body and its broadphase proxy (the box of its shape at its
+    /// pose), and returns its handle. In a periodic domain the body's origin is first moved
+    /// into the domain by whole periods.
+    ///
+    /// # Errors
+    /// The body's validation error ([`WorldError::Solver`] naming `body.*`),
+    /// [`WorldError::NotFinite`] naming `body.aabb` if the shape's box at that pose
+    /// overflows, or [`WorldError::OutOfRange`] naming `body.aabb.width` or `.height` if the
+    /// domain is periodic and the body is wider or taller than half of it; the world is
+    /// unchanged.
+    pub fn create_body(&mut self, def: RigidBodyDef) -> Result<BodyHandle, WorldError> {
+        let mut body = RigidBody::new(def)?;
+        if self.settings.domain.is_periodic() {
+            body.set_pose(self.settings.domain.wrap_pose(body.pose()))?;
+        }
+        let aabb = proxy_box(&body, "body")?;
+        self.settings.domain.check_fits(&aabb, "body.aabb")?;
+        let handle = self.bodies.insert_body(body);
+        let proxy = ProxyId(handle.index);
+        if let Err(e) = self.broadphase.insert(proxy, aabb) {
+            // Unreachable with a finite box: the proxy of a free slot is always free. Undo
+            // the insertion rather than keep a body the broadphase does not know.
+            self.bodies.remove(handle);
+            return Err(e.into());
+        }
+        if self.proxies.len() <= proxy.index() {
+            self.proxies.resize(proxy.index() + 1, None);
+        }
+        self.proxies[proxy.index()] = Some(handle);
+        Ok(handle)
+    }
+
+    /// Removes the body, its proxy and its cached contact impulses, and returns it.
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`] naming `handle` if it is stale or foreign; the world is
+    /// unchanged.
+    pub fn remove_body(&mut self, handle: BodyHandle) -> Result<RigidBody, WorldError> {
+        let body = self.bodies.remove(handle).ok_or(WorldError::UnknownBody {
+            field: "handle".to_owned(),
+            handle,
+        })?;
+        let proxy = ProxyId(handle.index);
+        // The proxy exists for every live body; ignoring a failure here would only mean the
+        // world's own bookkeeping was already broken.
+        let removed = self.broadphase.remove(proxy);
+        debug_assert!(removed.is_ok(), "every body has a proxy");
+        self.proxies[proxy.index()] = None;
+        self.forget_contacts(handle);
+        Ok(body)
+    }
+
+    /// The body, or `None` if the handle is stale or foreign.
+    #[inline]
+    pub fn body(&self, handle: BodyHandle) -> Option<&RigidBody> {
+        self.bodies.get(handle)
+    }
+
+    /// The body, or [`WorldError::UnknownBody`] naming `handle`.
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`] if the handle is stale or foreign.
+    pub fn try_body(&self, handle: BodyHandle) -> Result<&RigidBody, WorldError> {
+        self.bodies.get(handle).ok_or(WorldError::UnknownBody {
+            field: "handle".to_owned(),
+            handle,
+        })
+    }
+
+    /// The body, mutably, or `None` if the handle is stale or foreign. Its setters validate
+    /// their input ([`RigidBody::set_linvel`], ...). Its box in the broadphase follows at the
+    /// next step; after moving a body by hand (a teleport), prefer [`World::set_pose`], which
+    /// also forgets its warm-starting impulses.
+    #[inline]
+    pub fn body_mut(&mut self, handle: BodyHandle) -> Option<&mut RigidBody> {
+        self.bodies.get_mut(handle)
+    }
+
+    /// Moves the body to `pose` (a teleport; in a periodic domain, wrapped into it) and
+    /// forgets its cached contact impulses, which belonged to contacts at the old place.
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`] naming `handle`, the body's validation error naming
+    /// `body.pose`, or in a periodic domain [`WorldError::OutOfRange`] naming
+    /// `body.aabb.width` or `.height` if the body turned to that pose is wider or taller than
+    /// half the domain; the world is unchanged.
+    pub fn set_pose(&mut self, handle: BodyHandle, pose: Isometry) -> Result<(), WorldError> {
+        let domain = self.settings.domain;
+        let body = self.bodies.get_mut(handle).ok_or(WorldError::UnknownBody {
+            field: "handle".to_owned(),
+            handle,
+        })?;
+        let old = *body.pose();
+        body.set_pose(domain.wrap_pose(&pose))?;
+        let fits = proxy_box(body, "body").and_then(|aabb| domain.check_fits(&aabb, "body.aabb"));
+        if let Err(e) = fits {
+            let ok = body.set_pose(old);
+            debug_assert!(ok.is_ok(), "the old pose was valid");
+            return Err(e);
+        }
+        self.forget_contacts(handle);
+        Ok(())
+    }
+
+    /// Drops what the world remembers of `handle`'s contacts: warm-start impulses and the
+    /// sides of its segment contacts.
+    fn forget_contacts(&mut self, handle: BodyHandle) {
+        self.cache.remove_body(handle);
+        self.sides.retain(|&(a, b, _)| a != handle && b != handle);
+    }
+
+    /// Sets the velocities of the body (linear: world units per second; angular: radians per
+    /// second, counter-clockwise).
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`] naming `handle`, or the body's validation error naming
+    /// `body.linvel` / `body.angvel`; the world is unchanged.
+    pub fn set_velocity(
+        &mut self,
+        handle: BodyHandle,
+        linvel: Vector,
+        angvel: Real,
+    ) -> Result<(), WorldError> {
+        let body = self.bodies.get_mut(handle).ok_or(WorldError::UnknownBody {
+            field: "handle".to_owned(),
+            handle,
+        })?;
+        body.set_velocity(linvel, angvel)?;
+        Ok(())
+    }
+
+    /// Every body with its handle, in slot order: the order depends only on the sequence of
+    /// creations and removals.
+    pub fn bodies(&self) -> impl Iterator<Item = (BodyHandle, &RigidBody)> + '_ {
+        self.bodies.iter()
+    }
+
+    /// The body set.
+    #[inline]
+    pub fn body_set(&self) -> &BodySet {
+        &self.bodies
+    }
+
+    /// How many bodies the world holds.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Whether the world holds no body.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.bodies.is_empty()
+    }
+
+    /// The broadphase.
+    #[inline]
+    pub fn broadphase(&self) -> &B {
+        &self.broadphase
+    }
+
+    /// The stepper.
+    #[inline]
+    pub fn stepper(&self) -> &S {
+        &self.stepper
+    }
+
+    /// The stepper, mutably (to change its settings between steps).
+    #[inline]
+    pub fn stepper_mut(&mut self) -> &mut S {
+        &mut self.stepper
+    }
+
+    /// The warm-starting impulses kept from the last step.
+    #[inline]
+    pub fn contact_cache(&self) -> &ContactCache {
+        &self.cache
+    }
+
+    /// Simulated time (seconds): the sum of the `dt` of every successful step.
+    #[inline]
+    pub fn time(&self) -> Real {
+        self.time
+    }
+
+    /// How many steps succeeded.
+    #[inline]
+    pub fn step_count(&self) -> u64 {
+        self.steps
+    }
+
+    /// The collision events of the last successful step, in time order: each impact the
+    /// stepper resolved inside the step, with its absolute time, fraction of the step,
+    /// bodies, point, normal, approach speed and impulse. Only
+    /// [`FirstTimeOfImpact`] resolves impacts inside a step;
+    /// the other steppers record none.
+    #[inline]
+    pub fn events(&self) -> &[CollisionEvent] {
+        &self.events
+    }
+}
+
+/// The box of `body`'s shape at its pose, for its broadphase proxy.
+///
+/// # Errors
+/// [`WorldError::NotFinite`] naming `{field}.aabb.*` if the box overflows.
+pub(crate) fn proxy_box(body: &RigidBody, field: &str) -> Result<Aabb, WorldError> {
+    let aabb = body.shape().aabb(body.pose());
+    for (name, value) in [
+        ("aabb.mins.x", aabb.mins.x),
+        ("aabb.mins.y", aabb.mins.y),
+        ("aabb.maxs.x", aabb.maxs.x),
+        ("aabb.maxs.y", aabb.maxs.y),
+    ] {
+        if !value.is_finite() {
+            return Err(WorldError::NotFinite {
+                field: format!("{field}.{name}"),
+                value,
+            });
+        }
+    }
+    Ok(aabb)
+}

@@ -1,0 +1,521 @@
+//! The step of [`World`]: the pipeline of [`World::step_with`] (broadphase, narrowphase,
+//! stepper), the fixed-step clock of [`World::advance`], and what each reports.
+//!
+//! The pipeline keeps two promises a caller relies on. A step that fails changes nothing a
+//! later step reads: the bodies and the warm-starting cache are kept as the stepper found them
+//! and put back if it leaves a body that is not finite, which is why the step copies them
+//! first. And a periodic domain is invisible to the stages: bodies are wrapped only before
+//! and after the step, and pairs across a side come from a second query of the broadphase
+//! with the box translated by a period, each pair carrying the translation of its second
+//! body's image (see `docs/architecture.md`, "Periodic domains").
+
+use super::World;
+use crate::domain::{PeriodicImages, shifted, translated};
+use crate::error::{WorldError, non_negative, positive};
+use crate::events::{ImpactHook, NoHook};
+use crate::stepper::{StepContext, StepPreview, Stepper};
+use impact_broadphase::{Broadphase, ProxyId, ProxyPair};
+use impact_geometry::{Aabb, Real, Shape, Vector};
+use impact_narrowphase::{contact_manifold, contact_manifold_on_side};
+use impact_solver::{BodyHandle, BodySet, ContactPair};
+use tracing::field::Empty;
+
+/// What one [`World::step`] did, for tracing, events and tests.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StepReport<R> {
+    /// Proxies in the broadphase (one per body).
+    pub proxies: usize,
+    /// Proxies whose fat box changed this step (left its fat box, or shrank a lot).
+    pub moved_proxies: usize,
+    /// Candidate pairs the broadphase reported.
+    pub pairs: usize,
+    /// Candidate pairs skipped because neither body is dynamic (static or kinematic on both
+    /// sides: nothing can respond to the contact).
+    pub skipped_pairs: usize,
+    /// Non-empty contact manifolds given to the stepper.
+    pub manifolds: usize,
+    /// Contact points over those manifolds.
+    pub contact_points: usize,
+    /// Collision events the stepper recorded (see [`World::events`]).
+    pub events: usize,
+    /// Bodies the impact hook removed during the step, in the order it removed them; they
+    /// are gone from the world when the step returns.
+    pub removed: Vec<BodyHandle>,
+    /// The stepper's own report.
+    pub stepper: R,
+}
+
+/// What one [`World::advance`] did.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AdvanceReport<R> {
+    /// Fixed steps taken.
+    pub steps: usize,
+    /// Simulated time dropped because `max_steps` was reached (seconds): the world fell
+    /// behind real time and gave up catching up rather than spiral into ever longer frames.
+    pub dropped_time: Real,
+    /// The time left in the accumulator as a fraction of `fixed_dt`, in `[0, 1)`: how far
+    /// between the last and the next step the caller's clock is, for interpolating what is
+    /// drawn.
+    pub alpha: Real,
+    /// The report of the last step taken, if any.
+    pub last: Option<StepReport<R>>,
+}
+
+impl<B: Broadphase, S: Stepper> World<B, S> {
+    /// Advances the world by `dt` seconds: broadphase, narrowphase, then the stepper (see
+    /// [`World`]). The same as [`World::step_with`] with a hook that does nothing.
+    ///
+    /// # Errors
+    /// As [`World::step_with`].
+    pub fn step(&mut self, dt: Real) -> Result<StepReport<S::Report>, WorldError> {
+        self.step_with(dt, &mut NoHook)
+    }
+
+    /// Advances the world by `dt` seconds, calling `hook` at each impact the stepper resolves
+    /// inside the step (the mid-frame loop of Colp's ECSE write-up): the hook may change
+    /// velocities, remove bodies or turn their collisions off for the rest of the step, and the
+    /// stepper re-plans exactly the bodies it touched. Bodies it removed are removed from the
+    /// world (body, proxy, cached contacts) before this returns and listed in
+    /// [`StepReport::removed`].
+    ///
+    /// ```
+    /// use impact_broadphase::BruteForce;
+    /// use impact_geometry::{Circle, Isometry, Segment, Point, Vector};
+    /// use impact_solver::RigidBodyDef;
+    /// use impact_stepper::{FirstTimeOfImpact, Impact, World, WorldSettings};
+    ///
+    /// let mut world =
+    ///     World::<BruteForce, FirstTimeOfImpact>::new(WorldSettings::with_gravity(Vector::zeros()))?;
+    /// let wall = world.create_body(RigidBodyDef::fixed(
+    ///     Segment::new(Point::new(1.0, -1.0), Point::new(1.0, 1.0))?.into(),
+    /// ))?;
+    /// let bullet = world.create_body(
+    ///     RigidBodyDef::new(Circle::new(0.05)?.into()).linvel(Vector::new(600.0, 0.0)).ccd(true),
+    /// )?;
+    /// // The bullet is destroyed where it first hits something.
+    /// let report = world.step_with(1.0 / 60.0, &mut |impact: &mut Impact<'_>| {
+    ///     let _ = impact.remove_body(bullet);
+    /// })?;
+    /// assert_eq!(report.removed, [bullet]);
+    /// assert!(world.body(bullet).is_none() && world.body(wall).is_some());
+    /// assert_eq!(world.events().len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`WorldError::NotPositive`] or [`WorldError::NotFinite`] naming `dt`;
+    /// [`WorldError::Broadphase`] if a body's swept box overflows (a body at an absurd
+    /// distance or speed); the stepper's error; [`WorldError::NotFinite`] naming
+    /// `bodies[i].pose.x` (or `.y`, `.rotation.re`, `.rotation.im`, `linvel.x`, `linvel.y`,
+    /// `angvel`) if the step would leave that body not finite (a scene whose masses or
+    /// speeds take the solver's arithmetic past the range of `f64`). After an error the
+    /// bodies, the cache, the time and the step count are unchanged; only the broadphase's
+    /// fat boxes may have grown, which changes no answer a step relies on (false positives
+    /// are allowed there). A hook called during a failed step has run (its own effects
+    /// outside the world stay).
+    pub fn step_with(
+        &mut self,
+        dt: Real,
+        hook: &mut dyn ImpactHook,
+    ) -> Result<StepReport<S::Report>, WorldError> {
+        positive("dt", dt)?;
+        let span = tracing::debug_span!(
+            "world.step",
+            dt,
+            proxies = Empty,
+            moved_proxies = Empty,
+            pairs = Empty,
+            manifolds = Empty,
+            contact_points = Empty,
+            events = Empty,
+            removed = Empty
+        )
+        .entered();
+        let mut report = StepReport::<S::Report>::default();
+        // Bodies moved out by hand since the last step come back first; a no-op otherwise.
+        self.wrap_bodies();
+        let pass = self.stepper.needs_world_pass(&StepPreview {
+            bodies: &self.bodies,
+            gravity: self.settings.gravity,
+            domain: &self.settings.domain,
+            dt,
+            speculative_distance: self.settings.speculative_distance,
+            inert_hook: hook.is_inert(),
+        });
+        self.update_broadphase(dt, pass, &mut report)?;
+        if pass {
+            self.build_contacts(dt, &mut report);
+        } else {
+            self.scratch.contacts.clear();
+        }
+        span.record("proxies", report.proxies);
+        span.record("moved_proxies", report.moved_proxies);
+        span.record("pairs", report.pairs);
+        span.record("manifolds", report.manifolds);
+        span.record("contact_points", report.contact_points);
+
+        let stepper_span = tracing::debug_span!("stepper", manifolds = report.manifolds).entered();
+        self.scratch.events.clear();
+        self.scratch.removed.clear();
+        self.scratch.before.clear();
+        self.scratch.before.extend(
+            self.bodies
+                .iter()
+                .map(|(h, b)| (h, *b.pose(), b.linvel(), b.angvel())),
+        );
+        self.scratch.cache_before.clone_from(&self.cache);
+        report.stepper = self.stepper.advance(StepContext {
+            bodies: &mut self.bodies,
+            broadphase: &mut self.broadphase,
+            proxies: &self.proxies,
+            contacts: &self.scratch.contacts,
+            cache: &mut self.cache,
+            solver_scratch: &mut self.scratch.solver,
+            gravity: self.settings.gravity,
+            solver: &self.settings.solver,
+            dt,
+            time: self.time,
+            events: &mut self.scratch.events,
+            hook,
+            removed: &mut self.scratch.removed,
+            periodic: self.scratch.images,
+        })?;
+        drop(stepper_span);
+        if let Some(error) = first_not_finite(&self.bodies) {
+            self.put_back();
+            return Err(error);
+        }
+        self.wrap_bodies();
+        core::mem::swap(&mut self.events, &mut self.scratch.events);
+        if pass {
+            core::mem::swap(&mut self.sides, &mut self.scratch.sides);
+        } else {
+            self.sides.clear();
+        }
+        report.events = self.events.len();
+        for i in 0..self.scratch.removed.len() {
+            let handle = self.scratch.removed[i];
+            if self.remove_body(handle).is_ok() {
+                report.removed.push(handle);
+            }
+        }
+        span.record("events", report.events);
+        span.record("removed", report.removed.len());
+        self.time += dt;
+        self.steps += 1;
+        Ok(report)
+    }
+
+    /// Puts every body's pose and velocities, and the contact cache, back as the stepper
+    /// found them (`Scratch::before`): a step that fails after the stepper ran changes
+    /// nothing a later step reads but the broadphase's fat boxes.
+    fn put_back(&mut self) {
+        for &(handle, pose, linvel, angvel) in &self.scratch.before {
+            if let Some(body) = self.bodies.get_mut(handle) {
+                let ok = body.set_pose(pose).and(body.set_velocity(linvel, angvel));
+                debug_assert!(ok.is_ok(), "the state the step started from was valid");
+            }
+        }
+        core::mem::swap(&mut self.cache, &mut self.scratch.cache_before);
+    }
+
+    /// Advances the world by `elapsed` seconds of real time in fixed steps of `fixed_dt`,
+    /// keeping the remainder in an accumulator for the next call (the "fix your timestep"
+    /// loop). At most `max_steps` steps are taken; if more were due, the world has fallen
+    /// behind and the excess whole steps are dropped and reported, so one slow frame cannot
+    /// make every following frame slower.
+    ///
+    /// # Errors
+    /// [`WorldError`] naming `elapsed` (negative or not finite), `fixed_dt` (not positive and
+    /// finite) or `max_steps` (zero); nothing is changed then. A step that fails stops the
+    /// loop with its error: the steps before it stay taken and their time leaves the
+    /// accumulator; the failed step's time stays in it.
+    pub fn advance(
+        &mut self,
+        elapsed: Real,
+        fixed_dt: Real,
+        max_steps: usize,
+    ) -> Result<AdvanceReport<S::Report>, WorldError> {
+        non_negative("elapsed", elapsed)?;
+        positive("fixed_dt", fixed_dt)?;
+        if max_steps == 0 {
+            return Err(WorldError::OutOfRange {
+                field: "max_steps".to_owned(),
+                value: 0.0,
+                expected: "at least 1",
+            });
+        }
+        self.accumulator += elapsed;
+        // Elapsed times that add up to whole steps (2.5 steps, then half a step) leave the
+        // accumulator an ulp short of `fixed_dt` after rounding; a step that is due to within
+        // a billionth of its length is taken, and the accumulator never goes negative.
+        let due = fixed_dt * (1.0 - 1e-9);
+        let mut out = AdvanceReport::default();
+        while self.accumulator >= due && out.steps < max_steps {
+            out.last = Some(self.step(fixed_dt)?);
+            self.accumulator = (self.accumulator - fixed_dt).max(0.0);
+            out.steps += 1;
+        }
+        if self.accumulator >= due {
+            // Whole steps by the same tolerance as above, so 56 steps' worth drops 56 steps.
+            let whole = (self.accumulator / fixed_dt * (1.0 + 1e-9)).floor();
+            let keep = (self.accumulator - whole * fixed_dt).max(0.0);
+            out.dropped_time = self.accumulator - keep;
+            self.accumulator = keep;
+        }
+        out.alpha = self.accumulator / fixed_dt;
+        Ok(out)
+    }
+
+    /// The time waiting in [`World::advance`]'s accumulator (seconds).
+    #[inline]
+    pub fn accumulated_time(&self) -> Real {
+        self.accumulator
+    }
+
+    /// Stage 1: every body's swept box to the broadphase; nothing without `pass` (the
+    /// stepper needs no world pass, and has checked that the boxes fit a periodic domain).
+    fn update_broadphase(
+        &mut self,
+        dt: Real,
+        pass: bool,
+        report: &mut StepReport<S::Report>,
+    ) -> Result<(), WorldError> {
+        let _span = tracing::trace_span!("broadphase", proxies = self.bodies.len()).entered();
+        let g = self.settings.gravity.norm();
+        // Gravity moves a dynamic body up to |g| dt^2 further than its start velocity says
+        // (semi-implicit Euler applies it before moving); the speculative base is added so a
+        // pair that ends the step just apart still gets its speculative contact.
+        let pad = self.settings.speculative_distance + g * dt * dt;
+        let scratch = &mut self.scratch;
+        scratch.moved.clear();
+        scratch.motion.clear();
+        scratch.images = PeriodicImages::new(&self.settings.domain);
+        if !pass {
+            report.proxies = self.broadphase.len();
+            return Ok(());
+        }
+        for (handle, body) in self.bodies.iter() {
+            let sweep = body.sweep(dt)?;
+            let swept = || Aabb::swept(body.shape(), &sweep).inflated(pad);
+            let reach = self.stepper.contact_reach(body, g, dt, pad);
+            let aabb = match reach {
+                Some(reach) => body.shape().aabb(body.pose()).inflated(reach),
+                None => swept(),
+            };
+            if let Some(images) = &mut scratch.images {
+                // Boxes wider than half a period could meet a body through two images at
+                // once, or its own; the minimum image would no longer be the whole answer.
+                // The step is refused by the swept box even when the broadphase gets less:
+                // the stepper's own search covers the body's motion.
+                let swept = if reach.is_some() { swept() } else { aabb };
+                if !images.fits(&swept) {
+                    return Err(WorldError::OutOfRange {
+                        field: "dt".to_owned(),
+                        value: dt,
+                        expected: "short enough that no body sweeps a box wider than half the periodic domain",
+                    });
+                }
+                images.cover(&aabb);
+            }
+            scratch.moved.push((ProxyId(handle.index), aabb));
+            let slot = handle.index as usize;
+            if scratch.motion.len() <= slot {
+                scratch.motion.resize(slot + 1, (Vector::zeros(), 0.0, 0.0));
+            }
+            let size = body.shape().bounding_radius(&body.local_center());
+            let spin = if sweep.angvel() == 0.0 {
+                0.0
+            } else {
+                sweep.angvel().abs() * size
+            };
+            scratch.motion[slot] = (sweep.linvel(), spin, size);
+        }
+        report.moved_proxies = self.broadphase.update_batch(&scratch.moved)?;
+        report.proxies = self.broadphase.len();
+        Ok(())
+    }
+
+    /// Stage 2: a manifold per candidate pair with a dynamic body; in a periodic domain,
+    /// against the image of the pair's second body that it meets through.
+    fn build_contacts(&mut self, dt: Real, report: &mut StepReport<S::Report>) {
+        let span = tracing::trace_span!("narrowphase", pairs = Empty, manifolds = Empty).entered();
+        let g = self.settings.gravity.norm();
+        let base = self.settings.speculative_distance;
+        self.scratch.periodic_pairs.clear();
+        let images = self.scratch.images;
+        // A periodic world takes its pairs, the broadphase's among them, from
+        // `periodic_pairs`; an unbounded one straight from the broadphase.
+        let pairs: &[ProxyPair] = match &images {
+            Some(images) => {
+                self.find_periodic_pairs(images);
+                &[]
+            }
+            None => self.broadphase.overlapping_pairs(),
+        };
+        let size = images.map_or_else(Vector::zeros, |images| images.size());
+        let scratch = &mut self.scratch;
+        let sides = &self.sides;
+        scratch.contacts.clear();
+        scratch.sides.clear();
+        report.pairs = pairs.len() + scratch.periodic_pairs.len();
+        let direct = pairs.iter().map(|p| (p.a.0, p.b.0, Vector::zeros()));
+        let across = scratch.periodic_pairs.iter().map(|&(a, b, kx, ky)| {
+            let offset = Vector::new(Real::from(kx) * size.x, Real::from(ky) * size.y);
+            (a, b, offset)
+        });
+        for (ia, ib, offset) in direct.chain(across) {
+            let (Some(ha), Some(hb)) = (
+                self.proxies.get(ia as usize).copied().flatten(),
+                self.proxies.get(ib as usize).copied().flatten(),
+            ) else {
+                debug_assert!(false, "every proxy names a body");
+                continue;
+            };
+            let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
+                debug_assert!(false, "every proxy names a live body");
+                continue;
+            };
+            if !a.is_dynamic() && !b.is_dynamic() {
+                report.skipped_pairs += 1;
+                continue;
+            }
+            let (va, sa, size_a) = scratch.motion[ha.index as usize];
+            let (vb, sb, size_b) = scratch.motion[hb.index as usize];
+            // An upper bound on how fast any point of one body approaches any point of the
+            // other: relative centre speed plus what each rotation adds at its rim.
+            let speed = (vb - va).norm() + sa + sb;
+            let closing = (speed + g * dt) * dt;
+            let speculative = if self.stepper.speculates_past_size(a, b) {
+                base + closing
+            } else {
+                base + closing.min(size_a.min(size_b))
+            };
+            let pose_b = translated(b.pose(), &offset);
+            let mut manifold =
+                contact_manifold(a.shape(), a.pose(), b.shape(), &pose_b, speculative);
+            if manifold.is_empty() {
+                continue;
+            }
+            if matches!(a.shape(), Shape::Segment(_)) || matches!(b.shape(), Shape::Segment(_)) {
+                // Overlapping, and the normal turned round since the last step: pressed past
+                // the middle, not gone round an end (that turns it a little at a time).
+                if manifold.min_separation() < 0.0
+                    && let Some(side) = side_of(sides, ha, hb)
+                    && manifold.normal.dot(&side) < 0.0
+                    && let Some(kept) = contact_manifold_on_side(
+                        a.shape(),
+                        a.pose(),
+                        b.shape(),
+                        &pose_b,
+                        side,
+                        speculative,
+                    )
+                    && !kept.is_empty()
+                {
+                    manifold = kept;
+                }
+                scratch.sides.push((ha, hb, manifold.normal));
+            }
+            report.contact_points += manifold.points().len();
+            scratch.contacts.push(ContactPair {
+                a: ha,
+                b: hb,
+                manifold,
+                offset,
+            });
+        }
+        // The pairs come sorted (a periodic domain's too), and so do their sides.
+        debug_assert!(scratch.sides.is_sorted_by_key(|&(a, b, _)| (a, b)));
+        report.manifolds = scratch.contacts.len();
+        span.record("pairs", report.pairs);
+        span.record("manifolds", report.manifolds);
+    }
+
+    /// The pairs of a periodic domain into `scratch.periodic_pairs`, sorted: the
+    /// broadphase's, and those that meet across a side, found by querying each box near a
+    /// side again translated by a period.
+    fn find_periodic_pairs(&mut self, images: &PeriodicImages) {
+        let size = images.size();
+        let scratch = &mut self.scratch;
+        scratch.periodic_pairs.extend(
+            self.broadphase
+                .overlapping_pairs()
+                .iter()
+                .map(|p| (p.a.0, p.b.0, 0, 0)),
+        );
+        let mut shifts = [Vector::zeros(); 8];
+        for &(proxy, aabb) in &scratch.moved {
+            let n = images.shifts(&aabb, &mut shifts);
+            for &s in &shifts[..n] {
+                if self
+                    .broadphase
+                    .query_aabb(&shifted(&aabb, &-s), &mut scratch.candidates)
+                    .is_err()
+                {
+                    debug_assert!(false, "a translate of a finite box is finite");
+                    continue;
+                }
+                // `proxy` meets the image of each candidate translated by `s`.
+                let (kx, ky) = period_counts(&s, &size);
+                for &other in &scratch.candidates {
+                    match proxy.0.cmp(&other.0) {
+                        core::cmp::Ordering::Less => {
+                            scratch.periodic_pairs.push((proxy.0, other.0, kx, ky));
+                        }
+                        core::cmp::Ordering::Greater => {
+                            scratch.periodic_pairs.push((other.0, proxy.0, -kx, -ky));
+                        }
+                        core::cmp::Ordering::Equal => {}
+                    }
+                }
+            }
+        }
+        // Both bodies of a pair across a side usually find it: once each.
+        scratch.periodic_pairs.sort_unstable();
+        scratch.periodic_pairs.dedup();
+    }
+}
+
+/// Period counts `(kx, ky)` of an image translated by `s` on a domain of `size`.
+fn period_counts(s: &Vector, size: &Vector) -> (i8, i8) {
+    ((s.x / size.x).round() as i8, (s.y / size.y).round() as i8)
+}
+
+/// The first body (in slot order) whose pose or velocities are not finite, as the error a
+/// step that left it so returns: a scene beyond the range of `f64` (a disc of radius 1e39
+/// striking others, found by the scene fuzzer) can overflow the solver's arithmetic.
+fn first_not_finite(bodies: &BodySet) -> Option<WorldError> {
+    bodies.iter().find_map(|(h, b)| {
+        let t = b.pose().translation.vector;
+        let r = b.pose().rotation;
+        let v = b.linvel();
+        [
+            ("pose.x", t.x),
+            ("pose.y", t.y),
+            ("pose.rotation.re", r.re),
+            ("pose.rotation.im", r.im),
+            ("linvel.x", v.x),
+            ("linvel.y", v.y),
+            ("angvel", b.angvel()),
+        ]
+        .into_iter()
+        .find(|(_, value)| !value.is_finite())
+        .map(|(name, value)| WorldError::NotFinite {
+            field: format!("bodies[{}].{name}", h.index),
+            value,
+        })
+    })
+}
+
+/// The remembered side of the pair `a`, `b` (see [`World::sides`]).
+fn side_of(
+    sides: &[(BodyHandle, BodyHandle, Vector)],
+    a: BodyHandle,
+    b: BodyHandle,
+) -> Option<Vector> {
+    sides
+        .binary_search_by_key(&(a, b), |&(x, y, _)| (x, y))
+        .ok()
+        .map(|i| sides[i].2)
+}

@@ -1,0 +1,51 @@
+//! # impact-testkit
+//!
+//! What impact's tests, examples, benches and fuzz targets share, and its users never call:
+//! one definition of each scene, counter, generator and check, so that a number in
+//! `docs/benchmarks.md`, a test's assertion and a fuzz finding speak of the same bodies and
+//! the same bytes. Unpublished (`publish = false`): a dev-dependency of the library crates
+//! and of the facade (for its examples and benches), and a dependency of `fuzz/`.
+//!
+//! - [`SplitMix64`]: the one seeded generator. Every scene and random case draws from it, so
+//!   a seed names the same bodies on every platform and in every crate.
+//! - [`scenes`]: whole worlds (stacks, pyramids, the bullet through paper, the rain of fast
+//!   discs and its tumbling variant, the hard-disk gas) and the counters that judge a run of
+//!   them from body positions alone, so that other engines are judged the same way:
+//!   [`TunnelCounter`](scenes::TunnelCounter) (bodies through static geometry, by
+//!   [`impact_stepper::judge`], the judge the `impact` tool's summary uses too),
+//!   [`CrossingCounter`](scenes::CrossingCounter) (discs through each other) and
+//!   [`HungCounter`](scenes::HungCounter) (bodies stopped in mid-air).
+//! - [`moving_boxes`]: boxes that move without shapes or contacts, the broadphase's tests
+//!   and benches.
+//! - [`audit`]: the dense-sampling oracle for time of impact and seeded generators of
+//!   rotating sweeps.
+//! - [`fuzzing`]: the structured inputs and invariant checks of the fuzz targets, which the
+//!   ordinary tests replay on the minimised findings of `fuzz/regressions/`.
+//!
+//! ```
+//! use impact_broadphase::RTreeBroadphase;
+//! use impact_stepper::Discrete;
+//! use impact_testkit::scenes::{self, TunnelCounter};
+//!
+//! // Without continuous collision detection, fast discs pass through the rain's segments.
+//! let scene = scenes::rain(20, 1);
+//! let (mut world, _) = scene.build::<RTreeBroadphase, Discrete>()?;
+//! let mut counter = TunnelCounter::new(&scene);
+//! for _ in 0..30 {
+//!     world.step(1.0 / 60.0)?;
+//!     counter.observe_world(&world);
+//! }
+//! assert!(counter.tunnelled() > 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod audit;
+pub mod fuzzing;
+pub mod moving_boxes;
+mod rng;
+pub mod scenes;
+
+pub use rng::SplitMix64;
