@@ -39,9 +39,9 @@ pub mod prelude {
     };
     pub use impact_narrowphase::{Hit, Toi, ToiOptions, time_of_impact};
     pub use impact_solver::{
-        BodyHandle, BodySet, BodyType, ContactCache, ContactPair, ContactSolver, ImpactSettings,
-        Impulse, Material, RigidBody, RigidBodyDef, SolverError, SolverSettings,
-        integrate_positions, integrate_velocities, resolve_impact, solve_step,
+        BodyHandle, BodySet, BodyType, CollisionFilter, ContactCache, ContactPair, ContactSolver,
+        ImpactSettings, Impulse, Material, RigidBody, RigidBodyDef, ShapeId, SolverError,
+        SolverSettings, integrate_positions, integrate_velocities, resolve_impact, solve_step,
     };
     pub use impact_stepper::{
         AdvanceReport, ClampReport, ClampedBody, CollisionEvent, Discrete, Domain, EventKind,

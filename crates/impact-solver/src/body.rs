@@ -3,6 +3,7 @@
 use crate::error::{
     SolverError, finite, finite_point, finite_vector, in_range, non_negative, positive, valid_pose,
 };
+use crate::filter::CollisionFilter;
 use crate::material::Material;
 use impact_geometry::{
     Isometry, MassProperties, Point, Real, Shape, Sweep, Vector, cross, cross_scalar_vector,
@@ -75,6 +76,17 @@ pub struct RigidBodyDef {
     pub ccd: bool,
     /// Free for the user: an id, an index, or a packed pointer-sized key (default 0).
     pub user_data: u128,
+    /// What the shape is and collides with (default: everything; see [`CollisionFilter`]).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub filter: CollisionFilter,
+    /// A sensor detects overlaps and reports them as events but never collides: no contact,
+    /// no impact, no push (default `false`).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub sensor: bool,
+    /// The contact force (newtons: the step's summed normal impulse over `dt`) above which
+    /// the shape's contacts report force events; `None` (the default) reports none.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub contact_force_threshold: Option<Real>,
 }
 
 impl RigidBodyDef {
@@ -96,6 +108,9 @@ impl RigidBodyDef {
             angular_damping: 0.0,
             ccd: false,
             user_data: 0,
+            filter: CollisionFilter::DEFAULT,
+            sensor: false,
+            contact_force_threshold: None,
         }
     }
 
@@ -199,6 +214,28 @@ impl RigidBodyDef {
         self.user_data = user_data;
         self
     }
+
+    /// Sets the shape's collision filter.
+    #[must_use]
+    pub fn filter(mut self, filter: CollisionFilter) -> Self {
+        self.filter = filter;
+        self
+    }
+
+    /// Makes the shape a sensor (or not).
+    #[must_use]
+    pub fn sensor(mut self, sensor: bool) -> Self {
+        self.sensor = sensor;
+        self
+    }
+
+    /// Sets the contact force threshold (newtons, zero or more) above which the shape's
+    /// contacts report force events.
+    #[must_use]
+    pub fn contact_force_threshold(mut self, threshold: Real) -> Self {
+        self.contact_force_threshold = Some(threshold);
+        self
+    }
 }
 
 /// A rigid body: one shape, a pose, velocities, mass properties and a material.
@@ -237,6 +274,9 @@ pub struct RigidBody {
     angular_damping: Real,
     ccd: bool,
     user_data: u128,
+    filter: CollisionFilter,
+    sensor: bool,
+    contact_force_threshold: Option<Real>,
 }
 
 impl RigidBody {
@@ -252,8 +292,9 @@ impl RigidBody {
     /// `body.density`, `body.linear_damping`, `body.angular_damping`, `body.friction`
     /// (not finite or negative), `body.restitution` (outside `[0, 1]`),
     /// `body.mass_properties.mass` / `.inertia` (not positive and finite),
-    /// `body.mass_properties.local_center` (not finite), or `body.mass` for a dynamic body
-    /// whose shape and density give zero mass.
+    /// `body.mass_properties.local_center` (not finite), `body.contact_force_threshold` (not
+    /// finite or negative), or `body.mass` for a dynamic body whose shape and density give
+    /// zero mass.
     pub fn new(def: RigidBodyDef) -> Result<Self, SolverError> {
         valid_pose("body.pose", &def.pose)?;
         finite_vector("body.linvel", &def.linvel)?;
@@ -280,6 +321,9 @@ impl RigidBody {
         let material = Material::new(restitution, friction)?;
         let linear_damping = non_negative("body.linear_damping", def.linear_damping)?;
         let angular_damping = non_negative("body.angular_damping", def.angular_damping)?;
+        if let Some(threshold) = def.contact_force_threshold {
+            non_negative("body.contact_force_threshold", threshold)?;
+        }
 
         let props = match def.mass_properties {
             Some(p) => {
@@ -327,6 +371,9 @@ impl RigidBody {
             angular_damping,
             ccd: def.ccd,
             user_data: def.user_data,
+            filter: def.filter,
+            sensor: def.sensor,
+            contact_force_threshold: def.contact_force_threshold,
         })
     }
 
@@ -347,6 +394,9 @@ impl RigidBody {
             angular_damping: self.angular_damping,
             ccd: self.ccd,
             user_data: self.user_data,
+            filter: self.filter,
+            sensor: self.sensor,
+            contact_force_threshold: self.contact_force_threshold,
         }
     }
 
@@ -561,6 +611,47 @@ impl RigidBody {
     #[inline]
     pub fn set_user_data(&mut self, user_data: u128) {
         self.user_data = user_data;
+    }
+
+    /// The shape's collision filter.
+    #[inline]
+    pub fn filter(&self) -> CollisionFilter {
+        self.filter
+    }
+
+    /// Sets the shape's collision filter. Pairs are filtered afresh at every step; a world
+    /// reports the contacts this ends as it does any other that ends.
+    pub fn set_filter(&mut self, filter: CollisionFilter) {
+        self.filter = filter;
+    }
+
+    /// Whether the shape is a sensor: it reports overlaps and never collides.
+    #[inline]
+    pub fn is_sensor(&self) -> bool {
+        self.sensor
+    }
+
+    /// The contact force (newtons) above which the shape's contacts report force events, if
+    /// any.
+    #[inline]
+    pub fn contact_force_threshold(&self) -> Option<Real> {
+        self.contact_force_threshold
+    }
+
+    /// Sets the contact force threshold (`None`: no force events).
+    ///
+    /// # Errors
+    /// [`SolverError`] naming `body.contact_force_threshold` if it is not finite or negative;
+    /// the body is unchanged.
+    pub fn set_contact_force_threshold(
+        &mut self,
+        threshold: Option<Real>,
+    ) -> Result<(), SolverError> {
+        if let Some(t) = threshold {
+            non_negative("body.contact_force_threshold", t)?;
+        }
+        self.contact_force_threshold = threshold;
+        Ok(())
     }
 
     /// Applies `impulse` (mass times velocity, world frame) at world position `point`,

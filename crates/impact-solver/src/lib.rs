@@ -183,6 +183,7 @@ mod body;
 mod body_set;
 mod contact;
 mod error;
+mod filter;
 mod impact;
 mod integrate;
 mod material;
@@ -196,6 +197,7 @@ pub use contact::{
     contact_tangent,
 };
 pub use error::SolverError;
+pub use filter::{CollisionFilter, ShapeId};
 pub use impact::{Impulse, resolve_impact};
 pub use integrate::{integrate_positions, integrate_velocities};
 pub use material::{Material, combine_friction, combine_restitution};
