@@ -180,6 +180,7 @@
 #![deny(missing_docs)]
 
 mod body;
+mod body_def;
 mod body_set;
 mod contact;
 mod error;
@@ -190,7 +191,8 @@ mod material;
 mod settings;
 mod solver;
 
-pub use body::{BodyType, RigidBody, RigidBodyDef};
+pub use body::RigidBody;
+pub use body_def::{BodyType, RigidBodyDef};
 pub use body_set::{BodyHandle, BodySet};
 pub use contact::{
     CacheKey, CachedImpulse, ConstraintPoint, ContactCache, ContactConstraint, ContactPair,
