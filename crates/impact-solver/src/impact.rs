@@ -1,4 +1,5 @@
-//! The single-impact resolver: one collision at the exact moment of contact (seed 003).
+//! The single-impact resolver: one collision at the exact moment of contact (the al-ro
+//! collision demo).
 
 use crate::body_set::{BodyHandle, BodySet};
 use crate::contact::contact_tangent;
@@ -61,8 +62,9 @@ pub fn resolve_impact(
 }
 
 /// Resolves one impact between bodies `a` and `b` touching at `point` (world) with unit
-/// `normal` from A toward B: the impulse of seed 003 with the contact's restitution `e`
-/// (`material`'s, or the combination of the two bodies' materials without one),
+/// `normal` from A toward B: the impulse of the al-ro collision demo with the contact's
+/// restitution `e` (`material`'s, or the combination of the two bodies' materials without
+/// one),
 ///
 /// ```text
 /// j = -(1 + e) v_rel . n / (1/m_a + 1/m_b + ((r_a x n)^2 / I_a + (r_b x n)^2 / I_b))

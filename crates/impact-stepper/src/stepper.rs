@@ -9,7 +9,8 @@ use core::fmt::Debug;
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Real, Vector};
 use impact_solver::{
-    BodyHandle, BodySet, ContactCache, ContactPair, RigidBody, SolverSettings, solve_step,
+    BodyHandle, BodySet, ContactCache, ContactPair, RigidBody, SolverScratch, SolverSettings,
+    solve_step_in,
 };
 
 /// Everything a [`Stepper`] sees of the world during one step.
@@ -41,6 +42,10 @@ pub struct StepContext<'a, B: Broadphase> {
     /// The warm-starting impulses of the previous step; the stepper replaces them with this
     /// step's.
     pub cache: &'a mut ContactCache,
+    /// Storage for the contact solver, kept by the world from step to step so that the
+    /// solver does not allocate its arrays anew every step (it holds no state: see
+    /// [`SolverScratch`]).
+    pub solver_scratch: &'a mut SolverScratch,
     /// Gravity (world units per second squared), finite.
     pub gravity: Vector,
     /// The solver's settings, validated.
@@ -227,8 +232,8 @@ pub struct StepPreview<'a> {
 }
 
 /// The baseline stepper, without continuous collision detection: the contact solver runs
-/// its whole soft step ([`solve_step`]) over the step's manifolds and every body moves to
-/// the end pose its solved velocity gives.
+/// its whole soft step ([`solve_step`](impact_solver::solve_step)) over the step's
+/// manifolds and every body moves to the end pose its solved velocity gives.
 ///
 /// Resting and slow contacts are exact enough (the speculative margin grows with the
 /// relative speed, so the solver sees a contact before two bodies meet), but a body that
@@ -261,7 +266,7 @@ impl Stepper for Discrete {
 /// step's manifolds, and every body moved to the end pose its solved velocity gives.
 ///
 /// # Errors
-/// As [`solve_step`]; nothing is changed then.
+/// As [`impact_solver::solve_step`]; nothing is changed then.
 pub(crate) fn discrete_step<B: Broadphase>(
     ctx: &mut StepContext<'_, B>,
 ) -> Result<DiscreteReport, WorldError> {
@@ -273,22 +278,23 @@ pub(crate) fn discrete_step<B: Broadphase>(
 /// leave out the contacts they answer for themselves.
 ///
 /// # Errors
-/// As [`solve_step`]; nothing is changed then.
+/// As [`impact_solver::solve_step`]; nothing is changed then.
 pub(crate) fn solve_contacts<B: Broadphase>(
     ctx: &mut StepContext<'_, B>,
     contacts: &[ContactPair],
 ) -> Result<DiscreteReport, WorldError> {
-    // `solve_step` validates everything before it changes a body, which is the
+    // `solve_step_in` validates everything before it changes a body, which is the
     // all-or-nothing behaviour the contract asks for.
-    let solver = solve_step(
+    let solver = solve_step_in(
         ctx.bodies,
         contacts,
         ctx.cache,
         ctx.gravity,
         ctx.solver,
         ctx.dt,
+        ctx.solver_scratch,
     )?;
-    Ok(DiscreteReport {
-        constraints: solver.constraints().len(),
-    })
+    let constraints = solver.constraints().len();
+    solver.recycle(ctx.solver_scratch);
+    Ok(DiscreteReport { constraints })
 }

@@ -228,7 +228,7 @@ impl Stepper for MotionClamping {
         mut ctx: StepContext<'_, B>,
     ) -> Result<ClampReport, WorldError> {
         // The settings are valid by construction; the step length was checked by the world,
-        // and `solve_step` validates the rest before changing anything.
+        // and `solve_step_in` validates the rest before changing anything.
         let dt = finite("dt", ctx.dt)?;
         let settings = self.settings;
         let scratch = &mut self.scratch;

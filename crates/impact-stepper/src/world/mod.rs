@@ -19,6 +19,7 @@ use impact_broadphase::{Broadphase, ProxyId, RTreeBroadphase};
 use impact_geometry::{Aabb, Isometry, Real, Vector};
 use impact_solver::{
     BodyHandle, BodySet, CollisionFilter, ContactCache, ContactPair, RigidBody, RigidBodyDef,
+    SolverScratch,
 };
 use std::sync::Arc;
 
@@ -54,6 +55,9 @@ struct Scratch {
     ///
     /// [`StepContext::sensor_pairs`]: crate::StepContext::sensor_pairs
     sensor_pairs: Vec<(BodyHandle, BodyHandle, Vector)>,
+    /// The contact solver's arrays, lent to the stepper in every step's
+    /// [`StepContext`](crate::StepContext).
+    solver: SolverScratch,
 }
 
 /// The user's pair hooks, kept by the world: code, not state, so not part of a snapshot.

@@ -203,6 +203,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             proxies: &self.proxies,
             contacts: &self.scratch.contacts,
             cache: &mut self.cache,
+            solver_scratch: &mut self.scratch.solver,
             gravity: self.settings.gravity,
             solver: &self.settings.solver,
             dt,
