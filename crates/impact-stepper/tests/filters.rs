@@ -1,15 +1,17 @@
 //! Invariant: collision filters and the pair hooks take out exactly the pairs they keep
 //! apart, under every stepper, and change nothing else.
 //!
-//! - Filters that let every pair collide (one filter on every body, or different categories
-//!   with full masks, which the world must check pair by pair), a pair filter that answers
+//! - Filters that let every pair collide (the default filter set on every body, one other
+//!   filter on every body, or different categories with full masks, which the world must
+//!   check pair by pair), a pair filter that answers
 //!   `true` and a pre-solve hook that changes nothing give the same bits as a world without
 //!   them, on the rain, the tumbling rain, the pyramid and the hard-disk gas (whose disc path
 //!   steps aside for them: compared with the general path).
 //! - With seeded filters (four categories, random masks, groups), at every step the
 //!   contact manifolds the world gives the stepper are exactly, bit for bit, the ones a world
-//!   without filters builds at the same poses, less the pairs the filters keep apart; no
-//!   event names such a pair.
+//!   without filters builds at the same poses, less the pairs the filters keep apart, and
+//!   each is the one `contact_manifold` gives the pair at its poses; no event names such a
+//!   pair.
 //! - Two teams that never meet (by their filters, or by a pair filter hook), sharing the
 //!   static field: each team's bodies move bit for bit as in a world without the other team
 //!   (the other team left out, or turned into sensors), events included, under every
@@ -28,8 +30,10 @@ use impact_broadphase::RTreeBroadphase;
 use impact_geometry::{
     Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Sweep, Vector,
 };
-use impact_narrowphase::{Toi, time_of_impact};
-use impact_solver::{BodyHandle, CollisionFilter, RigidBodyDef};
+use impact_narrowphase::{
+    Manifold, Toi, contact_manifold, contact_manifold_on_side, time_of_impact,
+};
+use impact_solver::{BodyHandle, CollisionFilter, ContactPair, RigidBody, RigidBodyDef};
 use impact_stepper::{
     Discrete, FirstTimeOfImpact, FirstTimeOfImpactSettings, MotionClamping, PairView,
     PreSolveContact, Stepper, World, WorldSettings,
@@ -83,6 +87,9 @@ fn allow_all_is_no_filter<S: Stepper + Default + Clone>(
     stepper: Option<S>,
 ) {
     let none = run::<S>(scene, steps, stepper.clone(), |_| None, |_| {});
+    let default = |_| Some(CollisionFilter::DEFAULT);
+    let explicit = run::<S>(scene, steps, stepper.clone(), default, |_| {});
+    assert_eq!(explicit, none, "{}: the default filter, set", scene.name);
     let one = CollisionFilter::new(1 << 5, u64::MAX);
     let same = run::<S>(scene, steps, stepper.clone(), |_| Some(one), |_| {});
     assert_eq!(same, none, "{}: one filter on every body", scene.name);
@@ -168,6 +175,7 @@ fn manifolds_are_the_unfiltered_ones<S: Stepper + Default + Clone>(scene: &Scene
     }
     let (mut kept, mut left_out) = (0, 0);
     for step in 0..40 {
+        let before = world.clone();
         let mut unfiltered = world.clone();
         for &h in &handles {
             unfiltered.set_filter(h, CollisionFilter::DEFAULT).unwrap();
@@ -189,11 +197,67 @@ fn manifolds_are_the_unfiltered_ones<S: Stepper + Default + Clone>(scene: &Scene
             "{} seed {seed} step {step}",
             scene.name
         );
+        for c in &world.stepper().contacts {
+            assert_eq!(
+                c.manifold,
+                narrowphase_manifold(&before, c),
+                "{} seed {seed} step {step}: {:?}",
+                scene.name,
+                (c.a, c.b)
+            );
+        }
         for e in world.events() {
             assert!(allowed(&world, e.a, e.b), "step {step}: {e:?}");
         }
     }
     assert!(kept > 0 && left_out > 0, "{kept} kept, {left_out} left out");
+}
+
+/// The manifold the narrowphase gives the pair of `c` in `world` before its step, as the
+/// world's pass asks it (`World`'s docs, stage 2): up to the speculative distance plus how
+/// far the pair can close over the step (the relative speed of the centres, plus each
+/// body's spin times its bounding radius, plus gravity's share), that last capped at the
+/// smaller body's bounding radius unless the stepper follows the pair past it; a contact with
+/// a segment that overlaps taken on the side it had ([`contact_manifold_on_side`]).
+fn narrowphase_manifold<S: Stepper>(world: &W<S>, c: &ContactPair) -> Manifold {
+    let (a, b) = (world.body(c.a).unwrap(), world.body(c.b).unwrap());
+    let motion = |body: &RigidBody| {
+        let sweep = body.sweep(DT).unwrap();
+        let r = body.shape().bounding_radius(&body.local_center());
+        let spin = if sweep.angvel() == 0.0 {
+            0.0
+        } else {
+            sweep.angvel().abs() * r
+        };
+        (sweep.linvel(), spin, r)
+    };
+    let ((va, sa, ra), (vb, sb, rb)) = (motion(a), motion(b));
+    let closing = ((vb - va).norm() + sa + sb + world.settings().gravity.norm() * DT) * DT;
+    let base = world.settings().speculative_distance;
+    let margin = if world.stepper().speculates_past_size(a, b) {
+        base + closing
+    } else {
+        base + closing.min(ra.min(rb))
+    };
+    let pose_b = Isometry::from_parts(
+        (b.pose().translation.vector + c.offset).into(),
+        b.pose().rotation,
+    );
+    let plain = contact_manifold(a.shape(), a.pose(), b.shape(), &pose_b, margin);
+    if plain.normal != c.manifold.normal {
+        // Pressed past the middle of a segment: the side the pair had.
+        contact_manifold_on_side(
+            a.shape(),
+            a.pose(),
+            b.shape(),
+            &pose_b,
+            c.manifold.normal,
+            margin,
+        )
+        .unwrap()
+    } else {
+        plain
+    }
 }
 
 #[test]
@@ -548,4 +612,26 @@ fn the_pair_filter_vetoes_pairs_while_it_is_set() {
     }
     let y = world.body(ball).unwrap().pose().translation.y;
     assert!((y - scenes::BALL_RADIUS).abs() < 0.02, "rests at {y}");
+}
+
+/// A filter set on a handle the world does not know is refused, naming the handle, and
+/// changes nothing.
+#[test]
+fn a_filter_for_an_unknown_body_is_refused() {
+    let (mut world, handles) = build::<Discrete>(&scenes::stack(1));
+    let gone = world.remove_body(handles[1]).map(|_| handles[1]).unwrap();
+    let err = world
+        .set_filter(gone, CollisionFilter::new(2, 2))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "handle: no body with index {} and generation {}",
+            gone.index, gone.generation
+        )
+    );
+    assert_eq!(
+        world.body(handles[0]).unwrap().filter(),
+        CollisionFilter::DEFAULT
+    );
 }
