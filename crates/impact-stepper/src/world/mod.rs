@@ -141,8 +141,9 @@ pub struct World<B: Broadphase = RTreeBroadphase, S: Stepper = FirstTimeOfImpact
     rules: Vec<ShapeRule>,
     /// ...which every call that can change a body's filter or add a slot sets: a body
     /// created, [`World::set_filter`], and [`World::body_mut`] (whatever the caller does
-    /// with it). A scan of every body at every step cost 2% of a step of the rain of 1,000
-    /// discs.
+    /// with it). A scan of every body at every step cost 0.2% of the instructions of a step
+    /// of the rain of 1,000 discs, a fifth of what filtering may cost a world without
+    /// filters.
     rules_stale: bool,
     scratch: Scratch,
 }
