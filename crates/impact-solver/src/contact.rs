@@ -115,8 +115,8 @@ pub struct ConstraintPoint {
     /// `restitution::friction`), kept apart like `restitution_impulse`.
     restitution_tangent_impulse: Real,
     /// The normal and tangent impulses the soft solve applied over the whole step: every
-    /// substep's, where `normal_impulse` is the last substep's only. Counted only when a
-    /// constraint has restitution, and known once the restitution pass started, which bounds
+    /// substep's, where `normal_impulse` is the last substep's only. Counted only while
+    /// `ContactRows::counting`, and known once the restitution pass started, which bounds
     /// friction at a bounce by the whole normal impulse (see `packed::Applied`).
     solve_normal_impulse: Real,
     solve_tangent_impulse: Real,
@@ -215,6 +215,22 @@ impl ConstraintPoint {
         self.restitution_tangent_impulse
     }
 
+    /// The whole normal impulse the point applied over the step (zero or more; B received
+    /// it along the normal, A the opposite): every substep's, not only the last one's as
+    /// [`normal_impulse`](Self::normal_impulse), plus the bounce
+    /// ([`restitution_impulse`](Self::restitution_impulse)). Divided by the step's `dt`,
+    /// the mean normal force (newtons for kilograms, metres and seconds): `m g` for a body
+    /// resting on the ground by this point alone.
+    ///
+    /// Counted only when the solver counts it
+    /// ([`ContactSolver::tracks_total_impulses`]): a constraint of the step has restitution,
+    /// or [`ContactSolver::track_total_impulses`] was called before the step; and known once
+    /// the restitution stage has run ([`ContactSolver::step`] runs it). Zero otherwise.
+    #[inline]
+    pub fn total_normal_impulse(&self) -> Real {
+        self.solve_normal_impulse + self.restitution_impulse
+    }
+
     /// The feature id the impulses are cached under.
     #[inline]
     pub fn id(&self) -> ContactId {
@@ -305,9 +321,13 @@ pub(crate) struct ContactRows {
     /// separations.
     anchors: Vec<packed::Anchors>,
     /// Per point of the chunks, the impulses applied so far, less those the points hold now
-    /// (see [`packed::Applied`]): counted only when a constraint has restitution (then
-    /// `start_velocities` is not empty), for the friction of the restitution pass.
+    /// (see [`packed::Applied`]): counted only while `counting`, for the friction of the
+    /// restitution pass and for [`ConstraintPoint::total_normal_impulse`].
     applied: Vec<[packed::Applied; 2]>,
+    /// Whether `applied` is counted: a constraint has restitution, or the caller asked for
+    /// the step's total impulses ([`ContactRows::count_applied`]). Counting costs about 1%
+    /// of a step of a pyramid of boxes, which has no restitution.
+    counting: bool,
     /// The bodies' velocities at preparation, kept when a constraint has restitution: the
     /// restitution pass bounds the energy of a bounce by the energy the bodies came with.
     start_velocities: Vec<SolverBody>,
@@ -325,6 +345,13 @@ impl ContactRows {
     #[inline]
     pub(crate) fn constraints(&self) -> &[ContactConstraint] {
         &self.constraints
+    }
+
+    /// Whether the impulses applied over the step are counted (see
+    /// [`ContactRows::count_applied`]).
+    #[inline]
+    pub(crate) fn counts_applied(&self) -> bool {
+        self.counting
     }
 
     /// How many constraints the storage holds without growing.
@@ -370,6 +397,7 @@ impl RowKind for ContactRows {
         self.chunks.clear();
         self.anchors.clear();
         self.applied.clear();
+        self.counting = false;
         self.order.clear();
         self.prepared = false;
     }
@@ -377,7 +405,7 @@ impl RowKind for ContactRows {
     /// Re-applies every accumulated impulse (the warm start), at the prepared lever arms.
     fn warm_start(&mut self, velocities: &mut [SolverBody]) {
         packed::warm_start(&self.chunks, velocities);
-        if !self.start_velocities.is_empty() {
+        if self.counting {
             packed::count_warm_start(&self.chunks, &mut self.applied);
         }
     }
@@ -428,7 +456,7 @@ impl RowKind for ContactRows {
     /// chunks) and writes only `restitution_impulse` and `restitution_tangent_impulse`,
     /// which the chunks do not hold.
     fn restitution(&mut self, velocities: &mut [SolverBody], stage: &Stage<'_>, gravity: &Vector) {
-        if !self.start_velocities.is_empty() {
+        if self.counting {
             packed::store_applied(&self.chunks, &self.applied, &mut self.constraints);
         }
         restitution::restitution_pass(

@@ -174,6 +174,23 @@ impl ContactSolver {
         scratch.keep(self.table, self.rows);
     }
 
+    /// Counts, from here on, the whole normal impulse each contact point applies over the
+    /// step ([`ConstraintPoint::total_normal_impulse`], for contact force events). Call it
+    /// before [`ContactSolver::step`], or before the first [`ContactSolver::warm_start`] of
+    /// a step driven stage by stage; the solver already counts when a constraint has
+    /// restitution. It changes no velocity: the count costs about 1% of a step of a
+    /// pyramid of boxes, which is why it is asked for.
+    pub fn track_total_impulses(&mut self) {
+        self.rows.contacts.count_applied();
+    }
+
+    /// Whether the solver counts each point's whole normal impulse over the step (see
+    /// [`ContactSolver::track_total_impulses`]).
+    #[inline]
+    pub fn tracks_total_impulses(&self) -> bool {
+        self.rows.contacts.counts_applied()
+    }
+
     /// The constraints, in the order of the pairs they came from.
     #[inline]
     pub fn constraints(&self) -> &[ContactConstraint] {

@@ -18,6 +18,15 @@ use impact_geometry::{Real, Shape, cross, cross_scalar_vector};
 use impact_narrowphase::Manifold;
 
 impl ContactRows {
+    /// Counts from here on the impulses every point applies over the step (see
+    /// [`packed::Applied`]), if it does not already: call before the first warm start.
+    pub(crate) fn count_applied(&mut self) {
+        if !self.counting {
+            packed::start_applied(&self.chunks, &mut self.applied);
+            self.counting = true;
+        }
+    }
+
     /// Prepares the constraints of `pairs` (in that order) for a step of substeps `h`
     /// (`inv_h` its inverse), adding their bodies to `table`: the rows must be empty.
     ///
@@ -83,7 +92,7 @@ impl ContactRows {
         );
         if constraints.iter().any(|c| c.restitution != 0.0) {
             self.start_velocities.extend_from_slice(&table.velocities);
-            packed::start_applied(&self.chunks, &mut self.applied);
+            self.count_applied();
         }
         self.prepared = true;
         Ok(())
