@@ -93,6 +93,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod contact_events;
 mod domain;
 mod error;
 mod events;
@@ -105,13 +106,16 @@ mod motion_clamping;
 mod ramp;
 mod report;
 mod rules;
+mod sensing;
 mod settings;
+mod step_log;
 mod stepper;
 mod sweep_pairs;
 mod swing;
 mod touching;
 mod world;
 
+pub use contact_events::{ContactBeginEvent, ContactEndEvent, ContactEvents, ContactForceEvent};
 pub use domain::{Domain, PeriodicImages};
 pub use error::WorldError;
 pub use events::{CollisionEvent, EventKind, Impact, ImpactHook, NoHook};
@@ -121,7 +125,9 @@ pub use hooks::{
 };
 pub use motion_clamping::{ClampReport, ClampedBody, MotionClamping, MotionClampingSettings};
 pub use rules::{CollisionRules, PairKind};
+pub use sensing::{SensorEvent, SensorEvents};
 pub use settings::WorldSettings;
+pub use step_log::{CourseLog, ImpulseLog, PairImpulse};
 pub use stepper::{Discrete, DiscreteReport, StepContext, StepPreview, Stepper};
 pub use world::{AdvanceReport, StepReport, World};
 

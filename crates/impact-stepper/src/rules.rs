@@ -228,22 +228,31 @@ impl<'a> CollisionRules<'a> {
 /// its velocities (linear, angular) at the impact.
 pub(crate) type ImpactSide = (BodyHandle, Isometry, (Vector, Real));
 
+/// What a look at every body found, besides the table: whether the world asks for sensor
+/// events (a body is a sensor) and for contact force events (a body has a threshold).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Scan {
+    pub(crate) sensors: bool,
+    pub(crate) force_thresholds: bool,
+}
+
 /// Fills `table` with each slot's filter and sensor flag for a world of `slots` slots, or
 /// empties it when no pair can be filtered: every body has the same filter, which collides
 /// with itself, and none is a sensor. One look at each body.
-pub(crate) fn build_table(bodies: &BodySet, slots: usize, table: &mut Vec<ShapeRule>) {
+pub(crate) fn build_table(bodies: &BodySet, slots: usize, table: &mut Vec<ShapeRule>) -> Scan {
     table.clear();
     let mut first = None;
     let mut uniform = true;
+    let mut scan = Scan::default();
     for (_, body) in bodies.iter() {
         let filter = body.filter();
-        uniform &= !body.is_sensor() && *first.get_or_insert(filter) == filter;
-        if !uniform {
-            break;
-        }
+        scan.sensors |= body.is_sensor();
+        scan.force_thresholds |= body.contact_force_threshold().is_some();
+        uniform &= *first.get_or_insert(filter) == filter;
     }
+    uniform &= !scan.sensors;
     if uniform && first.is_none_or(|f: CollisionFilter| f.should_collide(&f)) {
-        return;
+        return scan;
     }
     table.resize(
         slots,
@@ -260,6 +269,7 @@ pub(crate) fn build_table(bodies: &BodySet, slots: usize, table: &mut Vec<ShapeR
             };
         }
     }
+    scan
 }
 
 #[cfg(test)]

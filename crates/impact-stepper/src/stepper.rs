@@ -5,12 +5,13 @@ use crate::error::WorldError;
 use crate::events::{CollisionEvent, ImpactHook};
 pub use crate::report::DiscreteReport;
 use crate::rules::CollisionRules;
+use crate::step_log::{CourseLog, ImpulseLog};
 use core::fmt::Debug;
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Real, Vector};
 use impact_solver::{
-    BodyHandle, BodySet, ContactCache, ContactPair, RigidBody, SolverScratch, SolverSettings,
-    solve_step_in,
+    BodyHandle, BodySet, ContactCache, ContactPair, ContactSolver, RigidBody, SolverScratch,
+    SolverSettings,
 };
 
 /// Everything a [`Stepper`] sees of the world during one step.
@@ -83,6 +84,15 @@ pub struct StepContext<'a, B: Broadphase> {
     /// [`CollisionRules::kind`] is [`PairKind::Sense`](crate::PairKind::Sense); the
     /// steppers leave sensors out of their searches.
     pub sensor_pairs: &'a [(BodyHandle, BodyHandle, Vector)],
+    /// Where a stepper whose bodies move inside the step otherwise than on one
+    /// constant-velocity sweep from their start pose to their end pose records their
+    /// courses, while [`CourseLog::is_recording`] (the world has a sensor): the world finds
+    /// sensor events along them if [`Stepper::follows_courses`]. Empty on entry.
+    pub courses: &'a mut CourseLog,
+    /// Where a stepper records the normal impulses of its contacts over the step, while
+    /// [`ImpulseLog::is_recording`] (a body has a contact force threshold): the world's
+    /// contact force events come from them and from `events`. Empty on entry.
+    pub impulses: &'a mut ImpulseLog,
 }
 
 impl<B: Broadphase> Debug for StepContext<'_, B> {
@@ -96,6 +106,8 @@ impl<B: Broadphase> Debug for StepContext<'_, B> {
             .field("time", &self.time)
             .field("rules", &self.rules)
             .field("sensor_pairs", &self.sensor_pairs.len())
+            .field("courses", &self.courses.is_recording())
+            .field("impulses", &self.impulses.is_recording())
             .finish_non_exhaustive()
     }
 }
@@ -207,6 +219,17 @@ pub trait Stepper {
     fn speculates_past_size(&self, a: &RigidBody, b: &RigidBody) -> bool {
         a.ccd() || b.ccd()
     }
+
+    /// Whether the bodies of this stepper's steps follow known courses inside the step: a
+    /// body of which [`StepContext::courses`] records nothing moved in one constant-velocity
+    /// sweep about its centre of mass from its start pose to its end pose, and a body it
+    /// records moved on the courses recorded. The world then finds sensor events along
+    /// those courses, at the times the shapes meet and part; otherwise (the default, the
+    /// answer of [`Discrete`], whose solver moves bodies substep by substep) from the
+    /// overlaps at the end of each step.
+    fn follows_courses(&self) -> bool {
+        false
+    }
 }
 
 /// What [`Stepper::needs_world_pass`] sees of the coming step.
@@ -233,7 +256,8 @@ pub struct StepPreview<'a> {
 
 /// The baseline stepper, without continuous collision detection: the contact solver runs
 /// its whole soft step ([`solve_step`](impact_solver::solve_step)) over the step's
-/// manifolds and every body moves to the end pose its solved velocity gives.
+/// manifolds and every body moves to the end pose its solved velocity gives. Its sensor
+/// events come from the overlaps at the end of each step ([`Stepper::follows_courses`]).
 ///
 /// Resting and slow contacts are exact enough (the speculative margin grows with the
 /// relative speed, so the solver sees a contact before two bodies meet), but a body that
@@ -277,23 +301,32 @@ pub(crate) fn discrete_step<B: Broadphase>(
 /// [`discrete_step`] over `contacts` instead of all the step's manifolds: the CCD steppers
 /// leave out the contacts they answer for themselves.
 ///
+/// The solver counts its impulses for [`StepContext::impulses`] if that is recording.
+///
 /// # Errors
 /// As [`impact_solver::solve_step`]; nothing is changed then.
 pub(crate) fn solve_contacts<B: Broadphase>(
     ctx: &mut StepContext<'_, B>,
     contacts: &[ContactPair],
 ) -> Result<DiscreteReport, WorldError> {
-    // `solve_step_in` validates everything before it changes a body, which is the
-    // all-or-nothing behaviour the contract asks for.
-    let solver = solve_step_in(
+    // The solver validates everything before it changes a body, which is the
+    // all-or-nothing behaviour the contract asks for (`solve_step_in`'s steps, with the
+    // impulse log's count between them).
+    let mut solver = ContactSolver::new_in(
         ctx.bodies,
         contacts,
         ctx.cache,
-        ctx.gravity,
         ctx.solver,
         ctx.dt,
         ctx.solver_scratch,
     )?;
+    ctx.impulses.prepare(&mut solver);
+    if let Err(error) = solver.step(ctx.bodies, ctx.gravity) {
+        solver.recycle(ctx.solver_scratch);
+        return Err(error.into());
+    }
+    solver.store_impulses(ctx.cache);
+    ctx.impulses.record_solver(&solver);
     let constraints = solver.constraints().len();
     solver.recycle(ctx.solver_scratch);
     Ok(DiscreteReport { constraints })

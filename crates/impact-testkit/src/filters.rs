@@ -73,6 +73,10 @@ impl<S: Stepper> Stepper for Recording<S> {
     fn speculates_past_size(&self, a: &RigidBody, b: &RigidBody) -> bool {
         self.inner.speculates_past_size(a, b)
     }
+
+    fn follows_courses(&self) -> bool {
+        self.inner.follows_courses()
+    }
 }
 
 /// The pre-solve hook of a one-way platform: a contact of `platform` is kept only if its

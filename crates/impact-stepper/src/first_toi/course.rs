@@ -261,6 +261,16 @@ impl Run<'_> {
         }
         let body = &*body;
         let sensor = body.is_sensor();
+        if self.courses.is_recording() {
+            // The whole motion of a body that changes course: its first course (the chord
+            // to its target) at its first change, then every new one.
+            if !self.s.rerouted[slot]
+                && let Some((t0, first)) = self.s.motions[slot]
+            {
+                self.courses.record(handle, t0, first);
+            }
+            self.courses.record(handle, t, sweep);
+        }
         self.s.ramps[slot] = ramp;
         self.s.motions[slot] = Some((t, sweep));
         self.s.hot[slot].version = self.s.hot[slot].version.wrapping_add(1);

@@ -277,6 +277,7 @@ impl Stepper for FirstTimeOfImpact {
             rules: ctx.rules,
             s,
             report: &mut report,
+            courses: ctx.courses,
         };
         run.stop_pushed_through();
         run.keep_removed(ctx.removed);
@@ -307,8 +308,7 @@ impl Stepper for FirstTimeOfImpact {
     /// (one test decides which bodies are checked, here and in the step); the broadphase
     /// and the narrowphase are spared the pairs a fast body's swept box meets.
     ///
-    /// A sensor keeps its swept box: it is never checked, and its pairs over the whole step
-    /// are where its overlap events come from.
+    /// A sensor keeps its swept box: it is never checked.
     fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real, _pad: Real) -> Option<Real> {
         (!body.is_sensor()
             && fast_ccd_body(self.settings.threshold_radii_per_step, body, gravity, dt))
@@ -319,6 +319,13 @@ impl Stepper for FirstTimeOfImpact {
     /// step is the disc path's, which needs neither the broadphase nor the contacts.
     fn needs_world_pass(&mut self, preview: &StepPreview<'_>) -> bool {
         !self.scratch.discs.applies(&self.settings, preview)
+    }
+
+    /// Yes: a body that changes course inside the step has its courses recorded (every
+    /// impact, stop and hook request), and every other one goes on its chord from its
+    /// start pose to the contact solver's target.
+    fn follows_courses(&self) -> bool {
+        true
     }
 }
 

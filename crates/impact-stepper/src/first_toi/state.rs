@@ -21,6 +21,7 @@ use crate::motion::HeldPairs;
 use crate::ramp::Ramp;
 use crate::report::FirstToiReport;
 use crate::rules::CollisionRules;
+use crate::step_log::CourseLog;
 use crate::sweep_pairs::SweepPairs;
 use crate::touching::ClosingScratch;
 use impact_geometry::{Aabb, Isometry, Point, Real, Segment, Sweep, Vector};
@@ -239,6 +240,8 @@ pub(super) struct Run<'r> {
     pub(super) rules: CollisionRules<'r>,
     pub(super) s: &'r mut Scratch,
     pub(super) report: &'r mut FirstToiReport,
+    /// Where each course change is recorded when the world asks (see [`Run::set_course`]).
+    pub(super) courses: &'r mut CourseLog,
 }
 
 impl Run<'_> {

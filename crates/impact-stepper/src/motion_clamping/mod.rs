@@ -22,6 +22,7 @@ use crate::error::{WorldError, finite};
 use crate::grid::ReachGrid;
 use crate::motion::{fast_ccd_body, rebuilt_sweep};
 use crate::ramp::Ramp;
+use crate::step_log::CourseLog;
 use crate::stepper::{DiscreteReport, StepContext, Stepper, solve_contacts};
 use crate::sweep_pairs::SweepPairs;
 use crate::touching::{self, Closing, ClosingScratch};
@@ -275,7 +276,7 @@ impl Stepper for MotionClamping {
         )
         .entered();
         // 4. Clamp, after every sweep is known, so the order of visits changes nothing.
-        scratch.clamp(ctx.bodies, ctx.gravity, dt, &mut report);
+        scratch.clamp((ctx.bodies, ctx.courses), ctx.gravity, dt, &mut report);
         Ok(report)
     }
 
@@ -286,12 +287,18 @@ impl Stepper for MotionClamping {
     /// at the start, and with dynamic bodies whose own swept boxes reach it, still get their
     /// speculative contacts.
     ///
-    /// A sensor keeps its swept box: it is never checked, and its pairs over the whole step
-    /// are where its overlap events come from.
+    /// A sensor keeps its swept box: it is never checked.
     fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real, pad: Real) -> Option<Real> {
         (!body.is_sensor()
             && fast_ccd_body(self.settings.threshold_radii_per_step, body, gravity, dt))
         .then(|| pad.max(self.settings.toi.target_separation() + self.settings.toi.tolerance()))
+    }
+
+    /// Yes: a clamped body has its motion to the clamp and its stay there recorded, and
+    /// every other one goes on its chord from its start pose to the contact solver's
+    /// target.
+    fn follows_courses(&self) -> bool {
+        true
     }
 }
 
@@ -416,8 +423,15 @@ impl Scratch {
 
     /// Places every clamped body at its fraction of its motion, with the velocities it has
     /// there, and reports it and the time it lost; a body clamped twice (pushed through,
-    /// and a time of impact) takes the earlier.
-    fn clamp(&mut self, bodies: &mut BodySet, gravity: Vector, dt: Real, report: &mut ClampReport) {
+    /// and a time of impact) takes the earlier. Its two courses, along its motion to the
+    /// clamp and standing there, go to `courses` if it records.
+    fn clamp(
+        &mut self,
+        (bodies, courses): (&mut BodySet, &mut CourseLog),
+        gravity: Vector,
+        dt: Real,
+        report: &mut ClampReport,
+    ) {
         if self.clamps.len() > 1 {
             self.clamps
                 .sort_by(|x, y| x.0.index.cmp(&y.0.index).then(x.1.total_cmp(&y.1)));
@@ -432,6 +446,15 @@ impl Scratch {
             if body.set_pose(pose).is_err() {
                 debug_assert!(false, "a pose on a finite sweep is valid");
                 continue;
+            }
+            if courses.is_recording() {
+                courses.record(handle, 0.0, sweep);
+                let rest = (1.0 - fraction) * dt;
+                if let Ok(still) =
+                    Sweep::new(pose, sweep.local_center(), Vector::zeros(), 0.0, rest)
+                {
+                    courses.record(handle, fraction * dt, still);
+                }
             }
             // The velocities it has where it stopped: those it ends the step with, without
             // the gravity (and the solver's change) of the part of the step it lost.

@@ -7,12 +7,14 @@
 //! reader comes for: the API of bodies changes rarely and reads top to bottom, the step is
 //! one pipeline with its own invariants.
 
+use crate::contact_events::ContactEvents;
 use crate::domain::PeriodicImages;
 use crate::error::{WorldError, finite_vector};
 use crate::events::CollisionEvent;
 use crate::first_toi::FirstTimeOfImpact;
 use crate::hooks::{PairFilter, PreSolveHook};
 use crate::rules::ShapeRule;
+use crate::sensing::SensorEvents;
 use crate::settings::WorldSettings;
 use crate::stepper::Stepper;
 use impact_broadphase::{Broadphase, ProxyId, RTreeBroadphase};
@@ -23,9 +25,12 @@ use impact_solver::{
 };
 use std::sync::Arc;
 
+mod events;
 #[cfg(feature = "serde")]
 mod snapshot;
 mod step;
+
+use events::{Ending, Tracking, TrackingScratch};
 
 pub use step::{AdvanceReport, StepReport};
 
@@ -37,6 +42,11 @@ struct Scratch {
     /// body gains from its rotation), and the bounding radius `r` about the centre of mass.
     motion: Vec<(Vector, Real, Real)>,
     contacts: Vec<ContactPair>,
+    /// The pairs of `contacts` that touch (see `contact_events::touches`), in pair order,
+    /// and their indices there: noted as each manifold is built, while it is in cache. The
+    /// pairs become the world's touching pairs after the step.
+    touched: Vec<(BodyHandle, BodyHandle)>,
+    touched_at: Vec<u32>,
     /// The stepper writes the events here; swapped into `World::events` on success.
     events: Vec<CollisionEvent>,
     removed: Vec<BodyHandle>,
@@ -58,6 +68,8 @@ struct Scratch {
     /// The contact solver's arrays, lent to the stepper in every step's
     /// [`StepContext`](crate::StepContext).
     solver: SolverScratch,
+    /// The buffers of the step's contact and sensor events.
+    tracking: TrackingScratch,
 }
 
 /// The user's pair hooks, kept by the world: code, not state, so not part of a snapshot.
@@ -145,6 +157,9 @@ pub struct World<B: Broadphase = RTreeBroadphase, S: Stepper = FirstTimeOfImpact
     /// of the rain of 1,000 discs, a fifth of what filtering may cost a world without
     /// filters.
     rules_stale: bool,
+    /// The pairs touching and overlapping sensors, and the last step's contact and sensor
+    /// events.
+    tracking: Tracking,
     scratch: Scratch,
 }
 
@@ -193,6 +208,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             hooks: Hooks::default(),
             rules: Vec::new(),
             rules_stale: true,
+            tracking: Tracking::default(),
             scratch: Scratch::default(),
         })
     }
@@ -280,12 +296,24 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         Ok(handle)
     }
 
-    /// Removes the body, its proxy and its cached contact impulses, and returns it.
+    /// Removes the body, its proxy and its cached contact impulses, and returns it. The
+    /// pairs it touched and the sensors it overlapped (or, a sensor, the bodies in it) end:
+    /// their end events, at the world's time, come with the next step's events
+    /// ([`World::contact_events`], [`World::sensor_events`]).
     ///
     /// # Errors
     /// [`WorldError::UnknownBody`] naming `handle` if it is stale or foreign; the world is
     /// unchanged.
     pub fn remove_body(&mut self, handle: BodyHandle) -> Result<RigidBody, WorldError> {
+        self.remove_body_ending(handle, Ending::Pending)
+    }
+
+    /// [`World::remove_body`], its pairs' end events where `ending` says.
+    fn remove_body_ending(
+        &mut self,
+        handle: BodyHandle,
+        ending: Ending,
+    ) -> Result<RigidBody, WorldError> {
         let body = self.bodies.remove(handle).ok_or(WorldError::UnknownBody {
             field: "handle".to_owned(),
             handle,
@@ -297,6 +325,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         debug_assert!(removed.is_ok(), "every body has a proxy");
         self.proxies[proxy.index()] = None;
         self.forget_contacts(handle);
+        self.end_pairs_of(handle, ending);
         Ok(body)
     }
 
@@ -514,9 +543,47 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// bodies, point, normal, approach speed and impulse. Only
     /// [`FirstTimeOfImpact`] resolves impacts inside a step;
     /// the other steppers record none.
+    ///
+    /// They are the step's *hit* events; the contact solver's pairs that begin and end
+    /// touching, and the forces they carry, are in [`World::contact_events`], and the
+    /// overlaps of sensors in [`World::sensor_events`].
     #[inline]
     pub fn events(&self) -> &[CollisionEvent] {
         &self.events
+    }
+
+    /// The contact events of the last successful step: the pairs that began and ended
+    /// touching (a manifold point within the linear slop, judged on the manifolds the step
+    /// started from), after the end events of bodies removed since the step before, and
+    /// the pairs whose normal force over the step passed the smaller of their bodies'
+    /// [`contact_force_threshold`](RigidBody::contact_force_threshold)s (counted only while
+    /// a body has one). See [`ContactEvents`].
+    #[inline]
+    pub fn contact_events(&self) -> &ContactEvents {
+        &self.tracking.contact
+    }
+
+    /// The sensor events of the last successful step: the bodies that began and ended
+    /// overlapping a sensor, each at its time (exact along the bodies' courses under the
+    /// CCD steppers, at the step's end under [`Discrete`](crate::Discrete)). See
+    /// [`SensorEvents`].
+    #[inline]
+    pub fn sensor_events(&self) -> &SensorEvents {
+        &self.tracking.sensor
+    }
+
+    /// The pairs of bodies touching as of the last step (`(a, b)`, `a` the smaller slot,
+    /// sorted): those with a begin event and no end event since.
+    #[inline]
+    pub fn touching_pairs(&self) -> &[(BodyHandle, BodyHandle)] {
+        &self.tracking.touching
+    }
+
+    /// The bodies overlapping a sensor as the last step ended, as `(sensor, body)` pairs
+    /// sorted by sensor, then body: those with a begin event and no end event since.
+    #[inline]
+    pub fn sensor_overlaps(&self) -> &[(BodyHandle, BodyHandle)] {
+        &self.tracking.overlaps
     }
 }
 

@@ -2,7 +2,9 @@
 //!
 //! A snapshot holds everything a step reads: the settings, the bodies (with their slots,
 //! generations and free list, so handles stay valid), the stepper and its settings, the
-//! warm-starting impulses, the clock and the fixed-step accumulator. The broadphase is not
+//! warm-starting impulses, the clock and the fixed-step accumulator, and what the events
+//! are judged against (the pairs touching and overlapping sensors, and the end events of
+//! removals waiting for the next step). The last step's events are not stored. The broadphase is not
 //! stored: it is rebuilt from the bodies. Its fat boxes may then differ from the original's,
 //! which changes only the false positives it reports; every stage filters those (empty
 //! manifolds, separated time-of-impact queries), so a restored world continues bit for bit
@@ -13,7 +15,9 @@
 //! parsing may be one ulp off, and the worlds drift apart).
 
 use super::{Scratch, World};
+use crate::contact_events::ContactEndEvent;
 use crate::error::WorldError;
+use crate::sensing::SensorEvent;
 use crate::settings::WorldSettings;
 use crate::stepper::Stepper;
 use impact_broadphase::{Broadphase, ProxyId};
@@ -29,6 +33,10 @@ struct SnapshotRef<'a, S> {
     stepper: &'a S,
     cache: &'a ContactCache,
     sides: &'a [(BodyHandle, BodyHandle, Vector)],
+    touching: &'a [(BodyHandle, BodyHandle)],
+    sensor_overlaps: &'a [(BodyHandle, BodyHandle)],
+    pending_contact_ends: &'a [ContactEndEvent],
+    pending_sensor_ends: &'a [SensorEvent],
     time: Real,
     steps: u64,
     accumulator: Real,
@@ -44,6 +52,16 @@ struct Snapshot<S> {
     /// Absent from snapshots written before sides were kept: none remembered.
     #[serde(default)]
     sides: Vec<(BodyHandle, BodyHandle, Vector)>,
+    /// Absent from snapshots written before contact and sensor events: nothing touching
+    /// or overlapping, so the first step reports every touching pair and overlap as begun.
+    #[serde(default)]
+    touching: Vec<(BodyHandle, BodyHandle)>,
+    #[serde(default)]
+    sensor_overlaps: Vec<(BodyHandle, BodyHandle)>,
+    #[serde(default)]
+    pending_contact_ends: Vec<ContactEndEvent>,
+    #[serde(default)]
+    pending_sensor_ends: Vec<SensorEvent>,
     time: Real,
     steps: u64,
     accumulator: Real,
@@ -57,6 +75,10 @@ impl<B: Broadphase, S: Stepper + Serialize> Serialize for World<B, S> {
             stepper: &self.stepper,
             cache: &self.cache,
             sides: &self.sides,
+            touching: &self.tracking.touching,
+            sensor_overlaps: &self.tracking.overlaps,
+            pending_contact_ends: &self.tracking.pending_contact,
+            pending_sensor_ends: &self.tracking.pending_sensor,
             time: self.time,
             steps: self.steps,
             accumulator: self.accumulator,
@@ -108,6 +130,28 @@ impl<B: Broadphase + Default, S: Stepper> World<B, S> {
                 expected: "pairs sorted by handle",
             });
         }
+        for (field, pairs) in [
+            ("touching", &s.touching),
+            ("sensor_overlaps", &s.sensor_overlaps),
+        ] {
+            for &(a, b) in pairs.iter() {
+                for handle in [a, b] {
+                    if !s.bodies.contains(handle) {
+                        return Err(WorldError::UnknownBody {
+                            field: field.to_owned(),
+                            handle,
+                        });
+                    }
+                }
+            }
+            if !pairs.is_sorted() {
+                return Err(WorldError::OutOfRange {
+                    field: field.to_owned(),
+                    value: pairs.len() as Real,
+                    expected: "pairs sorted by handle",
+                });
+            }
+        }
         let mut world = World::with_parts(s.settings, B::default(), s.stepper)?;
         for (handle, body) in s.bodies.iter() {
             let aabb = super::proxy_box(body, "bodies")?;
@@ -122,6 +166,10 @@ impl<B: Broadphase + Default, S: Stepper> World<B, S> {
         world.bodies = s.bodies;
         world.cache = s.cache;
         world.sides = s.sides;
+        world.tracking.touching = s.touching;
+        world.tracking.overlaps = s.sensor_overlaps;
+        world.tracking.pending_contact = s.pending_contact_ends;
+        world.tracking.pending_sensor = s.pending_sensor_ends;
         world.time = s.time;
         world.steps = s.steps;
         world.accumulator = s.accumulator;

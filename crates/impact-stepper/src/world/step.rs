@@ -10,6 +10,8 @@
 //! body's image (see `docs/architecture.md`, "Periodic domains").
 
 use super::World;
+use super::events::Ending;
+use crate::contact_events::touches;
 use crate::domain::{PeriodicImages, shifted, translated};
 use crate::error::{WorldError, non_negative, positive};
 use crate::events::{ImpactHook, NoHook};
@@ -131,7 +133,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         // from this one), and the hooks, held apart from the world the stages borrow.
         let mut table = core::mem::take(&mut self.rules);
         if core::mem::take(&mut self.rules_stale) {
-            build_table(&self.bodies, self.proxies.len(), &mut table);
+            self.tracking.scan = build_table(&self.bodies, self.proxies.len(), &mut table);
         }
         let hooks = self.hooks.clone();
         let rules = CollisionRules::new(
@@ -177,6 +179,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         });
         self.update_broadphase(dt, pass, &mut report)?;
         self.scratch.contacts.clear();
+        self.scratch.touched.clear();
+        self.scratch.touched_at.clear();
         self.scratch.sensor_pairs.clear();
         if pass {
             self.build_contacts(dt, &rules, &mut report);
@@ -197,6 +201,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 .map(|(h, b)| (h, *b.pose(), b.linvel(), b.angvel())),
         );
         self.scratch.cache_before.clone_from(&self.cache);
+        self.start_logs();
         report.stepper = self.stepper.advance(StepContext {
             bodies: &mut self.bodies,
             broadphase: &mut self.broadphase,
@@ -214,12 +219,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             periodic: self.scratch.images,
             rules,
             sensor_pairs: &self.scratch.sensor_pairs,
+            courses: &mut self.scratch.tracking.courses,
+            impulses: &mut self.scratch.tracking.impulses,
         })?;
         drop(stepper_span);
         if let Some(error) = first_not_finite(&self.bodies) {
             self.put_back();
             return Err(error);
         }
+        self.record_events(dt, &rules);
         self.wrap_bodies();
         core::mem::swap(&mut self.events, &mut self.scratch.events);
         if pass {
@@ -230,7 +238,10 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         report.events = self.events.len();
         for i in 0..self.scratch.removed.len() {
             let handle = self.scratch.removed[i];
-            if self.remove_body(handle).is_ok() {
+            if self
+                .remove_body_ending(handle, Ending::InStep { dt })
+                .is_ok()
+            {
                 report.removed.push(handle);
             }
         }
@@ -473,6 +484,10 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 scratch.sides.push((ha, hb, manifold.normal));
             }
             report.contact_points += manifold.points().len();
+            if touches(&manifold) {
+                scratch.touched.push((ha, hb));
+                scratch.touched_at.push(scratch.contacts.len() as u32);
+            }
             scratch.contacts.push(ContactPair {
                 a: ha,
                 b: hb,

@@ -1,0 +1,177 @@
+//! The world's contact and sensor events: what it keeps between steps (the pairs touching
+//! and the sensor overlaps as the last step ended, the events of that step, the end events
+//! of removals since), and the stage of a step that finds them once the stepper is done.
+//!
+//! Removing a body ends its pairs: between steps the end events wait for the next step's
+//! events (timed at the removal), so a game that reads the events after each step sees
+//! them; a body the impact hook removed ends its pairs in the step that removed it.
+
+use super::World;
+use crate::contact_events::{ContactEndEvent, ContactEvents, force_events, touch_events};
+use crate::rules::{CollisionRules, Scan};
+use crate::sensing::{SenseStep, Sensing, SensorEvent, SensorEvents};
+use crate::step_log::{CourseLog, ImpulseLog};
+use crate::stepper::Stepper;
+use impact_broadphase::Broadphase;
+use impact_geometry::Real;
+use impact_solver::{BodyHandle, ShapeId};
+
+/// What the world keeps of its events from step to step.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Tracking {
+    /// The pairs touching as the last step started, sorted.
+    pub(super) touching: Vec<(BodyHandle, BodyHandle)>,
+    /// The (sensor, body) pairs overlapping as the last step ended, sorted.
+    pub(super) overlaps: Vec<(BodyHandle, BodyHandle)>,
+    /// The last step's events.
+    pub(super) contact: ContactEvents,
+    pub(super) sensor: SensorEvents,
+    /// End events of bodies removed since the last step, for the next step's events.
+    pub(super) pending_contact: Vec<ContactEndEvent>,
+    pub(super) pending_sensor: Vec<SensorEvent>,
+    /// Whether a body is a sensor and whether one has a contact force threshold, as of
+    /// the last look at every body (see `World::rules_stale`).
+    pub(super) scan: Scan,
+}
+
+/// The buffers of one step's events, kept for their storage.
+#[derive(Debug, Clone, Default)]
+pub(super) struct TrackingScratch {
+    pub(super) courses: CourseLog,
+    pub(super) impulses: ImpulseLog,
+    overlaps: Vec<(BodyHandle, BodyHandle)>,
+    contact: ContactEvents,
+    sensor: SensorEvents,
+    sensing: Sensing,
+}
+
+/// When a removed body's pairs end.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Ending {
+    /// Between steps: with the next step's events, at the world's time.
+    Pending,
+    /// Removed by the impact hook in the step of `dt` seconds that just ran: with its
+    /// events, at its end.
+    InStep { dt: Real },
+}
+
+impl<B: Broadphase, S: Stepper> World<B, S> {
+    /// Before the stepper: the logs record what the step's events need (courses while a
+    /// sensor exists and the stepper follows courses, impulses while a body has a
+    /// contact force threshold).
+    pub(super) fn start_logs(&mut self) {
+        let scan = self.tracking.scan;
+        let scratch = &mut self.scratch.tracking;
+        scratch
+            .courses
+            .start(scan.sensors && self.stepper.follows_courses());
+        scratch.impulses.start(scan.force_thresholds);
+    }
+
+    /// After a successful stepper, before the bodies are wrapped into a periodic domain:
+    /// the step's contact and sensor events, and the pairs touching and overlapping now.
+    /// `dt` is the step's length, `rules` its rules.
+    pub(super) fn record_events(&mut self, dt: Real, rules: &CollisionRules<'_>) {
+        let time = self.time;
+        let tracking = &mut self.tracking;
+        let scratch = &mut self.scratch.tracking;
+        scratch.contact.clear();
+        scratch.contact.end.append(&mut tracking.pending_contact);
+        touch_events(
+            &tracking.touching,
+            (
+                &self.scratch.touched,
+                &self.scratch.touched_at,
+                &self.scratch.contacts,
+            ),
+            time,
+            &mut scratch.contact,
+        );
+        if scratch.impulses.is_recording() {
+            force_events(
+                scratch.impulses.impulses_mut(),
+                &self.scratch.events,
+                (&self.bodies, dt, time),
+                &mut scratch.contact,
+            );
+        }
+        core::mem::swap(&mut tracking.touching, &mut self.scratch.touched);
+        core::mem::swap(&mut tracking.contact, &mut scratch.contact);
+
+        scratch.sensor.clear();
+        scratch.sensor.end.append(&mut tracking.pending_sensor);
+        if tracking.scan.sensors || !tracking.overlaps.is_empty() {
+            let courses = self
+                .stepper
+                .follows_courses()
+                .then(|| scratch.courses.courses_mut());
+            let step = SenseStep {
+                bodies: &self.bodies,
+                proxies: &self.proxies,
+                start: &self.scratch.before,
+                rules,
+                courses,
+                dt,
+                time,
+                period: self.scratch.images.map(|images| images.size()),
+            };
+            scratch.sensing.step(
+                step,
+                &tracking.overlaps,
+                &mut scratch.overlaps,
+                &mut scratch.sensor,
+            );
+            core::mem::swap(&mut tracking.overlaps, &mut scratch.overlaps);
+        } else {
+            scratch.sensor.sort();
+        }
+        core::mem::swap(&mut tracking.sensor, &mut scratch.sensor);
+    }
+
+    /// Ends every pair of `handle` (a body being removed) that touches or overlaps a
+    /// sensor, with end events `ending` says where.
+    pub(super) fn end_pairs_of(&mut self, handle: BodyHandle, ending: Ending) {
+        let tracking = &mut self.tracking;
+        let (contact, sensor, time, fraction) = match ending {
+            Ending::Pending => (
+                &mut tracking.pending_contact,
+                &mut tracking.pending_sensor,
+                self.time,
+                0.0,
+            ),
+            Ending::InStep { dt } => (
+                &mut tracking.contact.end,
+                &mut tracking.sensor.end,
+                self.time + dt,
+                1.0,
+            ),
+        };
+        tracking.touching.retain(|&(a, b)| {
+            let ends = a == handle || b == handle;
+            if ends {
+                contact.push(ContactEndEvent {
+                    a: ShapeId::first_of(a),
+                    b: ShapeId::first_of(b),
+                    time,
+                });
+            }
+            !ends
+        });
+        let before = sensor.len();
+        tracking.overlaps.retain(|&(s, v)| {
+            let ends = s == handle || v == handle;
+            if ends {
+                sensor.push(SensorEvent {
+                    sensor: ShapeId::first_of(s),
+                    visitor: ShapeId::first_of(v),
+                    time,
+                    fraction,
+                });
+            }
+            !ends
+        });
+        if matches!(ending, Ending::InStep { .. }) && sensor.len() > before {
+            tracking.sensor.sort();
+        }
+    }
+}
