@@ -19,6 +19,8 @@
 //!   and benches.
 //! - [`filters`]: seeded collision filters, a stepper that records what the world gave it,
 //!   and the one-way platform's hook and scene.
+//! - [`sensors`]: a bullet crossing a sensor, turned or stopped by a wall mid-step, and the
+//!   oracle of when it enters and leaves.
 //! - [`audit`]: the dense-sampling oracle for time of impact and seeded generators of
 //!   rotating sweeps.
 //! - [`fuzzing`]: the structured inputs and invariant checks of the fuzz targets, which the
@@ -50,5 +52,6 @@ pub mod fuzzing;
 pub mod moving_boxes;
 mod rng;
 pub mod scenes;
+pub mod sensors;
 
 pub use rng::SplitMix64;
