@@ -2,7 +2,10 @@
 //! steps in one run equal 250 steps, a JSON snapshot, a restore and 250 more steps, compared
 //! by a hash of every body's state bits, on a busy scene: a pyramid, discs thrown into it,
 //! and fast CCD bullets (so motion clamping clamps and first time of impact resolves impacts
-//! mid-step). A snapshot keeps handles valid, and a corrupt snapshot is refused by name.
+//! mid-step), with a sensor across it and a force threshold on its ground. The restored
+//! world's collision, contact and sensor events are the original's at every step, including
+//! the end events of a body removed just before the snapshot. A snapshot keeps handles
+//! valid, and a corrupt snapshot is refused by name.
 
 #![cfg(feature = "serde")]
 
@@ -43,6 +46,24 @@ fn busy_world<B: Broadphase + Default, S: Stepper + Default>() -> World<B, S> {
             )
             .unwrap();
     }
+    // A sensor across the pyramid's upper rows, and forces asked of the ground.
+    world
+        .create_body(
+            RigidBodyDef::fixed(
+                impact_geometry::ConvexPolygon::rectangle(8.0, 2.0)
+                    .unwrap()
+                    .into(),
+            )
+            .pose(Isometry::translation(0.0, 4.0))
+            .sensor(true),
+        )
+        .unwrap();
+    let ground = world.bodies().next().unwrap().0;
+    world
+        .body_mut(ground)
+        .unwrap()
+        .set_contact_force_threshold(Some(5.0))
+        .unwrap();
     world
 }
 
@@ -51,21 +72,41 @@ where
     S: Stepper + Default + Serialize + DeserializeOwned,
 {
     let mut straight = busy_world::<B, S>();
-    for _ in 0..500 {
-        straight.step(DT).unwrap();
-    }
-
     let mut first = busy_world::<B, S>();
     for _ in 0..250 {
+        straight.step(DT).unwrap();
         first.step(DT).unwrap();
     }
+    // A box of the pyramid's top leaves: its end events wait in the snapshot.
+    let top = first.bodies().nth(21).unwrap().0;
+    first.remove_body(top).unwrap();
+    straight.remove_body(top).unwrap();
     let json = serde_json::to_string(&first).unwrap();
     drop(first);
     let mut restored: World<B, S> = serde_json::from_str(&json).unwrap();
     assert_eq!(restored.step_count(), 250);
-    for _ in 0..250 {
+    let (mut contact, mut sensor) = (0, 0);
+    for step in 0..250 {
+        straight.step(DT).unwrap();
         restored.step(DT).unwrap();
+        assert_eq!(restored.events(), straight.events(), "step {step}");
+        assert_eq!(
+            restored.contact_events(),
+            straight.contact_events(),
+            "step {step}"
+        );
+        assert_eq!(
+            restored.sensor_events(),
+            straight.sensor_events(),
+            "step {step}"
+        );
+        contact += restored.contact_events().end().len() + restored.contact_events().force().len();
+        sensor += restored.sensor_events().begin().len() + restored.sensor_events().end().len();
     }
+    assert!(
+        contact > 0 && sensor > 0,
+        "{contact} contact and {sensor} sensor events"
+    );
     assert_eq!(state_hash(&restored), state_hash(&straight));
     assert_eq!(restored.time().to_bits(), straight.time().to_bits());
     assert_eq!(restored.contact_cache(), straight.contact_cache());
@@ -131,6 +172,29 @@ fn a_corrupt_snapshot_is_refused_by_name() {
             .err()
             .unwrap_or_else(|| panic!("{path} accepted"));
         assert!(err.to_string().contains(message), "{path}: {err}");
+    }
+    // The pairs the events are judged against name live bodies, in order.
+    let stale = serde_json::json!({"index": 999, "generation": 0});
+    let live = serde_json::json!({"index": 0, "generation": 0});
+    for (field, pairs, message) in [
+        ("touching", serde_json::json!([[live, stale]]), "touching"),
+        (
+            "sensor_overlaps",
+            serde_json::json!([[stale, live]]),
+            "sensor_overlaps",
+        ),
+        (
+            "touching",
+            serde_json::json!([[live, {"index": 2, "generation": 0}], [live, {"index": 1, "generation": 0}]]),
+            "touching: must be pairs sorted by handle",
+        ),
+    ] {
+        let mut bad = json.clone();
+        bad[field] = pairs;
+        let err = serde_json::from_value::<World<RTreeBroadphase, FirstTimeOfImpact>>(bad)
+            .err()
+            .unwrap_or_else(|| panic!("{field} accepted"));
+        assert!(err.to_string().contains(message), "{field}: {err}");
     }
 }
 
