@@ -6,7 +6,8 @@
 //!   every stepper, at every step, every other body is bit for bit where it is without the
 //!   sensors, the events are the same, and the contact manifolds given to the stepper are
 //!   the same (no sensor in any). The sensors' candidate pairs are set aside for sensor
-//!   events, each with a sensor in it.
+//!   events, each with a sensor in it, and the sensors report overlaps (each begin of a
+//!   pair before its end).
 //! - A dynamic sensor falls as if nothing were there: its velocity is its launch velocity
 //!   plus gravity's, whatever it passed through.
 //! - A sensor bullet at 10,000 units/s passes through the 1 mm wall and the paper under
@@ -70,6 +71,8 @@ fn untouched<S: Stepper + Default + Clone>(scene: &Scene, half_width: Real) {
     let (mut world, all): (W<S>, _) = sensed.build().unwrap();
     let sensors = &all[handles.len()..];
     let mut sensor_pairs = 0;
+    let mut open = std::collections::BTreeSet::new();
+    let mut begins = 0;
     let steps = 60;
     for step in 0..steps {
         plain.step(DT).unwrap();
@@ -95,7 +98,41 @@ fn untouched<S: Stepper + Default + Clone>(scene: &Scene, half_width: Real) {
             assert!(sensors.contains(&a) || sensors.contains(&b), "{a:?} {b:?}");
         }
         sensor_pairs += world.stepper().sensor_pairs.len();
+        let events = world.sensor_events();
+        let mut all: Vec<_> = events
+            .begin()
+            .iter()
+            .map(|e| (e.time, true, e.sensor.body, e.visitor.body))
+            .chain(
+                events
+                    .end()
+                    .iter()
+                    .map(|e| (e.time, false, e.sensor.body, e.visitor.body)),
+            )
+            .collect();
+        all.sort_by(|x, y| x.0.total_cmp(&y.0).then(y.1.cmp(&x.1)));
+        for (_, begin, sensor, body) in all {
+            assert!(sensors.contains(&sensor) && !sensors.contains(&body));
+            let fresh = if begin {
+                open.insert((sensor, body))
+            } else {
+                open.remove(&(sensor, body))
+            };
+            assert!(
+                fresh,
+                "{} step {step}: {begin} twice for {sensor:?} {body:?}",
+                scene.name
+            );
+            begins += usize::from(begin);
+        }
     }
+    assert_eq!(
+        open.into_iter().collect::<Vec<_>>(),
+        world.sensor_overlaps(),
+        "{}",
+        scene.name
+    );
+    assert!(begins > 50, "{}: {begins} overlaps", scene.name);
     assert!(
         sensor_pairs > 100,
         "{}: {sensor_pairs} sensor pairs",
