@@ -44,10 +44,12 @@ pub mod prelude {
         SolverSettings, integrate_positions, integrate_velocities, resolve_impact, solve_step,
     };
     pub use impact_stepper::{
-        AdvanceReport, ClampReport, ClampedBody, CollisionEvent, Discrete, Domain, EventKind,
+        AdvanceReport, ClampReport, ClampedBody, CollisionEvent, ContactBeginEvent,
+        ContactEndEvent, ContactEvents, ContactForceEvent, Discrete, Domain, EventKind,
         FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport, Impact, ImpactHook,
         MotionClamping, MotionClampingSettings, NoHook, PairFilter, PairView, PreSolveContact,
-        PreSolveHook, StepContext, StepReport, Stepper, World, WorldError, WorldSettings,
+        PreSolveHook, SensorEvent, SensorEvents, StepContext, StepReport, Stepper, World,
+        WorldError, WorldSettings,
     };
 }
 

@@ -71,7 +71,10 @@ pub mod trace;
 mod trajectories;
 
 pub use progress::{DEFAULT_DELAY, Progress};
-pub use run::{Drift, Observer, PassThroughEntry, RunSummary, StepFailure, VectorDrift, run_scene};
+pub use run::{
+    ContactCounts, Drift, Observer, PassThroughEntry, RunSummary, SensorCounts, StepFailure,
+    VectorDrift, run_scene,
+};
 pub use toi::{PoseOut, ToiAnswer};
 pub use trace::TraceWriter;
 pub use trajectories::{DEFAULT_MAX_POINTS, Trajectories};

@@ -17,6 +17,8 @@ pub(crate) struct Colour(pub [u8; 3]);
 impl Colour {
     /// Static geometry.
     pub const STATIC: Self = Self([0x55, 0x55, 0x55]);
+    /// A static sensor.
+    pub const SENSOR: Self = Self([0x2c, 0xa0, 0x2c]);
     /// A dynamic body with the ccd flag.
     pub const CCD: Self = Self([0x1f, 0x77, 0xb4]);
     /// A dynamic body without it.

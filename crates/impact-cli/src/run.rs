@@ -88,10 +88,15 @@ pub struct RunSummary {
     pub dynamic_bodies: usize,
     /// Dynamic bodies with the `ccd` flag at the start.
     pub ccd_bodies: usize,
-    /// Collision events over the run (impacts the stepper resolved inside steps).
+    /// Collision (hit) events over the run: impacts the stepper resolved inside steps.
     pub events: u64,
     /// Bodies removed by their `on_first_hit` reactions.
     pub removed: usize,
+    /// Contact events over the run: pairs that began and stopped touching, and force
+    /// events (counted only for bodies with a `contact_force_threshold`).
+    pub contacts: ContactCounts,
+    /// Sensor events over the run: bodies that began and stopped overlapping a sensor.
+    pub sensors: SensorCounts,
     /// Simulated time the stepper lost over all bodies (seconds).
     pub time_lost: Real,
     /// How many dynamic bodies passed through static geometry.
@@ -108,6 +113,26 @@ pub struct RunSummary {
     pub state_hash: String,
     /// Wall-clock time of the steps alone, without the observers (seconds).
     pub wall_time: Real,
+}
+
+/// The contact events of a run, counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct ContactCounts {
+    /// Pairs that began touching.
+    pub begin: u64,
+    /// Pairs that stopped touching.
+    pub end: u64,
+    /// Force events.
+    pub force: u64,
+}
+
+/// The sensor events of a run, counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct SensorCounts {
+    /// Bodies that began overlapping a sensor.
+    pub begin: u64,
+    /// Bodies that stopped overlapping one.
+    pub end: u64,
 }
 
 /// A step that failed: the run stopped there.
@@ -211,6 +236,7 @@ pub fn run_scene(
     // detector follows bent paths leg by leg, and the trace keeps the turns.
     let mut hook = TurnRecorder::new(scene.reactions());
     let (mut events, mut removed) = (0u64, 0usize);
+    let (mut contacts, mut sensors) = (ContactCounts::default(), SensorCounts::default());
     let mut time_lost = 0.0;
     let mut wall_time = 0.0;
     for step in 1..=scene.steps {
@@ -224,6 +250,12 @@ pub fn run_scene(
         wall_time += clock.elapsed().as_secs_f64();
         events += summary.events as u64;
         removed += summary.removed;
+        let (c, s) = (world.contact_events(), world.sensor_events());
+        contacts.begin += c.begin().len() as u64;
+        contacts.end += c.end().len() as u64;
+        contacts.force += c.force().len() as u64;
+        sensors.begin += s.begin().len() as u64;
+        sensors.end += s.end().len() as u64;
         time_lost += summary.time_lost;
         detector.observe_with_turns(world.body_set(), step, &hook.turns(world.events()));
         for o in observers.iter_mut() {
@@ -266,6 +298,8 @@ pub fn run_scene(
         ccd_bodies,
         events,
         removed,
+        contacts,
+        sensors,
         time_lost,
         passed_through: pass_throughs.len(),
         passed_through_ccd: pass_throughs.iter().filter(|p| p.ccd).count(),
@@ -306,6 +340,18 @@ impl fmt::Display for RunSummary {
             self.bodies, self.dynamic_bodies, self.ccd_bodies
         )?;
         writeln!(f, "events          {}", self.events)?;
+        writeln!(
+            f,
+            "contacts        {} began, {} ended, {} force events",
+            self.contacts.begin, self.contacts.end, self.contacts.force
+        )?;
+        if self.sensors.begin + self.sensors.end > 0 {
+            writeln!(
+                f,
+                "sensors         {} entered, {} left",
+                self.sensors.begin, self.sensors.end
+            )?;
+        }
         if self.removed > 0 {
             writeln!(f, "removed         {} bodies (on_first_hit)", self.removed)?;
         }

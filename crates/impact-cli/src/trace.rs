@@ -10,7 +10,7 @@ use crate::run::Observer;
 use impact_geometry::{Point, Real};
 use impact_scene::{AnyWorld, Scene};
 use impact_solver::BodyType;
-use impact_stepper::EventKind;
+use impact_stepper::{EventKind, SensorEvent};
 use serde::{Deserialize, Serialize};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -81,6 +81,58 @@ pub struct TraceEvent {
     pub centres: Option<[Option<[Real; 2]>; 2]>,
 }
 
+/// Two bodies that began touching (a contact point within the linear slop).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TraceContact {
+    /// The first body's id (the smaller).
+    pub a: u32,
+    /// The second body's id.
+    pub b: u32,
+    /// Absolute simulated time (seconds): the start of the step whose contacts touched.
+    pub time: Real,
+    /// The contact points (world), midway between the surfaces.
+    pub points: Vec<[Real; 2]>,
+    /// The unit normal from `a` toward `b`.
+    pub normal: [Real; 2],
+}
+
+/// Two bodies that stopped touching.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TraceContactEnd {
+    /// The first body's id (the smaller).
+    pub a: u32,
+    /// The second body's id.
+    pub b: u32,
+    /// Absolute simulated time (seconds).
+    pub time: Real,
+}
+
+/// The normal force between two bodies over a step, above their threshold.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TraceForce {
+    /// The first body's id (the smaller).
+    pub a: u32,
+    /// The second body's id.
+    pub b: u32,
+    /// The step's normal impulse over its length (newtons for SI scenes).
+    pub force: Real,
+    /// The unit normal from `a` toward `b` of the largest impulse.
+    pub normal: [Real; 2],
+}
+
+/// A body that began or ended overlapping a sensor.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TraceSensor {
+    /// The sensor's id.
+    pub sensor: u32,
+    /// The other body's id.
+    pub body: u32,
+    /// Absolute simulated time (seconds).
+    pub time: Real,
+    /// When in the step, as a fraction of `dt`.
+    pub fraction: Real,
+}
+
 /// A line of a trace after the header: the state after one step.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TraceStep {
@@ -95,6 +147,22 @@ pub struct TraceStep {
     pub events: Vec<TraceEvent>,
     /// The ids of bodies removed during the step (by their `on_first_hit` reactions).
     pub removed: Vec<u32>,
+    /// The pairs that began touching. This and the fields below are left out when empty,
+    /// and traces written without them load.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contact_begin: Vec<TraceContact>,
+    /// The pairs that stopped touching.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contact_end: Vec<TraceContactEnd>,
+    /// The pairs whose force passed their threshold.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contact_force: Vec<TraceForce>,
+    /// The bodies that began overlapping a sensor, in time order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sensor_begin: Vec<TraceSensor>,
+    /// The bodies that stopped overlapping a sensor, in time order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sensor_end: Vec<TraceSensor>,
 }
 
 /// Writes a trace as the run goes (an [`Observer`] of [`run_scene`](crate::run_scene)).
@@ -213,12 +281,57 @@ impl Observer for TraceWriter {
                 centres: centres.get(i).map(|&[a, b]| [xy(a), xy(b)]),
             })
             .collect();
+        let contacts = world.contact_events();
+        let sensors = world.sensor_events();
+        let sensed = |e: &SensorEvent| TraceSensor {
+            sensor: e.sensor.body.index,
+            body: e.visitor.body.index,
+            time: e.time,
+            fraction: e.fraction,
+        };
         self.line(&TraceStep {
             step,
             time: world.time(),
             bodies,
             events,
             removed,
+            contact_begin: contacts
+                .begin()
+                .iter()
+                .map(|e| TraceContact {
+                    a: e.a.body.index,
+                    b: e.b.body.index,
+                    time: e.time,
+                    points: e
+                        .manifold
+                        .points()
+                        .iter()
+                        .map(|p| [p.point.x, p.point.y])
+                        .collect(),
+                    normal: [e.manifold.normal.x, e.manifold.normal.y],
+                })
+                .collect(),
+            contact_end: contacts
+                .end()
+                .iter()
+                .map(|e| TraceContactEnd {
+                    a: e.a.body.index,
+                    b: e.b.body.index,
+                    time: e.time,
+                })
+                .collect(),
+            contact_force: contacts
+                .force()
+                .iter()
+                .map(|e| TraceForce {
+                    a: e.a.body.index,
+                    b: e.b.body.index,
+                    force: e.force,
+                    normal: [e.normal.x, e.normal.y],
+                })
+                .collect(),
+            sensor_begin: sensors.begin().iter().map(sensed).collect(),
+            sensor_end: sensors.end().iter().map(sensed).collect(),
         })
     }
 

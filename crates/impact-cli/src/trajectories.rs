@@ -15,7 +15,8 @@ pub const DEFAULT_MAX_POINTS: u64 = 2_000;
 /// bodies to draw under them.
 #[derive(Debug, Clone)]
 pub struct Trajectories {
-    statics: Vec<(Shape, Isometry)>,
+    /// The static bodies: shape, pose, and whether it is a sensor (drawn in green).
+    statics: Vec<(Shape, Isometry, bool)>,
     /// Per moving body, in slot order.
     paths: Vec<Path>,
     max_points: u64,
@@ -71,7 +72,7 @@ impl Trajectories {
         self.statics = bodies
             .iter()
             .filter(|(_, b)| b.body_type() == BodyType::Static)
-            .map(|(_, b)| (b.shape().clone(), *b.pose()))
+            .map(|(_, b)| (b.shape().clone(), *b.pose(), b.is_sensor()))
             .collect();
         self.paths = bodies
             .iter()
@@ -141,7 +142,7 @@ impl Trajectories {
     /// was last recorded on the paths picture, and absent from a frame.
     pub(crate) fn picture(&self, title: &str, flagged: &[u32], paths: bool) -> Picture {
         let mut bounds = Bounds::default();
-        for (shape, pose) in &self.statics {
+        for (shape, pose, _) in &self.statics {
             bounds.grow_shape(shape, pose);
         }
         for path in &self.paths {
@@ -166,9 +167,13 @@ impl Trajectories {
         let mut items: Vec<Item> = self
             .statics
             .iter()
-            .map(|(shape, pose)| Item {
+            .map(|(shape, pose, sensor)| Item {
                 mark: Mark::Outline(shape.clone(), *pose),
-                colour: Colour::STATIC,
+                colour: if *sensor {
+                    Colour::SENSOR
+                } else {
+                    Colour::STATIC
+                },
                 width: 2.0,
                 opacity: 1.0,
             })

@@ -9,8 +9,9 @@ use impact_broadphase::{Broadphase, BruteForce, RTreeBroadphase, SortAndSweep};
 use impact_geometry::Real;
 use impact_solver::BodySet;
 use impact_stepper::{
-    ClampReport, CollisionEvent, Discrete, DiscreteReport, FirstTimeOfImpact, FirstToiReport,
-    ImpactHook, MotionClamping, NoHook, StepReport, Stepper, World, WorldError, WorldSettings,
+    ClampReport, CollisionEvent, ContactEvents, Discrete, DiscreteReport, FirstTimeOfImpact,
+    FirstToiReport, ImpactHook, MotionClamping, NoHook, SensorEvents, StepReport, Stepper, World,
+    WorldError, WorldSettings,
 };
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
@@ -122,6 +123,12 @@ pub trait AnyWorld: Debug {
     /// The collision events of the last step ([`World::events`]).
     fn events(&self) -> &[CollisionEvent];
 
+    /// The contact events of the last step ([`World::contact_events`]).
+    fn contact_events(&self) -> &ContactEvents;
+
+    /// The sensor events of the last step ([`World::sensor_events`]).
+    fn sensor_events(&self) -> &SensorEvents;
+
     /// The simulated time (seconds).
     fn time(&self) -> Real;
 
@@ -208,6 +215,14 @@ impl<B: SceneBroadphase, S: SceneStepper> AnyWorld for World<B, S> {
 
     fn events(&self) -> &[CollisionEvent] {
         World::events(self)
+    }
+
+    fn contact_events(&self) -> &ContactEvents {
+        World::contact_events(self)
+    }
+
+    fn sensor_events(&self) -> &SensorEvents {
+        World::sensor_events(self)
     }
 
     fn time(&self) -> Real {

@@ -49,7 +49,8 @@ struct Track {
 ///
 /// Each body is reported once, at the first observation that shows it. Static bodies never
 /// move, so their geometry is taken when the detector is made; kinematic bodies are not
-/// obstacles (they move, and the rule assumes still geometry). A body created later is
+/// obstacles (they move, and the rule assumes still geometry), and sensors are neither
+/// obstacles nor judged (nothing collides with them). A body created later is
 /// followed from the first observation that sees it; a removed one is forgotten. The
 /// detector is not told the bodies' speeds or the step's length, so the path it allows a
 /// body round the end of a segment is its longer displacement of the last two steps
@@ -77,7 +78,7 @@ impl PassThroughDetector {
     pub fn new(bodies: &BodySet) -> Self {
         let statics: Vec<_> = bodies
             .iter()
-            .filter(|(_, b)| b.body_type() == BodyType::Static)
+            .filter(|(_, b)| b.body_type() == BodyType::Static && !b.is_sensor())
             .collect();
         let judge = PassThroughJudge::new(statics.iter().map(|(_, b)| (b.shape(), b.pose())));
         let mut detector = Self {
@@ -125,7 +126,7 @@ impl PassThroughDetector {
         let mut path = Vec::new();
         let mut seen = vec![false; self.tracks.len()];
         for (handle, body) in bodies.iter() {
-            if !body.is_dynamic() {
+            if !body.is_dynamic() || body.is_sensor() {
                 continue;
             }
             let slot = handle.index as usize;

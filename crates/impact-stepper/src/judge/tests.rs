@@ -164,3 +164,37 @@ fn a_path_with_turns_is_judged_leg_by_leg_and_the_first_obstacle_is_reported() {
     assert_eq!(judge.judge(&course(back.from, back.to)), None);
     assert_eq!(judge.judge(&back), Some(Passage::Crossed(1)));
 }
+
+#[test]
+fn sensors_are_neither_obstacles_nor_judged() {
+    use impact_solver::{BodySet, RigidBodyDef};
+    let mut bodies = BodySet::new();
+    let wall = |x: Real| segment(p(x, -1.0), p(x, 1.0));
+    bodies
+        .insert(RigidBodyDef::fixed(wall(1.0)).sensor(true))
+        .unwrap();
+    bodies.insert(RigidBodyDef::fixed(wall(3.0))).unwrap();
+    let disc = || RigidBodyDef::new(Circle::new(0.1).unwrap().into());
+    let body = bodies.insert(disc()).unwrap();
+    let sensor = bodies.insert(disc().sensor(true)).unwrap();
+    let mut detector = PassThroughDetector::new(&bodies);
+    // Both move past the sensor wall: nothing found.
+    for h in [body, sensor] {
+        bodies
+            .get_mut(h)
+            .unwrap()
+            .set_pose(Isometry::translation(2.0, 0.0))
+            .unwrap();
+    }
+    assert_eq!(detector.observe(&bodies, 1), 0);
+    // Both move past the wall: the body is found, the sensor is not judged.
+    for h in [body, sensor] {
+        bodies
+            .get_mut(h)
+            .unwrap()
+            .set_pose(Isometry::translation(4.0, 0.0))
+            .unwrap();
+    }
+    assert_eq!(detector.observe(&bodies, 2), 1);
+    assert_eq!(detector.found()[0].body, body);
+}
