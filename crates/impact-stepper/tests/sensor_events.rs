@@ -18,6 +18,7 @@
 //!   closed form's times; a static sensor does not see a static body, and no sensor sees
 //!   another; a body the filters keep apart from the sensor is not seen.
 //! - A periodic domain: a bullet crossing a sensor through a side of the domain.
+//! - A filter that keeps a body apart from a sensor ends their overlap.
 //! - A body removed by the impact hook inside a sensor ends its overlap at the step's end;
 //!   one removed between steps, with the next step's events, at its removal.
 
@@ -377,4 +378,35 @@ fn a_removed_body_ends_its_overlaps() {
     assert_eq!(events_of(&w, (sensor, body), removed_at), [(false, 0.0)]);
     w.step(DT).unwrap();
     assert!(w.sensor_events().is_empty());
+}
+
+#[test]
+fn a_filter_that_keeps_them_apart_ends_the_overlap() {
+    fn run<S: Stepper + Default>(at: Real) {
+        let mut w = world::<S>(Vector::zeros());
+        let sensor = w
+            .create_body(
+                RigidBodyDef::fixed(ConvexPolygon::rectangle(1.0, 1.0).unwrap().into())
+                    .sensor(true),
+            )
+            .unwrap();
+        let body = w
+            .create_body(RigidBodyDef::new(Circle::new(0.2).unwrap().into()))
+            .unwrap();
+        w.step(DT).unwrap();
+        assert_eq!(w.sensor_overlaps(), [(sensor, body)]);
+        w.set_filter(body, CollisionFilter::new(2, 2)).unwrap();
+        let t0 = w.time();
+        w.step(DT).unwrap();
+        assert_eq!(events_of(&w, (sensor, body), t0), [(false, at)]);
+        assert!(w.sensor_overlaps().is_empty());
+        // Let through again: it begins again.
+        w.set_filter(body, CollisionFilter::DEFAULT).unwrap();
+        w.step(DT).unwrap();
+        assert_eq!(w.sensor_overlaps(), [(sensor, body)]);
+    }
+    // From the start of the step under the CCD steppers; seen at its end under Discrete.
+    run::<FirstTimeOfImpact>(0.0);
+    run::<MotionClamping>(0.0);
+    run::<Discrete>(DT);
 }
