@@ -10,7 +10,11 @@
 //!   [`World::step`] for one step, [`World::advance`] for fixed steps from a real-time clock.
 //!   Swapping either stage is one type parameter: `World::<BruteForce, Discrete>::new(...)`.
 //!   [`World::step_with`] takes an [`ImpactHook`] called at each impact inside the step;
-//!   [`World::events`] lists the step's [`CollisionEvent`]s.
+//!   [`World::events`] lists the step's [`CollisionEvent`]s (the hits),
+//!   [`World::contact_events`] the pairs that began and ended touching and the forces above
+//!   a threshold ([`ContactEvents`]), [`World::sensor_events`] the bodies that began and
+//!   ended overlapping a sensor, at their exact times under the CCD steppers
+//!   ([`SensorEvents`]).
 //! - [`Stepper`]: the stage that moves bodies, with a documented contract; [`Discrete`] is
 //!   the baseline without CCD.
 //! - [`FirstTimeOfImpact`] (the default): the contact solver keeps resting and slow
@@ -85,10 +89,12 @@
 //! # Features
 //!
 //! `serde` derives `Serialize` and `Deserialize` for [`WorldSettings`] (validated when read),
-//! the steppers and their settings (validated when read), [`CollisionEvent`], and [`World`]
-//! itself: a snapshot holds the settings, bodies, stepper, warm-starting impulses and clock,
-//! the broadphase is rebuilt when it is read, and the restored world continues bit for bit
-//! (with `serde_json`, enable its `float_roundtrip` feature so every `f64` reads back exactly).
+//! the steppers and their settings (validated when read), [`CollisionEvent`], the contact
+//! and sensor events, and [`World`] itself: a snapshot holds the settings, bodies, stepper,
+//! warm-starting impulses and clock, and the pairs touching and overlapping sensors (so the
+//! events continue too); the broadphase is rebuilt when it is read, and the restored world
+//! continues bit for bit (with `serde_json`, enable its `float_roundtrip` feature so every
+//! `f64` reads back exactly).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

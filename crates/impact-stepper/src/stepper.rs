@@ -79,9 +79,9 @@ pub struct StepContext<'a, B: Broadphase> {
     pub rules: CollisionRules<'a>,
     /// The world's candidate pairs with a sensor that the filters let meet (smaller slot
     /// first, with the translation of the second body's image, as `contacts`), in pair order:
-    /// set aside from the contacts, they are where a sensor's overlap events start. The
-    /// sensor pairs a CCD stepper's own search finds are the pairs of which
-    /// [`CollisionRules::kind`] is [`PairKind::Sense`](crate::PairKind::Sense); the
+    /// set aside from the contacts, the broadphase's view at the start of the step, for a
+    /// stepper of one's own. The world's sensor events do not come from them but from its
+    /// own search after the step, along the courses of [`StepContext::courses`]; the
     /// steppers leave sensors out of their searches.
     pub sensor_pairs: &'a [(BodyHandle, BodyHandle, Vector)],
     /// Where a stepper whose bodies move inside the step otherwise than on one

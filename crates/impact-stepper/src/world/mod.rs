@@ -117,6 +117,10 @@ impl core::fmt::Debug for Hooks {
 ///    [`Discrete`](crate::Discrete), the solver's whole soft step: gravity, contacts,
 ///    positions).
 ///
+/// 4. **events**: the step's contact events ([`World::contact_events`]) from the manifolds
+///    of stage 2 and the impulses the stepper recorded, and, while a sensor exists, its
+///    sensor events ([`World::sensor_events`]) from a search over every body's motion.
+///
 /// Stages 1 and 2 are skipped when the stepper says it does not need them
 /// ([`Stepper::needs_world_pass`]; [`FirstTimeOfImpact`]'s disc path for a periodic gas of
 /// free discs): the stepper then gets no manifolds, and the broadphase keeps the boxes of
