@@ -9,6 +9,8 @@ use crate::proxy::ProxyTable;
 use crate::swept::SweptBox;
 use crate::{Broadphase, DEFAULT_MARGIN, ProxyId, ProxyPair};
 use impact_geometry::{Aabb, Point, Real, Vector};
+mod walk;
+
 use rstar::{ParentNode, RStarInsertionStrategy, RTree, RTreeNode, RTreeObject, RTreeParams};
 
 /// Rebuild the moving tree with `bulk_load` when more than this fraction of its proxies
@@ -811,6 +813,17 @@ impl Broadphase for RTreeBroadphase {
         out.clear();
         check_swept(aabb, translation)?;
         self.query_sweep(&SweptBox::new(aabb, translation), out);
+        Ok(())
+    }
+
+    fn visit_swept(
+        &self,
+        aabb: &Aabb,
+        translation: &Vector,
+        visit: &mut dyn FnMut(ProxyId, Real) -> Real,
+    ) -> Result<(), BroadphaseError> {
+        check_swept(aabb, translation)?;
+        self.walk_swept(&SweptBox::new(aabb, translation), visit);
         Ok(())
     }
 

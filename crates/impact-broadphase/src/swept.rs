@@ -56,13 +56,24 @@ impl SweptBox {
     /// which lets a tree prune a node by the same test as its leaves.
     #[inline]
     pub(crate) fn hits(&self, mins: [Real; 2], maxs: [Real; 2]) -> bool {
+        self.entry(mins, maxs).is_some()
+    }
+
+    /// The first t in [0, 1] at which the moving box touches `[mins, maxs]` (padded as
+    /// [`SweptBox::hits`], so never later than the true first touch), or `None` when it
+    /// never does; `Some` exactly when [`SweptBox::hits`] says so.
+    ///
+    /// Monotone as [`SweptBox::hits`]: a target that holds another is entered no later, so
+    /// a tree node's entry is a lower bound of its leaves' entries.
+    #[inline]
+    pub(crate) fn entry(&self, mins: [Real; 2], maxs: [Real; 2]) -> Option<Real> {
         let b = &self.bound;
         if !(b.mins.x <= maxs[0]
             && mins[0] <= b.maxs.x
             && b.mins.y <= maxs[1]
             && mins[1] <= b.maxs.y)
         {
-            return false;
+            return None;
         }
         let mut t_enter: Real = 0.0;
         let mut t_exit: Real = 1.0;
@@ -73,7 +84,7 @@ impl SweptBox {
             if d == 0.0 {
                 // No motion along this axis: the projections overlap for all t or for none.
                 if lo > 0.0 || hi < 0.0 {
-                    return false;
+                    return None;
                 }
             } else {
                 // Division rather than a reciprocal: d != 0, so no 0 * inf NaN can appear.
@@ -85,11 +96,18 @@ impl SweptBox {
                 t_enter = t_enter.max(t0);
                 t_exit = t_exit.min(t1);
                 if t_enter > t_exit {
-                    return false;
+                    return None;
                 }
             }
         }
-        true
+        // `max` may keep a `-0.0` from a division; callers order entries by their bits.
+        Some(t_enter + 0.0)
+    }
+
+    /// [`SweptBox::entry`] for a geometry box.
+    #[inline]
+    pub(crate) fn entry_aabb(&self, aabb: &Aabb) -> Option<Real> {
+        self.entry([aabb.mins.x, aabb.mins.y], [aabb.maxs.x, aabb.maxs.y])
     }
 
     /// [`SweptBox::hits`] for a geometry box.
