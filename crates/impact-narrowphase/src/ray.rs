@@ -396,7 +396,10 @@ mod tests {
         let disc = Shape::from(Circle::new(1.0).unwrap());
         let hit = cast(&disc, &Isometry::identity(), (-2.0, 1.0), (4.0, 0.0), true).unwrap();
         assert!(close(hit.fraction, 0.5), "{hit:?}");
-        assert!((hit.normal - Vector::new(0.0, 1.0)).norm() < 1e-15, "{hit:?}");
+        assert!(
+            (hit.normal - Vector::new(0.0, 1.0)).norm() < 1e-15,
+            "{hit:?}"
+        );
     }
 
     #[test]

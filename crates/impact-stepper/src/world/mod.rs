@@ -16,7 +16,9 @@ use crate::stepper::Stepper;
 use impact_broadphase::{Broadphase, ProxyId, RTreeBroadphase};
 use impact_geometry::{Aabb, Isometry, Real, Vector};
 use impact_solver::{BodyHandle, BodySet, ContactCache, ContactPair, RigidBody, RigidBodyDef};
+use std::sync::OnceLock;
 
+mod queries;
 #[cfg(feature = "serde")]
 mod snapshot;
 mod step;
@@ -107,6 +109,10 @@ pub struct World<B: Broadphase = RTreeBroadphase, S: Stepper = FirstTimeOfImpact
     /// The collision events of the last successful step.
     events: Vec<CollisionEvent>,
     scratch: Scratch,
+    /// The bodies whose shapes may have left their proxies' fat boxes (moved by the last
+    /// step or by hand), which scene queries test from their own boxes: found at the first
+    /// query after a change, emptied by every call that can move a body.
+    unindexed: OnceLock<Vec<BodyHandle>>,
 }
 
 impl<B: Broadphase + Default, S: Stepper + Default> World<B, S> {
@@ -152,6 +158,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             accumulator: 0.0,
             events: Vec::new(),
             scratch: Scratch::default(),
+            unindexed: OnceLock::new(),
         })
     }
 
@@ -177,6 +184,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         }
         self.settings = settings;
         self.wrap_bodies();
+        self.bodies_moved();
         Ok(())
     }
 
@@ -280,6 +288,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// also forgets its warm-starting impulses.
     #[inline]
     pub fn body_mut(&mut self, handle: BodyHandle) -> Option<&mut RigidBody> {
+        self.bodies_moved();
         self.bodies.get_mut(handle)
     }
 
@@ -306,7 +315,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             return Err(e);
         }
         self.forget_contacts(handle);
+        self.bodies_moved();
         Ok(())
+    }
+
+    /// Notes that bodies may have moved away from their proxies' boxes: scene queries list
+    /// them again ([`query::unindexed_bodies`](crate::query::unindexed_bodies)) at the next
+    /// query.
+    fn bodies_moved(&mut self) {
+        self.unindexed.take();
     }
 
     /// Drops what the world remembers of `handle`'s contacts: warm-start impulses and the

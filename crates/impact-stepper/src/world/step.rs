@@ -119,6 +119,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         hook: &mut dyn ImpactHook,
     ) -> Result<StepReport<S::Report>, WorldError> {
         positive("dt", dt)?;
+        self.bodies_moved();
         let span = tracing::debug_span!(
             "world.step",
             dt,

@@ -1,0 +1,184 @@
+//! [`QueryError`]: why a scene query was refused, and the checks that produce it.
+
+use core::fmt;
+use impact_broadphase::BroadphaseError;
+use impact_geometry::{Aabb, Isometry, Point, Real, Vector};
+
+/// Why a scene query was refused. A refused query has looked at nothing and called no
+/// callback.
+///
+/// Each variant names the offending field of the query (`"ray.origin.x"`,
+/// `"ray.translation"`, `"max_distance"`, `"filter.mask_bits"`, `"options.target_distance"`,
+/// ...) and the bad value, as [`WorldError`](crate::WorldError) does for the world.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum QueryError {
+    /// A value was NaN or infinite.
+    NotFinite {
+        /// The field, as a path such as `"ray.origin.y"`.
+        field: String,
+        /// The offending value.
+        value: Real,
+    },
+    /// A value that must be zero or more was negative.
+    Negative {
+        /// The field, as a path.
+        field: String,
+        /// The offending value.
+        value: Real,
+    },
+    /// A length that must be positive was zero (a ray or a cast that goes nowhere).
+    Zero {
+        /// The field, as a path (`"ray.translation"`).
+        field: String,
+    },
+    /// A value was outside its allowed range.
+    OutOfRange {
+        /// The field, as a path.
+        field: String,
+        /// The offending value.
+        value: Real,
+        /// What the range is, in words.
+        expected: &'static str,
+    },
+    /// The world's domain is periodic: scene queries take the plane as unbounded, and a
+    /// periodic world would answer only about the bodies' primary images, so they refuse.
+    PeriodicDomain {
+        /// The field (`"settings.domain"`).
+        field: String,
+    },
+    /// The broadphase refused the query's box: a query so far out that its box overflows.
+    Broadphase(BroadphaseError),
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NotFinite { field, value } => write!(f, "{field}: must be finite, got {value}"),
+            Self::Negative { field, value } => {
+                write!(f, "{field}: must be zero or positive, got {value}")
+            }
+            Self::Zero { field } => write!(f, "{field}: must not be zero"),
+            Self::OutOfRange {
+                field,
+                value,
+                expected,
+            } => write!(f, "{field}: must be {expected}, got {value}"),
+            Self::PeriodicDomain { field } => write!(
+                f,
+                "{field}: scene queries do not support periodic domains (they would see only \
+                 the primary image of each body)"
+            ),
+            Self::Broadphase(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for QueryError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Broadphase(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<BroadphaseError> for QueryError {
+    fn from(e: BroadphaseError) -> Self {
+        Self::Broadphase(e)
+    }
+}
+
+/// Checks that `value` is finite.
+pub(crate) fn finite(field: &str, value: Real) -> Result<Real, QueryError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(QueryError::NotFinite {
+            field: field.to_owned(),
+            value,
+        })
+    }
+}
+
+/// Checks that `value` is finite and zero or more.
+pub(crate) fn non_negative(field: &str, value: Real) -> Result<Real, QueryError> {
+    finite(field, value)?;
+    if value < 0.0 {
+        return Err(QueryError::Negative {
+            field: field.to_owned(),
+            value,
+        });
+    }
+    Ok(value)
+}
+
+/// Checks that both coordinates of a point are finite.
+pub(crate) fn finite_point(field: &str, p: &Point) -> Result<(), QueryError> {
+    finite_vector(field, &p.coords)
+}
+
+/// Checks that both components of a vector are finite.
+pub(crate) fn finite_vector(field: &str, v: &Vector) -> Result<(), QueryError> {
+    if !(v.x.is_finite() && v.y.is_finite()) {
+        finite(&format!("{field}.x"), v.x)?;
+        finite(&format!("{field}.y"), v.y)?;
+    }
+    Ok(())
+}
+
+/// Checks a displacement `v` (field `field`) from the point `from` (field `from_field`,
+/// checked already) that must go somewhere: finite, not zero, of finite length, and ending at
+/// a finite point (field `"{from_field} + {field}"`).
+pub(crate) fn displacement(
+    field: &str,
+    v: &Vector,
+    from_field: &str,
+    from: &Point,
+) -> Result<(), QueryError> {
+    finite_vector(field, v)?;
+    if *v == Vector::zeros() {
+        return Err(QueryError::Zero {
+            field: field.to_owned(),
+        });
+    }
+    finite(&format!("{field}.length"), v.norm())?;
+    finite_point(&format!("{from_field} + {field}"), &(from + v))
+}
+
+/// Checks a pose: a finite translation and a finite unit rotation (to 1e-9, as bodies'
+/// poses are checked).
+pub(crate) fn pose(field: &str, pose: &Isometry) -> Result<(), QueryError> {
+    finite_vector(&format!("{field}.translation"), &pose.translation.vector)?;
+    let (re, im) = (pose.rotation.re, pose.rotation.im);
+    finite(&format!("{field}.rotation.re"), re)?;
+    finite(&format!("{field}.rotation.im"), im)?;
+    let norm2 = re * re + im * im;
+    if (norm2 - 1.0).abs() > 1e-9 {
+        return Err(QueryError::OutOfRange {
+            field: format!("{field}.rotation"),
+            value: norm2,
+            expected: "a unit complex number (squared norm 1)",
+        });
+    }
+    Ok(())
+}
+
+/// Checks a box: finite corners, `mins <= maxs` on both axes.
+pub(crate) fn aabb(field: &str, aabb: &Aabb) -> Result<(), QueryError> {
+    finite_point(&format!("{field}.mins"), &aabb.mins)?;
+    finite_point(&format!("{field}.maxs"), &aabb.maxs)?;
+    for (axis, lo, hi) in [
+        ("x", aabb.mins.x, aabb.maxs.x),
+        ("y", aabb.mins.y, aabb.maxs.y),
+    ] {
+        if hi < lo {
+            return Err(QueryError::OutOfRange {
+                field: format!("{field}.maxs.{axis}"),
+                value: hi,
+                expected: "at least the same coordinate of mins",
+            });
+        }
+    }
+    Ok(())
+}
