@@ -19,6 +19,8 @@
 //!   and benches.
 //! - [`audit`]: the dense-sampling oracle for time of impact and seeded generators of
 //!   rotating sweeps.
+//! - [`queries`]: the field of mixed bodies of the scene-query tests and bench, and seeded
+//!   rays, translating casts and turning sweeps across it.
 //! - [`fuzzing`]: the structured inputs and invariant checks of the fuzz targets, which the
 //!   ordinary tests replay on the minimised findings of `fuzz/regressions/`.
 //!
@@ -45,6 +47,7 @@
 pub mod audit;
 pub mod fuzzing;
 pub mod moving_boxes;
+pub mod queries;
 mod rng;
 pub mod scenes;
 

@@ -14,7 +14,11 @@ use impact_solver::{BodyHandle, RigidBody, ShapeId};
 pub struct ShapeCastOptions {
     /// The distance (world units, zero or more) at which the cast shape counts as meeting a
     /// body: the cast stops this far from it. Default 0: touching. (The steppers keep a
-    /// target separation of their own; a query does not.)
+    /// target separation of their own; a query does not.) A cast that starts within this
+    /// distance of a body (without overlapping it) meets it at once if it moves toward it,
+    /// and otherwise only if it later comes closer than it started, by the tolerance: the
+    /// time of impact's rule, under which a body moving away from a wall it is near is not
+    /// stopped by it.
     pub target_distance: Real,
     /// Shapes closer than `-tolerance` at the start overlap; iterative casts (turning shapes)
     /// stop within `tolerance` of the target (world units, positive). Default `1e-9`, as
