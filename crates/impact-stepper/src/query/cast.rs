@@ -185,13 +185,19 @@ impl<'c> Cast<'c> {
             return None;
         }
         let still = Sweep::stationary(*body.pose()).ok()?;
-        let options = self.options.with_max_fraction(end).ok()?;
-        let mut toi = time_of_impact(self.shape, &self.sweep, body.shape(), &still, &options);
+        // Over the whole cast, whatever the walk's end so far: each body's answer is then its
+        // own, the same in every query form and visiting order (conservative advancement's
+        // steps depend on where the window ends).
+        let options = &self.options;
+        let mut toi = time_of_impact(self.shape, &self.sweep, body.shape(), &still, options);
         if toi == Toi::Overlapping && self.ignore_initial_overlaps {
             if self.translates {
                 return None;
             }
-            toi = self.after_separating(body, &options);
+            toi = self.after_separating(body, options);
+        }
+        if toi.safe_fraction().is_some_and(|t| t > end) {
+            return None;
         }
         let target = options.target_separation();
         let (fraction, point, normal, status) = match toi {
@@ -394,8 +400,7 @@ pub(crate) fn translating_sweep(
     translation: &Vector,
 ) -> Result<Sweep, QueryError> {
     check_pose("pose", pose)?;
-    let origin = Point::from(pose.translation.vector);
-    displacement("translation", translation, "pose.translation", &origin)?;
+    displacement("translation", translation)?;
     // Every number was checked above, so the sweep's own checks pass.
     Sweep::translating(*pose, *translation).map_err(|_| QueryError::NotFinite {
         field: "translation".to_owned(),

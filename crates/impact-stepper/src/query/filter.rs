@@ -7,7 +7,7 @@ use impact_solver::{BodyHandle, BodyType, RigidBody, ShapeId};
 /// A [`QueryFilter`]'s predicate: called with a shape and its body, `true` keeps the shape.
 /// It may be called more than once for the same shape in one query (a search for the
 /// nearest shape looks again as it widens), so it should answer the same each time.
-pub type ShapePredicate = dyn Fn(ShapeId, &RigidBody) -> bool;
+pub type ShapePredicate<'a> = dyn Fn(ShapeId, &RigidBody) -> bool + 'a;
 
 /// Which shapes a scene query sees: Box2D's `b2QueryFilter` (categories and mask) with
 /// rapier's `QueryFilter` exclusions (bodies, body types, sensors, a predicate).
@@ -70,7 +70,7 @@ pub struct QueryFilter<'a> {
     /// The bodies whose shapes are left out.
     pub exclude_bodies: &'a [BodyHandle],
     /// Called last, for the shapes that pass the rest: `true` keeps the shape.
-    pub predicate: Option<&'a ShapePredicate>,
+    pub predicate: Option<&'a ShapePredicate<'a>>,
 }
 
 impl Default for QueryFilter<'_> {
@@ -161,7 +161,7 @@ impl<'a> QueryFilter<'a> {
 
     /// The same filter with a predicate, called last: `true` keeps the shape.
     #[must_use]
-    pub fn predicate(mut self, predicate: &'a ShapePredicate) -> Self {
+    pub fn predicate(mut self, predicate: &'a ShapePredicate<'a>) -> Self {
         self.predicate = Some(predicate);
         self
     }

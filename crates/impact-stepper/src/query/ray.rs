@@ -54,15 +54,10 @@ impl CastHit for RayHit {
     }
 }
 
-/// Checks a ray: a finite origin, a finite translation that is not zero, a finite end.
+/// Checks a ray: a finite origin, a finite translation that is not zero.
 fn check_ray(ray: &Ray) -> Result<(), QueryError> {
     finite_point("ray.origin", &ray.origin)?;
-    displacement(
-        "ray.translation",
-        &ray.translation,
-        "ray.origin",
-        &ray.origin,
-    )
+    displacement("ray.translation", &ray.translation)
 }
 
 /// The hit of `ray` on the body `handle` if it passes `filter`, up to fraction `end`.
@@ -105,9 +100,9 @@ impl<B: Broadphase + ?Sized> QueryView<'_, B> {
     ///
     /// # Errors
     /// [`QueryError`] naming `ray.origin.x` (`.y`) or `ray.translation.x` (`.y`) if not
-    /// finite, `ray.translation` if zero, `ray.translation.length` or
-    /// `ray.origin + ray.translation` if they overflow; `filter.category_bits` or
-    /// `filter.mask_bits` if zero.
+    /// finite, `ray.translation` if zero, `ray.translation.length` if it overflows;
+    /// `filter.category_bits` or `filter.mask_bits` if zero; [`QueryError::Broadphase`] if
+    /// the ray's end overflows.
     pub fn cast_ray(
         &self,
         ray: &Ray,
