@@ -172,6 +172,28 @@ pub trait Broadphase {
         Ok(())
     }
 
+    /// [`Broadphase::visit_swept`] in an order of the implementation's choosing: every proxy
+    /// whose fat box the moving box enters no later than the end of the sweep is visited,
+    /// once, with its entry, where the end starts at 1 and is clipped by what `visit`
+    /// returns, as for [`Broadphase::visit_swept`] (a negative or NaN value ends the walk).
+    /// A proxy entered after the end at the time it is reached is not visited.
+    ///
+    /// This is the walk of a query for the nearest hit, which needs every proxy that can hit
+    /// before its best hit so far and no order among them: an index can answer it without a
+    /// priority queue (the R-tree walks depth first, each node's children nearest first, so
+    /// the end shrinks early). The default is [`Broadphase::visit_swept`].
+    ///
+    /// # Errors
+    /// As [`Broadphase::query_swept`]; nothing is visited then.
+    fn search_swept(
+        &self,
+        aabb: &Aabb,
+        translation: &Vector,
+        visit: &mut dyn FnMut(ProxyId, Real) -> Real,
+    ) -> Result<(), BroadphaseError> {
+        self.visit_swept(aabb, translation, visit)
+    }
+
     /// Clears `out`, then fills it with the proxies whose fat boxes meet the segment from
     /// `origin` to `origin + max_fraction * dir`, sorted.
     ///

@@ -827,6 +827,17 @@ impl Broadphase for RTreeBroadphase {
         Ok(())
     }
 
+    fn search_swept(
+        &self,
+        aabb: &Aabb,
+        translation: &Vector,
+        visit: &mut dyn FnMut(ProxyId, Real) -> Real,
+    ) -> Result<(), BroadphaseError> {
+        check_swept(aabb, translation)?;
+        self.search(&SweptBox::new(aabb, translation), visit);
+        Ok(())
+    }
+
     fn query_ray(
         &self,
         origin: &Point,

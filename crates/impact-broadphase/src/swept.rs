@@ -7,18 +7,25 @@ use impact_geometry::{Aabb, Point, Real, Vector};
 ///
 /// The box touches a target at some t exactly when the segment `t * translation` meets the
 /// Minkowski difference `[target.mins - start.maxs, target.maxs - start.mins]`: a slab test
-/// per axis. Rounding in those subtractions and divisions could lose a pair that only just
-/// touches, which would be a false negative, so the difference is padded by `pad`, 16 ulps of
-/// the query's largest coordinate. Near a decision only coordinates of that size take part,
-/// so this covers the rounding of every operation with a wide safety factor (checked by
-/// sampling in the tests).
+/// per axis. Rounding in those subtractions and in the slab times (products by the
+/// reciprocal of the translation) could lose a pair that only just touches, which would be a
+/// false negative, so the difference is padded by `pad`, 16 ulps of the query's largest
+/// coordinate. Near a decision only coordinates of that size take part, so this covers the
+/// rounding of every operation (a few ulps) with a wide safety factor (checked by sampling in
+/// the tests).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SweptBox {
-    start: Aabb,
-    translation: Vector,
     /// Union of the start and end boxes, grown by `pad`: a cheap first reject.
     bound: Aabb,
-    pad: Real,
+    /// Per axis, `start.maxs + pad` and `start.mins - pad`: a target's `[mins - lo_off,
+    /// maxs - hi_off]` is the padded Minkowski difference.
+    lo_off: [Real; 2],
+    hi_off: [Real; 2],
+    /// Per axis, `1 / translation` where the box moves along it (its reciprocal finite), and
+    /// whether it does: the slab times are products, which cost a fraction of a division in
+    /// a tree walk that tests dozens of boxes per query.
+    inv: [Real; 2],
+    moving: [bool; 2],
 }
 
 impl SweptBox {
@@ -30,11 +37,15 @@ impl SweptBox {
             .map(|p| p.coords.abs().max())
             .fold(0.0, Real::max);
         let pad = 16.0 * Real::EPSILON * scale;
+        let inv = [1.0 / translation.x, 1.0 / translation.y];
+        // A motion so small that its reciprocal overflows is no motion, to within the pad.
+        let moving = [0, 1].map(|axis| translation[axis] != 0.0 && inv[axis].is_finite());
         Self {
-            start: *start,
-            translation: *translation,
             bound: start.merged(&end).inflated(pad),
-            pad,
+            lo_off: [start.maxs.x + pad, start.maxs.y + pad],
+            hi_off: [start.mins.x - pad, start.mins.y - pad],
+            inv,
+            moving,
         }
     }
 
@@ -78,26 +89,23 @@ impl SweptBox {
         let mut t_enter: Real = 0.0;
         let mut t_exit: Real = 1.0;
         for axis in 0..2 {
-            let lo = mins[axis] - self.start.maxs[axis] - self.pad;
-            let hi = maxs[axis] - self.start.mins[axis] + self.pad;
-            let d = self.translation[axis];
-            if d == 0.0 {
-                // No motion along this axis: the projections overlap for all t or for none.
-                if lo > 0.0 || hi < 0.0 {
-                    return None;
-                }
-            } else {
-                // Division rather than a reciprocal: d != 0, so no 0 * inf NaN can appear.
-                let (t0, t1) = if d > 0.0 {
-                    (lo / d, hi / d)
+            let lo = mins[axis] - self.lo_off[axis];
+            let hi = maxs[axis] - self.hi_off[axis];
+            if self.moving[axis] {
+                let inv = self.inv[axis];
+                let (t0, t1) = if inv > 0.0 {
+                    (lo * inv, hi * inv)
                 } else {
-                    (hi / d, lo / d)
+                    (hi * inv, lo * inv)
                 };
                 t_enter = t_enter.max(t0);
                 t_exit = t_exit.min(t1);
                 if t_enter > t_exit {
                     return None;
                 }
+            } else if lo > 0.0 || hi < 0.0 {
+                // No motion along this axis: the projections overlap for all t or for none.
+                return None;
             }
         }
         // `max` may keep a `-0.0` from a division; callers order entries by their bits.

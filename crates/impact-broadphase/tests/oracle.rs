@@ -516,5 +516,47 @@ proptest! {
         let got = clipped(&rtree);
         prop_assert_eq!(&got, &clipped(&sap));
         prop_assert_eq!(&got, &clipped(&brute));
+
+        // The search in any order: unclipped, the same proxies with the same entries; clipped,
+        // every proxy entered no later than the final end is visited, each once, none
+        // entered after the end it was given.
+        for bp in [&rtree as &dyn Broadphase, &sap, &brute] {
+            let mut found = Vec::new();
+            bp.search_swept(&start, &d, &mut |id, entry| {
+                found.push((id, entry));
+                1.0
+            })
+            .unwrap();
+            found.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+            prop_assert_eq!(&found, &seen);
+            let mut found = Vec::new();
+            let mut end: Real = 1.0;
+            let mut i = 0;
+            let mut stopped = false;
+            bp.search_swept(&start, &d, &mut |id, entry| {
+                assert!(entry <= end, "{id:?} entered at {entry}, after the end {end}");
+                found.push(id);
+                let next = clips[i % clips.len()];
+                i += 1;
+                if next >= 0.0 {
+                    end = end.min(next);
+                } else {
+                    stopped = true;
+                }
+                next
+            })
+            .unwrap();
+            let mut unique = found.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            prop_assert_eq!(unique.len(), found.len(), "visited twice");
+            if !stopped {
+                for &(id, entry) in &seen {
+                    if entry <= end {
+                        prop_assert!(found.contains(&id), "{:?} entered at {} <= {} missed", id, entry, end);
+                    }
+                }
+            }
+        }
     }
 }

@@ -1,7 +1,9 @@
 //! Shape casts against the scene: a shape moved along a translation or a whole
 //! [`Sweep`], its first contact with each body found by the narrowphase's time of impact.
 
-use super::error::{QueryError, displacement, finite, non_negative, pose as check_pose};
+use super::error::{
+    QueryError, displacement, finite, finite_point, non_negative, pose as check_pose,
+};
 use super::{CastHit, QueryFilter, QueryView};
 use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector};
@@ -154,12 +156,10 @@ impl<'c> Cast<'c> {
             )
         };
         let start_box = start_box.inflated(options.target_distance);
-        for (field, v) in [
-            ("sweep.box.mins", start_box.mins),
-            ("sweep.box.maxs", start_box.maxs),
-        ] {
-            finite(&format!("{field}.x"), v.x)?;
-            finite(&format!("{field}.y"), v.y)?;
+        let corners = [start_box.mins, start_box.maxs];
+        if !corners.iter().all(|c| c.x.is_finite() && c.y.is_finite()) {
+            finite_point("sweep.box.mins", &start_box.mins)?;
+            finite_point("sweep.box.maxs", &start_box.maxs)?;
         }
         Ok(Self {
             shape,
@@ -200,21 +200,19 @@ impl<'c> Cast<'c> {
             return None;
         }
         let target = options.target_separation();
-        let (fraction, point, normal, status) = match toi {
+        // Without a hit the point and normal come from the closest points, found once a hit
+        // has won (`Cast::finish`): of a dozen bodies the cast starts in, one is reported.
+        let unknown = (Point::origin(), Vector::zeros());
+        let (fraction, (point, normal), status) = match toi {
             Toi::Hit(hit) => (
                 hit.fraction,
-                hit.point + hit.normal * (0.5 * target),
-                -hit.normal,
+                (hit.point + hit.normal * (0.5 * target), -hit.normal),
                 CastStatus::Hit,
             ),
             Toi::Separated => return None,
-            Toi::Overlapping => {
-                let (point, normal) = self.closest(body, 0.0);
-                (0.0, point, normal, CastStatus::Overlapping)
-            }
+            Toi::Overlapping => (0.0, unknown, CastStatus::Overlapping),
             Toi::NotConverged { safe_fraction } => {
-                let (point, normal) = self.closest(body, safe_fraction);
-                (safe_fraction, point, normal, CastStatus::NotConverged)
+                (safe_fraction, unknown, CastStatus::NotConverged)
             }
         };
         Some(ShapeCastHit {
@@ -227,16 +225,20 @@ impl<'c> Cast<'c> {
         })
     }
 
-    /// The point of `body` nearest the cast shape at fraction `t` (deepest in it if they
-    /// overlap) and the unit normal from the body toward the cast shape.
-    fn closest(&self, body: &RigidBody, t: Real) -> (Point, Vector) {
-        let d = distance(
-            body.shape(),
-            body.pose(),
-            self.shape,
-            &self.sweep.pose_at(t),
-        );
-        (d.point_a, d.normal)
+    /// `hit` (on `body`) with its point and normal: for an overlap at the start or a capped
+    /// cast, the point of the body nearest the cast shape at the hit's fraction (deepest in
+    /// it if they overlap) and the unit normal from the body toward the cast shape.
+    fn finish(&self, hit: ShapeCastHit, body: Option<&RigidBody>) -> ShapeCastHit {
+        let Some(body) = body.filter(|_| hit.status != CastStatus::Hit) else {
+            return hit;
+        };
+        let pose = self.sweep.pose_at(hit.fraction);
+        let d = distance(body.shape(), body.pose(), self.shape, &pose);
+        ShapeCastHit {
+            point: d.point_a,
+            normal: d.normal,
+            ..hit
+        }
     }
 
     /// The first time a turning cast shape that overlaps `body` at the start meets it again
@@ -361,11 +363,12 @@ impl<B: Broadphase + ?Sized> QueryView<'_, B> {
         filter: &QueryFilter<'_>,
     ) -> Result<Option<ShapeCastHit>, QueryError> {
         let cast = Cast::new(shape, *sweep, options, filter)?;
-        self.nearest(
+        let nearest = self.nearest(
             &cast.start_box,
             &cast.translation,
             &mut |handle, body, end| cast.test(filter, handle, body, end),
-        )
+        )?;
+        Ok(nearest.map(|hit| cast.finish(hit, self.bodies.get(hit.body))))
     }
 
     /// Box2D's shape cast with a result function: `callback` is called with the hits of
@@ -389,7 +392,7 @@ impl<B: Broadphase + ?Sized> QueryView<'_, B> {
             &cast.start_box,
             &cast.translation,
             &mut |handle, body, end| cast.test(filter, handle, body, end),
-            callback,
+            &mut |hit| callback(&cast.finish(*hit, self.bodies.get(hit.body))),
         )
     }
 }

@@ -20,13 +20,16 @@
 //!   types, sensors, a predicate. [`QueryError`] (`error`): why a query was refused.
 //!
 //! # Nearest first
-//! Casts walk the broadphase nearest first
-//! ([`Broadphase::visit_swept`]): bodies by the time the cast's box enters their boxes, which
-//! is never later than the time it can meet the body. A cast for the nearest hit clips the
-//! walk at its best hit so far, so it tests only the bodies entered before it. The ordered
-//! forms hold each hit until no body left to visit can hit earlier, so their callbacks see
-//! hits in increasing order of fraction, ties by [`ShapeId`]: the same order whatever the
-//! broadphase, its tree's layout or the order bodies were created in.
+//! A cast enters a body's box no later than it can meet the body. A cast for the nearest hit
+//! searches the broadphase for the bodies whose boxes it enters before its best hit so far
+//! ([`Broadphase::search_swept`]), clipping as it finds nearer hits, so it tests only the
+//! bodies entered before the nearest; its answer is the least hit, ties going to the
+//! smallest [`ShapeId`]. The ordered forms walk the bodies by the time the cast enters their
+//! boxes ([`Broadphase::visit_swept`]) and hold each hit until no body left to visit can hit
+//! earlier, so their callbacks see hits in increasing order of fraction, ties by
+//! [`ShapeId`]. Each body's hit is its own (a function of the cast and the body), so every
+//! answer is the same whatever the broadphase, its tree's layout or the order bodies were
+//! created in.
 //!
 //! # Proxies and bodies
 //! A proxy `ProxyId(i)` names the body in slot `i` of the body set ([`BodySet::get_by_index`]),
@@ -184,16 +187,19 @@ impl<'a, B: Broadphase + ?Sized> QueryView<'a, B> {
         !self.unindexed.is_empty() && self.unindexed.binary_search(&handle).is_ok()
     }
 
-    /// Walks, nearest first, the bodies whose boxes the box `aabb` touches while it
-    /// translates by `t * translation` (t in `[0, 1]`): the broadphase's proxies by their fat
-    /// boxes and the unindexed bodies by their shapes' boxes, merged in one order by entry,
-    /// then slot. `visit(handle, body, entry)` returns the end of the walk as
-    /// [`Broadphase::visit_swept`]'s visitor does (negative or NaN: stop).
-    fn walk(
+    /// Walks the bodies whose boxes the box `aabb` touches while it translates by
+    /// `t * translation` (t in `[0, 1]`): the broadphase's proxies by their fat boxes and the
+    /// unindexed bodies by their shapes' boxes. `visit(handle, body, entry)` returns the end
+    /// of the walk as [`Broadphase::visit_swept`]'s visitor does (negative or NaN: stop).
+    /// `ordered`: in one order by entry, then slot ([`Broadphase::visit_swept`], the two
+    /// sources merged); otherwise every body entered no later than the end, in any order
+    /// ([`Broadphase::search_swept`], the unindexed bodies first).
+    fn walk<V: FnMut(BodyHandle, &'a RigidBody, Real) -> Real>(
         &self,
         aabb: &Aabb,
         translation: &Vector,
-        visit: &mut dyn FnMut(BodyHandle, &'a RigidBody, Real) -> Real,
+        ordered: bool,
+        visit: &mut V,
     ) -> Result<(), QueryError> {
         let mut extra: Vec<(Real, BodyHandle, &'a RigidBody)> = Vec::new();
         for &handle in self.unindexed {
@@ -216,29 +222,46 @@ impl<'a, B: Broadphase + ?Sized> QueryView<'a, B> {
             *end = end.min(r);
             true
         };
-        self.broadphase
-            .visit_swept(aabb, translation, &mut |id, entry| {
-                while let Some(&(e, handle, body)) = extra.get(next)
-                    && (e, handle.index) < (entry, id.0)
-                {
-                    next += 1;
-                    if !step(handle, body, e, &mut end) {
-                        stopped = true;
-                        return -1.0;
-                    }
+        if !ordered {
+            for &(e, handle, body) in &extra {
+                if e > end {
+                    break;
                 }
-                let Some((handle, body)) = self.bodies.get_by_index(id.0) else {
-                    return end;
-                };
-                if self.is_unindexed(handle) {
-                    return end;
+                if !step(handle, body, e, &mut end) {
+                    return Ok(());
                 }
-                if !step(handle, body, entry, &mut end) {
+            }
+            next = extra.len();
+        }
+        let mut on_proxy = |id: ProxyId, entry: Real| {
+            while let Some(&(e, handle, body)) = extra.get(next)
+                && (e, handle.index) < (entry, id.0)
+            {
+                next += 1;
+                if !step(handle, body, e, &mut end) {
                     stopped = true;
                     return -1.0;
                 }
-                end
-            })?;
+            }
+            let Some((handle, body)) = self.bodies.get_by_index(id.0) else {
+                return end;
+            };
+            if self.is_unindexed(handle) {
+                return end;
+            }
+            if !step(handle, body, entry, &mut end) {
+                stopped = true;
+                return -1.0;
+            }
+            end
+        };
+        if ordered {
+            self.broadphase
+                .visit_swept(aabb, translation, &mut on_proxy)?;
+        } else {
+            self.broadphase
+                .search_swept(aabb, translation, &mut on_proxy)?;
+        }
         if !stopped {
             for &(e, handle, body) in &extra[next..] {
                 if e > end || !step(handle, body, e, &mut end) {
@@ -251,15 +274,26 @@ impl<'a, B: Broadphase + ?Sized> QueryView<'a, B> {
 
     /// The nearest hit of a cast: [`QueryView::walk`] clipped at the best hit so far, each
     /// visited body tested by `test(handle, body, end)` (which may ignore hits after `end`).
-    fn nearest<H: CastHit>(
+    ///
+    /// A body entered as late as the best hit can at most tie with it, and a tie goes to the
+    /// smaller shape: one with a larger shape is passed over untested. A cast that starts in
+    /// a body (a hit at 0) thus tests only the bodies of smaller slots among those its box
+    /// starts in, not all of them.
+    fn nearest<H: CastHit, T: FnMut(BodyHandle, &'a RigidBody, Real) -> Option<H>>(
         &self,
         aabb: &Aabb,
         translation: &Vector,
-        test: &mut dyn FnMut(BodyHandle, &'a RigidBody, Real) -> Option<H>,
+        test: &mut T,
     ) -> Result<Option<H>, QueryError> {
         let mut best: Option<H> = None;
-        self.walk(aabb, translation, &mut |handle, body, _| {
+        self.walk(aabb, translation, false, &mut |handle, body, entry| {
             let end = best.as_ref().map_or(1.0, H::fraction);
+            if best
+                .as_ref()
+                .is_some_and(|b| entry >= b.fraction() && ShapeId::first_of(handle) > b.shape())
+            {
+                return end;
+            }
             if let Some(hit) = test(handle, body, end)
                 && hit.fraction() <= end
                 && best.as_ref().is_none_or(|b| before(&hit, b))
@@ -275,11 +309,11 @@ impl<'a, B: Broadphase + ?Sized> QueryView<'a, B> {
     /// end of the cast: a value below the current end clips it, one at or above leaves it, and
     /// zero, a negative value or NaN stops the query. Hits are held until no body left to
     /// visit can hit earlier (its entry is later).
-    fn ordered<H: CastHit>(
+    fn ordered<H: CastHit, T: FnMut(BodyHandle, &'a RigidBody, Real) -> Option<H>>(
         &self,
         aabb: &Aabb,
         translation: &Vector,
-        test: &mut dyn FnMut(BodyHandle, &'a RigidBody, Real) -> Option<H>,
+        test: &mut T,
         emit: &mut dyn FnMut(&H) -> Real,
     ) -> Result<(), QueryError> {
         // Sorted farthest first, so the nearest is popped from the end.
@@ -303,7 +337,7 @@ impl<'a, B: Broadphase + ?Sized> QueryView<'a, B> {
             }
             true
         };
-        self.walk(aabb, translation, &mut |handle, body, entry| {
+        self.walk(aabb, translation, true, &mut |handle, body, entry| {
             if !flush(&mut pending, entry, &mut end) {
                 stopped = true;
                 return -1.0;
