@@ -37,6 +37,7 @@ pub mod prelude {
         Aabb, Capsule, Circle, ConvexPolygon, GeometryError, Isometry, MassProperties, Point, Real,
         Rotation, Segment, Shape, ShapeKind, Sweep, Vector,
     };
+    pub use impact_narrowphase::ray::Ray;
     pub use impact_narrowphase::{Hit, Toi, ToiOptions, time_of_impact};
     pub use impact_solver::{
         BodyHandle, BodySet, BodyType, CollisionFilter, ContactCache, ContactPair, ContactSolver,
@@ -44,10 +45,11 @@ pub mod prelude {
         SolverSettings, integrate_positions, integrate_velocities, resolve_impact, solve_step,
     };
     pub use impact_stepper::{
-        AdvanceReport, ClampReport, ClampedBody, CollisionEvent, Discrete, Domain, EventKind,
-        FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport, Impact, ImpactHook,
-        MotionClamping, MotionClampingSettings, NoHook, StepContext, StepReport, Stepper, World,
-        WorldError, WorldSettings,
+        AdvanceReport, CastStatus, ClampReport, ClampedBody, CollisionEvent, Discrete, Domain,
+        EventKind, FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport, Impact,
+        ImpactHook, Interior, MotionClamping, MotionClampingSettings, NoHook, PointProjection,
+        QueryError, QueryFilter, RayHit, ShapeCastHit, ShapeCastOptions, StepContext, StepReport,
+        Stepper, World, WorldError, WorldSettings,
     };
 }
 
@@ -65,6 +67,8 @@ mod guides {
     struct TuningCcd;
     #[doc = include_str!("../docs/guides/coming-from-rapier-and-parry.md")]
     struct ComingFromRapierAndParry;
+    #[doc = include_str!("../docs/guides/queries-filters-and-sensors.md")]
+    struct QueriesFiltersAndSensors;
     #[cfg(feature = "scene")]
     #[doc = include_str!("../docs/guides/scene-files.md")]
     struct SceneFiles;
