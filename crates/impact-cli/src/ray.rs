@@ -29,8 +29,9 @@ impl From<&RayHit> for RayHitOut {
             body: hit.body.index,
             distance: hit.distance,
             fraction: hit.fraction,
-            point: [hit.point.x, hit.point.y],
-            normal: [hit.normal.x, hit.normal.y],
+            // Adding zero turns a `-0` into `0`, which reads better and means the same.
+            point: [hit.point.x + 0.0, hit.point.y + 0.0],
+            normal: [hit.normal.x + 0.0, hit.normal.y + 0.0],
         }
     }
 }
