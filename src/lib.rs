@@ -47,9 +47,10 @@ pub mod prelude {
     pub use impact_stepper::{
         AdvanceReport, CastStatus, ClampReport, ClampedBody, CollisionEvent, Discrete, Domain,
         EventKind, FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport, Impact,
-        ImpactHook, Interior, MotionClamping, MotionClampingSettings, NoHook, PointProjection,
-        QueryError, QueryFilter, RayHit, ShapeCastHit, ShapeCastOptions, StepContext, StepReport,
-        Stepper, World, WorldError, WorldSettings,
+        ImpactHook, Interior, MotionClamping, MotionClampingSettings, NoHook, PairFilter, PairView,
+        PointProjection, PreSolveContact, PreSolveHook, QueryError, QueryFilter, RayHit,
+        ShapeCastHit, ShapeCastOptions, StepContext, StepReport, Stepper, World, WorldError,
+        WorldSettings,
     };
 }
 

@@ -93,7 +93,7 @@ impl ProxyTable {
     }
 
     /// The margin of a proxy whose box is `aabb`: the table's margin, or
-    /// [`MARGIN_PER_SIZE`] of the box's shorter side if that is less.
+    /// [`MARGIN_PER_SIZE`](crate::MARGIN_PER_SIZE) of the box's shorter side if that is less.
     #[inline]
     pub(crate) fn margin_for(&self, aabb: &Aabb) -> Real {
         crate::margin_for(self.margin, aabb)

@@ -186,7 +186,26 @@ pub(crate) struct BodyFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub user_data: Option<u128>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub filter: Option<Obj<FilterFile>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sensor: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contact_force_threshold: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub on_first_hit: Option<String>,
+}
+
+/// `filter`: a body's collision filter. Integers only: serde refuses a negative or
+/// fractional mask, with the path of the field.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct FilterFile {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category_bits: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mask_bits: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group_index: Option<i32>,
 }
 
 /// A shape: `type` selects which of the other fields apply.

@@ -18,7 +18,7 @@ use impact_geometry::{
     Vector,
 };
 use impact_narrowphase::ToiOptions;
-use impact_solver::{BodyType, RigidBodyDef, SolverSettings};
+use impact_solver::{BodyType, CollisionFilter, RigidBodyDef, SolverSettings};
 use impact_stepper::{Domain, FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
 use serde::de::DeserializeOwned;
 use std::collections::BTreeMap;
@@ -404,7 +404,27 @@ fn body(b: &BodyFile, path: &str) -> Result<RigidBodyDef, SceneError> {
     if let Some(u) = b.user_data {
         def.user_data = u;
     }
+    shape_flags(b, &mut def);
     Ok(def)
+}
+
+/// What a body's shape is and collides with: `filter` (each field defaulting to
+/// [`CollisionFilter::DEFAULT`]'s), `sensor` and `contact_force_threshold`.
+fn shape_flags(b: &BodyFile, def: &mut RigidBodyDef) {
+    if let Some(Obj(f)) = &b.filter {
+        let d = CollisionFilter::DEFAULT;
+        def.filter = CollisionFilter::new(
+            f.category_bits.unwrap_or(d.category_bits),
+            f.mask_bits.unwrap_or(d.mask_bits),
+        )
+        .group(f.group_index.unwrap_or(d.group_index));
+    }
+    if let Some(sensor) = b.sensor {
+        def.sensor = sensor;
+    }
+    if let Some(t) = b.contact_force_threshold {
+        def.contact_force_threshold = Some(t);
+    }
 }
 
 /// The centre of mass `mass_properties.center` defaults to: the shape's centroid.

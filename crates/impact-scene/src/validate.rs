@@ -206,6 +206,9 @@ pub(crate) fn body(def: &RigidBodyDef, path: &str) -> Result<(), SceneError> {
     non_negative(&field("material.friction"), def.friction)?;
     non_negative(&field("linear_damping"), def.linear_damping)?;
     non_negative(&field("angular_damping"), def.angular_damping)?;
+    if let Some(t) = def.contact_force_threshold {
+        non_negative(&field("contact_force_threshold"), t)?;
+    }
     match &def.mass_properties {
         Some(p) => {
             positive(&field("mass_properties.mass"), p.mass)?;

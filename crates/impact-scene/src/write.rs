@@ -2,14 +2,14 @@
 //! reads back bit for bit.
 
 use crate::file::{
-    BodyFile, ImpactFile, MassPropertiesFile, MaterialFile, Obj, PeriodicFile, PoseFile, SceneFile,
-    ShapeFile, SolverFile, StepperFile, ToiOptionsFile, Xy,
+    BodyFile, FilterFile, ImpactFile, MassPropertiesFile, MaterialFile, Obj, PeriodicFile,
+    PoseFile, SceneFile, ShapeFile, SolverFile, StepperFile, ToiOptionsFile, Xy,
 };
 use crate::read::default_center;
 use crate::scene::{FORMAT_VERSION, Scene, StepperChoice};
 use impact_geometry::{Isometry, Point, Real, Rotation, Shape, Vector};
 use impact_narrowphase::ToiOptions;
-use impact_solver::{BodyType, Material, RigidBodyDef, SolverSettings};
+use impact_solver::{BodyType, CollisionFilter, Material, RigidBodyDef, SolverSettings};
 use impact_stepper::{Domain, FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
 
 /// `Some(value)` unless it equals `default` bit for bit (so `-0.0` is written, and reads back
@@ -30,6 +30,12 @@ impl Bits for Real {
 }
 
 impl Bits for bool {
+    fn same_bits(&self, other: &Self) -> bool {
+        self == other
+    }
+}
+
+impl Bits for i32 {
     fn same_bits(&self, other: &Self) -> bool {
         self == other
     }
@@ -202,8 +208,23 @@ fn body(def: &RigidBodyDef) -> BodyFile {
         angular_damping: unless(def.angular_damping, 0.0),
         ccd: unless(def.ccd, false),
         user_data: unless(def.user_data, 0),
+        filter: filter(&def.filter).map(Obj),
+        sensor: unless(def.sensor, false),
+        contact_force_threshold: def.contact_force_threshold,
         on_first_hit: None,
     }
+}
+
+/// A collision filter, or `None` for the default; each field left out where it is the
+/// default's.
+fn filter(f: &CollisionFilter) -> Option<FilterFile> {
+    let d = CollisionFilter::DEFAULT;
+    let file = FilterFile {
+        category_bits: unless(f.category_bits, d.category_bits),
+        mask_bits: unless(f.mask_bits, d.mask_bits),
+        group_index: unless(f.group_index, d.group_index),
+    };
+    (file != FilterFile::default()).then_some(file)
 }
 
 /// A shape (a rectangle is written as the polygon it is).

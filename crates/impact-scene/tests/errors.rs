@@ -204,6 +204,51 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
             "bodies[3].user_data: number out of range at line 1 column 201",
         ),
         (
+            "negative mask",
+            circle(r#""filter": {"mask_bits": -1}"#),
+            "bodies[3].filter.mask_bits: invalid value: integer `-1`, expected u64 at line 1 column 213",
+        ),
+        (
+            "fractional mask",
+            circle(r#""filter": {"mask_bits": 1.5}"#),
+            "bodies[3].filter.mask_bits: invalid type: floating point `1.5`, expected u64 at line 1 column 214",
+        ),
+        (
+            "mask as a string",
+            circle(r#""filter": {"mask_bits": "0xff"}"#),
+            "bodies[3].filter.mask_bits: invalid type: string \"0xff\", expected u64 at line 1 column 217",
+        ),
+        (
+            "category past 64 bits",
+            circle(r#""filter": {"category_bits": 18446744073709551616}"#),
+            "bodies[3].filter.category_bits: invalid type: floating point `1.8446744073709552e+19`, expected u64 at line 1 column 235",
+        ),
+        (
+            "group past i32",
+            circle(r#""filter": {"group_index": 3000000000}"#),
+            "bodies[3].filter.group_index: invalid value: integer `3000000000`, expected i32 at line 1 column 223",
+        ),
+        (
+            "unknown filter field",
+            circle(r#""filter": {"masks": 1}"#),
+            "bodies[3].filter.masks: unknown field `masks`, expected one of `category_bits`, `mask_bits`, `group_index` at line 1 column 205",
+        ),
+        (
+            "filter as an array",
+            circle(r#""filter": [1, 2]"#),
+            "bodies[3].filter: invalid type: sequence, expected a JSON object at line 1 column 197",
+        ),
+        (
+            "sensor as a string",
+            circle(r#""sensor": "yes""#),
+            "bodies[3].sensor: invalid type: string \"yes\", expected a boolean at line 1 column 202",
+        ),
+        (
+            "negative force threshold",
+            circle(r#""contact_force_threshold": -1"#),
+            "bodies[3].contact_force_threshold: must be zero or positive, got -1",
+        ),
+        (
             "zero dt",
             r#"{"dt": 0}"#.to_owned(),
             "dt: must be positive, got 0",

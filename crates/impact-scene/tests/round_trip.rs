@@ -7,7 +7,7 @@ use impact_geometry::{
 };
 use impact_narrowphase::ToiOptions;
 use impact_scene::{BroadphaseChoice, Scene, StepperChoice, StepperKind, restore};
-use impact_solver::{BodyType, RigidBodyDef};
+use impact_solver::{BodyType, CollisionFilter, RigidBodyDef};
 use impact_stepper::{Domain, FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
 use impact_testkit::SplitMix64 as Rng;
 
@@ -51,7 +51,13 @@ fn everything() -> Scene {
         .damping(0.1, 0.2)
         .restitution(0.9)
         .user_data(u128::MAX)
+        .filter(CollisionFilter::new(u64::MAX, 1 << 63).group(i32::MIN))
+        .contact_force_threshold(12.5)
         .ccd(true),
+        RigidBodyDef::fixed(Circle::new(3.0).unwrap().into())
+            .pose(Isometry::translation(0.0, -20.0))
+            .sensor(true)
+            .filter(CollisionFilter::new(1, 0)),
     ];
     for i in 0..40 {
         let angle = rng.range(-10.0, 10.0);
@@ -70,7 +76,14 @@ fn everything() -> Scene {
             .linvel(Vector::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)))
             .angvel(rng.range(-3.0, 3.0))
             .density(rng.range(0.5, 2.0))
-            .user_data(i),
+            .user_data(i)
+            .filter(match i % 4 {
+                // Each field alone different from the default's, and all three.
+                0 => CollisionFilter::DEFAULT,
+                1 => CollisionFilter::new(1 << (i % 64), u64::MAX),
+                2 => CollisionFilter::new(1, !(1 << (i % 64))),
+                _ => CollisionFilter::new(2, 6).group(i as i32 - 20),
+            }),
         );
     }
     let mut settings = WorldSettings::with_gravity(Vector::new(0.1, -9.81));

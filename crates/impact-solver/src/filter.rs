@@ -16,8 +16,8 @@ use crate::body_set::BodyHandle;
 /// and a world of default filters runs bit for bit as one without filters.
 ///
 /// A filter is honoured wherever a pair can arise: the world's contact pairs, the time of
-/// impact of every stepper, sensor and contact events, and the scene queries (which take
-/// their own categories and mask in a query filter).
+/// impact of every stepper, and so every event; the scene queries take their own categories
+/// and mask in a query filter.
 ///
 /// ```
 /// use impact_solver::CollisionFilter;

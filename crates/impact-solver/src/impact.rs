@@ -1,9 +1,10 @@
-//! The single-impact resolver: one collision at the exact moment of contact (seed 003).
+//! The single-impact resolver: one collision at the exact moment of contact (the al-ro
+//! collision demo).
 
 use crate::body_set::{BodyHandle, BodySet};
 use crate::contact::contact_tangent;
 use crate::error::{SolverError, finite_point, finite_vector};
-use crate::material::{combine_friction, combine_restitution};
+use crate::material::{Material, combine_friction, combine_restitution};
 use crate::settings::ImpactSettings;
 use impact_geometry::{Point, Real, Vector, cross};
 
@@ -25,7 +26,8 @@ pub struct Impulse {
     /// `-(v_b - v_a) . n` at the point before the impact: positive when the bodies were
     /// closing. An event's approach speed.
     pub approach_speed: Real,
-    /// The restitution used: the combined one, or 0 below the threshold.
+    /// The restitution used: the contact's (see [`resolve_impact_with`]), or 0 below the
+    /// threshold.
     pub restitution: Real,
 }
 
@@ -43,8 +45,26 @@ impl Impulse {
     }
 }
 
+/// [`resolve_impact_with`] with the combination of the two bodies' materials: the usual
+/// impact.
+///
+/// # Errors
+/// As [`resolve_impact_with`].
+pub fn resolve_impact(
+    bodies: &mut BodySet,
+    a: BodyHandle,
+    b: BodyHandle,
+    point: Point,
+    normal: Vector,
+    settings: &ImpactSettings,
+) -> Result<Impulse, SolverError> {
+    resolve_impact_with(bodies, a, b, point, normal, None, settings)
+}
+
 /// Resolves one impact between bodies `a` and `b` touching at `point` (world) with unit
-/// `normal` from A toward B: the impulse of seed 003 with the combined restitution `e`,
+/// `normal` from A toward B: the impulse of the al-ro collision demo with the contact's
+/// restitution `e` (`material`'s, or the combination of the two bodies' materials without
+/// one),
 ///
 /// ```text
 /// j = -(1 + e) v_rel . n / (1/m_a + 1/m_b + ((r_a x n)^2 / I_a + (r_b x n)^2 / I_b))
@@ -53,8 +73,9 @@ impl Impulse {
 /// with `v_rel` the velocity of B's material point minus A's and `r` the lever arms from the
 /// centres of mass, followed by the Coulomb friction impulse along the tangent: the one that
 /// stops the tangential slip (computed after the normal impulse, with the full angular
-/// terms), clamped to `mu * j`. Clamping at the impulse that stops the slip is what makes the
-/// contact stick instead of reversing the tangential velocity.
+/// terms), clamped to `mu * j` (`mu` from `material`, or combined likewise). Clamping at the
+/// impulse that stops the slip is what makes the contact stick instead of reversing the
+/// tangential velocity.
 ///
 /// Both impulses are applied to both bodies, so linear and angular momentum are conserved;
 /// each one removes kinetic energy or, for `e = 1` without friction, conserves it. Static
@@ -66,12 +87,13 @@ impl Impulse {
 /// [`SolverError`] naming `impact.a` / `impact.b` (stale handle), `impact` (the same body
 /// twice), `impact.point` (not finite), `impact.normal` (not a finite unit vector) or
 /// `impact_settings.*`; no body is changed then.
-pub fn resolve_impact(
+pub fn resolve_impact_with(
     bodies: &mut BodySet,
     a: BodyHandle,
     b: BodyHandle,
     point: Point,
     normal: Vector,
+    material: Option<&Material>,
     settings: &ImpactSettings,
 ) -> Result<Impulse, SolverError> {
     settings.validate()?;
@@ -130,10 +152,16 @@ pub fn resolve_impact(
     if k_normal <= 0.0 {
         return Ok(out);
     }
-    let mut e = combine_restitution(
-        body_a.material().restitution(),
-        body_b.material().restitution(),
-    );
+    let (mu, mut e) = match material {
+        Some(m) => (m.friction(), m.restitution()),
+        None => (
+            combine_friction(body_a.material().friction(), body_b.material().friction()),
+            combine_restitution(
+                body_a.material().restitution(),
+                body_b.material().restitution(),
+            ),
+        ),
+    };
     if -vn < settings.restitution_threshold {
         e = 0.0;
     }
@@ -150,7 +178,6 @@ pub fn resolve_impact(
     out.normal = j;
     out.restitution = e;
 
-    let mu = combine_friction(body_a.material().friction(), body_b.material().friction());
     if settings.friction && mu > 0.0 {
         let vt = relative(body_a, body_b).dot(&tangent);
         let rt_a = cross(&r_a, &tangent);

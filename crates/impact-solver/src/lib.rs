@@ -9,7 +9,8 @@
 //!   iterates in a deterministic order; [`Material`] with documented combine rules;
 //! - semi-implicit Euler integration: [`integrate_velocities`], [`integrate_positions`];
 //! - the sequential-impulse [`ContactSolver`] over narrowphase manifolds, warm started from a
-//!   [`ContactCache`] that lives from step to step, configured by [`SolverSettings`];
+//!   [`ContactCache`] that lives from step to step, configured by [`SolverSettings`], its
+//!   arrays kept from step to step in a [`SolverScratch`] the caller owns;
 //! - [`resolve_impact`], the exact single-impact resolver the first-time-of-impact stepper
 //!   calls at the moment two bodies touch.
 //!
@@ -51,7 +52,8 @@
 //!     let (g, c) = (bodies.get(ground).unwrap(), bodies.get(crate_).unwrap());
 //!     let manifold = contact_manifold(g.shape(), g.pose(), c.shape(), c.pose(),
 //!                                     SPECULATIVE_DISTANCE);
-//!     let pairs = [ContactPair { a: ground, b: crate_, manifold, offset: Vector::zeros() }];
+//!     let pairs = [ContactPair { a: ground, b: crate_, manifold, offset: Vector::zeros(),
+//!                             material: None }];
 //!     solve_step(&mut bodies, &pairs, &mut cache, gravity, &SolverSettings::default(),
 //!                1.0 / 60.0)?;
 //! }
@@ -145,6 +147,14 @@
 //! keeps): they step bit for bit as before. Its impulses are reported apart
 //! ([`ConstraintPoint::restitution_tangent_impulse`]) and not cached for warm starting.
 //!
+//! # The stage loop and its rows
+//!
+//! [`ContactSolver`] is a stage loop in the manner of Box2D v3's `solver.c`: it holds the
+//! bodies of the step in compact arrays and calls every kind of constraint row at each
+//! stage (warm start, solve, relax, restitution, store). Contacts are the only kind; a
+//! kind for joints would sit beside them, each stage visiting the joints first, without a
+//! change to the contact rows (the module `solver::rows` states what a kind implements).
+//!
 //! # Determinism
 //!
 //! Constraints are solved in the order of the pairs the caller gives; the warm-starting
@@ -171,6 +181,7 @@
 #![deny(missing_docs)]
 
 mod body;
+mod body_def;
 mod body_set;
 mod contact;
 mod error;
@@ -179,16 +190,19 @@ mod impact;
 mod integrate;
 mod material;
 mod settings;
+mod solver;
 
-pub use body::{BodyType, RigidBody, RigidBodyDef};
+pub use body::RigidBody;
+pub use body_def::{BodyType, RigidBodyDef};
 pub use body_set::{BodyHandle, BodySet};
 pub use contact::{
     CacheKey, CachedImpulse, ConstraintPoint, ContactCache, ContactConstraint, ContactPair,
-    ContactSolver, contact_tangent, solve_step,
+    contact_tangent,
 };
 pub use error::SolverError;
 pub use filter::{CollisionFilter, ShapeId};
-pub use impact::{Impulse, resolve_impact};
+pub use impact::{Impulse, resolve_impact, resolve_impact_with};
 pub use integrate::{integrate_positions, integrate_velocities};
 pub use material::{Material, combine_friction, combine_restitution};
 pub use settings::{ImpactSettings, SolverSettings};
+pub use solver::{ContactSolver, SolverScratch, solve_step, solve_step_in};

@@ -62,6 +62,7 @@ fn rebound_height(h: Real, e: Real, radius: Real, dt: Real) -> Real {
             b: ball,
             manifold,
             offset: Vector::zeros(),
+            material: None,
         }];
         solve_step(&mut bodies, &pairs, &mut cache, gravity, &settings, dt).unwrap();
         let b = body(&bodies, ball);
@@ -145,6 +146,7 @@ fn rebound_height_or_zero(h: Real) -> Real {
             b: ball,
             manifold,
             offset: Vector::zeros(),
+            material: None,
         }];
         let solver = solve_step(
             &mut bodies,

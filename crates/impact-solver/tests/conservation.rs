@@ -141,6 +141,7 @@ fn pairs_of(bodies: &BodySet, handles: &[BodyHandle], speculative: Real) -> Vec<
                     b: handles[j],
                     manifold,
                     offset: Vector::zeros(),
+                    material: None,
                 });
             }
         }

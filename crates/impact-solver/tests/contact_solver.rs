@@ -47,6 +47,7 @@ fn step(
         b,
         manifold,
         offset: Vector::zeros(),
+        material: None,
     }];
     solve_step(
         bodies,
@@ -146,6 +147,7 @@ fn distant_speculative_contact_applies_nothing() {
         b: ball,
         manifold,
         offset: Vector::zeros(),
+        material: None,
     }];
     let mut cache = ContactCache::new();
     let solver = solve_step(
@@ -203,6 +205,7 @@ fn warm_start_reloads_impulses_in_either_order() {
             b,
             manifold: forward,
             offset: Vector::zeros(),
+            material: None,
         }],
         &cache,
         &settings,
@@ -216,6 +219,7 @@ fn warm_start_reloads_impulses_in_either_order() {
             b: ground,
             manifold: reverse,
             offset: Vector::zeros(),
+            material: None,
         }],
         &cache,
         &settings,
@@ -241,6 +245,7 @@ fn warm_start_reloads_impulses_in_either_order() {
             b,
             manifold: forward,
             offset: Vector::zeros(),
+            material: None,
         }],
         &cache,
         &SolverSettings {

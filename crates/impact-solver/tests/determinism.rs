@@ -90,6 +90,7 @@ fn pairs(bodies: &BodySet, handles: &[BodyHandle]) -> Vec<ContactPair> {
                     b: handles[j],
                     manifold,
                     offset: Vector::zeros(),
+                    material: None,
                 });
             }
         }

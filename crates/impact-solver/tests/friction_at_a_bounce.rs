@@ -122,6 +122,7 @@ fn solver_in(
         b: d,
         manifold,
         offset: Vector::zeros(),
+        material: None,
     }];
     let mut cache = ContactCache::new();
     let solved = solve_step(&mut bodies, &pairs, &mut cache, gravity, settings, DT).unwrap();

@@ -252,6 +252,7 @@ fn solver_and_resolver_check_handles_manifolds_and_vectors() {
         b,
         manifold,
         offset: Vector::zeros(),
+        material: None,
     };
     assert!(solver(&[ok], 0.01).is_ok());
     assert_eq!(field_of(&solver(&[ok], 0.0).unwrap_err()), "dt");

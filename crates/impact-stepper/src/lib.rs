@@ -36,6 +36,11 @@
 //!   units/s, where `Discrete` lets 99.7% through). *Cost*: one discrete step, plus one sort
 //!   and sweep over the bodies' motion boxes and one TOI per candidate of the checked bodies.
 //!   *Price*: time is lost, and reported per body in [`ClampReport`].
+//! - Collision filters and sensors ([`CollisionFilter`](impact_solver::CollisionFilter),
+//!   [`RigidBodyDef::sensor`](impact_solver::RigidBodyDef::sensor)) hold under every stepper,
+//!   and two hooks kept by the world decide about the pairs they let through: a
+//!   [`PairFilter`] vetoes pairs, a [`PreSolveHook`] disables or changes a contact or a CCD
+//!   impact for one step (a one-way platform). [`CollisionRules`] is what a step asks.
 //! - [`judge`]: whether a body passed through static geometry, from positions alone, so
 //!   that every stepper (and any engine) is judged the same way.
 //! - [`query`]: scene queries, exact: [`World::cast_ray`] (and every hit in order, or a
@@ -99,12 +104,14 @@ mod error;
 mod events;
 mod first_toi;
 mod grid;
+mod hooks;
 pub mod judge;
 mod motion;
 mod motion_clamping;
 pub mod query;
 mod ramp;
 mod report;
+mod rules;
 mod settings;
 mod stepper;
 mod sweep_pairs;
@@ -116,11 +123,15 @@ pub use domain::{Domain, PeriodicImages};
 pub use error::WorldError;
 pub use events::{CollisionEvent, EventKind, Impact, ImpactHook, NoHook};
 pub use first_toi::{FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport};
+pub use hooks::{
+    ContactBody, ContactKind, ContactResponse, PairFilter, PairView, PreSolveContact, PreSolveHook,
+};
 pub use motion_clamping::{ClampReport, ClampedBody, MotionClamping, MotionClampingSettings};
 pub use query::{
     CastStatus, Interior, PointProjection, QueryError, QueryFilter, QueryView, RayHit,
     ShapeCastHit, ShapeCastOptions,
 };
+pub use rules::{CollisionRules, PairKind};
 pub use settings::WorldSettings;
 pub use stepper::{Discrete, DiscreteReport, StepContext, StepPreview, Stepper};
 pub use world::{AdvanceReport, StepReport, World};

@@ -4,11 +4,13 @@ use crate::domain::{Domain, PeriodicImages};
 use crate::error::WorldError;
 use crate::events::{CollisionEvent, ImpactHook};
 pub use crate::report::DiscreteReport;
+use crate::rules::CollisionRules;
 use core::fmt::Debug;
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Real, Vector};
 use impact_solver::{
-    BodyHandle, BodySet, ContactCache, ContactPair, RigidBody, SolverSettings, solve_step,
+    BodyHandle, BodySet, ContactCache, ContactPair, RigidBody, SolverScratch, SolverSettings,
+    solve_step_in,
 };
 
 /// Everything a [`Stepper`] sees of the world during one step.
@@ -40,6 +42,10 @@ pub struct StepContext<'a, B: Broadphase> {
     /// The warm-starting impulses of the previous step; the stepper replaces them with this
     /// step's.
     pub cache: &'a mut ContactCache,
+    /// Storage for the contact solver, kept by the world from step to step so that the
+    /// solver does not allocate its arrays anew every step (it holds no state: see
+    /// [`SolverScratch`]).
+    pub solver_scratch: &'a mut SolverScratch,
     /// Gravity (world units per second squared), finite.
     pub gravity: Vector,
     /// The solver's settings, validated.
@@ -64,6 +70,19 @@ pub struct StepContext<'a, B: Broadphase> {
     /// in an unbounded world. Bodies are not wrapped during the step (the world wraps them
     /// after it), so a body's course is continuous.
     pub periodic: Option<PeriodicImages>,
+    /// Which pairs may collide: the shapes' filters and sensor flags and the world's pair
+    /// hooks. `contacts` holds only pairs they allow (the pre-solve hook asked, its changes
+    /// in [`ContactPair::material`]); a stepper that finds pairs on its own asks
+    /// [`CollisionRules::allows`] before it asks their time of impact, and
+    /// [`CollisionRules::pre_solve`] before it acts on an impact.
+    pub rules: CollisionRules<'a>,
+    /// The world's candidate pairs with a sensor that the filters let meet (smaller slot
+    /// first, with the translation of the second body's image, as `contacts`), in pair order:
+    /// set aside from the contacts, they are where a sensor's overlap events start. The
+    /// sensor pairs a CCD stepper's own search finds are the pairs of which
+    /// [`CollisionRules::kind`] is [`PairKind::Sense`](crate::PairKind::Sense); the
+    /// steppers leave sensors out of their searches.
+    pub sensor_pairs: &'a [(BodyHandle, BodyHandle, Vector)],
 }
 
 impl<B: Broadphase> Debug for StepContext<'_, B> {
@@ -75,6 +94,8 @@ impl<B: Broadphase> Debug for StepContext<'_, B> {
             .field("gravity", &self.gravity)
             .field("dt", &self.dt)
             .field("time", &self.time)
+            .field("rules", &self.rules)
+            .field("sensor_pairs", &self.sensor_pairs.len())
             .finish_non_exhaustive()
     }
 }
@@ -206,11 +227,13 @@ pub struct StepPreview<'a> {
     /// Whether the step's hook does nothing ([`ImpactHook::is_inert`]): a stepper that
     /// cannot call it may then skip it.
     pub inert_hook: bool,
+    /// Which pairs may collide this step (see [`StepContext::rules`]).
+    pub rules: CollisionRules<'a>,
 }
 
 /// The baseline stepper, without continuous collision detection: the contact solver runs
-/// its whole soft step ([`solve_step`]) over the step's manifolds and every body moves to
-/// the end pose its solved velocity gives.
+/// its whole soft step ([`solve_step`](impact_solver::solve_step)) over the step's
+/// manifolds and every body moves to the end pose its solved velocity gives.
 ///
 /// Resting and slow contacts are exact enough (the speculative margin grows with the
 /// relative speed, so the solver sees a contact before two bodies meet), but a body that
@@ -243,7 +266,7 @@ impl Stepper for Discrete {
 /// step's manifolds, and every body moved to the end pose its solved velocity gives.
 ///
 /// # Errors
-/// As [`solve_step`]; nothing is changed then.
+/// As [`impact_solver::solve_step`]; nothing is changed then.
 pub(crate) fn discrete_step<B: Broadphase>(
     ctx: &mut StepContext<'_, B>,
 ) -> Result<DiscreteReport, WorldError> {
@@ -255,22 +278,23 @@ pub(crate) fn discrete_step<B: Broadphase>(
 /// leave out the contacts they answer for themselves.
 ///
 /// # Errors
-/// As [`solve_step`]; nothing is changed then.
+/// As [`impact_solver::solve_step`]; nothing is changed then.
 pub(crate) fn solve_contacts<B: Broadphase>(
     ctx: &mut StepContext<'_, B>,
     contacts: &[ContactPair],
 ) -> Result<DiscreteReport, WorldError> {
-    // `solve_step` validates everything before it changes a body, which is the
+    // `solve_step_in` validates everything before it changes a body, which is the
     // all-or-nothing behaviour the contract asks for.
-    let solver = solve_step(
+    let solver = solve_step_in(
         ctx.bodies,
         contacts,
         ctx.cache,
         ctx.gravity,
         ctx.solver,
         ctx.dt,
+        ctx.solver_scratch,
     )?;
-    Ok(DiscreteReport {
-        constraints: solver.constraints().len(),
-    })
+    let constraints = solver.constraints().len();
+    solver.recycle(ctx.solver_scratch);
+    Ok(DiscreteReport { constraints })
 }

@@ -25,17 +25,6 @@ pub(crate) enum Deepening {
     Unknown { safe: Real },
 }
 
-impl Deepening {
-    /// How long into the courses a body may go on: `None` for all of them.
-    pub(crate) fn stop_after(self) -> Option<Real> {
-        match self {
-            Deepening::Never => None,
-            Deepening::At { after, .. } => Some(after),
-            Deepening::Unknown { safe } => Some(safe),
-        }
-    }
-}
-
 /// The first moment two shapes overlapping at the start of their courses (`x` and `y`,
 /// courses of the same length) overlap deeper than at the start by the tolerance, measured
 /// along the start's contact normal `n` (a unit vector from `x` toward `y`, on the pair's

@@ -19,7 +19,9 @@ use crate::domain::translated;
 use crate::events::{CollisionEvent, EventKind};
 use core::cmp::Reverse;
 use impact_geometry::{Point, Real, Vector};
-use impact_solver::{BodySet, ContactPair, ImpactSettings, Impulse, RigidBody, resolve_impact};
+use impact_solver::{
+    BodySet, ContactPair, ImpactSettings, Impulse, RigidBody, resolve_impact_with,
+};
 use std::collections::BinaryHeap;
 
 /// Closing speeds below this fraction of the pair's speeds are rounding, not impacts: a line
@@ -259,7 +261,8 @@ pub(crate) fn start_event(c: &ContactPair, impulse: Impulse, time: Real) -> Coll
     }
 }
 
-/// [`resolve_impact`] for the pair of `c` at `point` (in `a`'s frame), with `b` at the image
+/// [`resolve_impact_with`] for the pair of `c` at `point` (in `a`'s frame), with its
+/// material, with `b` at the image
 /// it is met through for the lever arms, and back where it was afterwards. `None` if the
 /// resolver refused (it does not for a pair of live bodies and a manifold's unit normal).
 fn resolve_at_image(
@@ -276,7 +279,16 @@ fn resolve_at_image(
             .set_pose(translated(&home, &c.offset))
             .ok()?;
     }
-    let impulse = resolve_impact(bodies, c.a, c.b, point, c.manifold.normal, settings).ok();
+    let impulse = resolve_impact_with(
+        bodies,
+        c.a,
+        c.b,
+        point,
+        c.manifold.normal,
+        c.material.as_ref(),
+        settings,
+    )
+    .ok();
     if shifted {
         bodies.get_mut(c.b)?.set_pose(home).ok()?;
     }

@@ -10,7 +10,9 @@
 
 mod common;
 
-use common::{DT, state_hash};
+use common::DT;
+#[cfg(feature = "serde")]
+use common::state_hash;
 use impact_broadphase::RTreeBroadphase;
 use impact_geometry::{ConvexPolygon, Isometry, Point, Real, Segment, Vector};
 use impact_solver::{BodyHandle, RigidBodyDef};

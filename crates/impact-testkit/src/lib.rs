@@ -17,6 +17,8 @@
 //!   [`HungCounter`](scenes::HungCounter) (bodies stopped in mid-air).
 //! - [`moving_boxes`]: boxes that move without shapes or contacts, the broadphase's tests
 //!   and benches.
+//! - [`filters`]: seeded collision filters, a stepper that records what the world gave it,
+//!   and the one-way platform's hook and scene.
 //! - [`audit`]: the dense-sampling oracle for time of impact and seeded generators of
 //!   rotating sweeps.
 //! - [`queries`]: the field of mixed bodies of the scene-query tests and bench, and seeded
@@ -45,6 +47,7 @@
 #![deny(missing_docs)]
 
 pub mod audit;
+pub mod filters;
 pub mod fuzzing;
 pub mod moving_boxes;
 pub mod queries;

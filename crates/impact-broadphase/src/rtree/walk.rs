@@ -5,7 +5,8 @@
 //! node's children nearest first. Either way a ray or shape cast that clips its sweep at its
 //! nearest hit opens only the subtrees entered before it.
 
-use super::{Leaf, RTreeBroadphase, State};
+use super::tree::{Leaf, NODE_CAPACITY};
+use super::{RTreeBroadphase, State};
 use crate::ProxyId;
 use crate::swept::SweptBox;
 use impact_geometry::Real;
@@ -139,7 +140,7 @@ struct Child<'a> {
 
 /// The most children a node's search sorts on the stack: the trees' node capacity; a node
 /// with more (none is built so) is searched in the order of its children.
-const CHILDREN: usize = super::NODE_CAPACITY;
+const CHILDREN: usize = NODE_CAPACITY;
 
 impl RTreeBroadphase {
     /// The entry of `child` (a subtree's envelope, or a proxy's tree box then fat box), if

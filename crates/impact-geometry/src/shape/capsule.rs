@@ -1,3 +1,5 @@
+//! [`Capsule`]: a segment core with a radius.
+
 use crate::validate::{finite_point, non_negative};
 use crate::{GeometryError, Point, Real, Segment};
 

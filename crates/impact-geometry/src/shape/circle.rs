@@ -1,3 +1,5 @@
+//! [`Circle`]: a point core with a radius.
+
 use crate::validate::{finite_point, non_negative};
 use crate::{GeometryError, Point, Real};
 

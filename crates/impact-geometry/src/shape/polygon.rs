@@ -1,3 +1,6 @@
+//! [`ConvexPolygon`]: a convex polygon, counter-clockwise, with its edge normals and its
+//! narrowest strip.
+
 use super::Strip;
 use crate::tolerances::POLYGON_WELD_RELATIVE;
 use crate::validate::{finite_point, positive};

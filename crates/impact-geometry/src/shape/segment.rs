@@ -1,3 +1,5 @@
+//! [`Segment`]: two points, zero thickness.
+
 use crate::validate::finite_point;
 use crate::{GeometryError, Point, Vector};
 

@@ -37,8 +37,9 @@
 //! the rest of the sweep then changes, can refuse pushes the pile needs (gated, thin bodies
 //! of the tumbling rain pressed into the floor's corners by a pile went through it).
 
-use super::{BodyState, ContactConstraint};
+use super::ContactConstraint;
 use crate::body_set::BodySet;
+use crate::solver::bodies::BodyState;
 use impact_geometry::tolerances::{LINEAR_SLOP, TOI_TOLERANCE};
 use impact_geometry::{Isometry, Real, Sweep, Vector};
 use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};

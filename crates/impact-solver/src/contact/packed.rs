@@ -1,5 +1,5 @@
 //! The constraints as the per-point passes (sweeps, warm start, capture of approach
-//! velocities, separations) see them: each chunk of up to [`LANES`](super::LANES) constraints that share
+//! velocities, separations) see them: each chunk of up to [`LANES`] constraints that share
 //! no body (see [`sweep_order`](super::sweep_order)) laid out one field per four-wide vector
 //! (`wide::f64x4`: two SSE2 registers on the baseline x86-64 target), so a pass updates the
 //! constraints of a chunk with one SIMD operation per step of the arithmetic, as rapier2d
@@ -11,8 +11,10 @@
 //! arithmetic keeps on that chain only what depends on the velocities: `n / m` and
 //! `I^-1 (r x n)` are fixed for the step, the softness and bias terms are added beside it,
 //! and within a chunk the later updates of a constraint see the earlier impulses through
-//! couplings fixed for the step instead of through the bodies' velocities. With the scalar arithmetic of the per-constraint form (bit for bit the interleaved
-//! scalar sweeps), the same layout was no faster than those sweeps, at two lanes or four.
+//! couplings fixed for the step instead of through the bodies' velocities. That is what
+//! makes the layout pay: with the scalar arithmetic of the per-constraint form (bit for bit
+//! the interleaved scalar sweeps), the same layout is no faster than those sweeps, at two
+//! lanes or four.
 //!
 //! A lane a pass skips (a missing second point or a padding lane, which hold zeros, or a point
 //! the pass leaves alone) gets a change of impulse of exactly zero, so its bodies keep their
@@ -22,12 +24,14 @@
 //! only its own impulses, which the chunks do not hold, so nothing copies back.
 
 use super::gate::{CONTACT_DISTANCE, Certificate, Gate, PairVelocities};
-use super::{BodyState, ContactConstraint, SolverBody, current_separation};
+use super::{ContactConstraint, current_separation};
+use crate::solver::bodies::{BodyState, SolverBody};
+use crate::solver::schedule::LANES;
 use impact_geometry::{Real, Vector};
 use wide::f64x4 as V;
 
 /// Constraints per packed chunk: the lanes of `V`, one per constraint of a sweep chunk.
-const W: usize = super::LANES;
+const W: usize = LANES;
 
 /// One point of every constraint of a chunk.
 #[derive(Debug, Clone, Copy, Default)]
@@ -709,10 +713,9 @@ fn normal_target<const BIAS: bool>(
         // substep's biased pass caps the approach before anything moves again, so capping it
         // here as well (as Box2D v3 does) only slows the bodies a substep early. At the end of
         // a step that early cap would make restitution fire across a gap (a bounce off thin
-        // air) and shave the approach speed the next step captures. (Giving back what a
-        // speculative point holds beyond closing its gap was tried in session 5: it let
-        // three times as many rain discs through thin segments under MotionClamping and
-        // tripled the step's time there.)
+        // air) and shave the approach speed the next step captures. Nor does it give back
+        // what a speculative point holds beyond closing its gap: that lets rain discs through
+        // thin segments under MotionClamping, and makes its steps much slower.
         let new = (old - p.normal_mass * vn).fast_max(V::ZERO);
         speculative.select(old, new)
     }

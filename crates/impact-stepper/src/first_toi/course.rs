@@ -13,7 +13,7 @@
 use super::FirstTimeOfImpactSettings;
 use super::plan::Planning;
 use super::queue::Entry;
-use super::reach::{reach, skin_reach};
+use super::reach::{Admit, reach, skin_reach};
 use super::state::{Hot, Run, Scratch};
 use crate::domain::translated_sweep;
 use crate::motion::{is_finite, moves_past_threshold, pose_on_course, rebuilt_sweep};
@@ -80,7 +80,8 @@ impl Scratch {
                 continue;
             }
             let bound = body.shape().bounding_radius(&body.local_center());
-            if !s.checked[slot] && body.is_dynamic() && body.ccd() {
+            let sensor = body.is_sensor();
+            if !s.checked[slot] && !sensor && body.is_dynamic() && body.ccd() {
                 // Judged by its start velocities alone, a body the solver then kicked (in
                 // the tumbling rain, a slow capsule squeezed between two bodies, sent
                 // spinning at 200 rad/s) would cross a segment it had no contact with,
@@ -110,6 +111,11 @@ impl Scratch {
             s.swings[slot] = swings(body, &sweep, pad);
             if let (BodyType::Static, Shape::Segment(segment)) = (body.body_type(), body.shape()) {
                 s.segments[slot] = Some(*segment);
+            }
+            if sensor {
+                // A sensor never collides: no reach, so no pair search or neighbour list
+                // sees it, and they are the same as without it.
+                continue;
             }
             s.reach[slot] = Some(if body.body_type() == BodyType::Static {
                 // It never leaves its box, and it keeps no neighbour list (see
@@ -254,6 +260,7 @@ impl Run<'_> {
             let _ = body.set_velocity(end.0, end.1);
         }
         let body = &*body;
+        let sensor = body.is_sensor();
         self.s.ramps[slot] = ramp;
         self.s.motions[slot] = Some((t, sweep));
         self.s.hot[slot].version = self.s.hot[slot].version.wrapping_add(1);
@@ -263,6 +270,11 @@ impl Run<'_> {
         self.s.swings[slot] = swings(body, &sweep, pad);
         let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
         self.s.hot[slot].course_box = aabb;
+        if sensor {
+            // A sensor has no reach and no neighbours (it never collides): its course is
+            // all it needs.
+            return;
+        }
         let Some(old) = self.s.reach[slot] else {
             // Never planned (its box overflowed at the start): nothing can be planned
             // against it, so it stays put.
@@ -293,7 +305,8 @@ impl Run<'_> {
         // both neighbour lists.
         self.report.reach_escapes += 1;
         let fresh = reach(body, aabb, &sweep, self.periodic.as_ref());
-        self.s.grow_reach(slot, fresh.merged(&old));
+        let admit = Admit::new(self.rules, self.bodies, self.proxies);
+        self.s.grow_reach(slot, fresh.merged(&old), admit);
     }
 
     /// The event cap was reached, or a query gave up: the moving bodies of the pair stop at

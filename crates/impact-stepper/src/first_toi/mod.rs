@@ -32,6 +32,7 @@ use discs::DiscPath;
 use impact_broadphase::Broadphase;
 use impact_geometry::Real;
 use impact_solver::RigidBody;
+use reach::Admit;
 use state::{Run, Scratch};
 
 /// The first-time-of-impact stepper: bodies advance from impact to impact inside the step,
@@ -87,7 +88,8 @@ use state::{Run, Scratch};
 /// # Discs
 /// A step of a periodic world whose bodies are all dynamic CCD discs about their centres of
 /// mass, without damping or (with friction in the impact settings) friction, in a world without
-/// gravity, called without a hook (or with an inert one, see
+/// gravity, with no pair that a collision filter, a sensor or a pair hook could keep apart
+/// ([`CollisionRules::is_trivial`](crate::CollisionRules::is_trivial)), called without a hook (or with an inert one, see
 /// [`ImpactHook::is_inert`](crate::ImpactHook::is_inert)), under settings with every safety net
 /// off (`threshold_radii_per_step` 0, `max_events`, `max_pair_events` and `min_advance` off:
 /// [`FirstTimeOfImpactSettings::elastic`]), takes the *disc path*: classic event-driven
@@ -263,7 +265,8 @@ impl Stepper for FirstTimeOfImpact {
         let slots = ctx.proxies.len();
         s.reset_step(slots, ctx.dt);
         s.lay_courses(&settings, &ctx, &mut report);
-        s.list_neighbours(slots, ctx.periodic.as_ref());
+        let admit = Admit::new(ctx.rules, ctx.bodies, ctx.proxies);
+        s.list_neighbours(slots, ctx.periodic.as_ref(), admit);
         let mut run = Run {
             settings,
             dt: ctx.dt,
@@ -271,6 +274,7 @@ impl Stepper for FirstTimeOfImpact {
             bodies: ctx.bodies,
             proxies: ctx.proxies,
             periodic: ctx.periodic,
+            rules: ctx.rules,
             s,
             report: &mut report,
         };
@@ -302,9 +306,13 @@ impl Stepper for FirstTimeOfImpact {
     /// and the reach it would drop). The manifolds kept are the same as with its swept box
     /// (one test decides which bodies are checked, here and in the step); the broadphase
     /// and the narrowphase are spared the pairs a fast body's swept box meets.
+    ///
+    /// A sensor keeps its swept box: it is never checked, and its pairs over the whole step
+    /// are where its overlap events come from.
     fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real, _pad: Real) -> Option<Real> {
-        fast_ccd_body(self.settings.threshold_radii_per_step, body, gravity, dt)
-            .then(|| self.settings.toi.target_separation() + self.settings.toi.tolerance())
+        (!body.is_sensor()
+            && fast_ccd_body(self.settings.threshold_radii_per_step, body, gravity, dt))
+        .then(|| self.settings.toi.target_separation() + self.settings.toi.tolerance())
     }
 
     /// The disc path's test (see [`FirstTimeOfImpact`]'s "Discs"): when it applies, the

@@ -205,10 +205,21 @@ impl Run<'_> {
         if !self.asks(x, y, planning) {
             return;
         }
+        if self.rules.has_pre_solve() && self.pair_disabled(x, y) {
+            return;
+        }
         let Some(toi) = self.query((xs, &hot_x), (ys, &hot_y), t, &shift, sweep_x) else {
             return;
         };
         self.queue_toi((x, y), sweep_x, shift, toi, (t, now, after));
+    }
+
+    /// Whether the pre-solve hook disabled an impact of the pair of `x` and `y` in this step:
+    /// it passes through for the rest of the step, and nothing of it is asked again.
+    #[cold]
+    fn pair_disabled(&self, x: u32, y: u32) -> bool {
+        let key = if x < y { (x, y) } else { (y, x) };
+        self.s.pairs.get(&key).is_some_and(|p| p.disabled)
     }
 
     /// Whether the plan of `x` in `planning` asks its pair with `y`: not a pair that both

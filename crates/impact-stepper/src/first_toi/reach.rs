@@ -17,8 +17,9 @@ use super::queue::{Due, Entry};
 use super::state::{Hot, Run, Scratch};
 use crate::domain::{PeriodicImages, shifted};
 use crate::motion::{is_finite, pose_on_course};
+use crate::rules::CollisionRules;
 use impact_geometry::{Aabb, Isometry, Point, Real, Sweep, Vector};
-use impact_solver::RigidBody;
+use impact_solver::{BodyHandle, BodySet, RigidBody};
 
 /// How much room a reach box leaves for course changes: it is the swept box of the body's
 /// course grown on every side by this fraction of the distance the course covers. Larger
@@ -84,6 +85,38 @@ pub(super) fn skin_reach(
     let around = anchor.inflated(r + pad);
     (is_finite(&around) && periodic.is_none_or(|images| images.fits(&around)))
         .then_some((anchor, around))
+}
+
+/// Which pairs may enter a neighbour list: those the step's rules allow (a pair they keep
+/// apart is never planned, so it has no impact and no event).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Admit<'a> {
+    rules: CollisionRules<'a>,
+    bodies: &'a BodySet,
+    proxies: &'a [Option<BodyHandle>],
+    /// Every pair is allowed: the rules need not be asked.
+    open: bool,
+}
+
+impl<'a> Admit<'a> {
+    pub(super) fn new(
+        rules: CollisionRules<'a>,
+        bodies: &'a BodySet,
+        proxies: &'a [Option<BodyHandle>],
+    ) -> Self {
+        Self {
+            rules,
+            bodies,
+            proxies,
+            open: !rules.filters_pairs(),
+        }
+    }
+
+    /// Whether the pair of slots `x` and `y` may be listed.
+    #[inline]
+    fn admits(&self, x: u32, y: u32) -> bool {
+        self.open || self.rules.allows(self.bodies, self.proxies, x, y)
+    }
 }
 
 /// Records that `x` meets the image of `y` translated by `shift`: in the list of `x`, and in
@@ -152,9 +185,15 @@ impl Neighbour {
 
 impl Scratch {
     /// The neighbour lists of the step's first reaches, for `slots` slots: every pair of
-    /// reach boxes that meet, through the image they meet through in a periodic domain, in
-    /// the lists of both bodies (a static body keeps none, see [`Hot::fixed`]).
-    pub(super) fn list_neighbours(&mut self, slots: usize, periodic: Option<&PeriodicImages>) {
+    /// reach boxes that meet and that `admit` lets in, through the image they meet through in
+    /// a periodic domain, in the lists of both bodies (a static body keeps none, see
+    /// [`Hot::fixed`]).
+    pub(super) fn list_neighbours(
+        &mut self,
+        slots: usize,
+        periodic: Option<&PeriodicImages>,
+        admit: Admit<'_>,
+    ) {
         let s = self;
         s.grid
             .build(&s.reach, Point::origin(), periodic.map(|p| p.size()));
@@ -164,7 +203,7 @@ impl Scratch {
         let neighbours = &mut s.neighbours;
         let mut found = |x: u32, y: u32, shift: Vector| {
             let (xs, ys) = (x as usize, y as usize);
-            if ys < slots && xs < slots {
+            if ys < slots && xs < slots && admit.admits(x, y) {
                 if !hot[xs].fixed {
                     neighbours[xs].push(Neighbour::new(y, shift, period));
                 }
@@ -180,8 +219,8 @@ impl Scratch {
     }
 
     /// Grows the reach of `slot` to `grown`, a course having left it, and lists in both
-    /// neighbour lists the bodies the grown reach meets.
-    pub(super) fn grow_reach(&mut self, slot: usize, grown: Aabb) {
+    /// neighbour lists the bodies the grown reach meets that `admit` lets in.
+    pub(super) fn grow_reach(&mut self, slot: usize, grown: Aabb, admit: Admit<'_>) {
         let x = slot as u32;
         let s = self;
         s.reach[slot] = Some(grown);
@@ -195,18 +234,21 @@ impl Scratch {
         // `add_neighbours`.
         let (lists, boxes, hot, period) = (&mut s.neighbours, &s.reach, &s.hot, s.period);
         s.grid.query(x, &grown, boxes, false, |y, shift| {
-            add_neighbours(lists, boxes, hot, slot, y as usize, shift, period);
+            if admit.admits(x, y) {
+                add_neighbours(lists, boxes, hot, slot, y as usize, shift, period);
+            }
         });
     }
 
     /// Gives `slot` the reach `around` (and `anchor`, the box its centre may roam), in the
-    /// grid and in a neighbour list of exactly the reaches it meets now, itself taken out of
-    /// its old neighbours' lists and put in its new ones. Returns its old list.
+    /// grid and in a neighbour list of exactly the reaches it meets now that `admit` lets
+    /// in, itself taken out of its old neighbours' lists and put in its new ones. Returns its
+    /// old list.
     pub(super) fn relist(
         &mut self,
         slot: usize,
-        anchor: Option<Aabb>,
-        around: Aabb,
+        (anchor, around): (Option<Aabb>, Aabb),
+        admit: Admit<'_>,
     ) -> Vec<Neighbour> {
         let x = slot as u32;
         let s = self;
@@ -235,6 +277,9 @@ impl Scratch {
         list.clear();
         let (lists, boxes, hot, period) = (&mut s.neighbours, &s.reach, &s.hot, s.period);
         s.grid.query(x, &around, boxes, false, |y, shift| {
+            if !admit.admits(x, y) {
+                return;
+            }
             list.push(Neighbour::new(y, shift, period));
             let ys = y as usize;
             let back = Neighbour::new(x, -shift, period);
@@ -342,7 +387,8 @@ impl Run<'_> {
             }
         };
         self.report.reach_escapes += 1;
-        let old = self.s.relist(slot, anchor, around);
+        let admit = Admit::new(self.rules, self.bodies, self.proxies);
+        let old = self.s.relist(slot, (anchor, around), admit);
         self.ask_again(slot, course, t, &old);
         self.s.fresh = old;
     }

@@ -17,10 +17,13 @@ use super::queue::{Due, Entry};
 use super::state::{Run, is_current};
 use crate::domain::translated;
 use crate::events::{CollisionEvent, EventKind, Impact, ImpactHook};
+use crate::hooks::ContactResponse;
 use crate::ramp::Ramp;
 use impact_geometry::{Point, Real, Vector, cross};
 use impact_narrowphase::shared_face_middle;
-use impact_solver::{BodyHandle, ImpactSettings, RigidBody, combine_restitution, resolve_impact};
+use impact_solver::{
+    BodyHandle, ImpactSettings, Material, RigidBody, combine_restitution, resolve_impact_with,
+};
 
 /// A moving body that still closes in on a stopped one after their impact (see
 /// [`Run::pressing`]).
@@ -72,13 +75,15 @@ impl Run<'_> {
             ) else {
                 break;
             };
-            if entry.due != Due::Escape
-                && self
-                    .s
-                    .pairs
-                    .get(&(entry.a, entry.b))
-                    .is_some_and(|p| p.handed_over)
-            {
+            let pair = match entry.due {
+                Due::Escape => None,
+                _ => self.s.pairs.get(&(entry.a, entry.b)),
+            };
+            if pair.is_some_and(|p| p.disabled) {
+                // The pre-solve hook let the pair through for the rest of the step.
+                continue;
+            }
+            if pair.is_some_and(|p| p.handed_over) {
                 // A Zeno pair meets again: rather than another impact, or letting one pass
                 // through the other, both stop here until the step ends (time lost,
                 // reported); the contact solver takes the pair from the next step.
@@ -110,7 +115,17 @@ impl Run<'_> {
         let Due::Impact { point, normal } = e.due else {
             return;
         };
-        let Some((event, point)) = self.collide(e, point, normal) else {
+        let material = match self.pre_solve(e, point, normal) {
+            ContactResponse::Keep => None,
+            ContactResponse::Modify(material) => Some(material),
+            ContactResponse::Disable => {
+                // Not resolved: the pair passes through each other for the rest of the step,
+                // on the courses it has (a one-way platform met from below).
+                self.pair_state(e.a, e.b).disabled = true;
+                return;
+            }
+        };
+        let Some((event, point)) = self.collide(e, point, normal, material.as_ref()) else {
             return;
         };
         let t = e.time;
@@ -129,17 +144,46 @@ impl Run<'_> {
         self.change_courses(e, point, normal, removed);
     }
 
+    /// The pre-solve hook's answer for the impact of `e` at `point` with `normal` (from the
+    /// smaller slot toward the larger, whose body is met at its image `e.offset` away), asked
+    /// with the bodies where they are and how they move at the impact.
+    fn pre_solve(&self, e: &Entry, point: Point, normal: Vector) -> ContactResponse {
+        if !self.rules.has_pre_solve() {
+            return ContactResponse::Keep;
+        }
+        let t = e.time;
+        let side = |slot: usize, offset: Vector| {
+            let handle = self.proxies[slot]?;
+            let pose = translated(&self.pose_at(slot, t)?, &offset);
+            Some((handle, pose, self.velocity_at(slot, t)?))
+        };
+        let (Some(a), Some(b)) = (
+            side(e.a as usize, Vector::zeros()),
+            side(e.b as usize, e.offset),
+        ) else {
+            return ContactResponse::Keep;
+        };
+        self.rules.pre_solve_impact(
+            self.bodies,
+            (a, b),
+            (point, normal),
+            self.settings.toi.target_separation(),
+            t,
+        )
+    }
+
     /// Brings the bodies of `e` to its time, at the velocities they have there, and resolves
     /// their impact at `point` with `normal` (from the smaller slot toward the larger):
     /// inelastically for a Zeno pair (handed to the contact solver) and for a pair that comes
     /// to rest on the contact ([`Run::rests`]). Returns the event and the point the impulse
     /// acted at ([`Run::acting_point`]); `None` when a body is gone, or when the resolver
-    /// refused, which stops both.
+    /// refused, which stops both. `material` is the contact's own, set by the pre-solve hook.
     fn collide(
         &mut self,
         e: &Entry,
         point: Point,
         normal: Vector,
+        material: Option<&Material>,
     ) -> Option<(CollisionEvent, Point)> {
         let t = e.time;
         let (a, b) = (e.a as usize, e.b as usize);
@@ -166,7 +210,7 @@ impl Run<'_> {
         pair.handed_over = zeno;
         pair.normal = normal;
         let point = self.acting_point(ha, hb, point, normal);
-        let rests = self.rests(e, point, normal, t);
+        let rests = self.rests(e, (point, normal), t, material);
         let impact_settings = if zeno || rests {
             // Inelastic: the bounce that would feed the sequence is dropped, and so is one
             // that would not outlast the step.
@@ -177,7 +221,15 @@ impl Run<'_> {
         } else {
             self.settings.impact
         };
-        let resolved = resolve_impact(self.bodies, ha, hb, point, normal, &impact_settings);
+        let resolved = resolve_impact_with(
+            self.bodies,
+            ha,
+            hb,
+            point,
+            normal,
+            material,
+            &impact_settings,
+        );
         if e.offset != Vector::zeros()
             && let (Some(pose), Some(body)) = (self.pose_at(b, t), self.bodies.get_mut(hb))
         {
@@ -364,14 +416,21 @@ impl Run<'_> {
 
     /// Whether the pair of `e`, about to be resolved at `t` (at `point` with `normal`, from
     /// the smaller slot toward the larger, both bodies in place and at their velocities at
-    /// `t`), comes to rest on the contact: its accelerations along the normal (gravity, for a
+    /// `t`; `material` the contact's own, if the pre-solve hook set one), comes to rest on the
+    /// contact: its accelerations along the normal (gravity, for a
     /// body falling on the ground) close it, and its bounce, if any, is too slow to part it
     /// for the rest of the step. Such a pair is resolved without the bounce and from then on
     /// shares one acceleration along the normal, the one that keeps the pair's momentum (a
     /// static body's): left with gravity into the ground, a ball's course would meet it
     /// again at once, and again, until the Zeno limit stopped it; let bounce, the bounce
     /// would be carried over the step without the gravity that ends it.
-    fn rests(&mut self, e: &Entry, point: Point, normal: Vector, t: Real) -> bool {
+    fn rests(
+        &mut self,
+        e: &Entry,
+        (point, normal): (Point, Vector),
+        t: Real,
+        material: Option<&Material>,
+    ) -> bool {
         let (a, b) = (e.a as usize, e.b as usize);
         let (Some(ha), Some(hb)) = (self.proxies[a], self.proxies[b]) else {
             return false;
@@ -388,6 +447,8 @@ impl Run<'_> {
             -(body_b.velocity_at_point(&point) - body_a.velocity_at_point(&point)).dot(&normal);
         let restitution = if approach < self.settings.impact.restitution_threshold {
             0.0
+        } else if let Some(material) = material {
+            material.restitution()
         } else {
             combine_restitution(
                 body_a.material().restitution(),

@@ -101,7 +101,8 @@ impl Scratch {
         for (handle, body) in ctx.bodies.iter() {
             let slot = handle.index as usize;
             self.start[slot] = Some(*body.pose());
-            if body.is_dynamic() && body.ccd() {
+            // A sensor never collides: not checked, and no reason for the event loop.
+            if body.is_dynamic() && body.ccd() && !body.is_sensor() {
                 any_ccd = true;
                 if fast_ccd_body(settings.threshold_radii_per_step, body, g, dt) {
                     self.checked[slot] = true;

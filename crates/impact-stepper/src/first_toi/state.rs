@@ -20,6 +20,7 @@ use crate::grid::ReachGrid;
 use crate::motion::HeldPairs;
 use crate::ramp::Ramp;
 use crate::report::FirstToiReport;
+use crate::rules::CollisionRules;
 use crate::sweep_pairs::SweepPairs;
 use crate::touching::ClosingScratch;
 use impact_geometry::{Aabb, Isometry, Point, Real, Segment, Sweep, Vector};
@@ -182,6 +183,9 @@ pub(super) struct PairState {
     pub(super) impacts: u32,
     pub(super) last: Real,
     pub(super) handed_over: bool,
+    /// The pre-solve hook disabled an impact of the pair: it passes through for the rest
+    /// of the step, and nothing more of it is planned or resolved.
+    pub(super) disabled: bool,
     /// The normal of the pair's last impact, from the smaller slot toward the larger (zero
     /// before the first): the side each body is on, which an overlap past the middle of a
     /// zero-thickness segment no longer tells (see [`Run::overlapping`]).
@@ -230,6 +234,9 @@ pub(super) struct Run<'r> {
     pub(super) proxies: &'r [Option<BodyHandle>],
     /// The periodic domain's images, if any: reach boxes stay within half a period.
     pub(super) periodic: Option<PeriodicImages>,
+    /// Which pairs may collide: neighbour lists hold only those, and the pre-solve hook is
+    /// asked before each impact.
+    pub(super) rules: CollisionRules<'r>,
     pub(super) s: &'r mut Scratch,
     pub(super) report: &'r mut FirstToiReport,
 }

@@ -23,6 +23,7 @@ fn touching_pair(bodies: &BodySet, a: BodyHandle, b: BodyHandle) -> ContactPair 
         b,
         manifold,
         offset: Vector::zeros(),
+        material: None,
     }
 }
 
@@ -117,6 +118,7 @@ proptest::proptest! {
                 b: handle(b),
                 manifold,
                 offset: Vector::zeros(),
+                material: None,
             })
             .collect();
         // The same pairs, reversed and with their ends swapped.
@@ -360,6 +362,7 @@ fn a_pair_met_through_a_periodic_image_moves_as_one_where_it_meets() {
         b,
         manifold: contact_manifold(x.shape(), x.pose(), y.shape(), &image, REACH),
         offset,
+        material: None,
     };
     assert!(!pair.manifold.points().is_empty(), "touching at the image");
     let start = [

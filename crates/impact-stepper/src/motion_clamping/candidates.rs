@@ -13,6 +13,7 @@
 use super::{MotionClampingSettings, Scratch, reset};
 use crate::motion::{is_finite, move_pair_as_one, moves_past_threshold, pushed_through};
 use crate::report::ClampReport;
+use crate::rules::CollisionRules;
 use impact_geometry::{Aabb, Isometry, Point, Real, Vector};
 use impact_solver::{BodyHandle, BodySet, ContactPair};
 
@@ -39,6 +40,11 @@ impl Scratch {
             let Some(sweep) = self.sweeps[slot] else {
                 continue;
             };
+            if body.is_sensor() {
+                // A sensor never collides: it is no candidate and not checked, and the pair
+                // search runs over the same boxes as without it.
+                continue;
+            }
             let checked = self.fast[slot]
                 || body.is_dynamic()
                     && body.ccd()
@@ -121,19 +127,29 @@ impl Scratch {
         }
     }
 
-    /// Every pair of motion boxes that meet with a checked body in it, into `candidates`:
-    /// through the grid's wrapped cells with the domain's `period`, by a sort and sweep
-    /// without one.
-    pub(super) fn find_candidates(&mut self, period: Option<Vector>) {
+    /// Every pair of motion boxes that meet with a checked body in it and that `rules` allow,
+    /// into `candidates`: through the grid's wrapped cells with the domain's `period`, by a
+    /// sort and sweep without one.
+    pub(super) fn find_candidates(
+        &mut self,
+        period: Option<Vector>,
+        rules: &CollisionRules<'_>,
+        bodies: &BodySet,
+    ) {
         let scratch = self;
         scratch.candidates.clear();
         {
             let (checked, candidates) = (&scratch.checked, &mut scratch.candidates);
+            let (handles, open) = (&scratch.handles, !rules.filters_pairs());
             let mut found = |x: u32, y: u32, shift: Vector| {
-                if checked[x as usize] {
+                let (check_x, check_y) = (checked[x as usize], checked[y as usize]);
+                if !(check_x || check_y) || !open && !rules.allows(bodies, handles, x, y) {
+                    return;
+                }
+                if check_x {
                     candidates.push((x, y, shift));
                 }
-                if checked[y as usize] {
+                if check_y {
                     candidates.push((y, x, -shift));
                 }
             };

@@ -13,12 +13,14 @@
 
 use super::{MotionClampingSettings, Scratch};
 use crate::domain::translated_sweep;
+use crate::hooks::ContactResponse;
 use crate::motion::{held_contact, held_normal, move_pair_as_one, turned_round};
 use crate::report::ClampReport;
-use crate::swing::{anchored, swinging_deepening, swings, unit_normal};
-use impact_geometry::{Real, Shape, Sweep, Vector};
+use crate::rules::CollisionRules;
+use crate::swing::{Deepening, anchored, swinging_deepening, swings, unit_normal};
+use impact_geometry::{Point, Real, Shape, Sweep, Vector};
 use impact_narrowphase::{Toi, distance, time_of_impact};
-use impact_solver::{BodySet, ContactPair, RigidBody};
+use impact_solver::{BodyHandle, BodySet, ContactPair, RigidBody};
 
 impl Scratch {
     /// The earliest safe fraction of each checked body over its candidates, and every body
@@ -27,14 +29,23 @@ impl Scratch {
     pub(super) fn earliest_fractions(
         &mut self,
         settings: &MotionClampingSettings,
-        bodies: &mut BodySet,
+        (bodies, rules): (&mut BodySet, &CollisionRules<'_>),
         contacts: &[ContactPair],
         dt: Real,
         report: &mut ClampReport,
     ) {
+        // Only a pre-solve hook has a say over a candidate's time of impact.
+        let pre_solve = rules.has_pre_solve().then_some(rules);
         for i in 0..self.candidates.len() {
             let candidate = self.candidates[i];
-            self.candidate(settings, bodies, contacts, candidate, dt, report);
+            self.candidate(
+                settings,
+                (bodies, pre_solve),
+                contacts,
+                candidate,
+                dt,
+                report,
+            );
         }
         for (handle, _) in bodies.iter() {
             let earliest = self.earliest[handle.index as usize];
@@ -45,12 +56,13 @@ impl Scratch {
     }
 
     /// The time of impact of the checked body of slot `x` against the image of `y`
-    /// translated by `offset`, taken into the earliest fraction of `x`.
+    /// translated by `offset`, taken into the earliest fraction of `x` unless the pre-solve
+    /// hook (of `pre_solve`, the rules if they have one) disables it.
     #[inline]
     fn candidate(
         &mut self,
         settings: &MotionClampingSettings,
-        bodies: &mut BodySet,
+        (bodies, pre_solve): (&mut BodySet, Option<&CollisionRules<'_>>),
         contacts: &[ContactPair],
         (x, y, offset): (u32, u32, Vector),
         dt: Real,
@@ -84,12 +96,39 @@ impl Scratch {
             // far side round more than the contact distance: followed along the sweeps,
             // the body stops where the overlap deepens (see `swinging_deepening`).
             let side = || held_normal(contacts, x, y);
-            if let Some(after) =
-                swinging_stop(settings, (body, &sweep), (other, &other_sweep), side)
-            {
+            let stop = match swinging_stop(settings, (body, &sweep), (other, &other_sweep), side) {
+                Deepening::Never => None,
+                Deepening::At {
+                    after,
+                    point,
+                    normal,
+                } => {
+                    let meeting = ((handle, &sweep), (other_handle, &other_sweep));
+                    let at = (after / dt).clamp(0.0, 1.0);
+                    let disabled = pre_solve.is_some_and(|rules| {
+                        disabled(rules, bodies, meeting, (point, normal), (at, dt), settings)
+                    });
+                    (!disabled).then_some(after)
+                }
+                Deepening::Unknown { safe } => Some(safe),
+            };
+            if let Some(after) = stop {
                 let earliest = &mut self.earliest[x as usize];
                 *earliest = earliest.min((after / dt).clamp(0.0, 1.0));
             }
+            return;
+        }
+        if let (Toi::Hit(hit), Some(rules)) = (toi, pre_solve)
+            && disabled(
+                rules,
+                bodies,
+                ((handle, &sweep), (other_handle, &other_sweep)),
+                (hit.point, hit.normal),
+                (hit.fraction, dt),
+                settings,
+            )
+        {
+            // The hook lets the body pass (a one-way platform met from below).
             return;
         }
         if let Toi::Hit(hit) = toi
@@ -115,18 +154,18 @@ impl Scratch {
 }
 
 /// For a pair that overlaps at the start (`body` on `sweep`, `other` on `other_sweep`): if
-/// either body swings, the time (seconds into the step) at which the overlap deepens along
-/// the sweeps, its normal kept on the side of the step's manifold (`side`); `None` if
-/// neither swings or it never deepens.
+/// either body swings, where the overlap deepens along the sweeps, its normal kept on the side
+/// of the step's manifold (`side`); [`Deepening::Never`] if neither swings or it never
+/// deepens.
 fn swinging_stop(
     settings: &MotionClampingSettings,
     (body, sweep): (&RigidBody, &Sweep),
     (other, other_sweep): (&RigidBody, &Sweep),
     side: impl Fn() -> Option<Vector>,
-) -> Option<Real> {
+) -> Deepening {
     let pad = settings.toi.target_separation() + settings.toi.tolerance();
     if !(swings(body, sweep, pad) || swings(other, other_sweep, pad)) {
-        return None;
+        return Deepening::Never;
     }
     let start = distance(
         body.shape(),
@@ -134,7 +173,7 @@ fn swinging_stop(
         other.shape(),
         &other_sweep.pose_at(0.0),
     );
-    unit_normal(&start).and_then(|normal| {
+    unit_normal(&start).map_or(Deepening::Never, |normal| {
         swinging_deepening(
             (body.shape(), sweep),
             (other.shape(), other_sweep),
@@ -142,8 +181,34 @@ fn swinging_stop(
             settings.toi.tolerance(),
             settings.toi.max_iterations(),
         )
-        .stop_after()
     })
+}
+
+/// Whether the pre-solve hook disables the meeting of the checked body and the other (each
+/// its handle and sweep over the step) at `point` with `normal` (from the checked body toward
+/// the other), `fraction` of the step of `dt` seconds in: the body is then not clamped there.
+fn disabled(
+    rules: &CollisionRules<'_>,
+    bodies: &BodySet,
+    ((x, sweep), (y, other_sweep)): ((BodyHandle, &Sweep), (BodyHandle, &Sweep)),
+    (point, normal): (Point, Vector),
+    (fraction, dt): (Real, Real),
+    settings: &MotionClampingSettings,
+) -> bool {
+    let side = |handle, sweep: &Sweep| {
+        (
+            handle,
+            sweep.pose_at(fraction),
+            (sweep.linvel(), sweep.angvel()),
+        )
+    };
+    rules.pre_solve_impact(
+        bodies,
+        (side(x, sweep), side(y, other_sweep)),
+        (point, normal),
+        settings.toi.target_separation(),
+        fraction * dt,
+    ) == ContactResponse::Disable
 }
 
 /// Whether a pair within the target separation at the start (`normal`, the hit's, from

@@ -228,7 +228,7 @@ impl Stepper for MotionClamping {
         mut ctx: StepContext<'_, B>,
     ) -> Result<ClampReport, WorldError> {
         // The settings are valid by construction; the step length was checked by the world,
-        // and `solve_step` validates the rest before changing anything.
+        // and `solve_step_in` validates the rest before changing anything.
         let dt = finite("dt", ctx.dt)?;
         let settings = self.settings;
         let scratch = &mut self.scratch;
@@ -254,8 +254,18 @@ impl Stepper for MotionClamping {
         scratch.clamps.clear();
         scratch.check_bodies(&settings, ctx.bodies, dt, &mut report);
         scratch.stop_pushed_through(&settings, ctx.bodies, ctx.contacts, dt, &mut report);
-        scratch.find_candidates(ctx.periodic.as_ref().map(|p| p.size()));
-        scratch.earliest_fractions(&settings, ctx.bodies, ctx.contacts, dt, &mut report);
+        scratch.find_candidates(
+            ctx.periodic.as_ref().map(|p| p.size()),
+            &ctx.rules,
+            ctx.bodies,
+        );
+        scratch.earliest_fractions(
+            &settings,
+            (ctx.bodies, &ctx.rules),
+            ctx.contacts,
+            dt,
+            &mut report,
+        );
 
         let _span = tracing::trace_span!(
             "motion_clamping",
@@ -275,9 +285,13 @@ impl Stepper for MotionClamping {
     /// the narrowphase are spared the pairs its swept box meets. Its pairs with bodies close
     /// at the start, and with dynamic bodies whose own swept boxes reach it, still get their
     /// speculative contacts.
+    ///
+    /// A sensor keeps its swept box: it is never checked, and its pairs over the whole step
+    /// are where its overlap events come from.
     fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real, pad: Real) -> Option<Real> {
-        fast_ccd_body(self.settings.threshold_radii_per_step, body, gravity, dt)
-            .then(|| pad.max(self.settings.toi.target_separation() + self.settings.toi.tolerance()))
+        (!body.is_sensor()
+            && fast_ccd_body(self.settings.threshold_radii_per_step, body, gravity, dt))
+        .then(|| pad.max(self.settings.toi.target_separation() + self.settings.toi.tolerance()))
     }
 }
 
@@ -343,7 +357,9 @@ impl Scratch {
             }
             self.start[slot] = Some(*body.pose());
             self.start_velocity[slot] = (body.linvel(), body.angvel());
-            self.fast[slot] = fast_ccd_body(settings.threshold_radii_per_step, body, g, dt);
+            // A sensor never collides: nothing to check.
+            self.fast[slot] =
+                !body.is_sensor() && fast_ccd_body(settings.threshold_radii_per_step, body, g, dt);
         }
     }
 

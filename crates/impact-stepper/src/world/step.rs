@@ -13,11 +13,13 @@ use super::World;
 use crate::domain::{PeriodicImages, shifted, translated};
 use crate::error::{WorldError, non_negative, positive};
 use crate::events::{ImpactHook, NoHook};
+use crate::hooks::{ContactBody, ContactKind, ContactResponse, PreSolveContact};
+use crate::rules::{CollisionRules, PairKind, build_table};
 use crate::stepper::{StepContext, StepPreview, Stepper};
 use impact_broadphase::{Broadphase, ProxyId, ProxyPair};
-use impact_geometry::{Aabb, Real, Shape, Vector};
-use impact_narrowphase::{contact_manifold, contact_manifold_on_side};
-use impact_solver::{BodyHandle, BodySet, ContactPair};
+use impact_geometry::{Aabb, Isometry, Real, Shape, Vector};
+use impact_narrowphase::{Manifold, contact_manifold, contact_manifold_on_side};
+use impact_solver::{BodyHandle, BodySet, ContactPair, RigidBody};
 use tracing::field::Empty;
 
 /// What one [`World::step`] did, for tracing, events and tests.
@@ -32,6 +34,12 @@ pub struct StepReport<R> {
     /// Candidate pairs skipped because neither body is dynamic (static or kinematic on both
     /// sides: nothing can respond to the contact).
     pub skipped_pairs: usize,
+    /// Candidate pairs left out because the collision filters keep them apart, the pair
+    /// filter hook vetoed them, or the pre-solve hook disabled their contact.
+    pub filtered_pairs: usize,
+    /// Candidate pairs with a sensor, set aside (see
+    /// [`StepContext::sensor_pairs`](crate::StepContext::sensor_pairs)).
+    pub sensor_pairs: usize,
     /// Non-empty contact manifolds given to the stepper.
     pub manifolds: usize,
     /// Contact points over those manifolds.
@@ -120,6 +128,30 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     ) -> Result<StepReport<S::Report>, WorldError> {
         positive("dt", dt)?;
         self.bodies_moved();
+        // Filters and sensor flags as they are now (a filter changed between steps holds
+        // from this one), and the hooks, held apart from the world the stages borrow.
+        let mut table = core::mem::take(&mut self.rules);
+        if core::mem::take(&mut self.rules_stale) {
+            build_table(&self.bodies, self.proxies.len(), &mut table);
+        }
+        let hooks = self.hooks.clone();
+        let rules = CollisionRules::new(
+            &table,
+            hooks.pair_filter.as_deref(),
+            hooks.pre_solve.as_deref(),
+        );
+        let result = self.run_step(dt, hook, rules);
+        self.rules = table;
+        result
+    }
+
+    /// The step of [`World::step_with`], under `rules`.
+    fn run_step(
+        &mut self,
+        dt: Real,
+        hook: &mut dyn ImpactHook,
+        rules: CollisionRules<'_>,
+    ) -> Result<StepReport<S::Report>, WorldError> {
         let span = tracing::debug_span!(
             "world.step",
             dt,
@@ -142,12 +174,13 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             dt,
             speculative_distance: self.settings.speculative_distance,
             inert_hook: hook.is_inert(),
+            rules,
         });
         self.update_broadphase(dt, pass, &mut report)?;
+        self.scratch.contacts.clear();
+        self.scratch.sensor_pairs.clear();
         if pass {
-            self.build_contacts(dt, &mut report);
-        } else {
-            self.scratch.contacts.clear();
+            self.build_contacts(dt, &rules, &mut report);
         }
         span.record("proxies", report.proxies);
         span.record("moved_proxies", report.moved_proxies);
@@ -171,6 +204,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             proxies: &self.proxies,
             contacts: &self.scratch.contacts,
             cache: &mut self.cache,
+            solver_scratch: &mut self.scratch.solver,
             gravity: self.settings.gravity,
             solver: &self.settings.solver,
             dt,
@@ -179,6 +213,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             hook,
             removed: &mut self.scratch.removed,
             periodic: self.scratch.images,
+            rules,
+            sensor_pairs: &self.scratch.sensor_pairs,
         })?;
         drop(stepper_span);
         if let Some(error) = first_not_finite(&self.bodies) {
@@ -336,9 +372,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         Ok(())
     }
 
-    /// Stage 2: a manifold per candidate pair with a dynamic body; in a periodic domain,
-    /// against the image of the pair's second body that it meets through.
-    fn build_contacts(&mut self, dt: Real, report: &mut StepReport<S::Report>) {
+    /// Stage 2: a manifold per candidate pair with a dynamic body that `rules` allow; in a
+    /// periodic domain, against the image of the pair's second body that it meets through.
+    /// Pairs with a sensor are set aside in `scratch.sensor_pairs`.
+    fn build_contacts(
+        &mut self,
+        dt: Real,
+        rules: &CollisionRules<'_>,
+        report: &mut StepReport<S::Report>,
+    ) {
         let span = tracing::trace_span!("narrowphase", pairs = Empty, manifolds = Empty).entered();
         let g = self.settings.gravity.norm();
         let base = self.settings.speculative_distance;
@@ -356,7 +398,6 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         let size = images.map_or_else(Vector::zeros, |images| images.size());
         let scratch = &mut self.scratch;
         let sides = &self.sides;
-        scratch.contacts.clear();
         scratch.sides.clear();
         report.pairs = pairs.len() + scratch.periodic_pairs.len();
         let direct = pairs.iter().map(|p| (p.a.0, p.b.0, Vector::zeros()));
@@ -380,41 +421,56 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 report.skipped_pairs += 1;
                 continue;
             }
-            let (va, sa, size_a) = scratch.motion[ha.index as usize];
-            let (vb, sb, size_b) = scratch.motion[hb.index as usize];
-            // An upper bound on how fast any point of one body approaches any point of the
-            // other: relative centre speed plus what each rotation adds at its rim.
-            let speed = (vb - va).norm() + sa + sb;
-            let closing = (speed + g * dt) * dt;
-            let speculative = if self.stepper.speculates_past_size(a, b) {
-                base + closing
-            } else {
-                base + closing.min(size_a.min(size_b))
-            };
+            let pair = (ia, ib, ha, hb, offset);
+            let sensed = &mut scratch.sensor_pairs;
+            if rules.filters_pairs() && !admit(rules, &self.bodies, pair, sensed, report) {
+                continue;
+            }
+            let speculative = speculative_margin(
+                &self.stepper,
+                (a, scratch.motion[ha.index as usize]),
+                (b, scratch.motion[hb.index as usize]),
+                (base, g, dt),
+            );
             let pose_b = translated(b.pose(), &offset);
             let mut manifold =
                 contact_manifold(a.shape(), a.pose(), b.shape(), &pose_b, speculative);
             if manifold.is_empty() {
                 continue;
             }
-            if matches!(a.shape(), Shape::Segment(_)) || matches!(b.shape(), Shape::Segment(_)) {
-                // Overlapping, and the normal turned round since the last step: pressed past
-                // the middle, not gone round an end (that turns it a little at a time).
-                if manifold.min_separation() < 0.0
-                    && let Some(side) = side_of(sides, ha, hb)
-                    && manifold.normal.dot(&side) < 0.0
-                    && let Some(kept) = contact_manifold_on_side(
-                        a.shape(),
-                        a.pose(),
-                        b.shape(),
-                        &pose_b,
-                        side,
-                        speculative,
-                    )
-                    && !kept.is_empty()
-                {
-                    manifold = kept;
+            let segment =
+                matches!(a.shape(), Shape::Segment(_)) || matches!(b.shape(), Shape::Segment(_));
+            // Overlapping, and the normal turned round since the last step: pressed past the
+            // middle, not gone round an end (that turns it a little at a time).
+            if segment
+                && manifold.min_separation() < 0.0
+                && let Some(side) = side_of(sides, ha, hb)
+                && manifold.normal.dot(&side) < 0.0
+                && let Some(kept) = contact_manifold_on_side(
+                    a.shape(),
+                    a.pose(),
+                    b.shape(),
+                    &pose_b,
+                    side,
+                    speculative,
+                )
+                && !kept.is_empty()
+            {
+                manifold = kept;
+            }
+            let material = if rules.has_pre_solve() {
+                match pre_solve_manifold(rules, (ha, a), (hb, b, &pose_b), &manifold) {
+                    ContactResponse::Keep => None,
+                    ContactResponse::Modify(material) => Some(material),
+                    ContactResponse::Disable => {
+                        report.filtered_pairs += 1;
+                        continue;
+                    }
                 }
+            } else {
+                None
+            };
+            if segment {
                 scratch.sides.push((ha, hb, manifold.normal));
             }
             report.contact_points += manifold.points().len();
@@ -423,6 +479,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 b: hb,
                 manifold,
                 offset,
+                material,
             });
         }
         // The pairs come sorted (a periodic domain's too), and so do their sides.
@@ -475,6 +532,89 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         scratch.periodic_pairs.sort_unstable();
         scratch.periodic_pairs.dedup();
     }
+}
+
+/// How far apart the manifold of `a` and `b` looks (world units), each with its
+/// `(linear velocity, |w| r, bounding radius r)` for the step: the speculative distance
+/// `base` plus how far the pair can close over the step of `dt` seconds under gravity `g`
+/// (its length), the second term capped at the smaller body's size unless `stepper` follows
+/// the pair past it.
+#[inline]
+fn speculative_margin<S: Stepper>(
+    stepper: &S,
+    (a, (va, sa, size_a)): (&RigidBody, (Vector, Real, Real)),
+    (b, (vb, sb, size_b)): (&RigidBody, (Vector, Real, Real)),
+    (base, g, dt): (Real, Real, Real),
+) -> Real {
+    // An upper bound on how fast any point of one body approaches any point of the other:
+    // relative centre speed plus what each rotation adds at its rim.
+    let speed = (vb - va).norm() + sa + sb;
+    let closing = (speed + g * dt) * dt;
+    if stepper.speculates_past_size(a, b) {
+        base + closing
+    } else {
+        base + closing.min(size_a.min(size_b))
+    }
+}
+
+/// Whether `rules` let the candidate pair of slots `ia` and `ib` (bodies `ha` and `hb`,
+/// the second met at its image `offset` away) collide; a pair with a sensor that the
+/// filters let meet is set aside in `sensor_pairs`. Counted in `report`.
+#[cold]
+fn admit<R>(
+    rules: &CollisionRules<'_>,
+    bodies: &BodySet,
+    (ia, ib, ha, hb, offset): (u32, u32, BodyHandle, BodyHandle, Vector),
+    sensor_pairs: &mut Vec<(BodyHandle, BodyHandle, Vector)>,
+    report: &mut StepReport<R>,
+) -> bool {
+    match rules.kind(ia, ib) {
+        PairKind::Collide if rules.allows_bodies(bodies, ha, hb) => true,
+        PairKind::Sense => {
+            sensor_pairs.push((ha, hb, offset));
+            report.sensor_pairs += 1;
+            false
+        }
+        PairKind::Collide | PairKind::Ignore => {
+            report.filtered_pairs += 1;
+            false
+        }
+    }
+}
+
+/// The pre-solve hook's answer for the manifold of `a` and `b` (at `pose_b`), asked with
+/// its deepest point; [`ContactResponse::Keep`] without a hook.
+#[cold]
+fn pre_solve_manifold<'a>(
+    rules: &CollisionRules<'_>,
+    (ha, a): (BodyHandle, &'a RigidBody),
+    (hb, b, pose_b): (BodyHandle, &'a RigidBody, &Isometry),
+    manifold: &'a Manifold,
+) -> ContactResponse {
+    if !rules.has_pre_solve() {
+        return ContactResponse::Keep;
+    }
+    let Some(deepest) = manifold
+        .points()
+        .iter()
+        .min_by(|p, q| p.separation.total_cmp(&q.separation))
+    else {
+        return ContactResponse::Keep;
+    };
+    let side = |handle, body: &'a RigidBody, pose: &Isometry| ContactBody {
+        handle,
+        body,
+        pose: *pose,
+        velocity: (body.linvel(), body.angvel()),
+    };
+    let mut contact = PreSolveContact::new(
+        (side(ha, a, a.pose()), side(hb, b, pose_b)),
+        (deepest.point, manifold.normal),
+        deepest.separation,
+        Some(manifold),
+        ContactKind::Manifold,
+    );
+    rules.pre_solve(&mut contact)
 }
 
 /// Period counts `(kx, ky)` of an image translated by `s` on a domain of `size`.

@@ -36,15 +36,16 @@
 //! against the slip the step came with. Every other point keeps the solve's
 //! friction, and scenes without a bounce never get here. That includes a point that only
 //! passed a bounce on (a disc pressed against a wall by one that bounces off it): its normal
-//! impulse grew too, but solving its friction again as well gave the re-solve two and a
-//! half times the points in the rain of 1,000 discs, whose piles pass most bounces on, and
-//! coupled through their bodies they ran the sweeps to their limit nearly every step (5% of
-//! the rain's instructions, against under 2% for the points that bounced). The friction
+//! impulse grew too, but solving its friction again as well would take in most points of a
+//! pile, which passes most bounces on, and coupled through their bodies they would run the
+//! sweeps to their limit nearly every step, several times the cost of the points that
+//! bounced. The friction
 //! impulses are reported apart (`ConstraintPoint::restitution_tangent_impulse`) and not
 //! cached: the next step must not replay them.
 
-use super::super::{ContactConstraint, SolverBody, apply, contact_tangent, relative_velocity};
+use super::super::{ContactConstraint, contact_tangent};
 use super::bounced;
+use crate::solver::bodies::{SolverBody, apply, relative_velocity};
 use impact_geometry::{Real, Vector};
 
 /// One point whose friction is solved again, with what the sweeps read and write of it.
@@ -169,11 +170,12 @@ impl Rows {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::{ConstraintPoint, ContactConstraint, SolverBody, relative_velocity};
+    use super::super::super::{ConstraintPoint, ContactConstraint};
     use super::super::kinetic_energy;
     use super::{Rows, bounced};
     use crate::body_set::BodyHandle;
     use crate::settings::Softness;
+    use crate::solver::bodies::{SolverBody, relative_velocity};
     use impact_geometry::{Real, Vector, cross};
     use proptest::prelude::*;
 

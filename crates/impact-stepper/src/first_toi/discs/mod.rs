@@ -139,7 +139,8 @@ struct Staged {
 
 impl DiscPath {
     /// Whether the coming step can be the disc path's, remembered for [`DiscPath::take`]: a
-    /// periodic domain without gravity, a hook that does nothing, settings with every safety
+    /// periodic domain without gravity, a hook that does nothing, no pair that a collision
+    /// filter, a sensor or a pair hook could keep apart, settings with every safety
     /// net off (`threshold_radii_per_step` 0, `max_events`, `max_pair_events` and `min_advance`
     /// off, as in
     /// [`FirstTimeOfImpactSettings::elastic`](crate::FirstTimeOfImpactSettings::elastic)), and
@@ -161,7 +162,10 @@ impl DiscPath {
         let Some(images) = PeriodicImages::new(preview.domain) else {
             return false;
         };
+        // Filters, sensors and pair hooks send the step down the general path, which
+        // honours them: this path plans every pair of neighbouring discs.
         if !preview.inert_hook
+            || !preview.rules.is_trivial()
             || preview.gravity != Vector::zeros()
             || settings.threshold_radii_per_step != 0.0
             || settings.max_events != usize::MAX

@@ -1,0 +1,280 @@
+//! Tests of [`RTreeBroadphase`](super::RTreeBroadphase) against brute force, with its
+//! bookkeeping checked after every step.
+
+use super::*;
+use crate::BruteForce;
+use proptest::prelude::*;
+
+impl RTreeBroadphase {
+    /// Checks the bookkeeping against a recomputation from the table: tree membership,
+    /// tree boxes, counters and flags, and, when the pairs are up to date, that the
+    /// candidates are exactly the pairs of overlapping tree boxes.
+    fn check_invariants(&self) {
+        let n = self.state.len();
+        let (mut moving, mut settled) = (0, 0);
+        for (i, s) in self.state.iter().enumerate() {
+            let fat = self.table.get(ProxyId(i as u32));
+            assert_eq!(s.present(), fat.is_some(), "proxy {i}: flags {s:?}");
+            assert!(!(s.has(State::SETTLED) && s.has(State::MOVING)));
+            assert_eq!(s.has(State::DIRTY), self.dirty.contains(&ProxyId(i as u32)));
+            if s.has(State::MOVED) {
+                assert!(s.has(State::DIRTY), "proxy {i}: moved but not dirty");
+                assert!(!s.has(State::SETTLED), "proxy {i}: moved but settled");
+            }
+            let Some(fat) = fat else { continue };
+            assert!(self.tree_box[i].contains(fat), "proxy {i}: fat box outside");
+            if s.has(State::TIGHT) {
+                assert_eq!(&self.tree_box[i], fat, "proxy {i}: tight but loose");
+            }
+            if s.has(State::MOVING) {
+                moving += 1;
+            } else {
+                settled += 1;
+            }
+        }
+        assert_eq!(moving, self.moving_len);
+        let entry = |i: usize| leaf(ProxyId(i as u32), &self.tree_box[i]);
+        let mut in_moving: Vec<Leaf> = self.moving.iter().copied().collect();
+        in_moving.sort_by_key(|l| l.id);
+        let want: Vec<Leaf> = (0..n)
+            .filter(|&i| self.state[i].has(State::MOVING))
+            .map(entry)
+            .collect();
+        assert_eq!(in_moving, want, "moving tree");
+        let mut seen = vec![0; n];
+        for l in self.settled.iter() {
+            if self.state[l.id.index()].has(State::SETTLED) {
+                assert_eq!(*l, entry(l.id.index()), "settled entry");
+                seen[l.id.index()] += 1;
+            }
+        }
+        for (i, s) in self.state.iter().enumerate() {
+            let want = usize::from(s.has(State::SETTLED));
+            assert_eq!(seen[i], want, "proxy {i}: settled entries");
+        }
+        assert_eq!(self.settled.size() - settled, self.stale, "stale entries");
+        if !self.dirty.is_empty() || self.removed {
+            return;
+        }
+        let mut want = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                let (sa, sb) = (self.state[a], self.state[b]);
+                if sa.present() && sb.present() && entry(a).envelope.overlaps(&entry(b).envelope) {
+                    let pair = ProxyPair::new(ProxyId(a as u32), ProxyId(b as u32));
+                    let fat = |i: usize| self.table.get(ProxyId(i as u32)).unwrap();
+                    want.push((pair, fat(a).intersects(fat(b))));
+                }
+            }
+        }
+        let got: Vec<_> = self
+            .candidates
+            .iter()
+            .map(|c| (c.pair, c.fat_overlap))
+            .collect();
+        assert_eq!(got, want, "candidates");
+        let pairs: Vec<_> = want.iter().filter(|c| c.1).map(|c| c.0).collect();
+        assert_eq!(self.pairs, pairs, "pairs");
+    }
+}
+
+/// What happens to one body in one step.
+#[derive(Debug, Clone)]
+enum Move {
+    /// Keeps still and is not reported (resting or static).
+    Rest,
+    /// Keeps its velocity (quarter units per step, signed) and reports its swept box.
+    Drift,
+    /// Takes this velocity from now on.
+    Turn(i32, i32),
+    /// Jumps here (quarter units) and reports its new box.
+    Teleport(i32, i32),
+    /// Leaves the broadphase, or comes back where it was.
+    Toggle,
+}
+
+fn body_move() -> impl Strategy<Value = Move> {
+    prop_oneof![
+        4 => Just(Move::Rest),
+        6 => Just(Move::Drift),
+        1 => (-3..=3, -3..=3).prop_map(|(x, y)| Move::Turn(x, y)),
+        1 => (0..160, 0..160).prop_map(|(x, y)| Move::Teleport(x, y)),
+        1 => Just(Move::Toggle),
+    ]
+}
+
+/// Steps of up to 12 bodies; each step also says whether to ask for the pairs and
+/// whether to report by batch or one update at a time.
+fn steps() -> impl Strategy<Value = Vec<(Vec<Move>, bool, bool)>> {
+    prop::collection::vec(
+        (
+            prop::collection::vec(body_move(), 12),
+            prop::bool::weighted(0.8),
+            prop::bool::weighted(0.9),
+        ),
+        1..80,
+    )
+}
+
+/// A square body on the quarter grid (all lengths in quarter units).
+struct Body {
+    at: (i32, i32),
+    velocity: (i32, i32),
+    size: i32,
+    present: bool,
+}
+
+impl Body {
+    fn aabb(&self) -> Aabb {
+        let q = |k: i32| Real::from(k) * 0.25;
+        let (x, y) = self.at;
+        Aabb::new(
+            Point::new(q(x), q(y)),
+            Point::new(q(x + self.size), q(y + self.size)),
+        )
+    }
+}
+
+/// Runs `steps` on the R-tree and on brute force; after every step both report the same
+/// pairs and the R-tree's bookkeeping holds. Returns the R-tree.
+fn run(steps: &[(Vec<Move>, bool, bool)], margin: Real, rebuild_fraction: Real) -> RTreeBroadphase {
+    let config = RTreeConfig {
+        margin,
+        rebuild_fraction,
+    };
+    let mut tree = RTreeBroadphase::with_config(config).unwrap();
+    let mut brute = BruteForce::with_margin(margin).unwrap();
+    let mut bodies: Vec<Body> = (0..12)
+        .map(|i| Body {
+            at: (i * 13 % 150, i * 29 % 150),
+            velocity: (1, i % 3 - 1),
+            size: 2 + i % 5,
+            present: true,
+        })
+        .collect();
+    for (i, b) in bodies.iter().enumerate() {
+        let aabb = b.aabb();
+        tree.insert(ProxyId(i as u32), aabb).unwrap();
+        brute.insert(ProxyId(i as u32), aabb).unwrap();
+    }
+    for (moves, ask, batch) in steps {
+        let mut moved = Vec::new();
+        for (i, (m, b)) in moves.iter().zip(bodies.iter_mut()).enumerate() {
+            let id = ProxyId(i as u32);
+            let before = b.aabb();
+            match m {
+                Move::Rest => continue,
+                Move::Turn(x, y) => b.velocity = (*x, *y),
+                Move::Drift => {}
+                Move::Teleport(x, y) => b.at = (*x, *y),
+                Move::Toggle => {
+                    b.present = !b.present;
+                    if b.present {
+                        tree.insert(id, before).unwrap();
+                        brute.insert(id, before).unwrap();
+                    } else {
+                        tree.remove(id).unwrap();
+                        brute.remove(id).unwrap();
+                    }
+                    continue;
+                }
+            }
+            if !b.present {
+                continue;
+            }
+            let aabb = if let Move::Teleport(..) = m {
+                b.aabb()
+            } else {
+                b.at = (b.at.0 + b.velocity.0, b.at.1 + b.velocity.1);
+                before.merged(&b.aabb())
+            };
+            moved.push((id, aabb));
+        }
+        if *batch {
+            let changed = tree.update_batch(&moved).unwrap();
+            assert_eq!(changed, brute.update_batch(&moved).unwrap());
+        } else {
+            for (id, aabb) in &moved {
+                assert_eq!(
+                    tree.update(*id, *aabb).unwrap(),
+                    brute.update(*id, *aabb).unwrap()
+                );
+            }
+        }
+        tree.check_invariants();
+        if *ask {
+            assert_eq!(tree.overlapping_pairs(), brute.overlapping_pairs());
+            tree.check_invariants();
+        }
+    }
+    tree
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Bodies that drift (loose, predicted tree boxes), rest (the settled tree), turn,
+    /// teleport, leave and come back, reported by batch or one by one, with the pairs
+    /// asked for at most steps: the same pairs as brute force, and consistent books.
+    #[test]
+    fn drifting_and_resting_bodies_match_brute_force(
+        steps in steps(),
+        margin in prop_oneof![Just(0.0), Just(0.25), Just(0.5)],
+        rebuild_fraction in prop_oneof![Just(0.0), Just(0.1), Just(2.0)],
+    ) {
+        run(&steps, margin, rebuild_fraction);
+    }
+}
+
+/// The scenario the property test relies on actually reaches every path: proxies
+/// settle, leave the settled tree again, and get loose predicted tree boxes.
+#[test]
+fn drifting_then_resting_uses_settled_tree_and_loose_boxes() {
+    let drift = (vec![Move::Drift; 12], true, true);
+    let rest = (vec![Move::Rest; 12], true, true);
+    let mut script = vec![drift.clone(); 6];
+    script.extend(vec![rest; 6]);
+    // Slow drift: one quarter every other step, so fat boxes change every few steps.
+    let slow = (vec![Move::Turn(1, 0); 12], true, true);
+    script.push(slow);
+    for _ in 0..6 {
+        script.push(drift.clone());
+        script.push((vec![Move::Rest; 12], true, true));
+    }
+    let tree = run(&script, 0.25, DEFAULT_REBUILD_FRACTION);
+    assert!(tree.settled.size() > 0, "nothing settled");
+    assert!(
+        tree.stale > 0 || tree.rebuilds > 1,
+        "nothing left the settled tree"
+    );
+    let loose = (0..12)
+        .filter(|&i| !tree.state[i].has(State::TIGHT))
+        .count();
+    assert!(loose > 0, "no loose tree box");
+}
+
+/// Boxes at the edge of the f64 range: predicting their drift overflows, which must
+/// neither panic nor produce a non-finite tree box.
+#[test]
+fn drift_near_the_largest_coordinates_stays_finite() {
+    let mut tree = RTreeBroadphase::new();
+    let big = Real::MAX;
+    let at = |x: Real| Aabb::new(Point::new(x, -big), Point::new(big, big));
+    tree.insert(ProxyId(0), at(-big)).unwrap();
+    tree.insert(ProxyId(1), at(0.0)).unwrap();
+    for step in 0..6 {
+        let x = if step % 2 == 0 { 0.0 } else { -big };
+        tree.update_batch(&[(ProxyId(1), at(x))]).unwrap();
+        tree.update_batch(&[]).unwrap();
+        assert_eq!(
+            tree.overlapping_pairs(),
+            [ProxyPair::new(ProxyId(0), ProxyId(1))]
+        );
+        tree.check_invariants();
+        assert!(
+            tree.tree_box
+                .iter()
+                .all(|b| b.mins.x.is_finite() && b.maxs.y.is_finite())
+        );
+    }
+}

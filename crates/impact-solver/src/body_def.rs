@@ -1,0 +1,236 @@
+//! What a body is created from: [`RigidBodyDef`] and [`BodyType`].
+
+#[cfg(doc)]
+use crate::RigidBody;
+use crate::filter::CollisionFilter;
+use crate::material::Material;
+use impact_geometry::{Isometry, MassProperties, Real, Shape, Vector};
+
+/// How a body takes part in the simulation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum BodyType {
+    /// Moved by gravity, forces and contacts; has finite positive mass.
+    #[default]
+    Dynamic,
+    /// Never moves; infinite mass. Ground, walls.
+    Static,
+    /// Moves with the velocity the user gives it, unaffected by gravity and contacts; infinite
+    /// mass, so it pushes dynamic bodies and nothing pushes it. Platforms, doors.
+    Kinematic,
+}
+
+/// Everything needed to create a [`RigidBody`], with defaults for all but the shape.
+///
+/// Fields are public and unchecked; [`RigidBody::new`] (or
+/// [`BodySet::insert`](crate::BodySet::insert)) validates them and names the first bad field.
+/// The setters consume and return the definition, so a body reads as one expression:
+///
+/// ```
+/// use impact_geometry::{Circle, Isometry, Vector};
+/// use impact_solver::{BodyType, RigidBody, RigidBodyDef};
+///
+/// let ball = RigidBody::new(
+///     RigidBodyDef::new(Circle::new(0.5)?.into())
+///         .pose(Isometry::translation(0.0, 4.0))
+///         .linvel(Vector::new(1.0, 0.0))
+///         .restitution(0.8)
+///         .ccd(true),
+/// )?;
+/// assert_eq!(ball.body_type(), BodyType::Dynamic);
+/// assert!((ball.mass() - core::f64::consts::PI * 0.25).abs() < 1e-15);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RigidBodyDef {
+    /// Dynamic (default), static or kinematic.
+    pub body_type: BodyType,
+    /// The body's one shape, in the body frame.
+    pub shape: Shape,
+    /// Pose of the body frame in the world (default: identity).
+    pub pose: Isometry,
+    /// Linear velocity of the centre of mass (world units per second; default zero).
+    pub linvel: Vector,
+    /// Angular velocity (radians per second, counter-clockwise; default zero).
+    pub angvel: Real,
+    /// Mass per unit area, zero or more (default 1). Ignored when `mass_properties` is set.
+    pub density: Real,
+    /// Mass, inertia and centre of mass set by hand instead of computed from the shape and
+    /// density (default `None`). Mass and inertia must be positive and finite.
+    pub mass_properties: Option<MassProperties>,
+    /// Coefficient of restitution in `[0, 1]` (default 0).
+    pub restitution: Real,
+    /// Coulomb friction coefficient, zero or more (default 0.6).
+    pub friction: Real,
+    /// Linear damping rate (1/s, zero or more; default 0): see
+    /// [`integrate_velocities`](crate::integrate_velocities).
+    pub linear_damping: Real,
+    /// Angular damping rate (1/s, zero or more; default 0).
+    pub angular_damping: Real,
+    /// Whether the stepper should sweep this body continuously (default `false`).
+    pub ccd: bool,
+    /// Free for the user: an id, an index, or a packed pointer-sized key (default 0).
+    pub user_data: u128,
+    /// What the shape is and collides with (default: everything; see [`CollisionFilter`]).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub filter: CollisionFilter,
+    /// A sensor detects overlaps and reports them as events but never collides: no contact,
+    /// no impact, no push (default `false`).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub sensor: bool,
+    /// The contact force (newtons: the step's summed normal impulse over `dt`) above which
+    /// the shape's contacts report force events; `None` (the default) reports none.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub contact_force_threshold: Option<Real>,
+}
+
+impl RigidBodyDef {
+    /// A dynamic body with `shape` at the origin, at rest, density 1, friction 0.6,
+    /// restitution 0, no damping, no CCD.
+    pub fn new(shape: Shape) -> Self {
+        let material = Material::default();
+        Self {
+            body_type: BodyType::Dynamic,
+            shape,
+            pose: Isometry::identity(),
+            linvel: Vector::zeros(),
+            angvel: 0.0,
+            density: 1.0,
+            mass_properties: None,
+            restitution: material.restitution(),
+            friction: material.friction(),
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            ccd: false,
+            user_data: 0,
+            filter: CollisionFilter::DEFAULT,
+            sensor: false,
+            contact_force_threshold: None,
+        }
+    }
+
+    /// [`RigidBodyDef::new`] as a dynamic body.
+    pub fn dynamic(shape: Shape) -> Self {
+        Self::new(shape)
+    }
+
+    /// [`RigidBodyDef::new`] as a static body.
+    pub fn fixed(shape: Shape) -> Self {
+        Self::new(shape).body_type(BodyType::Static)
+    }
+
+    /// [`RigidBodyDef::new`] as a kinematic body.
+    pub fn kinematic(shape: Shape) -> Self {
+        Self::new(shape).body_type(BodyType::Kinematic)
+    }
+
+    /// Sets the body type.
+    #[must_use]
+    pub fn body_type(mut self, body_type: BodyType) -> Self {
+        self.body_type = body_type;
+        self
+    }
+
+    /// Sets the pose of the body frame.
+    #[must_use]
+    pub fn pose(mut self, pose: Isometry) -> Self {
+        self.pose = pose;
+        self
+    }
+
+    /// Sets the linear velocity of the centre of mass.
+    #[must_use]
+    pub fn linvel(mut self, linvel: Vector) -> Self {
+        self.linvel = linvel;
+        self
+    }
+
+    /// Sets the angular velocity.
+    #[must_use]
+    pub fn angvel(mut self, angvel: Real) -> Self {
+        self.angvel = angvel;
+        self
+    }
+
+    /// Sets the density (mass per unit area).
+    #[must_use]
+    pub fn density(mut self, density: Real) -> Self {
+        self.density = density;
+        self
+    }
+
+    /// Sets mass, inertia and centre of mass by hand, overriding the shape and density.
+    #[must_use]
+    pub fn mass_properties(mut self, props: MassProperties) -> Self {
+        self.mass_properties = Some(props);
+        self
+    }
+
+    /// Sets the coefficient of restitution.
+    #[must_use]
+    pub fn restitution(mut self, restitution: Real) -> Self {
+        self.restitution = restitution;
+        self
+    }
+
+    /// Sets the friction coefficient.
+    #[must_use]
+    pub fn friction(mut self, friction: Real) -> Self {
+        self.friction = friction;
+        self
+    }
+
+    /// Sets restitution and friction from a validated material.
+    #[must_use]
+    pub fn material(mut self, material: Material) -> Self {
+        self.restitution = material.restitution();
+        self.friction = material.friction();
+        self
+    }
+
+    /// Sets the linear and angular damping rates.
+    #[must_use]
+    pub fn damping(mut self, linear: Real, angular: Real) -> Self {
+        self.linear_damping = linear;
+        self.angular_damping = angular;
+        self
+    }
+
+    /// Sets the continuous-collision flag.
+    #[must_use]
+    pub fn ccd(mut self, ccd: bool) -> Self {
+        self.ccd = ccd;
+        self
+    }
+
+    /// Sets the user data.
+    #[must_use]
+    pub fn user_data(mut self, user_data: u128) -> Self {
+        self.user_data = user_data;
+        self
+    }
+
+    /// Sets the shape's collision filter.
+    #[must_use]
+    pub fn filter(mut self, filter: CollisionFilter) -> Self {
+        self.filter = filter;
+        self
+    }
+
+    /// Makes the shape a sensor (or not).
+    #[must_use]
+    pub fn sensor(mut self, sensor: bool) -> Self {
+        self.sensor = sensor;
+        self
+    }
+
+    /// Sets the contact force threshold (newtons, zero or more) above which the shape's
+    /// contacts report force events.
+    #[must_use]
+    pub fn contact_force_threshold(mut self, threshold: Real) -> Self {
+        self.contact_force_threshold = Some(threshold);
+        self
+    }
+}

@@ -1,0 +1,294 @@
+//! The solver's table of bodies: the bodies some row touches, read from the [`BodySet`] into
+//! compact arrays once, integrated there substep by substep, and written back.
+//!
+//! Every kind of row (contacts, and joints beside them) indexes the same table, so a body pushed by
+//! a contact and pulled by a joint has one velocity that both see. The iterations touch only
+//! [`SolverBody`] (velocities and inverse masses, 48 bytes); what the other stages need of a
+//! body (where it was prepared, how far it moved since, its damping) lives apart in
+//! [`BodyState`], indexed alike.
+
+use crate::body::{BodyType, RigidBody, advance_pose};
+use crate::body_set::{BodyHandle, BodySet};
+use crate::error::SolverError;
+use crate::integrate::integrate_velocity;
+use impact_geometry::{Isometry, Point, Real, Rotation, Vector, cross, cross_scalar_vector};
+
+/// The solver's hot view of a body: velocities and inverse masses, all the iterations touch
+/// (48 bytes, one compact array indexed by the rows).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SolverBody {
+    pub(crate) v: Vector,
+    pub(crate) w: Real,
+    pub(crate) inv_mass: Real,
+    pub(crate) inv_inertia: Real,
+}
+
+/// The rest of what the solver knows of a body: where it was at preparation, how far it moved
+/// since (for the current separation), and what the solver needs to integrate it itself in
+/// [`ContactSolver::step`](crate::ContactSolver::step).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BodyState {
+    pub(crate) handle: BodyHandle,
+    pub(crate) body_type: BodyType,
+    pub(crate) center0: Point,
+    pub(crate) rotation0: Rotation,
+    /// Displacement of the centre of mass since preparation.
+    pub(crate) dp: Vector,
+    /// Rotation since preparation, as (cos, sin).
+    pub(crate) dq: (Real, Real),
+    /// How far that rotation moves the end of a unit lever, `|dq - 1|` (see
+    /// `contact::gate::Certificate`).
+    pub(crate) chord: Real,
+    /// The body's pose and velocities as last gathered or integrated by the solver (for
+    /// static and kinematic bodies the velocities never change within a step).
+    pub(crate) pose: Isometry,
+    pub(crate) linvel: Vector,
+    pub(crate) angvel: Real,
+    pub(crate) local_center: Point,
+    pub(crate) linear_damping: Real,
+    pub(crate) angular_damping: Real,
+    /// A dynamic body's velocities at the start of the current substep, and after its
+    /// gravity and damping: if no row changed them since, the body flies free over the
+    /// substep and moves on the exact path of that change (see
+    /// [`BodyTable::integrate_positions`]).
+    pub(crate) flight: [(Vector, Real); 2],
+}
+
+impl BodyState {
+    /// Displacement and rotation since preparation from the current `pose`: what
+    /// [`BodyTable::gather`] reads from the body, operation for operation.
+    #[inline]
+    pub(crate) fn update_motion(&mut self) {
+        self.dp = self.pose * self.local_center - self.center0;
+        let rotation = self.pose.rotation;
+        (self.dq, self.chord) = if rotation == self.rotation0 {
+            ((1.0, 0.0), 0.0)
+        } else {
+            let d = rotation * self.rotation0.inverse();
+            let (c, s) = (d.re - 1.0, d.im);
+            ((d.re, d.im), (c * c + s * s).sqrt())
+        };
+    }
+}
+
+/// The bodies of the rows, in the order the rows first named them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BodyTable {
+    /// Velocities and inverse masses, indexed like `states`.
+    pub(crate) velocities: Vec<SolverBody>,
+    pub(crate) states: Vec<BodyState>,
+    /// Body slot -> index into `states` (`u32::MAX`: not in any row). A dense table, so
+    /// lookups do not depend on hash order.
+    state_of: Vec<u32>,
+}
+
+impl BodyTable {
+    /// The table, emptied (its storage kept).
+    pub(crate) fn clear(&mut self) {
+        self.velocities.clear();
+        self.states.clear();
+        self.state_of.clear();
+    }
+
+    /// How many bodies the rows touch.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// The index of `body` (named `handle`) in the table, added at the end if no row named
+    /// it before.
+    #[inline]
+    pub(crate) fn index_of(&mut self, handle: BodyHandle, body: &RigidBody) -> usize {
+        let slot = handle.index as usize;
+        let state_of = &mut self.state_of;
+        if state_of.len() <= slot {
+            state_of.resize(slot + 1, u32::MAX);
+        }
+        if state_of[slot] == u32::MAX {
+            state_of[slot] = self.states.len() as u32;
+            self.states.push(BodyState {
+                handle,
+                body_type: body.body_type(),
+                center0: body.center_of_mass(),
+                rotation0: body.pose().rotation,
+                dp: Vector::zeros(),
+                dq: (1.0, 0.0),
+                chord: 0.0,
+                pose: *body.pose(),
+                linvel: body.linvel(),
+                angvel: body.angvel(),
+                local_center: body.local_center(),
+                linear_damping: body.linear_damping(),
+                angular_damping: body.angular_damping(),
+                flight: [(Vector::zeros(), 0.0); 2],
+            });
+            self.velocities.push(SolverBody {
+                v: body.linvel(),
+                w: body.angvel(),
+                inv_mass: body.inv_mass(),
+                inv_inertia: body.inv_inertia(),
+            });
+        }
+        state_of[slot] as usize
+    }
+
+    /// Gravity and damping on the dynamic bodies over a substep of `h` (the arithmetic of
+    /// [`integrate_velocities`](crate::integrate_velocities)), `dv` being gravity times
+    /// `h`; the others keep the velocities they had when gathered.
+    pub(crate) fn integrate_velocities(&mut self, dv: &Vector, h: Real) {
+        for (s, sb) in self.states.iter_mut().zip(&mut self.velocities) {
+            if s.body_type == BodyType::Dynamic {
+                let before = (sb.v, sb.w);
+                (sb.v, sb.w) =
+                    integrate_velocity(sb.v, sb.w, dv, h, s.linear_damping, s.angular_damping);
+                s.flight = [before, (sb.v, sb.w)];
+            } else {
+                (sb.v, sb.w) = (s.linvel, s.angvel);
+            }
+        }
+    }
+
+    /// Moves the bodies by one substep of `h` (the arithmetic of
+    /// [`integrate_positions`](crate::integrate_positions)), then updates their motion since
+    /// preparation.
+    ///
+    /// A dynamic body whose velocities no row changed in the substep (its contacts were
+    /// all speculative and stayed so) flies free: it moves along the mean of the substep's
+    /// start and end velocities, the exact path of constant acceleration, bit for bit as a
+    /// body without rows does in [`ContactSolver::step`](crate::ContactSolver::step). The
+    /// others move along their solved velocities, which is what lets a speculative contact
+    /// stop them at the surface.
+    pub(crate) fn integrate_positions(&mut self, h: Real) {
+        for (s, sb) in self.states.iter_mut().zip(&self.velocities) {
+            match s.body_type {
+                BodyType::Static => {}
+                BodyType::Kinematic => {
+                    advance_pose(&mut s.pose, &s.local_center, &s.linvel, s.angvel, h);
+                }
+                BodyType::Dynamic if s.flight[1] == (sb.v, sb.w) => {
+                    let (v0, w0) = s.flight[0];
+                    let (v, w) = (v0 * 0.5 + sb.v * 0.5, w0 * 0.5 + sb.w * 0.5);
+                    advance_pose(&mut s.pose, &s.local_center, &v, w, h);
+                }
+                BodyType::Dynamic => advance_pose(&mut s.pose, &s.local_center, &sb.v, sb.w, h),
+            }
+            s.update_motion();
+        }
+    }
+
+    /// Static and kinematic bodies back to their own velocities. Impulses leave them alone
+    /// (zero inverse masses) up to the sign of a zero; the staged API reads them from the
+    /// bodies before every stage, and the whole step matches it bit for bit.
+    pub(crate) fn reset_fixed_velocities(&mut self) {
+        for (s, sb) in self.states.iter().zip(&mut self.velocities) {
+            if s.body_type != BodyType::Dynamic {
+                (sb.v, sb.w) = (s.linvel, s.angvel);
+            }
+        }
+    }
+
+    /// Loads velocities, poses and motion since preparation from the bodies; fails, changing
+    /// nothing a caller can see, if any body is gone.
+    pub(crate) fn gather(&mut self, bodies: &BodySet) -> Result<(), SolverError> {
+        for (s, sb) in self.states.iter_mut().zip(&mut self.velocities) {
+            let body = bodies.try_get(s.handle, "solver.bodies")?;
+            sb.v = body.linvel();
+            sb.w = body.angvel();
+            s.linvel = sb.v;
+            s.angvel = sb.w;
+            s.pose = *body.pose();
+            s.update_motion();
+        }
+        Ok(())
+    }
+
+    /// Writes velocities back to the dynamic bodies (the others cannot have changed).
+    pub(crate) fn scatter(&self, bodies: &mut BodySet) {
+        for (s, sb) in self.states.iter().zip(&self.velocities) {
+            if s.body_type == BodyType::Dynamic
+                && let Some(body) = bodies.get_mut(s.handle)
+            {
+                body.set_velocity_unchecked(sb.v, sb.w);
+            }
+        }
+    }
+
+    /// The end of a whole step: writes back the velocities and poses of the bodies of the
+    /// table, then moves every other body of `bodies` on its own over `substeps` substeps of
+    /// `h` (`dv` being gravity times `h`): each body's substeps depend on nothing but itself.
+    pub(crate) fn finish_step(&self, bodies: &mut BodySet, dv: &Vector, h: Real, substeps: u32) {
+        for (s, sb) in self.states.iter().zip(&self.velocities) {
+            if s.body_type == BodyType::Static {
+                continue;
+            }
+            if let Some(body) = bodies.get_mut(s.handle) {
+                if s.body_type == BodyType::Dynamic {
+                    body.set_velocity_unchecked(sb.v, sb.w);
+                }
+                body.set_pose_unchecked(s.pose);
+            }
+        }
+        for (handle, body) in bodies.iter_mut() {
+            let slot = handle.index as usize;
+            if self.state_of.get(slot).is_some_and(|&i| i != u32::MAX) {
+                continue;
+            }
+            match body.body_type() {
+                BodyType::Static => {}
+                BodyType::Kinematic => {
+                    for _ in 0..substeps {
+                        body.advance(h);
+                    }
+                }
+                BodyType::Dynamic => {
+                    for _ in 0..substeps {
+                        let (v0, w0) = (body.linvel(), body.angvel());
+                        let (v, w) = integrate_velocity(
+                            v0,
+                            w0,
+                            dv,
+                            h,
+                            body.linear_damping(),
+                            body.angular_damping(),
+                        );
+                        body.set_velocity_unchecked(v, w);
+                        body.advance_free(h, &v0, w0);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `1 / k`, or zero where `k` is not positive (both bodies of infinite mass).
+#[inline]
+pub(crate) fn inverse_or_zero(k: Real) -> Real {
+    if k > 0.0 { 1.0 / k } else { 0.0 }
+}
+
+/// Velocity of B's material point minus A's, at lever arms `r_a` and `r_b`.
+#[inline]
+pub(crate) fn relative_velocity(
+    a: &SolverBody,
+    b: &SolverBody,
+    r_a: &Vector,
+    r_b: &Vector,
+) -> Vector {
+    b.v + cross_scalar_vector(b.w, r_b) - a.v - cross_scalar_vector(a.w, r_a)
+}
+
+/// Applies `impulse` to B and its opposite to A (infinite masses have zero inverses).
+#[inline]
+pub(crate) fn apply(
+    a: &mut SolverBody,
+    b: &mut SolverBody,
+    r_a: &Vector,
+    r_b: &Vector,
+    impulse: &Vector,
+) {
+    a.v -= impulse * a.inv_mass;
+    a.w -= a.inv_inertia * cross(r_a, impulse);
+    b.v += impulse * b.inv_mass;
+    b.w += b.inv_inertia * cross(r_b, impulse);
+}
