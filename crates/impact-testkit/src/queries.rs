@@ -91,16 +91,17 @@ fn direction(rng: &mut SplitMix64) -> Vector {
     Vector::new(angle.cos(), angle.sin())
 }
 
-/// A ray across a field of side `side`: origin as [`point_in`], direction uniform, length
-/// uniform in `[length.0, length.1)`.
+/// A ray across a field of side `side`: origin uniform over the field's square grown by a
+/// tenth of its side each way (so some rays start outside the field), direction uniform,
+/// length uniform in `[length.0, length.1)`.
 pub fn random_ray(rng: &mut SplitMix64, side: Real, length: (Real, Real)) -> Ray {
     let origin = point_in(rng, side);
     let d = direction(rng);
     Ray::new(origin, d * rng.range(length.0, length.1))
 }
 
-/// A translating cast across a field of side `side`: a [`random_shape`] at a point as
-/// [`point_in`] and a uniform angle, moved by a uniform direction times a length uniform in
+/// A translating cast across a field of side `side`: a [`random_shape`] at a point placed as
+/// [`random_ray`]'s origin and a uniform angle, moved by a uniform direction times a length uniform in
 /// `[length.0, length.1)`.
 pub fn random_cast(
     rng: &mut SplitMix64,
