@@ -76,12 +76,15 @@ pub struct RigidBodyDef {
     /// What the shape is and collides with (default: everything; see [`CollisionFilter`]).
     #[cfg_attr(feature = "serde", serde(default))]
     pub filter: CollisionFilter,
-    /// A sensor detects overlaps and reports them as events but never collides: no contact,
-    /// no impact, no push (default `false`).
+    /// A sensor never collides: no contact, no impact, no push (default `false`). The world
+    /// sets its overlapping pairs apart at every step (`StepContext::sensor_pairs` of
+    /// impact-stepper).
     #[cfg_attr(feature = "serde", serde(default))]
     pub sensor: bool,
-    /// The contact force (newtons: the step's summed normal impulse over `dt`) above which
-    /// the shape's contacts report force events; `None` (the default) reports none.
+    /// The contact force (newtons: the step's summed normal impulse over `dt`) that counts
+    /// as a strong contact for this shape; `None` (the default) sets none. It is kept with
+    /// the body, in snapshots and in scene files; the world reports no force events of its
+    /// own, so a caller compares it with the impulses it reads from the contacts.
     #[cfg_attr(feature = "serde", serde(default))]
     pub contact_force_threshold: Option<Real>,
 }
@@ -226,8 +229,7 @@ impl RigidBodyDef {
         self
     }
 
-    /// Sets the contact force threshold (newtons, zero or more) above which the shape's
-    /// contacts report force events.
+    /// Sets the contact force threshold (newtons, zero or more; see the field's docs).
     #[must_use]
     pub fn contact_force_threshold(mut self, threshold: Real) -> Self {
         self.contact_force_threshold = Some(threshold);
