@@ -2,7 +2,7 @@
 
 use core::fmt;
 use impact_broadphase::BroadphaseError;
-use impact_geometry::{Aabb, Isometry, Point, Real, Vector};
+use impact_geometry::{Aabb, GeometryError, Isometry, Point, Real, Vector, validate};
 
 /// Why a scene query was refused. A refused query has looked at nothing and called no
 /// callback.
@@ -49,6 +49,8 @@ pub enum QueryError {
     },
     /// The broadphase refused the query's box: a query so far out that its box overflows.
     Broadphase(BroadphaseError),
+    /// A shape or value the geometry's checks refused.
+    Geometry(GeometryError),
 }
 
 impl fmt::Display for QueryError {
@@ -70,6 +72,7 @@ impl fmt::Display for QueryError {
                  the primary image of each body)"
             ),
             Self::Broadphase(e) => e.fmt(f),
+            Self::Geometry(e) => e.fmt(f),
         }
     }
 }
@@ -78,6 +81,7 @@ impl std::error::Error for QueryError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Broadphase(e) => Some(e),
+            Self::Geometry(e) => Some(e),
             _ => None,
         }
     }
@@ -89,42 +93,45 @@ impl From<BroadphaseError> for QueryError {
     }
 }
 
+impl QueryError {
+    /// The query's own variant for a field error found by [`impact_geometry::validate`] (the
+    /// checks live there once; the messages are the same).
+    fn from_field(e: GeometryError) -> Self {
+        match e {
+            GeometryError::NotFinite { field, value } => Self::NotFinite { field, value },
+            GeometryError::Negative { field, value } => Self::Negative { field, value },
+            GeometryError::OutOfRange {
+                field,
+                value,
+                expected,
+            } => Self::OutOfRange {
+                field,
+                value,
+                expected,
+            },
+            other => Self::Geometry(other),
+        }
+    }
+}
+
 /// Checks that `value` is finite.
 pub(crate) fn finite(field: &str, value: Real) -> Result<Real, QueryError> {
-    if value.is_finite() {
-        Ok(value)
-    } else {
-        Err(QueryError::NotFinite {
-            field: field.to_owned(),
-            value,
-        })
-    }
+    validate::finite(field, value).map_err(QueryError::from_field)
 }
 
 /// Checks that `value` is finite and zero or more.
 pub(crate) fn non_negative(field: &str, value: Real) -> Result<Real, QueryError> {
-    finite(field, value)?;
-    if value < 0.0 {
-        return Err(QueryError::Negative {
-            field: field.to_owned(),
-            value,
-        });
-    }
-    Ok(value)
+    validate::non_negative(field, value).map_err(QueryError::from_field)
 }
 
 /// Checks that both coordinates of a point are finite.
 pub(crate) fn finite_point(field: &str, p: &Point) -> Result<(), QueryError> {
-    finite_vector(field, &p.coords)
+    validate::finite_point(field, p).map_err(QueryError::from_field)
 }
 
 /// Checks that both components of a vector are finite.
 pub(crate) fn finite_vector(field: &str, v: &Vector) -> Result<(), QueryError> {
-    if !(v.x.is_finite() && v.y.is_finite()) {
-        finite(&format!("{field}.x"), v.x)?;
-        finite(&format!("{field}.y"), v.y)?;
-    }
-    Ok(())
+    validate::finite_vector(field, v).map_err(QueryError::from_field)
 }
 
 /// Checks a displacement that must go somewhere: finite, not zero, and of a length that
@@ -145,25 +152,9 @@ pub(crate) fn displacement(field: &str, v: &Vector) -> Result<(), QueryError> {
 }
 
 /// Checks a pose: a finite translation and a finite unit rotation (to 1e-9, as bodies'
-/// poses are checked).
+/// poses are checked: [`validate::unit_pose`]).
 pub(crate) fn pose(field: &str, pose: &Isometry) -> Result<(), QueryError> {
-    let t = pose.translation.vector;
-    let (re, im) = (pose.rotation.re, pose.rotation.im);
-    // Paths are formatted only on error: casts are checked by the thousand per frame.
-    if !(t.x.is_finite() && t.y.is_finite() && re.is_finite() && im.is_finite()) {
-        finite_vector(&format!("{field}.translation"), &t)?;
-        finite(&format!("{field}.rotation.re"), re)?;
-        finite(&format!("{field}.rotation.im"), im)?;
-    }
-    let norm2 = re * re + im * im;
-    if (norm2 - 1.0).abs() > 1e-9 {
-        return Err(QueryError::OutOfRange {
-            field: format!("{field}.rotation"),
-            value: norm2,
-            expected: "a unit complex number (squared norm 1)",
-        });
-    }
-    Ok(())
+    validate::unit_pose(field, pose).map_err(QueryError::from_field)
 }
 
 /// Checks a box: finite corners, `mins <= maxs` on both axes.
