@@ -37,6 +37,7 @@ pub mod prelude {
         Aabb, Capsule, Circle, ConvexPolygon, GeometryError, Isometry, MassProperties, Point, Real,
         Rotation, Segment, Shape, ShapeKind, Sweep, Vector,
     };
+    pub use impact_narrowphase::ray::Ray;
     pub use impact_narrowphase::{Hit, Toi, ToiOptions, time_of_impact};
     pub use impact_solver::{
         BodyHandle, BodySet, BodyType, CollisionFilter, ContactCache, ContactPair, ContactSolver,
@@ -44,12 +45,13 @@ pub mod prelude {
         SolverSettings, integrate_positions, integrate_velocities, resolve_impact, solve_step,
     };
     pub use impact_stepper::{
-        AdvanceReport, ClampReport, ClampedBody, CollisionEvent, ContactBeginEvent,
+        AdvanceReport, CastStatus, ClampReport, ClampedBody, CollisionEvent, ContactBeginEvent,
         ContactEndEvent, ContactEvents, ContactForceEvent, Discrete, Domain, EventKind,
-        FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport, Impact, ImpactHook,
-        MotionClamping, MotionClampingSettings, NoHook, PairFilter, PairView, PreSolveContact,
-        PreSolveHook, SensorEvent, SensorEvents, StepContext, StepReport, Stepper, World,
-        WorldError, WorldSettings,
+        FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport, Impact, ImpactHook, Interior,
+        MotionClamping, MotionClampingSettings, NoHook, PairFilter, PairView, PointProjection,
+        PreSolveContact, PreSolveHook, QueryError, QueryFilter, RayHit, SensorEvent, SensorEvents,
+        ShapeCastHit, ShapeCastOptions, StepContext, StepReport, Stepper, World, WorldError,
+        WorldSettings,
     };
 }
 

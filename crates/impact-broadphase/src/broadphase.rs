@@ -125,6 +125,75 @@ pub trait Broadphase {
         filter_by_sweep(self, &SweptBox::new(aabb, translation), out)
     }
 
+    /// Visits, nearest first, the proxies whose fat boxes the box `aabb` touches while it
+    /// translates by `t * translation` for t in `[0, 1]`: exactly the proxies
+    /// [`Broadphase::query_swept`] reports, each with its *entry*, the first t at which the
+    /// moving box touches its fat box (by the same padded test, so never later than the true
+    /// first touch). `visit(id, entry)` is called in increasing order of entry, then of
+    /// handle, and returns the end of the sweep for the rest of the walk: proxies entered
+    /// after the end are not visited. A returned value at or above the current end leaves it
+    /// (`1.0` goes on unclipped); a negative or NaN value ends the walk.
+    ///
+    /// This is the walk of a nearest-first query: a ray or shape cast tests each visited
+    /// proxy exactly and clips the sweep at its nearest hit so far, so it stops as soon as no
+    /// nearer hit can remain. The order is a function of the fat boxes alone: every
+    /// implementation visits the same proxies with the same entries in the same order.
+    ///
+    /// The default sorts the answer of [`Broadphase::query_swept`] by entry; trees override
+    /// it with a best-first walk that opens only the nodes entered before the current end.
+    ///
+    /// # Errors
+    /// As [`Broadphase::query_swept`]; nothing is visited then.
+    fn visit_swept(
+        &self,
+        aabb: &Aabb,
+        translation: &Vector,
+        visit: &mut dyn FnMut(ProxyId, Real) -> Real,
+    ) -> Result<(), BroadphaseError> {
+        let mut ids = Vec::new();
+        self.query_swept(aabb, translation, &mut ids)?;
+        let sweep = SweptBox::new(aabb, translation);
+        let mut entries: Vec<(Real, ProxyId)> = ids
+            .iter()
+            .filter_map(|&id| Some((sweep.entry_aabb(&self.fat_aabb(id)?)?, id)))
+            .collect();
+        entries.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut end: Real = 1.0;
+        for (entry, id) in entries {
+            if entry > end {
+                break;
+            }
+            let next = visit(id, entry);
+            if next.is_nan() || next < 0.0 {
+                break;
+            }
+            end = end.min(next);
+        }
+        Ok(())
+    }
+
+    /// [`Broadphase::visit_swept`] in an order of the implementation's choosing: every proxy
+    /// whose fat box the moving box enters no later than the end of the sweep is visited,
+    /// once, with its entry, where the end starts at 1 and is clipped by what `visit`
+    /// returns, as for [`Broadphase::visit_swept`] (a negative or NaN value ends the walk).
+    /// A proxy entered after the end at the time it is reached is not visited.
+    ///
+    /// This is the walk of a query for the nearest hit, which needs every proxy that can hit
+    /// before its best hit so far and no order among them: an index can answer it without a
+    /// priority queue (the R-tree walks depth first, each node's children nearest first, so
+    /// the end shrinks early). The default is [`Broadphase::visit_swept`].
+    ///
+    /// # Errors
+    /// As [`Broadphase::query_swept`]; nothing is visited then.
+    fn search_swept(
+        &self,
+        aabb: &Aabb,
+        translation: &Vector,
+        visit: &mut dyn FnMut(ProxyId, Real) -> Real,
+    ) -> Result<(), BroadphaseError> {
+        self.visit_swept(aabb, translation, visit)
+    }
+
     /// Clears `out`, then fills it with the proxies whose fat boxes meet the segment from
     /// `origin` to `origin + max_fraction * dir`, sorted.
     ///
@@ -180,6 +249,25 @@ pub(crate) fn check_ray(
         || "ray.max_fraction * ray.dir".to_owned(),
         (dir * max_fraction).abs().max(),
     )
+}
+
+/// The entry of the box `aabb` translating by `t * translation` (t in `[0, 1]`) into
+/// `target`: the first t at which it touches `target`, by the padded test of
+/// [`Broadphase::query_swept`] (never later than the true first touch), or `None` if it never
+/// does. The entries [`Broadphase::visit_swept`] reports, for a box that is not in the
+/// broadphase (a scene query's bodies whose proxies do not hold them).
+///
+/// # Errors
+/// As [`Broadphase::query_swept`] for `aabb` and `translation`; `NotFinite` or `Inverted`
+/// naming `target`.
+pub fn swept_entry(
+    aabb: &Aabb,
+    translation: &Vector,
+    target: &Aabb,
+) -> Result<Option<Real>, BroadphaseError> {
+    check_swept(aabb, translation)?;
+    valid_aabb("target", target)?;
+    Ok(SweptBox::new(aabb, translation).entry_aabb(target))
 }
 
 /// The default swept and ray queries: the proxies whose fat boxes meet the swept box's

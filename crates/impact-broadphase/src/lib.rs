@@ -78,7 +78,7 @@ mod rtree;
 mod sort_and_sweep;
 mod swept;
 
-pub use broadphase::Broadphase;
+pub use broadphase::{Broadphase, swept_entry};
 pub use brute_force::BruteForce;
 pub use error::BroadphaseError;
 pub use proxy::{ProxyId, ProxyPair};

@@ -9,7 +9,9 @@
 //! - `update`: the batch update, from new fat boxes to tree boxes and the two trees;
 //! - `pairs`: the persistent candidates, brought up to date by joining what moved with
 //!   both trees;
-//! - `queries`: box, swept-box and ray queries over both trees.
+//! - `queries`: box, swept-box and ray queries over both trees;
+//! - `walk`: the swept walks of scene queries over both trees, nearest first (best first)
+//!   and for the nearest hit (depth first).
 
 mod pairs;
 mod queries;
@@ -17,6 +19,7 @@ mod queries;
 mod tests;
 mod tree;
 mod update;
+mod walk;
 
 use crate::bounds::Bounds;
 use crate::broadphase::{check_ray, check_swept};
@@ -366,6 +369,28 @@ impl Broadphase for RTreeBroadphase {
         out.clear();
         check_swept(aabb, translation)?;
         self.query_sweep(&SweptBox::new(aabb, translation), out);
+        Ok(())
+    }
+
+    fn visit_swept(
+        &self,
+        aabb: &Aabb,
+        translation: &Vector,
+        visit: &mut dyn FnMut(ProxyId, Real) -> Real,
+    ) -> Result<(), BroadphaseError> {
+        check_swept(aabb, translation)?;
+        self.walk_swept(&SweptBox::new(aabb, translation), visit);
+        Ok(())
+    }
+
+    fn search_swept(
+        &self,
+        aabb: &Aabb,
+        translation: &Vector,
+        visit: &mut dyn FnMut(ProxyId, Real) -> Real,
+    ) -> Result<(), BroadphaseError> {
+        check_swept(aabb, translation)?;
+        self.search(&SweptBox::new(aabb, translation), visit);
         Ok(())
     }
 

@@ -1,24 +1,31 @@
 //! The moving-box test behind swept and ray queries, made conservative under rounding.
 
-use impact_geometry::{Aabb, Point, Real, Vector};
+use impact_geometry::{Aabb, Point, Real, Vector, corners_meet};
 
 /// A box `start` translated by `t * translation` for t in [0, 1], ready to test against many
 /// targets (tree nodes or proxies).
 ///
 /// The box touches a target at some t exactly when the segment `t * translation` meets the
 /// Minkowski difference `[target.mins - start.maxs, target.maxs - start.mins]`: a slab test
-/// per axis. Rounding in those subtractions and divisions could lose a pair that only just
-/// touches, which would be a false negative, so the difference is padded by `pad`, 16 ulps of
-/// the query's largest coordinate. Near a decision only coordinates of that size take part,
-/// so this covers the rounding of every operation with a wide safety factor (checked by
-/// sampling in the tests).
+/// per axis. Rounding in those subtractions and in the slab times (products by the
+/// reciprocal of the translation) could lose a pair that only just touches, which would be a
+/// false negative, so the difference is padded by `pad`, 16 ulps of the query's largest
+/// coordinate. Near a decision only coordinates of that size take part, so this covers the
+/// rounding of every operation (a few ulps) with a wide safety factor (checked by sampling in
+/// the tests).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SweptBox {
-    start: Aabb,
-    translation: Vector,
     /// Union of the start and end boxes, grown by `pad`: a cheap first reject.
     bound: Aabb,
-    pad: Real,
+    /// Per axis, `start.maxs + pad` and `start.mins - pad`: a target's `[mins - lo_off,
+    /// maxs - hi_off]` is the padded Minkowski difference.
+    lo_off: [Real; 2],
+    hi_off: [Real; 2],
+    /// Per axis, `1 / translation` where the box moves along it (its reciprocal finite), and
+    /// whether it does: the slab times are products, which cost a fraction of a division in
+    /// a tree walk that tests dozens of boxes per query.
+    inv: [Real; 2],
+    moving: [bool; 2],
 }
 
 impl SweptBox {
@@ -30,11 +37,15 @@ impl SweptBox {
             .map(|p| p.coords.abs().max())
             .fold(0.0, Real::max);
         let pad = 16.0 * Real::EPSILON * scale;
+        let inv = [1.0 / translation.x, 1.0 / translation.y];
+        // A motion so small that its reciprocal overflows is no motion, to within the pad.
+        let moving = [0, 1].map(|axis| translation[axis] != 0.0 && inv[axis].is_finite());
         Self {
-            start: *start,
-            translation: *translation,
             bound: start.merged(&end).inflated(pad),
-            pad,
+            lo_off: [start.maxs.x + pad, start.maxs.y + pad],
+            hi_off: [start.mins.x - pad, start.mins.y - pad],
+            inv,
+            moving,
         }
     }
 
@@ -56,40 +67,51 @@ impl SweptBox {
     /// which lets a tree prune a node by the same test as its leaves.
     #[inline]
     pub(crate) fn hits(&self, mins: [Real; 2], maxs: [Real; 2]) -> bool {
+        self.entry(mins, maxs).is_some()
+    }
+
+    /// The first t in [0, 1] at which the moving box touches `[mins, maxs]` (padded as
+    /// [`SweptBox::hits`], so never later than the true first touch), or `None` when it
+    /// never does; `Some` exactly when [`SweptBox::hits`] says so.
+    ///
+    /// Monotone as [`SweptBox::hits`]: a target that holds another is entered no later, so
+    /// a tree node's entry is a lower bound of its leaves' entries.
+    #[inline]
+    pub(crate) fn entry(&self, mins: [Real; 2], maxs: [Real; 2]) -> Option<Real> {
         let b = &self.bound;
-        if !(b.mins.x <= maxs[0]
-            && mins[0] <= b.maxs.x
-            && b.mins.y <= maxs[1]
-            && mins[1] <= b.maxs.y)
-        {
-            return false;
+        // One four-wide comparison and one branch: a walk through a tree tests dozens of
+        // boxes per query, each passing or not about as often, and four compare-and-branch
+        // steps mispredicted far more often.
+        if !corners_meet([b.mins.x, b.mins.y], [b.maxs.x, b.maxs.y], mins, maxs) {
+            return None;
         }
+        // Along an axis the box does not move, the bound's test above was the slab test: the
+        // bound is the start box grown by the pad there, the same numbers as `lo_off` and
+        // `hi_off`. Along the others, the slab times, compared once at the end: an early
+        // return on each axis mispredicts about as often as it is taken.
         let mut t_enter: Real = 0.0;
         let mut t_exit: Real = 1.0;
         for axis in 0..2 {
-            let lo = mins[axis] - self.start.maxs[axis] - self.pad;
-            let hi = maxs[axis] - self.start.mins[axis] + self.pad;
-            let d = self.translation[axis];
-            if d == 0.0 {
-                // No motion along this axis: the projections overlap for all t or for none.
-                if lo > 0.0 || hi < 0.0 {
-                    return false;
-                }
-            } else {
-                // Division rather than a reciprocal: d != 0, so no 0 * inf NaN can appear.
-                let (t0, t1) = if d > 0.0 {
-                    (lo / d, hi / d)
-                } else {
-                    (hi / d, lo / d)
-                };
-                t_enter = t_enter.max(t0);
-                t_exit = t_exit.min(t1);
-                if t_enter > t_exit {
-                    return false;
-                }
+            if self.moving[axis] {
+                let inv = self.inv[axis];
+                let near = (mins[axis] - self.lo_off[axis]) * inv;
+                let far = (maxs[axis] - self.hi_off[axis]) * inv;
+                let (t0, t1) = if inv > 0.0 { (near, far) } else { (far, near) };
+                t_enter = if t0 > t_enter { t0 } else { t_enter };
+                t_exit = if t1 < t_exit { t1 } else { t_exit };
             }
         }
-        true
+        if t_enter > t_exit {
+            return None;
+        }
+        // Callers order entries by their bits: never a `-0.0`.
+        Some(t_enter + 0.0)
+    }
+
+    /// [`SweptBox::entry`] for a geometry box.
+    #[inline]
+    pub(crate) fn entry_aabb(&self, aabb: &Aabb) -> Option<Real> {
+        self.entry([aabb.mins.x, aabb.mins.y], [aabb.maxs.x, aabb.maxs.y])
     }
 
     /// [`SweptBox::hits`] for a geometry box.

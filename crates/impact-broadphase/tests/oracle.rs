@@ -3,7 +3,9 @@
 //! `Broadphase` docs state, computed here independently by brute force; no pair of
 //! overlapping given (tight) boxes is ever missing; pairs and query results come sorted, the
 //! same on every run and for every insertion order of the same boxes. Queries (box, swept box,
-//! ray, point) agree with an exact model.
+//! ray, point) agree with an exact model, and the nearest-first walk (`visit_swept`) visits
+//! exactly the swept query's proxies, in the order of their exact entry times, clipped as
+//! its visitor asks, the same in every implementation.
 //!
 //! Coordinates are multiples of 1/4 so that boxes often touch exactly (touching counts) and
 //! so that the swept and ray answers can be checked in exact integer arithmetic.
@@ -307,6 +309,27 @@ mod exact {
         }
         true
     }
+
+    /// The first t in [0, 1] at which `start` moved by `t * d` touches `target`, exactly
+    /// (the same intervals as [`swept_hits`], as a float only at the end).
+    pub fn swept_entry(start: &Aabb, d: &Vector, target: &Aabb) -> Option<Real> {
+        if !swept_hits(start, d, target) {
+            return None;
+        }
+        let mut entry: Real = 0.0;
+        for k in 0..2 {
+            let lo = int(target.mins[k]) - int(start.maxs[k]);
+            let hi = int(target.maxs[k]) - int(start.mins[k]);
+            let dk = int(d[k]);
+            let t0 = match dk.cmp(&0) {
+                core::cmp::Ordering::Greater => lo as Real / dk as Real,
+                core::cmp::Ordering::Less => hi as Real / dk as Real,
+                core::cmp::Ordering::Equal => 0.0,
+            };
+            entry = entry.max(t0);
+        }
+        Some(entry)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -418,6 +441,120 @@ proptest! {
             for (i, b) in boxes.iter().enumerate() {
                 if moved.intersects(b) {
                     prop_assert!(got.contains(&ProxyId(i as u32)), "missed box {i} at t = {t}");
+                }
+            }
+        }
+    }
+
+    /// The nearest-first walk: unclipped, it visits exactly the proxies of the swept query,
+    /// each once, in nondecreasing order of entry (ties by handle), each entry no later than
+    /// the exact one computed here in integers and within rounding of it; clipped by a
+    /// visitor, every implementation visits the same proxies with the same entry bits, and
+    /// none entered after the end it was given.
+    #[test]
+    fn the_nearest_first_walk_visits_in_entry_order_and_honours_its_clip(
+        ops in prop::collection::vec(op(), 1..40),
+        start in aabb(),
+        d in (quarter(-80, 80), quarter(-80, 80)),
+        clips in prop::collection::vec(prop_oneof![Just(-1.0), Just(1.0), 0.0..1.0f64, Just(Real::NAN)], 1..8),
+        margin in margin(),
+        rebuild_fraction in rebuild_fraction(),
+    ) {
+        let mut rtree = RTreeBroadphase::with_config(RTreeConfig { margin, rebuild_fraction }).unwrap();
+        let mut sap = SortAndSweep::with_margin(margin).unwrap();
+        let mut brute = BruteForce::with_margin(margin).unwrap();
+        let mut model = Model { margin, ..Model::default() };
+        for op in &ops {
+            let _ = apply(&mut rtree, op);
+            let _ = apply(&mut sap, op);
+            let _ = apply(&mut brute, op);
+            let _ = apply_model(&mut model, op);
+        }
+        let d = Vector::new(d.0, d.1);
+        // Unclipped.
+        let walk = |bp: &dyn Broadphase| {
+            let mut seen = Vec::new();
+            bp.visit_swept(&start, &d, &mut |id, entry| {
+                seen.push((id, entry));
+                1.0
+            })
+            .unwrap();
+            seen
+        };
+        let seen = walk(&rtree);
+        prop_assert_eq!(&seen, &walk(&sap));
+        prop_assert_eq!(&seen, &walk(&brute));
+        let mut ids: Vec<ProxyId> = seen.iter().map(|&(id, _)| id).collect();
+        for w in seen.windows(2) {
+            prop_assert!((w[0].1, w[0].0) < (w[1].1, w[1].0), "out of order: {:?}", w);
+        }
+        ids.sort_unstable();
+        prop_assert_eq!(&ids, &expected(&model, &Query::Swept(start, d)));
+        for &(id, entry) in &seen {
+            let fat = model.proxies[&id.0].1;
+            let exact = exact::swept_entry(&start, &d, &fat).expect("visited proxies are hit");
+            prop_assert!(entry <= exact && exact - entry < 1e-12, "{:?}: {} vs {}", id, entry, exact);
+        }
+        // Clipped: the visitor returns the next clip of the list, in turn.
+        let clipped = |bp: &dyn Broadphase| {
+            let mut seen = Vec::new();
+            let mut end: Real = 1.0;
+            let mut i = 0;
+            bp.visit_swept(&start, &d, &mut |id, entry| {
+                assert!(entry <= end, "{id:?} entered at {entry}, after the end {end}");
+                seen.push((id, entry.to_bits()));
+                let next = clips[i % clips.len()];
+                i += 1;
+                if next >= 0.0 {
+                    end = end.min(next);
+                }
+                next
+            })
+            .unwrap();
+            seen
+        };
+        let got = clipped(&rtree);
+        prop_assert_eq!(&got, &clipped(&sap));
+        prop_assert_eq!(&got, &clipped(&brute));
+
+        // The search in any order: unclipped, the same proxies with the same entries; clipped,
+        // every proxy entered no later than the final end is visited, each once, none
+        // entered after the end it was given.
+        for bp in [&rtree as &dyn Broadphase, &sap, &brute] {
+            let mut found = Vec::new();
+            bp.search_swept(&start, &d, &mut |id, entry| {
+                found.push((id, entry));
+                1.0
+            })
+            .unwrap();
+            found.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+            prop_assert_eq!(&found, &seen);
+            let mut found = Vec::new();
+            let mut end: Real = 1.0;
+            let mut i = 0;
+            let mut stopped = false;
+            bp.search_swept(&start, &d, &mut |id, entry| {
+                assert!(entry <= end, "{id:?} entered at {entry}, after the end {end}");
+                found.push(id);
+                let next = clips[i % clips.len()];
+                i += 1;
+                if next >= 0.0 {
+                    end = end.min(next);
+                } else {
+                    stopped = true;
+                }
+                next
+            })
+            .unwrap();
+            let mut unique = found.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            prop_assert_eq!(unique.len(), found.len(), "visited twice");
+            if !stopped {
+                for &(id, entry) in &seen {
+                    if entry <= end {
+                        prop_assert!(found.contains(&id), "{:?} entered at {} <= {} missed", id, entry, end);
+                    }
                 }
             }
         }

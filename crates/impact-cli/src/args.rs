@@ -16,6 +16,7 @@ usage: impact run SCENE [--stepper discrete|clamp|toi] [--broadphase rtree|sap|b
                         [--steps N] [--json] [--svg FILE] [--trace FILE]
        impact render TRACE (--svg FILE | --png FILE)... [--frame N] [--points N]
        impact toi QUERY [--json]
+       impact ray SCENE X Y DX DY [--all] [--hollow] [--steps N] [--json]
        impact --help | --version
 
   run     runs a scene file and prints a summary: steps, events, bodies that passed
@@ -24,6 +25,11 @@ usage: impact run SCENE [--stepper discrete|clamp|toi] [--broadphase rtree|sap|b
   render  draws a trace: every body's path (the default), or the bodies after step N
           (--frame N); --points caps the points per path (default 2000)
   toi     answers one time-of-impact query file
+  ray     casts a ray through a scene file's world from (X, Y) along (DX, DY), its whole
+          length: the nearest shape hit (--all: every one, nearest first) with the
+          distance, point and normal; --steps N runs the scene N steps first; --hollow
+          lets a ray that starts in a shape leave it rather than stop at once; sensors
+          are left out
 
 A long run shows a progress bar when standard error is a terminal.
 
@@ -38,6 +44,8 @@ pub enum Command {
     Render(RenderArgs),
     /// `impact toi`.
     Toi(ToiArgs),
+    /// `impact ray`.
+    Ray(RayArgs),
     /// `impact --help`.
     Help,
     /// `impact --version`.
@@ -87,6 +95,25 @@ pub struct ToiArgs {
     pub json: bool,
 }
 
+/// The arguments of `impact ray`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RayArgs {
+    /// The scene file.
+    pub scene: PathBuf,
+    /// Where the ray starts.
+    pub origin: [f64; 2],
+    /// The whole ray: its direction times its length.
+    pub translation: [f64; 2],
+    /// `--all`: every hit, not only the nearest.
+    pub all: bool,
+    /// `--hollow`: a ray that starts in a shape hits it where it leaves.
+    pub hollow: bool,
+    /// `--steps`: steps run before the ray is cast (default 0: the scene as built).
+    pub steps: u64,
+    /// `--json`: the answer as JSON.
+    pub json: bool,
+}
+
 /// Parses the arguments (without the program name).
 ///
 /// # Errors
@@ -98,15 +125,16 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, String
         Some(Long("version") | Short('V')) => return Ok(Command::Version),
         Some(Value(v)) => v.string().map_err(|e| e.to_string())?,
         Some(other) => return Err(other.unexpected().to_string()),
-        None => return Err("missing command: run, render or toi".to_owned()),
+        None => return Err("missing command: run, render, toi or ray".to_owned()),
     };
     match command.as_str() {
         "run" => run_args(&mut parser).map(Command::Run),
         "render" => render_args(&mut parser).map(Command::Render),
         "toi" => toi_args(&mut parser).map(Command::Toi),
+        "ray" => ray_args(&mut parser).map(Command::Ray),
         "help" => Ok(Command::Help),
         other => Err(format!(
-            "unknown command {other:?}: expected run, render or toi"
+            "unknown command {other:?}: expected run, render, toi or ray"
         )),
     }
 }
@@ -178,6 +206,66 @@ fn toi_args(parser: &mut lexopt::Parser) -> Result<ToiArgs, String> {
     }
     args.query = query.ok_or("toi: missing the query file")?;
     Ok(args)
+}
+
+/// The names of `impact ray`'s numbers, in order.
+const RAY_NUMBERS: [&str; 4] = ["X", "Y", "DX", "DY"];
+
+fn ray_args(parser: &mut lexopt::Parser) -> Result<RayArgs, String> {
+    let mut args = RayArgs::default();
+    let mut scene = None;
+    let mut numbers = Vec::new();
+    loop {
+        // A negative number would read as a short option: taken as a value first.
+        if let Some(x) = negative_number(parser) {
+            numbers.push(x);
+            continue;
+        }
+        let Some(arg) = parser.next().map_err(|e| e.to_string())? else {
+            break;
+        };
+        match arg {
+            Long("all") => args.all = true,
+            Long("hollow") => args.hollow = true,
+            Long("json") => args.json = true,
+            Long("steps") => {
+                args.steps = whole(parser, "--steps", "a whole number of steps")?;
+            }
+            Value(v) if scene.is_none() => scene = Some(PathBuf::from(v)),
+            Value(v) if numbers.len() < RAY_NUMBERS.len() => {
+                let name = RAY_NUMBERS[numbers.len()];
+                let text = v.string().map_err(|e| e.to_string())?;
+                let x = text
+                    .parse()
+                    .map_err(|_| format!("ray: {name}: must be a number, got {text:?}"))?;
+                numbers.push(x);
+            }
+            other => return Err(other.unexpected().to_string()),
+        }
+    }
+    args.scene = scene.ok_or("ray: missing the scene file")?;
+    let [x, y, dx, dy] = numbers[..] else {
+        return Err(format!(
+            "ray: give the origin and the whole ray as X Y DX DY, got {} number{}",
+            numbers.len(),
+            if numbers.len() == 1 { "" } else { "s" }
+        ));
+    };
+    args.origin = [x, y];
+    args.translation = [dx, dy];
+    Ok(args)
+}
+
+/// The next argument if it is a negative number (`-3`, `-0.5`, `-1e3`), consumed.
+fn negative_number(parser: &mut lexopt::Parser) -> Option<f64> {
+    let mut raw = parser.try_raw_args()?;
+    let arg = raw.peek()?.to_str()?;
+    if !arg.starts_with('-') || arg.starts_with("--") {
+        return None;
+    }
+    let x = arg.parse().ok()?;
+    raw.next();
+    Some(x)
 }
 
 /// The value of an option that names a file.

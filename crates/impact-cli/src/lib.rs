@@ -9,6 +9,7 @@
 //!                  [--steps N] [--json] [--svg FILE] [--trace FILE]
 //! impact render TRACE (--svg FILE | --png FILE)... [--frame N] [--points N]
 //! impact toi QUERY [--json]
+//! impact ray SCENE X Y DX DY [--all] [--hollow] [--steps N] [--json]
 //! ```
 //!
 //! `impact run` builds the scene's world (with the stepper, broadphase and number of steps
@@ -22,7 +23,12 @@
 //! body's pose and velocity and the step's collision events). Bodies with an
 //! `on_first_hit` reaction are run with their hook ([`impact_scene::Reactions`]).
 //! `impact render` draws a trace as SVG or PNG: the paths, or one frame. `impact toi`
-//! prints a [`ToiAnswer`]. A run that takes more than half a second shows a progress bar on
+//! prints a [`ToiAnswer`]. `impact ray` builds the scene's world, runs it `--steps` steps
+//! (none by default), casts a ray from `(X, Y)` along `(DX, DY)` (the whole ray: its length
+//! is the length of that vector) through it with the world's scene queries, and prints a
+//! [`RayAnswer`]: the nearest hit, or with `--all` every hit nearest first, each with the
+//! body, distance, fraction, point and normal (sensors are left out; `--hollow` lets a ray
+//! that starts in a shape hit where it leaves it rather than at once). A run that takes more than half a second shows a progress bar on
 //! standard error when that is a terminal, and nothing otherwise.
 //!
 //! Exit codes: 0 when the command did its work (whatever it found), 1 when a run failed
@@ -63,6 +69,7 @@ pub mod args;
 mod picture;
 mod png;
 mod progress;
+mod ray;
 mod render;
 mod run;
 mod svg;
@@ -71,6 +78,7 @@ pub mod trace;
 mod trajectories;
 
 pub use progress::{DEFAULT_DELAY, Progress};
+pub use ray::{RayAnswer, RayHitOut};
 pub use run::{
     ContactCounts, Drift, Observer, PassThroughEntry, RunSummary, SensorCounts, StepFailure,
     VectorDrift, run_scene,
@@ -79,7 +87,7 @@ pub use toi::{PoseOut, ToiAnswer};
 pub use trace::TraceWriter;
 pub use trajectories::{DEFAULT_MAX_POINTS, Trajectories};
 
-use args::{Command, RenderArgs, RunArgs, ToiArgs};
+use args::{Command, RayArgs, RenderArgs, RunArgs, ToiArgs};
 use impact_scene::{MAX_STEPS, Scene, ToiQuery};
 use std::ffi::OsString;
 use std::io::Write;
@@ -143,6 +151,7 @@ pub fn main_with_options(
         Ok(Command::Run(a)) => run(&a, out, err, options),
         Ok(Command::Render(a)) => render(&a),
         Ok(Command::Toi(a)) => toi(&a, out),
+        Ok(Command::Ray(a)) => ray(&a, out),
         Ok(Command::Help) => writeln!(out, "{}", args::USAGE)
             .map_err(|e| Failure::runtime(format!("cannot write the output: {e}"))),
         Ok(Command::Version) => writeln!(out, "impact {}", env!("CARGO_PKG_VERSION"))
@@ -265,6 +274,35 @@ fn toi(a: &ToiArgs, out: &mut dyn Write) -> Result<(), Failure> {
         .map_err(|e| Failure::usage(format!("{name}: not UTF-8: {e}")))?;
     let query = ToiQuery::from_json(text).map_err(|e| Failure::usage(format!("{name}: {e}")))?;
     let answer = ToiAnswer::of(&query);
+    let text = if a.json {
+        serde_json::to_string_pretty(&answer)
+            .map_err(|e| Failure::runtime(format!("cannot write the answer: {e}")))?
+    } else {
+        answer.to_string()
+    };
+    writeln!(out, "{text}").map_err(|e| Failure::runtime(format!("cannot write the output: {e}")))
+}
+
+fn ray(a: &RayArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let name = a.scene.display().to_string();
+    let scene = Scene::from_json_slice(&read(&a.scene)?)
+        .map_err(|e| Failure::usage(format!("{name}: {e}")))?;
+    if a.steps > MAX_STEPS {
+        return Err(Failure::usage(format!(
+            "--steps: must be at most {MAX_STEPS}, got {}",
+            a.steps
+        )));
+    }
+    let mut world = scene
+        .build()
+        .map_err(|e| Failure::usage(format!("{name}: {e}")))?;
+    for step in 0..a.steps {
+        world
+            .step(scene.dt)
+            .map_err(|e| Failure::runtime(format!("{name}: step {step}: {e}")))?;
+    }
+    let answer = RayAnswer::cast(world.as_ref(), a.origin, a.translation, a.all, a.hollow)
+        .map_err(|e| Failure::usage(e.to_string()))?;
     let text = if a.json {
         serde_json::to_string_pretty(&answer)
             .map_err(|e| Failure::runtime(format!("cannot write the answer: {e}")))?

@@ -1,6 +1,6 @@
 //! The `impact` binary, run as a user would: every example scene through `impact run`, its
-//! JSON summary checked; queries through `impact toi`; and the exit codes and messages of
-//! bad usage and bad files.
+//! JSON summary checked; queries through `impact toi` and `impact ray`; and the exit codes
+//! and messages of bad usage and bad files.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -210,6 +210,43 @@ fn a_time_of_impact_query() {
 }
 
 #[test]
+fn a_ray_cast_through_a_scene() {
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/scenes/bullet_through_paper.json");
+    let scene = scene.to_str().unwrap();
+    // From left of the first bullet (radius 0.05 at (-1, -4)), right along y = -4: the
+    // bullet, then the paper at x = 0. Negative numbers are numbers, not options.
+    let out = impact(&["ray", scene, "-2", "-4", "4", "0", "--all", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hits = answer["hits"].as_array().unwrap();
+    let bodies: Vec<u64> = hits.iter().map(|h| h["body"].as_u64().unwrap()).collect();
+    assert_eq!(bodies, [2, 0], "{answer}");
+    assert!((hits[0]["distance"].as_f64().unwrap() - 0.95).abs() < 1e-12);
+    assert_eq!(hits[1]["point"], serde_json::json!([0.0, -4.0]));
+    assert_eq!(hits[1]["normal"], serde_json::json!([-1.0, 0.0]));
+
+    // The nearest only, as text; after three steps the bullets have flown.
+    let out = impact(&["ray", scene, "-2", "-4", "4", "0"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        "hit body 2 at distance 0.95 (fraction 0.2375), point (-1.05, -4), normal (-1, 0)\n"
+    );
+    let out = impact(&["ray", scene, "-2", "-4", "4", "0", "--steps", "3"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("hit body 0 at distance 2 "), "{text}");
+    // A ray that misses everything.
+    let out = impact(&["ray", scene, "-2", "-4", "-4", "0"]);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "no hit\n");
+    // A periodic scene is refused, naming why.
+    let gas = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/scenes/periodic_gas.json");
+    let out = impact(&["ray", gas.to_str().unwrap(), "1", "1", "1", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("impact: settings.domain: scene queries do not support"));
+}
+
+#[test]
 fn bad_usage_and_bad_files_exit_with_2_and_say_why() {
     let bad_scene = scratch(
         "bad_radius.json",
@@ -227,11 +264,11 @@ fn bad_usage_and_bad_files_exit_with_2_and_say_why() {
     let cases: Vec<(Vec<&str>, String)> = vec![
         (
             vec![],
-            "impact: missing command: run, render or toi".to_owned(),
+            "impact: missing command: run, render, toi or ray".to_owned(),
         ),
         (
             vec!["frobnicate"],
-            "impact: unknown command \"frobnicate\": expected run, render or toi".to_owned(),
+            "impact: unknown command \"frobnicate\": expected run, render, toi or ray".to_owned(),
         ),
         (
             vec!["run"],
@@ -277,6 +314,22 @@ fn bad_usage_and_bad_files_exit_with_2_and_say_why() {
         (
             vec!["toi"],
             "impact: toi: missing the query file".to_owned(),
+        ),
+        (
+            vec!["ray", good_scene, "1", "2", "3"],
+            "impact: ray: give the origin and the whole ray as X Y DX DY, got 3 numbers".to_owned(),
+        ),
+        (
+            vec!["ray", good_scene, "1", "2", "east", "0"],
+            "impact: ray: DX: must be a number, got \"east\"".to_owned(),
+        ),
+        (
+            vec!["ray", good_scene, "0", "0", "0", "-0"],
+            "impact: ray.translation: must not be zero".to_owned(),
+        ),
+        (
+            vec!["ray", good_scene, "nan", "0", "1", "0"],
+            "impact: ray.origin.x: must be finite, got NaN".to_owned(),
         ),
         (
             vec!["toi", bad_query.to_str().unwrap()],

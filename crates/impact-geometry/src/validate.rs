@@ -68,6 +68,36 @@ pub fn finite_vector(field: &str, v: &crate::Vector) -> Result<(), GeometryError
     finite_xy(field, v.x, v.y)
 }
 
+/// Checks a pose: a finite translation and a finite unit rotation. The field paths
+/// (`field.translation.x`, `field.rotation.re`, ...) are only built on error.
+///
+/// A rotation that is not unit length (a hand-built `UnitComplex` from bad data, or a
+/// deserialized one) would scale every shape; it is refused with its squared norm. Rotations
+/// composed over millions of steps drift by a few ulps; the 1e-9 allowed is far above that
+/// and far below any visible scaling.
+///
+/// # Errors
+/// [`GeometryError::NotFinite`] naming the component, or [`GeometryError::OutOfRange`]
+/// naming `field.rotation` with the squared norm.
+pub fn unit_pose(field: &str, pose: &crate::Isometry) -> Result<(), GeometryError> {
+    let t = pose.translation.vector;
+    let (re, im) = (pose.rotation.re, pose.rotation.im);
+    if !(t.x.is_finite() && t.y.is_finite() && re.is_finite() && im.is_finite()) {
+        finite_vector(&format!("{field}.translation"), &t)?;
+        finite(&format!("{field}.rotation.re"), re)?;
+        finite(&format!("{field}.rotation.im"), im)?;
+    }
+    let norm2 = re * re + im * im;
+    if (norm2 - 1.0).abs() > 1e-9 {
+        return Err(GeometryError::OutOfRange {
+            field: format!("{field}.rotation"),
+            value: norm2,
+            expected: "a unit complex number (squared norm 1)",
+        });
+    }
+    Ok(())
+}
+
 fn finite_xy(field: &str, x: Real, y: Real) -> Result<(), GeometryError> {
     for (axis, value) in [("x", x), ("y", y)] {
         if !value.is_finite() {

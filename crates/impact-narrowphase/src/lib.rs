@@ -36,6 +36,8 @@
 //! - [`contact`]: contact manifolds, one module per pair over two kernels (a point core
 //!   against any core, and the clipping of two cores with edges).
 //! - [`distance`](mod@distance): the exact signed distance; [`gjk`]: GJK with warm starting.
+//! - [`ray`]: where a ray meets one placed shape ([`ray::cast_ray`]), in closed form per
+//!   kind of core, from outside or from inside (solid or hollow).
 //! - `minkowski`: the configuration-space obstacle of two cores (their Minkowski difference)
 //!   and the two queries on it, the distance from a point and a ray cast, which the closed
 //!   forms, the exact distance and the contacts share.
@@ -57,6 +59,7 @@ mod face_middle;
 pub mod gjk;
 mod minkowski;
 mod options;
+pub mod ray;
 mod scratch;
 #[cfg(test)]
 mod testkit_bridge;

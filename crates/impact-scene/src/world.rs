@@ -7,11 +7,12 @@ use core::any::Any;
 use core::fmt::Debug;
 use impact_broadphase::{Broadphase, BruteForce, RTreeBroadphase, SortAndSweep};
 use impact_geometry::Real;
+use impact_narrowphase::ray::Ray;
 use impact_solver::BodySet;
 use impact_stepper::{
     ClampReport, CollisionEvent, ContactEvents, Discrete, DiscreteReport, FirstTimeOfImpact,
-    FirstToiReport, ImpactHook, MotionClamping, NoHook, SensorEvents, StepReport, Stepper, World,
-    WorldError, WorldSettings,
+    FirstToiReport, ImpactHook, Interior, MotionClamping, NoHook, QueryError, QueryFilter, RayHit,
+    SensorEvents, StepReport, Stepper, World, WorldError, WorldSettings,
 };
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
@@ -144,6 +145,18 @@ pub trait AnyWorld: Debug {
     /// The broadphase.
     fn broadphase_choice(&self) -> BroadphaseChoice;
 
+    /// Every shape `ray` hits, nearest first ([`World::cast_ray_all`]); the first is the
+    /// nearest ([`World::cast_ray`]).
+    ///
+    /// # Errors
+    /// As [`World::cast_ray_all`].
+    fn cast_ray_all(
+        &self,
+        ray: &Ray,
+        interior: Interior,
+        filter: &QueryFilter<'_>,
+    ) -> Result<Vec<RayHit>, QueryError>;
+
     /// A snapshot of the whole world as JSON: the world's own serde snapshot (settings,
     /// bodies with their handles, stepper, warm-starting impulses, clock) with the choice of
     /// broadphase and stepper beside it, so [`restore`] can rebuild the right type.
@@ -243,6 +256,15 @@ impl<B: SceneBroadphase, S: SceneStepper> AnyWorld for World<B, S> {
 
     fn broadphase_choice(&self) -> BroadphaseChoice {
         B::CHOICE
+    }
+
+    fn cast_ray_all(
+        &self,
+        ray: &Ray,
+        interior: Interior,
+        filter: &QueryFilter<'_>,
+    ) -> Result<Vec<RayHit>, QueryError> {
+        World::cast_ray_all(self, ray, interior, filter)
     }
 
     fn snapshot(&self) -> Result<String, SceneError> {

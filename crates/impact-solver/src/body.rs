@@ -404,14 +404,14 @@ impl RigidBody {
         self.sensor
     }
 
-    /// The contact force (newtons) above which the shape's contacts report force events, if
-    /// any.
+    /// The contact force (newtons) above which this shape's contacts report force events,
+    /// if any (see [`RigidBodyDef::contact_force_threshold`]).
     #[inline]
     pub fn contact_force_threshold(&self) -> Option<Real> {
         self.contact_force_threshold
     }
 
-    /// Sets the contact force threshold (`None`: no force events).
+    /// Sets the contact force threshold (`None`: none).
     ///
     /// # Errors
     /// [`SolverError`] naming `body.contact_force_threshold` if it is not finite or negative;

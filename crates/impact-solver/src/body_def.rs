@@ -76,12 +76,16 @@ pub struct RigidBodyDef {
     /// What the shape is and collides with (default: everything; see [`CollisionFilter`]).
     #[cfg_attr(feature = "serde", serde(default))]
     pub filter: CollisionFilter,
-    /// A sensor detects overlaps and reports them as events but never collides: no contact,
-    /// no impact, no push (default `false`).
+    /// A sensor never collides: no contact, no impact, no push (default `false`). The world
+    /// of impact-stepper reports the bodies that begin and end overlapping it
+    /// (`World::sensor_events`).
     #[cfg_attr(feature = "serde", serde(default))]
     pub sensor: bool,
     /// The contact force (newtons: the step's summed normal impulse over `dt`) above which
-    /// the shape's contacts report force events; `None` (the default) reports none.
+    /// this shape's contacts report force events (`World::contact_events` of
+    /// impact-stepper: a pair reports above the smaller threshold of its two shapes);
+    /// `None` (the default) asks for none. It is kept with the body, in snapshots and in
+    /// scene files.
     #[cfg_attr(feature = "serde", serde(default))]
     pub contact_force_threshold: Option<Real>,
 }
@@ -226,8 +230,7 @@ impl RigidBodyDef {
         self
     }
 
-    /// Sets the contact force threshold (newtons, zero or more) above which the shape's
-    /// contacts report force events.
+    /// Sets the contact force threshold (newtons, zero or more; see the field's docs).
     #[must_use]
     pub fn contact_force_threshold(mut self, threshold: Real) -> Self {
         self.contact_force_threshold = Some(threshold);

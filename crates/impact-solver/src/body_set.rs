@@ -102,6 +102,38 @@ impl BodySet {
         }
     }
 
+    /// The body in slot `index` with its handle, or `None` if the slot is empty or beyond
+    /// the set: how something that names bodies by slot (a broadphase proxy,
+    /// `ProxyId(handle.index)` in a world) finds the body and its current generation.
+    ///
+    /// ```
+    /// use impact_geometry::Circle;
+    /// use impact_solver::{BodySet, RigidBodyDef};
+    ///
+    /// let mut set = BodySet::new();
+    /// let first = set.insert(RigidBodyDef::new(Circle::new(1.0)?.into()))?;
+    /// set.remove(first);
+    /// assert!(set.get_by_index(first.index).is_none());
+    /// // The slot is reused by the next body, under a new generation.
+    /// let second = set.insert(RigidBodyDef::new(Circle::new(2.0)?.into()))?;
+    /// let (handle, _) = set.get_by_index(first.index).unwrap();
+    /// assert_eq!((handle, handle.index), (second, first.index));
+    /// assert_ne!(second, first);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn get_by_index(&self, index: u32) -> Option<(BodyHandle, &RigidBody)> {
+        let slot = self.slots.get(index as usize)?;
+        let body = slot.body.as_ref()?;
+        Some((
+            BodyHandle {
+                index,
+                generation: slot.generation,
+            },
+            body,
+        ))
+    }
+
     /// The body, mutably, or `None` if the handle is stale or foreign.
     #[inline]
     pub fn get_mut(&mut self, handle: BodyHandle) -> Option<&mut RigidBody> {

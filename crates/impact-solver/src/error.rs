@@ -127,6 +127,15 @@ impl SolverError {
             GeometryError::NotFinite { field, value } => Self::NotFinite { field, value },
             GeometryError::Negative { field, value } => Self::Negative { field, value },
             GeometryError::NotPositive { field, value } => Self::NotPositive { field, value },
+            GeometryError::OutOfRange {
+                field,
+                value,
+                expected,
+            } => Self::OutOfRange {
+                field,
+                value,
+                expected,
+            },
             other => Self::Geometry(other),
         }
     }
@@ -177,28 +186,8 @@ pub(crate) fn finite_point(field: &str, p: &Point) -> Result<(), SolverError> {
     validate::finite_point(field, p).map_err(SolverError::from_field)
 }
 
-/// Checks that a pose has a finite translation and a finite unit rotation.
-///
-/// A rotation that is not unit length (a hand-built `UnitComplex` from bad data, or a
-/// deserialized one) would scale every shape; it is refused with its squared norm.
+/// Checks that a pose has a finite translation and a finite unit rotation
+/// ([`validate::unit_pose`]).
 pub(crate) fn valid_pose(field: &str, pose: &Isometry) -> Result<(), SolverError> {
-    let t = pose.translation.vector;
-    let (re, im) = (pose.rotation.re, pose.rotation.im);
-    // Paths are only formatted on error: setters run this on every call.
-    if !(t.x.is_finite() && t.y.is_finite() && re.is_finite() && im.is_finite()) {
-        finite_vector(&format!("{field}.translation"), &t)?;
-        finite(&format!("{field}.rotation.re"), re)?;
-        finite(&format!("{field}.rotation.im"), im)?;
-    }
-    let norm2 = re * re + im * im;
-    // Rotations composed over millions of steps drift by a few ulps; 1e-9 is far above that
-    // and far below any visible scaling.
-    if (norm2 - 1.0).abs() > 1e-9 {
-        return Err(SolverError::OutOfRange {
-            field: format!("{field}.rotation"),
-            value: norm2,
-            expected: "a unit complex number (squared norm 1)",
-        });
-    }
-    Ok(())
+    validate::unit_pose(field, pose).map_err(SolverError::from_field)
 }

@@ -47,6 +47,12 @@
 //!   impact for one step (a one-way platform). [`CollisionRules`] is what a step asks.
 //! - [`judge`]: whether a body passed through static geometry, from positions alone, so
 //!   that every stepper (and any engine) is judged the same way.
+//! - [`query`]: scene queries, exact: [`World::cast_ray`] (and every hit in order, or a
+//!   callback that clips the ray), [`World::cast_shape`] and [`World::cast_sweep`] (a
+//!   shape moved along a translation or a turning sweep, by the narrowphase's time of
+//!   impact), [`World::intersections_with_point`], `_aabb`, `_shape` and
+//!   [`World::project_point`], each with a [`QueryFilter`]; the same on a bare broadphase
+//!   and body set through [`QueryView`].
 //!
 //! Each step runs in a `tracing` span (`world.step`) with one span per stage
 //! (`broadphase`, `narrowphase`, `stepper`) and the counts of [`StepReport`] as fields; the
@@ -109,6 +115,7 @@ mod hooks;
 pub mod judge;
 mod motion;
 mod motion_clamping;
+pub mod query;
 mod ramp;
 mod report;
 mod rules;
@@ -130,6 +137,10 @@ pub use hooks::{
     ContactBody, ContactKind, ContactResponse, PairFilter, PairView, PreSolveContact, PreSolveHook,
 };
 pub use motion_clamping::{ClampReport, ClampedBody, MotionClamping, MotionClampingSettings};
+pub use query::{
+    CastStatus, Interior, PointProjection, QueryError, QueryFilter, QueryView, RayHit,
+    ShapeCastHit, ShapeCastOptions,
+};
 pub use rules::{CollisionRules, PairKind};
 pub use sensing::{SensorEvent, SensorEvents};
 pub use settings::WorldSettings;

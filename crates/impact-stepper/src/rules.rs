@@ -25,7 +25,8 @@ pub enum PairKind {
     /// The shapes may collide: contacts, impacts, events.
     Collide,
     /// One of the shapes is a sensor, and the filters let the two meet: no collision, but
-    /// the pair is where a sensor's overlap events come from.
+    /// the sensor sees the other (its overlap events, unless both are sensors or neither
+    /// moves).
     Sense,
     /// The filters keep the shapes apart: nothing at all.
     Ignore,

@@ -15,7 +15,7 @@ use rstar::{ParentNode, RStarInsertionStrategy, RTreeNode, RTreeObject, RTreePar
 /// Most children of a tree node. Larger than rstar's default of 6: bulk loading, which
 /// moves every leaf once per level, needs fewer levels. Measured 6, 8, 10, 12, 16, 25 and
 /// 36 on the benchmark scenes: 6 and 8 were slower, the others within noise of each other.
-const NODE_CAPACITY: usize = 12;
+pub(super) const NODE_CAPACITY: usize = 12;
 
 /// Node capacities of the trees.
 #[derive(Debug, Clone, Copy)]

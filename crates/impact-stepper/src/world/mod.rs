@@ -23,9 +23,10 @@ use impact_solver::{
     BodyHandle, BodySet, CollisionFilter, ContactCache, ContactPair, RigidBody, RigidBodyDef,
     SolverScratch,
 };
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 mod events;
+mod queries;
 #[cfg(feature = "serde")]
 mod snapshot;
 mod step;
@@ -165,6 +166,10 @@ pub struct World<B: Broadphase = RTreeBroadphase, S: Stepper = FirstTimeOfImpact
     /// events.
     tracking: Tracking,
     scratch: Scratch,
+    /// The bodies whose shapes may have left their proxies' fat boxes (moved by the last
+    /// step or by hand), which scene queries test from their own boxes: found at the first
+    /// query after a change, emptied by every call that can move a body.
+    unindexed: OnceLock<Vec<BodyHandle>>,
 }
 
 impl<B: Broadphase + Default, S: Stepper + Default> World<B, S> {
@@ -214,6 +219,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             rules_stale: true,
             tracking: Tracking::default(),
             scratch: Scratch::default(),
+            unindexed: OnceLock::new(),
         })
     }
 
@@ -239,6 +245,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         }
         self.settings = settings;
         self.wrap_bodies();
+        self.bodies_moved();
         Ok(())
     }
 
@@ -356,6 +363,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// also forgets its warm-starting impulses.
     #[inline]
     pub fn body_mut(&mut self, handle: BodyHandle) -> Option<&mut RigidBody> {
+        self.bodies_moved();
         self.rules_stale = true;
         self.bodies.get_mut(handle)
     }
@@ -383,7 +391,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             return Err(e);
         }
         self.forget_contacts(handle);
+        self.bodies_moved();
         Ok(())
+    }
+
+    /// Notes that bodies may have moved away from their proxies' boxes: scene queries list
+    /// them again ([`query::unindexed_bodies`](crate::query::unindexed_bodies)) at the next
+    /// query.
+    fn bodies_moved(&mut self) {
+        self.unindexed.take();
     }
 
     /// Drops what the world remembers of `handle`'s contacts: warm-start impulses and the

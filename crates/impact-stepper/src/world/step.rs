@@ -129,6 +129,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         hook: &mut dyn ImpactHook,
     ) -> Result<StepReport<S::Report>, WorldError> {
         positive("dt", dt)?;
+        self.bodies_moved();
         // Filters and sensor flags as they are now (a filter changed between steps holds
         // from this one), and the hooks, held apart from the world the stages borrow.
         let mut table = core::mem::take(&mut self.rules);
