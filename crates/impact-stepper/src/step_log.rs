@@ -69,11 +69,6 @@ impl CourseLog {
         self.courses.clear();
         self.recording = recording;
     }
-
-    /// The courses, for the world to sort.
-    pub(crate) fn courses_mut(&mut self) -> &mut Vec<(BodyHandle, Real, Sweep)> {
-        &mut self.courses
-    }
 }
 
 /// The normal impulse one pair of bodies took in a step, by one contact or impact.

@@ -96,7 +96,7 @@ pub(crate) struct SenseStep<'a> {
     pub(crate) rules: &'a CollisionRules<'a>,
     /// The courses the stepper recorded, if it follows courses; `None` to judge the
     /// overlaps at the step's end.
-    pub(crate) courses: Option<&'a mut Vec<(BodyHandle, Real, Sweep)>>,
+    pub(crate) courses: Option<&'a [(BodyHandle, Real, Sweep)]>,
     pub(crate) dt: Real,
     pub(crate) time: Real,
     /// The periods of a periodic domain.
@@ -109,6 +109,8 @@ pub(crate) struct Sensing {
     /// Per slot: the body's courses, `courses[ranges[slot]]` (its chord if it has none).
     ranges: Vec<(u32, u32)>,
     courses: Vec<(Real, Sweep)>,
+    /// The log's order by slot: `(slot << 32) | index`.
+    order: Vec<u64>,
     chords: Vec<Option<(Real, Sweep)>>,
     start: Vec<Option<Isometry>>,
     /// Per slot: the body's box over the step, if it can be in a pair.
@@ -124,17 +126,14 @@ impl Sensing {
     /// sensor, then body).
     pub(crate) fn step(
         &mut self,
-        mut step: SenseStep<'_>,
+        step: SenseStep<'_>,
         previous: &[(BodyHandle, BodyHandle)],
         next: &mut Vec<(BodyHandle, BodyHandle)>,
         events: &mut SensorEvents,
     ) {
         next.clear();
         let follows = step.courses.is_some();
-        self.lay_courses(
-            (step.proxies.len(), step.start),
-            step.courses.as_deref_mut(),
-        );
+        self.lay_courses((step.proxies.len(), step.start), step.courses);
         self.lay_boxes(&step);
         self.search.pairs(
             &self.boxes,
@@ -142,6 +141,9 @@ impl Sensing {
             step.period,
             &mut self.pairs,
         );
+        if follows {
+            self.lay_chords(&step);
+        }
         let mut old = previous.iter().peekable();
         // A pair that no longer meets at all (the filters changed) ended at the start; one
         // judged at the step's end, there.
@@ -216,11 +218,11 @@ impl Sensing {
     }
 
     /// Every slot's start pose (`start`, of a world of `slots` slots), and the courses the
-    /// stepper recorded (`log`, sorted here by slot).
+    /// stepper recorded (`log`), by slot.
     fn lay_courses(
         &mut self,
         (slots, start): (usize, &[(BodyHandle, Isometry, Vector, Real)]),
-        log: Option<&mut Vec<(BodyHandle, Real, Sweep)>>,
+        log: Option<&[(BodyHandle, Real, Sweep)]>,
     ) {
         self.start.clear();
         self.start.resize(slots, None);
@@ -237,15 +239,25 @@ impl Sensing {
         let Some(log) = log else {
             return;
         };
-        // Stable: each body's courses stay in the order (of time) they were recorded.
-        log.sort_by_key(|c| c.0.index);
-        for group in log.chunk_by(|x, y| x.0.index == y.0.index) {
-            let slot = group[0].0.index as usize;
+        // By slot, each body's courses in the order (of time) they were recorded: the keys
+        // sorted, not the courses (a sweep is most of a hundred bytes, and a step of the
+        // rain records thousands).
+        self.order.clear();
+        self.order.extend(
+            log.iter()
+                .enumerate()
+                .map(|(i, c)| (u64::from(c.0.index) << 32) | i as u64),
+        );
+        self.order.sort_unstable();
+        for group in self.order.chunk_by(|x, y| x >> 32 == y >> 32) {
+            let slot = (group[0] >> 32) as usize;
             let lo = self.courses.len() as u32;
-            self.courses
-                .extend(group.iter().map(|&(_, t, sweep)| (t, sweep)));
+            self.courses.extend(group.iter().map(|&key| {
+                let (_, t, sweep) = log[(key & u64::from(u32::MAX)) as usize];
+                (t, sweep)
+            }));
             debug_assert!(
-                group.is_sorted_by(|x, y| x.1 <= y.1),
+                self.courses[lo as usize..].is_sorted_by(|x, y| x.0 <= y.0),
                 "courses in time order"
             );
             if let Some(r) = self.ranges.get_mut(slot) {
@@ -286,10 +298,10 @@ impl Sensing {
         }
     }
 
-    /// The box of the body of `slot` over the step (its courses' boxes, or its chord's), or
-    /// at its end pose when overlaps are judged there; `None` for a body without one. Lays
-    /// the chord of a body without courses.
-    fn boxed(&mut self, step: &SenseStep<'_>, slot: u32) -> Option<Aabb> {
+    /// The box of the body of `slot` over the step (its courses' boxes, or around its
+    /// chord), or at its end pose when overlaps are judged there; `None` for a body without
+    /// one.
+    fn boxed(&self, step: &SenseStep<'_>, slot: u32) -> Option<Aabb> {
         let handle = step.proxies.get(slot as usize).copied().flatten()?;
         let body = step.bodies.get(handle)?;
         let shape = body.shape();
@@ -303,9 +315,38 @@ impl Sensing {
                 .map(|(_, sweep)| Aabb::swept(shape, sweep))
                 .reduce(|x, y| x.merged(&y));
         }
+        // A box that holds the whole chord, without the chord itself (laid only for the
+        // bodies of a pair, see `Sensing::lay_chords`): a shape that does not turn sweeps
+        // the box of its two ends' boxes; one that turns stays within its bounding radius of
+        // its centre of mass, which goes straight from where it starts to where it ends.
         let start = self.start[slot as usize]?;
-        let chord = rebuilt_sweep(body, &start, step.dt)?;
-        self.chords[slot as usize] = Some((0.0, chord));
-        Some(Aabb::swept(shape, &chord))
+        let end = body.pose();
+        if start.rotation == end.rotation {
+            return Some(shape.aabb(&start).merged(&shape.aabb(end)));
+        }
+        let center = body.local_center();
+        let (c0, c1) = (start * center, end * center);
+        let r = shape.bounding_radius(&center);
+        Some(Aabb::new(c0.inf(&c1), c0.sup(&c1)).inflated(r))
+    }
+
+    /// The chord of every body of the step's pairs that has no recorded course: its
+    /// constant-velocity sweep from its start pose to its end pose, as the CCD steppers
+    /// credit it with.
+    fn lay_chords(&mut self, step: &SenseStep<'_>) {
+        for i in 0..self.pairs.len() {
+            let (sensor, visitor, _) = self.pairs[i];
+            for handle in [sensor, visitor] {
+                let slot = handle.index as usize;
+                let (lo, hi) = self.ranges[slot];
+                if hi > lo || self.chords[slot].is_some() {
+                    continue;
+                }
+                let (Some(body), Some(start)) = (step.bodies.get(handle), self.start[slot]) else {
+                    continue;
+                };
+                self.chords[slot] = rebuilt_sweep(body, &start, step.dt).map(|chord| (0.0, chord));
+            }
+        }
     }
 }

@@ -104,7 +104,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             let courses = self
                 .stepper
                 .follows_courses()
-                .then(|| scratch.courses.courses_mut());
+                .then(|| scratch.courses.courses());
             let step = SenseStep {
                 bodies: &self.bodies,
                 proxies: &self.proxies,
