@@ -26,6 +26,8 @@ struct Item {
 /// The search's storage, kept from step to step.
 #[derive(Debug, Clone, Default)]
 pub(super) struct PairSearch {
+    /// Per box: its lower bound along x as an ordered integer, then its slot.
+    keys: Vec<u128>,
     items: Vec<Item>,
     /// The sensors and the bodies whose boxes the sweep has entered and may not have left,
     /// as indices into `items`.
@@ -99,22 +101,29 @@ impl PairSearch {
         sensor: impl Fn(u32) -> bool,
         mut found: impl FnMut(u32, u32),
     ) {
-        self.items.clear();
-        self.items
+        // The order of the boxes' lower bounds, then slots, as integers: a total order (the
+        // same pairs in the same order whatever the boxes' order), sorted as one `u128` per
+        // box, a third of the work of sorting the boxes by their bounds.
+        self.keys.clear();
+        self.keys
             .extend(boxes.iter().enumerate().filter_map(|(slot, aabb)| {
-                let aabb = aabb.as_ref()?;
-                Some(Item {
-                    lo: aabb.mins.x,
-                    hi: aabb.maxs.x,
-                    y_lo: aabb.mins.y,
-                    y_hi: aabb.maxs.y,
-                    slot: slot as u32,
-                    sensor: sensor(slot as u32),
-                })
+                let lo = aabb.as_ref()?.mins.x;
+                Some((u128::from(ordered(lo)) << 32) | slot as u128)
             }));
-        // A total order: the same pairs in the same order, whatever the boxes' order.
-        self.items
-            .sort_unstable_by(|a, b| a.lo.total_cmp(&b.lo).then(a.slot.cmp(&b.slot)));
+        self.keys.sort_unstable();
+        self.items.clear();
+        self.items.extend(self.keys.iter().filter_map(|&key| {
+            let slot = key as u32;
+            let aabb = boxes[slot as usize].as_ref()?;
+            Some(Item {
+                lo: aabb.mins.x,
+                hi: aabb.maxs.x,
+                y_lo: aabb.mins.y,
+                y_hi: aabb.maxs.y,
+                slot,
+                sensor: sensor(slot),
+            })
+        }));
         self.sensors.clear();
         self.bodies.clear();
         let items = &self.items;
@@ -134,6 +143,45 @@ impl PairSearch {
                 }
             }
             mine.push(i as u32);
+        }
+    }
+}
+
+/// `x` as an integer of the same order as [`Real::total_cmp`]: the sign bit flipped for a
+/// positive number, every bit for a negative one.
+fn ordered(x: Real) -> u64 {
+    let bits = x.to_bits();
+    if bits >> 63 == 0 {
+        bits | (1 << 63)
+    } else {
+        !bits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ordered;
+    use impact_geometry::Real;
+
+    #[test]
+    fn ordered_integers_keep_the_order_of_the_numbers() {
+        let xs: [Real; 9] = [
+            Real::NEG_INFINITY,
+            -1e300,
+            -1.0,
+            -1e-300,
+            -0.0,
+            0.0,
+            1e-300,
+            1.0,
+            Real::INFINITY,
+        ];
+        for w in xs.windows(2) {
+            assert_eq!(
+                ordered(w[0]).cmp(&ordered(w[1])),
+                w[0].total_cmp(&w[1]),
+                "{w:?}"
+            );
         }
     }
 }
