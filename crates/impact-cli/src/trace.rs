@@ -281,61 +281,64 @@ impl Observer for TraceWriter {
                 centres: centres.get(i).map(|&[a, b]| [xy(a), xy(b)]),
             })
             .collect();
-        let contacts = world.contact_events();
-        let sensors = world.sensor_events();
-        let sensed = |e: &SensorEvent| TraceSensor {
-            sensor: e.sensor.body.index,
-            body: e.visitor.body.index,
-            time: e.time,
-            fraction: e.fraction,
-        };
-        self.line(&TraceStep {
+        let mut step = TraceStep {
             step,
             time: world.time(),
             bodies,
             events,
             removed,
-            contact_begin: contacts
-                .begin()
-                .iter()
-                .map(|e| TraceContact {
-                    a: e.a.body.index,
-                    b: e.b.body.index,
-                    time: e.time,
-                    points: e
-                        .manifold
-                        .points()
-                        .iter()
-                        .map(|p| [p.point.x, p.point.y])
-                        .collect(),
-                    normal: [e.manifold.normal.x, e.manifold.normal.y],
-                })
-                .collect(),
-            contact_end: contacts
-                .end()
-                .iter()
-                .map(|e| TraceContactEnd {
-                    a: e.a.body.index,
-                    b: e.b.body.index,
-                    time: e.time,
-                })
-                .collect(),
-            contact_force: contacts
-                .force()
-                .iter()
-                .map(|e| TraceForce {
-                    a: e.a.body.index,
-                    b: e.b.body.index,
-                    force: e.force,
-                    normal: [e.normal.x, e.normal.y],
-                })
-                .collect(),
-            sensor_begin: sensors.begin().iter().map(sensed).collect(),
-            sensor_end: sensors.end().iter().map(sensed).collect(),
-        })
+            contact_begin: Vec::new(),
+            contact_end: Vec::new(),
+            contact_force: Vec::new(),
+            sensor_begin: Vec::new(),
+            sensor_end: Vec::new(),
+        };
+        add_events(&mut step, world);
+        self.line(&step)
     }
 
     fn end(&mut self) -> Result<(), String> {
         self.out.flush().map_err(|e| cannot_write(&self.path, &e))
     }
+}
+
+/// The contact and sensor events of the world's last step into `step`'s fields for them.
+fn add_events(step: &mut TraceStep, world: &dyn AnyWorld) {
+    let contacts = world.contact_events();
+    let sensors = world.sensor_events();
+    let sensed = |e: &SensorEvent| TraceSensor {
+        sensor: e.sensor.body.index,
+        body: e.visitor.body.index,
+        time: e.time,
+        fraction: e.fraction,
+    };
+    step.contact_begin.extend(contacts.begin().iter().map(|e| {
+        TraceContact {
+            a: e.a.body.index,
+            b: e.b.body.index,
+            time: e.time,
+            points: e
+                .manifold
+                .points()
+                .iter()
+                .map(|p| [p.point.x, p.point.y])
+                .collect(),
+            normal: [e.manifold.normal.x, e.manifold.normal.y],
+        }
+    }));
+    step.contact_end
+        .extend(contacts.end().iter().map(|e| TraceContactEnd {
+            a: e.a.body.index,
+            b: e.b.body.index,
+            time: e.time,
+        }));
+    step.contact_force
+        .extend(contacts.force().iter().map(|e| TraceForce {
+            a: e.a.body.index,
+            b: e.b.body.index,
+            force: e.force,
+            normal: [e.normal.x, e.normal.y],
+        }));
+    step.sensor_begin.extend(sensors.begin().iter().map(sensed));
+    step.sensor_end.extend(sensors.end().iter().map(sensed));
 }

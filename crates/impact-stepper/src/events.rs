@@ -3,7 +3,7 @@
 
 use crate::error::WorldError;
 use impact_geometry::{Isometry, Point, Real, Sweep, Vector};
-use impact_solver::{BodyHandle, BodySet, Impulse, RigidBody};
+use impact_solver::{BodyHandle, BodySet, Impulse, RigidBody, ShapeId};
 
 /// What kind of impact an event records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -64,6 +64,12 @@ impl CollisionEvent {
     #[inline]
     pub fn involves(&self, body: BodyHandle) -> bool {
         self.a == body || self.b == body
+    }
+
+    /// The shapes that met, `a`'s then `b`'s, as the contact and sensor events name them.
+    #[inline]
+    pub fn shapes(&self) -> (ShapeId, ShapeId) {
+        (ShapeId::first_of(self.a), ShapeId::first_of(self.b))
     }
 }
 
