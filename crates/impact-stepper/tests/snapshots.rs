@@ -173,6 +173,18 @@ fn a_corrupt_snapshot_is_refused_by_name() {
             .unwrap_or_else(|| panic!("{path} accepted"));
         assert!(err.to_string().contains(message), "{path}: {err}");
     }
+    // A snapshot written before the events loads, with nothing touching or overlapping.
+    let mut old = json.clone();
+    for field in [
+        "touching",
+        "sensor_overlaps",
+        "pending_contact_ends",
+        "pending_sensor_ends",
+    ] {
+        old.as_object_mut().unwrap().remove(field).unwrap();
+    }
+    let restored: World<RTreeBroadphase, FirstTimeOfImpact> = serde_json::from_value(old).unwrap();
+    assert!(restored.touching_pairs().is_empty() && restored.sensor_overlaps().is_empty());
     // The pairs the events are judged against name live bodies, in order.
     let stale = serde_json::json!({"index": 999, "generation": 0});
     let live = serde_json::json!({"index": 0, "generation": 0});
