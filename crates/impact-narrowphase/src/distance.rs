@@ -1,6 +1,8 @@
 //! Exact distance between two placed shapes.
 
-use crate::minkowski::{approaches, minkowski_sum, relative_points, signed_distance_to_origin};
+use crate::minkowski::{
+    CorePoints, Obstacle, approaches, minkowski_sum, relative_points, signed_distance_to_origin,
+};
 use impact_geometry::{Isometry, Point, Real, Shape, Vector};
 
 /// The signed distance between two shapes and where it is realised.
@@ -31,9 +33,12 @@ pub fn distance(a: &Shape, pose_a: &Isometry, b: &Shape, pose_b: &Isometry) -> D
 /// [`distance`] on the Minkowski difference of the cores: any shapes.
 fn through_difference(a: &Shape, pose_a: &Isometry, b: &Shape, pose_b: &Isometry) -> Distance {
     let origin = pose_a.translation.vector;
-    let a_pts = relative_points(a.core(), pose_a, &origin, false);
-    let q_pts = relative_points(b.core(), pose_b, &origin, true);
-    let k = minkowski_sum(a_pts.as_slice(), q_pts.as_slice());
+    let mut a_pts = CorePoints::new();
+    relative_points(&mut a_pts, a.core(), pose_a, &origin, false);
+    let mut q_pts = CorePoints::new();
+    relative_points(&mut q_pts, b.core(), pose_b, &origin, true);
+    let mut k = Obstacle::new();
+    minkowski_sum(&mut k, a_pts.as_slice(), q_pts.as_slice());
     let (core_distance, feature, normal) = signed_distance_to_origin(k.as_slice());
     let on_a = feature.point_on_a(k.as_slice(), a_pts.as_slice());
     let point_a = Point::from(origin + on_a + normal * a.radius());
@@ -91,9 +96,12 @@ pub(crate) fn approaches_from_touch(
     tolerance: Real,
 ) -> bool {
     let origin = pose_a.translation.vector;
-    let a_pts = relative_points(a.core(), pose_a, &origin, false);
-    let q_pts = relative_points(b.core(), pose_b, &origin, true);
-    let k = minkowski_sum(a_pts.as_slice(), q_pts.as_slice());
+    let mut a_pts = CorePoints::new();
+    relative_points(&mut a_pts, a.core(), pose_a, &origin, false);
+    let mut q_pts = CorePoints::new();
+    relative_points(&mut q_pts, b.core(), pose_b, &origin, true);
+    let mut k = Obstacle::new();
+    minkowski_sum(&mut k, a_pts.as_slice(), q_pts.as_slice());
     let (core_distance, _, normal) = signed_distance_to_origin(k.as_slice());
     approaches(k.as_slice(), core_distance, &normal, d, tolerance)
 }

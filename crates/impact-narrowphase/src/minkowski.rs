@@ -36,24 +36,27 @@ pub(crate) type Obstacle = Scratch<KVertex, INLINE>;
 pub(crate) type CorePoints = Scratch<Vector, INLINE>;
 
 /// Core points in the world frame minus `origin`; a zero-length segment becomes a point.
+///
+/// Into `out` (empty), which the caller owns: a buffer returned by value was copied out of
+/// the callee's frame, a memcpy of its whole inline array per call.
 pub(crate) fn relative_points(
+    out: &mut CorePoints,
     core: &[Point],
     pose: &Isometry,
     origin: &Vector,
     negate: bool,
-) -> CorePoints {
-    let mut out = CorePoints::new();
+) {
+    debug_assert!(out.as_slice().is_empty());
     let offset = pose.translation.vector - origin;
     let sign = if negate { -1.0 } else { 1.0 };
     for p in core {
         out.push((pose.rotation * p.coords + offset) * sign);
     }
     if core.len() == 2 && is_point_like(out.as_slice()[0], out.as_slice()[1], origin) {
-        let mut single = CorePoints::new();
-        single.push((out.as_slice()[0] + out.as_slice()[1]) * 0.5);
-        return single;
+        let middle = (out.as_slice()[0] + out.as_slice()[1]) * 0.5;
+        out.clear();
+        out.push(middle);
     }
-    out
 }
 
 /// Whether a segment is so short next to its coordinates ([`POINT_SEGMENT_RELATIVE`] of them)
@@ -120,12 +123,14 @@ fn lowest(points: &[Vector]) -> usize {
 
 /// `K = A ⊕ Q` for convex counter-clockwise point lists (`Q` is `-B`), with vertex tags.
 /// Parallel edges of the same direction are merged into one edge of `K`.
-pub(crate) fn minkowski_sum(a: &[Vector], q: &[Vector]) -> Obstacle {
+///
+/// Into `out` (empty), which the caller owns, as [`relative_points`].
+pub(crate) fn minkowski_sum(out: &mut Obstacle, a: &[Vector], q: &[Vector]) {
+    debug_assert!(out.as_slice().is_empty());
     let (n, m) = (a.len(), q.len());
     let edges_a = if n > 1 { n } else { 0 };
     let edges_q = if m > 1 { m } else { 0 };
     let (i0, j0) = (lowest(a), lowest(q));
-    let mut out = Obstacle::new();
     let (mut i, mut j) = (0, 0);
     let vertex = |i: usize, j: usize| {
         let ia = (i0 + i) % n;
@@ -168,7 +173,6 @@ pub(crate) fn minkowski_sum(a: &[Vector], q: &[Vector]) -> Obstacle {
         }
         out.push(vertex(i, j));
     }
-    out
 }
 
 /// The closest point of the boundary of `K` to `q`, as a feature and its squared distance.

@@ -217,7 +217,7 @@ struct Difference {
 
 impl Difference {
     fn of<A: Core, B: Core>(a: &A, b: &B) -> Self {
-        use crate::minkowski::{CorePoints, minkowski_sum, signed_distance_to_origin};
+        use crate::minkowski::{CorePoints, Obstacle, minkowski_sum, signed_distance_to_origin};
         let origin = a.v()[0];
         let (mut ap, mut qp) = (CorePoints::new(), CorePoints::new());
         for v in a.v() {
@@ -226,7 +226,8 @@ impl Difference {
         for v in b.v() {
             qp.push(origin - v);
         }
-        let k = minkowski_sum(ap.as_slice(), qp.as_slice());
+        let mut k = Obstacle::new();
+        minkowski_sum(&mut k, ap.as_slice(), qp.as_slice());
         let (distance, feature, normal) = signed_distance_to_origin(k.as_slice());
         Self {
             origin,

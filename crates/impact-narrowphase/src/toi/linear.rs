@@ -3,8 +3,8 @@
 
 use crate::face_middle::middle_along_faces;
 use crate::minkowski::{
-    Cast, CastInput, cast, is_point_like, largest_coordinate, minkowski_sum, relative_points,
-    rounding_at,
+    Cast, CastInput, CorePoints, Obstacle, cast, is_point_like, largest_coordinate, minkowski_sum,
+    relative_points, rounding_at,
 };
 use crate::options::ToiOptions;
 use crate::toi_result::{Hit, NoClosedForm, Toi};
@@ -411,9 +411,12 @@ pub(crate) fn cast_with_obstacle(
     // Work relative to A's position so that scenes far from the world origin keep their
     // relative accuracy.
     let origin = a.start.translation.vector;
-    let a_pts = relative_points(a.core, &a.start, &origin, false);
-    let q_pts = relative_points(b.core, &b.start, &origin, true);
-    let k = minkowski_sum(a_pts.as_slice(), q_pts.as_slice());
+    let mut a_pts = CorePoints::new();
+    relative_points(&mut a_pts, a.core, &a.start, &origin, false);
+    let mut q_pts = CorePoints::new();
+    relative_points(&mut q_pts, b.core, &b.start, &origin, true);
+    let mut k = Obstacle::new();
+    minkowski_sum(&mut k, a_pts.as_slice(), q_pts.as_slice());
     let radius_sum = a.radius + b.radius;
     let input = CastInput {
         d: b.displacement - a.displacement,
