@@ -28,6 +28,7 @@ impl Sweep {
     /// # Errors
     /// [`GeometryError`] naming `sweep.start`, `sweep.local_center`, `sweep.linvel`,
     /// `sweep.angvel` (not finite) or `sweep.dt` (not finite or not positive).
+    #[inline]
     pub fn new(
         start: Isometry,
         local_center: Point,
@@ -51,22 +52,34 @@ impl Sweep {
             + linvel.y
             + angvel
             + dt;
-        if !(sum.is_finite() && dt > 0.0) {
-            finite_vector("sweep.start.translation", &start.translation.vector)?;
-            finite("sweep.start.rotation.re", start.rotation.re)?;
-            finite("sweep.start.rotation.im", start.rotation.im)?;
-            finite_point("sweep.local_center", &local_center)?;
-            finite_vector("sweep.linvel", &linvel)?;
-            finite("sweep.angvel", angvel)?;
-            positive("sweep.dt", dt)?;
-        }
-        Ok(Self {
+        let sweep = Self {
             start,
             local_center,
             linvel,
             angvel,
             dt,
-        })
+        };
+        if !(sum.is_finite() && dt > 0.0) {
+            sweep.check()?;
+        }
+        Ok(sweep)
+    }
+
+    /// The checks of [`Sweep::new`] that name the bad field, out of line: the constructors
+    /// are inlined into the queries' and steppers' inner loops (a stationary sweep per
+    /// candidate of a shape cast), where a call and its result's copy cost more than the
+    /// sum.
+    #[cold]
+    #[inline(never)]
+    fn check(&self) -> Result<(), GeometryError> {
+        let (start, local_center) = (self.start, self.local_center);
+        finite_vector("sweep.start.translation", &start.translation.vector)?;
+        finite("sweep.start.rotation.re", start.rotation.re)?;
+        finite("sweep.start.rotation.im", start.rotation.im)?;
+        finite_point("sweep.local_center", &local_center)?;
+        finite_vector("sweep.linvel", &self.linvel)?;
+        finite("sweep.angvel", self.angvel)?;
+        positive("sweep.dt", self.dt).map(|_| ())
     }
 
     /// A body that translates by `displacement` over the step (unit duration, no rotation,
@@ -74,6 +87,7 @@ impl Sweep {
     ///
     /// # Errors
     /// As [`Sweep::new`].
+    #[inline]
     pub fn translating(start: Isometry, displacement: Vector) -> Result<Self, GeometryError> {
         Self::new(start, Point::origin(), displacement, 0.0, 1.0)
     }
@@ -82,6 +96,7 @@ impl Sweep {
     ///
     /// # Errors
     /// As [`Sweep::new`].
+    #[inline]
     pub fn stationary(start: Isometry) -> Result<Self, GeometryError> {
         Self::translating(start, Vector::zeros())
     }
