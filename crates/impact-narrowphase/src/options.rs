@@ -73,6 +73,7 @@ impl ToiOptions {
     /// [`ToiOptionsError`] naming the first field out of range: `max_fraction` outside
     /// `[0, 1]`, `target_separation` negative or not finite, `tolerance` not positive or not
     /// finite, `max_iterations` zero.
+    #[inline]
     pub fn new(
         max_fraction: Real,
         target_separation: Real,
