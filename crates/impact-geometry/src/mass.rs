@@ -67,6 +67,43 @@ impl MassProperties {
             Shape::Polygon(p) => polygon(p.vertices(), 1.0).mass,
         }
     }
+
+    /// The mass properties of a body made of `parts`, all in the same body frame: the masses
+    /// add, the centre of mass is the mass-weighted mean of the parts' centres, and each part's
+    /// inertia moves to that centre by the parallel-axis theorem,
+    /// `I = sum(I_i + m_i |c_i - c|^2)`.
+    ///
+    /// One part comes back unchanged (bit for bit), so a body of one shape has the shape's own
+    /// numbers. Parts of zero total mass (segments, or density zero) give mass and inertia
+    /// zero at the plain mean of their centres; no parts give [`MassProperties::ZERO`].
+    pub fn combine(parts: &[MassProperties]) -> Self {
+        match parts {
+            [] => Self::ZERO,
+            [one] => *one,
+            _ => {
+                let mass: Real = parts.iter().map(|p| p.mass).sum();
+                let (weights, total) = if mass > 0.0 {
+                    (parts.iter().map(|p| p.mass).collect::<Vec<_>>(), mass)
+                } else {
+                    (vec![1.0; parts.len()], parts.len() as Real)
+                };
+                let mut sum = crate::Vector::zeros();
+                for (p, w) in parts.iter().zip(&weights) {
+                    sum += p.local_center.coords * *w;
+                }
+                let local_center = Point::from(sum / total);
+                let inertia = parts
+                    .iter()
+                    .map(|p| p.inertia + p.mass * (p.local_center - local_center).norm_squared())
+                    .sum();
+                Self {
+                    mass,
+                    local_center,
+                    inertia,
+                }
+            }
+        }
+    }
 }
 
 /// A capsule of axis length `L` and radius `r` is a `L x 2r` rectangle plus a disc split into

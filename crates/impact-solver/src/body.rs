@@ -1,16 +1,18 @@
 //! Rigid bodies: [`RigidBody`], validated from a [`RigidBodyDef`].
 
+mod shapes;
+
 pub(crate) use crate::body_def::{BodyType, RigidBodyDef};
 use crate::error::{
-    SolverError, finite, finite_point, finite_vector, in_range, non_negative, positive, valid_pose,
+    SolverError, finite, finite_point, finite_vector, non_negative, positive, valid_pose,
 };
-use crate::filter::CollisionFilter;
-use crate::material::Material;
+use crate::shape_def::BodyShape;
 use impact_geometry::{
     Isometry, MassProperties, Point, Real, Shape, Sweep, Vector, cross, cross_scalar_vector,
 };
+use shapes::{body_shapes, combined_mass};
 
-/// A rigid body: one shape, a pose, velocities, mass properties and a material.
+/// A rigid body: one or more shapes, a pose, velocities, mass properties and a material.
 ///
 /// The pose is that of the body frame (the frame the shape is defined in); the body rotates
 /// about its centre of mass, [`RigidBody::local_center`] in that frame. Velocities are those
@@ -30,25 +32,21 @@ use impact_geometry::{
 )]
 pub struct RigidBody {
     body_type: BodyType,
-    shape: Shape,
+    /// One or more; the first is the one the definition's own fields describe.
+    shapes: Vec<BodyShape>,
     pose: Isometry,
     linvel: Vector,
     angvel: Real,
-    density: Real,
     mass_override: Option<MassProperties>,
     mass: Real,
     inv_mass: Real,
     inertia: Real,
     inv_inertia: Real,
     local_center: Point,
-    material: Material,
     linear_damping: Real,
     angular_damping: Real,
     ccd: bool,
     user_data: u128,
-    filter: CollisionFilter,
-    sensor: bool,
-    contact_force_threshold: Option<Real>,
 }
 
 impl RigidBody {
@@ -87,16 +85,9 @@ impl RigidBody {
                 }
             }
         }
-        let density = non_negative("body.density", def.density)?;
-        let restitution = in_range("body.restitution", def.restitution, 0.0, 1.0, "in [0, 1]")?;
-        let friction = non_negative("body.friction", def.friction)?;
-        let material = Material::new(restitution, friction)?;
         let linear_damping = non_negative("body.linear_damping", def.linear_damping)?;
         let angular_damping = non_negative("body.angular_damping", def.angular_damping)?;
-        if let Some(threshold) = def.contact_force_threshold {
-            non_negative("body.contact_force_threshold", threshold)?;
-        }
-
+        let shapes = body_shapes(&def)?;
         let props = match def.mass_properties {
             Some(p) => {
                 positive("body.mass_properties.mass", p.mass)?;
@@ -104,71 +95,50 @@ impl RigidBody {
                 finite_point("body.mass_properties.local_center", &p.local_center)?;
                 p
             }
-            None => def.shape.mass_properties(density)?,
+            None => combined_mass(&shapes),
         };
-        let (inv_mass, inv_inertia) = match def.body_type {
-            BodyType::Dynamic => {
-                if props.mass <= 0.0 {
-                    return Err(SolverError::MasslessDynamic {
-                        field: "body.mass".to_owned(),
-                        value: props.mass,
-                    });
-                }
-                // Every shape with area has positive inertia; a zero could only come from
-                // underflow, and then locking rotation is the sane reading.
-                let inv_inertia = if props.inertia > 0.0 {
-                    1.0 / props.inertia
-                } else {
-                    0.0
-                };
-                (1.0 / props.mass, inv_inertia)
-            }
-            BodyType::Static | BodyType::Kinematic => (0.0, 0.0),
-        };
+        let (inv_mass, inv_inertia) = inverse_mass(def.body_type, &props)?;
         Ok(Self {
             body_type: def.body_type,
-            shape: def.shape,
+            shapes,
             pose: def.pose,
             linvel: def.linvel,
             angvel: def.angvel,
-            density,
             mass_override: def.mass_properties,
             mass: props.mass,
             inv_mass,
             inertia: props.inertia,
             inv_inertia,
             local_center: props.local_center,
-            material,
             linear_damping,
             angular_damping,
             ccd: def.ccd,
             user_data: def.user_data,
-            filter: def.filter,
-            sensor: def.sensor,
-            contact_force_threshold: def.contact_force_threshold,
         })
     }
 
     /// The definition that recreates this body in its current state (pose and velocities
     /// included).
     pub fn to_def(&self) -> RigidBodyDef {
+        let first = &self.shapes[0];
         RigidBodyDef {
             body_type: self.body_type,
-            shape: self.shape.clone(),
+            shape: first.shape().clone(),
             pose: self.pose,
             linvel: self.linvel,
             angvel: self.angvel,
-            density: self.density,
+            density: first.density(),
             mass_properties: self.mass_override,
-            restitution: self.material.restitution(),
-            friction: self.material.friction(),
+            restitution: first.material().restitution(),
+            friction: first.material().friction(),
             linear_damping: self.linear_damping,
             angular_damping: self.angular_damping,
             ccd: self.ccd,
             user_data: self.user_data,
-            filter: self.filter,
-            sensor: self.sensor,
-            contact_force_threshold: self.contact_force_threshold,
+            filter: first.filter(),
+            sensor: first.is_sensor(),
+            contact_force_threshold: first.contact_force_threshold(),
+            shapes: self.shapes[1..].iter().map(BodyShape::to_def).collect(),
         }
     }
 
@@ -184,10 +154,11 @@ impl RigidBody {
         self.body_type == BodyType::Dynamic
     }
 
-    /// The body's shape, in the body frame.
+    /// The body's first (or only) shape, in the body frame; [`RigidBody::shapes`] has them
+    /// all.
     #[inline]
     pub fn shape(&self) -> &Shape {
-        &self.shape
+        self.shapes[0].shape()
     }
 
     /// The pose of the body frame.
@@ -318,24 +289,6 @@ impl RigidBody {
         self.inv_inertia
     }
 
-    /// The density the mass was computed from (unused when the mass was set by hand).
-    #[inline]
-    pub fn density(&self) -> Real {
-        self.density
-    }
-
-    /// The surface material.
-    #[inline]
-    pub fn material(&self) -> Material {
-        self.material
-    }
-
-    /// Replaces the surface material.
-    #[inline]
-    pub fn set_material(&mut self, material: Material) {
-        self.material = material;
-    }
-
     /// The linear damping rate (1/s).
     #[inline]
     pub fn linear_damping(&self) -> Real {
@@ -383,48 +336,6 @@ impl RigidBody {
     #[inline]
     pub fn set_user_data(&mut self, user_data: u128) {
         self.user_data = user_data;
-    }
-
-    /// The shape's collision filter.
-    #[inline]
-    pub fn filter(&self) -> CollisionFilter {
-        self.filter
-    }
-
-    /// Sets the shape's collision filter. A world filters pairs afresh at every step: from
-    /// its next step a pair the new filter keeps apart has no contact, and its
-    /// warm-starting impulses are dropped with the step's contacts.
-    pub fn set_filter(&mut self, filter: CollisionFilter) {
-        self.filter = filter;
-    }
-
-    /// Whether the shape is a sensor: it reports overlaps and never collides.
-    #[inline]
-    pub fn is_sensor(&self) -> bool {
-        self.sensor
-    }
-
-    /// The contact force (newtons) above which this shape's contacts report force events,
-    /// if any (see [`RigidBodyDef::contact_force_threshold`]).
-    #[inline]
-    pub fn contact_force_threshold(&self) -> Option<Real> {
-        self.contact_force_threshold
-    }
-
-    /// Sets the contact force threshold (`None`: none).
-    ///
-    /// # Errors
-    /// [`SolverError`] naming `body.contact_force_threshold` if it is not finite or negative;
-    /// the body is unchanged.
-    pub fn set_contact_force_threshold(
-        &mut self,
-        threshold: Option<Real>,
-    ) -> Result<(), SolverError> {
-        if let Some(t) = threshold {
-            non_negative("body.contact_force_threshold", t)?;
-        }
-        self.contact_force_threshold = threshold;
-        Ok(())
     }
 
     /// Applies `impulse` (mass times velocity, world frame) at world position `point`,
@@ -583,4 +494,31 @@ impl From<RigidBody> for RigidBodyDef {
     fn from(body: RigidBody) -> Self {
         body.to_def()
     }
+}
+
+/// The inverse mass and inertia a body of `body_type` acts with: those of `props` for a
+/// dynamic body (which must have positive mass), zero for static and kinematic bodies.
+pub(crate) fn inverse_mass(
+    body_type: BodyType,
+    props: &MassProperties,
+) -> Result<(Real, Real), SolverError> {
+    Ok(match body_type {
+        BodyType::Dynamic => {
+            if props.mass <= 0.0 {
+                return Err(SolverError::MasslessDynamic {
+                    field: "body.mass".to_owned(),
+                    value: props.mass,
+                });
+            }
+            // Every shape with area has positive inertia; a zero could only come from
+            // underflow, and then locking rotation is the sane reading.
+            let inv_inertia = if props.inertia > 0.0 {
+                1.0 / props.inertia
+            } else {
+                0.0
+            };
+            (1.0 / props.mass, inv_inertia)
+        }
+        BodyType::Static | BodyType::Kinematic => (0.0, 0.0),
+    })
 }

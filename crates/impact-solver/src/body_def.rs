@@ -4,6 +4,7 @@
 use crate::RigidBody;
 use crate::filter::CollisionFilter;
 use crate::material::Material;
+use crate::shape_def::ShapeDef;
 use impact_geometry::{Isometry, MassProperties, Real, Shape, Vector};
 
 /// How a body takes part in the simulation.
@@ -47,7 +48,8 @@ pub enum BodyType {
 pub struct RigidBodyDef {
     /// Dynamic (default), static or kinematic.
     pub body_type: BodyType,
-    /// The body's one shape, in the body frame.
+    /// The body's first shape, in the body frame (further ones: [`RigidBodyDef::shapes`]).
+    /// The fields `density` to `contact_force_threshold` below are this shape's.
     pub shape: Shape,
     /// Pose of the body frame in the world (default: identity).
     pub pose: Isometry,
@@ -88,6 +90,13 @@ pub struct RigidBodyDef {
     /// scene files.
     #[cfg_attr(feature = "serde", serde(default))]
     pub contact_force_threshold: Option<Real>,
+    /// The body's further shapes, after the one the fields above describe (default none):
+    /// see [`ShapeDef`]. The body's mass properties come from all of them.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub shapes: Vec<ShapeDef>,
 }
 
 impl RigidBodyDef {
@@ -112,6 +121,7 @@ impl RigidBodyDef {
             filter: CollisionFilter::DEFAULT,
             sensor: false,
             contact_force_threshold: None,
+            shapes: Vec::new(),
         }
     }
 
@@ -234,6 +244,13 @@ impl RigidBodyDef {
     #[must_use]
     pub fn contact_force_threshold(mut self, threshold: Real) -> Self {
         self.contact_force_threshold = Some(threshold);
+        self
+    }
+
+    /// Adds a further shape (see [`ShapeDef`]).
+    #[must_use]
+    pub fn with_shape(mut self, shape: ShapeDef) -> Self {
+        self.shapes.push(shape);
         self
     }
 }

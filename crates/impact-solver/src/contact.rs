@@ -27,6 +27,7 @@ use crate::body::RigidBody;
 use crate::body_set::BodyHandle;
 use crate::material::{Material, combine_friction, combine_restitution};
 use crate::settings::Softness;
+use crate::shape_def::BodyShape;
 use crate::solver::bodies::{BodyState, SolverBody};
 use crate::solver::rows::{RowKind, Stage};
 use crate::solver::schedule::{SweepOrder, schedule};
@@ -50,6 +51,11 @@ pub struct ContactPair {
     pub a: BodyHandle,
     /// The body the manifold normal points toward.
     pub b: BodyHandle,
+    /// The places of the two shapes in their bodies' lists (see
+    /// [`ShapeId`](crate::ShapeId)), `a`'s first: `[0, 0]` for bodies of one shape. The
+    /// shapes give the contact its materials, radii and warm-starting key.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub shapes: [u32; 2],
     /// The contact points, from
     /// [`contact_manifold`](impact_narrowphase::contact_manifold) with `a`'s shape and pose
     /// first.
@@ -68,21 +74,45 @@ pub struct ContactPair {
 }
 
 impl ContactPair {
+    /// The contact of the first shapes of `a` and `b` with `manifold` (from `a`'s shape to
+    /// `b`'s), no periodic offset and the combined materials.
+    pub fn new(a: BodyHandle, b: BodyHandle, manifold: Manifold) -> Self {
+        Self {
+            a,
+            b,
+            shapes: [0, 0],
+            manifold,
+            offset: Vector::zeros(),
+            material: None,
+        }
+    }
+
     /// The combined friction and restitution of the contact: [`ContactPair::material`] if
-    /// set, else the combination of the two bodies' materials (see
+    /// set, else the combination of the two shapes' materials (see
     /// [`Material`](crate::Material)), `(friction, restitution)`.
     #[inline]
     pub fn coefficients(&self, body_a: &RigidBody, body_b: &RigidBody) -> (Real, Real) {
         match &self.material {
             Some(m) => (m.friction(), m.restitution()),
-            None => (
-                combine_friction(body_a.material().friction(), body_b.material().friction()),
-                combine_restitution(
-                    body_a.material().restitution(),
-                    body_b.material().restitution(),
-                ),
-            ),
+            None => {
+                let (ma, mb) = (
+                    self.shape_of(body_a, 0).material(),
+                    self.shape_of(body_b, 1).material(),
+                );
+                (
+                    combine_friction(ma.friction(), mb.friction()),
+                    combine_restitution(ma.restitution(), mb.restitution()),
+                )
+            }
         }
+    }
+
+    /// The shape of side `side` (0 for `a`, 1 for `b`) on `body`, its body; the first shape
+    /// if the index is past the body's list (a pair checked by the solver never is).
+    #[inline]
+    pub fn shape_of<'a>(&self, body: &'a RigidBody, side: usize) -> &'a BodyShape {
+        let shapes = body.shapes();
+        shapes.get(self.shapes[side] as usize).unwrap_or(&shapes[0])
     }
 }
 
@@ -243,6 +273,8 @@ impl ConstraintPoint {
 pub struct ContactConstraint {
     a: BodyHandle,
     b: BodyHandle,
+    /// The pair's shape indices (see [`ContactPair::shapes`]).
+    shapes: [u32; 2],
     /// Indices into the solver's body arrays.
     state_a: u32,
     state_b: u32,

@@ -65,6 +65,16 @@ pub enum SolverError {
         /// The body named twice.
         handle: BodyHandle,
     },
+    /// A shape index named no shape of the body, or named its only shape where a body must
+    /// keep one.
+    UnknownShape {
+        /// The field, as a path (`"shape"`).
+        field: String,
+        /// The index given.
+        index: u32,
+        /// How many shapes the body has.
+        count: u32,
+    },
     /// A geometry constructor refused a value (a sweep or mass properties built for a body).
     Geometry(GeometryError),
 }
@@ -98,6 +108,15 @@ impl fmt::Display for SolverError {
                 f,
                 "{field}: both sides name body {}:{}",
                 handle.index, handle.generation
+            ),
+            Self::UnknownShape {
+                field,
+                index,
+                count,
+            } => write!(
+                f,
+                "{field}: no shape {index} to change of a body with {count} (a body keeps at \
+                 least one)"
             ),
             Self::Geometry(e) => e.fmt(f),
         }

@@ -52,8 +52,7 @@
 //!     let (g, c) = (bodies.get(ground).unwrap(), bodies.get(crate_).unwrap());
 //!     let manifold = contact_manifold(g.shape(), g.pose(), c.shape(), c.pose(),
 //!                                     SPECULATIVE_DISTANCE);
-//!     let pairs = [ContactPair { a: ground, b: crate_, manifold, offset: Vector::zeros(),
-//!                             material: None }];
+//!     let pairs = [ContactPair::new(ground, crate_, manifold)];
 //!     solve_step(&mut bodies, &pairs, &mut cache, gravity, &SolverSettings::default(),
 //!                1.0 / 60.0)?;
 //! }
@@ -190,6 +189,7 @@ mod impact;
 mod integrate;
 mod material;
 mod settings;
+mod shape_def;
 mod solver;
 
 pub use body::RigidBody;
@@ -205,4 +205,5 @@ pub use impact::{Impulse, resolve_impact, resolve_impact_with};
 pub use integrate::{integrate_positions, integrate_velocities};
 pub use material::{Material, combine_friction, combine_restitution};
 pub use settings::{ImpactSettings, SolverSettings};
+pub use shape_def::{BodyShape, ShapeDef};
 pub use solver::{ContactSolver, SolverScratch, solve_step, solve_step_in};

@@ -61,6 +61,7 @@ fn rebound_height(h: Real, e: Real, radius: Real, dt: Real) -> Real {
             a: floor,
             b: ball,
             manifold,
+            shapes: [0, 0],
             offset: Vector::zeros(),
             material: None,
         }];
@@ -145,6 +146,7 @@ fn rebound_height_or_zero(h: Real) -> Real {
             a: floor,
             b: ball,
             manifold,
+            shapes: [0, 0],
             offset: Vector::zeros(),
             material: None,
         }];

@@ -140,6 +140,7 @@ fn pairs_of(bodies: &BodySet, handles: &[BodyHandle], speculative: Real) -> Vec<
                     a: handles[i],
                     b: handles[j],
                     manifold,
+                    shapes: [0, 0],
                     offset: Vector::zeros(),
                     material: None,
                 });

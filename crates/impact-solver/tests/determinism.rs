@@ -89,6 +89,7 @@ fn pairs(bodies: &BodySet, handles: &[BodyHandle]) -> Vec<ContactPair> {
                     a: handles[i],
                     b: handles[j],
                     manifold,
+                    shapes: [0, 0],
                     offset: Vector::zeros(),
                     material: None,
                 });

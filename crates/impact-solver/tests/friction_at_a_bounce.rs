@@ -121,6 +121,7 @@ fn solver_in(
         a: f,
         b: d,
         manifold,
+        shapes: [0, 0],
         offset: Vector::zeros(),
         material: None,
     }];

@@ -51,6 +51,7 @@ fn slide(material: Option<Material>) -> Vector {
             a: ground,
             b,
             manifold,
+            shapes: [0, 0],
             offset: Vector::zeros(),
             material,
         }];

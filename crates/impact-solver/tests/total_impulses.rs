@@ -52,6 +52,7 @@ fn step(
         a,
         b,
         manifold,
+        shapes: [0, 0],
         offset: Vector::zeros(),
         material: None,
     }];

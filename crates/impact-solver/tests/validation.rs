@@ -30,7 +30,8 @@ fn field_of(e: &SolverError) -> String {
         | SolverError::OutOfRange { field, .. }
         | SolverError::MasslessDynamic { field, .. }
         | SolverError::UnknownBody { field, .. }
-        | SolverError::SameBody { field, .. } => field.clone(),
+        | SolverError::SameBody { field, .. }
+        | SolverError::UnknownShape { field, .. } => field.clone(),
         SolverError::Geometry(g) => g.to_string(),
     }
 }
@@ -251,6 +252,7 @@ fn solver_and_resolver_check_handles_manifolds_and_vectors() {
         a,
         b,
         manifold,
+        shapes: [0, 0],
         offset: Vector::zeros(),
         material: None,
     };

@@ -26,7 +26,8 @@ pub struct CachedImpulse {
 }
 
 /// Which contact point an impulse is cached for: a body pair in canonical order (smaller
-/// handle first) and the feature id seen from that order.
+/// handle first), the places of their two shapes in that order, and the feature id seen from
+/// that order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CacheKey {
@@ -34,6 +35,10 @@ pub struct CacheKey {
     pub a: BodyHandle,
     /// The larger handle.
     pub b: BodyHandle,
+    /// The shapes of `a` and `b` (see [`ShapeId`](crate::ShapeId)): `[0, 0]` for bodies of
+    /// one shape.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub shapes: [u32; 2],
     /// The feature id with `a` as the first shape.
     pub id: ContactId,
 }
@@ -43,12 +48,19 @@ impl CacheKey {
     /// the bodies swaps the id and gives the same key; the impulses need no change, since the
     /// normal and the tangent both flip with the order.
     pub fn new(a: BodyHandle, b: BodyHandle, id: ContactId) -> Self {
+        Self::of_shapes(a, b, [0, 0], id)
+    }
+
+    /// The key of contact `id` between shape `shapes[0]` of `a` and shape `shapes[1]` of `b`
+    /// (`id` as seen with `a` first); exchanging the sides gives the same key.
+    pub fn of_shapes(a: BodyHandle, b: BodyHandle, shapes: [u32; 2], id: ContactId) -> Self {
         if a <= b {
-            Self { a, b, id }
+            Self { a, b, shapes, id }
         } else {
             Self {
                 a: b,
                 b: a,
+                shapes: [shapes[1], shapes[0]],
                 id: id.swapped(),
             }
         }
@@ -101,8 +113,8 @@ impl ContactCache {
             .map(|i| self.entries[i].1)
     }
 
-    /// Where the entries of the pair `a`, `b` (any order) are, in key order; the points of
-    /// the pair are then found among these few entries.
+    /// Where the entries of the pair `a`, `b` (any order; all their shape pairs) are, in key
+    /// order; the points of the pair are then found among these few entries.
     ///
     /// The search starts with a short scan forward from `from` when the pair cannot come
     /// before it, and falls back to a binary search: pairs usually arrive in key order, and
@@ -187,7 +199,7 @@ impl ContactCache {
                 // and keeps its impulse.
                 let bounced = restitution::bounced(c, p, threshold);
                 (
-                    CacheKey::new(c.a, c.b, p.id),
+                    CacheKey::of_shapes(c.a, c.b, c.shapes, p.id),
                     if bounced {
                         CachedImpulse::default()
                     } else {
@@ -201,7 +213,10 @@ impl ContactCache {
             match *c.points() {
                 // The points of a pair in key order, so that pairs in order need no sort
                 // (equal keys keep their order, as the stable sort below would).
-                [ref p, ref q] if CacheKey::new(c.a, c.b, p.id) > CacheKey::new(c.a, c.b, q.id) => {
+                [ref p, ref q]
+                    if CacheKey::of_shapes(c.a, c.b, c.shapes, p.id)
+                        > CacheKey::of_shapes(c.a, c.b, c.shapes, q.id) =>
+                {
                     self.entries.push(entry(q));
                     self.entries.push(entry(p));
                 }

@@ -61,7 +61,7 @@ pub(super) struct Gate<'a> {
     pub(super) h: Real,
 }
 
-impl Gate<'_> {
+impl<'b> Gate<'b> {
     /// Whether the bodies of constraint `index` may push each other: they are within
     /// [`CONTACT_DISTANCE`] now, or, when `ahead`, moving at `velocities` for one substep
     /// they come within it (or a time of impact cannot tell).
@@ -89,7 +89,14 @@ impl Gate<'_> {
             (sb.pose.translation.vector + c.offset).into(),
             sb.pose.rotation,
         );
-        let (shape_a, shape_b) = (body_a.shape(), body_b.shape());
+        let shape = |body: &'b crate::RigidBody, side: usize| {
+            let shapes = body.shapes();
+            shapes
+                .get(c.shapes[side] as usize)
+                .unwrap_or(&shapes[0])
+                .shape()
+        };
+        let (shape_a, shape_b) = (shape(body_a, 0), shape(body_b, 1));
         if distance(shape_a, &sa.pose, shape_b, &pose_b).distance <= CONTACT_DISTANCE {
             return true;
         }

@@ -145,7 +145,10 @@ fn push_constraint(
     let (va, vb) = (&table.velocities[state_a], &table.velocities[state_b]);
     let normal = pair.manifold.normal;
     let tangent = contact_tangent(&normal);
-    let (shape_a, shape_b) = (body_a.shape(), body_b.shape());
+    let (shape_a, shape_b) = (
+        pair.shape_of(body_a, 0).shape(),
+        pair.shape_of(body_b, 1).shape(),
+    );
     let (radius_a, radius_b) = (shape_a.radius(), shape_b.radius());
     let (ma, ia, mb, ib) = (va.inv_mass, va.inv_inertia, vb.inv_mass, vb.inv_inertia);
     let mut points = [ConstraintPoint::default(); 2];
@@ -160,7 +163,7 @@ fn push_constraint(
         let rt_b = cross(&r_b, &tangent);
         let k_tangent = ma + mb + ia * rt_a * rt_a + ib * rt_b * rt_b;
         let dv = vb.v + cross_scalar_vector(vb.w, &r_b) - va.v - cross_scalar_vector(va.w, &r_a);
-        let key = CacheKey::new(pair.a, pair.b, mp.id);
+        let key = CacheKey::of_shapes(pair.a, pair.b, pair.shapes, mp.id);
         let cached = cached_pair
             .iter()
             .find(|(k, _)| *k == key)
@@ -194,6 +197,7 @@ fn push_constraint(
     constraints.push(ContactConstraint {
         a: pair.a,
         b: pair.b,
+        shapes: pair.shapes,
         state_a: state_a as u32,
         state_b: state_b as u32,
         normal,

@@ -22,6 +22,7 @@ fn touching_pair(bodies: &BodySet, a: BodyHandle, b: BodyHandle) -> ContactPair 
         a,
         b,
         manifold,
+        shapes: [0, 0],
         offset: Vector::zeros(),
         material: None,
     }
@@ -117,6 +118,7 @@ proptest::proptest! {
                 a: handle(a),
                 b: handle(b),
                 manifold,
+                shapes: [0, 0],
                 offset: Vector::zeros(),
                 material: None,
             })
@@ -361,6 +363,7 @@ fn a_pair_met_through_a_periodic_image_moves_as_one_where_it_meets() {
         a,
         b,
         manifold: contact_manifold(x.shape(), x.pose(), y.shape(), &image, REACH),
+        shapes: [0, 0],
         offset,
         material: None,
     };

@@ -493,6 +493,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 a: ha,
                 b: hb,
                 manifold,
+                shapes: [0, 0],
                 offset,
                 material,
             });

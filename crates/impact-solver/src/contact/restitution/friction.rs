@@ -267,6 +267,7 @@ mod tests {
                     index: j as u32,
                     generation: 0,
                 },
+                shapes: [0, 0],
                 state_a: i as u32,
                 state_b: j as u32,
                 normal,
