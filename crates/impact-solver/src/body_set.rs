@@ -22,6 +22,15 @@ pub struct BodyHandle {
 struct Slot {
     generation: u32,
     body: Option<RigidBody>,
+    /// Held by [`BodySet::reserve_index`]: no body, and not free.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_false"))]
+    reserved: bool,
+}
+
+#[cfg(feature = "serde")]
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// The bodies of a simulation, named by [`BodyHandle`].
@@ -71,6 +80,7 @@ impl BodySet {
         self.slots.push(Slot {
             generation: 0,
             body: Some(body),
+            reserved: false,
         });
         BodyHandle {
             index,
@@ -89,6 +99,44 @@ impl BodySet {
         self.free.push(handle.index);
         self.len -= 1;
         Some(body)
+    }
+
+    /// Takes an index that no body will get until [`BodySet::release_index`] gives it back:
+    /// a world names the broadphase proxies of a body's further shapes with such indices, so
+    /// that every proxy index is a slot of this set and the first shape's proxy stays its
+    /// body's index. Free slots are reused as by [`BodySet::insert`].
+    pub fn reserve_index(&mut self) -> u32 {
+        if let Some(index) = self.free.pop() {
+            self.slots[index as usize].reserved = true;
+            return index;
+        }
+        let index = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
+        self.slots.push(Slot {
+            generation: 0,
+            body: None,
+            reserved: true,
+        });
+        index
+    }
+
+    /// Gives back an index taken by [`BodySet::reserve_index`]; `false` (and nothing done) if
+    /// `index` is not reserved.
+    pub fn release_index(&mut self, index: u32) -> bool {
+        match self.slots.get_mut(index as usize) {
+            Some(slot) if slot.reserved => {
+                slot.reserved = false;
+                self.free.push(index);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// How many slots the set has (live bodies, free slots and reserved indices): every body
+    /// index and reserved index is below it.
+    #[inline]
+    pub fn slot_count(&self) -> usize {
+        self.slots.len()
     }
 
     /// The body, or `None` if the handle is stale or foreign.
@@ -281,7 +329,7 @@ impl TryFrom<BodySetDef> for BodySet {
                     expected: "the index of a slot",
                 });
             };
-            if slot.body.is_some() || listed[index as usize] {
+            if slot.body.is_some() || slot.reserved || listed[index as usize] {
                 return Err(SolverError::OutOfRange {
                     field: field(),
                     value: Real::from(index),
@@ -290,11 +338,15 @@ impl TryFrom<BodySetDef> for BodySet {
             }
             listed[index as usize] = true;
         }
-        if let Some(i) = (0..d.slots.len()).find(|&i| d.slots[i].body.is_none() && !listed[i]) {
+        let unaccounted = |i: usize| {
+            let slot = &d.slots[i];
+            slot.body.is_none() && !slot.reserved && !listed[i]
+        };
+        if let Some(i) = (0..d.slots.len()).find(|&i| unaccounted(i)) {
             return Err(SolverError::OutOfRange {
                 field: format!("bodies.slots[{i}]"),
                 value: i as Real,
-                expected: "occupied, or listed in the free list",
+                expected: "occupied, reserved, or listed in the free list",
             });
         }
         let len = d.slots.iter().filter(|s| s.body.is_some()).count();

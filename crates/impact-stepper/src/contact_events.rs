@@ -131,30 +131,32 @@ pub(crate) fn touches(manifold: &Manifold) -> bool {
 /// (the last step's, sorted), into `events`.
 ///
 /// A resting scene touches by the same pairs step after step: one comparison of the two
-/// lists says so. Otherwise one merge of the two sorted lists, compared by slots: every
-/// pair of `previous` names live bodies (a removal ends its pairs at once), so a slot names
-/// one body in both lists.
+/// lists says so. Otherwise one merge of the two lists, sorted by [`touch_key`], compared
+/// by slots and shape indices: every pair of `previous` names live bodies (a removal ends
+/// its pairs at once), so a slot names one body in both lists.
+/// The order of touching pairs: by slot and shape index of each side (not by generation,
+/// which only tells apart bodies that never coexist in the lists).
+#[inline]
+pub(crate) fn touch_key((a, b): (ShapeId, ShapeId)) -> (u32, u32, u32, u32) {
+    (a.body.index, a.index, b.body.index, b.index)
+}
+
 pub(crate) fn touch_events(
-    previous: &[(BodyHandle, BodyHandle)],
-    (touched, at, contacts): (&[(BodyHandle, BodyHandle)], &[u32], &[ContactPair]),
+    previous: &[(ShapeId, ShapeId)],
+    (touched, at, contacts): (&[(ShapeId, ShapeId)], &[u32], &[ContactPair]),
     time: Real,
     events: &mut ContactEvents,
 ) {
     if previous == touched {
         return;
     }
-    let key = |a: BodyHandle, b: BodyHandle| (u64::from(a.index) << 32) | u64::from(b.index);
-    let end = |(a, b): (BodyHandle, BodyHandle)| ContactEndEvent {
-        a: ShapeId::first_of(a),
-        b: ShapeId::first_of(b),
-        time,
-    };
+    let end = |(a, b): (ShapeId, ShapeId)| ContactEndEvent { a, b, time };
     let mut i = 0;
     for (&(a, b), &index) in touched.iter().zip(at) {
-        let now = key(a, b);
+        let now = touch_key((a, b));
         // Pairs of the last step before this one stopped touching.
         while let Some(&(x, y)) = previous.get(i)
-            && key(x, y) < now
+            && touch_key((x, y)) < now
         {
             events.end.push(end((x, y)));
             i += 1;
@@ -164,7 +166,7 @@ pub(crate) fn touch_events(
             continue;
         }
         if let Some(&(x, y)) = previous.get(i)
-            && key(x, y) == now
+            && touch_key((x, y)) == now
         {
             // The same slots, other bodies (unreachable while removals end their pairs):
             // the old pair ended.
@@ -172,8 +174,8 @@ pub(crate) fn touch_events(
             i += 1;
         }
         events.begin.push(ContactBeginEvent {
-            a: ShapeId::first_of(a),
-            b: ShapeId::first_of(b),
+            a,
+            b,
             time,
             manifold: contacts[index as usize].manifold,
         });

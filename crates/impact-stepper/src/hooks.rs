@@ -84,6 +84,8 @@ pub enum ContactKind {
 pub struct ContactBody<'a> {
     /// The body's handle.
     pub handle: BodyHandle,
+    /// The place of the contact's shape in the body's list (see [`ShapeId`]).
+    pub shape: u32,
     /// The body (its own pose and velocities are those the stepper holds, which inside a
     /// step may be older than the contact: use `pose` and `velocity`).
     pub body: &'a RigidBody,
@@ -93,6 +95,25 @@ pub struct ContactBody<'a> {
     /// Its linear (world units per second) and angular (radians per second) velocity at the
     /// contact.
     pub velocity: (Vector, Real),
+}
+
+impl ContactBody<'_> {
+    /// The contact's shape.
+    #[inline]
+    pub fn shape_id(&self) -> ShapeId {
+        ShapeId {
+            body: self.handle,
+            index: self.shape,
+        }
+    }
+
+    /// The material of the contact's shape (the body's first shape's if `shape` is past its
+    /// list).
+    #[inline]
+    pub fn material(&self) -> Material {
+        let shapes = self.body.shapes();
+        shapes.get(self.shape as usize).unwrap_or(&shapes[0]).material()
+    }
 }
 
 /// A contact about to be used, as a [`PreSolveHook`] sees it and changes it: the two shapes
@@ -139,7 +160,7 @@ impl<'a> PreSolveContact<'a> {
         manifold: Option<&'a Manifold>,
         kind: ContactKind,
     ) -> Self {
-        let material = (a.body.material(), b.body.material());
+        let material = (a.material(), b.material());
         Self {
             a,
             b,
@@ -158,10 +179,7 @@ impl<'a> PreSolveContact<'a> {
     /// The two shapes, `a` first (the body with the smaller slot).
     #[inline]
     pub fn shapes(&self) -> (ShapeId, ShapeId) {
-        (
-            ShapeId::first_of(self.a.handle),
-            ShapeId::first_of(self.b.handle),
-        )
+        (self.a.shape_id(), self.b.shape_id())
     }
 
     /// The first body, `a`.

@@ -121,6 +121,7 @@ mod report;
 mod rules;
 mod sensing;
 mod settings;
+mod shape_proxies;
 mod step_log;
 mod stepper;
 mod sweep_pairs;
@@ -130,6 +131,7 @@ mod world;
 
 pub use contact_events::{ContactBeginEvent, ContactEndEvent, ContactEvents, ContactForceEvent};
 pub use domain::{Domain, PeriodicImages};
+pub use shape_proxies::ShapeProxies;
 pub use error::WorldError;
 pub use events::{CollisionEvent, EventKind, Impact, ImpactHook, NoHook};
 pub use first_toi::{FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport};

@@ -10,6 +10,7 @@ use crate::hooks::{
     ContactBody, ContactKind, ContactResponse, PairFilter, PairView, PreSolveContact, PreSolveHook,
 };
 use impact_geometry::{Isometry, Point, Real, Vector};
+use crate::shape_proxies::ShapeProxies;
 use impact_solver::{BodyHandle, BodySet, CollisionFilter, ShapeId};
 
 /// What a slot's shape is to the rules.
@@ -154,18 +155,24 @@ impl<'a> CollisionRules<'a> {
         }
     }
 
-    /// The pair filter hook's answer for the bodies `a` and `b` (`a` first), `true` without
-    /// a hook or for a body that is gone. The filters are not asked.
+    /// The pair filter hook's answer for the first shapes of the bodies `a` and `b` (`a`
+    /// first), `true` without a hook or for a body that is gone. The filters are not asked.
     pub(crate) fn allows_bodies(&self, bodies: &BodySet, a: BodyHandle, b: BodyHandle) -> bool {
+        self.allows_shapes(bodies, ShapeId::first_of(a), ShapeId::first_of(b))
+    }
+
+    /// The pair filter hook's answer for the shapes `a` and `b` (`a` first), `true` without
+    /// a hook or for a body that is gone. The filters are not asked.
+    pub(crate) fn allows_shapes(&self, bodies: &BodySet, a: ShapeId, b: ShapeId) -> bool {
         let Some(filter) = self.pair_filter else {
             return true;
         };
-        let (Some(body_a), Some(body_b)) = (bodies.get(a), bodies.get(b)) else {
+        let (Some(body_a), Some(body_b)) = (bodies.get(a.body), bodies.get(b.body)) else {
             return true;
         };
         filter.should_collide(&PairView {
-            a: ShapeId::first_of(a),
-            b: ShapeId::first_of(b),
+            a,
+            b,
             body_a,
             body_b,
         })
@@ -206,6 +213,7 @@ impl<'a> CollisionRules<'a> {
         let side = |(handle, pose, velocity): ImpactSide| {
             bodies.get(handle).map(|body| ContactBody {
                 handle,
+                shape: 0,
                 body,
                 pose,
                 velocity,
@@ -237,37 +245,48 @@ pub(crate) struct Scan {
     pub(crate) force_thresholds: bool,
 }
 
-/// Fills `table` with each slot's filter and sensor flag for a world of `slots` slots, or
-/// empties it when no pair can be filtered: every body has the same filter, which collides
-/// with itself, and none is a sensor. One look at each body.
-pub(crate) fn build_table(bodies: &BodySet, slots: usize, table: &mut Vec<ShapeRule>) -> Scan {
+/// Fills `table` with each proxy's filter and sensor flag (the proxies of every body's
+/// shapes, as `proxies` names them) for `len` proxy indices, or empties it when no pair can
+/// be filtered: every shape has the same filter, which collides with itself, and none is a
+/// sensor. One look at each shape.
+pub(crate) fn build_table(
+    bodies: &BodySet,
+    proxies: &ShapeProxies,
+    len: usize,
+    table: &mut Vec<ShapeRule>,
+) -> Scan {
     table.clear();
     let mut first = None;
     let mut uniform = true;
     let mut scan = Scan::default();
     for (_, body) in bodies.iter() {
-        let filter = body.filter();
-        scan.sensors |= body.is_sensor();
-        scan.force_thresholds |= body.contact_force_threshold().is_some();
-        uniform &= *first.get_or_insert(filter) == filter;
+        for shape in body.shapes() {
+            let filter = shape.filter();
+            scan.sensors |= shape.is_sensor();
+            scan.force_thresholds |= shape.contact_force_threshold().is_some();
+            uniform &= *first.get_or_insert(filter) == filter;
+        }
     }
     uniform &= !scan.sensors;
     if uniform && first.is_none_or(|f: CollisionFilter| f.should_collide(&f)) {
         return scan;
     }
     table.resize(
-        slots,
+        len,
         ShapeRule {
             filter: CollisionFilter::DEFAULT,
             sensor: false,
         },
     );
     for (handle, body) in bodies.iter() {
-        if let Some(rule) = table.get_mut(handle.index as usize) {
-            *rule = ShapeRule {
-                filter: body.filter(),
-                sensor: body.is_sensor(),
-            };
+        let shapes = body.shapes();
+        for (shape, proxy) in shapes.iter().zip(proxies.proxies_of(handle.index, shapes.len())) {
+            if let Some(rule) = table.get_mut(proxy.index()) {
+                *rule = ShapeRule {
+                    filter: shape.filter(),
+                    sensor: shape.is_sensor(),
+                };
+            }
         }
     }
     scan
@@ -287,18 +306,18 @@ mod tests {
     fn a_table_only_when_some_pair_can_be_filtered() {
         let mut table = Vec::new();
         let mut bodies = BodySet::new();
-        build_table(&bodies, 0, &mut table);
+        build_table(&bodies, &ShapeProxies::of_single_shapes(&bodies), 0, &mut table);
         assert!(table.is_empty());
         let a = bodies.insert(disc()).unwrap();
         let b = bodies.insert(disc()).unwrap();
-        build_table(&bodies, 2, &mut table);
+        build_table(&bodies, &ShapeProxies::of_single_shapes(&bodies), 2, &mut table);
         assert!(table.is_empty(), "default filters");
         // The same filter on every body, colliding with itself: nothing to filter.
         let same = CollisionFilter::new(4, 4);
         for h in [a, b] {
             bodies.get_mut(h).unwrap().set_filter(same);
         }
-        build_table(&bodies, 2, &mut table);
+        build_table(&bodies, &ShapeProxies::of_single_shapes(&bodies), 2, &mut table);
         assert!(table.is_empty(), "one self-colliding filter");
         let rules = CollisionRules::new(&table, None, None);
         assert!(rules.is_trivial() && rules.may_collide(0, 1));
@@ -309,7 +328,7 @@ mod tests {
                 .unwrap()
                 .set_filter(CollisionFilter::new(4, 2));
         }
-        build_table(&bodies, 2, &mut table);
+        build_table(&bodies, &ShapeProxies::of_single_shapes(&bodies), 2, &mut table);
         let rules = CollisionRules::new(&table, None, None);
         assert_eq!(rules.kind(0, 1), PairKind::Ignore);
         // A negative group wins over the bits.
@@ -319,7 +338,7 @@ mod tests {
                 .unwrap()
                 .set_filter(CollisionFilter::DEFAULT.group(-1));
         }
-        build_table(&bodies, 2, &mut table);
+        build_table(&bodies, &ShapeProxies::of_single_shapes(&bodies), 2, &mut table);
         let rules = CollisionRules::new(&table, None, None);
         assert_eq!(rules.kind(0, 1), PairKind::Ignore);
         assert!(!rules.may_collide(1, 0));
@@ -334,7 +353,7 @@ mod tests {
         bodies
             .insert(disc().filter(CollisionFilter::new(2, 2)))
             .unwrap();
-        build_table(&bodies, 3, &mut table);
+        build_table(&bodies, &ShapeProxies::of_single_shapes(&bodies), 3, &mut table);
         let rules = CollisionRules::new(&table, None, None);
         assert!(rules.is_sensor(0) && !rules.is_sensor(1));
         assert_eq!(rules.kind(0, 1), PairKind::Sense);

@@ -5,13 +5,14 @@ use crate::error::WorldError;
 use crate::events::{CollisionEvent, ImpactHook};
 pub use crate::report::DiscreteReport;
 use crate::rules::CollisionRules;
+use crate::shape_proxies::ShapeProxies;
 use crate::step_log::{CourseLog, ImpulseLog};
 use core::fmt::Debug;
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Real, Vector};
 use impact_solver::{
     BodyHandle, BodySet, ContactCache, ContactPair, ContactSolver, RigidBody, SolverScratch,
-    SolverSettings,
+    SolverSettings, ShapeId,
 };
 
 /// Everything a [`Stepper`] sees of the world during one step.
@@ -34,8 +35,13 @@ pub struct StepContext<'a, B: Broadphase> {
     /// broadphase's answers stay free of false negatives; the world gives every box anew at
     /// the next step.
     pub broadphase: &'a mut B,
-    /// The bodies named by each proxy, indexed by [`ProxyId::index`].
+    /// The body in each body slot, indexed by [`BodyHandle::index`]: the body whose first
+    /// shape's proxy has that index (`None` for free slots and for indices held for the
+    /// proxies of further shapes).
     pub proxies: &'a [Option<BodyHandle>],
+    /// The shape each proxy stands for (every shape of a body is its own proxy): use
+    /// [`StepContext::shape_of`] on the broadphase's answers.
+    pub shapes: &'a ShapeProxies,
     /// This step's contact manifolds, one per candidate pair with at least one dynamic body
     /// and at least one point within its speculative margin, in pair order (smaller proxy,
     /// then larger), normal from `a` toward `b`.
@@ -113,10 +119,17 @@ impl<B: Broadphase> Debug for StepContext<'_, B> {
 }
 
 impl<B: Broadphase> StepContext<'_, B> {
-    /// The body that `proxy` stands for, or `None` if no body has that proxy.
+    /// The body that `proxy` stands for (the body of its shape), or `None` if no shape has
+    /// that proxy.
     #[inline]
     pub fn body_of(&self, proxy: ProxyId) -> Option<BodyHandle> {
-        self.proxies.get(proxy.index()).copied().flatten()
+        self.shapes.shape_of(proxy).map(|s| s.body)
+    }
+
+    /// The shape that `proxy` stands for, or `None` if no shape has that proxy.
+    #[inline]
+    pub fn shape_of(&self, proxy: ProxyId) -> Option<ShapeId> {
+        self.shapes.shape_of(proxy)
     }
 }
 

@@ -188,8 +188,18 @@ fn a_corrupt_snapshot_is_refused_by_name() {
     // The pairs the events are judged against name live bodies, in order.
     let stale = serde_json::json!({"index": 999, "generation": 0});
     let live = serde_json::json!({"index": 0, "generation": 0});
+    let shape = |body: &serde_json::Value| serde_json::json!({"body": body, "index": 0});
+    let (stale_shape, live_shape) = (shape(&stale), shape(&live));
+    let (one, two) = (
+        shape(&serde_json::json!({"index": 1, "generation": 0})),
+        shape(&serde_json::json!({"index": 2, "generation": 0})),
+    );
     for (field, pairs, message) in [
-        ("touching", serde_json::json!([[live, stale]]), "touching"),
+        (
+            "touching",
+            serde_json::json!([[live_shape, stale_shape]]),
+            "touching",
+        ),
         (
             "sensor_overlaps",
             serde_json::json!([[stale, live]]),
@@ -197,8 +207,8 @@ fn a_corrupt_snapshot_is_refused_by_name() {
         ),
         (
             "touching",
-            serde_json::json!([[live, {"index": 2, "generation": 0}], [live, {"index": 1, "generation": 0}]]),
-            "touching: must be pairs sorted by handle",
+            serde_json::json!([[live_shape, two], [live_shape, one]]),
+            "touching: must be pairs sorted by slot and shape",
         ),
     ] {
         let mut bad = json.clone();

@@ -7,7 +7,9 @@
 //! them; a body the impact hook removed ends its pairs in the step that removed it.
 
 use super::World;
-use crate::contact_events::{ContactEndEvent, ContactEvents, force_events, touch_events};
+use crate::contact_events::{
+    ContactEndEvent, ContactEvents, force_events, touch_events, touch_key,
+};
 use crate::rules::{CollisionRules, Scan};
 use crate::sensing::{SenseStep, Sensing, SensorEvent, SensorEvents};
 use crate::step_log::{CourseLog, ImpulseLog};
@@ -20,7 +22,7 @@ use impact_solver::{BodyHandle, ShapeId};
 #[derive(Debug, Clone, Default)]
 pub(super) struct Tracking {
     /// The pairs touching as the last step started, sorted.
-    pub(super) touching: Vec<(BodyHandle, BodyHandle)>,
+    pub(super) touching: Vec<(ShapeId, ShapeId)>,
     /// The (sensor, body) pairs overlapping as the last step ended, sorted.
     pub(super) overlaps: Vec<(BodyHandle, BodyHandle)>,
     /// The last step's events.
@@ -77,6 +79,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         let scratch = &mut self.scratch.tracking;
         scratch.contact.clear();
         scratch.contact.end.append(&mut tracking.pending_contact);
+        sort_touched(&mut self.scratch.touched, &mut self.scratch.touched_at);
         touch_events(
             &tracking.touching,
             (
@@ -147,13 +150,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             ),
         };
         tracking.touching.retain(|&(a, b)| {
-            let ends = a == handle || b == handle;
+            let ends = a.body == handle || b.body == handle;
             if ends {
-                contact.push(ContactEndEvent {
-                    a: ShapeId::first_of(a),
-                    b: ShapeId::first_of(b),
-                    time,
-                });
+                contact.push(ContactEndEvent { a, b, time });
             }
             !ends
         });
@@ -173,5 +172,22 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         if matches!(ending, Ending::InStep { .. }) && sensor.len() > before {
             tracking.sensor.sort();
         }
+    }
+}
+
+/// Puts the step's touching pairs (and their contact indices) in [`touch_key`] order: the
+/// order they were found in, by proxy, unless a body has several shapes.
+fn sort_touched(touched: &mut Vec<(ShapeId, ShapeId)>, at: &mut Vec<u32>) {
+    if touched.is_sorted_by_key(|&p| touch_key(p)) {
+        return;
+    }
+    let mut both: Vec<((ShapeId, ShapeId), u32)> =
+        touched.iter().copied().zip(at.iter().copied()).collect();
+    both.sort_by_key(|&(p, _)| touch_key(p));
+    touched.clear();
+    at.clear();
+    for (p, i) in both {
+        touched.push(p);
+        at.push(i);
     }
 }

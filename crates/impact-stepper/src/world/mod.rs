@@ -16,12 +16,13 @@ use crate::hooks::{PairFilter, PreSolveHook};
 use crate::rules::ShapeRule;
 use crate::sensing::SensorEvents;
 use crate::settings::WorldSettings;
+use crate::shape_proxies::ShapeProxies;
 use crate::stepper::Stepper;
 use impact_broadphase::{Broadphase, ProxyId, RTreeBroadphase};
 use impact_geometry::{Aabb, Isometry, Real, Vector};
 use impact_solver::{
     BodyHandle, BodySet, CollisionFilter, ContactCache, ContactPair, RigidBody, RigidBodyDef,
-    SolverScratch,
+    ShapeId, SolverScratch,
 };
 use std::sync::{Arc, OnceLock};
 
@@ -46,7 +47,7 @@ struct Scratch {
     /// The pairs of `contacts` that touch (see `contact_events::touches`), in pair order,
     /// and their indices there: noted as each manifold is built, while it is in cache. The
     /// pairs become the world's touching pairs after the step.
-    touched: Vec<(BodyHandle, BodyHandle)>,
+    touched: Vec<(ShapeId, ShapeId)>,
     touched_at: Vec<u32>,
     /// The stepper writes the events here; swapped into `World::events` on success.
     events: Vec<CollisionEvent>,
@@ -57,7 +58,7 @@ struct Scratch {
     candidates: Vec<ProxyId>,
     periodic_pairs: Vec<(u32, u32, i8, i8)>,
     /// The sides of this step's segment contacts, becoming [`World::sides`] if it succeeds.
-    sides: Vec<(BodyHandle, BodyHandle, Vector)>,
+    sides: Vec<(ShapeId, ShapeId, Vector)>,
     /// Every body's pose and velocities, and the contact cache, as the stepper found them:
     /// put back if the step leaves a body that is not finite.
     before: Vec<(BodyHandle, Isometry, Vector, Real)>,
@@ -144,9 +145,12 @@ pub struct World<B: Broadphase = RTreeBroadphase, S: Stepper = FirstTimeOfImpact
     /// under a pile) is nearer the far side, and the exact manifold's normal turns round; the
     /// contact keeps its side instead
     /// ([`contact_manifold_on_side`](impact_narrowphase::contact_manifold_on_side)).
-    sides: Vec<(BodyHandle, BodyHandle, Vector)>,
-    /// Body of each proxy, by proxy index (= body slot).
+    sides: Vec<(ShapeId, ShapeId, Vector)>,
+    /// Body of each body slot (= the proxy of its first shape), by slot index; `None` for
+    /// free slots and for the indices held for further shapes' proxies.
     proxies: Vec<Option<BodyHandle>>,
+    /// The shape of each proxy, and each body's proxies.
+    shape_proxies: ShapeProxies,
     time: Real,
     steps: u64,
     accumulator: Real,
@@ -210,6 +214,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             cache: ContactCache::new(),
             sides: Vec::new(),
             proxies: Vec::new(),
+            shape_proxies: ShapeProxies::default(),
             time: 0.0,
             steps: 0,
             accumulator: 0.0,
@@ -289,21 +294,29 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         if self.settings.domain.is_periodic() {
             body.set_pose(self.settings.domain.wrap_pose(body.pose()))?;
         }
-        let aabb = proxy_box(&body, "body")?;
-        self.settings.domain.check_fits(&aabb, "body.aabb")?;
+        let boxes = shape_boxes(&body, "body")?;
+        self.settings.domain.check_fits(&body.aabb(), "body.aabb")?;
         let handle = self.bodies.insert_body(body);
         self.rules_stale = true;
-        let proxy = ProxyId(handle.index);
-        if let Err(e) = self.broadphase.insert(proxy, aabb) {
-            // Unreachable with a finite box: the proxy of a free slot is always free. Undo
-            // the insertion rather than keep a body the broadphase does not know.
-            self.bodies.remove(handle);
-            return Err(e.into());
+        let proxies = self.shape_proxies.attach(&mut self.bodies, handle, boxes.len());
+        for (k, (&proxy, aabb)) in proxies.iter().zip(boxes).enumerate() {
+            if let Err(e) = self.broadphase.insert(proxy, aabb) {
+                // Unreachable with a finite box: the proxy of a free or reserved slot is
+                // always free. Undo the insertion rather than keep a body the broadphase
+                // does not know.
+                for &done in &proxies[..k] {
+                    let _ = self.broadphase.remove(done);
+                }
+                self.shape_proxies.detach(&mut self.bodies, handle);
+                self.bodies.remove(handle);
+                return Err(e.into());
+            }
         }
-        if self.proxies.len() <= proxy.index() {
-            self.proxies.resize(proxy.index() + 1, None);
+        let slot = handle.index as usize;
+        if self.proxies.len() <= slot {
+            self.proxies.resize(slot + 1, None);
         }
-        self.proxies[proxy.index()] = Some(handle);
+        self.proxies[slot] = Some(handle);
         Ok(handle)
     }
 
@@ -329,12 +342,14 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             field: "handle".to_owned(),
             handle,
         })?;
-        let proxy = ProxyId(handle.index);
-        // The proxy exists for every live body; ignoring a failure here would only mean the
-        // world's own bookkeeping was already broken.
-        let removed = self.broadphase.remove(proxy);
-        debug_assert!(removed.is_ok(), "every body has a proxy");
-        self.proxies[proxy.index()] = None;
+        // The proxies exist for every live body's shapes; ignoring a failure here would only
+        // mean the world's own bookkeeping was already broken.
+        for proxy in self.shape_proxies.detach(&mut self.bodies, handle) {
+            let removed = self.broadphase.remove(proxy);
+            debug_assert!(removed.is_ok(), "every shape has a proxy");
+        }
+        self.proxies[handle.index as usize] = None;
+        self.rules_stale = true;
         self.forget_contacts(handle);
         self.end_pairs_of(handle, ending);
         Ok(body)
@@ -406,7 +421,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// sides of its segment contacts.
     fn forget_contacts(&mut self, handle: BodyHandle) {
         self.cache.remove_body(handle);
-        self.sides.retain(|&(a, b, _)| a != handle && b != handle);
+        self.sides
+            .retain(|&(a, b, _)| a.body != handle && b.body != handle);
     }
 
     /// Sets the velocities of the body (linear: world units per second; angular: radians per
@@ -592,10 +608,11 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         &self.tracking.sensor
     }
 
-    /// The pairs of bodies touching as of the last step (`(a, b)`, `a` the smaller slot,
-    /// sorted): those with a begin event and no end event since.
+    /// The pairs of shapes touching as of the last step (`(a, b)` in the order of their
+    /// proxies, sorted by slot and shape index): those with a begin event and no end event
+    /// since. Two shapes of one body never touch each other.
     #[inline]
-    pub fn touching_pairs(&self) -> &[(BodyHandle, BodyHandle)] {
+    pub fn touching_pairs(&self) -> &[(ShapeId, ShapeId)] {
         &self.tracking.touching
     }
 
@@ -607,12 +624,26 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     }
 }
 
-/// The box of `body`'s shape at its pose, for its broadphase proxy.
+/// The box of each of `body`'s shapes at its pose, for their broadphase proxies.
+///
+/// # Errors
+/// [`WorldError::NotFinite`] naming `{field}.aabb.*` if a box overflows.
+pub(crate) fn shape_boxes(body: &RigidBody, field: &str) -> Result<Vec<Aabb>, WorldError> {
+    body.shapes()
+        .iter()
+        .map(|s| finite_box(s.shape().aabb(body.pose()), field))
+        .collect()
+}
+
+/// The box of all of `body`'s shapes at its pose.
 ///
 /// # Errors
 /// [`WorldError::NotFinite`] naming `{field}.aabb.*` if the box overflows.
 pub(crate) fn proxy_box(body: &RigidBody, field: &str) -> Result<Aabb, WorldError> {
-    let aabb = body.shape().aabb(body.pose());
+    finite_box(body.aabb(), field)
+}
+
+fn finite_box(aabb: Aabb, field: &str) -> Result<Aabb, WorldError> {
     for (name, value) in [
         ("aabb.mins.x", aabb.mins.x),
         ("aabb.mins.y", aabb.mins.y),

@@ -22,7 +22,9 @@ use crate::settings::WorldSettings;
 use crate::stepper::Stepper;
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Real, Vector};
-use impact_solver::{BodyHandle, BodySet, ContactCache};
+use crate::contact_events::touch_key;
+use crate::shape_proxies::ShapeProxies;
+use impact_solver::{BodyHandle, BodySet, ContactCache, ShapeId};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// What a snapshot holds, borrowed for writing.
@@ -32,8 +34,9 @@ struct SnapshotRef<'a, S> {
     bodies: &'a BodySet,
     stepper: &'a S,
     cache: &'a ContactCache,
-    sides: &'a [(BodyHandle, BodyHandle, Vector)],
-    touching: &'a [(BodyHandle, BodyHandle)],
+    shape_proxies: &'a ShapeProxies,
+    sides: &'a [(ShapeId, ShapeId, Vector)],
+    touching: &'a [(ShapeId, ShapeId)],
     sensor_overlaps: &'a [(BodyHandle, BodyHandle)],
     pending_contact_ends: &'a [ContactEndEvent],
     pending_sensor_ends: &'a [SensorEvent],
@@ -49,13 +52,17 @@ struct Snapshot<S> {
     bodies: BodySet,
     stepper: S,
     cache: ContactCache,
+    /// Absent from snapshots of worlds whose bodies all have one shape: each body's
+    /// proxy is its slot.
+    #[serde(default)]
+    shape_proxies: ShapeProxies,
     /// Absent from snapshots written before sides were kept: none remembered.
     #[serde(default)]
-    sides: Vec<(BodyHandle, BodyHandle, Vector)>,
+    sides: Vec<(ShapeId, ShapeId, Vector)>,
     /// Absent from snapshots written before contact and sensor events: nothing touching
     /// or overlapping, so the first step reports every touching pair and overlap as begun.
     #[serde(default)]
-    touching: Vec<(BodyHandle, BodyHandle)>,
+    touching: Vec<(ShapeId, ShapeId)>,
     #[serde(default)]
     sensor_overlaps: Vec<(BodyHandle, BodyHandle)>,
     #[serde(default)]
@@ -74,6 +81,7 @@ impl<B: Broadphase, S: Stepper + Serialize> Serialize for World<B, S> {
             bodies: &self.bodies,
             stepper: &self.stepper,
             cache: &self.cache,
+            shape_proxies: &self.shape_proxies,
             sides: &self.sides,
             touching: &self.tracking.touching,
             sensor_overlaps: &self.tracking.overlaps,
@@ -112,14 +120,7 @@ impl<B: Broadphase + Default, S: Stepper> World<B, S> {
             }
         }
         for &(a, b, normal) in &s.sides {
-            for handle in [a, b] {
-                if !s.bodies.contains(handle) {
-                    return Err(WorldError::UnknownBody {
-                        field: "sides".to_owned(),
-                        handle,
-                    });
-                }
-            }
+            check_shapes(&s.bodies, "sides", [a, b])?;
             crate::error::finite("sides.normal.x", normal.x)?;
             crate::error::finite("sides.normal.y", normal.y)?;
         }
@@ -127,42 +128,77 @@ impl<B: Broadphase + Default, S: Stepper> World<B, S> {
             return Err(WorldError::OutOfRange {
                 field: "sides".to_owned(),
                 value: s.sides.len() as Real,
+                expected: "pairs sorted by shape",
+            });
+        }
+        for &(a, b) in &s.touching {
+            check_shapes(&s.bodies, "touching", [a, b])?;
+        }
+        if !s.touching.is_sorted_by_key(|&p| touch_key(p)) {
+            return Err(WorldError::OutOfRange {
+                field: "touching".to_owned(),
+                value: s.touching.len() as Real,
+                expected: "pairs sorted by slot and shape",
+            });
+        }
+        for &(a, b) in &s.sensor_overlaps {
+            for handle in [a, b] {
+                if !s.bodies.contains(handle) {
+                    return Err(WorldError::UnknownBody {
+                        field: "sensor_overlaps".to_owned(),
+                        handle,
+                    });
+                }
+            }
+        }
+        if !s.sensor_overlaps.is_sorted() {
+            return Err(WorldError::OutOfRange {
+                field: "sensor_overlaps".to_owned(),
+                value: s.sensor_overlaps.len() as Real,
                 expected: "pairs sorted by handle",
             });
         }
-        for (field, pairs) in [
-            ("touching", &s.touching),
-            ("sensor_overlaps", &s.sensor_overlaps),
-        ] {
-            for &(a, b) in pairs.iter() {
-                for handle in [a, b] {
-                    if !s.bodies.contains(handle) {
-                        return Err(WorldError::UnknownBody {
-                            field: field.to_owned(),
-                            handle,
-                        });
-                    }
-                }
-            }
-            if !pairs.is_sorted() {
-                return Err(WorldError::OutOfRange {
-                    field: field.to_owned(),
-                    value: pairs.len() as Real,
-                    expected: "pairs sorted by handle",
-                });
-            }
-        }
+        let shape_proxies = if s.shape_proxies.is_empty() {
+            ShapeProxies::of_single_shapes(&s.bodies)
+        } else {
+            s.shape_proxies
+        };
         let mut world = World::with_parts(s.settings, B::default(), s.stepper)?;
         for (handle, body) in s.bodies.iter() {
-            let aabb = super::proxy_box(body, "bodies")?;
-            world.settings.domain.check_fits(&aabb, "bodies.aabb")?;
-            let proxy = ProxyId(handle.index);
-            world.broadphase.insert(proxy, aabb)?;
-            if world.proxies.len() <= proxy.index() {
-                world.proxies.resize(proxy.index() + 1, None);
+            world
+                .settings
+                .domain
+                .check_fits(&super::proxy_box(body, "bodies")?, "bodies.aabb")?;
+            let boxes = super::shape_boxes(body, "bodies")?;
+            let proxies: Vec<ProxyId> = shape_proxies.proxies_of(handle.index, boxes.len()).collect();
+            for (k, (&proxy, aabb)) in proxies.iter().zip(boxes).enumerate() {
+                let named = ShapeId {
+                    body: handle,
+                    index: k as u32,
+                };
+                if shape_proxies.shape_of(proxy) != Some(named) {
+                    return Err(WorldError::OutOfRange {
+                        field: "shape_proxies".to_owned(),
+                        value: proxy.index() as Real,
+                        expected: "the proxy of each shape of each body, once",
+                    });
+                }
+                world.broadphase.insert(proxy, aabb)?;
             }
-            world.proxies[proxy.index()] = Some(handle);
+            if proxies.len() != body.shapes().len() {
+                return Err(WorldError::OutOfRange {
+                    field: "shape_proxies".to_owned(),
+                    value: proxies.len() as Real,
+                    expected: "a proxy for every shape of every body",
+                });
+            }
+            let slot = handle.index as usize;
+            if world.proxies.len() <= slot {
+                world.proxies.resize(slot + 1, None);
+            }
+            world.proxies[slot] = Some(handle);
         }
+        world.shape_proxies = shape_proxies;
         world.bodies = s.bodies;
         world.cache = s.cache;
         world.sides = s.sides;
@@ -176,4 +212,21 @@ impl<B: Broadphase + Default, S: Stepper> World<B, S> {
         world.scratch = Scratch::default();
         Ok(world)
     }
+}
+
+/// Every shape of `shapes` names a live body and one of its shapes, or the error naming
+/// `field`.
+fn check_shapes(bodies: &BodySet, field: &str, shapes: [ShapeId; 2]) -> Result<(), WorldError> {
+    for shape in shapes {
+        match bodies.get(shape.body) {
+            Some(body) if (shape.index as usize) < body.shapes().len() => {}
+            _ => {
+                return Err(WorldError::UnknownBody {
+                    field: field.to_owned(),
+                    handle: shape.body,
+                });
+            }
+        }
+    }
+    Ok(())
 }

@@ -21,7 +21,7 @@ use crate::stepper::{StepContext, StepPreview, Stepper};
 use impact_broadphase::{Broadphase, ProxyId, ProxyPair};
 use impact_geometry::{Aabb, Isometry, Real, Shape, Vector};
 use impact_narrowphase::{Manifold, contact_manifold, contact_manifold_on_side};
-use impact_solver::{BodyHandle, BodySet, ContactPair, RigidBody};
+use impact_solver::{BodyHandle, BodySet, ContactPair, RigidBody, ShapeId};
 use tracing::field::Empty;
 
 /// What one [`World::step`] did, for tracing, events and tests.
@@ -134,7 +134,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         // from this one), and the hooks, held apart from the world the stages borrow.
         let mut table = core::mem::take(&mut self.rules);
         if core::mem::take(&mut self.rules_stale) {
-            self.tracking.scan = build_table(&self.bodies, self.proxies.len(), &mut table);
+            let len = self.shape_proxies.len().max(self.proxies.len());
+            self.tracking.scan = build_table(&self.bodies, &self.shape_proxies, len, &mut table);
         }
         let hooks = self.hooks.clone();
         let rules = CollisionRules::new(
@@ -207,6 +208,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             bodies: &mut self.bodies,
             broadphase: &mut self.broadphase,
             proxies: &self.proxies,
+            shapes: &self.shape_proxies,
             contacts: &self.scratch.contacts,
             cache: &mut self.cache,
             solver_scratch: &mut self.scratch.solver,
@@ -344,33 +346,39 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         }
         for (handle, body) in self.bodies.iter() {
             let sweep = body.sweep(dt)?;
-            let swept = || Aabb::swept(body.shape(), &sweep).inflated(pad);
             let reach = self.stepper.contact_reach(body, g, dt, pad);
-            let aabb = match reach {
-                Some(reach) => body.shape().aabb(body.pose()).inflated(reach),
-                None => swept(),
-            };
-            if let Some(images) = &mut scratch.images {
-                // Boxes wider than half a period could meet a body through two images at
-                // once, or its own; the minimum image would no longer be the whole answer.
-                // The step is refused by the swept box even when the broadphase gets less:
-                // the stepper's own search covers the body's motion.
-                let swept = if reach.is_some() { swept() } else { aabb };
-                if !images.fits(&swept) {
-                    return Err(WorldError::OutOfRange {
-                        field: "dt".to_owned(),
-                        value: dt,
-                        expected: "short enough that no body sweeps a box wider than half the periodic domain",
-                    });
+            let shapes = body.shapes();
+            let proxies = self.shape_proxies.proxies_of(handle.index, shapes.len());
+            for (shape, proxy) in shapes.iter().zip(proxies) {
+                let shape = shape.shape();
+                let swept = || Aabb::swept(shape, &sweep).inflated(pad);
+                let aabb = match reach {
+                    Some(reach) => shape.aabb(body.pose()).inflated(reach),
+                    None => swept(),
+                };
+                if let Some(images) = &mut scratch.images {
+                    // Boxes wider than half a period could meet a body through two images
+                    // at once, or its own; the minimum image would no longer be the whole
+                    // answer. The step is refused by the swept box even when the
+                    // broadphase gets less: the stepper's own search covers the body's
+                    // motion.
+                    let swept = if reach.is_some() { swept() } else { aabb };
+                    if !images.fits(&swept) {
+                        return Err(WorldError::OutOfRange {
+                            field: "dt".to_owned(),
+                            value: dt,
+                            expected: "short enough that no body sweeps a box wider than half the periodic domain",
+                        });
+                    }
+                    images.cover(&aabb);
                 }
-                images.cover(&aabb);
+                scratch.moved.push((proxy, aabb));
             }
-            scratch.moved.push((ProxyId(handle.index), aabb));
             let slot = handle.index as usize;
             if scratch.motion.len() <= slot {
                 scratch.motion.resize(slot + 1, (Vector::zeros(), 0.0, 0.0));
             }
-            let size = body.shape().bounding_radius(&body.local_center());
+            let size = body.bounding_radius(&body.local_center());
             let spin = if sweep.angvel() == 0.0 {
                 0.0
             } else {
@@ -417,22 +425,28 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             (a, b, offset)
         });
         for (ia, ib, offset) in direct.chain(across) {
-            let (Some(ha), Some(hb)) = (
-                self.proxies.get(ia as usize).copied().flatten(),
-                self.proxies.get(ib as usize).copied().flatten(),
+            let (Some(sa), Some(sb)) = (
+                self.shape_proxies.shape_of(ProxyId(ia)),
+                self.shape_proxies.shape_of(ProxyId(ib)),
             ) else {
-                debug_assert!(false, "every proxy names a body");
+                debug_assert!(false, "every proxy names a shape");
                 continue;
             };
+            let (ha, hb) = (sa.body, sb.body);
             let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
                 debug_assert!(false, "every proxy names a live body");
                 continue;
             };
-            if !a.is_dynamic() && !b.is_dynamic() {
+            if ha == hb || (!a.is_dynamic() && !b.is_dynamic()) {
+                // Two shapes of one body never collide.
                 report.skipped_pairs += 1;
                 continue;
             }
-            let pair = (ia, ib, ha, hb, offset);
+            let (shape_a, shape_b) = (
+                a.shapes()[sa.index as usize].shape(),
+                b.shapes()[sb.index as usize].shape(),
+            );
+            let pair = (ia, ib, sa, sb, offset);
             let sensed = &mut scratch.sensor_pairs;
             if rules.filters_pairs() && !admit(rules, &self.bodies, pair, sensed, report) {
                 continue;
@@ -444,23 +458,22 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 (base, g, dt),
             );
             let pose_b = translated(b.pose(), &offset);
-            let mut manifold =
-                contact_manifold(a.shape(), a.pose(), b.shape(), &pose_b, speculative);
+            let mut manifold = contact_manifold(shape_a, a.pose(), shape_b, &pose_b, speculative);
             if manifold.is_empty() {
                 continue;
             }
             let segment =
-                matches!(a.shape(), Shape::Segment(_)) || matches!(b.shape(), Shape::Segment(_));
+                matches!(shape_a, Shape::Segment(_)) || matches!(shape_b, Shape::Segment(_));
             // Overlapping, and the normal turned round since the last step: pressed past the
             // middle, not gone round an end (that turns it a little at a time).
             if segment
                 && manifold.min_separation() < 0.0
-                && let Some(side) = side_of(sides, ha, hb)
+                && let Some(side) = side_of(sides, sa, sb)
                 && manifold.normal.dot(&side) < 0.0
                 && let Some(kept) = contact_manifold_on_side(
-                    a.shape(),
+                    shape_a,
                     a.pose(),
-                    b.shape(),
+                    shape_b,
                     &pose_b,
                     side,
                     speculative,
@@ -470,7 +483,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 manifold = kept;
             }
             let material = if rules.has_pre_solve() {
-                match pre_solve_manifold(rules, (ha, a), (hb, b, &pose_b), &manifold) {
+                match pre_solve_manifold(rules, (sa, a), (sb, b, &pose_b), &manifold) {
                     ContactResponse::Keep => None,
                     ContactResponse::Modify(material) => Some(material),
                     ContactResponse::Disable => {
@@ -482,24 +495,27 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 None
             };
             if segment {
-                scratch.sides.push((ha, hb, manifold.normal));
+                scratch.sides.push((sa, sb, manifold.normal));
             }
             report.contact_points += manifold.points().len();
             if touches(&manifold) {
-                scratch.touched.push((ha, hb));
+                scratch.touched.push((sa, sb));
                 scratch.touched_at.push(scratch.contacts.len() as u32);
             }
             scratch.contacts.push(ContactPair {
                 a: ha,
                 b: hb,
                 manifold,
-                shapes: [0, 0],
+                shapes: [sa.index, sb.index],
                 offset,
                 material,
             });
         }
-        // The pairs come sorted (a periodic domain's too), and so do their sides.
-        debug_assert!(scratch.sides.is_sorted_by_key(|&(a, b, _)| (a, b)));
+        // The pairs come sorted by proxy (a periodic domain's too); the sides are looked up
+        // by shape, which is the same order unless a body has several shapes.
+        if !scratch.sides.is_sorted_by_key(|&(a, b, _)| (a, b)) {
+            scratch.sides.sort_by_key(|&(a, b, _)| (a, b));
+        }
         report.manifolds = scratch.contacts.len();
         span.record("pairs", report.pairs);
         span.record("manifolds", report.manifolds);
@@ -580,14 +596,14 @@ fn speculative_margin<S: Stepper>(
 fn admit<R>(
     rules: &CollisionRules<'_>,
     bodies: &BodySet,
-    (ia, ib, ha, hb, offset): (u32, u32, BodyHandle, BodyHandle, Vector),
+    (ia, ib, sa, sb, offset): (u32, u32, ShapeId, ShapeId, Vector),
     sensor_pairs: &mut Vec<(BodyHandle, BodyHandle, Vector)>,
     report: &mut StepReport<R>,
 ) -> bool {
     match rules.kind(ia, ib) {
-        PairKind::Collide if rules.allows_bodies(bodies, ha, hb) => true,
+        PairKind::Collide if rules.allows_shapes(bodies, sa, sb) => true,
         PairKind::Sense => {
-            sensor_pairs.push((ha, hb, offset));
+            sensor_pairs.push((sa.body, sb.body, offset));
             report.sensor_pairs += 1;
             false
         }
@@ -603,8 +619,8 @@ fn admit<R>(
 #[cold]
 fn pre_solve_manifold<'a>(
     rules: &CollisionRules<'_>,
-    (ha, a): (BodyHandle, &'a RigidBody),
-    (hb, b, pose_b): (BodyHandle, &'a RigidBody, &Isometry),
+    (sa, a): (ShapeId, &'a RigidBody),
+    (sb, b, pose_b): (ShapeId, &'a RigidBody, &Isometry),
     manifold: &'a Manifold,
 ) -> ContactResponse {
     if !rules.has_pre_solve() {
@@ -617,14 +633,15 @@ fn pre_solve_manifold<'a>(
     else {
         return ContactResponse::Keep;
     };
-    let side = |handle, body: &'a RigidBody, pose: &Isometry| ContactBody {
-        handle,
+    let side = |shape: ShapeId, body: &'a RigidBody, pose: &Isometry| ContactBody {
+        handle: shape.body,
+        shape: shape.index,
         body,
         pose: *pose,
         velocity: (body.linvel(), body.angvel()),
     };
     let mut contact = PreSolveContact::new(
-        (side(ha, a, a.pose()), side(hb, b, pose_b)),
+        (side(sa, a, a.pose()), side(sb, b, pose_b)),
         (deepest.point, manifold.normal),
         deepest.separation,
         Some(manifold),
@@ -665,11 +682,7 @@ fn first_not_finite(bodies: &BodySet) -> Option<WorldError> {
 }
 
 /// The remembered side of the pair `a`, `b` (see [`World::sides`]).
-fn side_of(
-    sides: &[(BodyHandle, BodyHandle, Vector)],
-    a: BodyHandle,
-    b: BodyHandle,
-) -> Option<Vector> {
+fn side_of(sides: &[(ShapeId, ShapeId, Vector)], a: ShapeId, b: ShapeId) -> Option<Vector> {
     sides
         .binary_search_by_key(&(a, b), |&(x, y, _)| (x, y))
         .ok()
