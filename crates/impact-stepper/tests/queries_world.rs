@@ -114,8 +114,8 @@ fn a_bullet_that_bounced_inside_the_step_is_found_where_it_ended() {
     let x = world.body(bullet).unwrap().pose().translation.x;
     assert!(x < -5.0, "{x}");
     assert_eq!(
-        impact_stepper::query::unindexed_bodies(world.broadphase(), world.body_set()),
-        [bullet],
+        world.query_view().unwrap().unindexed_shapes(),
+        [ShapeId::first_of(bullet)],
         "the bullet left its box"
     );
     let hits = world

@@ -1,5 +1,6 @@
-//! The scene and the seeded inputs of the scene-query tests and bench: a square field of
-//! mixed bodies ([`query_field`]), and rays, translating casts and turning sweeps across it.
+//! The scenes and the seeded inputs of the scene-query tests and bench: a square field of
+//! mixed bodies ([`query_field`]), one of bodies of several shapes ([`compound_field`]), and
+//! rays, translating casts and turning sweeps across them.
 //!
 //! The field is centred on the origin, so coordinates stay within half its side and the
 //! rounding of world coordinates stays small next to the smallest shapes (radii from 0.02).
@@ -7,9 +8,11 @@
 use crate::SplitMix64;
 use crate::audit::random_shape;
 use crate::scenes::Scene;
-use impact_geometry::{Isometry, Point, Real, Shape, Sweep, Vector};
+use impact_geometry::{
+    Capsule, Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Sweep, Vector,
+};
 use impact_narrowphase::ray::Ray;
-use impact_solver::{BodyType, CollisionFilter, RigidBodyDef};
+use impact_solver::{BodyType, CollisionFilter, RigidBodyDef, ShapeDef};
 use impact_stepper::WorldSettings;
 
 /// The area of the field per body (square units): one body per 3 x 3 square, so bodies of
@@ -73,6 +76,94 @@ pub fn query_field(n: usize, seed: u64) -> Scene {
         .collect();
     Scene {
         name: format!("query_field_{n}"),
+        settings: WorldSettings::with_gravity(Vector::zeros()),
+        bodies,
+    }
+}
+
+/// `shape` with its core moved by `offset` (rotated, then translated): the same shape placed
+/// elsewhere in its body's frame, as a further shape of a body is given.
+///
+/// # Panics
+/// Never for a valid shape and a finite offset of moderate size: the moved core is as valid
+/// as the original.
+pub fn offset_shape(shape: &Shape, offset: &Isometry) -> Shape {
+    let at = |p: Point| offset * p;
+    match shape {
+        Shape::Circle(c) => Circle::with_center(at(c.center()), c.radius())
+            .expect("a moved circle")
+            .into(),
+        Shape::Segment(s) => Segment::new(at(s.a()), at(s.b()))
+            .expect("a moved segment")
+            .into(),
+        Shape::Capsule(c) => Capsule::new(at(c.axis().a()), at(c.axis().b()), c.radius())
+            .expect("a moved capsule")
+            .into(),
+        Shape::Polygon(p) => {
+            let moved: Vec<Point> = p.vertices().iter().map(|&v| at(v)).collect();
+            ConvexPolygon::new(&moved).expect("a moved polygon").into()
+        }
+    }
+}
+
+/// `n` bodies of one to three shapes each over the square of [`query_field_side`]`(n)`:
+/// the first a [`random_shape`] about the body's origin, the others [`random_shape`]s moved
+/// by up to 1.5 units and any angle in the body frame ([`offset_shape`]), so a body's shapes
+/// often overlap each other and sometimes stand apart. Each shape has its own filter (one of
+/// [`QUERY_FIELD_CATEGORIES`], a mask that leaves one out for one shape in four) and is a
+/// sensor one time in six. Types and velocities as in [`query_field`] (a body of segments
+/// only is static or kinematic), without gravity.
+pub fn compound_field(n: usize, seed: u64) -> Scene {
+    let mut rng = SplitMix64::new(seed);
+    let half = 0.5 * query_field_side(n);
+    let filter = |rng: &mut SplitMix64| {
+        let category = QUERY_FIELD_CATEGORIES[rng.below(4)];
+        let mask = if rng.below(4) == 0 {
+            !QUERY_FIELD_CATEGORIES[rng.below(4)]
+        } else {
+            u64::MAX
+        };
+        (CollisionFilter::new(category, mask), rng.below(6) == 0)
+    };
+    let bodies = (0..n)
+        .map(|_| {
+            let first = random_shape(&mut rng);
+            let (first_filter, first_sensor) = filter(&mut rng);
+            let mut area = !matches!(first, Shape::Segment(_));
+            let mut def = RigidBodyDef::new(first)
+                .filter(first_filter)
+                .sensor(first_sensor);
+            for _ in 0..rng.below(3) {
+                let offset = Isometry::new(
+                    Vector::new(rng.range(-1.5, 1.5), rng.range(-1.5, 1.5)),
+                    rng.range(-3.2, 3.2),
+                );
+                let shape = offset_shape(&random_shape(&mut rng), &offset);
+                area |= !matches!(shape, Shape::Segment(_));
+                let (f, sensor) = filter(&mut rng);
+                def = def.with_shape(ShapeDef::new(shape).filter(f).sensor(sensor));
+            }
+            let position = Vector::new(rng.range(-half, half), rng.range(-half, half));
+            let body_type = match rng.below(10) {
+                0..4 => BodyType::Static,
+                4 => BodyType::Kinematic,
+                _ if !area => BodyType::Static,
+                _ => BodyType::Dynamic,
+            };
+            let linvel = Vector::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0));
+            let angvel = rng.range(-1.0, 1.0);
+            let def = def
+                .body_type(body_type)
+                .pose(Isometry::new(position, rng.range(-3.2, 3.2)));
+            if body_type == BodyType::Static {
+                def
+            } else {
+                def.linvel(linvel).angvel(angvel)
+            }
+        })
+        .collect();
+    Scene {
+        name: format!("compound_field_{n}"),
         settings: WorldSettings::with_gravity(Vector::zeros()),
         bodies,
     }

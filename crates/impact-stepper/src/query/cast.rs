@@ -4,11 +4,11 @@
 use super::error::{
     QueryError, displacement, finite, finite_point, non_negative, pose as check_pose,
 };
-use super::{CastHit, QueryFilter, QueryView};
+use super::{CastHit, QueryFilter, QueryView, Target};
 use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector};
 use impact_narrowphase::{Toi, ToiOptions, distance, time_of_impact};
-use impact_solver::{BodyHandle, RigidBody, ShapeId};
+use impact_solver::{BodyHandle, ShapeId};
 
 /// How a shape cast looks for contact.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -172,41 +172,40 @@ impl<'c> Cast<'c> {
         })
     }
 
-    /// The hit of the cast on body `handle` if it passes `filter`, up to fraction `end`.
+    /// The hit of the cast on the shape `target` if it passes `filter`, up to fraction
+    /// `end`.
     fn test(
         &self,
         filter: &QueryFilter<'_>,
-        handle: BodyHandle,
-        body: &RigidBody,
+        target: Target<'_>,
         end: Real,
     ) -> Option<ShapeCastHit> {
-        let shape = ShapeId::first_of(handle);
-        if !filter.passes(shape, body) {
+        if !filter.passes(target.id, target.body) {
             return None;
         }
-        let still = Sweep::stationary(*body.pose()).ok()?;
-        // Over the whole cast, whatever the walk's end so far: each body's answer is then its
-        // own, the same in every query form and visiting order (conservative advancement's
-        // steps depend on where the window ends).
+        let still = Sweep::stationary(*target.pose()).ok()?;
+        // Over the whole cast, whatever the walk's end so far: each shape's answer is then
+        // its own, the same in every query form and visiting order (conservative
+        // advancement's steps depend on where the window ends).
         let options = &self.options;
-        let mut toi = time_of_impact(self.shape, &self.sweep, body.shape(), &still, options);
+        let mut toi = time_of_impact(self.shape, &self.sweep, target.geometry(), &still, options);
         if toi == Toi::Overlapping && self.ignore_initial_overlaps {
             if self.translates {
                 return None;
             }
-            toi = self.after_separating(body, options);
+            toi = self.after_separating(target, options);
         }
         if toi.safe_fraction().is_some_and(|t| t > end) {
             return None;
         }
-        let target = options.target_separation();
+        let separation = options.target_separation();
         // Without a hit the point and normal come from the closest points, found once a hit
         // has won (`Cast::finish`): of a dozen bodies the cast starts in, one is reported.
         let unknown = (Point::origin(), Vector::zeros());
         let (fraction, (point, normal), status) = match toi {
             Toi::Hit(hit) => (
                 hit.fraction,
-                (hit.point + hit.normal * (0.5 * target), -hit.normal),
+                (hit.point + hit.normal * (0.5 * separation), -hit.normal),
                 CastStatus::Hit,
             ),
             Toi::Separated => return None,
@@ -216,8 +215,8 @@ impl<'c> Cast<'c> {
             }
         };
         Some(ShapeCastHit {
-            shape,
-            body: handle,
+            shape: target.id,
+            body: target.id.body,
             fraction,
             point,
             normal,
@@ -225,15 +224,15 @@ impl<'c> Cast<'c> {
         })
     }
 
-    /// `hit` (on `body`) with its point and normal: for an overlap at the start or a capped
-    /// cast, the point of the body nearest the cast shape at the hit's fraction (deepest in
-    /// it if they overlap) and the unit normal from the body toward the cast shape.
-    fn finish(&self, hit: ShapeCastHit, body: Option<&RigidBody>) -> ShapeCastHit {
-        let Some(body) = body.filter(|_| hit.status != CastStatus::Hit) else {
+    /// `hit` (on `target`) with its point and normal: for an overlap at the start or a
+    /// capped cast, the point of the shape hit nearest the cast shape at the hit's fraction
+    /// (deepest in it if they overlap) and the unit normal from it toward the cast shape.
+    fn finish(&self, hit: ShapeCastHit, target: Option<Target<'_>>) -> ShapeCastHit {
+        let Some(target) = target.filter(|_| hit.status != CastStatus::Hit) else {
             return hit;
         };
         let pose = self.sweep.pose_at(hit.fraction);
-        let d = distance(body.shape(), body.pose(), self.shape, &pose);
+        let d = distance(target.geometry(), target.pose(), self.shape, &pose);
         ShapeCastHit {
             point: d.point_a,
             normal: d.normal,
@@ -250,19 +249,20 @@ impl<'c> Cast<'c> {
     /// `goal` apart. Once the distance reaches `goal`, the rest of the sweep is cast as
     /// usual. Steps are at least `tolerance / speed`; after `64 * max_iterations` of them
     /// without the shapes coming apart, the body is passed over.
-    fn after_separating(&self, body: &RigidBody, options: &ToiOptions) -> Toi {
+    fn after_separating(&self, target: Target<'_>, options: &ToiOptions) -> Toi {
         let sweep = &self.sweep;
         let tolerance = options.tolerance();
         let goal = options.target_separation() + 2.0 * tolerance;
         let reach = self.shape.bounding_radius(&sweep.local_center());
         let speed = (sweep.linvel().norm() + sweep.angvel().abs() * reach) * sweep.dt();
-        let Ok(still) = Sweep::stationary(*body.pose()) else {
+        let (body, pose) = (target.geometry(), target.pose());
+        let Ok(still) = Sweep::stationary(*pose) else {
             return Toi::Separated;
         };
         let max = options.max_fraction();
         let mut t: Real = 0.0;
         for _ in 0..64 * options.max_iterations() {
-            let gap = distance(self.shape, &sweep.pose_at(t), body.shape(), body.pose()).distance;
+            let gap = distance(self.shape, &sweep.pose_at(t), body, pose).distance;
             if gap >= goal {
                 let (Ok(rest), Ok(rest_options)) = (
                     sweep.remainder_from(t),
@@ -271,8 +271,7 @@ impl<'c> Cast<'c> {
                     return Toi::Separated;
                 };
                 let resume = |f: Real| t + (1.0 - t) * f;
-                return match time_of_impact(self.shape, &rest, body.shape(), &still, &rest_options)
-                {
+                return match time_of_impact(self.shape, &rest, body, &still, &rest_options) {
                     Toi::Hit(hit) => Toi::Hit(impact_narrowphase::Hit {
                         fraction: resume(hit.fraction),
                         ..hit
@@ -363,12 +362,10 @@ impl<B: Broadphase + ?Sized> QueryView<'_, B> {
         filter: &QueryFilter<'_>,
     ) -> Result<Option<ShapeCastHit>, QueryError> {
         let cast = Cast::new(shape, *sweep, options, filter)?;
-        let nearest = self.nearest(
-            &cast.start_box,
-            &cast.translation,
-            &mut |handle, body, end| cast.test(filter, handle, body, end),
-        )?;
-        Ok(nearest.map(|hit| cast.finish(hit, self.bodies.get(hit.body))))
+        let nearest = self.nearest(&cast.start_box, &cast.translation, &mut |target, end| {
+            cast.test(filter, target, end)
+        })?;
+        Ok(nearest.map(|hit| cast.finish(hit, self.target(hit.shape))))
     }
 
     /// Box2D's shape cast with a result function: `callback` is called with the hits of
@@ -391,8 +388,8 @@ impl<B: Broadphase + ?Sized> QueryView<'_, B> {
         self.ordered(
             &cast.start_box,
             &cast.translation,
-            &mut |handle, body, end| cast.test(filter, handle, body, end),
-            &mut |hit| callback(&cast.finish(*hit, self.bodies.get(hit.body))),
+            &mut |target, end| cast.test(filter, target, end),
+            &mut |hit| callback(&cast.finish(*hit, self.target(hit.shape))),
         )
     }
 }

@@ -15,11 +15,12 @@ pub type ShapePredicate<'a> = dyn Fn(ShapeId, &RigidBody) -> bool + 'a;
 /// A shape passes when all of these hold, tested in this order (the predicate last, so it
 /// runs only for shapes that pass the rest):
 /// 1. **categories and mask**, against the shape's [`CollisionFilter`](impact_solver::CollisionFilter)
-///    ([`RigidBody::filter`]) as Box2D's `b2ShouldQueryShape` tests them:
+///    ([`BodyShape::filter`](impact_solver::BodyShape::filter), each shape of a body its
+///    own) as Box2D's `b2ShouldQueryShape` tests them:
 ///    `shape.category_bits & query.mask_bits != 0` (the query accepts the shape's
 ///    category) and `shape.mask_bits & query.category_bits != 0` (the shape accepts the
 ///    query's). The shape's `group_index` plays no part: groups are about pairs of shapes.
-/// 2. **sensors**: a sensor shape ([`RigidBody::is_sensor`]) passes only with
+/// 2. **sensors**: a sensor shape ([`BodyShape::is_sensor`](impact_solver::BodyShape::is_sensor)) passes only with
 ///    `include_sensors` (by default sensors are left out: a ray meant for solid things
 ///    should not stop at a trigger zone);
 /// 3. **body types**: `exclude_fixed`, `exclude_kinematic`, `exclude_dynamic` leave out the
@@ -174,9 +175,13 @@ impl<'a> QueryFilter<'a> {
     }
 
     /// Whether shape `shape` of `body` passes the whole filter (every step of the type's
-    /// docs, the predicate last).
+    /// docs, the predicate last), by that shape's own filter and sensor flag
+    /// (`body.shapes()[shape.index]`); `false` if the body has no such shape.
     pub fn passes(&self, shape: ShapeId, body: &RigidBody) -> bool {
-        if !self.accepts(&body.filter()) || (body.is_sensor() && !self.include_sensors) {
+        let Some(own) = body.shapes().get(shape.index as usize) else {
+            return false;
+        };
+        if !self.accepts(&own.filter()) || (own.is_sensor() && !self.include_sensors) {
             return false;
         }
         let excluded_type = match body.body_type() {

@@ -1,12 +1,12 @@
 //! Scene queries: what a ray, a moving shape, a point, a box or a placed shape meets among the
 //! bodies of a scene, answered exactly, over a broadphase and a body set.
 //!
-//! - [`QueryView`]: a broadphase, the [`BodySet`] its proxies name, and the bodies its
-//!   proxies do not hold; every query is a method of it, and [`World`](crate::World)'s
+//! - [`QueryView`]: a broadphase, the [`BodySet`] its proxies name (through a
+//!   [`ShapeProxies`] table or by body slot), and the shapes its proxies do not hold; every query is a method of it, and [`World`](crate::World)'s
 //!   query methods build one over the world.
 //! - Rays (`ray`): [`QueryView::cast_ray`] (the nearest hit), [`QueryView::cast_ray_all`]
 //!   (every hit, nearest first) and [`QueryView::cast_ray_with`] (a callback that clips or
-//!   stops), solid or hollow ([`Interior`]). Each body is tested by the closed form of
+//!   stops), solid or hollow ([`Interior`]). Each shape is tested by the closed form of
 //!   [`impact_narrowphase::ray::cast_ray`].
 //! - Shape casts (`cast`): [`QueryView::cast_shape`] (a translation),
 //!   [`QueryView::cast_sweep`] (a [`Sweep`](impact_geometry::Sweep), rotation included) and
@@ -20,29 +20,38 @@
 //!   types, sensors, a predicate. [`QueryError`] (`error`): why a query was refused.
 //!
 //! # Nearest first
-//! A cast enters a body's box no later than it can meet the body. A cast for the nearest hit
-//! searches the broadphase for the bodies whose boxes it enters before its best hit so far
-//! ([`Broadphase::search_swept`]), clipping as it finds nearer hits, so it tests only the
-//! bodies entered before the nearest; its answer is the least hit, ties going to the
-//! smallest [`ShapeId`]. The ordered forms walk the bodies by the time the cast enters their
-//! boxes ([`Broadphase::visit_swept`]) and hold each hit until no body left to visit can hit
+//! A cast enters a shape's box no later than it can meet the shape. A cast for the nearest
+//! hit searches the broadphase for the shapes whose boxes it enters before its best hit so
+//! far ([`Broadphase::search_swept`]), clipping as it finds nearer hits, so it tests only the
+//! shapes entered before the nearest; its answer is the least hit, ties going to the
+//! smallest [`ShapeId`]. The ordered forms walk the shapes by the time the cast enters their
+//! boxes ([`Broadphase::visit_swept`]) and hold each hit until no shape left to visit can hit
 //! earlier, so their callbacks see hits in increasing order of fraction, ties by
-//! [`ShapeId`]. Each body's hit is its own (a function of the cast and the body), so every
-//! answer is the same whatever the broadphase, its tree's layout or the order bodies were
-//! created in.
+//! [`ShapeId`]. Each shape's hit is its own (a function of the cast and the shape at its
+//! body's pose), so every answer is the same whatever the broadphase, its tree's layout or
+//! the order bodies were created in.
 //!
-//! # Proxies and bodies
-//! A proxy `ProxyId(i)` names the body in slot `i` of the body set ([`BodySet::get_by_index`]),
-//! the convention [`World`](crate::World) follows (a body's proxy is `ProxyId(handle.index)`,
-//! inserted by [`World::create_body`](crate::World::create_body) with the box of its shape at
-//! its pose, so a body is queryable as soon as it is created). A proxy whose slot is empty is
-//! ignored. A query trusts each proxy's fat box to hold its body's shape at its current pose,
-//! except for the bodies listed as *unindexed* ([`QueryView::with_unindexed`]), which it tests
-//! from their current boxes instead. Between steps a world's boxes are those the last step
-//! gave the broadphase (the sweep over the step, or its start); a body the solver turned
-//! mid-step, one moved by hand ([`World::set_pose`](crate::World::set_pose),
-//! [`World::body_mut`](crate::World::body_mut)) may have left its box, so the world lists
-//! those ([`unindexed_bodies`]) once per change, at its first query.
+//! # Proxies and shapes
+//! Every shape of a body is tested on its own, and a hit names it ([`ShapeId`]: the body and
+//! the shape's place in its list); its filter and sensor flag are the shape's. A view names
+//! the shapes behind the broadphase's proxies in one of two ways:
+//! - [`QueryView::with_proxies`]: a [`ShapeProxies`] table says which shape each proxy stands
+//!   for, the convention [`World`](crate::World) follows (every shape of a body is its own
+//!   proxy, inserted by [`World::create_body`](crate::World::create_body) with the box of the
+//!   shape at the body's pose, so a body is queryable as soon as it is created);
+//! - [`QueryView::new`]: `ProxyId(i)` names the body in slot `i` of the body set
+//!   ([`BodySet::get_by_index`]), its box holding every shape of the body (one proxy per
+//!   body, as a bare broadphase kept by hand has for bodies of one shape); each of the body's
+//!   shapes is tested.
+//!
+//! A proxy that names nothing is ignored. A query trusts each proxy's fat box to hold its
+//! shapes at their current poses, except for the shapes listed as *unindexed*
+//! ([`QueryView::with_unindexed`]), which it tests from their current boxes instead. Between
+//! steps a world's boxes are those the last step gave the broadphase (the sweep over the
+//! step, or its start); a body the solver turned mid-step, one moved by hand
+//! ([`World::set_pose`](crate::World::set_pose),
+//! [`World::body_mut`](crate::World::body_mut)) may have left its boxes, so the world lists
+//! those shapes ([`QueryView::unindexed_shapes`]) once per change, at its first query.
 //!
 //! Periodic domains are not supported: a [`World`](crate::World) in a
 //! [`Domain::Periodic`](crate::Domain::Periodic) refuses every query with
@@ -60,30 +69,52 @@ pub use filter::{QueryFilter, ShapePredicate};
 pub use overlap::PointProjection;
 pub use ray::{Interior, RayHit};
 
+use crate::shape_proxies::ShapeProxies;
 use impact_broadphase::{Broadphase, ProxyId, swept_entry};
-use impact_geometry::{Aabb, Real, Vector};
-use impact_solver::{BodyHandle, BodySet, RigidBody, ShapeId};
+use impact_geometry::{Aabb, Isometry, Real, Shape, Vector};
+use impact_solver::{BodySet, BodyShape, RigidBody, ShapeId};
 
-/// The bodies of `bodies` whose proxies in `broadphase` do not hold their shapes at their
-/// current poses (or that have no proxy), sorted: what a [`QueryView`] must test from their
-/// own boxes ([`QueryView::with_unindexed`]). `O(n)`: one box per body.
-pub fn unindexed_bodies<B: Broadphase + ?Sized>(
-    broadphase: &B,
-    bodies: &BodySet,
-) -> Vec<BodyHandle> {
-    bodies
-        .iter()
-        .filter(|(handle, body)| {
-            broadphase
-                .fat_aabb(ProxyId(handle.index))
-                .is_none_or(|fat| !fat.contains(&body.shape().aabb(body.pose())))
-        })
-        .map(|(handle, _)| handle)
-        .collect()
+/// How a view's proxies name shapes.
+#[derive(Clone, Copy)]
+enum Naming<'a> {
+    /// `ProxyId(i)` is the body in slot `i`, every one of its shapes.
+    BySlot,
+    /// The table says which shape each proxy stands for.
+    Table(&'a ShapeProxies),
 }
 
-/// A broadphase and the body set its proxies name (proxy `ProxyId(i)` is the body in slot
-/// `i`), ready for scene queries. See the [module docs](self) for the convention, and
+/// One shape of the scene as a query tests it: its id, its body and the shape itself (in
+/// the body frame).
+#[derive(Clone, Copy)]
+pub(crate) struct Target<'a> {
+    pub(crate) id: ShapeId,
+    pub(crate) body: &'a RigidBody,
+    pub(crate) shape: &'a BodyShape,
+}
+
+impl Target<'_> {
+    /// The geometry, in the body frame.
+    #[inline]
+    pub(crate) fn geometry(&self) -> &Shape {
+        self.shape.shape()
+    }
+
+    /// The pose of the body frame.
+    #[inline]
+    pub(crate) fn pose(&self) -> &Isometry {
+        self.body.pose()
+    }
+
+    /// The shape's tight box at its body's pose.
+    #[inline]
+    fn aabb(&self) -> Aabb {
+        self.geometry().aabb(self.pose())
+    }
+}
+
+/// A broadphase and the body set its proxies name, ready for scene queries: through a
+/// [`ShapeProxies`] table ([`QueryView::with_proxies`], a world's view) or by body slot
+/// ([`QueryView::new`]). See the [module docs](self) for the conventions, and
 /// [`World`](crate::World)'s query methods for the same queries on a world.
 ///
 /// ```
@@ -100,12 +131,12 @@ pub fn unindexed_bodies<B: Broadphase + ?Sized>(
 ///     let def = RigidBodyDef::fixed(Circle::new(0.5)?.into()).pose(Isometry::translation(x, 0.0));
 ///     let handle = bodies.insert(def)?;
 ///     let body = bodies.get(handle).unwrap();
-///     broadphase.insert(ProxyId(handle.index), body.shape().aabb(body.pose()))?;
+///     broadphase.insert(ProxyId(handle.index), body.aabb())?;
 /// }
 /// let view = QueryView::new(&broadphase, &bodies);
 /// let ray = Ray::new(Point::origin(), Vector::new(10.0, 0.0));
 /// let hit = view.cast_ray(&ray, Interior::Solid, &QueryFilter::new())?.unwrap();
-/// assert_eq!((hit.body.index, hit.distance), (0, 1.5));
+/// assert_eq!((hit.body.index, hit.shape.index, hit.distance), (0, 0, 1.5));
 /// let all = view.cast_ray_all(&ray, Interior::Solid, &QueryFilter::new())?;
 /// assert_eq!(all.iter().map(|h| h.distance).collect::<Vec<_>>(), [1.5, 4.5]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -113,7 +144,8 @@ pub fn unindexed_bodies<B: Broadphase + ?Sized>(
 pub struct QueryView<'a, B: ?Sized> {
     broadphase: &'a B,
     bodies: &'a BodySet,
-    unindexed: &'a [BodyHandle],
+    naming: Naming<'a>,
+    unindexed: &'a [ShapeId],
 }
 
 impl<B: ?Sized> Clone for QueryView<'_, B> {
@@ -128,6 +160,7 @@ impl<B: ?Sized> core::fmt::Debug for QueryView<'_, B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("QueryView")
             .field("bodies", &self.bodies.len())
+            .field("by_slot", &matches!(self.naming, Naming::BySlot))
             .field("unindexed", &self.unindexed)
             .finish_non_exhaustive()
     }
@@ -151,20 +184,36 @@ fn before<H: CastHit>(a: &H, b: &H) -> bool {
 }
 
 impl<'a, B: Broadphase + ?Sized> QueryView<'a, B> {
-    /// The view of `bodies` through `broadphase`, every proxy trusted to hold its body.
+    /// The view of `bodies` through `broadphase` whose proxy `ProxyId(i)` is the body in
+    /// slot `i` (its box holding every shape of the body: [`RigidBody::aabb`]), every proxy
+    /// trusted to hold its body. Each shape of a body is tested on its own.
     pub fn new(broadphase: &'a B, bodies: &'a BodySet) -> Self {
         Self {
             broadphase,
             bodies,
+            naming: Naming::BySlot,
             unindexed: &[],
         }
     }
 
-    /// The same view, testing the bodies of `unindexed` (sorted by handle, as
-    /// [`unindexed_bodies`] gives them) from their own boxes rather than their proxies. A
-    /// list out of order makes the answers count those bodies twice, never miss one.
+    /// The view of `bodies` through `broadphase` whose proxies stand for the shapes
+    /// `proxies` says (a [`World`](crate::World)'s convention: every shape its own proxy),
+    /// every proxy trusted to hold its shape.
+    pub fn with_proxies(broadphase: &'a B, bodies: &'a BodySet, proxies: &'a ShapeProxies) -> Self {
+        Self {
+            broadphase,
+            bodies,
+            naming: Naming::Table(proxies),
+            unindexed: &[],
+        }
+    }
+
+    /// The same view, testing the shapes of `unindexed` (sorted, as
+    /// [`QueryView::unindexed_shapes`] gives them) from their own boxes rather than their
+    /// proxies. A list out of order makes the answers count those shapes twice, never miss
+    /// one.
     #[must_use]
-    pub fn with_unindexed(mut self, unindexed: &'a [BodyHandle]) -> Self {
+    pub fn with_unindexed(mut self, unindexed: &'a [ShapeId]) -> Self {
         self.unindexed = unindexed;
         self
     }
@@ -181,41 +230,104 @@ impl<'a, B: Broadphase + ?Sized> QueryView<'a, B> {
         self.bodies
     }
 
-    /// Whether `handle` is one of the unindexed bodies.
-    #[inline]
-    fn is_unindexed(&self, handle: BodyHandle) -> bool {
-        !self.unindexed.is_empty() && self.unindexed.binary_search(&handle).is_ok()
+    /// The shapes whose proxies in the broadphase do not hold them at their bodies' current
+    /// poses (or that have no proxy), sorted: what the view must test from their own boxes
+    /// ([`QueryView::with_unindexed`]). `O(n)` in the number of shapes: one box each.
+    pub fn unindexed_shapes(&self) -> Vec<ShapeId> {
+        let mut out = Vec::new();
+        for (handle, body) in self.bodies.iter() {
+            for (k, shape) in body.shapes().iter().enumerate() {
+                let id = ShapeId {
+                    body: handle,
+                    index: k as u32,
+                };
+                let proxy = match self.naming {
+                    Naming::BySlot => Some(ProxyId(handle.index)),
+                    Naming::Table(table) => table.proxy_of(id),
+                };
+                let held = proxy
+                    .and_then(|p| self.broadphase.fat_aabb(p))
+                    .is_some_and(|fat| fat.contains(&shape.shape().aabb(body.pose())));
+                if !held {
+                    out.push(id);
+                }
+            }
+        }
+        out
     }
 
-    /// Walks the bodies whose boxes the box `aabb` touches while it translates by
+    /// The shape `id`, if its body is live and has it.
+    pub(crate) fn target(&self, id: ShapeId) -> Option<Target<'a>> {
+        let body = self.bodies.get(id.body)?;
+        let shape = body.shapes().get(id.index as usize)?;
+        Some(Target { id, body, shape })
+    }
+
+    /// How many shapes the scene has.
+    fn shape_count(&self) -> usize {
+        self.bodies.iter().map(|(_, b)| b.shapes().len()).sum()
+    }
+
+    /// Whether `id` is one of the unindexed shapes.
+    #[inline]
+    fn is_unindexed(&self, id: ShapeId) -> bool {
+        !self.unindexed.is_empty() && self.unindexed.binary_search(&id).is_ok()
+    }
+
+    /// Calls `each` with every shape `proxy` stands for that is not unindexed (in shape
+    /// order), until it returns `false`; `false` then.
+    fn each_of_proxy(&self, proxy: ProxyId, mut each: impl FnMut(Target<'a>) -> bool) -> bool {
+        match self.naming {
+            Naming::Table(table) => match table.shape_of(proxy).and_then(|id| self.target(id)) {
+                Some(t) if !self.is_unindexed(t.id) => each(t),
+                _ => true,
+            },
+            Naming::BySlot => {
+                let Some((handle, body)) = self.bodies.get_by_index(proxy.0) else {
+                    return true;
+                };
+                for (k, shape) in body.shapes().iter().enumerate() {
+                    let id = ShapeId {
+                        body: handle,
+                        index: k as u32,
+                    };
+                    if !self.is_unindexed(id) && !each(Target { id, body, shape }) {
+                        return false;
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    /// Walks the shapes whose boxes the box `aabb` touches while it translates by
     /// `t * translation` (t in `[0, 1]`): the broadphase's proxies by their fat boxes and the
-    /// unindexed bodies by their shapes' boxes. `visit(handle, body, entry)` returns the end
-    /// of the walk as [`Broadphase::visit_swept`]'s visitor does (negative or NaN: stop).
-    /// `ordered`: in one order by entry, then slot ([`Broadphase::visit_swept`], the two
-    /// sources merged); otherwise every body entered no later than the end, in any order
-    /// ([`Broadphase::search_swept`], the unindexed bodies first).
-    fn walk<V: FnMut(BodyHandle, &'a RigidBody, Real) -> Real>(
+    /// unindexed shapes by their own boxes. `visit(target, entry)` returns the end of the
+    /// walk as [`Broadphase::visit_swept`]'s visitor does (negative or NaN: stop).
+    /// `ordered`: in one order by entry ([`Broadphase::visit_swept`], the two sources
+    /// merged); otherwise every shape entered no later than the end, in any order
+    /// ([`Broadphase::search_swept`], the unindexed shapes first).
+    fn walk<V: FnMut(Target<'a>, Real) -> Real>(
         &self,
         aabb: &Aabb,
         translation: &Vector,
         ordered: bool,
         visit: &mut V,
     ) -> Result<(), QueryError> {
-        let mut extra: Vec<(Real, BodyHandle, &'a RigidBody)> = Vec::new();
-        for &handle in self.unindexed {
-            if let Some(body) = self.bodies.get(handle) {
-                let own = body.shape().aabb(body.pose());
-                if let Some(entry) = swept_entry(aabb, translation, &own)? {
-                    extra.push((entry, handle, body));
-                }
+        let mut extra: Vec<(Real, Target<'a>)> = Vec::new();
+        for &id in self.unindexed {
+            if let Some(target) = self.target(id)
+                && let Some(entry) = swept_entry(aabb, translation, &target.aabb())?
+            {
+                extra.push((entry, target));
             }
         }
-        extra.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        extra.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
         let mut next = 0;
         let mut end: Real = 1.0;
         let mut stopped = false;
-        let mut step = |handle, body, entry, end: &mut Real| {
-            let r = visit(handle, body, entry);
+        let mut step = |target, entry, end: &mut Real| {
+            let r = visit(target, entry);
             if r.is_nan() || r < 0.0 {
                 return false;
             }
@@ -223,33 +335,27 @@ impl<'a, B: Broadphase + ?Sized> QueryView<'a, B> {
             true
         };
         if !ordered {
-            for &(e, handle, body) in &extra {
+            for &(e, target) in &extra {
                 if e > end {
                     break;
                 }
-                if !step(handle, body, e, &mut end) {
+                if !step(target, e, &mut end) {
                     return Ok(());
                 }
             }
             next = extra.len();
         }
         let mut on_proxy = |id: ProxyId, entry: Real| {
-            while let Some(&(e, handle, body)) = extra.get(next)
-                && (e, handle.index) < (entry, id.0)
+            while let Some(&(e, target)) = extra.get(next)
+                && e < entry
             {
                 next += 1;
-                if !step(handle, body, e, &mut end) {
+                if !step(target, e, &mut end) {
                     stopped = true;
                     return -1.0;
                 }
             }
-            let Some((handle, body)) = self.bodies.get_by_index(id.0) else {
-                return end;
-            };
-            if self.is_unindexed(handle) {
-                return end;
-            }
-            if !step(handle, body, entry, &mut end) {
+            if !self.each_of_proxy(id, |target| step(target, entry, &mut end)) {
                 stopped = true;
                 return -1.0;
             }
@@ -263,8 +369,8 @@ impl<'a, B: Broadphase + ?Sized> QueryView<'a, B> {
                 .search_swept(aabb, translation, &mut on_proxy)?;
         }
         if !stopped {
-            for &(e, handle, body) in &extra[next..] {
-                if e > end || !step(handle, body, e, &mut end) {
+            for &(e, target) in &extra[next..] {
+                if e > end || !step(target, e, &mut end) {
                     break;
                 }
             }
@@ -273,28 +379,28 @@ impl<'a, B: Broadphase + ?Sized> QueryView<'a, B> {
     }
 
     /// The nearest hit of a cast: [`QueryView::walk`] clipped at the best hit so far, each
-    /// visited body tested by `test(handle, body, end)` (which may ignore hits after `end`).
+    /// visited shape tested by `test(target, end)` (which may ignore hits after `end`).
     ///
-    /// A body entered as late as the best hit can at most tie with it, and a tie goes to the
-    /// smaller shape: one with a larger shape is passed over untested. A cast that starts in
-    /// a body (a hit at 0) thus tests only the bodies of smaller slots among those its box
-    /// starts in, not all of them.
-    fn nearest<H: CastHit, T: FnMut(BodyHandle, &'a RigidBody, Real) -> Option<H>>(
+    /// A shape entered as late as the best hit can at most tie with it, and a tie goes to
+    /// the smaller shape: a larger one is passed over untested. A cast that starts in a
+    /// shape (a hit at 0) thus tests only the smaller shapes among those its box starts in,
+    /// not all of them.
+    fn nearest<H: CastHit, T: FnMut(Target<'a>, Real) -> Option<H>>(
         &self,
         aabb: &Aabb,
         translation: &Vector,
         test: &mut T,
     ) -> Result<Option<H>, QueryError> {
         let mut best: Option<H> = None;
-        self.walk(aabb, translation, false, &mut |handle, body, entry| {
+        self.walk(aabb, translation, false, &mut |target, entry| {
             let end = best.as_ref().map_or(1.0, H::fraction);
             if best
                 .as_ref()
-                .is_some_and(|b| entry >= b.fraction() && ShapeId::first_of(handle) > b.shape())
+                .is_some_and(|b| entry >= b.fraction() && target.id > b.shape())
             {
                 return end;
             }
-            if let Some(hit) = test(handle, body, end)
+            if let Some(hit) = test(target, end)
                 && hit.fraction() <= end
                 && best.as_ref().is_none_or(|b| before(&hit, b))
             {
@@ -307,9 +413,9 @@ impl<'a, B: Broadphase + ?Sized> QueryView<'a, B> {
 
     /// Every hit of a cast, nearest first (ties by shape), to `emit`, which returns the new
     /// end of the cast: a value below the current end clips it, one at or above leaves it, and
-    /// zero, a negative value or NaN stops the query. Hits are held until no body left to
+    /// zero, a negative value or NaN stops the query. Hits are held until no shape left to
     /// visit can hit earlier (its entry is later).
-    fn ordered<H: CastHit, T: FnMut(BodyHandle, &'a RigidBody, Real) -> Option<H>>(
+    fn ordered<H: CastHit, T: FnMut(Target<'a>, Real) -> Option<H>>(
         &self,
         aabb: &Aabb,
         translation: &Vector,
@@ -337,12 +443,12 @@ impl<'a, B: Broadphase + ?Sized> QueryView<'a, B> {
             }
             true
         };
-        self.walk(aabb, translation, true, &mut |handle, body, entry| {
+        self.walk(aabb, translation, true, &mut |target, entry| {
             if !flush(&mut pending, entry, &mut end) {
                 stopped = true;
                 return -1.0;
             }
-            if let Some(hit) = test(handle, body, end)
+            if let Some(hit) = test(target, end)
                 && hit.fraction() <= end
             {
                 let at = pending.partition_point(|p| before(&hit, p));
@@ -356,24 +462,27 @@ impl<'a, B: Broadphase + ?Sized> QueryView<'a, B> {
         Ok(())
     }
 
-    /// Every body whose box (its proxy's fat box, or its own box if unindexed) overlaps
-    /// `aabb`, sorted by handle.
-    fn overlapping(&self, aabb: &Aabb) -> Result<Vec<(BodyHandle, &'a RigidBody)>, QueryError> {
+    /// Every shape whose box (its proxy's fat box, or its own box if unindexed) overlaps
+    /// `aabb`, sorted by [`ShapeId`]. Under [`Naming::BySlot`] every shape of a body whose
+    /// box overlaps.
+    fn overlapping(&self, aabb: &Aabb) -> Result<Vec<Target<'a>>, QueryError> {
         let mut ids = Vec::new();
         self.broadphase.query_aabb(aabb, &mut ids)?;
-        let mut out: Vec<(BodyHandle, &'a RigidBody)> = ids
-            .iter()
-            .filter_map(|id| self.bodies.get_by_index(id.0))
-            .filter(|(handle, _)| !self.is_unindexed(*handle))
-            .collect();
-        for &handle in self.unindexed {
-            if let Some(body) = self.bodies.get(handle)
-                && body.shape().aabb(body.pose()).intersects(aabb)
+        let mut out: Vec<Target<'a>> = Vec::new();
+        for &id in &ids {
+            self.each_of_proxy(id, |target| {
+                out.push(target);
+                true
+            });
+        }
+        for &id in self.unindexed {
+            if let Some(target) = self.target(id)
+                && target.aabb().intersects(aabb)
             {
-                out.push((handle, body));
+                out.push(target);
             }
         }
-        out.sort_unstable_by_key(|(handle, _)| *handle);
+        out.sort_unstable_by_key(|t| t.id);
         Ok(out)
     }
 }

@@ -2,12 +2,12 @@
 //! placed shape (the shapes themselves, by exact distance), and the shape nearest a point.
 
 use super::error::{QueryError, aabb as check_aabb, finite_point, pose as check_pose};
-use super::{QueryFilter, QueryView};
+use super::{QueryFilter, QueryView, Target};
 use impact_broadphase::Broadphase;
 use impact_geometry::tolerances::LINEAR_SLOP;
 use impact_geometry::{Aabb, Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Vector};
 use impact_narrowphase::distance;
-use impact_solver::{BodyHandle, RigidBody, ShapeId};
+use impact_solver::{BodyHandle, ShapeId};
 
 /// The shape nearest a point, and where.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -62,12 +62,11 @@ impl<B: Broadphase + ?Sized> QueryView<'_, B> {
     ) -> Result<Vec<ShapeId>, QueryError> {
         let region = shape.aabb(pose);
         let mut out = Vec::new();
-        for (handle, body) in self.overlapping(&region)? {
-            let id = ShapeId::first_of(handle);
-            if filter.passes(id, body)
-                && distance(body.shape(), body.pose(), shape, pose).distance <= 0.0
+        for target in self.overlapping(&region)? {
+            if filter.passes(target.id, target.body)
+                && distance(target.geometry(), target.pose(), shape, pose).distance <= 0.0
             {
-                out.push(id);
+                out.push(target.id);
             }
         }
         Ok(out)
@@ -176,8 +175,8 @@ impl<B: Broadphase + ?Sized> QueryView<'_, B> {
             }
             let candidates = self.overlapping(&region)?;
             let mut best: Option<PointProjection> = None;
-            for &(handle, body) in &candidates {
-                if let Some(p) = project_on(&probe, &at, handle, body, filter)
+            for &target in &candidates {
+                if let Some(p) = project_on(&probe, &at, target, filter)
                     && p.distance <= max_distance
                     && best.is_none_or(|b| (p.distance, p.shape) < (b.distance, b.shape))
                 {
@@ -189,7 +188,7 @@ impl<B: Broadphase + ?Sized> QueryView<'_, B> {
                 Some(b) if b.distance <= r => return Ok(Some(b)),
                 // Any nearer shape is within `b.distance`: one more look settles it.
                 Some(b) => reach = b.distance,
-                None if r >= max_distance || candidates.len() >= self.bodies.len() => {
+                None if r >= max_distance || candidates.len() >= self.shape_count() => {
                     return Ok(None);
                 }
                 None if reach == 0.0 => reach = LINEAR_SLOP,
@@ -199,23 +198,21 @@ impl<B: Broadphase + ?Sized> QueryView<'_, B> {
     }
 }
 
-/// The projection of the point `probe` placed `at` on the shape of `body`, if it passes
+/// The projection of the point `probe` placed `at` on the shape `target`, if it passes
 /// `filter`.
 fn project_on(
     probe: &Shape,
     at: &Isometry,
-    handle: BodyHandle,
-    body: &RigidBody,
+    target: Target<'_>,
     filter: &QueryFilter<'_>,
 ) -> Option<PointProjection> {
-    let shape = ShapeId::first_of(handle);
-    if !filter.passes(shape, body) {
+    if !filter.passes(target.id, target.body) {
         return None;
     }
-    let d = distance(body.shape(), body.pose(), probe, at);
+    let d = distance(target.geometry(), target.pose(), probe, at);
     Some(PointProjection {
-        shape,
-        body: handle,
+        shape: target.id,
+        body: target.id.body,
         point: d.point_a,
         distance: d.distance,
         normal: d.normal,

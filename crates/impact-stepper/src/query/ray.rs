@@ -2,11 +2,11 @@
 //! that clips or stops the ray.
 
 use super::error::{QueryError, displacement, finite_point};
-use super::{CastHit, QueryFilter, QueryView};
+use super::{CastHit, QueryFilter, QueryView, Target};
 use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Point, Real, Vector};
 use impact_narrowphase::ray::{Ray, RayIntersection, cast_ray};
-use impact_solver::{BodyHandle, RigidBody, ShapeId};
+use impact_solver::{BodyHandle, ShapeId};
 
 /// What a ray that starts inside a shape hits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -60,18 +60,16 @@ fn check_ray(ray: &Ray) -> Result<(), QueryError> {
     displacement("ray.translation", &ray.translation)
 }
 
-/// The hit of `ray` on the body `handle` if it passes `filter`, up to fraction `end`.
-fn test_body(
+/// The hit of `ray` on the shape `target` if it passes `filter`, up to fraction `end`.
+fn test_shape(
     ray: &Ray,
     length: Real,
     interior: Interior,
     filter: &QueryFilter<'_>,
-    handle: BodyHandle,
-    body: &RigidBody,
+    target: Target<'_>,
     end: Real,
 ) -> Option<RayHit> {
-    let shape = ShapeId::first_of(handle);
-    if !filter.passes(shape, body) {
+    if !filter.passes(target.id, target.body) {
         return None;
     }
     let solid = interior == Interior::Solid;
@@ -79,10 +77,10 @@ fn test_body(
         fraction,
         point,
         normal,
-    } = cast_ray(body.shape(), body.pose(), ray, end, solid)?;
+    } = cast_ray(target.geometry(), target.pose(), ray, end, solid)?;
     Some(RayHit {
-        shape,
-        body: handle,
+        shape: target.id,
+        body: target.id.body,
         fraction,
         distance: fraction * length,
         point,
@@ -115,7 +113,7 @@ impl<B: Broadphase + ?Sized> QueryView<'_, B> {
         self.nearest(
             &point_box(&ray.origin),
             &ray.translation,
-            &mut |handle, body, end| test_body(ray, length, interior, filter, handle, body, end),
+            &mut |target, end| test_shape(ray, length, interior, filter, target, end),
         )
     }
 
@@ -181,7 +179,7 @@ impl<B: Broadphase + ?Sized> QueryView<'_, B> {
         self.ordered(
             &point_box(&ray.origin),
             &ray.translation,
-            &mut |handle, body, end| test_body(ray, length, interior, filter, handle, body, end),
+            &mut |target, end| test_shape(ray, length, interior, filter, target, end),
             callback,
         )
     }

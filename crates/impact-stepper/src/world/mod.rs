@@ -170,10 +170,10 @@ pub struct World<B: Broadphase = RTreeBroadphase, S: Stepper = FirstTimeOfImpact
     /// events.
     tracking: Tracking,
     scratch: Scratch,
-    /// The bodies whose shapes may have left their proxies' fat boxes (moved by the last
-    /// step or by hand), which scene queries test from their own boxes: found at the first
-    /// query after a change, emptied by every call that can move a body.
-    unindexed: OnceLock<Vec<BodyHandle>>,
+    /// The shapes that may have left their proxies' fat boxes (moved by the last step or
+    /// by hand), which scene queries test from their own boxes: found at the first query
+    /// after a change, emptied by every call that can move a body.
+    unindexed: OnceLock<Vec<ShapeId>>,
 }
 
 impl<B: Broadphase + Default, S: Stepper + Default> World<B, S> {
@@ -298,7 +298,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.settings.domain.check_fits(&body.aabb(), "body.aabb")?;
         let handle = self.bodies.insert_body(body);
         self.rules_stale = true;
-        let proxies = self.shape_proxies.attach(&mut self.bodies, handle, boxes.len());
+        let proxies = self
+            .shape_proxies
+            .attach(&mut self.bodies, handle, boxes.len());
         for (k, (&proxy, aabb)) in proxies.iter().zip(boxes).enumerate() {
             if let Err(e) = self.broadphase.insert(proxy, aabb) {
                 // Unreachable with a finite box: the proxy of a free or reserved slot is
@@ -411,7 +413,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     }
 
     /// Notes that bodies may have moved away from their proxies' boxes: scene queries list
-    /// them again ([`query::unindexed_bodies`](crate::query::unindexed_bodies)) at the next
+    /// the shapes outside them again
+    /// ([`QueryView::unindexed_shapes`](crate::QueryView::unindexed_shapes)) at the next
     /// query.
     fn bodies_moved(&mut self) {
         self.unindexed.take();

@@ -2,18 +2,20 @@
 //! view of the world's broadphase and bodies (see [`crate::query`] for the algorithms and
 //! the conventions).
 //!
-//! The world names each proxy by its body's slot and inserts it with the box of the body's
-//! shape at its pose, so a body is seen by queries from its creation. After a step, a
-//! proxy's fat box is the one the step gave the broadphase (the body's sweep over the step),
-//! which the body may have left (a bounce, a push from the solver), and a body moved by hand
-//! may be anywhere: the first query after such a change lists the bodies outside their
-//! boxes ([`unindexed_bodies`], one box per body), and queries test those from their own
-//! boxes until the next change.
+//! Every shape of a body is its own proxy, named by the world's [`ShapeProxies`] table and
+//! inserted with the box of the shape at its body's pose, so a body is seen by queries from
+//! its creation. After a step, a proxy's fat box is the one the step gave the broadphase
+//! (the shape's sweep over the step), which the body may have left (a bounce, a push from
+//! the solver), and a body moved by hand may be anywhere: the first query after such a
+//! change lists the shapes outside their boxes ([`QueryView::unindexed_shapes`], one box per
+//! shape), and queries test those from their own boxes until the next change.
+//!
+//! [`ShapeProxies`]: crate::ShapeProxies
 
 use super::World;
 use crate::query::{
     Interior, PointProjection, QueryError, QueryFilter, QueryView, RayHit, ShapeCastHit,
-    ShapeCastOptions, unindexed_bodies,
+    ShapeCastOptions,
 };
 use crate::stepper::Stepper;
 use impact_broadphase::Broadphase;
@@ -22,9 +24,9 @@ use impact_narrowphase::ray::Ray;
 use impact_solver::ShapeId;
 
 impl<B: Broadphase, S: Stepper> World<B, S> {
-    /// The world's broadphase and bodies as a [`QueryView`], the bodies that may have left
-    /// their proxies' boxes listed (found at the first query after a step or a move by
-    /// hand).
+    /// The world's broadphase, bodies and shape proxies as a [`QueryView`]
+    /// ([`QueryView::with_proxies`]), the shapes that may have left their proxies' boxes
+    /// listed (found at the first query after a step or a move by hand).
     ///
     /// # Errors
     /// [`QueryError::PeriodicDomain`] naming `settings.domain` if the domain is periodic.
@@ -34,10 +36,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 field: "settings.domain".to_owned(),
             });
         }
-        let unindexed = self
-            .unindexed
-            .get_or_init(|| unindexed_bodies(&self.broadphase, &self.bodies));
-        Ok(QueryView::new(&self.broadphase, &self.bodies).with_unindexed(unindexed))
+        let view = QueryView::with_proxies(&self.broadphase, &self.bodies, &self.shape_proxies);
+        let unindexed = self.unindexed.get_or_init(|| view.unindexed_shapes());
+        Ok(view.with_unindexed(unindexed))
     }
 
     /// The nearest shape `ray` hits: [`QueryView::cast_ray`].
@@ -101,7 +102,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             .cast_ray_with(ray, interior, filter, callback)
     }
 
-    /// The first body `shape` meets, moved from `pose` by `translation`:
+    /// The first shape `shape` meets, moved from `pose` by `translation`:
     /// [`QueryView::cast_shape`].
     ///
     /// # Errors
@@ -118,7 +119,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             .cast_shape(shape, pose, translation, options, filter)
     }
 
-    /// The first body `shape` meets along `sweep`, turning as it says:
+    /// The first shape `shape` meets along `sweep`, turning as it says:
     /// [`QueryView::cast_sweep`].
     ///
     /// # Errors
