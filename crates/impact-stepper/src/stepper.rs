@@ -83,13 +83,16 @@ pub struct StepContext<'a, B: Broadphase> {
     /// [`CollisionRules::allows`] before it asks their time of impact, and
     /// [`CollisionRules::pre_solve`] before it acts on an impact.
     pub rules: CollisionRules<'a>,
-    /// The world's candidate pairs with a sensor that the filters let meet (smaller slot
-    /// first, with the translation of the second body's image, as `contacts`), in pair order:
-    /// set aside from the contacts, the broadphase's view at the start of the step, for a
-    /// stepper of one's own. The world's sensor events do not come from them but from its
-    /// own search after the step, along the courses of [`StepContext::courses`]; the
-    /// steppers leave sensors out of their searches.
-    pub sensor_pairs: &'a [(BodyHandle, BodyHandle, Vector)],
+    /// The world's candidate pairs of shapes with a sensor shape that the filters let meet
+    /// (the shape of the smaller proxy first, with the translation of the second body's
+    /// image, as `contacts`), in proxy pair order: set aside from the contacts, the
+    /// broadphase's view at the start of the step, for a stepper of one's own. They are
+    /// pairs of shapes, not bodies, because a sensor is a shape (a body may carry one beside
+    /// solid shapes) and the broadphase pairs shapes; the body of each is its
+    /// [`ShapeId::body`]. The world's sensor events do not come from them but from its own
+    /// search after the step, along the courses of [`StepContext::courses`]; the steppers
+    /// leave sensors out of their searches.
+    pub sensor_pairs: &'a [(ShapeId, ShapeId, Vector)],
     /// Where a stepper whose bodies move inside the step otherwise than on one
     /// constant-velocity sweep from their start pose to their end pose records their
     /// courses, while [`CourseLog::is_recording`] (the world has a sensor): the world finds

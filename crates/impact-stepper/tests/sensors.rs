@@ -95,7 +95,10 @@ fn untouched<S: Stepper + Default + Clone>(scene: &Scene, half_width: Real) {
             scene.name
         );
         for &(a, b, _) in &world.stepper().sensor_pairs {
-            assert!(sensors.contains(&a) || sensors.contains(&b), "{a:?} {b:?}");
+            assert!(
+                sensors.contains(&a.body) || sensors.contains(&b.body),
+                "{a:?} {b:?}"
+            );
         }
         sensor_pairs += world.stepper().sensor_pairs.len();
         let events = world.sensor_events();
@@ -126,9 +129,14 @@ fn untouched<S: Stepper + Default + Clone>(scene: &Scene, half_width: Real) {
             begins += usize::from(begin);
         }
     }
+    let overlaps: Vec<_> = world
+        .sensor_overlaps()
+        .iter()
+        .map(|(s, v)| (s.body, v.body))
+        .collect();
     assert_eq!(
         open.into_iter().collect::<Vec<_>>(),
-        world.sensor_overlaps(),
+        overlaps,
         "{}",
         scene.name
     );

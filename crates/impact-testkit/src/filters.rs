@@ -14,7 +14,7 @@ use crate::SplitMix64;
 use crate::scenes::Scene;
 use impact_broadphase::Broadphase;
 use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Vector};
-use impact_solver::{BodyHandle, CollisionFilter, ContactPair, RigidBody, RigidBodyDef};
+use impact_solver::{BodyHandle, CollisionFilter, ContactPair, RigidBody, RigidBodyDef, ShapeId};
 use impact_stepper::{
     PreSolveContact, PreSolveHook, StepContext, StepPreview, Stepper, WorldError, WorldSettings,
 };
@@ -47,8 +47,8 @@ pub struct Recording<S> {
     pub inner: S,
     /// The last step's contacts, as the world gave them.
     pub contacts: Vec<ContactPair>,
-    /// The last step's candidate pairs with a sensor.
-    pub sensor_pairs: Vec<(BodyHandle, BodyHandle, Vector)>,
+    /// The last step's candidate pairs of shapes with a sensor shape.
+    pub sensor_pairs: Vec<(ShapeId, ShapeId, Vector)>,
 }
 
 impl<S: Stepper> Stepper for Recording<S> {

@@ -1,19 +1,24 @@
-//! Sensor events: when a body begins and ends overlapping a sensor ([`SensorEvents`],
-//! [`World::sensor_events`](crate::World::sensor_events)).
+//! Sensor events: when a shape begins and ends overlapping a sensor shape
+//! ([`SensorEvents`], [`World::sensor_events`](crate::World::sensor_events)).
 //!
-//! The world finds them after each step, from where the bodies went: a search over every
-//! body's box over the step gives the pairs of a sensor and a body that can have met, and
-//! each pair is followed along the two bodies' courses (`crossing`) under a stepper that
-//! follows courses ([`Stepper::follows_courses`](crate::Stepper::follows_courses): both CCD
-//! steppers), or judged at the step's end otherwise ([`Discrete`](crate::Discrete)). The
-//! search is its own (a sort and sweep over the boxes, the wrapped grid in a periodic
-//! domain), run only while the world has a sensor: the steppers' searches never see a
-//! sensor, so every other body steps bit for bit as without one.
+//! A sensor is a shape: a body may have sensor shapes beside solid ones (a door's body and
+//! the zone in front of it), each seen and reported on its own, named by its [`ShapeId`].
+//! The world finds the events after each step, from where the bodies went: a search over
+//! every shape's box over its body's courses gives the pairs of a sensor shape and another
+//! shape that can have met, and each pair is followed along the two bodies' courses
+//! (`crossing`) under a stepper that follows courses
+//! ([`Stepper::follows_courses`](crate::Stepper::follows_courses): both CCD steppers), or
+//! judged at the step's end otherwise ([`Discrete`](crate::Discrete)). The search is its own
+//! (a sort and sweep over the boxes, the wrapped grid in a periodic domain), by proxy index
+//! (every shape is its own proxy, named by the world's [`ShapeProxies`]), run only while the
+//! world has a sensor: the steppers' searches never see a sensor, so every other body steps
+//! bit for bit as without one.
 //!
-//! What a sensor sees: the bodies whose filters and its own let them meet
-//! ([`PairKind::Sense`](crate::PairKind::Sense)), static, kinematic or dynamic, but not other
-//! sensors (an event names one sensor and one body that is not), and not two bodies of which
-//! neither moves (a static sensor does not see static bodies). The pair filter hook decides
+//! What a sensor sees: the shapes whose filters and its own let them meet
+//! ([`PairKind::Sense`](crate::PairKind::Sense)), of static, kinematic or dynamic bodies, but
+//! not other sensors (an event names one sensor and one shape that is not), not the shapes
+//! of its own body (they move as one), and not the shapes of two bodies of which neither
+//! moves (a static sensor does not see static bodies). The pair filter hook decides
 //! collisions, not sensing, and is not asked.
 
 mod crossing;
@@ -21,18 +26,20 @@ mod search;
 
 use crate::motion::rebuilt_sweep;
 use crate::rules::CollisionRules;
+use crate::shape_proxies::ShapeProxies;
 use crossing::{Side, crossings};
-use impact_geometry::{Aabb, Isometry, Real, Sweep, Vector};
-use impact_solver::{BodyHandle, BodySet, BodyType, ShapeId};
+use impact_geometry::{Aabb, Isometry, Real, Shape, Sweep, Vector};
+use impact_solver::{BodyHandle, BodySet, BodyType, RigidBody, ShapeId};
 use search::PairSearch;
 
-/// A body began or ended overlapping a sensor.
+/// A shape began or ended overlapping a sensor shape.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SensorEvent {
-    /// The sensor's shape.
+    /// The sensor shape.
     pub sensor: ShapeId,
-    /// The other shape (its handle is stale if its body was removed).
+    /// The other shape (its handle is stale if its body was removed, its index if the
+    /// shape was removed from its body).
     pub visitor: ShapeId,
     /// When (seconds, absolute): the world's time at the start of the step plus
     /// `fraction * dt`.
@@ -41,13 +48,13 @@ pub struct SensorEvent {
     /// reached zero (a begin) or became positive again (an end) along their courses under a
     /// stepper that follows courses; 1 under [`Discrete`](crate::Discrete), which judges
     /// overlaps at the step's end; 0 for an end because the filters no longer let the two
-    /// meet or because a body was removed between steps.
+    /// meet or because a body or shape was removed between steps.
     pub fraction: Real,
 }
 
 /// The sensor events of one step ([`World::sensor_events`](crate::World::sensor_events)):
-/// the overlaps that began and those that ended, each in time order (then by sensor and
-/// body). A body that enters and leaves a sensor inside one step has both.
+/// the overlaps that began and those that ended, each in time order (then by sensor shape
+/// and other shape). A shape that enters and leaves a sensor inside one step has both.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SensorEvents {
     pub(crate) begin: Vec<SensorEvent>,
@@ -78,9 +85,9 @@ impl SensorEvents {
         self.end.clear();
     }
 
-    /// Puts both lists in time order, then sensor and body order.
+    /// Puts both lists in time order, then sensor and other shape order.
     pub(crate) fn sort(&mut self) {
-        let key = |e: &SensorEvent| (e.sensor.body, e.visitor.body);
+        let key = |e: &SensorEvent| (e.sensor, e.visitor);
         for list in [&mut self.begin, &mut self.end] {
             list.sort_by(|x, y| x.time.total_cmp(&y.time).then(key(x).cmp(&key(y))));
         }
@@ -90,7 +97,8 @@ impl SensorEvents {
 /// What the world knows of a step it looks for sensor events in.
 pub(crate) struct SenseStep<'a> {
     pub(crate) bodies: &'a BodySet,
-    pub(crate) proxies: &'a [Option<BodyHandle>],
+    /// The shape of each proxy.
+    pub(crate) shapes: &'a ShapeProxies,
     /// Every body's pose at the start of the step, in slot order.
     pub(crate) start: &'a [(BodyHandle, Isometry, Vector, Real)],
     pub(crate) rules: &'a CollisionRules<'a>,
@@ -113,31 +121,32 @@ pub(crate) struct Sensing {
     order: Vec<u64>,
     chords: Vec<Option<(Real, Sweep)>>,
     start: Vec<Option<Isometry>>,
-    /// Per slot: the body's box over the step, if it can be in a pair.
+    /// Per proxy: the shape's box over the step, if it can be in a pair.
     boxes: Vec<Option<Aabb>>,
     search: PairSearch,
-    /// The step's pairs: (sensor, body, translation of the body's image).
-    pairs: Vec<(BodyHandle, BodyHandle, Vector)>,
+    /// The step's pairs: (sensor, other shape, translation of the other's image).
+    pairs: Vec<(ShapeId, ShapeId, Vector)>,
 }
 
 impl Sensing {
     /// The sensor events of `step` into `events`, and the pairs overlapping at its end into
     /// `next` (sorted), from those overlapping as the last step ended, `previous` (sorted by
-    /// sensor, then body).
+    /// sensor shape, then other shape).
     pub(crate) fn step(
         &mut self,
         step: SenseStep<'_>,
-        previous: &[(BodyHandle, BodyHandle)],
-        next: &mut Vec<(BodyHandle, BodyHandle)>,
+        previous: &[(ShapeId, ShapeId)],
+        next: &mut Vec<(ShapeId, ShapeId)>,
         events: &mut SensorEvents,
     ) {
         next.clear();
         let follows = step.courses.is_some();
-        self.lay_courses((step.proxies.len(), step.start), step.courses);
-        self.lay_boxes(&step);
+        let slots = step.bodies.slot_count().max(step.shapes.len());
+        self.lay_courses((slots, step.start), step.courses);
+        self.lay_boxes(&step, slots);
         self.search.pairs(
             &self.boxes,
-            (step.bodies, step.proxies, step.rules),
+            (step.bodies, step.shapes, step.rules),
             step.period,
             &mut self.pairs,
         );
@@ -148,10 +157,10 @@ impl Sensing {
         // A pair that no longer meets at all (the filters changed) ended at the start; one
         // judged at the step's end, there.
         let apart_at = if follows { 0.0 } else { step.dt };
-        let at = |list: &mut Vec<SensorEvent>, (s, v): (BodyHandle, BodyHandle), t: Real| {
+        let at = |list: &mut Vec<SensorEvent>, (s, v): (ShapeId, ShapeId), t: Real| {
             list.push(SensorEvent {
-                sensor: ShapeId::first_of(s),
-                visitor: ShapeId::first_of(v),
+                sensor: s,
+                visitor: v,
                 time: step.time + t,
                 fraction: (t / step.dt).clamp(0.0, 1.0),
             });
@@ -169,11 +178,15 @@ impl Sensing {
             if was {
                 old.next();
             }
-            let (Some(s), Some(v)) = (step.bodies.get(sensor), step.bodies.get(visitor)) else {
+            let (Some((s, s_shape)), Some((v, v_shape))) = (
+                shape_of(step.bodies, sensor),
+                shape_of(step.bodies, visitor),
+            ) else {
                 continue;
             };
+            let (s_slot, v_slot) = (sensor.body.index, visitor.body.index);
             let is = if follows {
-                if self.legs(sensor.index).is_empty() || self.legs(visitor.index).is_empty() {
+                if self.legs(s_slot).is_empty() || self.legs(v_slot).is_empty() {
                     continue;
                 }
                 let side = |slot: u32, shape, shift| Side {
@@ -182,8 +195,8 @@ impl Sensing {
                     shift,
                 };
                 crossings(
-                    side(sensor.index, s.shape(), Vector::zeros()),
-                    side(visitor.index, v.shape(), shift),
+                    side(s_slot, s_shape, Vector::zeros()),
+                    side(v_slot, v_shape, shift),
                     was,
                     step.dt,
                     |begin, t| {
@@ -197,9 +210,8 @@ impl Sensing {
                 )
             } else {
                 let pose = crate::domain::translated(v.pose(), &shift);
-                let is = impact_narrowphase::distance(s.shape(), s.pose(), v.shape(), &pose)
-                    .distance
-                    <= 0.0;
+                let is =
+                    impact_narrowphase::distance(s_shape, s.pose(), v_shape, &pose).distance <= 0.0;
                 match (was, is) {
                     (false, true) => at(&mut events.begin, pair, step.dt),
                     (true, false) => at(&mut events.end, pair, step.dt),
@@ -266,24 +278,30 @@ impl Sensing {
         }
     }
 
-    /// Every body's box that can be in a pair: the sensors', and the other bodies' but for
-    /// static ones while every sensor is static (neither would move).
-    fn lay_boxes(&mut self, step: &SenseStep<'_>) {
+    /// Every shape's box that can be in a pair, by proxy (a world of `slots` slots): the
+    /// sensor shapes', and the other shapes' but for those of static bodies while every
+    /// sensor shape is on a static body (neither would move).
+    fn lay_boxes(&mut self, step: &SenseStep<'_>, slots: usize) {
         self.boxes.clear();
-        self.boxes.resize(step.proxies.len(), None);
+        self.boxes.resize(slots, None);
         let moving_sensor = step
             .bodies
             .iter()
-            .any(|(_, b)| b.is_sensor() && b.body_type() != BodyType::Static);
+            .any(|(_, b)| b.body_type() != BodyType::Static && b.has_sensor());
         for (handle, body) in step.bodies.iter() {
-            if !moving_sensor && !body.is_sensor() && body.body_type() == BodyType::Static {
-                continue;
-            }
-            let aabb = self
-                .boxed(step, handle.index)
-                .filter(crate::motion::is_finite);
-            if let Some(slot) = self.boxes.get_mut(handle.index as usize) {
-                *slot = aabb;
+            let still = body.body_type() == BodyType::Static;
+            let shapes = body.shapes();
+            let proxies = step.shapes.proxies_of(handle.index, shapes.len());
+            for (shape, proxy) in shapes.iter().zip(proxies) {
+                if !moving_sensor && still && !shape.is_sensor() {
+                    continue;
+                }
+                let aabb = self
+                    .boxed(step, (handle.index, body), shape.shape())
+                    .filter(crate::motion::is_finite);
+                if let Some(slot) = self.boxes.get_mut(proxy.index()) {
+                    *slot = aabb;
+                }
             }
         }
     }
@@ -298,13 +316,15 @@ impl Sensing {
         }
     }
 
-    /// The box of the body of `slot` over the step (its courses' boxes, or around its
-    /// chord), or at its end pose when overlaps are judged there; `None` for a body without
-    /// one.
-    fn boxed(&self, step: &SenseStep<'_>, slot: u32) -> Option<Aabb> {
-        let handle = step.proxies.get(slot as usize).copied().flatten()?;
-        let body = step.bodies.get(handle)?;
-        let shape = body.shape();
+    /// The box of `shape` of the body in `slot` over the step (its courses' boxes, or around
+    /// its chord), or at its end pose when overlaps are judged there; `None` for a body
+    /// without one.
+    fn boxed(
+        &self,
+        step: &SenseStep<'_>,
+        (slot, body): (u32, &RigidBody),
+        shape: &Shape,
+    ) -> Option<Aabb> {
         if step.courses.is_none() {
             return Some(shape.aabb(body.pose()));
         }
@@ -336,7 +356,7 @@ impl Sensing {
     fn lay_chords(&mut self, step: &SenseStep<'_>) {
         for i in 0..self.pairs.len() {
             let (sensor, visitor, _) = self.pairs[i];
-            for handle in [sensor, visitor] {
+            for handle in [sensor.body, visitor.body] {
                 let slot = handle.index as usize;
                 let (lo, hi) = self.ranges[slot];
                 if hi > lo || self.chords[slot].is_some() {
@@ -349,4 +369,11 @@ impl Sensing {
             }
         }
     }
+}
+
+/// The body of shape `id` and the shape's geometry, if both exist.
+fn shape_of(bodies: &BodySet, id: ShapeId) -> Option<(&RigidBody, &Shape)> {
+    let body = bodies.get(id.body)?;
+    let shape = body.shapes().get(id.index as usize)?;
+    Some((body, shape.shape()))
 }

@@ -1,16 +1,18 @@
-//! The pairs of a sensor and a body whose boxes over the step meet, kept apart from the
-//! steppers' own searches so that those never see a sensor.
+//! The pairs of a sensor shape and another shape whose boxes over the step meet, kept apart
+//! from the steppers' own searches so that those never see a sensor.
 //!
-//! One sort of the boxes along x and one sweep that only ever tests a sensor against a body:
-//! a world has few sensors and many bodies, and a sweep over every pair of boxes would spend
+//! One sort of the boxes along x and one sweep that only ever tests a sensor against a shape
+//! that is not one: a world has few sensors and many bodies, and a sweep over every pair of boxes would spend
 //! its time on the pairs of bodies (in the rain of 1,000 discs with one sensor, a sort and
 //! sweep of every pair took 40% more than this one). In a periodic domain, the wrapped grid
 //! of [`grid`](crate::grid) over the same boxes, which finds the images.
 
 use crate::grid::ReachGrid;
 use crate::rules::{CollisionRules, PairKind};
+use crate::shape_proxies::ShapeProxies;
+use impact_broadphase::ProxyId;
 use impact_geometry::{Aabb, Point, Real, Vector};
-use impact_solver::{BodyHandle, BodySet, BodyType};
+use impact_solver::{BodySet, BodyType, RigidBody, ShapeId};
 
 /// One box as the sweep orders it: its bounds along x, then along y.
 #[derive(Debug, Clone, Copy)]
@@ -38,29 +40,32 @@ pub(super) struct PairSearch {
 }
 
 impl PairSearch {
-    /// Every pair of a sensor and a body that is not one, whose boxes in `boxes` (per slot)
-    /// meet, that the filters let meet (`rules`), and of which one moves, into `pairs`:
-    /// (sensor, body, translation of the image of the body the sensor meets), sorted by
-    /// sensor, then body. `period` is that of a periodic domain.
+    /// Every pair of a sensor shape and a shape of another body that is not a sensor, whose
+    /// boxes in `boxes` (per proxy, the proxies `shapes` names) meet, that the filters let
+    /// meet (`rules`), and of whose bodies one moves, into `pairs`: (sensor, other shape,
+    /// translation of the image of the other the sensor meets), sorted by sensor, then other
+    /// shape. `period` is that of a periodic domain.
     pub(super) fn pairs(
         &mut self,
         boxes: &[Option<Aabb>],
-        (bodies, proxies, rules): (&BodySet, &[Option<BodyHandle>], &CollisionRules<'_>),
+        (bodies, shapes, rules): (&BodySet, &ShapeProxies, &CollisionRules<'_>),
         period: Option<Vector>,
-        pairs: &mut Vec<(BodyHandle, BodyHandle, Vector)>,
+        pairs: &mut Vec<(ShapeId, ShapeId, Vector)>,
     ) {
         pairs.clear();
         let mut found = |x: u32, y: u32, shift: Vector| {
-            let handle = |slot: u32| proxies.get(slot as usize).copied().flatten();
-            let (Some(hx), Some(hy)) = (handle(x), handle(y)) else {
+            let (Some((ix, bx, sx)), Some((iy, by, sy))) =
+                (shape_at(bodies, shapes, x), shape_at(bodies, shapes, y))
+            else {
                 return;
             };
-            let (Some(bx), Some(by)) = (bodies.get(hx), bodies.get(hy)) else {
+            if ix.body == iy.body {
+                // The shapes of one body move as one.
                 return;
-            };
-            let pair = match (bx.is_sensor(), by.is_sensor()) {
-                (true, false) => (hx, hy, shift),
-                (false, true) => (hy, hx, -shift),
+            }
+            let pair = match (sx, sy) {
+                (true, false) => (ix, iy, shift),
+                (false, true) => (iy, ix, -shift),
                 _ => return,
             };
             let still = |t: BodyType| t == BodyType::Static;
@@ -77,14 +82,8 @@ impl PairSearch {
                 self.grid.pairs(boxes, &mut self.found, found);
             }
             None => {
-                let sensor = |slot: u32| {
-                    proxies
-                        .get(slot as usize)
-                        .copied()
-                        .flatten()
-                        .and_then(|h| bodies.get(h))
-                        .is_some_and(|b| b.is_sensor())
-                };
+                let sensor =
+                    |proxy: u32| shape_at(bodies, shapes, proxy).is_some_and(|(_, _, s)| s);
                 self.sweep(boxes, sensor, |x, y| found(x, y, Vector::zeros()));
             }
         }
@@ -92,8 +91,8 @@ impl PairSearch {
         pairs.dedup_by_key(|&mut (s, v, _)| (s, v));
     }
 
-    /// Calls `found(x, y)` once for every pair of a sensor and a body that is not one (as
-    /// `sensor` says of a slot) whose boxes in `boxes` meet (touching counts), in an order
+    /// Calls `found(x, y)` once for every pair of a sensor and a shape that is not one (as
+    /// `sensor` says of a proxy) whose boxes in `boxes` meet (touching counts), in an order
     /// that depends on the boxes alone.
     fn sweep(
         &mut self,
@@ -145,6 +144,18 @@ impl PairSearch {
             mine.push(i as u32);
         }
     }
+}
+
+/// The shape of `proxy`, its body, and whether it is a sensor.
+fn shape_at<'b>(
+    bodies: &'b BodySet,
+    shapes: &ShapeProxies,
+    proxy: u32,
+) -> Option<(ShapeId, &'b RigidBody, bool)> {
+    let id = shapes.shape_of(ProxyId(proxy))?;
+    let body = bodies.get(id.body)?;
+    let sensor = body.shapes().get(id.index as usize)?.is_sensor();
+    Some((id, body, sensor))
 }
 
 /// `x` as an integer of the same order as [`Real::total_cmp`]: the sign bit flipped for a

@@ -23,8 +23,8 @@ use impact_solver::{BodyHandle, ShapeId};
 pub(super) struct Tracking {
     /// The pairs touching as the last step started, sorted.
     pub(super) touching: Vec<(ShapeId, ShapeId)>,
-    /// The (sensor, body) pairs overlapping as the last step ended, sorted.
-    pub(super) overlaps: Vec<(BodyHandle, BodyHandle)>,
+    /// The (sensor shape, other shape) pairs overlapping as the last step ended, sorted.
+    pub(super) overlaps: Vec<(ShapeId, ShapeId)>,
     /// The last step's events.
     pub(super) contact: ContactEvents,
     pub(super) sensor: SensorEvents,
@@ -41,7 +41,7 @@ pub(super) struct Tracking {
 pub(super) struct TrackingScratch {
     pub(super) courses: CourseLog,
     pub(super) impulses: ImpulseLog,
-    overlaps: Vec<(BodyHandle, BodyHandle)>,
+    overlaps: Vec<(ShapeId, ShapeId)>,
     contact: ContactEvents,
     sensor: SensorEvents,
     sensing: Sensing,
@@ -110,7 +110,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 .then(|| scratch.courses.courses());
             let step = SenseStep {
                 bodies: &self.bodies,
-                proxies: &self.proxies,
+                shapes: &self.shape_proxies,
                 start: &self.scratch.before,
                 rules,
                 courses,
@@ -158,11 +158,11 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         });
         let before = sensor.len();
         tracking.overlaps.retain(|&(s, v)| {
-            let ends = s == handle || v == handle;
+            let ends = s.body == handle || v.body == handle;
             if ends {
                 sensor.push(SensorEvent {
-                    sensor: ShapeId::first_of(s),
-                    visitor: ShapeId::first_of(v),
+                    sensor: s,
+                    visitor: v,
                     time,
                     fraction,
                 });

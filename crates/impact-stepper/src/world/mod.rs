@@ -28,6 +28,7 @@ use std::sync::{Arc, OnceLock};
 
 mod events;
 mod queries;
+mod shapes;
 #[cfg(feature = "serde")]
 mod snapshot;
 mod step;
@@ -66,7 +67,7 @@ struct Scratch {
     /// The step's candidate pairs with a sensor (see [`StepContext::sensor_pairs`]).
     ///
     /// [`StepContext::sensor_pairs`]: crate::StepContext::sensor_pairs
-    sensor_pairs: Vec<(BodyHandle, BodyHandle, Vector)>,
+    sensor_pairs: Vec<(ShapeId, ShapeId, Vector)>,
     /// The contact solver's arrays, lent to the stepper in every step's
     /// [`StepContext`](crate::StepContext).
     solver: SolverScratch,
@@ -129,7 +130,8 @@ impl core::fmt::Debug for Hooks {
 /// the last step that used it until the next one does.
 ///
 /// # Determinism
-/// Bodies live in a [`BodySet`] (slot order), proxies are named by body slot, pairs come
+/// Bodies live in a [`BodySet`] (slot order), proxies are named by body slot and the indices
+/// it reserves for further shapes ([`ShapeProxies`]), pairs come
 /// sorted from the broadphase, and the warm-starting cache is a sorted vector: the same calls
 /// give bit-identical worlds, whatever the broadphase.
 #[derive(Debug, Clone)]
@@ -279,8 +281,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         Ok(())
     }
 
-    /// Validates `def`, adds the body and its broadphase proxy (the box of its shape at its
-    /// pose), and returns its handle. In a periodic domain the body's origin is first moved
+    /// Validates `def`, adds the body and its broadphase proxies (one per shape, each the box
+    /// of its shape at the body's pose), and returns its handle. In a periodic domain the body's origin is first moved
     /// into the domain by whole periods.
     ///
     /// # Errors
@@ -322,8 +324,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         Ok(handle)
     }
 
-    /// Removes the body, its proxy and its cached contact impulses, and returns it. The
-    /// pairs it touched and the sensors it overlapped (or, a sensor, the bodies in it) end:
+    /// Removes the body, its proxies and its cached contact impulses, and returns it. The
+    /// pairs its shapes touched and the sensors they overlapped (or, a sensor shape, the
+    /// shapes in it) end:
     /// their end events, at the world's time, come with the next step's events
     /// ([`World::contact_events`], [`World::sensor_events`]).
     ///
@@ -448,7 +451,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         Ok(())
     }
 
-    /// Sets the collision filter of the body's shape (see [`CollisionFilter`]). Pairs are
+    /// Sets the collision filter of every shape of the body (see [`CollisionFilter`];
+    /// [`World::set_shape_filter`] sets one shape's). Pairs are
     /// filtered afresh at every step: from the next step a pair the filter now keeps apart
     /// has no contact, impact or event, and its warm-starting impulses are dropped with the
     /// step's contacts (they never push again, and a pair allowed again starts cold).
@@ -619,10 +623,11 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         &self.tracking.touching
     }
 
-    /// The bodies overlapping a sensor as the last step ended, as `(sensor, body)` pairs
-    /// sorted by sensor, then body: those with a begin event and no end event since.
+    /// The shapes overlapping a sensor shape as the last step ended, as `(sensor, other)`
+    /// pairs sorted by sensor, then other shape: those with a begin event and no end event
+    /// since. A sensor never overlaps the shapes of its own body.
     #[inline]
-    pub fn sensor_overlaps(&self) -> &[(BodyHandle, BodyHandle)] {
+    pub fn sensor_overlaps(&self) -> &[(ShapeId, ShapeId)] {
         &self.tracking.overlaps
     }
 }

@@ -24,7 +24,7 @@ use crate::shape_proxies::ShapeProxies;
 use crate::stepper::Stepper;
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Real, Vector};
-use impact_solver::{BodyHandle, BodySet, ContactCache, ShapeId};
+use impact_solver::{BodySet, ContactCache, ShapeId};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// What a snapshot holds, borrowed for writing.
@@ -37,7 +37,7 @@ struct SnapshotRef<'a, S> {
     shape_proxies: &'a ShapeProxies,
     sides: &'a [(ShapeId, ShapeId, Vector)],
     touching: &'a [(ShapeId, ShapeId)],
-    sensor_overlaps: &'a [(BodyHandle, BodyHandle)],
+    sensor_overlaps: &'a [(ShapeId, ShapeId)],
     pending_contact_ends: &'a [ContactEndEvent],
     pending_sensor_ends: &'a [SensorEvent],
     time: Real,
@@ -64,7 +64,7 @@ struct Snapshot<S> {
     #[serde(default)]
     touching: Vec<(ShapeId, ShapeId)>,
     #[serde(default)]
-    sensor_overlaps: Vec<(BodyHandle, BodyHandle)>,
+    sensor_overlaps: Vec<(ShapeId, ShapeId)>,
     #[serde(default)]
     pending_contact_ends: Vec<ContactEndEvent>,
     #[serde(default)]
@@ -142,20 +142,13 @@ impl<B: Broadphase + Default, S: Stepper> World<B, S> {
             });
         }
         for &(a, b) in &s.sensor_overlaps {
-            for handle in [a, b] {
-                if !s.bodies.contains(handle) {
-                    return Err(WorldError::UnknownBody {
-                        field: "sensor_overlaps".to_owned(),
-                        handle,
-                    });
-                }
-            }
+            check_shapes(&s.bodies, "sensor_overlaps", [a, b])?;
         }
         if !s.sensor_overlaps.is_sorted() {
             return Err(WorldError::OutOfRange {
                 field: "sensor_overlaps".to_owned(),
                 value: s.sensor_overlaps.len() as Real,
-                expected: "pairs sorted by handle",
+                expected: "pairs sorted by shape",
             });
         }
         let shape_proxies = if s.shape_proxies.is_empty() {

@@ -591,13 +591,13 @@ fn admit<R>(
     rules: &CollisionRules<'_>,
     bodies: &BodySet,
     (ia, ib, sa, sb, offset): (u32, u32, ShapeId, ShapeId, Vector),
-    sensor_pairs: &mut Vec<(BodyHandle, BodyHandle, Vector)>,
+    sensor_pairs: &mut Vec<(ShapeId, ShapeId, Vector)>,
     report: &mut StepReport<R>,
 ) -> bool {
     match rules.kind(ia, ib) {
         PairKind::Collide if rules.allows_shapes(bodies, sa, sb) => true,
         PairKind::Sense => {
-            sensor_pairs.push((sa.body, sb.body, offset));
+            sensor_pairs.push((sa, sb, offset));
             report.sensor_pairs += 1;
             false
         }
