@@ -38,8 +38,9 @@ impl Colour {
 /// What is drawn.
 #[derive(Debug, Clone)]
 pub(crate) enum Mark {
-    /// A shape's outline at a pose. A capsule is drawn filled, half transparent: its axis
-    /// drawn with a round pen as wide as the capsule.
+    /// A shape's outline at a pose (a body of several shapes is one outline per shape, at
+    /// the body's pose). A capsule is drawn filled, half transparent: its axis drawn with a
+    /// round pen as wide as the capsule.
     Outline(Shape, Isometry),
     /// A polyline through points (world).
     Path(Vec<Point>),

@@ -13,6 +13,10 @@ pub struct RayHitOut {
     /// The body hit: its slot in the world, which is its place in the scene's `bodies` while
     /// no body has been removed.
     pub body: u32,
+    /// The shape hit: its place in the body's list of shapes (`shapes[k]` in the scene
+    /// file); left out of the JSON when 0, the only shape of a body of one.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub shape: u32,
     /// How far along the ray (world units).
     pub distance: Real,
     /// The same as a fraction of the ray's length.
@@ -27,6 +31,7 @@ impl From<&RayHit> for RayHitOut {
     fn from(hit: &RayHit) -> Self {
         Self {
             body: hit.body.index,
+            shape: hit.shape.index,
             distance: hit.distance,
             fraction: hit.fraction,
             // Adding zero turns a `-0` into `0`, which reads better and means the same.
@@ -34,6 +39,11 @@ impl From<&RayHit> for RayHitOut {
             normal: [hit.normal.x + 0.0, hit.normal.y + 0.0],
         }
     }
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_zero(k: &u32) -> bool {
+    *k == 0
 }
 
 /// What `impact ray` prints: the hits (the nearest only, unless every one was asked for),
@@ -88,9 +98,14 @@ impl fmt::Display for RayAnswer {
             if i > 0 {
                 writeln!(f)?;
             }
+            let shape = if h.shape > 0 {
+                format!(" shape {}", h.shape)
+            } else {
+                String::new()
+            };
             write!(
                 f,
-                "hit body {} at distance {} (fraction {}), point ({}, {}), normal ({}, {})",
+                "hit body {}{shape} at distance {} (fraction {}), point ({}, {}), normal ({}, {})",
                 h.body, h.distance, h.fraction, h.point[0], h.point[1], h.normal[0], h.normal[1]
             )?;
         }

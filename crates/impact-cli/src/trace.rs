@@ -9,7 +9,7 @@
 use crate::run::Observer;
 use impact_geometry::{Point, Real};
 use impact_scene::{AnyWorld, Scene};
-use impact_solver::BodyType;
+use impact_solver::{BodyType, ShapeId};
 use impact_stepper::{EventKind, SensorEvent};
 use serde::{Deserialize, Serialize};
 use std::io::{BufWriter, Write};
@@ -81,6 +81,16 @@ pub struct TraceEvent {
     pub centres: Option<[Option<[Real; 2]>; 2]>,
 }
 
+/// The shape indices of an event's two bodies (`[a's, b's]`, each its place in its body's
+/// list of shapes), or `None` when both are 0: left out of the line then, as for every event
+/// between bodies of one shape, and a trace written without them reads as all zeros.
+pub type TraceShapes = Option<[u32; 2]>;
+
+/// The [`TraceShapes`] of shapes `a` and `b`.
+fn shapes_of(a: ShapeId, b: ShapeId) -> TraceShapes {
+    (a.index > 0 || b.index > 0).then_some([a.index, b.index])
+}
+
 /// Two bodies that began touching (a contact point within the linear slop).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TraceContact {
@@ -88,6 +98,9 @@ pub struct TraceContact {
     pub a: u32,
     /// The second body's id.
     pub b: u32,
+    /// Which of their shapes touch (see [`TraceShapes`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shapes: TraceShapes,
     /// Absolute simulated time (seconds): the start of the step whose contacts touched.
     pub time: Real,
     /// The contact points (world), midway between the surfaces.
@@ -103,6 +116,9 @@ pub struct TraceContactEnd {
     pub a: u32,
     /// The second body's id.
     pub b: u32,
+    /// Which of their shapes stopped touching (see [`TraceShapes`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shapes: TraceShapes,
     /// Absolute simulated time (seconds).
     pub time: Real,
 }
@@ -114,6 +130,9 @@ pub struct TraceForce {
     pub a: u32,
     /// The second body's id.
     pub b: u32,
+    /// Which of their shapes (see [`TraceShapes`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shapes: TraceShapes,
     /// The step's normal impulse over its length (newtons for SI scenes).
     pub force: Real,
     /// The unit normal from `a` toward `b` of the largest impulse.
@@ -123,10 +142,13 @@ pub struct TraceForce {
 /// A body that began or ended overlapping a sensor.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct TraceSensor {
-    /// The sensor's id.
+    /// The sensor's body's id.
     pub sensor: u32,
     /// The other body's id.
     pub body: u32,
+    /// The sensor shape and the other shape (see [`TraceShapes`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shapes: TraceShapes,
     /// Absolute simulated time (seconds).
     pub time: Real,
     /// When in the step, as a fraction of `dt`.
@@ -309,6 +331,7 @@ fn add_events(step: &mut TraceStep, world: &dyn AnyWorld) {
     let sensed = |e: &SensorEvent| TraceSensor {
         sensor: e.sensor.body.index,
         body: e.visitor.body.index,
+        shapes: shapes_of(e.sensor, e.visitor),
         time: e.time,
         fraction: e.fraction,
     };
@@ -316,6 +339,7 @@ fn add_events(step: &mut TraceStep, world: &dyn AnyWorld) {
         TraceContact {
             a: e.a.body.index,
             b: e.b.body.index,
+            shapes: shapes_of(e.a, e.b),
             time: e.time,
             points: e
                 .manifold
@@ -330,12 +354,14 @@ fn add_events(step: &mut TraceStep, world: &dyn AnyWorld) {
         .extend(contacts.end().iter().map(|e| TraceContactEnd {
             a: e.a.body.index,
             b: e.b.body.index,
+            shapes: shapes_of(e.a, e.b),
             time: e.time,
         }));
     step.contact_force
         .extend(contacts.force().iter().map(|e| TraceForce {
             a: e.a.body.index,
             b: e.b.body.index,
+            shapes: shapes_of(e.a, e.b),
             force: e.force,
             normal: [e.normal.x, e.normal.y],
         }));

@@ -1,11 +1,14 @@
 //! [`Trajectories`]: the static geometry, the path of every moving body's centre, and where
-//! each body is at the end (or at the frame asked for), made into a [`Picture`].
+//! each body is at the end (or at the frame asked for), made into a [`Picture`]. Every
+//! shape of a body is drawn: a body of several shapes is one outline per shape, at the
+//! body's pose, and a sensor shape is drawn as sensors are (green if static, faint if it
+//! moves).
 
 use crate::picture::{Bounds, Colour, Item, Mark, Picture};
 use crate::run::Observer;
 use impact_geometry::{Isometry, Point, Shape};
 use impact_scene::{AnyWorld, Scene};
-use impact_solver::{BodySet, BodyType};
+use impact_solver::{BodySet, BodyType, RigidBody};
 use impact_stepper::Domain;
 
 /// The most points recorded per body by default: longer runs are sampled every few steps.
@@ -15,7 +18,8 @@ pub const DEFAULT_MAX_POINTS: u64 = 2_000;
 /// bodies to draw under them.
 #[derive(Debug, Clone)]
 pub struct Trajectories {
-    /// The static bodies: shape, pose, and whether it is a sensor (drawn in green).
+    /// The shapes of the static bodies: shape, its body's pose, and whether it is a sensor
+    /// (drawn in green).
     statics: Vec<(Shape, Isometry, bool)>,
     /// Per moving body, in slot order.
     paths: Vec<Path>,
@@ -34,8 +38,8 @@ struct Path {
     /// piece starts at 0 and is not listed).
     breaks: Vec<usize>,
     ccd: bool,
-    /// Its shape and pose at the last record.
-    end: (Shape, Isometry),
+    /// Its shapes (each with its sensor flag), and its pose at the last record.
+    end: (Vec<(Shape, bool)>, Isometry),
     /// Whether it is still in the world at the last record.
     alive: bool,
 }
@@ -72,7 +76,11 @@ impl Trajectories {
         self.statics = bodies
             .iter()
             .filter(|(_, b)| b.body_type() == BodyType::Static)
-            .map(|(_, b)| (b.shape().clone(), *b.pose(), b.is_sensor()))
+            .flat_map(|(_, b)| {
+                shapes(b)
+                    .into_iter()
+                    .map(|(shape, sensor)| (shape, *b.pose(), sensor))
+            })
             .collect();
         self.paths = bodies
             .iter()
@@ -82,7 +90,7 @@ impl Trajectories {
                 points: vec![b.center_of_mass()],
                 breaks: Vec::new(),
                 ccd: b.ccd(),
-                end: (b.shape().clone(), *b.pose()),
+                end: (shapes(b), *b.pose()),
                 alive: true,
             })
             .collect();
@@ -126,7 +134,7 @@ impl Trajectories {
                     }
                     path.points.push(c);
                 }
-                path.end = (b.shape().clone(), *b.pose());
+                path.end.1 = *b.pose();
             }
         }
         for gone in paths {
@@ -146,8 +154,14 @@ impl Trajectories {
             bounds.grow_shape(shape, pose);
         }
         for path in &self.paths {
-            let aabb = path.end.0.aabb(&path.end.1);
-            bounds.grow_around(path.points[0], 0.5 * (aabb.maxs - aabb.mins).amax());
+            let (shapes, pose) = &path.end;
+            let aabb = shapes
+                .iter()
+                .map(|(s, _)| s.aabb(pose))
+                .reduce(|x, y| x.merged(&y));
+            if let Some(aabb) = aabb {
+                bounds.grow_around(path.points[0], 0.5 * (aabb.maxs - aabb.mins).amax());
+            }
         }
         let rectangle = match self.domain {
             Domain::Periodic { min, max } => {
@@ -209,13 +223,18 @@ impl Trajectories {
                 }
             }
             if path.alive || paths {
-                // A removed body stays as a ghost where it was last recorded.
-                items.push(Item {
-                    mark: Mark::Outline(path.end.0.clone(), path.end.1),
-                    colour,
-                    width: if path.alive { 1.5 } else { 1.0 },
-                    opacity: if path.alive { 1.0 } else { 0.3 },
-                });
+                // A removed body stays as a ghost where it was last recorded; a sensor shape
+                // of a moving body is drawn faint, a zone rather than a solid.
+                let (shapes, pose) = &path.end;
+                for (shape, sensor) in shapes {
+                    let opacity = if path.alive { 1.0 } else { 0.3 };
+                    items.push(Item {
+                        mark: Mark::Outline(shape.clone(), *pose),
+                        colour,
+                        width: if path.alive { 1.5 } else { 1.0 },
+                        opacity: if *sensor { 0.4 * opacity } else { opacity },
+                    });
+                }
             }
         }
         Picture {
@@ -231,6 +250,14 @@ impl Trajectories {
     pub fn to_svg(&self, title: &str, flagged: &[u32]) -> String {
         crate::svg::write(&self.picture(title, flagged, true))
     }
+}
+
+/// Every shape of `body`, with its sensor flag.
+fn shapes(body: &RigidBody) -> Vec<(Shape, bool)> {
+    body.shapes()
+        .iter()
+        .map(|s| (s.shape().clone(), s.is_sensor()))
+        .collect()
 }
 
 /// The title of a picture of `scene`: its name, or `file` (the scene file) if it has none.

@@ -851,3 +851,58 @@ fn points(d: &str) -> Vec<(f64, f64)> {
         })
         .collect()
 }
+
+#[test]
+fn a_scene_of_bodies_of_several_shapes_is_traced_drawn_and_queried_by_shape() {
+    let scene = scene_path("l_shapes.json");
+    let trace = tmp("l_shapes.jsonl");
+    let out = impact(&["run", &scene, "--json", "--trace", &trace]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = read_trace(&trace);
+    // Body `i` of the scene is id `i`, though the ground's further shapes hold slots.
+    let header_bodies = lines[0]["scene"]["bodies"].as_array().unwrap();
+    assert_eq!(header_bodies.len(), 5);
+    assert_eq!(header_bodies[0]["shapes"].as_array().unwrap().len(), 4);
+    let ids: Vec<u64> = lines[1]["bodies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, [1, 2, 3, 4]);
+    // The ground's sensor zone is its shape 3: its events say so.
+    let entered: Vec<Value> = lines[1..]
+        .iter()
+        .flat_map(|l| l["sensor_begin"].as_array().cloned().unwrap_or_default())
+        .collect();
+    assert!(!entered.is_empty());
+    for e in &entered {
+        assert_eq!(e["sensor"], 0, "{e}");
+        assert_eq!(e["shapes"][0], 3, "{e}");
+    }
+    // Drawn: one outline per shape of each body (four of the ground, two, two, three, one).
+    let svg = tmp("l_shapes.svg");
+    let out = impact(&["render", &trace, "--svg", &svg, "--frame", "0"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let outlines = ["<polygon", "<circle", "<line"]
+        .iter()
+        .map(|tag| text.matches(tag).count())
+        .sum::<usize>();
+    assert_eq!(outlines, 4 + 2 + 2 + 3 + 1, "{text}");
+    // A ray down the left wall meets the ground's shape 1; the zone, a sensor, is passed
+    // over by a ray through it, which meets the floor (shape 0).
+    let out = impact(&["ray", &scene, "-8.5", "10", "0", "-20", "--json"]);
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (
+            answer["hits"][0]["body"].clone(),
+            answer["hits"][0]["shape"].clone()
+        ),
+        (0.into(), 1.into()),
+        "{answer}"
+    );
+    let out = impact(&["ray", &scene, "4.5", "1.5", "0", "-5"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("hit body 0 at distance 1.5 "), "{text}");
+}

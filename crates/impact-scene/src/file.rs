@@ -163,6 +163,9 @@ pub(crate) struct BodyFile {
     pub kind: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shape: Option<Obj<ShapeFile>>,
+    /// Instead of `shape` (and the body's per-shape fields): every shape of the body.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shapes: Option<Vec<Obj<ShapeEntryFile>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pose: Option<Obj<PoseFile>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -242,6 +245,76 @@ impl ShapeFile {
             ("half_width", self.half_width.is_some()),
             ("half_height", self.half_height.is_some()),
         ]
+    }
+}
+
+/// One entry of a body's `shapes`: a shape's own fields (`type` and those it selects, as in
+/// [`ShapeFile`]), where it sits in the body frame (`offset`), and what a single-shape body
+/// gives at its own level (`density`, `material`, `filter`, `sensor`,
+/// `contact_force_threshold`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct ShapeEntryFile {
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub center: Option<Xy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub a: Option<Xy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub b: Option<Xy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<Vec<Xy>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub half_width: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub half_height: Option<f64>,
+    /// `[x, y, angle]`: the shape's points are turned by `angle` about the body origin,
+    /// then moved by `(x, y)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<[f64; 3]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub density: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub material: Option<Obj<MaterialFile>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filter: Option<Obj<FilterFile>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sensor: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contact_force_threshold: Option<f64>,
+}
+
+impl ShapeEntryFile {
+    /// The shape's own fields, as a shape object.
+    pub(crate) fn geometry(&self) -> ShapeFile {
+        ShapeFile {
+            kind: self.kind.clone(),
+            radius: self.radius,
+            center: self.center,
+            a: self.a,
+            b: self.b,
+            vertices: self.vertices.clone(),
+            half_width: self.half_width,
+            half_height: self.half_height,
+        }
+    }
+
+    /// An entry of the shape `g`, every other field left out.
+    pub(crate) fn of_geometry(g: ShapeFile) -> Self {
+        Self {
+            kind: g.kind,
+            radius: g.radius,
+            center: g.center,
+            a: g.a,
+            b: g.b,
+            vertices: g.vertices,
+            half_width: g.half_width,
+            half_height: g.half_height,
+            ..Self::default()
+        }
     }
 }
 

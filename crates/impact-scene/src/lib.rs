@@ -74,6 +74,7 @@ mod query;
 mod reactions;
 mod read;
 mod scene;
+mod shapes;
 mod validate;
 mod world;
 mod write;

@@ -4,13 +4,14 @@
 
 use crate::error::{SceneError, finite, non_negative, not_one_of, positive, remap, required};
 use crate::file::{
-    BodyFile, ImpactFile, Obj, PeriodicFile, PoseFile, SceneFile, ShapeFile, SolverFile,
-    StepperFile, ToiOptionsFile, Xy,
+    BodyFile, FilterFile, ImpactFile, Obj, PeriodicFile, PoseFile, SceneFile, ShapeFile,
+    SolverFile, StepperFile, ToiOptionsFile, Xy,
 };
 use crate::scene::{
     BroadphaseChoice, DEFAULT_DT, DEFAULT_STEPS, FORMAT_VERSION, MAX_POLYGON_VERTICES, MAX_STEPS,
     OnFirstHit, Scene, StepperChoice, StepperKind,
 };
+use crate::shapes;
 use crate::validate;
 use impact_geometry::nalgebra::Complex;
 use impact_geometry::{
@@ -308,16 +309,32 @@ fn body(b: &BodyFile, path: &str) -> Result<RigidBodyDef, SceneError> {
         Some("kinematic") => BodyType::Kinematic,
         Some(other) => return Err(not_one_of(&field("type"), other, &BODY_TYPES)),
     };
-    let Obj(shape_file) = b
-        .shape
-        .as_ref()
-        .ok_or_else(|| required(&field("shape"), "every body has a shape"))?;
-    let shape = shape(shape_file, &field("shape"))?;
+    let mut more = shapes::read_shapes(b, path)?;
+    let mut def = if more.is_empty() {
+        let Obj(shape_file) = b.shape.as_ref().ok_or_else(|| {
+            required(
+                &field("shape"),
+                "every body has a shape (or a list of them, shapes)",
+            )
+        })?;
+        RigidBodyDef::new(shape(shape_file, &field("shape"))?)
+    } else {
+        let first = more.remove(0);
+        let mut def = RigidBodyDef::new(first.shape)
+            .density(first.density)
+            .friction(first.friction)
+            .restitution(first.restitution)
+            .filter(first.filter)
+            .sensor(first.sensor);
+        def.contact_force_threshold = first.contact_force_threshold;
+        def.shapes = more;
+        def
+    };
     let pose = match &b.pose {
         Some(Obj(p)) => pose(p, &field("pose"))?,
         None => Isometry::identity(),
     };
-    let mut def = RigidBodyDef::new(shape).body_type(body_type).pose(pose);
+    def = def.body_type(body_type).pose(pose);
     if let Some(v) = b.linvel {
         def.linvel = vector(v);
     }
@@ -376,7 +393,7 @@ fn body(b: &BodyFile, path: &str) -> Result<RigidBodyDef, SceneError> {
         })?;
         let local_center = match mp.center {
             Some(c) => point(c),
-            None => default_center(&def.shape),
+            None => shapes::default_center(&def),
         };
         def.mass_properties = Some(MassProperties {
             mass,
@@ -412,12 +429,7 @@ fn body(b: &BodyFile, path: &str) -> Result<RigidBodyDef, SceneError> {
 /// [`CollisionFilter::DEFAULT`]'s), `sensor` and `contact_force_threshold`.
 fn shape_flags(b: &BodyFile, def: &mut RigidBodyDef) {
     if let Some(Obj(f)) = &b.filter {
-        let d = CollisionFilter::DEFAULT;
-        def.filter = CollisionFilter::new(
-            f.category_bits.unwrap_or(d.category_bits),
-            f.mask_bits.unwrap_or(d.mask_bits),
-        )
-        .group(f.group_index.unwrap_or(d.group_index));
+        def.filter = filter(f);
     }
     if let Some(sensor) = b.sensor {
         def.sensor = sensor;
@@ -425,6 +437,16 @@ fn shape_flags(b: &BodyFile, def: &mut RigidBodyDef) {
     if let Some(t) = b.contact_force_threshold {
         def.contact_force_threshold = Some(t);
     }
+}
+
+/// A collision filter, each field defaulting to [`CollisionFilter::DEFAULT`]'s.
+pub(crate) fn filter(f: &FilterFile) -> CollisionFilter {
+    let d = CollisionFilter::DEFAULT;
+    CollisionFilter::new(
+        f.category_bits.unwrap_or(d.category_bits),
+        f.mask_bits.unwrap_or(d.mask_bits),
+    )
+    .group(f.group_index.unwrap_or(d.group_index))
 }
 
 /// The centre of mass `mass_properties.center` defaults to: the shape's centroid.

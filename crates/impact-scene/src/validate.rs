@@ -7,6 +7,7 @@ use crate::error::{
 };
 use crate::read::shape_name;
 use crate::scene::{MAX_POLYGON_VERTICES, MAX_STEPS, Scene, StepperChoice};
+use crate::shapes::{self, ShapeAt};
 use impact_geometry::{Isometry, MassProperties, Shape};
 use impact_solver::{BodyType, RigidBody, RigidBodyDef};
 use impact_stepper::WorldSettings;
@@ -19,7 +20,9 @@ pub(crate) fn scene(s: &Scene) -> Result<(), SceneError> {
     steps("steps", s.steps)?;
     for (i, def) in s.bodies.iter().enumerate() {
         let path = format!("bodies[{i}]");
-        shape(&def.shape, &format!("{path}.shape"))?;
+        for s in shapes::shapes_of(def, &path) {
+            shape(&s.def.shape, &s.geometry)?;
+        }
         pose(&def.pose, &format!("{path}.pose"), false)?;
         body(def, &path)?;
     }
@@ -201,14 +204,18 @@ pub(crate) fn body(def: &RigidBodyDef, path: &str) -> Result<(), SceneError> {
             ));
         }
     }
-    non_negative(&field("density"), def.density)?;
-    unit_interval(&field("material.restitution"), def.restitution)?;
-    non_negative(&field("material.friction"), def.friction)?;
+    let shapes = shapes::shapes_of(def, path);
+    for s in &shapes {
+        let field = |name: &str| format!("{}.{name}", s.fields);
+        non_negative(&field("density"), s.def.density)?;
+        unit_interval(&field("material.restitution"), s.def.restitution)?;
+        non_negative(&field("material.friction"), s.def.friction)?;
+        if let Some(t) = s.def.contact_force_threshold {
+            non_negative(&field("contact_force_threshold"), t)?;
+        }
+    }
     non_negative(&field("linear_damping"), def.linear_damping)?;
     non_negative(&field("angular_damping"), def.angular_damping)?;
-    if let Some(t) = def.contact_force_threshold {
-        non_negative(&field("contact_force_threshold"), t)?;
-    }
     match &def.mass_properties {
         Some(p) => {
             positive(&field("mass_properties.mass"), p.mass)?;
@@ -216,46 +223,13 @@ pub(crate) fn body(def: &RigidBodyDef, path: &str) -> Result<(), SceneError> {
             finite(&field("mass_properties.center[0]"), p.local_center.x)?;
             finite(&field("mass_properties.center[1]"), p.local_center.y)?;
         }
-        None => {
-            let props = def
-                .shape
-                .mass_properties(def.density)
-                .map_err(|e| remap(&e, "density", &field("density")))?;
-            // Only a dynamic body's mass is used; a huge static one is fine.
-            if def.body_type == BodyType::Dynamic
-                && !(props.mass.is_finite() && props.inertia.is_finite())
-            {
-                return Err(SceneError::new(
-                    field("density"),
-                    format!(
-                        "gives a mass of {} and an inertia of {}: the body is too large or too dense",
-                        props.mass, props.inertia
-                    ),
-                ));
-            }
-            if def.body_type == BodyType::Dynamic && props.mass <= 0.0 {
-                return Err(if MassProperties::area(&def.shape) <= 0.0 {
-                    SceneError::new(
-                        field("type"),
-                        format!(
-                            "a dynamic body needs a mass, and a {} has no area: make it \
-                             static or kinematic, or give it mass_properties",
-                            shape_name(&def.shape)
-                        ),
-                    )
-                } else {
-                    SceneError::new(
-                        field("density"),
-                        format!(
-                            "must be positive for a dynamic body (or give mass_properties), got {}",
-                            def.density
-                        ),
-                    )
-                });
-            }
-        }
+        None => mass(def, path, &shapes)?,
     }
-    let aabb = def.shape.aabb(&def.pose);
+    let aabb = shapes
+        .iter()
+        .map(|s| s.def.shape.aabb(&def.pose))
+        .reduce(|x, y| x.merged(&y))
+        .expect("a body has a shape");
     if ![aabb.mins.x, aabb.mins.y, aabb.maxs.x, aabb.maxs.y]
         .iter()
         .all(|v| v.is_finite())
@@ -268,4 +242,77 @@ pub(crate) fn body(def: &RigidBodyDef, path: &str) -> Result<(), SceneError> {
     // The body's own validation, for any rule it has that this file does not know yet.
     RigidBody::new(def.clone()).map_err(|e| remap(&e, "body", path))?;
     Ok(())
+}
+
+/// The mass `shapes` (the shapes of `def`, at `path`) give at their densities: finite, and
+/// positive for a dynamic body.
+fn mass(def: &RigidBodyDef, path: &str, shapes: &[ShapeAt]) -> Result<(), SceneError> {
+    let mut parts = Vec::with_capacity(shapes.len());
+    for s in shapes {
+        let density = format!("{}.density", s.fields);
+        parts.push(
+            s.def
+                .shape
+                .mass_properties(s.def.density)
+                .map_err(|e| remap(&e, "density", &density))?,
+        );
+    }
+    let props = MassProperties::combine(&parts);
+    // Only a dynamic body's mass is used; a huge static one is fine.
+    if def.body_type != BodyType::Dynamic {
+        return Ok(());
+    }
+    // The field to blame for a mass that is not finite or not positive: the first shape
+    // whose density gives it too much or none, where its area would give some.
+    let blame = |too_much: bool| {
+        shapes
+            .iter()
+            .zip(&parts)
+            .find(|(s, p)| {
+                if too_much {
+                    !(p.mass.is_finite() && p.inertia.is_finite())
+                } else {
+                    MassProperties::area(&s.def.shape) > 0.0
+                }
+            })
+            .map_or_else(|| &shapes[0], |(s, _)| s)
+    };
+    if !(props.mass.is_finite() && props.inertia.is_finite()) {
+        return Err(SceneError::new(
+            format!("{}.density", blame(true).fields),
+            format!(
+                "gives a mass of {} and an inertia of {}: the body is too large or too dense",
+                props.mass, props.inertia
+            ),
+        ));
+    }
+    if props.mass > 0.0 {
+        return Ok(());
+    }
+    let with_area = shapes
+        .iter()
+        .any(|s| MassProperties::area(&s.def.shape) > 0.0);
+    Err(if !with_area {
+        let what = if shapes.len() == 1 {
+            format!("a {} has no area", shape_name(&def.shape))
+        } else {
+            "none of its shapes has area".to_owned()
+        };
+        SceneError::new(
+            format!("{path}.type"),
+            format!(
+                "a dynamic body needs a mass, and {what}: make it static or kinematic, or give \
+                 it mass_properties"
+            ),
+        )
+    } else {
+        let s = blame(false);
+        SceneError::new(
+            format!("{}.density", s.fields),
+            format!(
+                "must be positive for a dynamic body (or give mass_properties), got {}",
+                s.def.density
+            ),
+        )
+    })
 }

@@ -368,11 +368,11 @@ impl Scene {
         // could still fail here is mapped as well as the library's field names allow.
         let mut world = World::with_parts(self.settings, B::default(), stepper)
             .map_err(|e| remap(&e, "settings", "solver"))?;
-        for (i, def) in self.bodies.iter().enumerate() {
-            world
-                .create_body(def.clone())
-                .map_err(|e| remap(&e, "body", &format!("bodies[{i}]")))?;
-        }
+        // All at once, so that body `i` is slot `i` even after a body of several shapes
+        // (whose further shapes' proxies hold slots back).
+        world
+            .create_bodies(self.bodies.iter().cloned())
+            .map_err(|e| remap(&e, "bodies", "bodies"))?;
         Ok(Box::new(world))
     }
 

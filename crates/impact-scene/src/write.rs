@@ -5,8 +5,8 @@ use crate::file::{
     BodyFile, FilterFile, ImpactFile, MassPropertiesFile, MaterialFile, Obj, PeriodicFile,
     PoseFile, SceneFile, ShapeFile, SolverFile, StepperFile, ToiOptionsFile, Xy,
 };
-use crate::read::default_center;
 use crate::scene::{FORMAT_VERSION, Scene, StepperChoice};
+use crate::shapes;
 use impact_geometry::{Isometry, Point, Real, Rotation, Shape, Vector};
 use impact_narrowphase::ToiOptions;
 use impact_solver::{BodyType, CollisionFilter, Material, RigidBodyDef, SolverSettings};
@@ -14,12 +14,12 @@ use impact_stepper::{Domain, FirstTimeOfImpactSettings, MotionClampingSettings, 
 
 /// `Some(value)` unless it equals `default` bit for bit (so `-0.0` is written, and reads back
 /// as `-0.0`).
-fn unless<T: Bits>(value: T, default: T) -> Option<T> {
+pub(crate) fn unless<T: Bits>(value: T, default: T) -> Option<T> {
     (!value.same_bits(&default)).then_some(value)
 }
 
 /// Bitwise equality, so a value is only left out when leaving it out changes nothing.
-trait Bits: Copy {
+pub(crate) trait Bits: Copy {
     fn same_bits(&self, other: &Self) -> bool;
 }
 
@@ -175,6 +175,25 @@ pub(crate) fn toi_options(o: &ToiOptions) -> Option<ToiOptionsFile> {
 }
 
 fn body(def: &RigidBodyDef) -> BodyFile {
+    let file = one_shape(def);
+    match shapes::write_shapes(def) {
+        None => file,
+        // Each shape's own fields are in its entry.
+        Some(entries) => BodyFile {
+            shape: None,
+            shapes: Some(entries),
+            density: None,
+            material: None,
+            filter: None,
+            sensor: None,
+            contact_force_threshold: None,
+            ..file
+        },
+    }
+}
+
+/// A body as a single-shape body is written: its first shape's fields at the body's level.
+fn one_shape(def: &RigidBodyDef) -> BodyFile {
     let material = Material::default();
     let restitution = unless(def.restitution, material.restitution());
     let friction = unless(def.friction, material.friction());
@@ -185,6 +204,7 @@ fn body(def: &RigidBodyDef) -> BodyFile {
             BodyType::Kinematic => Some("kinematic".to_owned()),
         },
         shape: Some(Obj(shape(&def.shape))),
+        shapes: None,
         pose: pose(&def.pose).map(Obj),
         linvel: unless(xy_vector(def.linvel), [0.0; 2]),
         angvel: unless(def.angvel, 0.0),
@@ -196,7 +216,7 @@ fn body(def: &RigidBodyDef) -> BodyFile {
                 inertia: Some(p.inertia),
                 center: unless(
                     xy_point(p.local_center),
-                    xy_point(default_center(&def.shape)),
+                    xy_point(shapes::default_center(def)),
                 ),
             })
         }),
@@ -217,7 +237,7 @@ fn body(def: &RigidBodyDef) -> BodyFile {
 
 /// A collision filter, or `None` for the default; each field left out where it is the
 /// default's.
-fn filter(f: &CollisionFilter) -> Option<FilterFile> {
+pub(crate) fn filter(f: &CollisionFilter) -> Option<FilterFile> {
     let d = CollisionFilter::DEFAULT;
     let file = FilterFile {
         category_bits: unless(f.category_bits, d.category_bits),

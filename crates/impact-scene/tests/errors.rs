@@ -134,7 +134,7 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
         (
             "missing shape",
             body(r#""ccd": true"#),
-            "bodies[3].shape: missing: every body has a shape",
+            "bodies[3].shape: missing: every body has a shape (or a list of them, shapes)",
         ),
         (
             "unknown body type",
@@ -397,6 +397,81 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
             "first-hit reaction that is not a string",
             circle(r#""on_first_hit": true"#),
             "bodies[3].on_first_hit: invalid type: boolean `true`, expected a string at line 1 column 207",
+        ),
+        (
+            "shape and shapes",
+            circle(r#""shapes": [{"type": "circle", "radius": 1}]"#),
+            "bodies[3].shapes: give shape or shapes, not both",
+        ),
+        (
+            "no shapes",
+            body(r#""shapes": []"#),
+            "bodies[3].shapes: must list at least one shape, got []",
+        ),
+        (
+            "a body-level density with shapes",
+            body(r#""density": 2, "shapes": [{"type": "circle", "radius": 1}]"#),
+            "bodies[3].density: belongs to each shape of a body of several shapes: give bodies[3].shapes[k].density",
+        ),
+        (
+            "a body-level filter with shapes",
+            body(r#""shapes": [{"type": "circle", "radius": 1}], "filter": {"mask_bits": 1}"#),
+            "bodies[3].filter: belongs to each shape of a body of several shapes: give bodies[3].shapes[k].filter",
+        ),
+        (
+            "a mass with shapes",
+            body(r#""shapes": [{"type": "circle", "radius": 1}], "mass": 3"#),
+            "bodies[3].mass: is not a field of a body of several shapes: give each shape a density, or the body mass_properties",
+        ),
+        (
+            "negative density of a further shape",
+            body(
+                r#""shapes": [{"type": "circle", "radius": 1}, {"type": "circle", "radius": 1, "center": [2, 0], "density": -1}]"#,
+            ),
+            "bodies[3].shapes[1].density: must be zero or positive, got -1",
+        ),
+        (
+            "negative radius of a further shape",
+            body(
+                r#""shapes": [{"type": "circle", "radius": 1}, {"type": "capsule", "a": [0, 0], "b": [1, 0], "radius": -1}]"#,
+            ),
+            "bodies[3].shapes[1].radius: must be positive, got -1",
+        ),
+        (
+            "restitution of a further shape",
+            body(
+                r#""shapes": [{"type": "circle", "radius": 1}, {"type": "circle", "radius": 1, "material": {"restitution": 2}}]"#,
+            ),
+            "bodies[3].shapes[1].material.restitution: must be in [0, 1], got 2",
+        ),
+        (
+            "a field of another shape type in an entry",
+            body(r#""shapes": [{"type": "circle", "radius": 1, "vertices": [[0, 0]]}]"#),
+            "bodies[3].shapes[0].vertices: is not a field of a circle (its fields are radius, center)",
+        ),
+        (
+            "an unknown field in an entry",
+            body(r#""shapes": [{"type": "circle", "radius": 1, "ofset": [1, 0, 0]}]"#),
+            "bodies[3].shapes[0].ofset: unknown field `ofset`, expected one of `type`, `radius`, `center`, `a`, `b`, `vertices`, `half_width`, `half_height`, `offset`, `density`, `material`, `filter`, `sensor`, `contact_force_threshold` at line 1 column 195",
+        ),
+        (
+            "an offset of two numbers",
+            body(r#""shapes": [{"type": "circle", "radius": 1, "offset": [1, 0]}]"#),
+            "bodies[3].shapes[0].offset: invalid length 2, expected an array of length 3 at line 1 column 204",
+        ),
+        (
+            "a dynamic body of segments only",
+            body(
+                r#""shapes": [{"type": "segment", "a": [0, 0], "b": [1, 0]}, {"type": "segment", "a": [0, 0], "b": [0, 1]}]"#,
+            ),
+            "bodies[3].type: a dynamic body needs a mass, and none of its shapes has area: make it static or kinematic, or give it mass_properties",
+        ),
+        (
+            "a dynamic body whose shape with area has no density",
+            body(
+                r#""shapes": [{"type": "segment", "a": [0, 0], "b": [1, 0]}, {"type": "circle", "radius": 1, "density": 0}]"#,
+            ),
+            "bodies[3].shapes[1].density: must be positive for a dynamic body (or give mass_properties), got 0",
         ),
     ];
     assert!(cases.len() >= 20);

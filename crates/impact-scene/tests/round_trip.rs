@@ -7,7 +7,7 @@ use impact_geometry::{
 };
 use impact_narrowphase::ToiOptions;
 use impact_scene::{BroadphaseChoice, Scene, StepperChoice, StepperKind, restore};
-use impact_solver::{BodyType, CollisionFilter, RigidBodyDef};
+use impact_solver::{BodyType, CollisionFilter, RigidBodyDef, ShapeDef};
 use impact_stepper::{Domain, FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
 use impact_testkit::SplitMix64 as Rng;
 
@@ -58,6 +58,71 @@ fn everything() -> Scene {
             .pose(Isometry::translation(0.0, -20.0))
             .sensor(true)
             .filter(CollisionFilter::new(1, 0)),
+        // Bodies of several shapes: an L whose shapes differ in every per-shape field, a
+        // static body with a sensor shape beside a solid one, and a body of several shapes
+        // with its mass set by hand (its centre of mass left at the shapes' centroid).
+        RigidBodyDef::new(rectangle_at(0.0, 0.0, 3.0, 1.0))
+            .pose(Isometry::new(Vector::new(8.0, 3.0), 0.3))
+            .restitution(0.25)
+            .with_shape(
+                ShapeDef::new(rectangle_at(0.0, 1.0, 1.0, 3.0))
+                    .density(2.5)
+                    .friction(0.1)
+                    .restitution(0.75)
+                    .filter(CollisionFilter::new(4, 5).group(-3))
+                    .contact_force_threshold(7.5),
+            ),
+        RigidBodyDef::fixed(
+            Segment::new(Point::new(-1.0, 0.0), Point::new(1.0, 0.0))
+                .unwrap()
+                .into(),
+        )
+        .pose(Isometry::translation(-8.0, 0.0))
+        .with_shape(
+            ShapeDef::new(
+                Circle::with_center(Point::new(0.0, 2.0), 1.5)
+                    .unwrap()
+                    .into(),
+            )
+            .sensor(true),
+        )
+        .with_shape(ShapeDef::new(
+            Capsule::new(Point::new(2.0, 0.0), Point::new(2.0, 1.0), 0.25)
+                .unwrap()
+                .into(),
+        )),
+        RigidBodyDef::new(
+            Circle::with_center(Point::new(-1.0, 0.0), 0.5)
+                .unwrap()
+                .into(),
+        )
+        .with_shape(ShapeDef::new(
+            Circle::with_center(Point::new(1.0, 0.5), 0.25)
+                .unwrap()
+                .into(),
+        ))
+        .mass_properties(MassProperties {
+            mass: 2.0,
+            local_center: MassProperties::combine(&[
+                MassProperties::from_shape(
+                    &Circle::with_center(Point::new(-1.0, 0.0), 0.5)
+                        .unwrap()
+                        .into(),
+                    1.0,
+                )
+                .unwrap(),
+                MassProperties::from_shape(
+                    &Circle::with_center(Point::new(1.0, 0.5), 0.25)
+                        .unwrap()
+                        .into(),
+                    1.0,
+                )
+                .unwrap(),
+            ])
+            .local_center,
+            inertia: 1.5,
+        })
+        .pose(Isometry::translation(12.0, 6.0)),
     ];
     for i in 0..40 {
         let angle = rng.range(-10.0, 10.0);
@@ -106,6 +171,18 @@ fn everything() -> Scene {
     }
 }
 
+/// The box `[x0, x1] x [y0, y1]` in the body frame.
+fn rectangle_at(x0: Real, y0: Real, x1: Real, y1: Real) -> impact_geometry::Shape {
+    ConvexPolygon::new(&[
+        Point::new(x0, y0),
+        Point::new(x1, y0),
+        Point::new(x1, y1),
+        Point::new(x0, y1),
+    ])
+    .unwrap()
+    .into()
+}
+
 /// Equal, and equal to the bit: `Debug` prints `-0.0` and every digit of a float.
 fn assert_same(a: &Scene, b: &Scene) {
     assert_eq!(a, b);
@@ -125,6 +202,76 @@ fn a_scene_round_trips_through_its_file() {
         "composed rotations are written exactly"
     );
     assert!(json.contains("\"angle\""), "others as angles");
+    // Bodies of one shape are written as they always were; the others list their shapes.
+    let file: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let bodies = file["bodies"].as_array().unwrap();
+    for (def, written) in scene.bodies.iter().zip(bodies) {
+        let several = !def.shapes.is_empty();
+        assert_eq!(written.get("shapes").is_some(), several, "{written}");
+        assert_eq!(written.get("shape").is_some(), !several, "{written}");
+    }
+    assert!(bodies.iter().any(|b| b.get("shapes").is_some()));
+    // The hand-set centre of mass at the shapes' centroid is left out.
+    assert!(
+        bodies[7]
+            .get("mass_properties")
+            .unwrap()
+            .get("center")
+            .is_none()
+    );
+}
+
+#[test]
+fn offsets_place_a_body_s_shapes_as_documented() {
+    let text = r#"{"bodies": [{"pose": {"x": 5}, "shapes": [
+        {"type": "rectangle", "half_width": 1.5, "half_height": 0.5, "offset": [1.5, 0.5, 0]},
+        {"type": "rectangle", "half_width": 1, "half_height": 0.5, "offset": [0.5, 2, 1.5707963267948966],
+         "density": 2, "material": {"friction": 0.1}, "sensor": true},
+        {"type": "circle", "radius": 0.5, "center": [1, 0], "offset": [0, 1, 3.141592653589793]},
+        {"type": "segment", "a": [0, 0], "b": [1, 0], "offset": [2, 0, 0],
+         "filter": {"category_bits": 2}, "contact_force_threshold": 3}
+    ]}]}"#;
+    let scene = Scene::from_json(text).unwrap();
+    let def = &scene.bodies[0];
+    assert_eq!(def.shapes.len(), 3);
+    // The first shape's fields are the def's own: the foot [0, 3] x [0, 1].
+    let corners = |s: &impact_geometry::Shape| -> Vec<(Real, Real)> {
+        let mut c: Vec<(Real, Real)> = s.core().iter().map(|p| (p.x, p.y)).collect();
+        c.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        c
+    };
+    let near = |a: Vec<(Real, Real)>, b: &[(Real, Real)]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(p, q)| (p.0 - q.0).abs() < 1e-12 && (p.1 - q.1).abs() < 1e-12)
+    };
+    assert!(near(
+        corners(&def.shape),
+        &[(0.0, 0.0), (0.0, 1.0), (3.0, 0.0), (3.0, 1.0)]
+    ));
+    // The leg: a 2 x 1 box turned a quarter turn, centred at (0.5, 2): [0, 1] x [1, 3].
+    let leg = &def.shapes[0];
+    assert!(near(
+        corners(&leg.shape),
+        &[(0.0, 1.0), (0.0, 3.0), (1.0, 1.0), (1.0, 3.0)]
+    ));
+    assert_eq!((leg.density, leg.friction, leg.sensor), (2.0, 0.1, true));
+    // The circle's centre (1, 0) turned half a turn, then moved up one: (-1, 1).
+    assert!(near(corners(&def.shapes[1].shape), &[(-1.0, 1.0)]));
+    let seg = &def.shapes[2];
+    assert!(near(corners(&seg.shape), &[(2.0, 0.0), (3.0, 0.0)]));
+    assert_eq!(seg.filter, CollisionFilter::new(2, u64::MAX));
+    assert_eq!(seg.contact_force_threshold, Some(3.0));
+    // Written back: the moved points, no offset; read again, the same scene.
+    let json = scene.to_json().unwrap();
+    assert!(!json.contains("offset") && json.contains("\"shapes\""));
+    assert_same(&Scene::from_json(&json).unwrap(), &scene);
+    // The world has one body of four shapes, the L's mass from both boxes.
+    let world = scene.build().unwrap();
+    let (_, body) = world.body_set().iter().next().unwrap();
+    assert_eq!(body.shapes().len(), 4);
+    assert!((body.mass() - (3.0 + 2.0 * 2.0 + core::f64::consts::PI * 0.25)).abs() < 1e-12);
 }
 
 #[test]

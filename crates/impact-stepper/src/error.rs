@@ -107,6 +107,41 @@ impl From<BroadphaseError> for WorldError {
 }
 
 impl WorldError {
+    /// The same error with its field's leading `from` (a whole first part of the path:
+    /// `"body"` in `"body.density"` or `"body"`, not in `"bodyguard"`) replaced by `to`,
+    /// for a caller that knows where the value came from (`bodies[3]`). A field that does
+    /// not start with `from` is kept.
+    pub(crate) fn renamed(mut self, from: &str, to: &str) -> Self {
+        let rename = |field: &mut String| {
+            if let Some(rest) = field.strip_prefix(from)
+                && (rest.is_empty() || rest.starts_with('.') || rest.starts_with('['))
+            {
+                *field = format!("{to}{rest}");
+            }
+        };
+        match &mut self {
+            Self::NotFinite { field, .. }
+            | Self::Negative { field, .. }
+            | Self::NotPositive { field, .. }
+            | Self::OutOfRange { field, .. }
+            | Self::UnknownBody { field, .. } => rename(field),
+            Self::Solver(e) => match e {
+                SolverError::NotFinite { field, .. }
+                | SolverError::Negative { field, .. }
+                | SolverError::NotPositive { field, .. }
+                | SolverError::OutOfRange { field, .. }
+                | SolverError::MasslessDynamic { field, .. }
+                | SolverError::UnknownBody { field, .. }
+                | SolverError::SameBody { field, .. }
+                | SolverError::UnknownShape { field, .. } => rename(field),
+                // A shape's own checks name the shape's fields, not the body's.
+                SolverError::Geometry(_) => {}
+            },
+            Self::Broadphase(_) => {}
+        }
+        self
+    }
+
     /// The world's own variant for a field error found by [`impact_geometry::validate`]
     /// (the checks live there once; the messages are the same).
     fn from_field(e: GeometryError) -> Self {

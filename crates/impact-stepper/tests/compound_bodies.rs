@@ -13,6 +13,9 @@
 //!   overlaps end with end events in the next step at the removal's time, the shapes after it
 //!   go on touching under their new index without events, a shape's filter decides for that
 //!   shape alone, and a failed call names its field and changes nothing.
+//! - `World::create_bodies` puts a list of bodies in consecutive slots, before their further
+//!   shapes' proxies hold slots back (one at a time, a body after a body of three shapes is
+//!   slot 3), and names a bad def by its place in the list.
 
 mod common;
 
@@ -405,4 +408,56 @@ fn a_failed_shape_change_names_its_field_and_changes_nothing() {
     let err = w.remove_shape(shape(stick, 0)).unwrap_err();
     assert!(message(err).starts_with("body.mass"), "massless");
     assert_eq!(w.body(stick).unwrap(), &kept);
+}
+
+#[test]
+fn bodies_created_together_take_consecutive_slots() {
+    let l = || {
+        RigidBodyDef::new(rect(0.0, 0.0, 3.0, 1.0))
+            .with_shape(ShapeDef::new(rect(0.0, 1.0, 1.0, 3.0)))
+            .with_shape(ShapeDef::new(Circle::new(0.5).unwrap().into()).sensor(true))
+    };
+    let disc = || RigidBodyDef::new(Circle::new(0.5).unwrap().into());
+    // One at a time, a body after an L takes the slot after the L's further shapes.
+    let mut w = world::<Discrete>(Vector::zeros());
+    let a = w.create_body(l()).unwrap();
+    let b = w.create_body(disc()).unwrap();
+    assert_eq!((a.index, b.index), (0, 3));
+    // Together, the bodies come first.
+    let mut w = world::<Discrete>(Vector::zeros());
+    let placed = |x: Real, def: RigidBodyDef| def.pose(Isometry::translation(x, 0.0));
+    let handles = w
+        .create_bodies([placed(0.0, l()), placed(5.0, disc()), placed(10.0, l())])
+        .unwrap();
+    let slots: Vec<u32> = handles.iter().map(|h| h.index).collect();
+    assert_eq!(slots, [0, 1, 2]);
+    // Every shape is seen: a ray along y = 0.5 meets the feet and the disc, one along y = 2
+    // the legs.
+    let along = |y: Real| -> Vec<ShapeId> {
+        let ray = Ray::new(Point::new(-1.0, y), Vector::new(20.0, 0.0));
+        w.cast_ray_all(&ray, Interior::Solid, &QueryFilter::new())
+            .unwrap()
+            .iter()
+            .map(|h| h.shape)
+            .collect()
+    };
+    assert_eq!(
+        along(0.5),
+        [
+            shape(handles[0], 0),
+            shape(handles[1], 0),
+            shape(handles[2], 0)
+        ]
+    );
+    assert_eq!(along(2.0), [shape(handles[0], 1), shape(handles[2], 1)]);
+    w.step(DT).unwrap();
+    // A bad def is named by its place in the list, and nothing is created.
+    let before = w.len();
+    let bad = disc().friction(-1.0);
+    let err = w.create_bodies([disc(), bad]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "bodies[1].friction: must be zero or positive, got -1"
+    );
+    assert_eq!(w.len(), before);
 }

@@ -282,8 +282,13 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     }
 
     /// Validates `def`, adds the body and its broadphase proxies (one per shape, each the box
-    /// of its shape at the body's pose), and returns its handle. In a periodic domain the body's origin is first moved
-    /// into the domain by whole periods.
+    /// of its shape at the body's pose), and returns its handle. In a periodic domain the
+    /// body's origin is first moved into the domain by whole periods.
+    ///
+    /// The body takes the first free slot of the body set; the proxies of its further shapes
+    /// take slots the set then holds back for them (see [`ShapeProxies`]), so a body created
+    /// after a body of several shapes does not get the next index. [`World::create_bodies`]
+    /// creates a list of bodies in consecutive slots.
     ///
     /// # Errors
     /// The body's validation error ([`WorldError::Solver`] naming `body.*`),
@@ -292,27 +297,84 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// domain is periodic and the body is wider or taller than half of it; the world is
     /// unchanged.
     pub fn create_body(&mut self, def: RigidBodyDef) -> Result<BodyHandle, WorldError> {
+        let (body, boxes) = self.checked_body(def)?;
+        let handle = self.bodies.insert_body(body);
+        if let Err(e) = self.install_proxies(handle, boxes) {
+            self.bodies.remove(handle);
+            return Err(e);
+        }
+        Ok(handle)
+    }
+
+    /// Validates every def of `defs`, then adds the bodies in order, each in the next free
+    /// slot of the body set, before the proxies of any further shape hold slots back: in a
+    /// world whose set has no free slot (one nothing was removed from), the bodies take
+    /// consecutive slots after the last one in use, whatever their numbers of shapes, and in
+    /// a new world body `k` of the list is slot `k`. A scene file relies on it: its body `k`
+    /// is slot `k`. Returns the handles in the order of `defs`.
+    ///
+    /// # Errors
+    /// The first def refused, with its error as [`World::create_body`] gives it but its
+    /// fields named under `bodies[k]` (`bodies[3].density`, `bodies[3].aabb.width`); the
+    /// world is unchanged.
+    pub fn create_bodies(
+        &mut self,
+        defs: impl IntoIterator<Item = RigidBodyDef>,
+    ) -> Result<Vec<BodyHandle>, WorldError> {
+        let mut ready = Vec::new();
+        for (k, def) in defs.into_iter().enumerate() {
+            let body = self
+                .checked_body(def)
+                .map_err(|e| e.renamed("body", &format!("bodies[{k}]")))?;
+            ready.push(body);
+        }
+        let mut created = Vec::with_capacity(ready.len());
+        let mut all_boxes = Vec::with_capacity(ready.len());
+        for (body, boxes) in ready {
+            created.push(self.bodies.insert_body(body));
+            all_boxes.push(boxes);
+        }
+        for (k, boxes) in all_boxes.into_iter().enumerate() {
+            if let Err(e) = self.install_proxies(created[k], boxes) {
+                // Unreachable (see `install_proxies`); the bodies not yet given proxies go.
+                for &handle in &created[k..] {
+                    self.bodies.remove(handle);
+                }
+                return Err(e.renamed("body", &format!("bodies[{k}]")));
+            }
+        }
+        Ok(created)
+    }
+
+    /// `def` validated into a body, moved into a periodic domain, with the boxes of its
+    /// shapes at its pose; errors as [`World::create_body`]'s.
+    fn checked_body(&self, def: RigidBodyDef) -> Result<(RigidBody, Vec<Aabb>), WorldError> {
         let mut body = RigidBody::new(def)?;
         if self.settings.domain.is_periodic() {
             body.set_pose(self.settings.domain.wrap_pose(body.pose()))?;
         }
         let boxes = shape_boxes(&body, "body")?;
         self.settings.domain.check_fits(&body.aabb(), "body.aabb")?;
-        let handle = self.bodies.insert_body(body);
+        Ok((body, boxes))
+    }
+
+    /// Names the proxies of the shapes of the body `handle` (just inserted in the set) and
+    /// inserts them with `boxes`, one per shape.
+    ///
+    /// # Errors
+    /// The broadphase's, unreachable with finite boxes (the proxy of a free or reserved slot
+    /// is always free); the proxies are then undone, and the caller removes the body.
+    fn install_proxies(&mut self, handle: BodyHandle, boxes: Vec<Aabb>) -> Result<(), WorldError> {
         self.rules_stale = true;
         let proxies = self
             .shape_proxies
             .attach(&mut self.bodies, handle, boxes.len());
         for (k, (&proxy, aabb)) in proxies.iter().zip(boxes).enumerate() {
             if let Err(e) = self.broadphase.insert(proxy, aabb) {
-                // Unreachable with a finite box: the proxy of a free or reserved slot is
-                // always free. Undo the insertion rather than keep a body the broadphase
-                // does not know.
                 for &done in &proxies[..k] {
                     let _ = self.broadphase.remove(done);
                 }
                 self.shape_proxies.detach(&mut self.bodies, handle);
-                self.bodies.remove(handle);
                 return Err(e.into());
             }
         }
@@ -321,7 +383,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             self.proxies.resize(slot + 1, None);
         }
         self.proxies[slot] = Some(handle);
-        Ok(handle)
+        Ok(())
     }
 
     /// Removes the body, its proxies and its cached contact impulses, and returns it. The
