@@ -40,18 +40,19 @@ pub mod prelude {
     pub use impact_narrowphase::ray::Ray;
     pub use impact_narrowphase::{Hit, Toi, ToiOptions, time_of_impact};
     pub use impact_solver::{
-        BodyHandle, BodySet, BodyType, CollisionFilter, ContactCache, ContactPair, ContactSolver,
-        ImpactSettings, Impulse, Material, RigidBody, RigidBodyDef, ShapeId, SolverError,
-        SolverSettings, integrate_positions, integrate_velocities, resolve_impact, solve_step,
+        BodyHandle, BodySet, BodyShape, BodyType, CollisionFilter, ContactCache, ContactPair,
+        ContactSolver, ImpactSettings, Impulse, Material, RigidBody, RigidBodyDef, ShapeDef,
+        ShapeId, SolverError, SolverSettings, integrate_positions, integrate_velocities,
+        resolve_impact, solve_step,
     };
     pub use impact_stepper::{
         AdvanceReport, CastStatus, ClampReport, ClampedBody, CollisionEvent, ContactBeginEvent,
         ContactEndEvent, ContactEvents, ContactForceEvent, Discrete, Domain, EventKind,
         FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport, Impact, ImpactHook, Interior,
         MotionClamping, MotionClampingSettings, NoHook, PairFilter, PairView, PointProjection,
-        PreSolveContact, PreSolveHook, QueryError, QueryFilter, RayHit, SensorEvent, SensorEvents,
-        ShapeCastHit, ShapeCastOptions, StepContext, StepReport, Stepper, World, WorldError,
-        WorldSettings,
+        PreSolveContact, PreSolveHook, QueryError, QueryFilter, QueryView, RayHit, SensorEvent,
+        SensorEvents, ShapeCastHit, ShapeCastOptions, ShapeProxies, StepContext, StepReport,
+        Stepper, World, WorldError, WorldSettings,
     };
 }
 

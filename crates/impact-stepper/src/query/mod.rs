@@ -74,6 +74,16 @@ use impact_broadphase::{Broadphase, ProxyId, swept_entry};
 use impact_geometry::{Aabb, Isometry, Real, Shape, Vector};
 use impact_solver::{BodySet, BodyShape, RigidBody, ShapeId};
 
+/// The shapes of `bodies` whose proxies in `broadphase` (one per body, by slot: the
+/// convention of [`QueryView::new`]) do not hold them at their current poses, sorted.
+#[deprecated(
+    since = "0.2.0",
+    note = "use `QueryView::unindexed_shapes`, which lists shapes (and knows a world's proxies)"
+)]
+pub fn unindexed_bodies<B: Broadphase + ?Sized>(broadphase: &B, bodies: &BodySet) -> Vec<ShapeId> {
+    QueryView::new(broadphase, bodies).unindexed_shapes()
+}
+
 /// How a view's proxies name shapes.
 #[derive(Clone, Copy)]
 enum Naming<'a> {
