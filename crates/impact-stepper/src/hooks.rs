@@ -112,7 +112,10 @@ impl ContactBody<'_> {
     #[inline]
     pub fn material(&self) -> Material {
         let shapes = self.body.shapes();
-        shapes.get(self.shape as usize).unwrap_or(&shapes[0]).material()
+        shapes
+            .get(self.shape as usize)
+            .unwrap_or(&shapes[0])
+            .material()
     }
 }
 

@@ -131,7 +131,6 @@ mod world;
 
 pub use contact_events::{ContactBeginEvent, ContactEndEvent, ContactEvents, ContactForceEvent};
 pub use domain::{Domain, PeriodicImages};
-pub use shape_proxies::ShapeProxies;
 pub use error::WorldError;
 pub use events::{CollisionEvent, EventKind, Impact, ImpactHook, NoHook};
 pub use first_toi::{FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport};
@@ -146,6 +145,7 @@ pub use query::{
 pub use rules::{CollisionRules, PairKind};
 pub use sensing::{SensorEvent, SensorEvents};
 pub use settings::WorldSettings;
+pub use shape_proxies::ShapeProxies;
 pub use step_log::{CourseLog, ImpulseLog, PairImpulse};
 pub use stepper::{Discrete, DiscreteReport, StepContext, StepPreview, Stepper};
 pub use world::{AdvanceReport, StepReport, World};

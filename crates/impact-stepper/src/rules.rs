@@ -9,8 +9,8 @@
 use crate::hooks::{
     ContactBody, ContactKind, ContactResponse, PairFilter, PairView, PreSolveContact, PreSolveHook,
 };
-use impact_geometry::{Isometry, Point, Real, Vector};
 use crate::shape_proxies::ShapeProxies;
+use impact_geometry::{Isometry, Point, Real, Vector};
 use impact_solver::{BodyHandle, BodySet, CollisionFilter, ShapeId};
 
 /// What a slot's shape is to the rules.
@@ -280,7 +280,10 @@ pub(crate) fn build_table(
     );
     for (handle, body) in bodies.iter() {
         let shapes = body.shapes();
-        for (shape, proxy) in shapes.iter().zip(proxies.proxies_of(handle.index, shapes.len())) {
+        for (shape, proxy) in shapes
+            .iter()
+            .zip(proxies.proxies_of(handle.index, shapes.len()))
+        {
             if let Some(rule) = table.get_mut(proxy.index()) {
                 *rule = ShapeRule {
                     filter: shape.filter(),
@@ -306,18 +309,33 @@ mod tests {
     fn a_table_only_when_some_pair_can_be_filtered() {
         let mut table = Vec::new();
         let mut bodies = BodySet::new();
-        build_table(&bodies, &ShapeProxies::of_single_shapes(&bodies), 0, &mut table);
+        build_table(
+            &bodies,
+            &ShapeProxies::of_single_shapes(&bodies),
+            0,
+            &mut table,
+        );
         assert!(table.is_empty());
         let a = bodies.insert(disc()).unwrap();
         let b = bodies.insert(disc()).unwrap();
-        build_table(&bodies, &ShapeProxies::of_single_shapes(&bodies), 2, &mut table);
+        build_table(
+            &bodies,
+            &ShapeProxies::of_single_shapes(&bodies),
+            2,
+            &mut table,
+        );
         assert!(table.is_empty(), "default filters");
         // The same filter on every body, colliding with itself: nothing to filter.
         let same = CollisionFilter::new(4, 4);
         for h in [a, b] {
             bodies.get_mut(h).unwrap().set_filter(same);
         }
-        build_table(&bodies, &ShapeProxies::of_single_shapes(&bodies), 2, &mut table);
+        build_table(
+            &bodies,
+            &ShapeProxies::of_single_shapes(&bodies),
+            2,
+            &mut table,
+        );
         assert!(table.is_empty(), "one self-colliding filter");
         let rules = CollisionRules::new(&table, None, None);
         assert!(rules.is_trivial() && rules.may_collide(0, 1));
@@ -328,7 +346,12 @@ mod tests {
                 .unwrap()
                 .set_filter(CollisionFilter::new(4, 2));
         }
-        build_table(&bodies, &ShapeProxies::of_single_shapes(&bodies), 2, &mut table);
+        build_table(
+            &bodies,
+            &ShapeProxies::of_single_shapes(&bodies),
+            2,
+            &mut table,
+        );
         let rules = CollisionRules::new(&table, None, None);
         assert_eq!(rules.kind(0, 1), PairKind::Ignore);
         // A negative group wins over the bits.
@@ -338,7 +361,12 @@ mod tests {
                 .unwrap()
                 .set_filter(CollisionFilter::DEFAULT.group(-1));
         }
-        build_table(&bodies, &ShapeProxies::of_single_shapes(&bodies), 2, &mut table);
+        build_table(
+            &bodies,
+            &ShapeProxies::of_single_shapes(&bodies),
+            2,
+            &mut table,
+        );
         let rules = CollisionRules::new(&table, None, None);
         assert_eq!(rules.kind(0, 1), PairKind::Ignore);
         assert!(!rules.may_collide(1, 0));
@@ -353,7 +381,12 @@ mod tests {
         bodies
             .insert(disc().filter(CollisionFilter::new(2, 2)))
             .unwrap();
-        build_table(&bodies, &ShapeProxies::of_single_shapes(&bodies), 3, &mut table);
+        build_table(
+            &bodies,
+            &ShapeProxies::of_single_shapes(&bodies),
+            3,
+            &mut table,
+        );
         let rules = CollisionRules::new(&table, None, None);
         assert!(rules.is_sensor(0) && !rules.is_sensor(1));
         assert_eq!(rules.kind(0, 1), PairKind::Sense);

@@ -44,7 +44,10 @@ impl ShapeProxies {
     /// The proxies of the shapes of the body in `slot`, its first shape's (the slot itself)
     /// first; `count` is how many shapes it has.
     pub fn proxies_of(&self, slot: u32, count: usize) -> impl Iterator<Item = ProxyId> + '_ {
-        let further = self.further.get(slot as usize).map_or(&[][..], Vec::as_slice);
+        let further = self
+            .further
+            .get(slot as usize)
+            .map_or(&[][..], Vec::as_slice);
         core::iter::once(ProxyId(slot))
             .chain(further.iter().map(|&p| ProxyId(p)))
             .take(count)
@@ -64,7 +67,12 @@ impl ShapeProxies {
 
     /// Names the proxies of the `count` shapes of `body`: its slot for the first, indices
     /// reserved in `bodies` for the others. Returns them in shape order.
-    pub(crate) fn attach(&mut self, bodies: &mut BodySet, body: BodyHandle, count: usize) -> Vec<ProxyId> {
+    pub(crate) fn attach(
+        &mut self,
+        bodies: &mut BodySet,
+        body: BodyHandle,
+        count: usize,
+    ) -> Vec<ProxyId> {
         let slot = body.index as usize;
         if self.further.len() <= slot {
             self.further.resize_with(slot + 1, Vec::new);
@@ -78,7 +86,13 @@ impl ShapeProxies {
         }
         self.further[slot] = further;
         for (k, proxy) in proxies.iter().enumerate() {
-            self.set(*proxy, Some(ShapeId { body, index: k as u32 }));
+            self.set(
+                *proxy,
+                Some(ShapeId {
+                    body,
+                    index: k as u32,
+                }),
+            );
         }
         proxies
     }
@@ -87,7 +101,11 @@ impl ShapeProxies {
     /// `bodies`. Returns the proxies, in shape order.
     pub(crate) fn detach(&mut self, bodies: &mut BodySet, body: BodyHandle) -> Vec<ProxyId> {
         let slot = body.index as usize;
-        let further = self.further.get_mut(slot).map(core::mem::take).unwrap_or_default();
+        let further = self
+            .further
+            .get_mut(slot)
+            .map(core::mem::take)
+            .unwrap_or_default();
         let mut proxies = vec![ProxyId(body.index)];
         proxies.extend(further.iter().map(|&p| ProxyId(p)));
         for &proxy in &proxies {
@@ -109,6 +127,7 @@ impl ShapeProxies {
 
     /// The proxies `bodies` implies when every body has one shape and nothing is reserved:
     /// a snapshot written without the table.
+    #[cfg(any(feature = "serde", test))]
     pub(crate) fn of_single_shapes(bodies: &BodySet) -> Self {
         let mut out = Self::default();
         for (handle, _) in bodies.iter() {

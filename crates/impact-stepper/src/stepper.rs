@@ -11,8 +11,8 @@ use core::fmt::Debug;
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Real, Vector};
 use impact_solver::{
-    BodyHandle, BodySet, ContactCache, ContactPair, ContactSolver, RigidBody, SolverScratch,
-    SolverSettings, ShapeId,
+    BodyHandle, BodySet, ContactCache, ContactPair, ContactSolver, RigidBody, ShapeId,
+    SolverScratch, SolverSettings,
 };
 
 /// Everything a [`Stepper`] sees of the world during one step.

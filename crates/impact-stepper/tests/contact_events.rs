@@ -79,7 +79,10 @@ fn dropped_ball<S: Stepper + Default>() {
             assert!(history.len() >= 3, "bounced: {history:?}");
             assert_eq!(history.len() % 2, 1, "at rest in the end: {history:?}");
         }
-        assert_eq!(w.touching_pairs(), [(ShapeId::first_of(ground), ShapeId::first_of(ball))]);
+        assert_eq!(
+            w.touching_pairs(),
+            [(ShapeId::first_of(ground), ShapeId::first_of(ball))]
+        );
     }
 }
 
@@ -180,7 +183,10 @@ fn a_filter_or_a_removal_ends_the_pair() {
     assert_eq!(ends, [(h[2], h[3], t)]);
     // The middle box is removed: its pairs end with the next step's events, at the removal.
     w.remove_body(h[2]).unwrap();
-    assert_eq!(w.touching_pairs(), [(ShapeId::first_of(h[0]), ShapeId::first_of(h[1]))]);
+    assert_eq!(
+        w.touching_pairs(),
+        [(ShapeId::first_of(h[0]), ShapeId::first_of(h[1]))]
+    );
     let removed_at = w.time();
     w.step(DT).unwrap();
     let ends: Vec<_> = w

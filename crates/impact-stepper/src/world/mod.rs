@@ -298,7 +298,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.settings.domain.check_fits(&body.aabb(), "body.aabb")?;
         let handle = self.bodies.insert_body(body);
         self.rules_stale = true;
-        let proxies = self.shape_proxies.attach(&mut self.bodies, handle, boxes.len());
+        let proxies = self
+            .shape_proxies
+            .attach(&mut self.bodies, handle, boxes.len());
         for (k, (&proxy, aabb)) in proxies.iter().zip(boxes).enumerate() {
             if let Err(e) = self.broadphase.insert(proxy, aabb) {
                 // Unreachable with a finite box: the proxy of a free or reserved slot is

@@ -16,14 +16,14 @@
 
 use super::{Scratch, World};
 use crate::contact_events::ContactEndEvent;
+use crate::contact_events::touch_key;
 use crate::error::WorldError;
 use crate::sensing::SensorEvent;
 use crate::settings::WorldSettings;
+use crate::shape_proxies::ShapeProxies;
 use crate::stepper::Stepper;
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Real, Vector};
-use crate::contact_events::touch_key;
-use crate::shape_proxies::ShapeProxies;
 use impact_solver::{BodyHandle, BodySet, ContactCache, ShapeId};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -170,7 +170,9 @@ impl<B: Broadphase + Default, S: Stepper> World<B, S> {
                 .domain
                 .check_fits(&super::proxy_box(body, "bodies")?, "bodies.aabb")?;
             let boxes = super::shape_boxes(body, "bodies")?;
-            let proxies: Vec<ProxyId> = shape_proxies.proxies_of(handle.index, boxes.len()).collect();
+            let proxies: Vec<ProxyId> = shape_proxies
+                .proxies_of(handle.index, boxes.len())
+                .collect();
             for (k, (&proxy, aabb)) in proxies.iter().zip(boxes).enumerate() {
                 let named = ShapeId {
                     body: handle,

@@ -470,14 +470,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 && manifold.min_separation() < 0.0
                 && let Some(side) = side_of(sides, sa, sb)
                 && manifold.normal.dot(&side) < 0.0
-                && let Some(kept) = contact_manifold_on_side(
-                    shape_a,
-                    a.pose(),
-                    shape_b,
-                    &pose_b,
-                    side,
-                    speculative,
-                )
+                && let Some(kept) =
+                    contact_manifold_on_side(shape_a, a.pose(), shape_b, &pose_b, side, speculative)
                 && !kept.is_empty()
             {
                 manifold = kept;
