@@ -8,7 +8,9 @@ use crate::minkowski::{
 };
 use crate::options::ToiOptions;
 use crate::toi_result::{Hit, NoClosedForm, Toi};
-use impact_geometry::tolerances::{COORDINATE_ROUNDING_RELATIVE, PARALLEL_FACES_ANGLE};
+use impact_geometry::tolerances::{
+    COORDINATE_ROUNDING_RELATIVE, PARALLEL_FACES_ANGLE, POINT_SEGMENT_RELATIVE,
+};
 use impact_geometry::{Isometry, Point, Real, Sweep, Vector};
 
 /// A core moving without rotation: body-frame vertices (with the polygon's stored outward
@@ -176,14 +178,20 @@ enum EntryFace {
 /// [`Toi::Overlapping`] for cores that the separating-axis value puts clearly inside each
 /// other, as the exact path would find them; `None` (the exact path decides) otherwise.
 ///
-/// Behind every edge of `K` by more than rounding (each of `K`'s edge normals is one of the
+/// Behind every edge of `K` by more than a margin (each of `K`'s edge normals is one of the
 /// cores', and there is at least one), the origin is inside `K`, whose signed distance is
-/// then the separating-axis value to rounding: `COORDINATE_ROUNDING_RELATIVE` of the
+/// then the separating-axis value to within it: `COORDINATE_ROUNDING_RELATIVE` of the
 /// coordinates is hundreds of times the rounding of either computation, and more than the
-/// depth [`crate::minkowski::signed_distance_to_origin`] asks of an inside point. Below
+/// depth [`crate::minkowski::signed_distance_to_origin`] asks of an inside point;
+/// `POINT_SEGMENT_RELATIVE` of them covers a core segment that only one path takes for a
+/// point. Below
 /// `radius_sum - tolerance` by that margin too, the exact path's distance is below it, its
 /// test for an overlap. A cast that starts inside a body thus skips building `K` (about half
 /// the narrowphase's time in the translating casts of `benches/queries.rs`).
+///
+/// Cores apart (rounded shapes, or a point or segment `K` with no inside) overlap too when
+/// two of their vertices are nearer than `radius_sum - tolerance` by the margin: the
+/// distance to `K` is at most theirs.
 #[inline]
 fn deep_overlap(
     a: &LinearBody<'_>,
@@ -194,7 +202,9 @@ fn deep_overlap(
     radius_sum: Real,
     options: &ToiOptions,
 ) -> Option<Toi> {
-    if ca.edges + cb.edges == 0 || separation >= 0.0 {
+    // The separating-axis value is a lower bound of the distance: no overlap below it.
+    let limit = radius_sum - options.tolerance();
+    if !(separation < limit) {
         return None;
     }
     let extent = |core: &LocalCore| largest_coordinate(core.v[..core.len].iter().copied());
@@ -204,9 +214,26 @@ fn deep_overlap(
         .vector
         .amax()
         .max(b.start.translation.vector.amax());
-    let margin = COORDINATE_ROUNDING_RELATIVE * (extent(ca) + extent(cb) + placed_at);
-    (separation < -margin && separation < radius_sum - options.tolerance() - margin)
-        .then_some(Toi::Overlapping)
+    // Rounding, and a segment that one path takes for a point and the other not (the test
+    // scales differ: `is_point_like`), which moves `K` by at most half its length.
+    let margin = (COORDINATE_ROUNDING_RELATIVE + POINT_SEGMENT_RELATIVE)
+        * (extent(ca) + extent(cb) + placed_at);
+    if ca.edges + cb.edges > 0 && separation < -margin && separation < limit - margin {
+        return Some(Toi::Overlapping);
+    }
+    // Rounded shapes whose cores are apart (or only just inside): every difference of a
+    // vertex of each core is a point of `K`, so the nearest of them bounds the distance
+    // from above.
+    let reach = limit - margin;
+    if reach <= 0.0 {
+        return None;
+    }
+    let near = ca.v[..ca.len].iter().any(|p| {
+        cb.v[..cb.len]
+            .iter()
+            .any(|q| (p - q).norm_squared() < reach * reach)
+    });
+    near.then_some(Toi::Overlapping)
 }
 
 /// The swept separating-axis test on the two cores, without building `K`: every edge of `K`
