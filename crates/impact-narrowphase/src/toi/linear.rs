@@ -204,7 +204,7 @@ fn deep_overlap(
 ) -> Option<Toi> {
     // The separating-axis value is a lower bound of the distance: no overlap below it.
     let limit = radius_sum - options.tolerance();
-    if !(separation < limit) {
+    if separation.is_nan() || separation >= limit {
         return None;
     }
     let extent = |core: &LocalCore| largest_coordinate(core.v[..core.len].iter().copied());
