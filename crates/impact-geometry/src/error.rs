@@ -49,6 +49,29 @@ pub enum GeometryError {
         /// The field, as a path.
         field: String,
     },
+    /// An outline came back to a vertex it had already visited: two of its vertices are
+    /// equal, or nearer than the weld distance
+    /// ([`POLYGON_WELD_RELATIVE`](crate::tolerances::POLYGON_WELD_RELATIVE) of its size).
+    RepeatedVertex {
+        /// The later vertex, as a path such as `"outline[7]"`.
+        field: String,
+        /// The index (in the input) of the vertex it repeats.
+        first: usize,
+    },
+    /// Two edges of an outline cross, touch or overlap, or come nearer than the weld distance:
+    /// the outline is not a simple polygon. Edge `i` runs from vertex `i` to vertex `i + 1`.
+    SelfIntersecting {
+        /// The first vertex of one edge, as a path such as `"outline[2]"`.
+        field: String,
+        /// The first vertex (index in the input) of the other edge.
+        other: usize,
+    },
+    /// An outline, or a part of it, encloses no area: every vertex on one line, or three
+    /// vertices that would have to form a piece nearer to a line than the weld distance.
+    ZeroArea {
+        /// The outline (`"outline"`) or the vertex at the thin part (`"outline[4]"`).
+        field: String,
+    },
     /// A count was outside its allowed range (for example a regular polygon with 2 sides).
     OutOfRange {
         /// The field, as a path.
@@ -81,6 +104,14 @@ impl fmt::Display for GeometryError {
                 f,
                 "{field}: vertices are clockwise, expected counter-clockwise"
             ),
+            Self::RepeatedVertex { field, first } => {
+                write!(f, "{field}: repeats vertex {first} of the outline")
+            }
+            Self::SelfIntersecting { field, other } => write!(
+                f,
+                "{field}: the edge from this vertex meets the edge from vertex {other}"
+            ),
+            Self::ZeroArea { field } => write!(f, "{field}: encloses no area"),
             Self::OutOfRange {
                 field,
                 value,

@@ -55,6 +55,35 @@ impl MassProperties {
         Ok(props)
     }
 
+    /// The mass properties of a body made of `parts` (each in the same body frame): masses
+    /// add, the centre of mass is their mass-weighted mean, and each part's inertia is moved
+    /// from its own centre to that one by the parallel axis theorem, `I + m d^2`. The sums
+    /// are taken about the first part's centre, which keeps their terms small for a body
+    /// far from its origin. No parts, or parts of no mass, give [`MassProperties::ZERO`].
+    pub fn combine(parts: &[MassProperties]) -> Self {
+        let Some(first) = parts.first() else {
+            return Self::ZERO;
+        };
+        let reference = first.local_center;
+        let mass: Real = parts.iter().map(|p| p.mass).sum();
+        if mass <= 0.0 {
+            return Self::ZERO;
+        }
+        let moment = parts.iter().fold(nalgebra::Vector2::zeros(), |acc, p| {
+            acc + (p.local_center - reference) * p.mass
+        });
+        let offset = moment / mass;
+        let inertia = parts
+            .iter()
+            .map(|p| p.inertia + p.mass * (p.local_center - reference - offset).norm_squared())
+            .sum();
+        Self {
+            mass,
+            local_center: reference + offset,
+            inertia,
+        }
+    }
+
     /// The area of `shape`.
     pub fn area(shape: &Shape) -> Real {
         match shape {
@@ -129,7 +158,7 @@ fn capsule(a: Point, b: Point, r: Real, density: Real) -> MassProperties {
 /// the origin). Triangle `(o, p, q)` with `e1 = p - o`, `e2 = q - o` has area `cross / 2`,
 /// centroid `o + (e1 + e2) / 3`, and second moment about `o` of
 /// `cross / 12 * (e1.e1 + e1.e2 + e2.e2)`; the sum is shifted to the centroid at the end.
-fn polygon(vertices: &[Point], density: Real) -> MassProperties {
+pub(crate) fn polygon(vertices: &[Point], density: Real) -> MassProperties {
     let n = vertices.len();
     let origin = Point::from(
         vertices

@@ -23,6 +23,8 @@
 //!   oracle of when it enters and leaves.
 //! - [`audit`]: the dense-sampling oracle for time of impact and seeded generators of
 //!   rotating sweeps.
+//! - [`outlines`]: seeded simple polygons (star-shaped, untangled random, combs) for the
+//!   convex decomposition's tests.
 //! - [`queries`]: the field of mixed bodies of the scene-query tests and bench, and seeded
 //!   rays, translating casts and turning sweeps across it.
 //! - [`fuzzing`]: the structured inputs and invariant checks of the fuzz targets, which the
@@ -52,6 +54,7 @@ pub mod audit;
 pub mod filters;
 pub mod fuzzing;
 pub mod moving_boxes;
+pub mod outlines;
 pub mod queries;
 mod rng;
 pub mod scenes;

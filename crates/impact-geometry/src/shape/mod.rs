@@ -7,12 +7,16 @@
 
 mod capsule;
 mod circle;
+mod crossing;
+mod decompose;
+mod outline;
 mod polygon;
 mod segment;
 mod strip;
 
 pub use capsule::Capsule;
 pub use circle::Circle;
+pub use outline::ConcaveOutline;
 pub use polygon::ConvexPolygon;
 pub use segment::Segment;
 pub use strip::Strip;
