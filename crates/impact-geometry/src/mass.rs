@@ -59,7 +59,9 @@ impl MassProperties {
     /// add, the centre of mass is their mass-weighted mean, and each part's inertia is moved
     /// from its own centre to that one by the parallel axis theorem, `I + m d^2`. The sums
     /// are taken about the first part's centre, which keeps their terms small for a body
-    /// far from its origin. No parts, or parts of no mass, give [`MassProperties::ZERO`].
+    /// far from its origin. One part comes back unchanged, bit for bit. No parts give
+    /// [`MassProperties::ZERO`]; parts of no mass (segments) give mass and inertia zero at
+    /// the plain mean of their centres, about which a kinematic body of them turns.
     pub fn combine(parts: &[MassProperties]) -> Self {
         let Some(first) = parts.first() else {
             return Self::ZERO;
@@ -67,7 +69,14 @@ impl MassProperties {
         let reference = first.local_center;
         let mass: Real = parts.iter().map(|p| p.mass).sum();
         if mass <= 0.0 {
-            return Self::ZERO;
+            let sum = parts.iter().fold(nalgebra::Vector2::zeros(), |acc, p| {
+                acc + (p.local_center - reference)
+            });
+            return Self {
+                mass: 0.0,
+                local_center: reference + sum / parts.len() as Real,
+                inertia: 0.0,
+            };
         }
         let moment = parts.iter().fold(nalgebra::Vector2::zeros(), |acc, p| {
             acc + (p.local_center - reference) * p.mass
@@ -94,43 +103,6 @@ impl MassProperties {
                 2.0 * r * c.axis().direction().norm() + PI * r * r
             }
             Shape::Polygon(p) => polygon(p.vertices(), 1.0).mass,
-        }
-    }
-
-    /// The mass properties of a body made of `parts`, all in the same body frame: the masses
-    /// add, the centre of mass is the mass-weighted mean of the parts' centres, and each part's
-    /// inertia moves to that centre by the parallel-axis theorem,
-    /// `I = sum(I_i + m_i |c_i - c|^2)`.
-    ///
-    /// One part comes back unchanged (bit for bit), so a body of one shape has the shape's own
-    /// numbers. Parts of zero total mass (segments, or density zero) give mass and inertia
-    /// zero at the plain mean of their centres; no parts give [`MassProperties::ZERO`].
-    pub fn combine(parts: &[MassProperties]) -> Self {
-        match parts {
-            [] => Self::ZERO,
-            [one] => *one,
-            _ => {
-                let mass: Real = parts.iter().map(|p| p.mass).sum();
-                let (weights, total) = if mass > 0.0 {
-                    (parts.iter().map(|p| p.mass).collect::<Vec<_>>(), mass)
-                } else {
-                    (vec![1.0; parts.len()], parts.len() as Real)
-                };
-                let mut sum = crate::Vector::zeros();
-                for (p, w) in parts.iter().zip(&weights) {
-                    sum += p.local_center.coords * *w;
-                }
-                let local_center = Point::from(sum / total);
-                let inertia = parts
-                    .iter()
-                    .map(|p| p.inertia + p.mass * (p.local_center - local_center).norm_squared())
-                    .sum();
-                Self {
-                    mass,
-                    local_center,
-                    inertia,
-                }
-            }
         }
     }
 }
