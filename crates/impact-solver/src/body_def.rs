@@ -5,7 +5,7 @@ use crate::RigidBody;
 use crate::filter::CollisionFilter;
 use crate::material::Material;
 use crate::shape_def::ShapeDef;
-use impact_geometry::{Isometry, MassProperties, Real, Shape, Vector};
+use impact_geometry::{ConcaveOutline, Isometry, MassProperties, Real, Shape, Vector};
 
 /// How a body takes part in the simulation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -252,5 +252,35 @@ impl RigidBodyDef {
     pub fn with_shape(mut self, shape: ShapeDef) -> Self {
         self.shapes.push(shape);
         self
+    }
+
+    /// A dynamic body whose shapes are the convex pieces of a concave `outline` (in the body
+    /// frame; see [`ConcaveOutline`] for how it is cut), each piece of density 1 and the
+    /// default material like the body's own fields: set them afterwards on the definition
+    /// (`density`, `friction`, ... for the first piece, [`RigidBodyDef::shapes`] for the
+    /// others). The body's mass properties are the outline's.
+    ///
+    /// ```
+    /// use impact_geometry::{ConcaveOutline, Point};
+    /// use impact_solver::{RigidBody, RigidBodyDef};
+    ///
+    /// // An L of area 5, as one outline.
+    /// let outline = ConcaveOutline::new(&[
+    ///     Point::new(0.0, 0.0), Point::new(3.0, 0.0), Point::new(3.0, 1.0),
+    ///     Point::new(1.0, 1.0), Point::new(1.0, 3.0), Point::new(0.0, 3.0),
+    /// ])?;
+    /// let body = RigidBody::new(RigidBodyDef::from_outline(&outline))?;
+    /// assert_eq!(body.shapes().len(), 2);
+    /// assert!((body.mass() - 5.0).abs() < 1e-12);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_outline(outline: &ConcaveOutline) -> Self {
+        let mut pieces = outline.convex_pieces().into_iter().map(Shape::from);
+        let first = pieces
+            .next()
+            .expect("an outline has at least one convex piece");
+        let mut def = Self::new(first);
+        def.shapes = pieces.map(ShapeDef::new).collect();
+        def
     }
 }
