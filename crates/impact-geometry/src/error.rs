@@ -49,6 +49,32 @@ pub enum GeometryError {
         /// The field, as a path.
         field: String,
     },
+    /// A chain had too few points for its kind (two for an open chain, three for a closed
+    /// one).
+    TooFewPoints {
+        /// The field, as a path such as `"chain.points"`.
+        field: String,
+        /// How many points were given.
+        count: usize,
+        /// How many are needed.
+        min: usize,
+    },
+    /// A point of a chain repeated the point before it (to rounding), leaving a segment of no
+    /// length, whose direction and normal are undefined.
+    RepeatedPoint {
+        /// The repeating point, as a path such as `"chain.points[4]"`.
+        field: String,
+        /// The point it repeats, as a path.
+        same_as: String,
+    },
+    /// Two segments of a chain cross or touch away from the vertex they share (if any), or
+    /// two consecutive segments fold back onto each other.
+    SelfIntersecting {
+        /// The first point of the later segment, as a path such as `"chain.points[7]"`.
+        field: String,
+        /// The first point of the segment it meets, as a path.
+        other: String,
+    },
     /// A count was outside its allowed range (for example a regular polygon with 2 sides).
     OutOfRange {
         /// The field, as a path.
@@ -80,6 +106,17 @@ impl fmt::Display for GeometryError {
             Self::Clockwise { field } => write!(
                 f,
                 "{field}: vertices are clockwise, expected counter-clockwise"
+            ),
+            Self::TooFewPoints { field, count, min } => {
+                write!(f, "{field}: needs at least {min} points, got {count}")
+            }
+            Self::RepeatedPoint { field, same_as } => write!(
+                f,
+                "{field}: the same point as {same_as} (consecutive points must differ)"
+            ),
+            Self::SelfIntersecting { field, other } => write!(
+                f,
+                "{field}: the segment from this point meets the segment from {other}"
             ),
             Self::OutOfRange {
                 field,
