@@ -82,13 +82,3 @@ pub const COORDINATE_ROUNDING_RELATIVE: Real = 1e-12;
 /// of about 1e-16 of those terms, so the normal is then unit to about 1e-10, and below it the
 /// offset is normalised (zero radii, subnormal targets).
 pub const GAP_NORMALISES_RELATIVE: Real = 1e-6;
-
-/// The sine of the turn (dimensionless) at a vertex of a chain above which a contact counts
-/// the vertex as convex: a contact normal between the two faces' normals is reported there
-/// (by the segment that starts at the vertex), and one beyond them is left to the
-/// neighbour. At or below it the vertex is flat or concave, and a normal tilted toward it is
-/// clamped to the face normal. Box2D v3's value (`convexTol` in its chain-segment manifold,
-/// about 0.57 degrees): far above rounding, so a chain of collinear points is flat however
-/// its coordinates round, and small enough that a joint bent by a degree keeps its corner.
-/// Time of impact uses the exact sign instead (see the narrowphase's `toi` docs).
-pub const CHAIN_CONVEX_SIN: Real = 0.01;
