@@ -23,6 +23,8 @@
 //!   oracle of when it enters and leaves.
 //! - [`audit`]: the dense-sampling oracle for time of impact and seeded generators of
 //!   rotating sweeps.
+//! - [`chains`]: seeded hilly ground and closed loops of one-sided chain segments, and
+//!   shapes shot at them from the front.
 //! - [`queries`]: the field of mixed bodies of the scene-query tests and bench, and seeded
 //!   rays, translating casts and turning sweeps across it.
 //! - [`fuzzing`]: the structured inputs and invariant checks of the fuzz targets, which the
@@ -49,6 +51,7 @@
 #![deny(missing_docs)]
 
 pub mod audit;
+pub mod chains;
 pub mod filters;
 pub mod fuzzing;
 pub mod moving_boxes;
