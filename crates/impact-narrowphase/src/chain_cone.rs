@@ -34,12 +34,18 @@ impl Cone {
     /// The cone of `segment` in its body frame.
     #[inline]
     pub(crate) fn of(segment: &ChainSegment) -> Self {
+        let (n0, n1, n2) = (
+            segment.normal_before(),
+            segment.normal(),
+            segment.normal_after(),
+        );
+        // What `ChainSegment::turn_at_a` and `turn_at_b` compute, from the normals at hand.
         Self {
-            n0: segment.normal_before(),
-            n1: segment.normal(),
-            n2: segment.normal_after(),
-            turn_a: segment.turn_at_a(),
-            turn_b: segment.turn_at_b(),
+            n0,
+            n1,
+            n2,
+            turn_a: cross(&n0, &n1),
+            turn_b: cross(&n1, &n2),
         }
     }
 

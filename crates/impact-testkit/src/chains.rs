@@ -102,6 +102,7 @@ pub struct Shot {
 /// 2 beyond reach, at a speed log-uniform from 1 to 10,000 units/s over a 60 Hz step (so up
 /// to 167 units: many shots go on through the chain). Turning up to two turns per step if
 /// `turning`. Not checked for starting in front or clear of the chain: see [`in_front`].
+/// An open chain needs at least three segments (a closed one has them).
 pub fn shot_at(rng: &mut SplitMix64, chain: &Chain, turning: bool) -> Shot {
     let shape = loop {
         let s = random_shape(rng);

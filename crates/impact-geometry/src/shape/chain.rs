@@ -151,20 +151,20 @@ impl ChainSegment {
     }
 
     /// The sine of the turn at `a` from the neighbour before to this segment (the cross
-    /// product of their unit directions): positive where the joint is convex seen from the
-    /// front (the polyline turns counter-clockwise there, as at a corner of a
-    /// counter-clockwise polygon), negative where it is concave, zero where it runs straight
-    /// on (or folds straight back).
+    /// product of their unit directions, equally of their normals): positive where the joint
+    /// is convex seen from the front (the polyline turns counter-clockwise there, as at a
+    /// corner of a counter-clockwise polygon), negative where it is concave, zero where it
+    /// runs straight on (or folds straight back).
     #[inline]
     pub fn turn_at_a(&self) -> Real {
-        turn(&(self.vertices[0] - self.ghost_before), &self.direction())
+        cross(&self.normal_before(), &self.normal())
     }
 
     /// The sine of the turn at `b` from this segment to the neighbour after; the sign as in
     /// [`ChainSegment::turn_at_a`].
     #[inline]
     pub fn turn_at_b(&self) -> Real {
-        turn(&self.direction(), &(self.ghost_after - self.vertices[1]))
+        cross(&self.normal(), &self.normal_after())
     }
 }
 
@@ -176,15 +176,6 @@ fn right_normal(d: &Vector) -> Vector {
     Vector::new(d.y, -d.x)
         .try_normalize(0.0)
         .unwrap_or_else(|| Vector::new(1.0, 0.0))
-}
-
-/// The sine of the angle from `d0` to `d1`.
-#[inline]
-fn turn(d0: &Vector, d1: &Vector) -> Real {
-    match (d0.try_normalize(0.0), d1.try_normalize(0.0)) {
-        (Some(u0), Some(u1)) => cross(&u0, &u1),
-        _ => 0.0,
-    }
 }
 
 /// A polyline of one-sided segments: open (from the first point to the last) or closed (the
