@@ -92,6 +92,8 @@ fn parry_shape(shape: &Shape) -> Box<dyn PShape> {
             Box::new(Ball::new(c.radius()))
         }
         Shape::Segment(s) => Box::new(PSegment::new(pv(s.a().coords), pv(s.b().coords))),
+        // Not in the bench's field; parry's nearest is its plain segment.
+        Shape::ChainSegment(s) => Box::new(PSegment::new(pv(s.a().coords), pv(s.b().coords))),
         Shape::Capsule(c) => Box::new(PCapsule::new(
             pv(c.axis().a().coords),
             pv(c.axis().b().coords),
@@ -116,6 +118,10 @@ fn collider(shape: &Shape, pose: &Isometry) -> rp::ColliderBuilder {
             rp::ColliderBuilder::ball(c.radius()).position(pose * center)
         }
         Shape::Segment(s) => {
+            rp::ColliderBuilder::segment(pv(s.a().coords), pv(s.b().coords)).position(pose)
+        }
+        // Not in the bench's field; rapier's nearest is its plain segment.
+        Shape::ChainSegment(s) => {
             rp::ColliderBuilder::segment(pv(s.a().coords), pv(s.b().coords)).position(pose)
         }
         Shape::Capsule(c) => rp::ColliderBuilder::capsule_from_endpoints(

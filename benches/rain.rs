@@ -236,6 +236,11 @@ fn rapier_collider(def: &RigidBodyDef) -> rp::ColliderBuilder {
             rapier_vector(s.a().x, s.a().y),
             rapier_vector(s.b().x, s.b().y),
         ),
+        // Not in the rain; rapier's nearest is its plain segment.
+        Shape::ChainSegment(s) => rp::ColliderBuilder::segment(
+            rapier_vector(s.a().x, s.a().y),
+            rapier_vector(s.b().x, s.b().y),
+        ),
         // The tumbling rain's bodies (`RAIN_SCENE=tumbling`), vertex for vertex.
         Shape::Polygon(p) => rp::ColliderBuilder::convex_polyline(
             p.vertices()

@@ -131,6 +131,8 @@ fn outline(canvas: &mut Canvas, shape: &Shape, pose: &Isometry, layout: &Layout,
             canvas.ring(px(c.center()), (c.radius() * layout.scale).max(0.5), width)
         }
         Shape::Segment(s) => canvas.segment(px(s.a()), px(s.b()), width),
+        // Drawn as its plain segment.
+        Shape::ChainSegment(s) => canvas.segment(px(s.a()), px(s.b()), width),
         Shape::Capsule(c) => canvas.capsule(
             px(c.axis().a()),
             px(c.axis().b()),

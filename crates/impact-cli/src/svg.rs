@@ -88,6 +88,11 @@ fn outline(
                 r#"<line x1="{x0:.2}" y1="{y0:.2}" x2="{x1:.2}" y2="{y1:.2}" {style}/>"#
             );
         }
+        // Drawn as its plain segment.
+        Shape::ChainSegment(s) => {
+            let plain = Shape::Segment(s.segment());
+            outline(svg, &plain, pose, layout, style, item);
+        }
         Shape::Capsule(c) => {
             let ((x0, y0), (x1, y1)) = (
                 layout.px(&(pose * c.axis().a())),

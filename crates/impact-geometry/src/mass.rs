@@ -28,7 +28,7 @@ impl MassProperties {
     ///
     /// Closed forms: disc `m r^2 / 2`; capsule as a rectangle plus two half discs (see the
     /// derivation in the source); polygon by triangles fanned from its vertex mean. A segment
-    /// has zero area and hence zero mass.
+    /// or chain segment has zero area and hence zero mass.
     ///
     /// # Errors
     /// [`GeometryError`] naming `density` if it is negative or not finite.
@@ -45,6 +45,11 @@ impl MassProperties {
                 }
             }
             Shape::Segment(s) => Self {
+                mass: 0.0,
+                local_center: nalgebra::center(&s.a(), &s.b()),
+                inertia: 0.0,
+            },
+            Shape::ChainSegment(s) => Self {
                 mass: 0.0,
                 local_center: nalgebra::center(&s.a(), &s.b()),
                 inertia: 0.0,
@@ -97,7 +102,7 @@ impl MassProperties {
     pub fn area(shape: &Shape) -> Real {
         match shape {
             Shape::Circle(c) => PI * c.radius() * c.radius(),
-            Shape::Segment(_) => 0.0,
+            Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
             Shape::Capsule(c) => {
                 let r = c.radius();
                 2.0 * r * c.axis().direction().norm() + PI * r * r

@@ -525,7 +525,7 @@ fn bad_outlines_are_refused_with_the_field() {
         refused(&[p(0.0, 0.0), p(1.0, 1.0), p(1.0, 0.0), p(0.0, 1.0)]),
         GeometryError::SelfIntersecting {
             field: "outline[0]".into(),
-            other: 2
+            other: "outline[2]".into()
         }
     );
     // A vertex on another edge: the edge from it is the first found to touch edge 0.
@@ -539,7 +539,7 @@ fn bad_outlines_are_refused_with_the_field() {
         ]),
         GeometryError::SelfIntersecting {
             field: "outline[0]".into(),
-            other: 3
+            other: "outline[3]".into()
         }
     );
     // A spike turning straight back.

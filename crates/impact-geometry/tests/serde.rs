@@ -2,7 +2,9 @@
 //! constructors.
 #![cfg(feature = "serde")]
 
-use impact_geometry::{Capsule, Circle, ConvexPolygon, Isometry, Point, Shape, Sweep, Vector};
+use impact_geometry::{
+    Capsule, Chain, Circle, ConvexPolygon, Isometry, Point, Shape, Sweep, Vector,
+};
 
 #[test]
 fn shapes_round_trip_and_bad_input_is_refused() {
@@ -12,6 +14,11 @@ fn shapes_round_trip_and_bad_input_is_refused() {
             .into(),
         Capsule::along_x(1.0, 0.25).unwrap().into(),
         ConvexPolygon::regular(6, 1.0).unwrap().into(),
+        Chain::open(&[Point::new(1.0, 0.0), Point::new(0.0, 0.0)])
+            .unwrap()
+            .segment(0)
+            .unwrap()
+            .into(),
     ];
     let json = serde_json::to_string(&shapes).unwrap();
     let back: Vec<Shape> = serde_json::from_str(&json).unwrap();
@@ -35,4 +42,23 @@ fn shapes_round_trip_and_bad_input_is_refused() {
     .unwrap();
     let back: Sweep = serde_json::from_str(&serde_json::to_string(&sweep).unwrap()).unwrap();
     assert_eq!(back, sweep);
+
+    // Chains and chain segments validate when read.
+    let chain = Chain::closed(&[
+        Point::new(0.0, 0.0),
+        Point::new(1.0, 0.0),
+        Point::new(0.0, 1.0),
+    ])
+    .unwrap();
+    let back: Chain = serde_json::from_str(&serde_json::to_string(&chain).unwrap()).unwrap();
+    assert_eq!(back, chain);
+    let open: Chain = serde_json::from_str(r#"{"points":[[0,0],[1,0]]}"#).unwrap();
+    assert!(!open.is_closed());
+    let err = serde_json::from_str::<Chain>(r#"{"points":[[0,0],[0,0]]}"#).unwrap_err();
+    assert!(err.to_string().contains("chain.points[1]"), "{err}");
+    let err = serde_json::from_str::<Shape>(
+        r#"{"type":"chain_segment","ghost_before":[-1,0],"a":[0,0],"b":[0,0],"ghost_after":[1,0]}"#,
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("chain_segment.b"), "{err}");
 }

@@ -10,6 +10,8 @@
 //!   Lagrange's identity, as the time of impact of two circles does);
 //! - a segment (no thickness): the crossing of two lines by cross products, or, along the
 //!   segment's own line, the fractions of its ends;
+//! - a chain segment: the segment's crossing, for a ray that goes from its front toward its
+//!   back only (one-sided: from the back, or along its line, a ray passes);
 //! - a capsule: the union of the spans of its two end circles and of the rectangle between
 //!   them (entered only through its long sides: whatever enters through an end is inside
 //!   that end's circle already);
@@ -22,7 +24,7 @@
 //! Fractions are exact to rounding, a few ulps of the coordinates involved, with no
 //! tolerance: a ray that grazes a shape touches it.
 
-use impact_geometry::{Isometry, Point, Real, Shape, Vector, cross, perp};
+use impact_geometry::{ChainSegment, Isometry, Point, Real, Shape, Vector, cross, perp};
 
 /// A ray: the segment from `origin` to `origin + translation` (world units, world frame),
 /// whose points are `origin + t * translation` for fractions `t` in `[0, 1]`.
@@ -81,8 +83,10 @@ pub struct RayIntersection {
 /// From outside, the hit is where the ray enters the shape. From inside (the boundary
 /// included), a `solid` cast hits at fraction 0; a hollow one (`solid == false`) hits where
 /// the ray leaves the shape, with the inward normal there. A segment has no inside: a ray
-/// crosses it at one point, from either side, or runs along it. See [`RayIntersection`]
-/// for the normal.
+/// crosses it at one point, from either side, or runs along it. A chain segment is hit only
+/// from its front (see [`ChainSegment`]): a ray whose direction points from the front
+/// toward the back, crossing it; from the back, or running along it, a ray finds nothing.
+/// See [`RayIntersection`] for the normal.
 ///
 /// The inputs are expected finite (a scene query checks them first); a zero translation, or
 /// a `max_fraction` that is negative or NaN, finds nothing.
@@ -126,6 +130,7 @@ pub fn cast_ray(
             &d,
         ),
         Shape::Polygon(p) => polygon_span(p.vertices(), p.normals(), &o, &d),
+        Shape::ChainSegment(s) => chain_segment_span(s, &o, &d),
     }?;
     let (fraction, normal) = if span.t_out < 0.0 {
         return None;
@@ -226,6 +231,16 @@ fn segment_span(a: &Vector, b: &Vector, o: &Vector, d: &Vector) -> Option<Span> 
         t_out: ta.max(tb),
         n_out: along,
     })
+}
+
+/// The span of the line `o + t d` on a one-sided chain segment: the segment's crossing when
+/// the line runs from its front toward its back, nothing otherwise (from the back, or along
+/// the segment's line, which never crosses the front).
+fn chain_segment_span(s: &ChainSegment, o: &Vector, d: &Vector) -> Option<Span> {
+    if s.normal().dot(d) >= 0.0 {
+        return None;
+    }
+    segment_span(&s.a().coords, &s.b().coords, o, d)
 }
 
 /// The span of the line `o + t d` in the capsule of radius `r` about the segment from `a` to

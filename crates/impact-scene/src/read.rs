@@ -439,7 +439,9 @@ pub(crate) fn default_center(shape: &Shape) -> Point {
 pub(crate) fn shape_name(shape: &Shape) -> &'static str {
     match shape {
         Shape::Circle(_) => "circle",
-        Shape::Segment(_) => "segment",
+        // The file has no chain yet: a chain segment is written as its plain segment (its
+        // ghosts and its one-sidedness are not kept).
+        Shape::Segment(_) | Shape::ChainSegment(_) => "segment",
         Shape::Capsule(_) => "capsule",
         Shape::Polygon(_) => "polygon",
     }

@@ -242,6 +242,11 @@ pub(crate) fn shape(shape: &Shape) -> ShapeFile {
             file.a = Some(xy_point(s.a()));
             file.b = Some(xy_point(s.b()));
         }
+        // As its plain segment (see `read::shape_name`).
+        Shape::ChainSegment(s) => {
+            file.a = Some(xy_point(s.a()));
+            file.b = Some(xy_point(s.b()));
+        }
         Shape::Capsule(c) => {
             file.a = Some(xy_point(c.axis().a()));
             file.b = Some(xy_point(c.axis().b()));

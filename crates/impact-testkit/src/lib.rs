@@ -23,6 +23,8 @@
 //!   oracle of when it enters and leaves.
 //! - [`audit`]: the dense-sampling oracle for time of impact and seeded generators of
 //!   rotating sweeps.
+//! - [`chains`]: seeded hilly ground and closed loops of one-sided chain segments, and
+//!   shapes shot at them from the front.
 //! - [`outlines`]: seeded simple polygons (star-shaped, untangled random, combs) for the
 //!   convex decomposition's tests.
 //! - [`queries`]: the field of mixed bodies of the scene-query tests and bench, and seeded
@@ -51,6 +53,7 @@
 #![deny(missing_docs)]
 
 pub mod audit;
+pub mod chains;
 pub mod filters;
 pub mod fuzzing;
 pub mod moving_boxes;

@@ -30,7 +30,7 @@ impl NotSimple {
                 let (a, b) = (original[a], original[b]);
                 GeometryError::SelfIntersecting {
                     field: format!("outline[{}]", a.min(b)),
-                    other: a.max(b),
+                    other: format!("outline[{}]", a.max(b)),
                 }
             }
         }

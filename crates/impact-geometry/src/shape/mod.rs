@@ -6,6 +6,8 @@
 //! the distance between their cores minus the sum of their radii.
 
 mod capsule;
+mod chain;
+mod chain_check;
 mod circle;
 mod crossing;
 mod decompose;
@@ -15,6 +17,7 @@ mod segment;
 mod strip;
 
 pub use capsule::Capsule;
+pub use chain::{Chain, ChainSegment};
 pub use circle::Circle;
 pub use outline::ConcaveOutline;
 pub use polygon::ConvexPolygon;
@@ -34,6 +37,8 @@ pub enum ShapeKind {
     Capsule,
     /// A [`ConvexPolygon`].
     Polygon,
+    /// A [`ChainSegment`].
+    ChainSegment,
 }
 
 /// Any shape of impact.
@@ -49,6 +54,9 @@ pub enum Shape {
     Capsule(Capsule),
     /// A convex polygon.
     Polygon(ConvexPolygon),
+    /// One segment of a chain: one-sided, with its neighbours' vertices (see
+    /// [`ChainSegment`]).
+    ChainSegment(ChainSegment),
 }
 
 impl Shape {
@@ -60,11 +68,12 @@ impl Shape {
             Self::Segment(_) => ShapeKind::Segment,
             Self::Capsule(_) => ShapeKind::Capsule,
             Self::Polygon(_) => ShapeKind::Polygon,
+            Self::ChainSegment(_) => ShapeKind::ChainSegment,
         }
     }
 
-    /// The core vertices in the body frame: one for a circle, two for a segment or capsule,
-    /// the corners for a polygon.
+    /// The core vertices in the body frame: one for a circle, two for a segment, capsule or
+    /// chain segment (its ghosts are not part of it), the corners for a polygon.
     #[inline]
     pub fn core(&self) -> &[Point] {
         match self {
@@ -72,11 +81,12 @@ impl Shape {
             Self::Segment(s) => s.core(),
             Self::Capsule(s) => s.core(),
             Self::Polygon(s) => s.core(),
+            Self::ChainSegment(s) => s.core(),
         }
     }
 
     /// The narrowest strip that holds the shape (see [`Strip`]): precomputed for a polygon,
-    /// along the core for a segment or capsule; none for a disc (its strip would be as wide as
+    /// along the core for a segment, capsule or chain segment; none for a disc (its strip would be as wide as
     /// its circle) or a segment of zero length.
     #[inline]
     pub fn strip(&self) -> Option<Strip> {
@@ -85,16 +95,17 @@ impl Shape {
             Self::Segment(s) => Strip::of_segment(&s.core()[0], &s.core()[1], 0.0),
             Self::Capsule(c) => Strip::of_segment(&c.core()[0], &c.core()[1], c.radius()),
             Self::Polygon(p) => Some(*p.strip()),
+            Self::ChainSegment(s) => Strip::of_segment(&s.a(), &s.b(), 0.0),
         }
     }
 
-    /// The radius the core is inflated by (zero for segments and polygons).
+    /// The radius the core is inflated by (zero for segments, chain segments and polygons).
     #[inline]
     pub fn radius(&self) -> Real {
         match self {
             Self::Circle(s) => s.radius(),
             Self::Capsule(s) => s.radius(),
-            Self::Segment(_) | Self::Polygon(_) => 0.0,
+            Self::Segment(_) | Self::Polygon(_) | Self::ChainSegment(_) => 0.0,
         }
     }
 
@@ -155,6 +166,12 @@ impl From<Segment> for Shape {
 impl From<Capsule> for Shape {
     fn from(s: Capsule) -> Self {
         Self::Capsule(s)
+    }
+}
+
+impl From<ChainSegment> for Shape {
+    fn from(s: ChainSegment) -> Self {
+        Self::ChainSegment(s)
     }
 }
 

@@ -304,7 +304,7 @@ fn drop_collinear(outline: &[Point], weld: Real) -> Result<Vec<usize>, GeometryE
         if length == 0.0 || (c - p).dot(&(q - c)) <= 0.0 {
             return Err(GeometryError::SelfIntersecting {
                 field: format!("outline[{before}]"),
-                other: i,
+                other: format!("outline[{i}]"),
             });
         }
         alive[i] = false;

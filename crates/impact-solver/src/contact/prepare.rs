@@ -208,9 +208,10 @@ fn push_constraint(
         count: manifold_points.len(),
         offset: pair.offset,
         radii: (radius_a, radius_b),
+        // A chain segment has no inside either.
         thin: (
-            matches!(shape_a, Shape::Segment(_)),
-            matches!(shape_b, Shape::Segment(_)),
+            matches!(shape_a, Shape::Segment(_) | Shape::ChainSegment(_)),
+            matches!(shape_b, Shape::Segment(_) | Shape::ChainSegment(_)),
         ),
     });
 }

@@ -280,6 +280,9 @@ impl PassThroughJudge {
         for (obstacle, (shape, pose)) in statics.into_iter().enumerate() {
             match shape {
                 Shape::Segment(s) => line(obstacle, pose * s.a(), pose * s.b()),
+                // Judged as its plain segment: a crossing from its back (which the chain's
+                // one-sided rule lets through) counts as a crossing too.
+                Shape::ChainSegment(s) => line(obstacle, pose * s.a(), pose * s.b()),
                 Shape::Capsule(c) => {
                     let (a, b) = (pose * c.axis().a(), pose * c.axis().b());
                     line(obstacle, a, b);
