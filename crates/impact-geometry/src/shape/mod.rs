@@ -28,7 +28,7 @@ pub enum ShapeKind {
     Segment,
     /// A [`Capsule`].
     Capsule,
-    /// A [`ConvexPolygon`].
+    /// A [`ConvexPolygon`], sharp or rounded (one kind: the pair queries read the radius).
     Polygon,
 }
 
@@ -43,7 +43,7 @@ pub enum Shape {
     Segment(Segment),
     /// A segment inflated by a radius.
     Capsule(Capsule),
-    /// A convex polygon.
+    /// A convex polygon, sharp or rounded by a radius.
     Polygon(ConvexPolygon),
 }
 
@@ -71,7 +71,8 @@ impl Shape {
         }
     }
 
-    /// The narrowest strip that holds the shape (see [`Strip`]): precomputed for a polygon,
+    /// The narrowest strip that holds the shape (see [`Strip`]): precomputed for a polygon
+    /// (its rounding included),
     /// along the core for a segment or capsule; none for a disc (its strip would be as wide as
     /// its circle) or a segment of zero length.
     #[inline]
@@ -84,13 +85,14 @@ impl Shape {
         }
     }
 
-    /// The radius the core is inflated by (zero for segments and polygons).
+    /// The radius the core is inflated by (zero for segments and sharp polygons).
     #[inline]
     pub fn radius(&self) -> Real {
         match self {
             Self::Circle(s) => s.radius(),
             Self::Capsule(s) => s.radius(),
-            Self::Segment(_) | Self::Polygon(_) => 0.0,
+            Self::Polygon(s) => s.radius(),
+            Self::Segment(_) => 0.0,
         }
     }
 
