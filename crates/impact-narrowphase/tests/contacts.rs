@@ -26,7 +26,8 @@ fn kinds() -> impl Strategy<Value = (Kind, Kind)> {
         Just(Kind::Circle),
         Just(Kind::Segment),
         Just(Kind::Capsule),
-        Just(Kind::Polygon)
+        Just(Kind::Polygon),
+        Just(Kind::RoundedPolygon)
     ];
     (k.clone(), k)
 }

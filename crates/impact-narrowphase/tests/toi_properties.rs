@@ -280,13 +280,30 @@ pair_properties!(capsule_polygon, Kind::Capsule, Kind::Polygon, 9);
 pair_properties!(polygon_polygon, Kind::Polygon, Kind::Polygon, 10);
 pair_properties!(polygon_circle, Kind::Polygon, Kind::Circle, 11);
 pair_properties!(capsule_segment, Kind::Capsule, Kind::Segment, 12);
+pair_properties!(circle_rounded, Kind::Circle, Kind::RoundedPolygon, 13);
+pair_properties!(segment_rounded, Kind::Segment, Kind::RoundedPolygon, 14);
+pair_properties!(capsule_rounded, Kind::Capsule, Kind::RoundedPolygon, 15);
+pair_properties!(polygon_rounded, Kind::Polygon, Kind::RoundedPolygon, 16);
+pair_properties!(
+    rounded_rounded,
+    Kind::RoundedPolygon,
+    Kind::RoundedPolygon,
+    17
+);
+pair_properties!(rounded_circle, Kind::RoundedPolygon, Kind::Circle, 18);
 
 /// The generator must exercise every outcome, or the properties above prove little.
 #[test]
 fn scenes_mix_hits_and_misses() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
-    let kinds = [Kind::Circle, Kind::Segment, Kind::Capsule, Kind::Polygon];
+    let kinds = [
+        Kind::Circle,
+        Kind::Segment,
+        Kind::Capsule,
+        Kind::Polygon,
+        Kind::RoundedPolygon,
+    ];
     for (i, &ka) in kinds.iter().enumerate() {
         for &kb in &kinds[i..] {
             let mut runner = TestRunner::new(config(99));
