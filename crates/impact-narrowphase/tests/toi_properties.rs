@@ -334,8 +334,15 @@ fn scenes_mix_hits_and_misses() {
 /// random scenes almost never produce, where the closed forms meet parallel and collinear
 /// edges.
 fn aligned_scene() -> impl Strategy<Value = Placed> {
+    aligned_scene_of(support::aligned())
+}
+
+/// [`aligned_scene`] over the meetings `aligned` gives.
+fn aligned_scene_of(
+    aligned: impl Strategy<Value = support::Aligned>,
+) -> impl Strategy<Value = Placed> {
     (
-        support::aligned(),
+        aligned,
         prop_oneof![Just(0.0), -1e-3..1e-3f64, -1e-9..1e-9f64, 0.0..0.5f64],
         (0.0..2.0f64, prop_oneof![Just(0.0), 0.0..1.0f64]),
         prop_oneof![Just(0.0), -1e-9..1e-9f64, -0.3..0.3f64],
@@ -375,6 +382,24 @@ proptest! {
         // distance of rounding while moving along a line within rounding of an edge's (two
         // zero-thickness segments on one line, a box's corner past a thin post's) can be a
         // hit in one argument order and a miss in the other, about once in 150,000 scenes.
+        let opts = if exact {
+            ToiOptions::exact()
+        } else {
+            options(p.scale)
+        };
+        check_invariants_with(&p, opts)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 10_000, ..config(408) })]
+    /// The aligned scenes with rounded boxes and hexagons: their faces flush, their arcs
+    /// meeting faces and each other, at target separation zero or the default.
+    #[test]
+    fn aligned_rounded_polygons_keep_the_invariants(
+        p in aligned_scene_of(support::aligned_rounded()),
+        exact in any::<bool>(),
+    ) {
         let opts = if exact {
             ToiOptions::exact()
         } else {
