@@ -2,8 +2,8 @@
 //!
 //! The geometric vocabulary of [impact](https://docs.rs/impact2d), a 2D physics stack
 //! built around continuous collision detection: `f64` math aliases over [`nalgebra`], the
-//! convex shapes ([`Circle`], [`Segment`], [`Capsule`], [`ConvexPolygon`], and the [`Shape`]
-//! enum over them), axis-aligned boxes ([`Aabb`]), mass properties ([`MassProperties`]), the
+//! convex shapes ([`Circle`], [`Segment`], [`Capsule`], [`ConvexPolygon`], sharp or rounded,
+//! and the [`Shape`] enum over them), axis-aligned boxes ([`Aabb`]), mass properties ([`MassProperties`]), the
 //! motion of a body over a step ([`Sweep`]) and every tolerance in one place
 //! ([`tolerances`]).
 //!
