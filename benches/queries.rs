@@ -99,12 +99,21 @@ fn parry_shape(shape: &Shape) -> Box<dyn PShape> {
             pv(c.axis().b().coords),
             c.radius(),
         )),
-        Shape::Polygon(p) => Box::new(
-            PPolygon::from_convex_polyline_unmodified(
+        Shape::Polygon(p) => {
+            let polygon = PPolygon::from_convex_polyline_unmodified(
                 p.vertices().iter().map(|v| pv(v.coords)).collect(),
             )
-            .expect("convex"),
-        ),
+            .expect("convex");
+            if p.radius() > 0.0 {
+                // A rounded polygon: parry's polygon with a border of the radius.
+                Box::new(parry2d_f64::shape::RoundShape {
+                    inner_shape: polygon,
+                    border_radius: p.radius(),
+                })
+            } else {
+                Box::new(polygon)
+            }
+        }
     }
 }
 
@@ -130,11 +139,16 @@ fn collider(shape: &Shape, pose: &Isometry) -> rp::ColliderBuilder {
             c.radius(),
         )
         .position(pose),
-        Shape::Polygon(p) => rp::ColliderBuilder::convex_polyline(
-            p.vertices().iter().map(|v| pv(v.coords)).collect(),
-        )
-        .expect("convex")
-        .position(pose),
+        Shape::Polygon(p) => {
+            let points = p.vertices().iter().map(|v| pv(v.coords)).collect();
+            if p.radius() > 0.0 {
+                rp::ColliderBuilder::round_convex_polyline(points, p.radius())
+            } else {
+                rp::ColliderBuilder::convex_polyline(points)
+            }
+            .expect("convex")
+            .position(pose)
+        }
     }
 }
 

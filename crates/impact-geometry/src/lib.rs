@@ -2,10 +2,10 @@
 //!
 //! The geometric vocabulary of [impact](https://docs.rs/impact2d), a 2D physics stack
 //! built around continuous collision detection: `f64` math aliases over [`nalgebra`], the
-//! convex shapes ([`Circle`], [`Segment`], [`Capsule`], [`ConvexPolygon`], the one-sided
-//! [`ChainSegment`] of a [`Chain`], and the [`Shape`] enum over them), concave outlines split
-//! into convex pieces ([`ConcaveOutline`]), axis-aligned boxes ([`Aabb`]), mass properties
-//! ([`MassProperties`]), the
+//! convex shapes ([`Circle`], [`Segment`], [`Capsule`], [`ConvexPolygon`], sharp or rounded,
+//! the one-sided [`ChainSegment`] of a [`Chain`], and the [`Shape`] enum over them), concave
+//! outlines split into convex pieces ([`ConcaveOutline`]), axis-aligned boxes ([`Aabb`]),
+//! mass properties ([`MassProperties`]), the
 //! motion of a body over a step ([`Sweep`]) and every tolerance in one place
 //! ([`tolerances`]).
 //!

@@ -19,6 +19,11 @@ fn shapes_round_trip_and_bad_input_is_refused() {
             .segment(0)
             .unwrap()
             .into(),
+        ConvexPolygon::regular(5, 1.0)
+            .unwrap()
+            .with_radius(0.125)
+            .unwrap()
+            .into(),
     ];
     let json = serde_json::to_string(&shapes).unwrap();
     let back: Vec<Shape> = serde_json::from_str(&json).unwrap();
@@ -32,6 +37,23 @@ fn shapes_round_trip_and_bad_input_is_refused() {
     let err = serde_json::from_str::<Shape>(r#"{"type":"polygon","vertices":[[0,0],[1,0],[2,0]]}"#)
         .unwrap_err();
     assert!(err.to_string().contains("polygon.vertices"), "{err}");
+    // A sharp polygon is written without a radius, and read as sharp without one.
+    let sharp =
+        serde_json::to_string(&Shape::from(ConvexPolygon::rectangle(1.0, 1.0).unwrap())).unwrap();
+    assert!(!sharp.contains("radius"), "{sharp}");
+    let rounded: Shape =
+        serde_json::from_str(r#"{"type":"polygon","vertices":[[0,0],[1,0],[0,1]],"radius":0.5}"#)
+            .unwrap();
+    assert_eq!(rounded.radius(), 0.5);
+    let err = serde_json::from_str::<Shape>(
+        r#"{"type":"polygon","vertices":[[0,0],[1,0],[0,1]],"radius":-0.5}"#,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("polygon.radius: must be zero or positive, got -0.5"),
+        "{err}"
+    );
     let sweep = Sweep::new(
         Isometry::new(Vector::new(1.0, 2.0), 0.5),
         Point::new(0.1, 0.0),

@@ -16,7 +16,11 @@
 //!   them (entered only through its long sides: whatever enters through an end is inside
 //!   that end's circle already);
 //! - a polygon: the slabs of its edges clipped in turn (Cyrus and Beck's clipping), each
-//!   edge's outward normal entering or leaving.
+//!   edge's outward normal entering or leaving;
+//! - a rounded polygon: the union of the spans of its corner circles and of the band along
+//!   each edge, the edge moved out by the radius (entered and left only through its outer
+//!   side: its inner side is the core's edge, inside the shape, and its ends lie in the
+//!   corner circles), as a capsule is its end circles and the rectangle between them.
 //!
 //! The answer then follows from where the span lies: ahead of the origin, it is an entry; about
 //! the origin (the origin is in the shape, boundary included), a *solid* cast stops at
@@ -129,6 +133,9 @@ pub fn cast_ray(
             &o,
             &d,
         ),
+        Shape::Polygon(p) if p.radius() > 0.0 => {
+            rounded_polygon_span(p.vertices(), p.normals(), p.radius(), &o, &d)
+        }
         Shape::Polygon(p) => polygon_span(p.vertices(), p.normals(), &o, &d),
         Shape::ChainSegment(s) => chain_segment_span(s, &o, &d),
     }?;
@@ -312,6 +319,64 @@ fn rectangle_sides(
             Real::NEG_INFINITY
         },
         n_out: side,
+    })
+}
+
+/// The span of the line `o + t d` in the convex polygon of counter-clockwise `vertices` and
+/// outward unit edge `normals` rounded by `r > 0`: the union of the spans of its corner
+/// circles and of its edges' outer bands. The union of the pieces is the shape, which is
+/// convex, so the union of their spans is one interval: the earliest entry and the latest
+/// exit. Every point of the shape's boundary lies on a corner's circle or on a band's outer
+/// side, so the pieces' spans find the shape's.
+fn rounded_polygon_span(
+    vertices: &[Point],
+    normals: &[Vector],
+    r: Real,
+    o: &Vector,
+    d: &Vector,
+) -> Option<Span> {
+    let n = vertices.len();
+    let mut span = None;
+    for i in 0..n {
+        let (a, b) = (vertices[i].coords, vertices[(i + 1) % n].coords);
+        span = union(span, circle_span(&a, r, o, d));
+        span = union(span, outer_band(&a, &b, &normals[i], r, o, d));
+    }
+    span
+}
+
+/// The span of the line `o + t d` in the band `a + x u + y n`, `x` in `[0, |b - a|]`, `y` in
+/// `[0, r]` (`u` the unit direction from `a` to `b`, `n` the edge's outward unit normal),
+/// keeping only an entry or an exit through its outer side (`y = r`, normal `n`): through the
+/// inner side (the core's edge) the line is inside the shape already, and an end lies in the
+/// corner circle there, which the circle's own span covers; those are `+-inf`.
+fn outer_band(a: &Vector, b: &Vector, n: &Vector, r: Real, o: &Vector, d: &Vector) -> Option<Span> {
+    let e = b - a;
+    let len = e.norm();
+    let u = e / len;
+    let rel = o - a;
+    let (x_in, x_out) = slab(rel.dot(&u), d.dot(&u), 0.0, len)?;
+    let dy = d.dot(n);
+    let (y_in, y_out) = slab(rel.dot(n), dy, 0.0, r)?;
+    if x_in.max(y_in) > x_out.min(y_out) {
+        return None;
+    }
+    // Moving inward (dy < 0) it enters through the outer side; outward, it leaves through it.
+    let through_outer_in = dy < 0.0 && y_in >= x_in;
+    let through_outer_out = dy > 0.0 && y_out <= x_out;
+    Some(Span {
+        t_in: if through_outer_in {
+            y_in
+        } else {
+            Real::INFINITY
+        },
+        n_in: *n,
+        t_out: if through_outer_out {
+            y_out
+        } else {
+            Real::NEG_INFINITY
+        },
+        n_out: *n,
     })
 }
 

@@ -118,7 +118,9 @@ pub(crate) fn stepper(s: &StepperChoice) -> Result<(), SceneError> {
 
 /// The file's rules for shapes, stricter than the library's: a circle or capsule has a
 /// positive radius (a zero radius is a point or a segment: say so with the right type), a
-/// segment two distinct ends, a polygon at most [`MAX_POLYGON_VERTICES`] vertices.
+/// segment two distinct ends, a polygon (rounded or not) at most [`MAX_POLYGON_VERTICES`]
+/// vertices; a polygon with a radius is a rounded polygon, whose radius is positive by
+/// that.
 pub(crate) fn shape(shape: &Shape, path: &str) -> Result<(), SceneError> {
     match shape {
         Shape::Circle(c) => {

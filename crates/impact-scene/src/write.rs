@@ -227,7 +227,8 @@ fn filter(f: &CollisionFilter) -> Option<FilterFile> {
     (file != FilterFile::default()).then_some(file)
 }
 
-/// A shape (a rectangle is written as the polygon it is).
+/// A shape (a rectangle is written as the polygon it is, a polygon with a radius as a
+/// rounded polygon).
 pub(crate) fn shape(shape: &Shape) -> ShapeFile {
     let mut file = ShapeFile {
         kind: Some(crate::read::shape_name(shape).to_owned()),
@@ -254,6 +255,8 @@ pub(crate) fn shape(shape: &Shape) -> ShapeFile {
         }
         Shape::Polygon(p) => {
             file.vertices = Some(p.vertices().iter().copied().map(xy_point).collect());
+            // A rounded polygon (`shape_name`'s "rounded_polygon") with its radius.
+            file.radius = (p.radius() > 0.0).then_some(p.radius());
         }
     }
     file

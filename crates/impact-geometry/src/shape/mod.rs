@@ -35,7 +35,7 @@ pub enum ShapeKind {
     Segment,
     /// A [`Capsule`].
     Capsule,
-    /// A [`ConvexPolygon`].
+    /// A [`ConvexPolygon`], sharp or rounded (one kind: the pair queries read the radius).
     Polygon,
     /// A [`ChainSegment`].
     ChainSegment,
@@ -52,7 +52,7 @@ pub enum Shape {
     Segment(Segment),
     /// A segment inflated by a radius.
     Capsule(Capsule),
-    /// A convex polygon.
+    /// A convex polygon, sharp or rounded by a radius.
     Polygon(ConvexPolygon),
     /// One segment of a chain: one-sided, with its neighbours' vertices (see
     /// [`ChainSegment`]).
@@ -85,8 +85,9 @@ impl Shape {
         }
     }
 
-    /// The narrowest strip that holds the shape (see [`Strip`]): precomputed for a polygon,
-    /// along the core for a segment, capsule or chain segment; none for a disc (its strip would be as wide as
+    /// The narrowest strip that holds the shape (see [`Strip`]): precomputed for a polygon
+    /// (its rounding included), along the core for a segment, capsule or chain segment; none
+    /// for a disc (its strip would be as wide as
     /// its circle) or a segment of zero length.
     #[inline]
     pub fn strip(&self) -> Option<Strip> {
@@ -99,13 +100,15 @@ impl Shape {
         }
     }
 
-    /// The radius the core is inflated by (zero for segments, chain segments and polygons).
+    /// The radius the core is inflated by (zero for segments, chain segments and sharp
+    /// polygons).
     #[inline]
     pub fn radius(&self) -> Real {
         match self {
             Self::Circle(s) => s.radius(),
             Self::Capsule(s) => s.radius(),
-            Self::Segment(_) | Self::Polygon(_) | Self::ChainSegment(_) => 0.0,
+            Self::Polygon(s) => s.radius(),
+            Self::Segment(_) | Self::ChainSegment(_) => 0.0,
         }
     }
 

@@ -166,7 +166,7 @@ impl ConcaveOutline {
                     .iter()
                     .map(|&i| Point::from(self.vertices[i] - o))
                     .collect();
-                polygon_mass(&moved, density)
+                polygon_mass(&moved, &[], 0.0, density)
             })
             .collect();
         let mut union = MassProperties::combine(&parts);

@@ -3,16 +3,17 @@
 //! the shapes touch.
 //!
 //! Every shape is a rounded polygon here (`rounded_core`): its core placed in world
-//! coordinates with its edges' outward normals and its radius; a circle is one vertex, a segment
-//! or capsule two, a polygon its corners. Two kernels do the work: a point core against any
-//! core (`point_core`: the Voronoi regions of the core) for every pair with a circle, and two
-//! cores with edges (`clipping`: separating axes, then the incident edge clipped against the
-//! reference face) for the others. One module per pair in canonical order (circle < segment <
-//! capsule < polygon), each a few lines that place the cores and call a kernel; the dispatcher
-//! below swaps the reverse order. `manifold` holds the types, `segment_side` the manifold held
-//! to one side of a zero-thickness segment, and `chain_segment` the one-sided segment of a
-//! chain against any other shape (last in the canonical order: its rules sit on top of the
-//! plain segment's manifold).
+//! coordinates with its edges' outward normals and its radius; a circle is one vertex, a
+//! segment or capsule two, a polygon its corners (with its own radius when rounded). Two
+//! kernels do the work: a point core against any core (`point_core`: the Voronoi regions of
+//! the core) for every pair with a circle, and two cores with edges (`clipping`: separating
+//! axes, then the incident edge clipped against the reference face) for the others. One
+//! module per pair in canonical order (circle < segment < capsule < polygon), each a few lines
+//! that place the cores and call a kernel; the dispatcher below swaps the reverse order.
+//! `manifold` holds the types, `segment_side` the manifold held to one side of a
+//! zero-thickness segment, and `chain_segment` the one-sided segment of a chain against any
+//! other shape (last in the canonical order: its rules sit on top of the plain segment's
+//! manifold).
 
 mod capsule_capsule;
 mod capsule_polygon;
