@@ -6,8 +6,8 @@
 //! an L or a T of two bars, a U of three or an E of four (bars 0.04 thick, 0.12 long),
 //! turned and spinning at up to 30 rad/s, onto a hilly terrain of segments 0.1 to 2 m long
 //! between two tall walls. Gravity -10, restitution 0.1, friction 0.3, 60 Hz. impact gets the
-//! terrain as one static body whose shapes are its segments (a chain of one-sided segments
-//! where the shape exists); rapier2d the same terrain as a polyline collider, and each body
+//! terrain as one static chain body (one-sided segments facing up); rapier2d the same
+//! terrain as a polyline collider, and each body
 //! as a compound collider of the same bars, with `ccd_enabled(true)` and no sleeping.
 //!
 //! Two passes, as in `benches/rain.rs`:
@@ -108,8 +108,8 @@ fn rapier_collider(def: &RigidBodyDef) -> rp::ColliderBuilder {
         // The terrain: one polyline through the segments' ends.
         let mut points: Vec<rp::Vector> = Vec::new();
         for s in &shapes {
-            let Shape::Segment(s) = s else {
-                panic!("a static body of several shapes is the terrain")
+            let Shape::ChainSegment(s) = s else {
+                panic!("a static body of several shapes is the terrain's chain")
             };
             if points.is_empty() {
                 points.push(v(&s.a()));

@@ -5,7 +5,7 @@ use crate::RigidBody;
 use crate::filter::CollisionFilter;
 use crate::material::Material;
 use crate::shape_def::ShapeDef;
-use impact_geometry::{ConcaveOutline, Isometry, MassProperties, Real, Shape, Vector};
+use impact_geometry::{Chain, ConcaveOutline, Isometry, MassProperties, Real, Shape, Vector};
 
 /// How a body takes part in the simulation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -281,6 +281,31 @@ impl RigidBodyDef {
             .expect("an outline has at least one convex piece");
         let mut def = Self::new(first);
         def.shapes = pieces.map(ShapeDef::new).collect();
+        def
+    }
+
+    /// A static body whose shapes are the one-sided segments of `chain`, in order (shape `i`
+    /// is segment `i`), each with the default material like the body's own fields: set a
+    /// segment's friction and restitution on [`RigidBodyDef::shapes`] (or the body's own
+    /// fields for segment 0). The solid side of each segment is to the right of its
+    /// direction (see [`ChainSegment`](impact_geometry::ChainSegment)): ground runs right to
+    /// left, a counter-clockwise loop is solid inside.
+    ///
+    /// ```
+    /// use impact_geometry::{Chain, Point};
+    /// use impact_solver::{BodyType, RigidBody, RigidBodyDef};
+    ///
+    /// // Ground from x = 10 to x = -10, so its solid side is below.
+    /// let chain = Chain::open(&[Point::new(10.0, 0.0), Point::new(0.0, -1.0), Point::new(-10.0, 0.0)])?;
+    /// let ground = RigidBody::new(RigidBodyDef::from_chain(&chain))?;
+    /// assert_eq!((ground.body_type(), ground.shapes().len()), (BodyType::Static, 2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_chain(chain: &Chain) -> Self {
+        let mut segments = chain.segments().map(Shape::from);
+        let first = segments.next().expect("a chain has at least one segment");
+        let mut def = Self::fixed(first);
+        def.shapes = segments.map(ShapeDef::new).collect();
         def
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{GRAVITY, Scene, rain};
 use crate::SplitMix64;
-use impact_geometry::{ConvexPolygon, Isometry, Point, Real, Segment, Shape, Vector};
+use impact_geometry::{Chain, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Vector};
 use impact_solver::{BodyType, RigidBodyDef, ShapeDef};
 use impact_stepper::WorldSettings;
 
@@ -80,6 +80,12 @@ impl Terrain {
             .map(|w| Segment::new(w[0], w[1]).expect("the terrain's points differ"))
     }
 
+    /// The terrain as a chain, right to left: each segment's solid side is below it.
+    pub fn chain(&self) -> Chain {
+        let points: Vec<Point> = self.points.iter().rev().copied().collect();
+        Chain::open(&points).expect("the terrain's points are apart and left to right")
+    }
+
     /// The terrain's height at `x` (clamped to the walls).
     pub fn height(&self, x: Real) -> Real {
         let x = x.clamp(-self.half_width, self.half_width);
@@ -153,8 +159,8 @@ pub fn compound_piece(kind: usize) -> RigidBodyDef {
 }
 
 /// [`rain`]`(bodies, seed)` with its field replaced by a [`Terrain::hilly`] ground between two
-/// tall walls (the ground one static body whose shapes are the terrain's segments, the walls
-/// one segment body each), and every disc replaced by a [`compound_piece`] of a seeded kind,
+/// tall walls (the ground one static chain body, [`Terrain::chain`], the walls one segment
+/// body each), and every disc replaced by a [`compound_piece`] of a seeded kind,
 /// turned and spinning at seeded angles and rates within [`COMPOUND_MAX_SPIN`] (seeded by
 /// [`SplitMix64`]`::new(seed ^ 0xc0)`, bodies in order: kind, turn, spin), with the rain's
 /// places, launch velocities and materials.
@@ -209,18 +215,15 @@ pub fn compound_rain(bodies: usize, seed: u64) -> Scene {
     }
 }
 
-/// The terrain as one static body whose shapes are its segments.
+/// The terrain as one static chain body: its points right to left, so that each segment's
+/// solid side is below it.
 fn terrain_body(terrain: &Terrain, restitution: Real, friction: Real) -> RigidBodyDef {
-    let mut segments = terrain.segments();
-    let mut def = RigidBodyDef::fixed(segments.next().expect("a terrain has a segment").into())
+    let mut def = RigidBodyDef::from_chain(&terrain.chain())
         .restitution(restitution)
         .friction(friction);
-    for s in segments {
-        def = def.with_shape(
-            ShapeDef::new(s.into())
-                .restitution(restitution)
-                .friction(friction),
-        );
+    for shape in &mut def.shapes {
+        shape.restitution = restitution;
+        shape.friction = friction;
     }
     def
 }
