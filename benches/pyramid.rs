@@ -73,6 +73,7 @@ fn insert_rapier(world: &mut rp::PhysicsWorld, def: &RigidBodyDef) -> (rp::Rigid
         ShapeKind::Polygon,
         "the pyramid is made of boxes"
     );
+    assert_eq!(def.shape.radius(), 0.0, "the pyramid's boxes are sharp");
     let half = def.shape.aabb(&Isometry::identity()).half_extents();
     let t = def.pose.translation.vector;
     let dynamic = def.body_type == BodyType::Dynamic;

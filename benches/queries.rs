@@ -92,17 +92,28 @@ fn parry_shape(shape: &Shape) -> Box<dyn PShape> {
             Box::new(Ball::new(c.radius()))
         }
         Shape::Segment(s) => Box::new(PSegment::new(pv(s.a().coords), pv(s.b().coords))),
+        // Not in the bench's field; parry's nearest is its plain segment.
+        Shape::ChainSegment(s) => Box::new(PSegment::new(pv(s.a().coords), pv(s.b().coords))),
         Shape::Capsule(c) => Box::new(PCapsule::new(
             pv(c.axis().a().coords),
             pv(c.axis().b().coords),
             c.radius(),
         )),
-        Shape::Polygon(p) => Box::new(
-            PPolygon::from_convex_polyline_unmodified(
+        Shape::Polygon(p) => {
+            let polygon = PPolygon::from_convex_polyline_unmodified(
                 p.vertices().iter().map(|v| pv(v.coords)).collect(),
             )
-            .expect("convex"),
-        ),
+            .expect("convex");
+            if p.radius() > 0.0 {
+                // A rounded polygon: parry's polygon with a border of the radius.
+                Box::new(parry2d_f64::shape::RoundShape {
+                    inner_shape: polygon,
+                    border_radius: p.radius(),
+                })
+            } else {
+                Box::new(polygon)
+            }
+        }
     }
 }
 
@@ -118,17 +129,26 @@ fn collider(shape: &Shape, pose: &Isometry) -> rp::ColliderBuilder {
         Shape::Segment(s) => {
             rp::ColliderBuilder::segment(pv(s.a().coords), pv(s.b().coords)).position(pose)
         }
+        // Not in the bench's field; rapier's nearest is its plain segment.
+        Shape::ChainSegment(s) => {
+            rp::ColliderBuilder::segment(pv(s.a().coords), pv(s.b().coords)).position(pose)
+        }
         Shape::Capsule(c) => rp::ColliderBuilder::capsule_from_endpoints(
             pv(c.axis().a().coords),
             pv(c.axis().b().coords),
             c.radius(),
         )
         .position(pose),
-        Shape::Polygon(p) => rp::ColliderBuilder::convex_polyline(
-            p.vertices().iter().map(|v| pv(v.coords)).collect(),
-        )
-        .expect("convex")
-        .position(pose),
+        Shape::Polygon(p) => {
+            let points = p.vertices().iter().map(|v| pv(v.coords)).collect();
+            if p.radius() > 0.0 {
+                rp::ColliderBuilder::round_convex_polyline(points, p.radius())
+            } else {
+                rp::ColliderBuilder::convex_polyline(points)
+            }
+            .expect("convex")
+            .position(pose)
+        }
     }
 }
 

@@ -236,14 +236,25 @@ fn rapier_collider(def: &RigidBodyDef) -> rp::ColliderBuilder {
             rapier_vector(s.a().x, s.a().y),
             rapier_vector(s.b().x, s.b().y),
         ),
+        // Not in the rain; rapier's nearest is its plain segment.
+        Shape::ChainSegment(s) => rp::ColliderBuilder::segment(
+            rapier_vector(s.a().x, s.a().y),
+            rapier_vector(s.b().x, s.b().y),
+        ),
         // The tumbling rain's bodies (`RAIN_SCENE=tumbling`), vertex for vertex.
-        Shape::Polygon(p) => rp::ColliderBuilder::convex_polyline(
-            p.vertices()
+        Shape::Polygon(p) => {
+            let points = p
+                .vertices()
                 .iter()
                 .map(|v| rapier_vector(v.x, v.y))
-                .collect(),
-        )
-        .expect("a convex polygon is a convex polyline"),
+                .collect();
+            if p.radius() > 0.0 {
+                rp::ColliderBuilder::round_convex_polyline(points, p.radius())
+            } else {
+                rp::ColliderBuilder::convex_polyline(points)
+            }
+            .expect("a convex polygon is a convex polyline")
+        }
         Shape::Capsule(c) => {
             let (a, b) = (c.axis().a(), c.axis().b());
             rp::ColliderBuilder::capsule_from_endpoints(

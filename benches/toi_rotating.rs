@@ -186,6 +186,7 @@ fn parry_polygon(shape: &Shape) -> PPolygon {
     let Shape::Polygon(polygon) = shape else {
         panic!("shape A of every scene is a polygon")
     };
+    assert_eq!(polygon.radius(), 0.0, "the scenes' polygons are sharp");
     let points = polygon.vertices().iter().map(|p| pv(p.coords)).collect();
     PPolygon::from_convex_polyline_unmodified(points).expect("convex polygon")
 }

@@ -1,7 +1,8 @@
 //! Differential test: impact's closed-form time of impact against parry2d-f64's `cast_shapes`.
 //!
 //! For every unordered pair of circle, segment, capsule and convex polygon (parry casts all of
-//! them: balls in closed form, everything else through GJK on support maps), 10,000 seeded
+//! them: balls in closed form, everything else through GJK on support maps), and for a rounded
+//! polygon (parry's `RoundShape` of a convex polygon) against each of them, 10,000 seeded
 //! scenes of translating shapes are cast by both libraries with a target distance of 0 and a
 //! maximum time of 1. Where the answers disagree beyond 1e-6 of the scene size, an independent
 //! oracle decides who is right: dense sampling of the exact distance along the motion, a
@@ -21,7 +22,7 @@ use impact2d::narrowphase::{Toi, ToiOptions, distance, time_of_impact};
 use parry2d_f64::math::{Pose as PPose, Vector as PVector};
 use parry2d_f64::query::{ShapeCastOptions, ShapeCastStatus, cast_shapes};
 use parry2d_f64::shape::{
-    Ball as PBall, Capsule as PCapsule, ConvexPolygon as PPolygon, Segment as PSegment,
+    Ball as PBall, Capsule as PCapsule, ConvexPolygon as PPolygon, RoundShape, Segment as PSegment,
     Shape as PShape,
 };
 use std::collections::BTreeMap;
@@ -33,6 +34,8 @@ const CASES_PER_PAIR: usize = 10_000;
 const RELATIVE_TOLERANCE: Real = 1e-6;
 /// The fixed seed of the whole run.
 const SEED: u64 = 0x1A2B_3C4D_5E6F_7081;
+/// The fixed seed of the run of rounded polygons' pairs.
+const ROUNDED_SEED: u64 = 0x2B3C_4D5E_6F70_8192;
 
 /// The draws of these scenes beyond the seeded generator's own (`Rng`, the test kit's
 /// SplitMix64), so the scenes never change between runs.
@@ -67,6 +70,8 @@ enum Kind {
     Segment,
     Capsule,
     Polygon,
+    /// A polygon of [`Kind::Polygon`]'s draws rounded by a radius (parry's `RoundShape`).
+    RoundedPolygon,
 }
 
 const KINDS: [Kind; 4] = [Kind::Circle, Kind::Segment, Kind::Capsule, Kind::Polygon];
@@ -127,7 +132,7 @@ fn make_body(kind: Kind, rng: &mut Rng, scale: Real) -> Body {
                 Box::new(PCapsule::new(pv(a.coords), pv(b.coords), r)),
             )
         }
-        Kind::Polygon => {
+        Kind::Polygon | Kind::RoundedPolygon => {
             let polygon = loop {
                 let candidate = match rng.below(3) {
                     0 => ConvexPolygon::rectangle(
@@ -149,7 +154,17 @@ fn make_body(kind: Kind, rng: &mut Rng, scale: Real) -> Body {
             // Hand parry exactly our vertices, in our order.
             let points = polygon.vertices().iter().map(|p| pv(p.coords)).collect();
             let parry = PPolygon::from_convex_polyline_unmodified(points).expect("valid polygon");
-            (polygon.into(), Box::new(parry))
+            if kind == Kind::RoundedPolygon {
+                let r = scale * rng.range(0.01, 0.5);
+                let rounded = polygon.with_radius(r).expect("a positive radius");
+                let parry = RoundShape {
+                    inner_shape: parry,
+                    border_radius: r,
+                };
+                (rounded.into(), Box::new(parry))
+            } else {
+                (polygon.into(), Box::new(parry))
+            }
         }
     };
     let extent = ours
@@ -559,16 +574,37 @@ struct Tally {
 
 #[test]
 fn closed_form_toi_agrees_with_parry() {
+    let pairs: Vec<(Kind, Kind)> = KINDS
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &first)| KINDS[i..].iter().map(move |&second| (first, second)))
+        .collect();
+    compare_with_parry(&pairs, SEED);
+}
+
+#[test]
+fn closed_form_toi_of_rounded_polygons_agrees_with_parry() {
+    let pairs: Vec<(Kind, Kind)> = KINDS
+        .iter()
+        .chain(&[Kind::RoundedPolygon])
+        .map(|&other| (Kind::RoundedPolygon, other))
+        .collect();
+    compare_with_parry(&pairs, ROUNDED_SEED);
+}
+
+/// [`CASES_PER_PAIR`] scenes of each of `pairs` (in either argument order) from `seed`, cast
+/// by both libraries and sorted into the classes; fails on any class not explained.
+fn compare_with_parry(pairs: &[(Kind, Kind)], seed: u64) {
     let verbose: usize = std::env::var("IMPACT_DIFF_VERBOSE")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
-    let mut rng = Rng(SEED);
+    let mut rng = Rng(seed);
     let mut tallies: BTreeMap<(Kind, Kind), Tally> = BTreeMap::new();
     let mut printed: BTreeMap<Class, usize> = BTreeMap::new();
     let mut failures = String::new();
-    for (i, &first) in KINDS.iter().enumerate() {
-        for &second in &KINDS[i..] {
+    for &(first, second) in pairs {
+        {
             let tally = tallies.entry((first, second)).or_default();
             for case in 0..CASES_PER_PAIR {
                 // Both argument orders: the dispatcher serves the reverse by swapping.

@@ -1,7 +1,7 @@
 //! A [`Picture`] rasterised to a PNG image.
 //!
-//! The rasteriser is ours (a few primitives: thick segments, rings, filled capsules, each
-//! antialiased by its distance to the pixel centre); the `png` crate only encodes. A vector
+//! The rasteriser is ours (a few primitives: thick segments, rings, filled capsules, the
+//! outlines of rounded polygons, each antialiased by its distance to the pixel centre); the `png` crate only encodes. A vector
 //! renderer (tiny-skia, resvg) would draw the same few marks at several times the build
 //! cost.
 
@@ -91,6 +91,25 @@ impl Canvas {
         });
     }
 
+    /// The outline of the convex polygon `vertices` (pixels, either winding) rounded by
+    /// `radius` pixels, drawn with a pen of `width`: the pixels whose centre lies within half
+    /// the pen of the points at `radius` from the polygon, by the signed distance to it.
+    fn rounded_polygon(&mut self, vertices: &[Px], radius: Real, width: Real) {
+        let half = 0.5 * width.max(1.0);
+        let fold = |f: fn(Real, Real) -> Real, start: Real| {
+            vertices
+                .iter()
+                .fold((start, start), |(x, y), v| (f(x, v.0), f(y, v.1)))
+        };
+        let (lo, hi) = (
+            fold(Real::min, Real::INFINITY),
+            fold(Real::max, -Real::INFINITY),
+        );
+        self.cover_box(lo, hi, radius + half + 1.0, |p| {
+            half + 0.5 - (signed_distance_to_polygon(p, vertices) - radius).abs()
+        });
+    }
+
     /// Blends the current mark over the image and clears its coverage.
     fn commit(&mut self, colour: Colour, opacity: Real) {
         let colour = colour.0.map(Real::from);
@@ -124,6 +143,21 @@ fn distance_to_segment(p: Px, a: Px, b: Px) -> Real {
     ((p.0 - cx).powi(2) + (p.1 - cy).powi(2)).sqrt()
 }
 
+/// The signed distance from `p` to the convex polygon `vertices` (either winding): the
+/// distance to its nearest edge, negative inside.
+fn signed_distance_to_polygon(p: Px, vertices: &[Px]) -> Real {
+    let n = vertices.len();
+    let (mut nearest, mut left, mut right) = (Real::INFINITY, false, false);
+    for (i, &a) in vertices.iter().enumerate() {
+        let b = vertices[(i + 1) % n];
+        nearest = nearest.min(distance_to_segment(p, a, b));
+        let turn = (b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0);
+        left |= turn > 0.0;
+        right |= turn < 0.0;
+    }
+    if left && right { nearest } else { -nearest }
+}
+
 fn outline(canvas: &mut Canvas, shape: &Shape, pose: &Isometry, layout: &Layout, width: Real) {
     let px = |p: Point| layout.px(&(pose * p));
     match shape {
@@ -131,11 +165,17 @@ fn outline(canvas: &mut Canvas, shape: &Shape, pose: &Isometry, layout: &Layout,
             canvas.ring(px(c.center()), (c.radius() * layout.scale).max(0.5), width)
         }
         Shape::Segment(s) => canvas.segment(px(s.a()), px(s.b()), width),
+        // Drawn as its plain segment.
+        Shape::ChainSegment(s) => canvas.segment(px(s.a()), px(s.b()), width),
         Shape::Capsule(c) => canvas.capsule(
             px(c.axis().a()),
             px(c.axis().b()),
             (c.radius() * layout.scale).max(0.5 * width),
         ),
+        Shape::Polygon(p) if p.radius() > 0.0 => {
+            let corners: Vec<Px> = p.vertices().iter().map(|&v| px(v)).collect();
+            canvas.rounded_polygon(&corners, p.radius() * layout.scale, width);
+        }
         Shape::Polygon(p) => {
             let v = p.vertices();
             for (i, &a) in v.iter().enumerate() {
@@ -227,6 +267,25 @@ mod tests {
         assert_eq!(pixel(&canvas, 20, 20), [255, 255, 255]);
         assert_eq!(pixel(&canvas, 29, 20)[0], pixel(&canvas, 10, 20)[0]);
         assert!(pixel(&canvas, 29, 20)[0] < 128 || pixel(&canvas, 30, 20)[0] < 128);
+    }
+
+    #[test]
+    fn a_rounded_polygon_is_drawn_along_its_rounded_outline() {
+        // A 20 x 20 pixel square on pixel centres rounded by 4 sqrt 2: its outline that far
+        // out along each side, and on a circle about each corner through the pixel centres 4
+        // away along both axes.
+        let mut canvas = Canvas::new(60, 60);
+        let square = [(20.5, 20.5), (40.5, 20.5), (40.5, 40.5), (20.5, 40.5)];
+        canvas.rounded_polygon(&square, 4.0 * core::f64::consts::SQRT_2, 1.0);
+        canvas.commit(Colour([0, 0, 0]), 1.0);
+        // On the moved side (y = 46.16), and on the round.
+        assert!(pixel(&canvas, 30, 46)[0] < 128);
+        assert_eq!(pixel(&canvas, 44, 44), [0, 0, 0]);
+        // Inside, on the core's edge, and where the moved sides would meet without the round:
+        // nothing.
+        assert_eq!(pixel(&canvas, 30, 30), [255, 255, 255]);
+        assert_eq!(pixel(&canvas, 30, 40), [255, 255, 255]);
+        assert_eq!(pixel(&canvas, 46, 46), [255, 255, 255]);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use crate::picture::{Colour, Item, Layout, Mark, Picture};
 use core::fmt::Write as _;
-use impact_geometry::{Isometry, Real, Shape};
+use impact_geometry::{ConvexPolygon, Isometry, Point, Real, Shape};
 
 /// The SVG document of `picture`.
 pub(crate) fn write(picture: &Picture) -> String {
@@ -88,6 +88,11 @@ fn outline(
                 r#"<line x1="{x0:.2}" y1="{y0:.2}" x2="{x1:.2}" y2="{y1:.2}" {style}/>"#
             );
         }
+        // Drawn as its plain segment.
+        Shape::ChainSegment(s) => {
+            let plain = Shape::Segment(s.segment());
+            outline(svg, &plain, pose, layout, style, item);
+        }
         Shape::Capsule(c) => {
             let ((x0, y0), (x1, y1)) = (
                 layout.px(&(pose * c.axis().a())),
@@ -101,6 +106,13 @@ fn outline(
                 item.colour.hex(),
                 0.5 * item.opacity,
                 (2.0 * c.radius() * layout.scale).max(item.width)
+            );
+        }
+        Shape::Polygon(p) if p.radius() > 0.0 => {
+            let _ = writeln!(
+                svg,
+                r#"<path d="{}" {style}/>"#,
+                rounded_path(p, pose, layout)
             );
         }
         Shape::Polygon(p) => {
@@ -118,9 +130,76 @@ fn outline(
     }
 }
 
+/// The outline of the rounded polygon `polygon` at `pose` as an SVG path: each edge moved out
+/// by the radius, joined at each corner by an arc of the radius about the corner (from the
+/// normal of the edge before to the normal of the edge after: less than half a turn, and
+/// counter-clockwise in the world, which is clockwise on the page, whose y points down: SVG's
+/// sweep flag 1).
+fn rounded_path(polygon: &ConvexPolygon, pose: &Isometry, layout: &Layout) -> String {
+    let (v, normals, r) = (polygon.vertices(), polygon.normals(), polygon.radius());
+    let n = v.len();
+    let at = |p: Point| {
+        let (x, y) = layout.px(&(pose * p));
+        format!("{x:.2},{y:.2}")
+    };
+    let radius = r * layout.scale;
+    let mut d = format!("M{}", at(v[0] + normals[0] * r));
+    for i in 0..n {
+        let (next, after) = (v[(i + 1) % n], normals[(i + 1) % n]);
+        let _ = write!(
+            d,
+            " L{} A{radius:.2},{radius:.2} 0 0 1 {}",
+            at(next + normals[i] * r),
+            at(next + after * r)
+        );
+    }
+    d.push_str(" Z");
+    d
+}
+
 /// `text` with the characters XML reserves escaped.
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rounded_box_is_four_moved_sides_and_four_quarter_arcs() {
+        let picture = Picture {
+            title: String::new(),
+            lo: Point::new(-2.0, -2.0),
+            hi: Point::new(2.0, 2.0),
+            items: Vec::new(),
+        };
+        let layout = picture.layout();
+        let rounded = ConvexPolygon::rectangle(1.0, 1.0)
+            .unwrap()
+            .with_radius(0.5)
+            .unwrap();
+        let d = rounded_path(&rounded, &Isometry::identity(), &layout);
+        let px = |x: Real, y: Real| {
+            let (x, y) = layout.px(&Point::new(x, y));
+            format!("{x:.2},{y:.2}")
+        };
+        let radius = 0.5 * layout.scale;
+        // From the bottom side's left end, along it, round the bottom-right corner, and so on.
+        let expected = format!(
+            "M{} L{} A{radius:.2},{radius:.2} 0 0 1 {} L{} A{radius:.2},{radius:.2} 0 0 1 {} L{} A{radius:.2},{radius:.2} 0 0 1 {} L{} A{radius:.2},{radius:.2} 0 0 1 {} Z",
+            px(-1.0, -1.5),
+            px(1.0, -1.5),
+            px(1.5, -1.0),
+            px(1.5, 1.0),
+            px(1.0, 1.5),
+            px(-1.0, 1.5),
+            px(-1.5, 1.0),
+            px(-1.5, -1.0),
+            px(-1.0, -1.5),
+        );
+        assert_eq!(d, expected);
+    }
 }

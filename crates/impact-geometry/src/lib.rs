@@ -2,8 +2,10 @@
 //!
 //! The geometric vocabulary of [impact](https://docs.rs/impact2d), a 2D physics stack
 //! built around continuous collision detection: `f64` math aliases over [`nalgebra`], the
-//! convex shapes ([`Circle`], [`Segment`], [`Capsule`], [`ConvexPolygon`], and the [`Shape`]
-//! enum over them), axis-aligned boxes ([`Aabb`]), mass properties ([`MassProperties`]), the
+//! convex shapes ([`Circle`], [`Segment`], [`Capsule`], [`ConvexPolygon`], sharp or rounded,
+//! the one-sided [`ChainSegment`] of a [`Chain`], and the [`Shape`] enum over them), concave
+//! outlines split into convex pieces ([`ConcaveOutline`]), axis-aligned boxes ([`Aabb`]),
+//! mass properties ([`MassProperties`]), the
 //! motion of a body over a step ([`Sweep`]) and every tolerance in one place
 //! ([`tolerances`]).
 //!
@@ -51,7 +53,10 @@ pub use aabb::{Aabb, corners_meet};
 pub use error::GeometryError;
 pub use mass::MassProperties;
 pub use math::{Isometry, Point, Real, Rotation, Vector, cross, cross_scalar_vector, perp};
-pub use shape::{Capsule, Circle, ConvexPolygon, Segment, Shape, ShapeKind, Strip};
+pub use shape::{
+    Capsule, Chain, ChainSegment, Circle, ConcaveOutline, ConvexPolygon, Segment, Shape, ShapeKind,
+    Strip,
+};
 pub use sweep::Sweep;
 pub use trig::{rotation_by, rotations_by, sin_cos, sin_cos_pair};
 

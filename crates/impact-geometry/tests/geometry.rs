@@ -411,6 +411,13 @@ fn shape_strategy() -> impl Strategy<Value = Shape> {
         .unwrap()
         .into()),
         (3..9usize, 0.1..3.0f64).prop_map(|(n, r)| ConvexPolygon::regular(n, r).unwrap().into()),
+        (3..9usize, 0.1..3.0f64, 0.0..1.0f64).prop_map(|(n, r, round)| ConvexPolygon::regular(
+            n, r
+        )
+        .unwrap()
+        .with_radius(round)
+        .unwrap()
+        .into()),
     ]
 }
 
@@ -482,6 +489,13 @@ fn hull_strategy() -> impl Strategy<Value = Shape> {
         ),
         (0.01..3.0f64, 0.01..3.0f64)
             .prop_map(|(w, h)| ConvexPolygon::rectangle(w, h).unwrap().into()),
+        (0.01..3.0f64, 0.01..3.0f64, 0.0..2.0f64).prop_map(|(w, h, r)| ConvexPolygon::rectangle(
+            w, h
+        )
+        .unwrap()
+        .with_radius(r)
+        .unwrap()
+        .into()),
         shape_strategy(),
     ]
 }

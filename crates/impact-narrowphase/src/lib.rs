@@ -44,6 +44,8 @@
 //! - `face_middle`: where two flush faces touch, for the hit points of the time of impact and
 //!   for callers that place impulses.
 //! - `options`, `toi_result`: the options and the answer of every time-of-impact query.
+//! - `chain_cone`: the normals a chain segment answers for, which its contacts, times of
+//!   impact and rays share (see `docs/algorithms/chains.md`).
 //! - `audit`: the dense-sampling oracle; `fuzzing` (feature `arbitrary`): the fuzz checks.
 //!
 //! The shared kernels (`minkowski`, `gjk`, `face_middle`) import from none of the query
@@ -53,6 +55,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod chain_cone;
 pub mod contact;
 pub mod distance;
 mod face_middle;

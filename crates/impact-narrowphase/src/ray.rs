@@ -10,11 +10,17 @@
 //!   Lagrange's identity, as the time of impact of two circles does);
 //! - a segment (no thickness): the crossing of two lines by cross products, or, along the
 //!   segment's own line, the fractions of its ends;
+//! - a chain segment: the segment's crossing, for a ray that goes from its front toward its
+//!   back only (one-sided: from the back, or along its line, a ray passes);
 //! - a capsule: the union of the spans of its two end circles and of the rectangle between
 //!   them (entered only through its long sides: whatever enters through an end is inside
 //!   that end's circle already);
 //! - a polygon: the slabs of its edges clipped in turn (Cyrus and Beck's clipping), each
-//!   edge's outward normal entering or leaving.
+//!   edge's outward normal entering or leaving;
+//! - a rounded polygon: the union of the spans of its corner circles and of the band along
+//!   each edge, the edge moved out by the radius (entered and left only through its outer
+//!   side: its inner side is the core's edge, inside the shape, and its ends lie in the
+//!   corner circles), as a capsule is its end circles and the rectangle between them.
 //!
 //! The answer then follows from where the span lies: ahead of the origin, it is an entry; about
 //! the origin (the origin is in the shape, boundary included), a *solid* cast stops at
@@ -22,7 +28,7 @@
 //! Fractions are exact to rounding, a few ulps of the coordinates involved, with no
 //! tolerance: a ray that grazes a shape touches it.
 
-use impact_geometry::{Isometry, Point, Real, Shape, Vector, cross, perp};
+use impact_geometry::{ChainSegment, Isometry, Point, Real, Shape, Vector, cross, perp};
 
 /// A ray: the segment from `origin` to `origin + translation` (world units, world frame),
 /// whose points are `origin + t * translation` for fractions `t` in `[0, 1]`.
@@ -81,8 +87,10 @@ pub struct RayIntersection {
 /// From outside, the hit is where the ray enters the shape. From inside (the boundary
 /// included), a `solid` cast hits at fraction 0; a hollow one (`solid == false`) hits where
 /// the ray leaves the shape, with the inward normal there. A segment has no inside: a ray
-/// crosses it at one point, from either side, or runs along it. See [`RayIntersection`]
-/// for the normal.
+/// crosses it at one point, from either side, or runs along it. A chain segment is hit only
+/// from its front (see [`ChainSegment`]): a ray whose direction points from the front
+/// toward the back, crossing it; from the back, or running along it, a ray finds nothing.
+/// See [`RayIntersection`] for the normal.
 ///
 /// The inputs are expected finite (a scene query checks them first); a zero translation, or
 /// a `max_fraction` that is negative or NaN, finds nothing.
@@ -125,7 +133,11 @@ pub fn cast_ray(
             &o,
             &d,
         ),
+        Shape::Polygon(p) if p.radius() > 0.0 => {
+            rounded_polygon_span(p.vertices(), p.normals(), p.radius(), &o, &d)
+        }
         Shape::Polygon(p) => polygon_span(p.vertices(), p.normals(), &o, &d),
+        Shape::ChainSegment(s) => chain_segment_span(s, &o, &d),
     }?;
     let (fraction, normal) = if span.t_out < 0.0 {
         return None;
@@ -228,6 +240,16 @@ fn segment_span(a: &Vector, b: &Vector, o: &Vector, d: &Vector) -> Option<Span> 
     })
 }
 
+/// The span of the line `o + t d` on a one-sided chain segment: the segment's crossing when
+/// the line runs from its front toward its back, nothing otherwise (from the back, or along
+/// the segment's line, which never crosses the front).
+fn chain_segment_span(s: &ChainSegment, o: &Vector, d: &Vector) -> Option<Span> {
+    if s.normal().dot(d) >= 0.0 {
+        return None;
+    }
+    segment_span(&s.a().coords, &s.b().coords, o, d)
+}
+
 /// The span of the line `o + t d` in the capsule of radius `r` about the segment from `a` to
 /// `b`: the union of the spans of its end circles and of the rectangle between them.
 fn capsule_span(a: &Vector, b: &Vector, r: Real, o: &Vector, d: &Vector) -> Option<Span> {
@@ -297,6 +319,64 @@ fn rectangle_sides(
             Real::NEG_INFINITY
         },
         n_out: side,
+    })
+}
+
+/// The span of the line `o + t d` in the convex polygon of counter-clockwise `vertices` and
+/// outward unit edge `normals` rounded by `r > 0`: the union of the spans of its corner
+/// circles and of its edges' outer bands. The union of the pieces is the shape, which is
+/// convex, so the union of their spans is one interval: the earliest entry and the latest
+/// exit. Every point of the shape's boundary lies on a corner's circle or on a band's outer
+/// side, so the pieces' spans find the shape's.
+fn rounded_polygon_span(
+    vertices: &[Point],
+    normals: &[Vector],
+    r: Real,
+    o: &Vector,
+    d: &Vector,
+) -> Option<Span> {
+    let n = vertices.len();
+    let mut span = None;
+    for i in 0..n {
+        let (a, b) = (vertices[i].coords, vertices[(i + 1) % n].coords);
+        span = union(span, circle_span(&a, r, o, d));
+        span = union(span, outer_band(&a, &b, &normals[i], r, o, d));
+    }
+    span
+}
+
+/// The span of the line `o + t d` in the band `a + x u + y n`, `x` in `[0, |b - a|]`, `y` in
+/// `[0, r]` (`u` the unit direction from `a` to `b`, `n` the edge's outward unit normal),
+/// keeping only an entry or an exit through its outer side (`y = r`, normal `n`): through the
+/// inner side (the core's edge) the line is inside the shape already, and an end lies in the
+/// corner circle there, which the circle's own span covers; those are `+-inf`.
+fn outer_band(a: &Vector, b: &Vector, n: &Vector, r: Real, o: &Vector, d: &Vector) -> Option<Span> {
+    let e = b - a;
+    let len = e.norm();
+    let u = e / len;
+    let rel = o - a;
+    let (x_in, x_out) = slab(rel.dot(&u), d.dot(&u), 0.0, len)?;
+    let dy = d.dot(n);
+    let (y_in, y_out) = slab(rel.dot(n), dy, 0.0, r)?;
+    if x_in.max(y_in) > x_out.min(y_out) {
+        return None;
+    }
+    // Moving inward (dy < 0) it enters through the outer side; outward, it leaves through it.
+    let through_outer_in = dy < 0.0 && y_in >= x_in;
+    let through_outer_out = dy > 0.0 && y_out <= x_out;
+    Some(Span {
+        t_in: if through_outer_in {
+            y_in
+        } else {
+            Real::INFINITY
+        },
+        n_in: *n,
+        t_out: if through_outer_out {
+            y_out
+        } else {
+            Real::NEG_INFINITY
+        },
+        n_out: *n,
     })
 }
 

@@ -26,7 +26,8 @@ fn kinds() -> impl Strategy<Value = (Kind, Kind)> {
         Just(Kind::Circle),
         Just(Kind::Segment),
         Just(Kind::Capsule),
-        Just(Kind::Polygon)
+        Just(Kind::Polygon),
+        Just(Kind::RoundedPolygon)
     ];
     (k.clone(), k)
 }
@@ -153,6 +154,22 @@ proptest! {
     #[test]
     fn exactly_aligned_features_agree_with_brute_force(
         aligned in aligned(),
+        gap in prop_oneof![Just(0.0), -1e-3..1e-3f64, -1e-9..1e-9f64, 0.0..0.12f64],
+        (angle, x, y) in (-3.2..3.2f64, -1e3..1e3f64, -1e3..1e3f64),
+    ) {
+        let (a, b, local_b) = aligned.build(gap);
+        let world = Isometry::new(Vector::new(x, y), angle);
+        let (pose_a, pose_b) = (world, world * local_b);
+        manifold_agrees_with_brute_force(&a, &pose_a, &b, &pose_b, 1.0 + x.abs() + y.abs())?;
+    }
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 50_000, rng_seed: RngSeed::Fixed(407), failure_persistence: None, ..Config::default() })]
+    /// [`exactly_aligned_features_agree_with_brute_force`] with rounded boxes and hexagons.
+    #[test]
+    fn exactly_aligned_rounded_polygons_agree_with_brute_force(
+        aligned in support::aligned_rounded(),
         gap in prop_oneof![Just(0.0), -1e-3..1e-3f64, -1e-9..1e-9f64, 0.0..0.12f64],
         (angle, x, y) in (-3.2..3.2f64, -1e3..1e3f64, -1e3..1e3f64),
     ) {

@@ -290,7 +290,9 @@ macro_rules! ca_against_closed_form {
     };
 }
 
-use support::Kind::{Capsule as Cap, Circle as Cir, Polygon as Pol, Segment as Seg};
+use support::Kind::{
+    Capsule as Cap, Circle as Cir, Polygon as Pol, RoundedPolygon as Rnd, Segment as Seg,
+};
 ca_against_closed_form!(ca_circle_circle, Cir, Cir, 21);
 ca_against_closed_form!(ca_circle_segment, Cir, Seg, 22);
 ca_against_closed_form!(ca_circle_capsule, Cir, Cap, 23);
@@ -301,3 +303,8 @@ ca_against_closed_form!(ca_segment_polygon, Seg, Pol, 27);
 ca_against_closed_form!(ca_capsule_capsule, Cap, Cap, 28);
 ca_against_closed_form!(ca_capsule_polygon, Cap, Pol, 29);
 ca_against_closed_form!(ca_polygon_polygon, Pol, Pol, 30);
+ca_against_closed_form!(ca_circle_rounded, Cir, Rnd, 31);
+ca_against_closed_form!(ca_segment_rounded, Seg, Rnd, 32);
+ca_against_closed_form!(ca_capsule_rounded, Cap, Rnd, 33);
+ca_against_closed_form!(ca_polygon_rounded, Pol, Rnd, 34);
+ca_against_closed_form!(ca_rounded_rounded, Rnd, Rnd, 35);

@@ -280,13 +280,30 @@ pair_properties!(capsule_polygon, Kind::Capsule, Kind::Polygon, 9);
 pair_properties!(polygon_polygon, Kind::Polygon, Kind::Polygon, 10);
 pair_properties!(polygon_circle, Kind::Polygon, Kind::Circle, 11);
 pair_properties!(capsule_segment, Kind::Capsule, Kind::Segment, 12);
+pair_properties!(circle_rounded, Kind::Circle, Kind::RoundedPolygon, 13);
+pair_properties!(segment_rounded, Kind::Segment, Kind::RoundedPolygon, 14);
+pair_properties!(capsule_rounded, Kind::Capsule, Kind::RoundedPolygon, 15);
+pair_properties!(polygon_rounded, Kind::Polygon, Kind::RoundedPolygon, 16);
+pair_properties!(
+    rounded_rounded,
+    Kind::RoundedPolygon,
+    Kind::RoundedPolygon,
+    17
+);
+pair_properties!(rounded_circle, Kind::RoundedPolygon, Kind::Circle, 18);
 
 /// The generator must exercise every outcome, or the properties above prove little.
 #[test]
 fn scenes_mix_hits_and_misses() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
-    let kinds = [Kind::Circle, Kind::Segment, Kind::Capsule, Kind::Polygon];
+    let kinds = [
+        Kind::Circle,
+        Kind::Segment,
+        Kind::Capsule,
+        Kind::Polygon,
+        Kind::RoundedPolygon,
+    ];
     for (i, &ka) in kinds.iter().enumerate() {
         for &kb in &kinds[i..] {
             let mut runner = TestRunner::new(config(99));
@@ -317,8 +334,15 @@ fn scenes_mix_hits_and_misses() {
 /// random scenes almost never produce, where the closed forms meet parallel and collinear
 /// edges.
 fn aligned_scene() -> impl Strategy<Value = Placed> {
+    aligned_scene_of(support::aligned())
+}
+
+/// [`aligned_scene`] over the meetings `aligned` gives.
+fn aligned_scene_of(
+    aligned: impl Strategy<Value = support::Aligned>,
+) -> impl Strategy<Value = Placed> {
     (
-        support::aligned(),
+        aligned,
         prop_oneof![Just(0.0), -1e-3..1e-3f64, -1e-9..1e-9f64, 0.0..0.5f64],
         (0.0..2.0f64, prop_oneof![Just(0.0), 0.0..1.0f64]),
         prop_oneof![Just(0.0), -1e-9..1e-9f64, -0.3..0.3f64],
@@ -358,6 +382,24 @@ proptest! {
         // distance of rounding while moving along a line within rounding of an edge's (two
         // zero-thickness segments on one line, a box's corner past a thin post's) can be a
         // hit in one argument order and a miss in the other, about once in 150,000 scenes.
+        let opts = if exact {
+            ToiOptions::exact()
+        } else {
+            options(p.scale)
+        };
+        check_invariants_with(&p, opts)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 10_000, ..config(408) })]
+    /// The aligned scenes with rounded boxes and hexagons: their faces flush, their arcs
+    /// meeting faces and each other, at target separation zero or the default.
+    #[test]
+    fn aligned_rounded_polygons_keep_the_invariants(
+        p in aligned_scene_of(support::aligned_rounded()),
+        exact in any::<bool>(),
+    ) {
         let opts = if exact {
             ToiOptions::exact()
         } else {

@@ -25,7 +25,14 @@ use serde::de::DeserializeOwned;
 use std::collections::BTreeMap;
 
 /// The shape types of the file, in the order of the documentation.
-pub(crate) const SHAPE_TYPES: [&str; 5] = ["circle", "segment", "capsule", "polygon", "rectangle"];
+pub(crate) const SHAPE_TYPES: [&str; 6] = [
+    "circle",
+    "segment",
+    "capsule",
+    "polygon",
+    "rounded_polygon",
+    "rectangle",
+];
 /// The body types of the file.
 pub(crate) const BODY_TYPES: [&str; 3] = ["dynamic", "static", "kinematic"];
 
@@ -457,12 +464,16 @@ pub(crate) fn default_center(shape: &Shape) -> Point {
         .unwrap_or_else(|_| Point::origin())
 }
 
-/// The name of a shape's type in the file (a rectangle reads back as a polygon).
+/// The name of a shape's type in the file (a rectangle reads back as a polygon, a polygon
+/// with a radius as a rounded polygon).
 pub(crate) fn shape_name(shape: &Shape) -> &'static str {
     match shape {
         Shape::Circle(_) => "circle",
-        Shape::Segment(_) => "segment",
+        // The file has no chain yet: a chain segment is written as its plain segment (its
+        // ghosts and its one-sidedness are not kept).
+        Shape::Segment(_) | Shape::ChainSegment(_) => "segment",
         Shape::Capsule(_) => "capsule",
+        Shape::Polygon(p) if p.radius() > 0.0 => "rounded_polygon",
         Shape::Polygon(_) => "polygon",
     }
 }
@@ -471,9 +482,10 @@ pub(crate) fn shape_name(shape: &Shape) -> &'static str {
 pub(crate) fn shape(s: &ShapeFile, path: &str) -> Result<Shape, SceneError> {
     let field = |name: &str| format!("{path}.{name}");
     let Some(kind) = s.kind.as_deref() else {
+        let types: Vec<String> = SHAPE_TYPES.iter().map(|t| format!("\"{t}\"")).collect();
         return Err(required(
             &field("type"),
-            "one of \"circle\", \"segment\", \"capsule\", \"polygon\", \"rectangle\"",
+            &format!("one of {}", types.join(", ")),
         ));
     };
     let fields: &[&str] = match kind {
@@ -481,6 +493,7 @@ pub(crate) fn shape(s: &ShapeFile, path: &str) -> Result<Shape, SceneError> {
         "segment" => &["a", "b"],
         "capsule" => &["a", "b", "radius"],
         "polygon" => &["vertices"],
+        "rounded_polygon" => &["vertices", "radius"],
         "rectangle" => &["half_width", "half_height"],
         other => return Err(not_one_of(&field("type"), other, &SHAPE_TYPES)),
     };
@@ -530,25 +543,13 @@ pub(crate) fn shape(s: &ShapeFile, path: &str) -> Result<Shape, SceneError> {
                 .map_err(|e| remap(&e, "capsule", path))?
                 .into()
         }
-        "polygon" => {
-            let vertices = s.vertices.as_ref().ok_or_else(|| {
-                required(
-                    &field("vertices"),
-                    "a polygon needs its vertices, counter-clockwise",
-                )
-            })?;
-            if vertices.len() > MAX_POLYGON_VERTICES {
-                return Err(SceneError::new(
-                    field("vertices"),
-                    format!(
-                        "must have at most {MAX_POLYGON_VERTICES} vertices, got {}",
-                        vertices.len()
-                    ),
-                ));
-            }
-            let points: Vec<Point> = vertices.iter().copied().map(point).collect();
-            ConvexPolygon::new(&points)
-                .map_err(|e| remap(&e, "polygon.vertices", &field("vertices")))?
+        "polygon" => polygon(s.vertices.as_deref(), kind, path)?.into(),
+        "rounded_polygon" => {
+            let sharp = polygon(s.vertices.as_deref(), kind, path)?;
+            let r = positive(&field("radius"), need_number(s.radius, "radius")?)?;
+            sharp
+                .with_radius(r)
+                .map_err(|e| remap(&e, "polygon.radius", &field("radius")))?
                 .into()
         }
         _ => {
@@ -567,6 +568,28 @@ pub(crate) fn shape(s: &ShapeFile, path: &str) -> Result<Shape, SceneError> {
     };
     validate::shape(&shape, path)?;
     Ok(shape)
+}
+
+/// The (sharp) polygon of the `vertices` of the shape at `path`, a `kind` of polygon.
+fn polygon(vertices: Option<&[Xy]>, kind: &str, path: &str) -> Result<ConvexPolygon, SceneError> {
+    let field = format!("{path}.vertices");
+    let vertices = vertices.ok_or_else(|| {
+        required(
+            &field,
+            &format!("a {kind} needs its vertices, counter-clockwise"),
+        )
+    })?;
+    if vertices.len() > MAX_POLYGON_VERTICES {
+        return Err(SceneError::new(
+            field,
+            format!(
+                "must have at most {MAX_POLYGON_VERTICES} vertices, got {}",
+                vertices.len()
+            ),
+        ));
+    }
+    let points: Vec<Point> = vertices.iter().copied().map(point).collect();
+    ConvexPolygon::new(&points).map_err(|e| remap(&e, "polygon.vertices", &field))
 }
 
 /// A pose at `path`.

@@ -11,7 +11,7 @@
 //! and writes as it did.
 //!
 //! An entry places its shape in the body frame by its points (a circle's `center`, a
-//! segment's or capsule's ends, a polygon's vertices) and, for convenience, an `offset`
+//! segment's or capsule's ends, a polygon's vertices, a rounded polygon's core) and, for convenience, an `offset`
 //! `[x, y, angle]` that turns those points by `angle` about the body origin and then moves
 //! them by `(x, y)`: the same box can be written once and placed twice. The offset is
 //! applied as the file is read; a scene written back gives the moved points, and no offset.
@@ -22,7 +22,8 @@ use crate::read;
 use crate::validate;
 use crate::write;
 use impact_geometry::{
-    Capsule, Circle, ConvexPolygon, Isometry, MassProperties, Point, Segment, Shape, Vector,
+    Capsule, ChainSegment, Circle, ConvexPolygon, Isometry, MassProperties, Point, Segment, Shape,
+    Vector,
 };
 use impact_solver::{Material, RigidBodyDef, ShapeDef};
 
@@ -192,8 +193,15 @@ fn offset_shape(shape: &Shape, offset: [f64; 3], path: &str) -> Result<Shape, Sc
         }
         Shape::Polygon(p) => {
             let points: Vec<Point> = p.vertices().iter().map(|&v| at(v)).collect();
-            ConvexPolygon::new(&points).map(Shape::from)
+            ConvexPolygon::rounded(&points, p.radius()).map(Shape::from)
         }
+        Shape::ChainSegment(c) => ChainSegment::new(
+            at(c.ghost_before()),
+            at(c.a()),
+            at(c.b()),
+            at(c.ghost_after()),
+        )
+        .map(Shape::from),
     };
     // A moved shape is as valid as the original unless the offset takes its points past the
     // range of an `f64`.

@@ -121,7 +121,9 @@ pub(crate) fn stepper(s: &StepperChoice) -> Result<(), SceneError> {
 
 /// The file's rules for shapes, stricter than the library's: a circle or capsule has a
 /// positive radius (a zero radius is a point or a segment: say so with the right type), a
-/// segment two distinct ends, a polygon at most [`MAX_POLYGON_VERTICES`] vertices.
+/// segment two distinct ends, a polygon (rounded or not) at most [`MAX_POLYGON_VERTICES`]
+/// vertices; a polygon with a radius is a rounded polygon, whose radius is positive by
+/// that.
 pub(crate) fn shape(shape: &Shape, path: &str) -> Result<(), SceneError> {
     match shape {
         Shape::Circle(c) => {
@@ -142,6 +144,8 @@ pub(crate) fn shape(shape: &Shape, path: &str) -> Result<(), SceneError> {
                 ));
             }
         }
+        // Its two ends differ by construction.
+        Shape::ChainSegment(_) => {}
         Shape::Polygon(p) => {
             if p.vertices().len() > MAX_POLYGON_VERTICES {
                 return Err(SceneError::new(
@@ -257,7 +261,12 @@ fn mass(def: &RigidBodyDef, path: &str, shapes: &[ShapeAt]) -> Result<(), SceneE
                 .map_err(|e| remap(&e, "density", &density))?,
         );
     }
-    let props = MassProperties::combine(&parts);
+    // One shape's own numbers, as the body takes them (a combination of one part can turn
+    // an infinite mass's inertia into NaN).
+    let props = match parts.as_slice() {
+        [one] => *one,
+        _ => MassProperties::combine(&parts),
+    };
     // Only a dynamic body's mass is used; a huge static one is fine.
     if def.body_type != BodyType::Dynamic {
         return Ok(());

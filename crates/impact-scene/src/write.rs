@@ -247,7 +247,8 @@ pub(crate) fn filter(f: &CollisionFilter) -> Option<FilterFile> {
     (file != FilterFile::default()).then_some(file)
 }
 
-/// A shape (a rectangle is written as the polygon it is).
+/// A shape (a rectangle is written as the polygon it is, a polygon with a radius as a
+/// rounded polygon).
 pub(crate) fn shape(shape: &Shape) -> ShapeFile {
     let mut file = ShapeFile {
         kind: Some(crate::read::shape_name(shape).to_owned()),
@@ -262,6 +263,11 @@ pub(crate) fn shape(shape: &Shape) -> ShapeFile {
             file.a = Some(xy_point(s.a()));
             file.b = Some(xy_point(s.b()));
         }
+        // As its plain segment (see `read::shape_name`).
+        Shape::ChainSegment(s) => {
+            file.a = Some(xy_point(s.a()));
+            file.b = Some(xy_point(s.b()));
+        }
         Shape::Capsule(c) => {
             file.a = Some(xy_point(c.axis().a()));
             file.b = Some(xy_point(c.axis().b()));
@@ -269,6 +275,8 @@ pub(crate) fn shape(shape: &Shape) -> ShapeFile {
         }
         Shape::Polygon(p) => {
             file.vertices = Some(p.vertices().iter().copied().map(xy_point).collect());
+            // A rounded polygon (`shape_name`'s "rounded_polygon") with its radius.
+            file.radius = (p.radius() > 0.0).then_some(p.radius());
         }
     }
     file

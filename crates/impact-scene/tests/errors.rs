@@ -112,6 +112,44 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
             "bodies[3].shape.vertices: needs at least 3 distinct non-collinear vertices, got 2",
         ),
         (
+            "rounded polygon without a radius",
+            body(r#""shape": {"type": "rounded_polygon", "vertices": [[0, 0], [1, 0], [0, 1]]}"#),
+            "bodies[3].shape.radius: missing: a rounded_polygon needs vertices, radius",
+        ),
+        (
+            "rounded polygon with a zero radius",
+            body(
+                r#""shape": {"type": "rounded_polygon", "vertices": [[0, 0], [1, 0], [0, 1]], "radius": 0}"#,
+            ),
+            "bodies[3].shape.radius: must be positive, got 0",
+        ),
+        (
+            "rounded polygon with a negative radius",
+            body(
+                r#""shape": {"type": "rounded_polygon", "vertices": [[0, 0], [1, 0], [0, 1]], "radius": -0.5}"#,
+            ),
+            "bodies[3].shape.radius: must be positive, got -0.5",
+        ),
+        (
+            "clockwise rounded polygon",
+            body(
+                r#""shape": {"type": "rounded_polygon", "vertices": [[0, 0], [0, 1], [1, 0]], "radius": 0.1}"#,
+            ),
+            "bodies[3].shape.vertices: vertices are clockwise, expected counter-clockwise",
+        ),
+        (
+            "rounded polygon without vertices",
+            body(r#""shape": {"type": "rounded_polygon", "radius": 0.1}"#),
+            "bodies[3].shape.vertices: missing: a rounded_polygon needs its vertices, counter-clockwise",
+        ),
+        (
+            "radius of a sharp polygon",
+            body(
+                r#""shape": {"type": "polygon", "vertices": [[0, 0], [1, 0], [0, 1]], "radius": 0.1}"#,
+            ),
+            "bodies[3].shape.radius: is not a field of a polygon (its fields are vertices)",
+        ),
+        (
             "segment with one point",
             body(r#""type": "static", "shape": {"type": "segment", "a": [1, 2], "b": [1, 2]}"#),
             "bodies[3].shape.b: must differ from a (a segment has two distinct ends), got [1, 2]",
@@ -119,7 +157,7 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
         (
             "unknown shape type",
             body(r#""shape": {"type": "triangle"}"#),
-            "bodies[3].shape.type: must be one of \"circle\", \"segment\", \"capsule\", \"polygon\", \"rectangle\", got \"triangle\"",
+            "bodies[3].shape.type: must be one of \"circle\", \"segment\", \"capsule\", \"polygon\", \"rounded_polygon\", \"rectangle\", got \"triangle\"",
         ),
         (
             "field of another shape",

@@ -5,7 +5,7 @@ use crate::RigidBody;
 use crate::filter::CollisionFilter;
 use crate::material::Material;
 use crate::shape_def::ShapeDef;
-use impact_geometry::{Isometry, MassProperties, Real, Shape, Vector};
+use impact_geometry::{Chain, ConcaveOutline, Isometry, MassProperties, Real, Shape, Vector};
 
 /// How a body takes part in the simulation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -252,5 +252,60 @@ impl RigidBodyDef {
     pub fn with_shape(mut self, shape: ShapeDef) -> Self {
         self.shapes.push(shape);
         self
+    }
+
+    /// A dynamic body whose shapes are the convex pieces of a concave `outline` (in the body
+    /// frame; see [`ConcaveOutline`] for how it is cut), each piece of density 1 and the
+    /// default material like the body's own fields: set them afterwards on the definition
+    /// (`density`, `friction`, ... for the first piece, [`RigidBodyDef::shapes`] for the
+    /// others). The body's mass properties are the outline's.
+    ///
+    /// ```
+    /// use impact_geometry::{ConcaveOutline, Point};
+    /// use impact_solver::{RigidBody, RigidBodyDef};
+    ///
+    /// // An L of area 5, as one outline.
+    /// let outline = ConcaveOutline::new(&[
+    ///     Point::new(0.0, 0.0), Point::new(3.0, 0.0), Point::new(3.0, 1.0),
+    ///     Point::new(1.0, 1.0), Point::new(1.0, 3.0), Point::new(0.0, 3.0),
+    /// ])?;
+    /// let body = RigidBody::new(RigidBodyDef::from_outline(&outline))?;
+    /// assert_eq!(body.shapes().len(), 2);
+    /// assert!((body.mass() - 5.0).abs() < 1e-12);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_outline(outline: &ConcaveOutline) -> Self {
+        let mut pieces = outline.convex_pieces().into_iter().map(Shape::from);
+        let first = pieces
+            .next()
+            .expect("an outline has at least one convex piece");
+        let mut def = Self::new(first);
+        def.shapes = pieces.map(ShapeDef::new).collect();
+        def
+    }
+
+    /// A static body whose shapes are the one-sided segments of `chain`, in order (shape `i`
+    /// is segment `i`), each with the default material like the body's own fields: set a
+    /// segment's friction and restitution on [`RigidBodyDef::shapes`] (or the body's own
+    /// fields for segment 0). The solid side of each segment is to the right of its
+    /// direction (see [`ChainSegment`](impact_geometry::ChainSegment)): ground runs right to
+    /// left, a counter-clockwise loop is solid inside.
+    ///
+    /// ```
+    /// use impact_geometry::{Chain, Point};
+    /// use impact_solver::{BodyType, RigidBody, RigidBodyDef};
+    ///
+    /// // Ground from x = 10 to x = -10, so its solid side is below.
+    /// let chain = Chain::open(&[Point::new(10.0, 0.0), Point::new(0.0, -1.0), Point::new(-10.0, 0.0)])?;
+    /// let ground = RigidBody::new(RigidBodyDef::from_chain(&chain))?;
+    /// assert_eq!((ground.body_type(), ground.shapes().len()), (BodyType::Static, 2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_chain(chain: &Chain) -> Self {
+        let mut segments = chain.segments().map(Shape::from);
+        let first = segments.next().expect("a chain has at least one segment");
+        let mut def = Self::fixed(first);
+        def.shapes = segments.map(ShapeDef::new).collect();
+        def
     }
 }

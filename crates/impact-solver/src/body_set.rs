@@ -338,6 +338,15 @@ impl TryFrom<BodySetDef> for BodySet {
             }
             listed[index as usize] = true;
         }
+        if let Some(i) =
+            (0..d.slots.len()).find(|&i| d.slots[i].body.is_some() && d.slots[i].reserved)
+        {
+            return Err(SolverError::OutOfRange {
+                field: format!("bodies.slots[{i}].reserved"),
+                value: i as Real,
+                expected: "false for a slot holding a body",
+            });
+        }
         let unaccounted = |i: usize| {
             let slot = &d.slots[i];
             slot.body.is_none() && !slot.reserved && !listed[i]

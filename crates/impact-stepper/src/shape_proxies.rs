@@ -127,6 +127,7 @@ impl ShapeProxies {
 
     /// The proxies `bodies` implies when every body has one shape and nothing is reserved:
     /// a snapshot written without the table.
+    #[cfg(any(feature = "serde", test))]
     pub(crate) fn of_single_shapes(bodies: &BodySet) -> Self {
         let mut out = Self::default();
         for (handle, _) in bodies.iter() {

@@ -206,7 +206,7 @@ fn holds(shape: &Shape, pose: &Isometry, p: Vector) -> bool {
     let world: Vec<Vector> = shape.core().iter().map(|v| (pose * v).coords).collect();
     match shape {
         Shape::Circle(c) => (p - world[0]).norm() <= c.radius(),
-        Shape::Segment(_) => false,
+        Shape::Segment(_) | Shape::ChainSegment(_) => false,
         Shape::Capsule(c) => {
             let (a, b) = (world[0], world[1]);
             let e = b - a;
@@ -227,6 +227,12 @@ fn crossings(shape: &Shape, pose: &Isometry, o: Vector, d: Vector) -> Vec<Crossi
     match shape {
         Shape::Circle(c) => circle_crossings(world[0], c.radius(), o, d, &mut out),
         Shape::Segment(_) => segment_crossing(world[0], world[1], o, d, None, [None; 2], &mut out),
+        // One-sided: crossed only from the front.
+        Shape::ChainSegment(s) => {
+            if (pose.rotation * s.normal()).dot(&d) < 0.0 {
+                segment_crossing(world[0], world[1], o, d, None, [None; 2], &mut out);
+            }
+        }
         Shape::Capsule(c) => {
             let (a, b, r) = (world[0], world[1], c.radius());
             circle_crossings(a, r, o, d, &mut out);

@@ -233,6 +233,30 @@ pub fn random_shape(rng: &mut SplitMix64) -> Shape {
     }
 }
 
+/// A random rounded polygon of size about 0.05 to 2: a box (up to 40:1), a regular polygon
+/// or the hull of a few points, rounded by a radius from 0.005 to 0.5 (sometimes larger than
+/// its core is thick).
+pub fn random_rounded_polygon(rng: &mut SplitMix64) -> Shape {
+    let core = match rng.below(3) {
+        0 => ConvexPolygon::rectangle(rng.range(0.05, 2.0), rng.range(0.05, 2.0))
+            .expect("positive sizes"),
+        1 => ConvexPolygon::regular(3 + rng.below(6), rng.range(0.1, 1.5)).expect("valid polygon"),
+        _ => {
+            let points: Vec<Point> = (0..3 + rng.below(6))
+                .map(|_| Point::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)))
+                .collect();
+            ConvexPolygon::from_convex_hull(&points)
+                .unwrap_or_else(|_| ConvexPolygon::regular(5, 0.7).expect("valid polygon"))
+        }
+    };
+    let radius = if rng.below(2) == 0 {
+        rng.range(0.005, 0.05)
+    } else {
+        rng.range(0.05, 0.5)
+    };
+    core.with_radius(radius).expect("valid radius").into()
+}
+
 /// A random case where both bodies translate and rotate, often by more than 45 degrees and up
 /// to two turns per step, with B thrown toward A so that about half the cases hit. The centre
 /// of mass is the shape's centroid (what a body would have).
@@ -286,6 +310,12 @@ pub fn rotating_case_with(a: Shape, b: Shape, rng: &mut SplitMix64) -> Case {
 /// two turns per step). A is the mover and B the ground; swap them for the other order.
 pub fn random_ground_case(rng: &mut SplitMix64) -> Case {
     let a = random_shape(rng);
+    ground_case_with(a, rng)
+}
+
+/// The ground and the throw of [`random_ground_case`] (same draws, in the same order) for a
+/// given shape `a`.
+pub fn ground_case_with(a: Shape, rng: &mut SplitMix64) -> Case {
     let length = if rng.below(2) == 0 {
         rng.range(0.5, 3.0)
     } else {

@@ -23,6 +23,10 @@
 //!   oracle of when it enters and leaves.
 //! - [`audit`]: the dense-sampling oracle for time of impact and seeded generators of
 //!   rotating sweeps.
+//! - [`chains`]: seeded hilly ground and closed loops of one-sided chain segments, and
+//!   shapes shot at them from the front.
+//! - [`outlines`]: seeded simple polygons (star-shaped, untangled random, combs) for the
+//!   convex decomposition's tests.
 //! - [`queries`]: the field of mixed bodies of the scene-query tests and bench, and seeded
 //!   rays, translating casts and turning sweeps across it.
 //! - [`fuzzing`]: the structured inputs and invariant checks of the fuzz targets, which the
@@ -49,9 +53,11 @@
 #![deny(missing_docs)]
 
 pub mod audit;
+pub mod chains;
 pub mod filters;
 pub mod fuzzing;
 pub mod moving_boxes;
+pub mod outlines;
 pub mod queries;
 mod rng;
 pub mod scenes;

@@ -9,7 +9,8 @@ use crate::SplitMix64;
 use crate::audit::random_shape;
 use crate::scenes::Scene;
 use impact_geometry::{
-    Capsule, Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Sweep, Vector,
+    Capsule, ChainSegment, Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Sweep,
+    Vector,
 };
 use impact_narrowphase::ray::Ray;
 use impact_solver::{BodyType, CollisionFilter, RigidBodyDef, ShapeDef};
@@ -101,8 +102,18 @@ pub fn offset_shape(shape: &Shape, offset: &Isometry) -> Shape {
             .into(),
         Shape::Polygon(p) => {
             let moved: Vec<Point> = p.vertices().iter().map(|&v| at(v)).collect();
-            ConvexPolygon::new(&moved).expect("a moved polygon").into()
+            ConvexPolygon::rounded(&moved, p.radius())
+                .expect("a moved polygon")
+                .into()
         }
+        Shape::ChainSegment(c) => ChainSegment::new(
+            at(c.ghost_before()),
+            at(c.a()),
+            at(c.b()),
+            at(c.ghost_after()),
+        )
+        .expect("a moved chain segment")
+        .into(),
     }
 }
 

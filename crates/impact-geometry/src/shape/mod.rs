@@ -6,13 +6,20 @@
 //! the distance between their cores minus the sum of their radii.
 
 mod capsule;
+mod chain;
+mod chain_check;
 mod circle;
+mod crossing;
+mod decompose;
+mod outline;
 mod polygon;
 mod segment;
 mod strip;
 
 pub use capsule::Capsule;
+pub use chain::{Chain, ChainSegment};
 pub use circle::Circle;
+pub use outline::ConcaveOutline;
 pub use polygon::ConvexPolygon;
 pub use segment::Segment;
 pub use strip::Strip;
@@ -28,8 +35,10 @@ pub enum ShapeKind {
     Segment,
     /// A [`Capsule`].
     Capsule,
-    /// A [`ConvexPolygon`].
+    /// A [`ConvexPolygon`], sharp or rounded (one kind: the pair queries read the radius).
     Polygon,
+    /// A [`ChainSegment`].
+    ChainSegment,
 }
 
 /// Any shape of impact.
@@ -43,8 +52,11 @@ pub enum Shape {
     Segment(Segment),
     /// A segment inflated by a radius.
     Capsule(Capsule),
-    /// A convex polygon.
+    /// A convex polygon, sharp or rounded by a radius.
     Polygon(ConvexPolygon),
+    /// One segment of a chain: one-sided, with its neighbours' vertices (see
+    /// [`ChainSegment`]).
+    ChainSegment(ChainSegment),
 }
 
 impl Shape {
@@ -56,11 +68,12 @@ impl Shape {
             Self::Segment(_) => ShapeKind::Segment,
             Self::Capsule(_) => ShapeKind::Capsule,
             Self::Polygon(_) => ShapeKind::Polygon,
+            Self::ChainSegment(_) => ShapeKind::ChainSegment,
         }
     }
 
-    /// The core vertices in the body frame: one for a circle, two for a segment or capsule,
-    /// the corners for a polygon.
+    /// The core vertices in the body frame: one for a circle, two for a segment, capsule or
+    /// chain segment (its ghosts are not part of it), the corners for a polygon.
     #[inline]
     pub fn core(&self) -> &[Point] {
         match self {
@@ -68,11 +81,13 @@ impl Shape {
             Self::Segment(s) => s.core(),
             Self::Capsule(s) => s.core(),
             Self::Polygon(s) => s.core(),
+            Self::ChainSegment(s) => s.core(),
         }
     }
 
-    /// The narrowest strip that holds the shape (see [`Strip`]): precomputed for a polygon,
-    /// along the core for a segment or capsule; none for a disc (its strip would be as wide as
+    /// The narrowest strip that holds the shape (see [`Strip`]): precomputed for a polygon
+    /// (its rounding included), along the core for a segment, capsule or chain segment; none
+    /// for a disc (its strip would be as wide as
     /// its circle) or a segment of zero length.
     #[inline]
     pub fn strip(&self) -> Option<Strip> {
@@ -81,16 +96,19 @@ impl Shape {
             Self::Segment(s) => Strip::of_segment(&s.core()[0], &s.core()[1], 0.0),
             Self::Capsule(c) => Strip::of_segment(&c.core()[0], &c.core()[1], c.radius()),
             Self::Polygon(p) => Some(*p.strip()),
+            Self::ChainSegment(s) => Strip::of_segment(&s.a(), &s.b(), 0.0),
         }
     }
 
-    /// The radius the core is inflated by (zero for segments and polygons).
+    /// The radius the core is inflated by (zero for segments, chain segments and sharp
+    /// polygons).
     #[inline]
     pub fn radius(&self) -> Real {
         match self {
             Self::Circle(s) => s.radius(),
             Self::Capsule(s) => s.radius(),
-            Self::Segment(_) | Self::Polygon(_) => 0.0,
+            Self::Polygon(s) => s.radius(),
+            Self::Segment(_) | Self::ChainSegment(_) => 0.0,
         }
     }
 
@@ -151,6 +169,12 @@ impl From<Segment> for Shape {
 impl From<Capsule> for Shape {
     fn from(s: Capsule) -> Self {
         Self::Capsule(s)
+    }
+}
+
+impl From<ChainSegment> for Shape {
+    fn from(s: ChainSegment) -> Self {
+        Self::ChainSegment(s)
     }
 }
 

@@ -1,12 +1,14 @@
-//! [`ConvexPolygon`]: a convex polygon, counter-clockwise, with its edge normals and its
-//! narrowest strip.
+//! [`ConvexPolygon`]: a convex polygon, counter-clockwise, with its edge normals, its
+//! narrowest strip and the radius it is rounded by.
 
 use super::Strip;
 use crate::tolerances::POLYGON_WELD_RELATIVE;
-use crate::validate::{finite_point, positive};
+use crate::validate::{finite_point, non_negative, positive};
 use crate::{GeometryError, Point, Real, Vector, cross};
 
-/// A strictly convex polygon with counter-clockwise vertices (body frame).
+/// A strictly convex polygon with counter-clockwise vertices (body frame), optionally
+/// rounded: every point within [`radius`](Self::radius) of the polygon (world units; zero,
+/// the default, for a sharp polygon).
 ///
 /// Construction validates the input: at least three finite vertices, counter-clockwise,
 /// convex, winding once. Vertices closer than [`POLYGON_WELD_RELATIVE`] times the polygon's
@@ -15,6 +17,29 @@ use crate::{GeometryError, Point, Real, Vector, cross};
 /// can collapse or turn backwards under the rounding of a rotation. Outward unit edge
 /// normals are precomputed: `normals()[i]` belongs to the edge from `vertices()[i]` to
 /// `vertices()[i + 1]`.
+///
+/// # Rounded polygons
+///
+/// A polygon with a radius is Box2D's rounded polygon (`b2Polygon` with its `radius`, as
+/// `b2MakeRoundedBox` builds): the vertices are its *core*, and the shape is the core
+/// inflated by the radius, flat along each edge (moved out by the radius) and round at each
+/// corner (an arc of that radius about the vertex). Like every shape of impact it is a core
+/// plus a radius (see [`Shape`](crate::Shape)), so every query serves it exactly: distance,
+/// contacts, time of impact, rays, mass properties. A rounded box is
+/// `ConvexPolygon::rectangle(hw, hh)?.with_radius(r)?`: its core is `2 hw` by `2 hh`, its
+/// outline `2 (hw + r)` by `2 (hh + r)`.
+///
+/// ```
+/// use impact_geometry::{ConvexPolygon, Shape};
+///
+/// let rounded = ConvexPolygon::rectangle(1.0, 0.5)?.with_radius(0.1)?;
+/// assert_eq!(rounded.radius(), 0.1);
+/// assert_eq!(Shape::from(rounded.clone()).radius(), 0.1);
+/// // The outline reaches 1.1 along x and 0.6 along y; the strip holds the whole shape.
+/// assert!((rounded.strip().half_width - 0.6).abs() < 1e-15);
+/// assert!(ConvexPolygon::rectangle(1.0, 0.5)?.with_radius(-0.1).is_err());
+/// # Ok::<(), impact_geometry::GeometryError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
@@ -24,11 +49,14 @@ use crate::{GeometryError, Point, Real, Vector, cross};
 pub struct ConvexPolygon {
     vertices: Vec<Point>,
     normals: Vec<Vector>,
+    /// The narrowest strip of the whole shape: the core's, widened by the radius.
     strip: Strip,
+    radius: Real,
 }
 
 impl ConvexPolygon {
-    /// Validates `vertices` (counter-clockwise, convex) and builds the polygon.
+    /// Validates `vertices` (counter-clockwise, convex) and builds the sharp polygon (radius
+    /// zero).
     ///
     /// # Errors
     /// - [`GeometryError::NotFinite`] naming `polygon.vertices[i].x` or `.y`;
@@ -119,7 +147,32 @@ impl ConvexPolygon {
             vertices,
             normals,
             strip,
+            radius: 0.0,
         })
+    }
+
+    /// The polygon with core `vertices` (validated as by [`ConvexPolygon::new`]) rounded by
+    /// `radius` (world units, zero or more): see [Rounded polygons](Self#rounded-polygons).
+    ///
+    /// # Errors
+    /// As [`ConvexPolygon::new`], and [`GeometryError::NotFinite`] or
+    /// [`GeometryError::Negative`] naming `polygon.radius`.
+    pub fn rounded(vertices: &[Point], radius: Real) -> Result<Self, GeometryError> {
+        Self::new(vertices)?.with_radius(radius)
+    }
+
+    /// The same core rounded by `radius` (world units, zero or more) instead of its own
+    /// radius: the outline moves out by the difference.
+    ///
+    /// # Errors
+    /// [`GeometryError::NotFinite`] or [`GeometryError::Negative`] naming `polygon.radius`.
+    pub fn with_radius(mut self, radius: Real) -> Result<Self, GeometryError> {
+        // `+ 0.0` turns a negative zero into zero: a sharp polygon has one radius, bit for bit.
+        let radius = non_negative("polygon.radius", radius)? + 0.0;
+        self.strip = Strip::of_polygon(&self.vertices, &self.normals);
+        self.strip.half_width += radius;
+        self.radius = radius;
+        Ok(self)
     }
 
     /// The convex hull of `points` (any order, duplicates and interior points allowed).
@@ -210,10 +263,19 @@ impl ConvexPolygon {
         &self.normals
     }
 
-    /// The narrowest strip that holds the polygon (see [`Strip`]), found at construction.
+    /// The narrowest strip that holds the whole polygon, its rounding included (see
+    /// [`Strip`]), found at construction: the core's narrowest strip, widened by the radius
+    /// on both sides (the width of a rounded shape in any direction is its core's plus twice
+    /// the radius, so the narrowest direction is the core's).
     #[inline]
     pub fn strip(&self) -> &Strip {
         &self.strip
+    }
+
+    /// The radius the core is rounded by (world units): zero for a sharp polygon.
+    #[inline]
+    pub fn radius(&self) -> Real {
+        self.radius
     }
 
     /// The corners, as the polygon's core.
@@ -223,17 +285,27 @@ impl ConvexPolygon {
     }
 }
 
+/// The serialized form: the core's vertices, and the radius only when it is not zero (so a
+/// sharp polygon's form is the one it always had, and an older file without the field reads
+/// as sharp).
 #[cfg(feature = "serde")]
 #[derive(serde::Serialize, serde::Deserialize)]
 struct ConvexPolygonDef {
     vertices: Vec<Point>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    radius: Real,
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(radius: &Real) -> bool {
+    *radius == 0.0
 }
 
 #[cfg(feature = "serde")]
 impl TryFrom<ConvexPolygonDef> for ConvexPolygon {
     type Error = GeometryError;
     fn try_from(def: ConvexPolygonDef) -> Result<Self, GeometryError> {
-        Self::new(&def.vertices)
+        Self::rounded(&def.vertices, def.radius)
     }
 }
 
@@ -242,6 +314,7 @@ impl From<ConvexPolygon> for ConvexPolygonDef {
     fn from(p: ConvexPolygon) -> Self {
         Self {
             vertices: p.vertices,
+            radius: p.radius,
         }
     }
 }

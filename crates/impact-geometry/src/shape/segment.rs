@@ -25,6 +25,11 @@ impl Segment {
         Ok(Self { vertices: [a, b] })
     }
 
+    /// The segment from `a` to `b`, whose coordinates the caller has checked.
+    pub(crate) fn from_points_unchecked(a: Point, b: Point) -> Self {
+        Self { vertices: [a, b] }
+    }
+
     /// The first end point.
     #[inline]
     pub fn a(&self) -> Point {

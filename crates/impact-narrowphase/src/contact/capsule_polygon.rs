@@ -5,8 +5,8 @@ use super::manifold::Manifold;
 use super::rounded_core::Rounded;
 use impact_geometry::{Capsule, ConvexPolygon, Isometry, Real};
 
-/// The manifold of capsule `a` and convexpolygon `b` (normal from A to B), with points wherever the
-/// surfaces are closer than `speculative_distance`.
+/// The manifold of capsule `a` and convex polygon `b`, sharp or rounded (normal from A to B),
+/// with points wherever the surfaces are closer than `speculative_distance`.
 pub fn contact_capsule_polygon(
     a: &Capsule,
     pose_a: &Isometry,
@@ -15,6 +15,6 @@ pub fn contact_capsule_polygon(
     speculative_distance: Real,
 ) -> Manifold {
     let core_a = Rounded::new(a.core(), a.radius(), pose_a);
-    let core_b = Rounded::new(b.core(), 0.0, pose_b);
+    let core_b = Rounded::new(b.core(), b.radius(), pose_b);
     collide_rounded_any(&core_a, &core_b, speculative_distance)
 }

@@ -5,7 +5,8 @@ use super::point_core::rounded_versus_point;
 use super::rounded_core::Rounded;
 use impact_geometry::{Circle, ConvexPolygon, Isometry, Real};
 
-/// The manifold of circle `a` and polygon `b` (normal from the circle to the polygon).
+/// The manifold of circle `a` and polygon `b`, sharp or rounded (normal from the circle to the
+/// polygon).
 pub fn contact_circle_polygon(
     a: &Circle,
     pose_a: &Isometry,
@@ -13,7 +14,7 @@ pub fn contact_circle_polygon(
     pose_b: &Isometry,
     speculative_distance: Real,
 ) -> Manifold {
-    let poly = Rounded::new(b.core(), 0.0, pose_b);
+    let poly = Rounded::new(b.core(), b.radius(), pose_b);
     let center = (pose_a * a.center()).coords;
     rounded_versus_point(&poly, center, a.radius(), speculative_distance).swapped()
 }

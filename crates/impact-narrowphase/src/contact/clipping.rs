@@ -108,6 +108,26 @@ pub(crate) fn reference_face<P1: Core, P2: Core>(
     clip(p1, p2, edges, &AlongFace::of(p1, p2, edges), speculative)
 }
 
+/// [`reference_face`], but no contact when the incident edge lies wholly beyond an end of
+/// the reference face along it (to rounding): where a one-sided face has its normal forced
+/// on a body that is past its end, the body is the neighbouring face's (Box2D's chain
+/// segments clip the same way).
+pub(crate) fn reference_face_within<P1: Core, P2: Core>(
+    p1: &P1,
+    p2: &P2,
+    e1: usize,
+    speculative: Real,
+) -> Manifold {
+    let (n1, n2) = (p1.v().len(), p2.v().len());
+    let i21 = incident(p2, p1.n()[e1]);
+    let edges = [e1, next(e1, n1), i21, next(i21, n2)];
+    let along = AlongFace::of(p1, p2, edges);
+    if !along.overlaps() {
+        return Manifold::EMPTY;
+    }
+    clip(p1, p2, edges, &along, speculative)
+}
+
 /// The edge of `p` whose normal is most anti-parallel to `reference_normal`.
 #[inline]
 fn incident<P: Core>(p: &P, reference_normal: Vector) -> usize {

@@ -3,17 +3,21 @@
 //! the shapes touch.
 //!
 //! Every shape is a rounded polygon here (`rounded_core`): its core placed in world
-//! coordinates with its edges' outward normals and its radius; a circle is one vertex, a segment
-//! or capsule two, a polygon its corners. Two kernels do the work: a point core against any
-//! core (`point_core`: the Voronoi regions of the core) for every pair with a circle, and two
-//! cores with edges (`clipping`: separating axes, then the incident edge clipped against the
-//! reference face) for the others. One module per pair in canonical order (circle < segment <
-//! capsule < polygon), each a few lines that place the cores and call a kernel; the dispatcher
-//! below swaps the reverse order. `manifold` holds the types, `segment_side` the manifold held
-//! to one side of a zero-thickness segment.
+//! coordinates with its edges' outward normals and its radius; a circle is one vertex, a
+//! segment or capsule two, a polygon its corners (with its own radius when rounded). Two
+//! kernels do the work: a point core against any core (`point_core`: the Voronoi regions of
+//! the core) for every pair with a circle, and two cores with edges (`clipping`: separating
+//! axes, then the incident edge clipped against the reference face) for the others. One
+//! module per pair in canonical order (circle < segment < capsule < polygon), each a few lines
+//! that place the cores and call a kernel; the dispatcher below swaps the reverse order.
+//! `manifold` holds the types, `segment_side` the manifold held to one side of a
+//! zero-thickness segment, and `chain_segment` the one-sided segment of a chain against any
+//! other shape (last in the canonical order: its rules sit on top of the plain segment's
+//! manifold).
 
 mod capsule_capsule;
 mod capsule_polygon;
+mod chain_segment;
 mod circle_capsule;
 mod circle_circle;
 mod circle_polygon;
@@ -30,6 +34,7 @@ mod segment_side;
 
 pub use capsule_capsule::contact_capsule_capsule;
 pub use capsule_polygon::contact_capsule_polygon;
+pub use chain_segment::contact_chain_segment;
 pub use circle_capsule::contact_circle_capsule;
 pub use circle_circle::contact_circle_circle;
 pub use circle_polygon::contact_circle_polygon;
@@ -50,6 +55,10 @@ use impact_geometry::{Isometry, Real, Shape};
 /// The contact manifold of `a` at `pose_a` and `b` at `pose_b`, with points wherever the
 /// surfaces are closer than `speculative_distance` (world units, zero or more; see
 /// [`impact_geometry::tolerances::SPECULATIVE_DISTANCE`]).
+///
+/// A [`ChainSegment`](impact_geometry::ChainSegment) is one-sided and leaves its neighbours'
+/// contacts to them (see [`contact_chain_segment`]); against a segment or another chain
+/// segment it gives no contact.
 pub fn contact_manifold(
     a: &Shape,
     pose_a: &Isometry,
@@ -57,9 +66,15 @@ pub fn contact_manifold(
     pose_b: &Isometry,
     speculative_distance: Real,
 ) -> Manifold {
-    use Shape::{Capsule as Cap, Circle as Cir, Polygon as Pol, Segment as Seg};
+    use Shape::{
+        Capsule as Cap, ChainSegment as Chn, Circle as Cir, Polygon as Pol, Segment as Seg,
+    };
     let spec = speculative_distance;
     match (a, b) {
+        // Any shape and a chain segment: one kernel, whatever the other (nothing for thin
+        // against thin); the chain's rules decide.
+        (_, Chn(y)) => contact_chain_segment(a, pose_a, y, pose_b, spec),
+        (Chn(x), _) => contact_chain_segment(b, pose_b, x, pose_a, spec).swapped(),
         (Cir(x), Cir(y)) => contact_circle_circle(x, pose_a, y, pose_b, spec),
         (Cir(x), Seg(y)) => contact_circle_segment(x, pose_a, y, pose_b, spec),
         (Cir(x), Cap(y)) => contact_circle_capsule(x, pose_a, y, pose_b, spec),

@@ -6,7 +6,7 @@ use super::manifold::Manifold;
 use super::rounded_core::{Quad, Rounded};
 use impact_geometry::{ConvexPolygon, Isometry, Real};
 
-/// The manifold of polygons `a` and `b` (normal from A to B).
+/// The manifold of polygons `a` and `b`, sharp or rounded (normal from A to B).
 pub fn contact_polygon_polygon(
     a: &ConvexPolygon,
     pose_a: &Isometry,

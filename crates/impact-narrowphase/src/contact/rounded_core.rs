@@ -66,9 +66,8 @@ impl Rounded {
     }
 
     /// Replaces the content with polygon `polygon` at `pose`: what [`Rounded::new`] gives for
-    /// its core and radius zero, bit for bit, with the polygon's precomputed body-frame
-    /// normals (the same `e.perp / |e|` as `new` computes) instead of one square root per
-    /// edge.
+    /// its core and radius, bit for bit, with the polygon's precomputed body-frame normals
+    /// (the same `e.perp / |e|` as `new` computes) instead of one square root per edge.
     #[inline]
     pub(crate) fn set_polygon(&mut self, polygon: &ConvexPolygon, pose: &Isometry) {
         self.vertices.clear();
@@ -77,7 +76,7 @@ impl Rounded {
             self.vertices.push((pose * p).coords);
             self.normals.push(pose.rotation * n);
         }
-        self.radius = 0.0;
+        self.radius = polygon.radius();
     }
 
     #[inline]
@@ -116,13 +115,14 @@ impl Core for Rounded {
     }
 }
 
-/// A four-cornered polygon (a box) in world coordinates, in fixed arrays: the manifold
-/// routines see slices of a known length and unroll their loops, and nothing is copied to
-/// or from the heap-capable buffers of [`Rounded`]. The same vertices and normals as
-/// [`Rounded::set_polygon`], bit for bit.
+/// A four-cornered polygon (a box, sharp or rounded) in world coordinates, in fixed arrays:
+/// the manifold routines see slices of a known length and unroll their loops, and nothing is
+/// copied to or from the heap-capable buffers of [`Rounded`]. The same vertices, normals and
+/// radius as [`Rounded::set_polygon`], bit for bit.
 pub(crate) struct Quad {
     vertices: [Vector; 4],
     normals: [Vector; 4],
+    radius: Real,
 }
 
 impl Quad {
@@ -136,6 +136,7 @@ impl Quad {
         Some(Self {
             vertices: core::array::from_fn(|i| (pose * v[i]).coords),
             normals: core::array::from_fn(|i| pose.rotation * n[i]),
+            radius: polygon.radius(),
         })
     }
 }
@@ -153,6 +154,6 @@ impl Core for Quad {
 
     #[inline]
     fn radius(&self) -> Real {
-        0.0
+        self.radius
     }
 }

@@ -5,8 +5,8 @@ use super::manifold::Manifold;
 use super::rounded_core::Rounded;
 use impact_geometry::{ConvexPolygon, Isometry, Real, Segment};
 
-/// The manifold of segment `a` and convexpolygon `b` (normal from A to B), with points wherever the
-/// surfaces are closer than `speculative_distance`.
+/// The manifold of segment `a` and convex polygon `b`, sharp or rounded (normal from A to B),
+/// with points wherever the surfaces are closer than `speculative_distance`.
 pub fn contact_segment_polygon(
     a: &Segment,
     pose_a: &Isometry,
@@ -15,6 +15,6 @@ pub fn contact_segment_polygon(
     speculative_distance: Real,
 ) -> Manifold {
     let core_a = Rounded::new(a.core(), 0.0, pose_a);
-    let core_b = Rounded::new(b.core(), 0.0, pose_b);
+    let core_b = Rounded::new(b.core(), b.radius(), pose_b);
     collide_rounded_any(&core_a, &core_b, speculative_distance)
 }

@@ -16,8 +16,8 @@ use impact_geometry::{Isometry, Real, Shape, Vector};
 /// the other has a core with edges (a segment, capsule or polygon): the segment's face toward
 /// `side` is the reference face, and the other's edge most against it is clipped to it, with
 /// separations measured along that face's normal (negative however deep the overlap). `None`
-/// for other pairs (a disc has no edge to clip), where [`contact_manifold`](super::contact_manifold)
-/// is the answer.
+/// for other pairs (a disc has no edge to clip; a chain segment is one-sided already), where
+/// [`contact_manifold`](super::contact_manifold) is the answer.
 ///
 /// ```
 /// use impact_geometry::{ConvexPolygon, Isometry, Point, Segment, Shape, Vector};
@@ -43,6 +43,8 @@ pub fn contact_manifold_on_side(
     speculative_distance: Real,
 ) -> Option<Manifold> {
     match (a, b) {
+        // One-sided already: a chain segment's manifold is always on its front.
+        (Shape::ChainSegment(_), _) | (_, Shape::ChainSegment(_)) => None,
         (Shape::Segment(segment), other) if other.core().len() >= 2 => {
             let face = Rounded::new(segment.core(), 0.0, pose_a);
             let body = Rounded::new(other.core(), other.radius(), pose_b);

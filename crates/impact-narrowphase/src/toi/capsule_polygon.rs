@@ -1,15 +1,15 @@
-//! Time of impact of a translating capsule and a translating convex polygon.
+//! Time of impact of a translating capsule and a translating convex polygon, sharp or rounded.
 //!
-//! Configuration-space obstacle: the polygon swept along the capsule axis, rounded by the capsule
-//! radius plus target.
+//! Configuration-space obstacle: the polygon's core swept along the capsule axis, rounded by the
+//! two radii plus target.
 
 use super::linear::{LinearBody, cast_linear};
 use crate::options::ToiOptions;
 use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Capsule, ConvexPolygon, Sweep};
 
-/// The first fraction of the step at which the capsule `a` and the convex polygon `b` come within
-/// `options.target_separation()`; exact to rounding.
+/// The first fraction of the step at which the capsule `a` and the convex polygon `b` (sharp or
+/// rounded) come within `options.target_separation()`; exact to rounding.
 ///
 /// # Errors
 /// [`NoClosedForm`] if a sweep rotates (see [`crate::time_of_impact`], which then uses
@@ -23,7 +23,7 @@ pub fn toi_capsule_polygon(
     options: &ToiOptions,
 ) -> Result<Toi, NoClosedForm> {
     let a = LinearBody::new(a.core(), a.radius(), sweep_a)?;
-    let b = LinearBody::new(b.core(), 0.0, sweep_b)?.with_normals(b.normals());
+    let b = LinearBody::new(b.core(), b.radius(), sweep_b)?.with_normals(b.normals());
     Ok(cast_linear(&a, &b, options))
 }
 

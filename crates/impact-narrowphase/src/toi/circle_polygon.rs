@@ -1,16 +1,16 @@
-//! Time of impact of a translating circle and a translating convex polygon.
+//! Time of impact of a translating circle and a translating convex polygon, sharp or rounded.
 //!
-//! Configuration-space obstacle: the polygon (negated about the circle's centre) rounded by the
-//! radius plus target: the ray enters through an offset edge (a line crossing) or a vertex arc (a
-//! circle root).
+//! Configuration-space obstacle: the polygon's core (negated about the circle's centre) rounded
+//! by the two radii plus target: the ray enters through an offset edge (a line crossing) or a
+//! vertex arc (a circle root).
 
 use super::linear::{LinearBody, cast_linear};
 use crate::options::ToiOptions;
 use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{Circle, ConvexPolygon, Sweep};
 
-/// The first fraction of the step at which the circle `a` and the convex polygon `b` come within
-/// `options.target_separation()`; exact to rounding.
+/// The first fraction of the step at which the circle `a` and the convex polygon `b` (sharp or
+/// rounded) come within `options.target_separation()`; exact to rounding.
 ///
 /// # Errors
 /// [`NoClosedForm`] if a sweep rotates (see [`crate::time_of_impact`], which then uses
@@ -24,7 +24,7 @@ pub fn toi_circle_polygon(
     options: &ToiOptions,
 ) -> Result<Toi, NoClosedForm> {
     let a = LinearBody::new(a.core(), a.radius(), sweep_a)?;
-    let b = LinearBody::new(b.core(), 0.0, sweep_b)?.with_normals(b.normals());
+    let b = LinearBody::new(b.core(), b.radius(), sweep_b)?.with_normals(b.normals());
     Ok(cast_linear(&a, &b, options))
 }
 

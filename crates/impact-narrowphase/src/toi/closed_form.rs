@@ -4,6 +4,7 @@
 
 use super::capsule_capsule::toi_capsule_capsule;
 use super::capsule_polygon::toi_capsule_polygon;
+use super::chain_segment;
 use super::circle_capsule::toi_circle_capsule;
 use super::circle_circle::toi_circle_circle;
 use super::circle_polygon::toi_circle_polygon;
@@ -18,6 +19,10 @@ use impact_geometry::{Shape, Sweep};
 
 /// The closed-form time of impact for any pair of shapes.
 ///
+/// A [`ChainSegment`](impact_geometry::ChainSegment) answers as its plain segment does, but
+/// one-sided and without the impacts its neighbours own (see `docs/algorithms/chains.md`);
+/// against a segment or another chain segment it is never hit.
+///
 /// # Errors
 /// [`NoClosedForm`] if a sweep rotates (a disc spinning about its own centre is fine).
 #[inline]
@@ -28,9 +33,21 @@ pub fn closed_form_toi(
     sweep_b: &Sweep,
     options: &ToiOptions,
 ) -> Result<Toi, NoClosedForm> {
-    use Shape::{Capsule as Cap, Circle as Cir, Polygon as Pol, Segment as Seg};
+    use Shape::{
+        Capsule as Cap, ChainSegment as Chn, Circle as Cir, Polygon as Pol, Segment as Seg,
+    };
     let (sa, sb, o) = (sweep_a, sweep_b, options);
     match (a, b) {
+        // A chain segment: its plain segment's closed form, under the chain's rules.
+        (_, Chn(y)) => {
+            let toi = closed_form_toi(a, sa, &chain_segment::plain(y), sb, o)?;
+            Ok(if chain_segment::thin(a) {
+                Toi::Separated
+            } else {
+                chain_segment::under_rules(toi, a, sa, y, sb)
+            })
+        }
+        (Chn(_), _) => closed_form_toi(b, sb, a, sa, o).map(Toi::swapped),
         (Cir(x), Cir(y)) => toi_circle_circle(x, sa, y, sb, o),
         (Cir(x), Seg(y)) => toi_circle_segment(x, sa, y, sb, o),
         (Cir(x), Cap(y)) => toi_circle_capsule(x, sa, y, sb, o),

@@ -9,10 +9,14 @@
 //! - `closed_form`: [`closed_form_toi`], the dispatch over the pairs, which serves the reverse
 //!   order by swapping the arguments and the answer.
 //! - `rotating`: conservative advancement, for shapes that turn.
+//! - `chain_segment`: the rules a chain segment adds to its plain segment's answer (one-sided,
+//!   and its neighbours' impacts left to them), for the closed forms and conservative
+//!   advancement alike.
 //! - [`moving_points`]: where straight paths cross and when circles on them meet.
 
 mod capsule_capsule;
 mod capsule_polygon;
+mod chain_segment;
 mod circle_capsule;
 mod circle_circle;
 mod circle_polygon;

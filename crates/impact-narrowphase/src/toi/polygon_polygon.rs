@@ -1,17 +1,17 @@
-//! Time of impact of a translating convex polygon and a translating convex polygon.
+//! Time of impact of two translating convex polygons, each sharp or rounded.
 //!
-//! Configuration-space obstacle: the Minkowski difference of the two polygons (at most n + m edges,
+//! Configuration-space obstacle: the Minkowski difference of the two cores (at most n + m edges,
 //! built by merging edge directions). Its edges are the separating axes of both polygons, so the
-//! cast is a swept separating-axis test; with a target separation its corners are rounded and a
-//! vertex–vertex approach is a circle root.
+//! cast is a swept separating-axis test; with a target separation or the polygons' radii its
+//! corners are rounded and a vertex–vertex approach is a circle root.
 
 use super::linear::{LinearBody, cast_linear};
 use crate::options::ToiOptions;
 use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{ConvexPolygon, Sweep};
 
-/// The first fraction of the step at which the convex polygon `a` and the convex polygon `b` come within
-/// `options.target_separation()`; exact to rounding.
+/// The first fraction of the step at which the convex polygons `a` and `b` (each sharp or
+/// rounded) come within `options.target_separation()`; exact to rounding.
 ///
 /// # Errors
 /// [`NoClosedForm`] if a sweep rotates (see [`crate::time_of_impact`], which then uses
@@ -24,8 +24,8 @@ pub fn toi_polygon_polygon(
     sweep_b: &Sweep,
     options: &ToiOptions,
 ) -> Result<Toi, NoClosedForm> {
-    let a = LinearBody::new(a.core(), 0.0, sweep_a)?.with_normals(a.normals());
-    let b = LinearBody::new(b.core(), 0.0, sweep_b)?.with_normals(b.normals());
+    let a = LinearBody::new(a.core(), a.radius(), sweep_a)?.with_normals(a.normals());
+    let b = LinearBody::new(b.core(), b.radius(), sweep_b)?.with_normals(b.normals());
     Ok(cast_linear(&a, &b, options))
 }
 

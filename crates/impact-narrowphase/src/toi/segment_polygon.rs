@@ -1,15 +1,16 @@
-//! Time of impact of a translating segment and a translating convex polygon.
+//! Time of impact of a translating segment and a translating convex polygon, sharp or rounded.
 //!
-//! Configuration-space obstacle: the polygon swept along the segment (at most n + 2 edges), entered
-//! through an edge (line crossing) or, with a target separation, a rounded corner (circle root).
+//! Configuration-space obstacle: the polygon's core swept along the segment (at most n + 2
+//! edges), entered through an edge (line crossing) or, with a target separation or the
+//! polygon's radius, a rounded corner (circle root).
 
 use super::linear::{LinearBody, cast_linear};
 use crate::options::ToiOptions;
 use crate::toi_result::{NoClosedForm, Toi};
 use impact_geometry::{ConvexPolygon, Segment, Sweep};
 
-/// The first fraction of the step at which the segment `a` and the convex polygon `b` come within
-/// `options.target_separation()`; exact to rounding.
+/// The first fraction of the step at which the segment `a` and the convex polygon `b` (sharp or
+/// rounded) come within `options.target_separation()`; exact to rounding.
 ///
 /// # Errors
 /// [`NoClosedForm`] if a sweep rotates (see [`crate::time_of_impact`], which then uses
@@ -23,7 +24,7 @@ pub fn toi_segment_polygon(
     options: &ToiOptions,
 ) -> Result<Toi, NoClosedForm> {
     let a = LinearBody::new(a.core(), 0.0, sweep_a)?;
-    let b = LinearBody::new(b.core(), 0.0, sweep_b)?.with_normals(b.normals());
+    let b = LinearBody::new(b.core(), b.radius(), sweep_b)?.with_normals(b.normals());
     Ok(cast_linear(&a, &b, options))
 }
 

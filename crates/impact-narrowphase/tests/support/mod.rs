@@ -15,6 +15,8 @@ pub enum Spec {
     Segment(Point, Point),
     Capsule(Point, Point, Real),
     Polygon(Vec<Point>),
+    /// A polygon's core and its radius.
+    RoundedPolygon(Vec<Point>, Real),
 }
 
 impl Spec {
@@ -27,6 +29,10 @@ impl Spec {
                 let scaled: Vec<Point> = v.iter().map(|p| p * k).collect();
                 ConvexPolygon::new(&scaled).unwrap().into()
             }
+            Spec::RoundedPolygon(v, r) => {
+                let scaled: Vec<Point> = v.iter().map(|p| p * k).collect();
+                ConvexPolygon::rounded(&scaled, r * k).unwrap().into()
+            }
         }
     }
 }
@@ -37,6 +43,8 @@ pub enum Kind {
     Segment,
     Capsule,
     Polygon,
+    /// A polygon of [`Kind::Polygon`] rounded by a radius from a hundredth to a half.
+    RoundedPolygon,
 }
 
 fn point(range: Real) -> impl Strategy<Value = Point> {
@@ -82,6 +90,12 @@ pub fn spec(kind: Kind) -> BoxedStrategy<Spec> {
             ),
         ]
         .boxed(),
+        Kind::RoundedPolygon => (spec(Kind::Polygon), prop_oneof![0.01..0.1f64, 0.1..0.5f64])
+            .prop_map(|(polygon, r)| match polygon {
+                Spec::Polygon(v) => Spec::RoundedPolygon(v, r),
+                other => unreachable!("a polygon's spec, not {other:?}"),
+            })
+            .boxed(),
     }
 }
 
@@ -177,10 +191,18 @@ fn orient(a: &Point, b: &Point, c: &Point) -> Real {
     (b - a).perp(&(c - a))
 }
 
+/// Whether the segments cross at a point inside both. An orientation within rounding of zero
+/// (a point on the other's line, to rounding) is not a side: for segments on one line its
+/// sign is noise, and two of them apart end to end would cross (found when the aligned
+/// scenes put two segments 0.2 apart on one turned line). Such a touch is the distance of an
+/// end point from the other segment, which the caller measures anyway.
 fn segments_cross(a: &Point, b: &Point, c: &Point, d: &Point) -> bool {
     let (o1, o2) = (orient(a, b, c), orient(a, b, d));
     let (o3, o4) = (orient(c, d, a), orient(c, d, b));
-    o1 * o2 < 0.0 && o3 * o4 < 0.0
+    let size = (b - a).norm() + (d - c).norm() + (c - a).norm();
+    let noise = 1e-12 * size * size;
+    let sides = |x: Real, y: Real| x * y < 0.0 && x.abs() > noise && y.abs() > noise;
+    sides(o1, o2) && sides(o3, o4)
 }
 
 fn inside_polygon(p: &Point, poly: &[Point]) -> bool {
@@ -352,19 +374,21 @@ pub enum Meeting {
 #[derive(Debug, Clone, Copy)]
 pub struct Aligned {
     pub meeting: Meeting,
-    /// A: a box of these half extents, or (`flat`) a horizontal segment of half length
-    /// `half_x` rounded by `radius_a`.
+    /// A: a box of these half extents (rounded by `radius_a` if `rounded`), or (`flat`) a
+    /// horizontal segment of half length `half_x` rounded by `radius_a`.
     pub half_x: Real,
     pub half_y: Real,
     pub flat: bool,
     pub radius_a: Real,
-    /// B: a box of these half extents, or a segment of this length (along y for a post,
-    /// along x on a line) rounded by `radius_b`.
+    /// B: a box of these half extents (rounded by `radius_b` if `rounded`), or a segment of
+    /// this length (along y for a post, along x on a line) rounded by `radius_b`.
     pub size_x: Real,
     pub size_y: Real,
     pub radius_b: Real,
     pub along: Real,
     pub turns: u8,
+    /// Whether the boxes and hexagons are rounded polygons (by `radius_a` and `radius_b`).
+    pub rounded: bool,
 }
 
 pub fn aligned() -> impl Strategy<Value = Aligned> {
@@ -410,9 +434,20 @@ pub fn aligned() -> impl Strategy<Value = Aligned> {
                     radius_b,
                     along,
                     turns,
+                    rounded: false,
                 }
             },
         )
+}
+
+/// [`aligned`] with the boxes and hexagons rounded (by `radius_a` and `radius_b`, when not
+/// zero): the same meetings between rounded polygons, whose flat faces are moved out by the
+/// radius and whose corners are arcs.
+pub fn aligned_rounded() -> impl Strategy<Value = Aligned> {
+    aligned().prop_map(|aligned| Aligned {
+        rounded: true,
+        ..aligned
+    })
 }
 
 impl Aligned {
@@ -420,29 +455,44 @@ impl Aligned {
     /// overlapping).
     pub fn build(&self, gap: Real) -> (Shape, Shape, Isometry) {
         let (half_x, radius_a, radius_b) = (self.half_x, self.radius_a, self.radius_b);
+        // The polygons' radii: zero unless the scene is of rounded polygons.
+        let (round_a, round_b) = if self.rounded {
+            (radius_a, radius_b)
+        } else {
+            (0.0, 0.0)
+        };
         let (a, top): (Shape, Real) = if self.flat {
             let s = Capsule::new(Point::new(-half_x, 0.0), Point::new(half_x, 0.0), radius_a);
             (s.unwrap().into(), radius_a)
         } else {
             let block = ConvexPolygon::rectangle(half_x, self.half_y).unwrap();
-            (block.into(), self.half_y)
+            let block = block.with_radius(round_a).unwrap();
+            (block.into(), self.half_y + round_a)
         };
         if let Meeting::Hexagons = self.meeting {
             // A flat top at `r sqrt(3) / 2`, a face `r` long, for circumradius `r`.
             let apothem = |r: Real| r * 0.75f64.sqrt();
-            let a: Shape = ConvexPolygon::regular(6, half_x).unwrap().into();
-            let b: Shape = ConvexPolygon::regular(6, self.size_x).unwrap().into();
+            let hexagon = |r: Real, round: Real| -> Shape {
+                let sharp = ConvexPolygon::regular(6, r).unwrap();
+                sharp.with_radius(round).unwrap().into()
+            };
+            let (a, b) = (hexagon(half_x, round_a), hexagon(self.size_x, round_b));
             let x = self.along * 0.5 * (half_x + self.size_x);
-            let y = apothem(half_x) + gap + apothem(self.size_x);
+            let y = apothem(half_x) + round_a + gap + round_b + apothem(self.size_x);
             return (a, b, Isometry::translation(x, y));
         }
+        let rounded_box = |w: Real, h: Real| -> Shape {
+            let sharp = ConvexPolygon::rectangle(w, h).unwrap();
+            sharp.with_radius(round_b).unwrap().into()
+        };
         let lift = top + gap;
         let (b, local_b): (Shape, Isometry) = match self.meeting {
             Meeting::Stacked => (
-                ConvexPolygon::rectangle(self.size_x, self.size_y)
-                    .unwrap()
-                    .into(),
-                Isometry::translation(half_x * self.along + self.size_x, lift + self.size_y),
+                rounded_box(self.size_x, self.size_y),
+                Isometry::translation(
+                    half_x * self.along + self.size_x,
+                    lift + round_b + self.size_y,
+                ),
             ),
             Meeting::Post => (
                 Capsule::new(Point::origin(), Point::new(0.0, self.size_y), radius_b)
@@ -460,9 +510,7 @@ impl Aligned {
                 ),
             ),
             Meeting::CornerToCorner => {
-                let b: Shape = ConvexPolygon::rectangle(self.size_x, self.size_y)
-                    .unwrap()
-                    .into();
+                let b = rounded_box(self.size_x, self.size_y);
                 let turn = Isometry::rotation(Real::from(self.turns) * std::f64::consts::FRAC_PI_2);
                 // The turned box's first core vertex, placed just off A's top-right corner.
                 let vertex = turn * b.core()[0];

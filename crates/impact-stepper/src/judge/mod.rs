@@ -85,8 +85,8 @@ pub struct Course<'a> {
 /// Obstacles are numbered in the order given to [`PassThroughJudge::new`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Passage {
-    /// Its centre crossed this obstacle: a segment, a capsule's axis, a polygon's edge, or
-    /// the middle of a disc.
+    /// Its centre crossed this obstacle: a segment, a capsule's axis, an edge of a polygon's
+    /// core, or the middle of a disc.
     Crossed(usize),
     /// Its centre ended the step more than [`LINEAR_SLOP`] inside this obstacle (a disc,
     /// capsule or polygon), which did not hold it at the last observation.
@@ -105,11 +105,11 @@ pub enum Passage {
 /// 1. **It was lost**: `to`, or a turn, is not finite ([`Passage::Lost`]).
 /// 2. **It crossed an obstacle**: its path goes from strictly one side to strictly the
 ///    other of a static segment, of a static capsule's axis or of an edge of a static
-///    polygon, at a point of it (ends included), and no path the body could have taken
-///    went round an open end of it instead; or its path passes within half a static
-///    disc's radius of the disc's centre. The path is the chord from `from` to `to`, or,
-///    when the course has turns, each straight leg between them ([`Passage::Crossed`], the
-///    first obstacle along the path).
+///    polygon's core (rounded or not), at a point of it (ends included), and no path the
+///    body could have taken went round an open end of it instead; or its path passes
+///    within half a static disc's radius of the disc's centre. The path is the chord from
+///    `from` to `to`, or, when the course has turns, each straight leg between them
+///    ([`Passage::Crossed`], the first obstacle along the path).
 /// 3. **It ended inside an obstacle**: `to` is more than [`LINEAR_SLOP`] inside a static
 ///    disc, capsule or polygon that did not hold `from` ([`Passage::EndedInside`]).
 ///
@@ -170,10 +170,12 @@ struct Disc {
 enum Solid {
     /// A disc or capsule: within `radius` of the core from `a` to `b`.
     Rounded { a: Point, b: Point, radius: Real },
-    /// A convex polygon: its vertices counter-clockwise, and outward unit edge normals.
+    /// A convex polygon: its vertices counter-clockwise, outward unit edge normals, and the
+    /// radius it is rounded by (zero when sharp).
     Polygon {
         vertices: Vec<Point>,
         normals: Vec<Vector>,
+        radius: Real,
     },
 }
 
@@ -190,11 +192,32 @@ impl Solid {
                 };
                 radius - (p - (a + ab * t)).norm()
             }
-            Self::Polygon { vertices, normals } => vertices
-                .iter()
-                .zip(normals)
-                .map(|(v, n)| -n.dot(&(p - v)))
-                .fold(Real::INFINITY, Real::min),
+            Self::Polygon {
+                vertices,
+                normals,
+                radius,
+            } => {
+                let core = vertices
+                    .iter()
+                    .zip(normals)
+                    .map(|(v, n)| -n.dot(&(p - v)))
+                    .fold(Real::INFINITY, Real::min);
+                if core >= 0.0 || *radius == 0.0 {
+                    return core + radius;
+                }
+                // Outside a rounded polygon's core: the radius less the distance to its
+                // nearest edge.
+                let n = vertices.len();
+                let nearest = (0..n)
+                    .map(|i| {
+                        let (a, b) = (vertices[i], vertices[(i + 1) % n]);
+                        let ab = b - a;
+                        let t = ((p - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0);
+                        (p - (a + ab * t)).norm()
+                    })
+                    .fold(Real::INFINITY, Real::min);
+                radius - nearest
+            }
         }
     }
 }
@@ -280,6 +303,9 @@ impl PassThroughJudge {
         for (obstacle, (shape, pose)) in statics.into_iter().enumerate() {
             match shape {
                 Shape::Segment(s) => line(obstacle, pose * s.a(), pose * s.b()),
+                // Judged as its plain segment: a crossing from its back (which the chain's
+                // one-sided rule lets through) counts as a crossing too.
+                Shape::ChainSegment(s) => line(obstacle, pose * s.a(), pose * s.b()),
                 Shape::Capsule(c) => {
                     let (a, b) = (pose * c.axis().a(), pose * c.axis().b());
                     line(obstacle, a, b);
@@ -304,7 +330,15 @@ impl PassThroughJudge {
                         line(obstacle, vertices[i], vertices[(i + 1) % n]);
                     }
                     let normals = p.normals().iter().map(|n| pose.rotation * n).collect();
-                    solids.push((obstacle, Solid::Polygon { vertices, normals }));
+                    let radius = p.radius();
+                    solids.push((
+                        obstacle,
+                        Solid::Polygon {
+                            vertices,
+                            normals,
+                            radius,
+                        },
+                    ));
                 }
             }
         }
@@ -341,11 +375,16 @@ impl PassThroughJudge {
         for (i, (_, solid)) in solids.iter().enumerate() {
             let (lo, hi) = match solid {
                 Solid::Rounded { a, b, radius } => (a.x.min(b.x) - radius, a.x.max(b.x) + radius),
-                Solid::Polygon { vertices, .. } => vertices
-                    .iter()
-                    .fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), v| {
-                        (lo.min(v.x), hi.max(v.x))
-                    }),
+                Solid::Polygon {
+                    vertices, radius, ..
+                } => {
+                    let (lo, hi) = vertices
+                        .iter()
+                        .fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), v| {
+                            (lo.min(v.x), hi.max(v.x))
+                        });
+                    (lo - radius, hi + radius)
+                }
             };
             extents.push((lo, hi, Feature::Solid(i as u32)));
         }

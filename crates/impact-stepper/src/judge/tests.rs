@@ -198,3 +198,35 @@ fn sensors_are_neither_obstacles_nor_judged() {
     assert_eq!(detector.observe(&bodies, 2), 1);
     assert_eq!(detector.found()[0].body, body);
 }
+
+#[test]
+fn a_body_ends_inside_a_rounded_polygon_within_its_rounding() {
+    // A 2 x 2 box rounded by 0.5: its outline reaches 1.5 along each axis, and round the
+    // corner (1, 1) by 0.5.
+    let rounded: Shape = ConvexPolygon::rectangle(1.0, 1.0)
+        .unwrap()
+        .with_radius(0.5)
+        .unwrap()
+        .into();
+    let judge = judge_of(&[rounded]);
+    // Into the band beside a face, deeper than the slop: inside.
+    assert_eq!(
+        judge.judge(&course(p(3.0, 0.2), p(1.3, 0.2))),
+        Some(Passage::EndedInside(0))
+    );
+    // Within the slop of the outline: not inside.
+    assert_eq!(judge.judge(&course(p(3.0, 0.2), p(1.5, 0.2))), None);
+    // Near the corner: inside the round, and beyond it though within the sharp box of the
+    // outline.
+    let round = 1.0 + 0.4 * core::f64::consts::FRAC_1_SQRT_2;
+    assert_eq!(
+        judge.judge(&course(p(3.0, 3.0), p(round, round))),
+        Some(Passage::EndedInside(0))
+    );
+    assert_eq!(judge.judge(&course(p(3.0, 3.0), p(1.45, 1.45))), None);
+    // Through the core's edge: a crossing, as for a sharp polygon.
+    assert_eq!(
+        judge.judge(&course(p(3.0, 0.2), p(0.0, 0.2))),
+        Some(Passage::Crossed(0))
+    );
+}

@@ -46,6 +46,22 @@ pub struct ShapeInput {
 }
 
 impl ShapeInput {
+    /// [`ShapeInput::shape`], a polygon rounded by `rounding` mapped into `[0, 0.5]` (zero,
+    /// and so sharp, for a zero or non-finite number; other shapes as they are). The raw
+    /// number goes to the rounded polygon's constructors first.
+    pub fn rounded_shape(&self, rounding: Real) -> Shape {
+        let raw_points: Vec<Point> = self.extra.iter().map(|&(x, y)| Point::new(x, y)).collect();
+        let _ = ConvexPolygon::rounded(&raw_points, rounding);
+        let _ = ConvexPolygon::regular(3, 1.0).map(|p| p.with_radius(rounding));
+        match self.shape() {
+            Shape::Polygon(p) if rounding != 0.0 => p
+                .with_radius(bounded(rounding, 0.0, 0.5))
+                .expect("bounded radius")
+                .into(),
+            shape => shape,
+        }
+    }
+
     /// Exercises the validating constructors with the raw numbers, then returns a valid shape.
     pub fn shape(&self) -> Shape {
         let raw_a = Point::new(self.a.0, self.a.1);
@@ -151,9 +167,21 @@ pub struct PairInput {
     sweep_b: SweepInput,
     target: Real,
     max_fraction: Real,
+    /// The radii of the shapes when they are polygons (see [`ShapeInput::rounded_shape`]).
+    /// Last, so an input that ends before it (every input older than rounded polygons)
+    /// decodes as before, with sharp polygons: the decoder fills missing bytes with zeros.
+    rounding: (Real, Real),
 }
 
 impl PairInput {
+    /// The two shapes, each polygon rounded by its number of `rounding`.
+    fn shapes(&self) -> (Shape, Shape) {
+        (
+            self.a.rounded_shape(self.rounding.0),
+            self.b.rounded_shape(self.rounding.1),
+        )
+    }
+
     fn options(&self) -> ToiOptions {
         let _ = ToiOptions::new(self.max_fraction, self.target, self.target, 64);
         ToiOptions::default()
@@ -179,6 +207,19 @@ fn in_accuracy_domain(shapes: [&Shape; 2]) -> bool {
                 e == 0.0 || e >= 1e-6 * SCENE
             })
     })
+}
+
+/// Runs `check` on the input's shapes as they decode (sharp polygons), then, if the input's
+/// `rounding` rounds a polygon, on the rounded shapes: the checks of an input found before
+/// rounded polygons run on the very shapes they failed on, and every input also checks the
+/// rounded ones.
+fn for_each_pair(input: &PairInput, mut check: impl FnMut(&Shape, &Shape)) {
+    let (a, b) = (input.a.shape(), input.b.shape());
+    check(&a, &b);
+    let (ra, rb) = input.shapes();
+    if (&ra, &rb) != (&a, &b) {
+        check(&ra, &rb);
+    }
 }
 
 fn decode(data: &[u8]) -> Option<PairInput> {
@@ -213,7 +254,11 @@ fn slack(sweep_a: &Sweep, sweep_b: &Sweep) -> Real {
 /// shapes gives the same fraction.
 pub fn check_closed_form(data: &[u8]) {
     let Some(input) = decode(data) else { return };
-    let (a, b) = (input.a.shape(), input.b.shape());
+    for_each_pair(&input, |a, b| closed_form(&input, a, b));
+}
+
+fn closed_form(input: &PairInput, a: &Shape, b: &Shape) {
+    let (a, b) = (a.clone(), b.clone());
     let (sa, sb) = (input.sweep_a.sweep(false), input.sweep_b.sweep(false));
     let options = input.options();
     let toi = closed_form_toi(&a, &sa, &b, &sb, &options).expect("translating sweeps");
@@ -273,7 +318,11 @@ pub fn check_closed_form(data: &[u8]) {
 /// within the tolerance of the target where it hits.
 pub fn check_conservative_advancement(data: &[u8]) {
     let Some(input) = decode(data) else { return };
-    let (a, b) = (input.a.shape(), input.b.shape());
+    for_each_pair(&input, |a, b| conservative_advancement(&input, a, b));
+}
+
+fn conservative_advancement(input: &PairInput, a: &Shape, b: &Shape) {
+    let (a, b) = (a.clone(), b.clone());
     let (sa, sb) = (input.sweep_a.sweep(false), input.sweep_b.sweep(false));
     let options = input.options();
     let exact = closed_form_toi(&a, &sa, &b, &sb, &options).expect("translating sweeps");
@@ -373,7 +422,11 @@ fn rotating_against_oracle(a: &Shape, ra: &Sweep, b: &Shape, rb: &Sweep, options
 /// only when they really overlap, finite witnesses, warm start consistent.
 pub fn check_gjk(data: &[u8]) {
     let Some(input) = decode(data) else { return };
-    let (a, b) = (input.a.shape(), input.b.shape());
+    for_each_pair(&input, |a, b| gjk(&input, a, b));
+}
+
+fn gjk(input: &PairInput, a: &Shape, b: &Shape) {
+    let (a, b) = (a.clone(), b.clone());
     let (pa, pb) = (
         input.sweep_a.sweep(true).start(),
         input.sweep_b.sweep(true).start(),
@@ -415,7 +468,11 @@ pub fn check_gjk(data: &[u8]) {
 /// are that close, as deep as the exact distance says within the face-choice hysteresis.
 pub fn check_manifold(data: &[u8]) {
     let Some(input) = decode(data) else { return };
-    let (a, b) = (input.a.shape(), input.b.shape());
+    for_each_pair(&input, |a, b| manifold(&input, a, b));
+}
+
+fn manifold(input: &PairInput, a: &Shape, b: &Shape) {
+    let (a, b) = (a.clone(), b.clone());
     let (pa, pb) = (
         input.sweep_a.sweep(true).start(),
         input.sweep_b.sweep(true).start(),
@@ -471,5 +528,37 @@ pub fn check_manifold(data: &[u8]) {
             deepest <= exact + hysteresis + eps,
             "manifold {deepest} apart, exact {exact}"
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every check runs first on the shapes as decoded, which a trailing `rounding` cannot
+    /// change: the findings of `fuzz/regressions/` replay on the shapes they failed on.
+    #[test]
+    fn rounding_leaves_the_decoded_shapes_sharp() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions");
+        let (mut decoded, mut rounded) = (0, 0);
+        for target in [
+            "toi_closed_form",
+            "conservative_advancement",
+            "gjk_distance",
+            "contact_manifold",
+        ] {
+            for entry in std::fs::read_dir(root.join(target)).expect("the findings") {
+                let data = std::fs::read(entry.expect("an entry").path()).expect("a finding");
+                let Some(input) = decode(&data) else { continue };
+                let mut pairs = Vec::new();
+                for_each_pair(&input, |a, b| pairs.push((a.clone(), b.clone())));
+                assert_eq!(pairs[0], (input.a.shape(), input.b.shape()));
+                assert!(pairs[0].0.radius() == 0.0 || !matches!(pairs[0].0, Shape::Polygon(_)));
+                decoded += 1;
+                rounded += pairs.len() - 1;
+            }
+        }
+        assert!(decoded >= 20, "only {decoded} findings decoded");
+        assert!(rounded < decoded, "{rounded} of {decoded} rounded");
     }
 }

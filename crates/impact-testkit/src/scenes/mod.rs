@@ -22,6 +22,7 @@ use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Segment, Sha
 use impact_solver::{BodyHandle, RigidBodyDef};
 use impact_stepper::{Stepper, World, WorldError, WorldSettings};
 
+mod compound_rain;
 mod crossings;
 mod hard_disks;
 mod hung;
@@ -29,6 +30,10 @@ mod rain;
 mod recorder;
 mod tunnel;
 
+pub use compound_rain::{
+    COMPOUND_BAR, COMPOUND_KINDS, COMPOUND_MAX_SPIN, COMPOUND_SPAN, TERRAIN_BASE, TERRAIN_SEGMENT,
+    TERRAIN_WALL_TOP, Terrain, compound_piece, compound_rain, compound_rain_terrain,
+};
 pub use crossings::CrossingCounter;
 pub use hard_disks::{HARD_DISK_DIAMETER, hard_disk_box_side, hard_disk_stepper, hard_disks};
 pub use hung::HungCounter;

@@ -27,6 +27,9 @@ pub(super) fn facing_face(
             Some((k, normals[k]))
         }
         Shape::Segment(s) => Some((0, side_normal(&s.direction(), &local)?)),
+        // Conservative advancement sees a chain segment as its plain segment (the chain's
+        // rules are applied to its answer), so this is the segment's rule.
+        Shape::ChainSegment(s) => Some((0, side_normal(&s.direction(), &local)?)),
         Shape::Capsule(c) => Some((0, side_normal(&c.axis().direction(), &local)?)),
     }
 }

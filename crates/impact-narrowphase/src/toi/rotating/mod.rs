@@ -116,6 +116,9 @@ use still_segment::{OverSegment, over_still_segment};
 
 /// Time of impact of any two shapes under any sweeps, by conservative advancement.
 ///
+/// A chain segment is advanced against as its plain segment, and its rules (one-sided, its
+/// neighbours' impacts left to them) applied to the answer, as the closed forms do.
+///
 /// Never later than the true first time the shapes come within the target separation (to the
 /// accuracy of the distance computation, which is exact to rounding). Returns
 /// [`Toi::NotConverged`] with the last safe fraction after `options.max_iterations()` distance
@@ -130,6 +133,21 @@ pub fn toi_conservative_advancement(
     sweep_b: &Sweep,
     options: &ToiOptions,
 ) -> Toi {
+    // A chain segment: its plain segment, under the chain's rules.
+    match (a, b) {
+        (_, Shape::ChainSegment(y)) => {
+            use crate::toi::chain_segment::{plain, thin, under_rules};
+            if thin(a) {
+                return Toi::Separated;
+            }
+            let toi = toi_conservative_advancement(a, sweep_a, &plain(y), sweep_b, options);
+            return under_rules(toi, a, sweep_a, y, sweep_b);
+        }
+        (Shape::ChainSegment(_), _) => {
+            return toi_conservative_advancement(b, sweep_b, a, sweep_a, options).swapped();
+        }
+        _ => {}
+    }
     // Against a segment that does not move (ground), its line decides most queries at a
     // fraction of the cost (see `still_segment`).
     let still = |sweep: &Sweep| !sweep.rotates() && sweep.linvel() == Vector::zeros();
