@@ -34,8 +34,8 @@ pub mod prelude {
         SortAndSweep,
     };
     pub use impact_geometry::{
-        Aabb, Capsule, Circle, ConvexPolygon, GeometryError, Isometry, MassProperties, Point, Real,
-        Rotation, Segment, Shape, ShapeKind, Sweep, Vector,
+        Aabb, Capsule, Chain, ChainSegment, Circle, ConcaveOutline, ConvexPolygon, GeometryError,
+        Isometry, MassProperties, Point, Real, Rotation, Segment, Shape, ShapeKind, Sweep, Vector,
     };
     pub use impact_narrowphase::ray::Ray;
     pub use impact_narrowphase::{Hit, Toi, ToiOptions, time_of_impact};

@@ -70,8 +70,10 @@ impl MassProperties {
     /// [`MassProperties::ZERO`]; parts of no mass (segments) give mass and inertia zero at
     /// the plain mean of their centres, about which a kinematic body of them turns.
     pub fn combine(parts: &[MassProperties]) -> Self {
-        let Some(first) = parts.first() else {
-            return Self::ZERO;
+        let first = match parts {
+            [] => return Self::ZERO,
+            [one] => return *one,
+            [first, ..] => first,
         };
         let reference = first.local_center;
         let mass: Real = parts.iter().map(|p| p.mass).sum();
