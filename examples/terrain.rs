@@ -16,9 +16,7 @@
 //! `cargo run --release --example terrain`
 
 use impact2d::broadphase::RTreeBroadphase;
-use impact2d::geometry::Chain;
 use impact2d::prelude::*;
-use impact2d::solver::ShapeDef;
 
 const DT: Real = 1.0 / 60.0;
 const STEPS: usize = 600;
