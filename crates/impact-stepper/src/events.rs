@@ -31,6 +31,10 @@ pub struct CollisionEvent {
     pub a: BodyHandle,
     /// The second body.
     pub b: BodyHandle,
+    /// The places of the shapes that met in their bodies' lists (see [`ShapeId`]), `a`'s
+    /// first: `[0, 0]` for bodies of one shape.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub shapes: [u32; 2],
     /// How it was resolved.
     pub kind: EventKind,
     /// What the resolver applied: the contact point and the normal from `a` toward `b`, the
@@ -69,7 +73,16 @@ impl CollisionEvent {
     /// The shapes that met, `a`'s then `b`'s, as the contact and sensor events name them.
     #[inline]
     pub fn shapes(&self) -> (ShapeId, ShapeId) {
-        (ShapeId::first_of(self.a), ShapeId::first_of(self.b))
+        (
+            ShapeId {
+                body: self.a,
+                index: self.shapes[0],
+            },
+            ShapeId {
+                body: self.b,
+                index: self.shapes[1],
+            },
+        )
     }
 }
 

@@ -137,6 +137,7 @@ pub use first_toi::{FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport
 pub use hooks::{
     ContactBody, ContactKind, ContactResponse, PairFilter, PairView, PreSolveContact, PreSolveHook,
 };
+pub use motion::{BodyToi, body_time_of_impact};
 pub use motion_clamping::{ClampReport, ClampedBody, MotionClamping, MotionClampingSettings};
 pub use query::{
     CastStatus, Interior, PointProjection, QueryError, QueryFilter, QueryView, RayHit,

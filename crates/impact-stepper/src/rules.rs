@@ -190,7 +190,7 @@ impl<'a> CollisionRules<'a> {
     }
 
     /// The pre-solve hook's answer for a CCD impact of the bodies `x` and `y` (each its
-    /// handle, pose and velocities at the impact) at `point` with `normal` from `x` toward
+    /// handle, shape, pose and velocities at the impact) at `point` with `normal` from `x` toward
     /// `y`, `time` seconds into the step, at `separation`: asked with the body of the smaller
     /// slot first, as every pair is. [`ContactResponse::Keep`] without a hook or for a body
     /// that is gone.
@@ -210,10 +210,10 @@ impl<'a> CollisionRules<'a> {
         } else {
             ((y, x), -normal)
         };
-        let side = |(handle, pose, velocity): ImpactSide| {
+        let side = |(handle, shape, pose, velocity): ImpactSide| {
             bodies.get(handle).map(|body| ContactBody {
                 handle,
-                shape: 0,
+                shape,
                 body,
                 pose,
                 velocity,
@@ -233,9 +233,10 @@ impl<'a> CollisionRules<'a> {
     }
 }
 
-/// One body of an impact for [`CollisionRules::pre_solve_impact`]: its handle, its pose and
-/// its velocities (linear, angular) at the impact.
-pub(crate) type ImpactSide = (BodyHandle, Isometry, (Vector, Real));
+/// One body of an impact for [`CollisionRules::pre_solve_impact`]: its handle, the place of
+/// its shape that met (in the body's list), its pose and its velocities (linear, angular) at
+/// the impact.
+pub(crate) type ImpactSide = (BodyHandle, u32, Isometry, (Vector, Real));
 
 /// What a look at every body found, besides the table: whether the world asks for sensor
 /// events (a body is a sensor) and for contact force events (a body has a threshold).

@@ -157,13 +157,13 @@ pub(crate) fn anchored(normal: Vector, anchor: Option<Vector>) -> Vector {
 /// step: the contact solver's manifolds, taken at the start poses, do not bound where its far
 /// side goes. Never a disc turning about its centre, which its turn does not move.
 pub(crate) fn swings(body: &RigidBody, sweep: &Sweep, contact_distance: Real) -> bool {
-    let shape = body.shape();
-    if let Shape::Circle(c) = shape
+    if body.has_one_shape()
+        && let Shape::Circle(c) = body.shape()
         && c.center() == Point::origin()
         && sweep.local_center() == Point::origin()
     {
         return false;
     }
-    let r = shape.bounding_radius(&sweep.local_center());
+    let r = body.bounding_radius(&sweep.local_center());
     (sweep.angvel() * sweep.dt()).abs() * r > contact_distance
 }

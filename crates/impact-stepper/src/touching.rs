@@ -17,6 +17,7 @@
 
 use crate::domain::translated;
 use crate::events::{CollisionEvent, EventKind};
+use crate::motion::shapes_material;
 use core::cmp::Reverse;
 use impact_geometry::{Point, Real, Vector};
 use impact_solver::{
@@ -95,11 +96,12 @@ fn closing_point(a: &RigidBody, b: &RigidBody, c: &ContactPair) -> Option<(Point
 /// instead (see [`swings`](crate::swing::swings)).
 pub(crate) fn may_resolve(a: &RigidBody, b: &RigidBody, dt: Real, contact_distance: Real) -> bool {
     let swings = |body: &RigidBody| {
-        let round = matches!(body.shape(), impact_geometry::Shape::Circle(c)
+        let round = body.has_one_shape()
+            && matches!(body.shape(), impact_geometry::Shape::Circle(c)
             if c.center() == impact_geometry::Point::origin()
                 && body.local_center() == impact_geometry::Point::origin());
         !round
-            && (body.angvel() * dt).abs() * body.shape().bounding_radius(&body.local_center())
+            && (body.angvel() * dt).abs() * body.bounding_radius(&body.local_center())
                 > contact_distance
     };
     (a.is_dynamic() && a.ccd() || b.is_dynamic() && b.ccd()) && !swings(a) && !swings(b)
@@ -256,6 +258,7 @@ pub(crate) fn start_event(c: &ContactPair, impulse: Impulse, time: Real) -> Coll
         fraction: 0.0,
         a: c.a,
         b: c.b,
+        shapes: c.shapes,
         kind: EventKind::Impact,
         impulse,
     }
@@ -285,7 +288,9 @@ fn resolve_at_image(
         c.b,
         point,
         c.manifold.normal,
-        c.material.as_ref(),
+        c.material
+            .or_else(|| shapes_material(bodies, (c.a, c.b), c.shapes))
+            .as_ref(),
         settings,
     )
     .ok();

@@ -21,6 +21,8 @@
 //!   and the one-way platform's hook and scene.
 //! - [`sensors`]: a bullet crossing a sensor, turned or stopped by a wall mid-step, and the
 //!   oracle of when it enters and leaves.
+//! - [`compounds`]: bodies of several shapes (L, U and seeded compounds), thrown at a thin
+//!   wall, dropped on the ground, and mixed into the tumbling rain.
 //! - [`audit`]: the dense-sampling oracle for time of impact and seeded generators of
 //!   rotating sweeps.
 //! - [`chains`]: seeded hilly ground and closed loops of one-sided chain segments, and
@@ -54,6 +56,7 @@
 
 pub mod audit;
 pub mod chains;
+pub mod compounds;
 pub mod filters;
 pub mod fuzzing;
 pub mod moving_boxes;

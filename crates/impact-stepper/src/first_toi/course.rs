@@ -16,7 +16,9 @@ use super::queue::Entry;
 use super::reach::{Admit, reach, skin_reach};
 use super::state::{Hot, Run, Scratch};
 use crate::domain::translated_sweep;
-use crate::motion::{is_finite, moves_past_threshold, pose_on_course, rebuilt_sweep};
+use crate::motion::{
+    is_finite, moves_past_threshold, never_collides, pose_on_course, rebuilt_sweep,
+};
 use crate::ramp::Ramp;
 use crate::report::{ClampedBody, FirstToiReport};
 use crate::stepper::StepContext;
@@ -73,14 +75,14 @@ impl Scratch {
             let Some(sweep) = rebuilt_sweep(body, &start, dt) else {
                 continue;
             };
-            let swept = Aabb::swept(body.shape(), &sweep).inflated(pad);
+            let swept = body.swept_aabb(&sweep).inflated(pad);
             if !is_finite(&swept) {
                 // A box that overflows: the body is too far out to plan; it keeps its
                 // target, as under `Discrete`.
                 continue;
             }
-            let bound = body.shape().bounding_radius(&body.local_center());
-            let sensor = body.is_sensor();
+            let bound = body.bounding_radius(&body.local_center());
+            let sensor = never_collides(body);
             if !s.checked[slot] && !sensor && body.is_dynamic() && body.ccd() {
                 // Judged by its start velocities alone, a body the solver then kicked (in
                 // the tumbling rain, a slow capsule squeezed between two bodies, sent
@@ -94,8 +96,11 @@ impl Scratch {
             }
             s.motions[slot] = Some((0.0, sweep));
             s.ramps[slot] = Ramp::over_step(body, ctx.gravity, !s.constrained[slot], dt);
+            // The closed forms straight from the courses are for bodies of one shape.
             let disc = match body.shape() {
-                Shape::Circle(c) if c.center() == Point::origin() => Some(c.radius()),
+                Shape::Circle(c) if c.center() == Point::origin() && body.has_one_shape() => {
+                    Some(c.radius())
+                }
                 _ => None,
             };
             s.hot[slot] = Hot {
@@ -109,7 +114,9 @@ impl Scratch {
                 ..Hot::default()
             };
             s.swings[slot] = swings(body, &sweep, pad);
-            if let (BodyType::Static, Shape::Segment(segment)) = (body.body_type(), body.shape()) {
+            if let (BodyType::Static, Shape::Segment(segment)) = (body.body_type(), body.shape())
+                && body.has_one_shape()
+            {
                 s.segments[slot] = Some(*segment);
             }
             if sensor {
@@ -193,7 +200,7 @@ impl Run<'_> {
         let sweep = self.course_from(slot, t)?;
         let body = self.bodies.get(self.proxies[slot]?)?;
         let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
-        Some((sweep, Aabb::swept(body.shape(), &sweep).inflated(pad)))
+        Some((sweep, body.swept_aabb(&sweep).inflated(pad)))
     }
 
     /// The velocities of the body of `slot` at `t` on its current course (see [`Ramp`]).
@@ -260,7 +267,7 @@ impl Run<'_> {
             let _ = body.set_velocity(end.0, end.1);
         }
         let body = &*body;
-        let sensor = body.is_sensor();
+        let sensor = never_collides(body);
         if self.courses.is_recording() {
             // The whole motion of a body that changes course: its first course (the chord
             // to its target) at its first change, then every new one.
@@ -278,7 +285,7 @@ impl Run<'_> {
         self.s.rerouted[slot] = true;
         let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();
         self.s.swings[slot] = swings(body, &sweep, pad);
-        let aabb = Aabb::swept(body.shape(), &sweep).inflated(pad);
+        let aabb = body.swept_aabb(&sweep).inflated(pad);
         self.s.hot[slot].course_box = aabb;
         if sensor {
             // A sensor has no reach and no neighbours (it never collides): its course is
@@ -315,7 +322,7 @@ impl Run<'_> {
         // both neighbour lists.
         self.report.reach_escapes += 1;
         let fresh = reach(body, aabb, &sweep, self.periodic.as_ref());
-        let admit = Admit::new(self.rules, self.bodies, self.proxies);
+        let admit = Admit::new(self.shape_rules(), self.bodies, self.proxies);
         self.s.grow_reach(slot, fresh.merged(&old), admit);
     }
 

@@ -26,7 +26,7 @@ pub use crate::report::FirstToiReport;
 pub use settings::FirstTimeOfImpactSettings;
 
 use crate::error::WorldError;
-use crate::motion::fast_ccd_body;
+use crate::motion::{ShapeRules, fast_ccd_body, never_collides};
 use crate::stepper::{StepContext, StepPreview, Stepper, solve_contacts};
 use discs::DiscPath;
 use impact_broadphase::Broadphase;
@@ -265,7 +265,11 @@ impl Stepper for FirstTimeOfImpact {
         let slots = ctx.proxies.len();
         s.reset_step(slots, ctx.dt);
         s.lay_courses(&settings, &ctx, &mut report);
-        let admit = Admit::new(ctx.rules, ctx.bodies, ctx.proxies);
+        let rules = ShapeRules {
+            rules: ctx.rules,
+            proxies: ctx.shapes,
+        };
+        let admit = Admit::new(rules, ctx.bodies, ctx.proxies);
         s.list_neighbours(slots, ctx.periodic.as_ref(), admit);
         let mut run = Run {
             settings,
@@ -275,6 +279,7 @@ impl Stepper for FirstTimeOfImpact {
             proxies: ctx.proxies,
             periodic: ctx.periodic,
             rules: ctx.rules,
+            shapes: ctx.shapes,
             s,
             report: &mut report,
             courses: ctx.courses,
@@ -310,7 +315,7 @@ impl Stepper for FirstTimeOfImpact {
     ///
     /// A sensor keeps its swept box: it is never checked.
     fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real, _pad: Real) -> Option<Real> {
-        (!body.is_sensor()
+        (!never_collides(body)
             && fast_ccd_body(self.settings.threshold_radii_per_step, body, gravity, dt))
         .then(|| self.settings.toi.target_separation() + self.settings.toi.tolerance())
     }

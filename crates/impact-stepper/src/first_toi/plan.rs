@@ -17,7 +17,7 @@ use super::queue::{Due, Entry};
 use super::reach::Neighbour;
 use super::state::{Hot, Run};
 use crate::domain::translated;
-use crate::motion::held_normal;
+use crate::motion::{held_normal, shape_at, shape_tois};
 use crate::swing::{Deepening, anchored, swinging_deepening, unit_normal};
 use impact_geometry::{Isometry, Point, Real, Shape, Sweep, Vector, perp};
 use impact_narrowphase::toi::moving_points::moving_circles;
@@ -40,6 +40,23 @@ pub(super) enum Planning {
     /// then, with the pairs it would have skipped skipped.
     Escape,
 }
+
+/// What a pair's query found to act on: nothing, the one answer of two bodies of one shape
+/// each (or of a closed form straight from the courses), or the answers of the shape pairs
+/// left in [`Scratch::tois`](super::state::Scratch::tois).
+enum Query {
+    None,
+    One(Toi),
+    Shapes,
+}
+
+/// Where a query starts: the time, the translation of the other body's image, and the
+/// planning body's course from then.
+type From<'a> = (Real, &'a Vector, &'a Sweep);
+
+/// When a pair's planning acts, and the contact there (point and normal from the planning
+/// body toward the other, in its frame, and the shapes, its first): `None` for a stop.
+type Outcome = (Real, Option<(Point, Vector, [u32; 2])>);
 
 /// Where a body of `shape` on `course` that overlaps a static zero-thickness segment (its two
 /// ends, at `pose`) at the start of the course ends it with its centre of mass lower over the
@@ -157,19 +174,22 @@ impl Run<'_> {
         let Some((body_x, body_y, sweep_y)) = self.pair_from(xs, ys, t, &shift) else {
             return true;
         };
-        match time_of_impact(
-            body_x.shape(),
-            sweep_x,
-            body_y.shape(),
-            &sweep_y,
+        let mut tois = Vec::new();
+        let admit = self.admit_shapes(xs, ys);
+        shape_tois(
+            (body_x, sweep_x),
+            (body_y, &sweep_y),
+            admit,
             &self.settings.toi,
-        ) {
+            &mut tois,
+        );
+        tois.iter().all(|&([i, j], toi)| match toi {
             Toi::Separated => true,
             Toi::Overlapping => {
                 let start = distance(
-                    body_x.shape(),
+                    shape_at(body_x, i),
                     &sweep_x.pose_at(0.0),
-                    body_y.shape(),
+                    shape_at(body_y, j),
                     &sweep_y.pose_at(0.0),
                 );
                 unit_normal(&start).is_none_or(|normal| {
@@ -178,6 +198,21 @@ impl Run<'_> {
                 })
             }
             Toi::Hit(_) | Toi::NotConverged { .. } => false,
+        })
+    }
+
+    /// Which shape pairs of the bodies of slots `xs` and `ys` may collide (see
+    /// [`ShapeRules::admits`](crate::motion::ShapeRules::admits)); asked only of a body with several shapes.
+    fn admit_shapes(&self, xs: usize, ys: usize) -> impl Fn([u32; 2]) -> bool + '_ {
+        let member = |slot: usize| {
+            let handle = self.proxies[slot]?;
+            Some((handle, self.bodies.get(handle)?))
+        };
+        let (x, y) = (member(xs), member(ys));
+        let rules = self.shape_rules();
+        move |pair| match (x, y) {
+            (Some(x), Some(y)) => rules.admits(self.bodies, x, y, pair),
+            _ => false,
         }
     }
 
@@ -208,10 +243,30 @@ impl Run<'_> {
         if self.rules.has_pre_solve() && self.pair_disabled(x, y) {
             return;
         }
-        let Some(toi) = self.query((xs, &hot_x), (ys, &hot_y), t, &shift, sweep_x) else {
-            return;
+        let outcome = match self.query((xs, &hot_x), (ys, &hot_y), t, &shift, sweep_x) {
+            Query::None => return,
+            Query::One(toi) => self.outcome(xs, ys, (t, &shift, sweep_x), toi, [0, 0]),
+            Query::Shapes => self.earliest_outcome(xs, ys, (t, &shift, sweep_x)),
         };
-        self.queue_toi((x, y), sweep_x, shift, toi, (t, now, after));
+        if let Some((time, contact)) = outcome {
+            self.queue_at((x, y), shift, (time, contact), (now, after));
+        }
+    }
+
+    /// The earliest [`Run::outcome`] over the shape pairs [`Run::general_toi`] left in
+    /// `tois` (ties to the first), with the shapes it met at.
+    fn earliest_outcome(&mut self, xs: usize, ys: usize, from: From<'_>) -> Option<Outcome> {
+        let tois = core::mem::take(&mut self.s.tois);
+        let mut best: Option<Outcome> = None;
+        for &(shapes, toi) in &tois {
+            if let Some(outcome) = self.outcome(xs, ys, from, toi, shapes)
+                && best.is_none_or(|b| outcome.0 < b.0)
+            {
+                best = Some(outcome);
+            }
+        }
+        self.s.tois = tois;
+        best
     }
 
     /// Whether the pre-solve hook disabled an impact of the pair of `x` and `y` in this step:
@@ -262,8 +317,9 @@ impl Run<'_> {
     /// The time of impact of `xs` on `sweep_x` and the image of `ys` translated by `shift`,
     /// both from `t` (`hot_x` and `hot_y` their [`Hot`] data): by a closed form straight from
     /// the courses for two discs and for a disc against a static segment, else by the
-    /// dispatcher. `None` when there is nothing to ask: bounding discs that stay apart, a
-    /// body gone, a course with no time left, or a start that is not finite.
+    /// dispatcher over the shape pairs ([`Run::general_toi`]). [`Query::None`] when there is
+    /// nothing to ask: bounding discs that stay apart, a body gone, a course with no time
+    /// left, or a start that is not finite.
     #[inline]
     fn query(
         &mut self,
@@ -272,7 +328,7 @@ impl Run<'_> {
         t: Real,
         shift: &Vector,
         sweep_x: &Sweep,
-    ) -> Option<Toi> {
+    ) -> Query {
         let rest = self.dt - t;
         let toi = match self.s.motions[ys] {
             Some(course_y) if hot_x.round && hot_y.round && rest > 0.0 => {
@@ -282,7 +338,7 @@ impl Run<'_> {
                 let start_y = translated(&round_start(course_y, t), shift);
                 let linvel_y = course_y.1.linvel();
                 if !(start_y.translation.x.is_finite() && start_y.translation.y.is_finite()) {
-                    return None;
+                    return Query::None;
                 }
                 self.report.toi_queries += 1;
                 toi_circles(
@@ -301,11 +357,11 @@ impl Run<'_> {
                 // it), without building the segment's sweep or reading either body. Most of
                 // a rain's other plans.
                 let (Some(segment), Some(pose)) = (self.s.segments[ys], self.s.start[ys]) else {
-                    return None;
+                    return Query::None;
                 };
                 let pose = translated(&pose, shift);
                 if !(pose.translation.x.is_finite() && pose.translation.y.is_finite()) {
-                    return None;
+                    return Query::None;
                 }
                 self.report.toi_queries += 1;
                 toi_circle_still_segment(
@@ -319,53 +375,73 @@ impl Run<'_> {
             }
             _ if self.bounds_apart(xs, ys, t, shift, sweep_x) => {
                 self.report.bounds_apart += 1;
-                return None;
+                return Query::None;
             }
-            _ => self.general_toi(xs, ys, t, shift, sweep_x)?,
+            _ => return self.general_toi(xs, ys, t, shift, sweep_x),
         };
-        Some(toi)
+        Query::One(toi)
     }
 
-    /// Queues what `toi` calls for (`x` on `sweep_x`, its course from `t`, against `y` at its
-    /// image translated by `shift`): an impact where the courses meet or where an overlap
-    /// deepens, a stop where the query gave up; nothing for a pair that stays apart or an
-    /// overlap that never deepens, before `now`, at or before `after`, or past the pair's
-    /// horizon.
+    /// What `toi` of the shapes `[i, j]` calls for (`x` of slot `xs` on `sweep_x`, its
+    /// course from `t`, against `ys` at its image translated by `shift`): an impact where the
+    /// courses meet or where an overlap deepens, a stop where the query gave up (no contact);
+    /// nothing for a pair that stays apart or an overlap that never deepens.
     #[inline]
-    fn queue_toi(
+    fn outcome(
         &mut self,
-        (x, y): (u32, u32),
-        sweep_x: &Sweep,
-        shift: Vector,
+        xs: usize,
+        ys: usize,
+        (t, shift, sweep_x): From<'_>,
         toi: Toi,
-        (t, now, after): (Real, Real, Real),
-    ) {
-        let (xs, ys) = (x as usize, y as usize);
+        shapes: [u32; 2],
+    ) -> Option<Outcome> {
         let rest = self.dt - t;
         // The contact (point, normal from `x` toward `y`) in `x`'s frame, or none if the
         // query gave up.
-        let (time, contact) = match toi {
-            Toi::Separated => return,
-            Toi::Hit(hit) => (t + hit.fraction * rest, Some((hit.point, hit.normal))),
+        Some(match toi {
+            Toi::Separated => return None,
+            Toi::Hit(hit) => (
+                t + hit.fraction * rest,
+                Some((hit.point, hit.normal, shapes)),
+            ),
             Toi::NotConverged { safe_fraction } => (t + safe_fraction * rest, None),
-            Toi::Overlapping => match self.overlapping(xs, ys, t, &shift, sweep_x) {
-                Deepening::Never => return,
+            Toi::Overlapping => match self.overlapping(xs, ys, (t, shift, sweep_x), shapes) {
+                Deepening::Never => return None,
                 Deepening::At {
                     after,
                     point,
                     normal,
-                } => (t + after, Some((point, normal))),
+                } => (t + after, Some((point, normal, shapes))),
                 Deepening::Unknown { safe } => (t + safe, None),
             },
-        };
+        })
+    }
+
+    /// Queues `(time, contact)` of `x` and `y` (see [`Run::outcome`]; `y` met at its image
+    /// translated by `shift`), unless it is before `now`, at or before `after`, or past the
+    /// pair's horizon.
+    #[inline]
+    fn queue_at(
+        &mut self,
+        (x, y): (u32, u32),
+        shift: Vector,
+        (time, contact): Outcome,
+        (now, after): (Real, Real),
+    ) {
+        let (xs, ys) = (x as usize, y as usize);
         // The entry has the smaller slot where it is, the larger at its image: from `x`'s
         // frame, where `y` is translated by `shift`, to the smaller slot's.
         let offset = if x < y { shift } else { -shift };
         let due = match contact {
-            Some((point, normal)) if x < y => Due::Impact { point, normal },
-            Some((point, normal)) => Due::Impact {
+            Some((point, normal, shapes)) if x < y => Due::Impact {
+                point,
+                normal,
+                shapes,
+            },
+            Some((point, normal, [i, j])) => Due::Impact {
                 point: point - shift,
                 normal: -normal,
+                shapes: [j, i],
             },
             None => Due::Stop,
         };
@@ -418,9 +494,11 @@ impl Run<'_> {
     }
 
     /// The time of impact of `xs` on `sweep_x` and the image of `ys` translated by
-    /// `shift`, both from `t`, by the dispatcher; `None` when either body is gone or `ys`
-    /// has no course left. Kept out of [`plan_pair`](Run::plan_pair), whose disc pairs
-    /// are most of a rain's plans.
+    /// `shift`, both from `t`, by the dispatcher: for two bodies of one shape each, its
+    /// answer; otherwise every shape pair the rules admit whose swept boxes meet, left in
+    /// `tois` ([`shape_tois`]). [`Query::None`] when either body is gone or `ys` has no
+    /// course left. Kept out of [`plan_pair`](Run::plan_pair), whose disc pairs are most of
+    /// a rain's plans.
     #[inline(never)]
     fn general_toi(
         &mut self,
@@ -429,17 +507,33 @@ impl Run<'_> {
         t: Real,
         shift: &Vector,
         sweep_x: &Sweep,
-    ) -> Option<Toi> {
-        let (body_x, body_y, sweep_y) = self.pair_from(xs, ys, t, shift)?;
-        let toi = time_of_impact(
-            body_x.shape(),
-            sweep_x,
-            body_y.shape(),
-            &sweep_y,
-            &self.settings.toi,
-        );
-        self.report.toi_queries += 1;
-        Some(toi)
+    ) -> Query {
+        let mut tois = core::mem::take(&mut self.s.tois);
+        let query = match self.pair_from(xs, ys, t, shift) {
+            None => Query::None,
+            Some((body_x, body_y, sweep_y)) if body_x.has_one_shape() && body_y.has_one_shape() => {
+                Query::One(time_of_impact(
+                    body_x.shape(),
+                    sweep_x,
+                    body_y.shape(),
+                    &sweep_y,
+                    &self.settings.toi,
+                ))
+            }
+            Some((body_x, body_y, sweep_y)) => {
+                let admit = self.admit_shapes(xs, ys);
+                let (x, y) = ((body_x, sweep_x), (body_y, &sweep_y));
+                shape_tois(x, y, admit, &self.settings.toi, &mut tois);
+                Query::Shapes
+            }
+        };
+        self.report.toi_queries += match query {
+            Query::None => 0,
+            Query::One(_) => 1,
+            Query::Shapes => tois.len(),
+        };
+        self.s.tois = tois;
+        query
     }
 
     /// Which side of each other the bodies of slots `xs` and `ys` belong on, as a normal
@@ -448,16 +542,21 @@ impl Run<'_> {
     /// zero-thickness segment turns the exact distance's normal round, and an impact along
     /// it would push the body the rest of the way through (a stick pressed into a segment by
     /// a pile's weight, then struck).
-    fn side_of(&self, xs: usize, ys: usize) -> Option<Vector> {
+    fn side_of(&self, xs: usize, ys: usize, [i, j]: [u32; 2]) -> Option<Vector> {
         let (lo, hi) = if xs < ys { (xs, ys) } else { (ys, xs) };
+        let shapes = if xs < ys { [i, j] } else { [j, i] };
         let from_pair = self
             .s
             .pairs
             .get(&(lo as u32, hi as u32))
+            .filter(|p| p.shapes == shapes)
             .map(|p| p.normal)
             .filter(|n| *n != Vector::zeros())
             .map(|n| if xs < ys { n } else { -n });
-        from_pair.or_else(|| held_normal(&self.s.solver_contacts, xs as u32, ys as u32))
+        from_pair.or_else(|| {
+            let contacts = self.s.by_slots.view(&self.s.solver_contacts);
+            held_normal(contacts, (xs as u32, i), (ys as u32, j))
+        })
     }
 
     /// The impact of a pair already overlapping at `t` (`xs` on `sweep_x`, the image of `ys`
@@ -478,20 +577,20 @@ impl Run<'_> {
         &mut self,
         xs: usize,
         ys: usize,
-        t: Real,
-        shift: &Vector,
-        sweep_x: &Sweep,
+        (t, shift, sweep_x): From<'_>,
+        shapes: [u32; 2],
     ) -> Deepening {
         self.report.overlapping += 1;
         let Some((body_x, body_y, sweep_y)) = self.pair_from(xs, ys, t, shift) else {
             return Deepening::Never;
         };
+        let (shape_x, shape_y) = (shape_at(body_x, shapes[0]), shape_at(body_y, shapes[1]));
         let (pose_x, pose_y) = (sweep_x.pose_at(0.0), sweep_y.pose_at(0.0));
-        let start = distance(body_x.shape(), &pose_x, body_y.shape(), &pose_y);
+        let start = distance(shape_x, &pose_x, shape_y, &pose_y);
         let Some(normal) = unit_normal(&start) else {
             return Deepening::Never;
         };
-        let normal = anchored(normal, self.side_of(xs, ys));
+        let normal = anchored(normal, self.side_of(xs, ys, shapes));
         if let Some(point) = self.deepening(&start, normal, sweep_x, &sweep_y, self.dt - t) {
             return Deepening::At {
                 after: 0.0,
@@ -500,19 +599,25 @@ impl Run<'_> {
             };
         }
         let tolerance = self.settings.toi.tolerance();
-        let sinking = match (body_x.shape(), body_y.shape()) {
-            (_, Shape::Segment(segment)) if self.s.hot[ys].fixed => sinking(
-                (body_x.shape(), sweep_x),
-                (segment.core(), &pose_y),
-                -normal,
-                tolerance,
-            ),
-            (Shape::Segment(segment), _) if self.s.hot[xs].fixed => sinking(
-                (body_y.shape(), &sweep_y),
-                (segment.core(), &pose_x),
-                normal,
-                tolerance,
-            ),
+        // The static segment of a body of one shape (a chain's segments are left to the
+        // contact solver's sides).
+        let sinking = match (shape_x, shape_y) {
+            (_, Shape::Segment(segment)) if self.s.hot[ys].fixed && body_y.has_one_shape() => {
+                sinking(
+                    (shape_x, sweep_x),
+                    (segment.core(), &pose_y),
+                    -normal,
+                    tolerance,
+                )
+            }
+            (Shape::Segment(segment), _) if self.s.hot[xs].fixed && body_x.has_one_shape() => {
+                sinking(
+                    (shape_y, &sweep_y),
+                    (segment.core(), &pose_x),
+                    normal,
+                    tolerance,
+                )
+            }
             _ => None,
         };
         if let Some(point) = sinking {
@@ -525,8 +630,8 @@ impl Run<'_> {
         if self.s.swings[xs] || self.s.swings[ys] {
             let toi = &self.settings.toi;
             return swinging_deepening(
-                (body_x.shape(), sweep_x),
-                (body_y.shape(), &sweep_y),
+                (shape_x, sweep_x),
+                (shape_y, &sweep_y),
                 normal,
                 toi.tolerance(),
                 toi.max_iterations(),

@@ -14,8 +14,13 @@ use std::collections::BinaryHeap;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Due {
     /// The pair comes within the target separation: resolve an impact there, normal from
-    /// the smaller slot toward the larger.
-    Impact { point: Point, normal: Vector },
+    /// the smaller slot toward the larger, between the shapes at `shapes` in their bodies'
+    /// lists (the smaller slot's first).
+    Impact {
+        point: Point,
+        normal: Vector,
+        shapes: [u32; 2],
+    },
     /// The time-of-impact query gave up (iteration cap) with this as the last safe time:
     /// the moving bodies stop there.
     Stop,

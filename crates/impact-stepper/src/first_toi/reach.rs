@@ -16,8 +16,8 @@ use super::plan::Planning;
 use super::queue::{Due, Entry};
 use super::state::{Hot, Run, Scratch};
 use crate::domain::{PeriodicImages, shifted};
+use crate::motion::ShapeRules;
 use crate::motion::{is_finite, pose_on_course};
-use crate::rules::CollisionRules;
 use impact_geometry::{Aabb, Isometry, Point, Real, Sweep, Vector};
 use impact_solver::{BodyHandle, BodySet, RigidBody};
 
@@ -52,7 +52,7 @@ pub(super) fn reach(
     sweep: &Sweep,
     periodic: Option<&PeriodicImages>,
 ) -> Aabb {
-    let r = body.shape().bounding_radius(&sweep.local_center());
+    let r = body.bounding_radius(&sweep.local_center());
     let length = sweep.displacement().norm() + sweep.angvel().abs() * sweep.dt() * r;
     let grown = swept.inflated(REACH_SKIN * length + REACH_SKIN_RADII * r);
     if is_finite(&grown) && periodic.is_none_or(|images| images.fits(&grown)) {
@@ -75,7 +75,7 @@ pub(super) fn skin_reach(
     periodic: Option<&PeriodicImages>,
 ) -> Option<(Aabb, Aabb)> {
     let center = body.local_center();
-    let r = body.shape().bounding_radius(&center);
+    let r = body.bounding_radius(&center);
     let room = Vector::repeat(skin * r);
     if !(room.x > 0.0 && room.x.is_finite()) {
         return None;
@@ -91,7 +91,7 @@ pub(super) fn skin_reach(
 /// apart is never planned, so it has no impact and no event).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Admit<'a> {
-    rules: CollisionRules<'a>,
+    rules: ShapeRules<'a>,
     bodies: &'a BodySet,
     proxies: &'a [Option<BodyHandle>],
     /// Every pair is allowed: the rules need not be asked.
@@ -100,7 +100,7 @@ pub(super) struct Admit<'a> {
 
 impl<'a> Admit<'a> {
     pub(super) fn new(
-        rules: CollisionRules<'a>,
+        rules: ShapeRules<'a>,
         bodies: &'a BodySet,
         proxies: &'a [Option<BodyHandle>],
     ) -> Self {
@@ -108,14 +108,25 @@ impl<'a> Admit<'a> {
             rules,
             bodies,
             proxies,
-            open: !rules.filters_pairs(),
+            open: !rules.rules.filters_pairs(),
         }
     }
 
-    /// Whether the pair of slots `x` and `y` may be listed.
+    /// Whether the pair of slots `x` and `y` may be listed: some pair of their shapes may
+    /// collide.
     #[inline]
     fn admits(&self, x: u32, y: u32) -> bool {
-        self.open || self.rules.allows(self.bodies, self.proxies, x, y)
+        if self.open {
+            return true;
+        }
+        let member = |slot: u32| {
+            let handle = self.proxies.get(slot as usize).copied().flatten()?;
+            Some((handle, self.bodies.get(handle)?))
+        };
+        match (member(x), member(y)) {
+            (Some(bx), Some(by)) => self.rules.admits_bodies(self.bodies, self.proxies, bx, by),
+            _ => self.rules.rules.allows(self.bodies, self.proxies, x, y),
+        }
     }
 }
 
@@ -379,7 +390,7 @@ impl Run<'_> {
                 let Some(sweep) = self.course_from(slot, t) else {
                     return;
                 };
-                let swept = Aabb::swept(body.shape(), &sweep).inflated(pad);
+                let swept = body.swept_aabb(&sweep).inflated(pad);
                 if !is_finite(&swept) {
                     return;
                 }
@@ -387,7 +398,7 @@ impl Run<'_> {
             }
         };
         self.report.reach_escapes += 1;
-        let admit = Admit::new(self.rules, self.bodies, self.proxies);
+        let admit = Admit::new(self.shape_rules(), self.bodies, self.proxies);
         let old = self.s.relist(slot, (anchor, around), admit);
         self.ask_again(slot, course, t, &old);
         self.s.fresh = old;

@@ -18,6 +18,7 @@ use super::state::{Run, is_current};
 use crate::domain::translated;
 use crate::events::{CollisionEvent, EventKind, Impact, ImpactHook};
 use crate::hooks::ContactResponse;
+use crate::motion::{shape_at, shapes_material};
 use crate::ramp::Ramp;
 use impact_geometry::{Point, Real, Vector, cross};
 use impact_narrowphase::shared_face_middle;
@@ -112,10 +113,15 @@ impl Run<'_> {
         hook: &mut dyn ImpactHook,
         removed: &mut Vec<BodyHandle>,
     ) {
-        let Due::Impact { point, normal } = e.due else {
+        let Due::Impact {
+            point,
+            normal,
+            shapes,
+        } = e.due
+        else {
             return;
         };
-        let material = match self.pre_solve(e, point, normal) {
+        let material = match self.pre_solve(e, (point, normal), shapes) {
             ContactResponse::Keep => None,
             ContactResponse::Modify(material) => Some(material),
             ContactResponse::Disable => {
@@ -125,7 +131,7 @@ impl Run<'_> {
                 return;
             }
         };
-        let Some((event, point)) = self.collide(e, point, normal, material.as_ref()) else {
+        let Some((event, point)) = self.collide(e, (point, normal), shapes, material) else {
             return;
         };
         let t = e.time;
@@ -145,21 +151,27 @@ impl Run<'_> {
     }
 
     /// The pre-solve hook's answer for the impact of `e` at `point` with `normal` (from the
-    /// smaller slot toward the larger, whose body is met at its image `e.offset` away), asked
-    /// with the bodies where they are and how they move at the impact.
-    fn pre_solve(&self, e: &Entry, point: Point, normal: Vector) -> ContactResponse {
+    /// smaller slot toward the larger, whose body is met at its image `e.offset` away) of the
+    /// shapes at `shapes` (the smaller slot's first), asked with the bodies where they are and
+    /// how they move at the impact.
+    fn pre_solve(
+        &self,
+        e: &Entry,
+        (point, normal): (Point, Vector),
+        shapes: [u32; 2],
+    ) -> ContactResponse {
         if !self.rules.has_pre_solve() {
             return ContactResponse::Keep;
         }
         let t = e.time;
-        let side = |slot: usize, offset: Vector| {
+        let side = |slot: usize, shape: u32, offset: Vector| {
             let handle = self.proxies[slot]?;
             let pose = translated(&self.pose_at(slot, t)?, &offset);
-            Some((handle, pose, self.velocity_at(slot, t)?))
+            Some((handle, shape, pose, self.velocity_at(slot, t)?))
         };
         let (Some(a), Some(b)) = (
-            side(e.a as usize, Vector::zeros()),
-            side(e.b as usize, e.offset),
+            side(e.a as usize, shapes[0], Vector::zeros()),
+            side(e.b as usize, shapes[1], e.offset),
         ) else {
             return ContactResponse::Keep;
         };
@@ -177,19 +189,24 @@ impl Run<'_> {
     /// inelastically for a Zeno pair (handed to the contact solver) and for a pair that comes
     /// to rest on the contact ([`Run::rests`]). Returns the event and the point the impulse
     /// acted at ([`Run::acting_point`]); `None` when a body is gone, or when the resolver
-    /// refused, which stops both. `material` is the contact's own, set by the pre-solve hook.
+    /// refused, which stops both. `material` is the contact's own, set by the pre-solve hook;
+    /// without one, a body of several shapes meets with the combined material of the two
+    /// shapes at `shapes` (the smaller slot's first), and two bodies of one shape each with
+    /// their bodies' (the resolver combines them).
     fn collide(
         &mut self,
         e: &Entry,
-        point: Point,
-        normal: Vector,
-        material: Option<&Material>,
+        (point, normal): (Point, Vector),
+        shapes: [u32; 2],
+        material: Option<Material>,
     ) -> Option<(CollisionEvent, Point)> {
         let t = e.time;
         let (a, b) = (e.a as usize, e.b as usize);
         let (Some(ha), Some(hb)) = (self.proxies[a], self.proxies[b]) else {
             return None;
         };
+        let material = material.or_else(|| shapes_material(self.bodies, (ha, hb), shapes));
+        let material = material.as_ref();
         // Both bodies to the moment of the impact, `b` at the image the impact was planned
         // with (the resolver takes lever arms from the poses).
         // Their velocities too: those they have at `t` on their courses, which the step's
@@ -209,7 +226,8 @@ impl Run<'_> {
         pair.last = t;
         pair.handed_over = zeno;
         pair.normal = normal;
-        let point = self.acting_point(ha, hb, point, normal);
+        pair.shapes = shapes;
+        let point = self.acting_point((ha, hb), shapes, point, normal);
         let rests = self.rests(e, (point, normal), t, material);
         let impact_settings = if zeno || rests {
             // Inelastic: the bounce that would feed the sequence is dropped, and so is one
@@ -256,6 +274,7 @@ impl Run<'_> {
             fraction: (t / self.dt).clamp(0.0, 1.0),
             a: ha,
             b: hb,
+            shapes,
             kind: if zeno {
                 EventKind::ZenoHandover
             } else {
@@ -363,14 +382,20 @@ impl Run<'_> {
     /// takes an impulse of 1e-19. A capsule and a square falling face to face at 180 units/s,
     /// turning 6 rad/s apart, were then stopped at the start of every step, hung in mid-air
     /// with the bodies that landed on them (the tumbling rain, seed 7: four).
-    fn acting_point(&self, ha: BodyHandle, hb: BodyHandle, point: Point, normal: Vector) -> Point {
+    fn acting_point(
+        &self,
+        (ha, hb): (BodyHandle, BodyHandle),
+        [i, j]: [u32; 2],
+        point: Point,
+        normal: Vector,
+    ) -> Point {
         let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
             return point;
         };
         let middle = shared_face_middle(
-            a.shape(),
+            shape_at(a, i),
             a.pose(),
-            b.shape(),
+            shape_at(b, j),
             b.pose(),
             point,
             normal,

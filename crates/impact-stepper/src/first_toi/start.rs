@@ -13,7 +13,7 @@
 use super::FirstTimeOfImpactSettings;
 use super::state::{Run, Scratch, is_live, reset};
 use crate::events::{HookRequests, Impact};
-use crate::motion::{closes_in, fast_ccd_body, move_pair_as_one, pushed_through};
+use crate::motion::{closes_in, fast_ccd_body, move_pair_as_one, never_collides, pushed_through};
 use crate::report::FirstToiReport;
 use crate::stepper::StepContext;
 use crate::touching::{self, Closing, ClosingScratch};
@@ -102,7 +102,7 @@ impl Scratch {
             let slot = handle.index as usize;
             self.start[slot] = Some(*body.pose());
             // A sensor never collides: not checked, and no reason for the event loop.
-            if body.is_dynamic() && body.ccd() && !body.is_sensor() {
+            if body.is_dynamic() && body.ccd() && !never_collides(body) {
                 any_ccd = true;
                 if fast_ccd_body(settings.threshold_radii_per_step, body, g, dt) {
                     self.checked[slot] = true;
@@ -144,6 +144,7 @@ impl Scratch {
         self.held.rebuild_where(&self.solver_contacts, |c| {
             !closes_in(bodies, start, c, tolerance)
         });
+        self.by_slots.rebuild(&self.solver_contacts);
     }
 }
 

@@ -17,10 +17,11 @@ use super::reach::Neighbour;
 use crate::domain::PeriodicImages;
 use crate::events::HookRequests;
 use crate::grid::ReachGrid;
-use crate::motion::HeldPairs;
+use crate::motion::{BySlots, HeldPairs, ShapeRules};
 use crate::ramp::Ramp;
 use crate::report::FirstToiReport;
 use crate::rules::CollisionRules;
+use crate::shape_proxies::ShapeProxies;
 use crate::step_log::CourseLog;
 use crate::sweep_pairs::SweepPairs;
 use crate::touching::ClosingScratch;
@@ -62,6 +63,10 @@ pub(super) struct Scratch {
     /// whether the pair was handed to the contact solver. Looked up, never iterated.
     pub(super) pairs: HashMap<(u32, u32), PairState, BuildHasherDefault<PairHasher>>,
     pub(super) solver_contacts: Vec<ContactPair>,
+    /// `solver_contacts` ordered by slots, for the look-ups of a pair's side.
+    pub(super) by_slots: BySlots,
+    /// The times of impact of one pair's shapes (see [`Run::plan_pair`]).
+    pub(super) tois: Vec<([u32; 2], impact_narrowphase::Toi)>,
     /// The pairs of `solver_contacts`, for the plans' look-ups.
     pub(super) held: HeldPairs,
     pub(super) queue: EventQueue,
@@ -191,6 +196,9 @@ pub(super) struct PairState {
     /// before the first): the side each body is on, which an overlap past the middle of a
     /// zero-thickness segment no longer tells (see [`Run::overlapping`]).
     pub(super) normal: Vector,
+    /// The shapes of the pair's last impact (the smaller slot's first), whose side `normal`
+    /// is.
+    pub(super) shapes: [u32; 2],
 }
 
 impl Scratch {
@@ -238,6 +246,8 @@ pub(super) struct Run<'r> {
     /// Which pairs may collide: neighbour lists hold only those, and the pre-solve hook is
     /// asked before each impact.
     pub(super) rules: CollisionRules<'r>,
+    /// The proxy of each shape, through which the rules are asked of shape pairs.
+    pub(super) shapes: &'r ShapeProxies,
     pub(super) s: &'r mut Scratch,
     pub(super) report: &'r mut FirstToiReport,
     /// Where each course change is recorded when the world asks (see [`Run::set_course`]).
@@ -253,6 +263,16 @@ impl Run<'_> {
     /// The state of the pair of slots `a` < `b` in this step, made empty at its first use.
     pub(super) fn pair_state(&mut self, a: u32, b: u32) -> &mut PairState {
         self.s.pairs.entry((a, b)).or_default()
+    }
+}
+
+impl<'r> Run<'r> {
+    /// The rules as shape pairs ask them.
+    pub(super) fn shape_rules(&self) -> ShapeRules<'r> {
+        ShapeRules {
+            rules: self.rules,
+            proxies: self.shapes,
+        }
     }
 }
 

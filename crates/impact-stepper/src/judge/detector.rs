@@ -76,14 +76,21 @@ impl PassThroughDetector {
     /// A detector for the static bodies of `bodies`, with the dynamic bodies where they are
     /// now as the first observation.
     pub fn new(bodies: &BodySet) -> Self {
+        // Every solid shape of a static body is an obstacle, named by its body.
         let statics: Vec<_> = bodies
             .iter()
-            .filter(|(_, b)| b.body_type() == BodyType::Static && !b.is_sensor())
+            .filter(|(_, b)| b.body_type() == BodyType::Static)
+            .flat_map(|(h, b)| {
+                b.shapes()
+                    .iter()
+                    .filter(|s| !s.is_sensor())
+                    .map(move |s| (h, s.shape(), b.pose()))
+            })
             .collect();
-        let judge = PassThroughJudge::new(statics.iter().map(|(_, b)| (b.shape(), b.pose())));
+        let judge = PassThroughJudge::new(statics.iter().map(|&(_, shape, pose)| (shape, pose)));
         let mut detector = Self {
             judge,
-            obstacles: statics.iter().map(|&(h, _)| h).collect(),
+            obstacles: statics.iter().map(|&(h, _, _)| h).collect(),
             tracks: Vec::new(),
             found: Vec::new(),
         };
@@ -126,7 +133,7 @@ impl PassThroughDetector {
         let mut path = Vec::new();
         let mut seen = vec![false; self.tracks.len()];
         for (handle, body) in bodies.iter() {
-            if !body.is_dynamic() || body.is_sensor() {
+            if !body.is_dynamic() || crate::motion::never_collides(body) {
                 continue;
             }
             let slot = handle.index as usize;

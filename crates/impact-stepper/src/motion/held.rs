@@ -95,9 +95,8 @@ pub(crate) fn closes_in(
     // the smaller body's bounding radius beyond that counts.
     let slack = tolerance.max(
         0.25 * a
-            .shape()
             .bounding_radius(&a.local_center())
-            .min(b.shape().bounding_radius(&b.local_center())),
+            .min(b.bounding_radius(&b.local_center())),
     );
     // How far the material point at `at` moved over the step.
     let moved =
@@ -110,21 +109,77 @@ pub(crate) fn closes_in(
     })
 }
 
-/// The contact of the pair of slots `x` and `y`, in either order, in `contacts` (sorted by
-/// the slots of `a`, then `b`, as the world builds them), if it is there.
-pub(crate) fn held_contact(contacts: &[ContactPair], x: u32, y: u32) -> Option<&ContactPair> {
-    let key = if x < y { (x, y) } else { (y, x) };
-    let i = contacts
-        .binary_search_by(|c| (c.a.index, c.b.index).cmp(&key))
-        .ok()?;
-    Some(&contacts[i])
+/// The step's contacts ordered by the slots of their bodies, smaller first, as
+/// [`held_contact`] looks them up: the world's own order (by proxy) where every body has one
+/// shape, and otherwise a sorted copy, since a further shape's proxy index says nothing of
+/// its body's slot. Kept from step to step for its storage.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BySlots {
+    sorted: Vec<ContactPair>,
+    own: bool,
 }
 
-/// The manifold normal of the pair of slots `x` and `y` in `contacts` (sorted as for
-/// [`held_contact`]), turned to point from `x` toward `y`; `None` if the pair is not there.
-pub(crate) fn held_normal(contacts: &[ContactPair], x: u32, y: u32) -> Option<Vector> {
-    let c = held_contact(contacts, x, y)?;
-    Some(if c.a.index == x {
+/// The key [`BySlots`] orders a contact by: its bodies' slots, smaller first.
+fn slots_key(c: &ContactPair) -> (u32, u32) {
+    let (a, b) = (c.a.index, c.b.index);
+    if a < b { (a, b) } else { (b, a) }
+}
+
+impl BySlots {
+    /// Orders `contacts` (a copy only if they are not in order already).
+    pub(crate) fn rebuild(&mut self, contacts: &[ContactPair]) {
+        self.own = !contacts.is_sorted_by_key(slots_key);
+        self.sorted.clear();
+        if self.own {
+            self.sorted.extend_from_slice(contacts);
+            self.sorted.sort_by_key(slots_key);
+        }
+    }
+
+    /// `contacts` (those of the last rebuild) in order.
+    pub(crate) fn view<'c>(&'c self, contacts: &'c [ContactPair]) -> &'c [ContactPair] {
+        if self.own { &self.sorted } else { contacts }
+    }
+}
+
+/// The contact of shape `i` of the body of slot `x` and shape `j` of that of slot `y` (any
+/// shapes of the pair for `None`), in either order, in `contacts` ordered by slots (see
+/// [`BySlots`]), if it is there.
+pub(crate) fn held_contact(
+    contacts: &[ContactPair],
+    (x, i): (u32, Option<u32>),
+    (y, j): (u32, Option<u32>),
+) -> Option<&ContactPair> {
+    let key = if x < y { (x, y) } else { (y, x) };
+    let at = contacts.binary_search_by(|c| slots_key(c).cmp(&key)).ok()?;
+    let from = contacts[..at]
+        .iter()
+        .rposition(|c| slots_key(c) != key)
+        .map_or(0, |p| p + 1);
+    let to = contacts[at..]
+        .iter()
+        .position(|c| slots_key(c) != key)
+        .map_or(contacts.len(), |p| at + p);
+    contacts[from..to].iter().find(|c| {
+        let (own, other) = if c.a.index == x {
+            (c.shapes[0], c.shapes[1])
+        } else {
+            (c.shapes[1], c.shapes[0])
+        };
+        i.is_none_or(|i| i == own) && j.is_none_or(|j| j == other)
+    })
+}
+
+/// The manifold normal of the contact of shape `i` of slot `x` and shape `j` of slot `y`
+/// in `contacts` (ordered as for [`held_contact`]), turned to point from `x` toward `y`;
+/// `None` if the pair is not there.
+pub(crate) fn held_normal(
+    contacts: &[ContactPair],
+    x: (u32, u32),
+    y: (u32, u32),
+) -> Option<Vector> {
+    let c = held_contact(contacts, (x.0, Some(x.1)), (y.0, Some(y.1)))?;
+    Some(if c.a.index == x.0 {
         c.manifold.normal
     } else {
         -c.manifold.normal

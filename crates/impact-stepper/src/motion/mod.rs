@@ -12,12 +12,15 @@
 mod as_one;
 mod held;
 mod pushed_through;
+mod shape_pairs;
 #[cfg(test)]
 mod tests;
 
 pub(crate) use as_one::move_pair_as_one;
-pub(crate) use held::{HeldPairs, closes_in, held_contact, held_normal};
+pub(crate) use held::{BySlots, HeldPairs, closes_in, held_contact, held_normal};
 pub(crate) use pushed_through::{pushed_through, turned_round};
+pub use shape_pairs::{BodyToi, body_time_of_impact};
+pub(crate) use shape_pairs::{ShapeRules, never_collides, shape_at, shape_tois, shapes_material};
 
 use core::f64::consts::TAU;
 use impact_geometry::{Aabb, Isometry, Real, Sweep};
@@ -62,7 +65,7 @@ pub(crate) fn fast_ccd_body(threshold: Real, body: &RigidBody, gravity: Real, dt
     if !(body.is_dynamic() && body.ccd()) {
         return false;
     }
-    let r = body.shape().bounding_radius(&body.local_center());
+    let r = body.bounding_radius(&body.local_center());
     moves_past_threshold(
         threshold,
         (body.linvel().norm() + gravity * dt, body.angvel()),

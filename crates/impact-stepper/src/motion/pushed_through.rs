@@ -47,31 +47,33 @@ pub(crate) fn pushed_through(
         return false;
     }
     let (a1, b1) = (*a.pose(), translated(b.pose(), &c.offset));
+    // The contact's own shapes: a body of several shapes has a contact per shape pair.
+    let (shape_a, shape_b) = (c.shape_of(a, 0).shape(), c.shape_of(b, 1).shape());
     // Through a zero-thickness segment, a centre of mass that crossed it is through,
     // whichever way the closest-point normal turned: a stick pressed across a segment near
     // its end overlaps it sideways, its normal not turned round.
-    match (a.shape(), b.shape()) {
+    match (shape_a, shape_b) {
         (_, Shape::Segment(segment))
             if may_cross(segment, (&translated(&b0, &c.offset), &b1), (a, &a0, &a1))
-                && centre_went_through((a, &a0), (b, &b0), &c.offset, dt) =>
+                && centre_went_through((a, &a0), (b, shape_b, &b0), &c.offset, dt) =>
         {
             return true;
         }
         (Shape::Segment(segment), _)
             if may_cross(segment, (&a0, &a1), (b, &translated(&b0, &c.offset), &b1))
-                && centre_went_through((b, &b0), (a, &a0), &-c.offset, dt) =>
+                && centre_went_through((b, &b0), (a, shape_a, &a0), &-c.offset, dt) =>
         {
             return true;
         }
         _ => {}
     }
-    let end = distance(a.shape(), &a1, b.shape(), &b1);
+    let end = distance(shape_a, &a1, shape_b, &b1);
     if !turned_round(end.normal, c.manifold.normal, (a, &a0, &a1), (b, &b0, &b1)) {
         return false;
     }
     end.distance < reach
-        || centre_went_through((a, &a0), (b, &b0), &c.offset, dt)
-        || centre_went_through((b, &b0), (a, &a0), &-c.offset, dt)
+        || centre_went_through((a, &a0), (b, shape_b, &b0), &c.offset, dt)
+        || centre_went_through((b, &b0), (a, shape_a, &a0), &-c.offset, dt)
 }
 
 /// Whether the centre of mass of `body` (from `start` to `end`) can have crossed `segment`
@@ -108,8 +110,7 @@ pub(crate) fn turned_round(
     (b, b0, b1): (&RigidBody, &Isometry, &Isometry),
 ) -> bool {
     let turn = |body: &RigidBody, from: &Isometry, to: &Isometry| {
-        let round = matches!(body.shape(), Shape::Circle(c) if c.center() == body.local_center());
-        if round {
+        if round_about_centre(body) {
             impact_geometry::Rotation::identity()
         } else {
             to.rotation * from.rotation.inverse()
@@ -124,7 +125,13 @@ pub(crate) fn turned_round(
     (turn.inverse() * end).dot(&start) < 0.0
 }
 
-/// Whether the centre of mass of `x` went through `y`'s shape over the step, both moving
+/// Whether `body` is one disc about its centre of mass, which its turn does not move.
+pub(crate) fn round_about_centre(body: &RigidBody) -> bool {
+    body.has_one_shape()
+        && matches!(body.shape(), Shape::Circle(c) if c.center() == body.local_center())
+}
+
+/// Whether the centre of mass of `x` went through `shape`, one of `y`'s shapes, over the step, both moving
 /// from their `start` poses to their current ones as [`rebuilt_sweep`] has them over `dt`,
 /// `y` translated by `offset`: the path of that centre seen from `y`'s own frame, where `y`
 /// stands still. The centre moves on a straight line (a sweep turns a body about it), so the
@@ -139,7 +146,7 @@ pub(crate) fn turned_round(
 /// sweeps only drew apart) is the path `x` took.
 pub(super) fn centre_went_through(
     (x, x0): (&RigidBody, &Isometry),
-    (y, y0): (&RigidBody, &Isometry),
+    (y, shape, y0): (&RigidBody, &Shape, &Isometry),
     offset: &Vector,
     dt: Real,
 ) -> bool {
@@ -148,7 +155,7 @@ pub(super) fn centre_went_through(
         return true;
     };
     let (from, to) = (x0 * x.local_center(), x.pose() * x.local_center());
-    let round = matches!(y.shape(), Shape::Circle(c) if c.center() == y.local_center());
+    let round = round_about_centre(y);
     let turn = if round {
         0.0
     } else {
@@ -171,10 +178,7 @@ pub(super) fn centre_went_through(
     };
     // A piece that keeps out of `y`'s bounding disc cannot meet its shape: most do, where a
     // pair only slid past each other, and the test is a fraction of a distance query.
-    let (centre, reach) = (
-        y.local_center(),
-        y.shape().bounding_radius(&y.local_center()),
-    );
+    let (centre, reach) = (y.local_center(), shape.bounding_radius(&y.local_center()));
     let clear = |a: Point, b: Point| moving_circles(a, b, reach, centre, centre, 0.0).is_none();
     let mut last = seen(0);
     for k in 1..=pieces {
@@ -190,7 +194,7 @@ pub(super) fn centre_went_through(
         let through = distance(
             &path.into(),
             &Isometry::identity(),
-            y.shape(),
+            shape,
             &Isometry::identity(),
         );
         if through.distance <= 0.0 {

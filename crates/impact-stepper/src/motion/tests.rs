@@ -134,7 +134,7 @@ proptest::proptest! {
         held_swapped.rebuild(&swapped);
         for x in 0..45 {
             for y in 0..45 {
-                let expected = x != y && held_contact(&sorted, x, y).is_some();
+                let expected = x != y && held_contact(&sorted, (x, None), (y, None)).is_some();
                 proptest::prop_assert_eq!(held.holds(x, y), expected, "{} {}", x, y);
                 proptest::prop_assert_eq!(held_swapped.holds(x, y), expected, "{} {}", x, y);
             }
@@ -252,13 +252,13 @@ fn bodies_turning_together_are_not_caught_where_their_sweeps_only_draw_apart() {
     // ...where the path in its own frame does not.
     assert!(!centre_went_through(
         (x, &a0),
-        (y, &b0),
+        (y, y.shape(), &b0),
         &Vector::zeros(),
         DT
     ));
     assert!(!centre_went_through(
         (y, &b0),
-        (x, &a0),
+        (x, x.shape(), &a0),
         &Vector::zeros(),
         DT
     ));

@@ -11,10 +11,11 @@
 //! start), and sends it off moving as one body, or it is pushed through again at every step.
 
 use super::{MotionClampingSettings, Scratch, reset};
-use crate::motion::{is_finite, move_pair_as_one, moves_past_threshold, pushed_through};
+use crate::motion::{
+    ShapeRules, is_finite, move_pair_as_one, moves_past_threshold, never_collides, pushed_through,
+};
 use crate::report::ClampReport;
-use crate::rules::CollisionRules;
-use impact_geometry::{Aabb, Isometry, Point, Real, Vector};
+use impact_geometry::{Isometry, Point, Real, Vector};
 use impact_solver::{BodyHandle, BodySet, ContactPair};
 
 impl Scratch {
@@ -40,7 +41,7 @@ impl Scratch {
             let Some(sweep) = self.sweeps[slot] else {
                 continue;
             };
-            if body.is_sensor() {
+            if never_collides(body) {
                 // A sensor never collides: it is no candidate and not checked, and the pair
                 // search runs over the same boxes as without it.
                 continue;
@@ -51,10 +52,10 @@ impl Scratch {
                     && moves_past_threshold(
                         settings.threshold_radii_per_step,
                         (sweep.linvel().norm(), sweep.angvel()),
-                        body.shape().bounding_radius(&body.local_center()),
+                        body.bounding_radius(&body.local_center()),
                         dt,
                     );
-            let mut aabb = Aabb::swept(body.shape(), &sweep);
+            let mut aabb = body.swept_aabb(&sweep);
             if checked {
                 report.checked_bodies += 1;
                 aabb = aabb.inflated(pad);
@@ -133,17 +134,25 @@ impl Scratch {
     pub(super) fn find_candidates(
         &mut self,
         period: Option<Vector>,
-        rules: &CollisionRules<'_>,
+        rules: ShapeRules<'_>,
         bodies: &BodySet,
     ) {
         let scratch = self;
         scratch.candidates.clear();
         {
             let (checked, candidates) = (&scratch.checked, &mut scratch.candidates);
-            let (handles, open) = (&scratch.handles, !rules.filters_pairs());
+            let (handles, open) = (&scratch.handles, !rules.rules.filters_pairs());
+            let member = |slot: u32| {
+                let handle = handles.get(slot as usize).copied().flatten()?;
+                Some((handle, bodies.get(handle)?))
+            };
+            let admits = |x: u32, y: u32| match (member(x), member(y)) {
+                (Some(bx), Some(by)) => rules.admits_bodies(bodies, handles, bx, by),
+                _ => true,
+            };
             let mut found = |x: u32, y: u32, shift: Vector| {
                 let (check_x, check_y) = (checked[x as usize], checked[y as usize]);
-                if !(check_x || check_y) || !open && !rules.allows(bodies, handles, x, y) {
+                if !(check_x || check_y) || !open && !admits(x, y) {
                     return;
                 }
                 if check_x {

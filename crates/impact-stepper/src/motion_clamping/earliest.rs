@@ -14,12 +14,14 @@
 use super::{MotionClampingSettings, Scratch};
 use crate::domain::translated_sweep;
 use crate::hooks::ContactResponse;
-use crate::motion::{held_contact, held_normal, move_pair_as_one, turned_round};
+use crate::motion::{
+    ShapeRules, held_contact, held_normal, move_pair_as_one, shape_at, shape_tois, turned_round,
+};
 use crate::report::ClampReport;
 use crate::rules::CollisionRules;
 use crate::swing::{Deepening, anchored, swinging_deepening, swings, unit_normal};
 use impact_geometry::{Point, Real, Shape, Sweep, Vector};
-use impact_narrowphase::{Toi, distance, time_of_impact};
+use impact_narrowphase::{Toi, distance};
 use impact_solver::{BodyHandle, BodySet, ContactPair, RigidBody};
 
 impl Scratch {
@@ -29,18 +31,20 @@ impl Scratch {
     pub(super) fn earliest_fractions(
         &mut self,
         settings: &MotionClampingSettings,
-        (bodies, rules): (&mut BodySet, &CollisionRules<'_>),
+        (bodies, rules): (&mut BodySet, ShapeRules<'_>),
         contacts: &[ContactPair],
         dt: Real,
         report: &mut ClampReport,
     ) {
         // Only a pre-solve hook has a say over a candidate's time of impact.
-        let pre_solve = rules.has_pre_solve().then_some(rules);
+        let pre_solve = rules.rules.has_pre_solve();
+        self.contacts_by_slots.rebuild(contacts);
+        self.solver_by_slots.rebuild(&self.solver_contacts);
         for i in 0..self.candidates.len() {
             let candidate = self.candidates[i];
             self.candidate(
                 settings,
-                (bodies, pre_solve),
+                (bodies, rules, pre_solve),
                 contacts,
                 candidate,
                 dt,
@@ -56,13 +60,14 @@ impl Scratch {
     }
 
     /// The time of impact of the checked body of slot `x` against the image of `y`
-    /// translated by `offset`, taken into the earliest fraction of `x` unless the pre-solve
-    /// hook (of `pre_solve`, the rules if they have one) disables it.
+    /// translated by `offset`, taken into the earliest fraction of `x`: the earliest over
+    /// the shape pairs the rules admit ([`shape_tois`]), each unless the pre-solve hook (of
+    /// `pre_solve`, the rules if they have one) disables it.
     #[inline]
     fn candidate(
         &mut self,
         settings: &MotionClampingSettings,
-        (bodies, pre_solve): (&mut BodySet, Option<&CollisionRules<'_>>),
+        (bodies, rules, pre_solve): (&mut BodySet, ShapeRules<'_>, bool),
         contacts: &[ContactPair],
         (x, y, offset): (u32, u32, Vector),
         dt: Real,
@@ -73,37 +78,89 @@ impl Scratch {
         else {
             return;
         };
-        let (Some(body), Some(other)) = (bodies.get(handle), bodies.get(other_handle)) else {
-            return;
-        };
         let (Some(sweep), Some(other_sweep)) = (
             self.sweeps[x as usize],
             self.sweeps[y as usize].and_then(|sweep| translated_sweep(&sweep, &offset)),
         ) else {
             return;
         };
-        report.toi_queries += 1;
-        let toi = time_of_impact(
-            body.shape(),
-            &sweep,
-            other.shape(),
-            &other_sweep,
-            &settings.toi,
+        let mut tois = core::mem::take(&mut self.tois);
+        {
+            let (Some(body), Some(other)) = (bodies.get(handle), bodies.get(other_handle)) else {
+                self.tois = tois;
+                return;
+            };
+            let admit = |pair| rules.admits(bodies, (handle, body), (other_handle, other), pair);
+            shape_tois(
+                (body, &sweep),
+                (other, &other_sweep),
+                admit,
+                &settings.toi,
+                &mut tois,
+            );
+        }
+        for &(shapes, toi) in &tois {
+            let meeting = (
+                (handle, shapes[0], &sweep),
+                (other_handle, shapes[1], &other_sweep),
+            );
+            let pre_solve = pre_solve.then_some(&rules.rules);
+            if let Some(fraction) = self.shape_candidate(
+                settings,
+                (bodies, pre_solve),
+                contacts,
+                (x, y),
+                meeting,
+                toi,
+                dt,
+                report,
+            ) {
+                let earliest = &mut self.earliest[x as usize];
+                *earliest = earliest.min(fraction);
+            }
+        }
+        self.tois = tois;
+    }
+
+    /// The safe fraction of the checked body of slot `x` that the time of impact `toi` of
+    /// its shape and one of `y`'s (`meeting`: each body's handle, shape and sweep over the
+    /// step) allows, `None` if it allows the whole step. A pair that overlaps at the start is
+    /// the solver's unless a body swings; a hit at the start that the solver held apart is
+    /// the solver's, and one it did not hold leaves moving as one.
+    #[allow(clippy::too_many_arguments)]
+    fn shape_candidate(
+        &mut self,
+        settings: &MotionClampingSettings,
+        (bodies, pre_solve): (&mut BodySet, Option<&CollisionRules<'_>>),
+        contacts: &[ContactPair],
+        (x, y): (u32, u32),
+        meeting: Meeting<'_>,
+        toi: Toi,
+        dt: Real,
+        report: &mut ClampReport,
+    ) -> Option<Real> {
+        let ((handle, shape_x, sweep), (other_handle, shape_y, other_sweep)) = meeting;
+        let (Some(body), Some(other)) = (bodies.get(handle), bodies.get(other_handle)) else {
+            return None;
+        };
+        let (own, theirs) = (
+            (body, shape_at(body, shape_x), sweep),
+            (other, shape_at(other, shape_y), other_sweep),
         );
         if toi == Toi::Overlapping {
             report.overlapping += 1;
             // The solver's manifold holds an overlapping pair, unless a body swings its
             // far side round more than the contact distance: followed along the sweeps,
-            // the body stops where the overlap deepens (see `swinging_deepening`).
-            let side = || held_normal(contacts, x, y);
-            let stop = match swinging_stop(settings, (body, &sweep), (other, &other_sweep), side) {
+            // the body stops where the overlap deepens (see `swinging_stop`).
+            let by_slots = self.contacts_by_slots.view(contacts);
+            let side = || held_normal(by_slots, (x, shape_x), (y, shape_y));
+            let stop = match swinging_stop(settings, own, theirs, side) {
                 Deepening::Never => None,
                 Deepening::At {
                     after,
                     point,
                     normal,
                 } => {
-                    let meeting = ((handle, &sweep), (other_handle, &other_sweep));
                     let at = (after / dt).clamp(0.0, 1.0);
                     let disabled = pre_solve.is_some_and(|rules| {
                         disabled(rules, bodies, meeting, (point, normal), (at, dt), settings)
@@ -112,32 +169,32 @@ impl Scratch {
                 }
                 Deepening::Unknown { safe } => Some(safe),
             };
-            if let Some(after) = stop {
-                let earliest = &mut self.earliest[x as usize];
-                *earliest = earliest.min((after / dt).clamp(0.0, 1.0));
-            }
-            return;
+            return stop.map(|after| (after / dt).clamp(0.0, 1.0));
         }
         if let (Toi::Hit(hit), Some(rules)) = (toi, pre_solve)
             && disabled(
                 rules,
                 bodies,
-                ((handle, &sweep), (other_handle, &other_sweep)),
+                meeting,
                 (hit.point, hit.normal),
                 (hit.fraction, dt),
                 settings,
             )
         {
             // The hook lets the body pass (a one-way platform met from below).
-            return;
+            return None;
         }
         if let Toi::Hit(hit) = toi
             && hit.fraction <= 0.0
-            && let Some(&held) = held_contact(&self.solver_contacts, x, y)
+            && let Some(&held) = held_contact(
+                self.solver_by_slots.view(&self.solver_contacts),
+                (x, Some(shape_x)),
+                (y, Some(shape_y)),
+            )
         {
-            if held_apart(settings, hit.normal, (body, &sweep), (other, &other_sweep)) {
+            if held_apart(settings, hit.normal, own, theirs) {
                 report.touching += 1;
-                return;
+                return None;
             }
             // Stopped with the velocities that closed in, the pair would close in again
             // from the same place at every step, and hang there (a box spinning fast
@@ -146,12 +203,15 @@ impl Scratch {
             report.closing_stopped += 1;
             move_pair_as_one(bodies, &self.start, &held);
         }
-        if let Some(fraction) = toi.safe_fraction() {
-            let earliest = &mut self.earliest[x as usize];
-            *earliest = earliest.min(fraction.max(0.0));
-        }
+        toi.safe_fraction().map(|fraction| fraction.max(0.0))
     }
 }
+
+/// The two sides of a meeting: each body's handle, the place of its shape, and its sweep.
+type Meeting<'a> = ((BodyHandle, u32, &'a Sweep), (BodyHandle, u32, &'a Sweep));
+
+/// One side of a shape pair: the body, the shape, and the body's sweep.
+type Part<'a> = (&'a RigidBody, &'a Shape, &'a Sweep);
 
 /// For a pair that overlaps at the start (`body` on `sweep`, `other` on `other_sweep`): if
 /// either body swings, where the overlap deepens along the sweeps, its normal kept on the side
@@ -159,8 +219,8 @@ impl Scratch {
 /// deepens.
 fn swinging_stop(
     settings: &MotionClampingSettings,
-    (body, sweep): (&RigidBody, &Sweep),
-    (other, other_sweep): (&RigidBody, &Sweep),
+    (body, shape, sweep): Part<'_>,
+    (other, other_shape, other_sweep): Part<'_>,
     side: impl Fn() -> Option<Vector>,
 ) -> Deepening {
     let pad = settings.toi.target_separation() + settings.toi.tolerance();
@@ -168,15 +228,15 @@ fn swinging_stop(
         return Deepening::Never;
     }
     let start = distance(
-        body.shape(),
+        shape,
         &sweep.pose_at(0.0),
-        other.shape(),
+        other_shape,
         &other_sweep.pose_at(0.0),
     );
     unit_normal(&start).map_or(Deepening::Never, |normal| {
         swinging_deepening(
-            (body.shape(), sweep),
-            (other.shape(), other_sweep),
+            (shape, sweep),
+            (other_shape, other_sweep),
             anchored(normal, side()),
             settings.toi.tolerance(),
             settings.toi.max_iterations(),
@@ -185,26 +245,27 @@ fn swinging_stop(
 }
 
 /// Whether the pre-solve hook disables the meeting of the checked body and the other (each
-/// its handle and sweep over the step) at `point` with `normal` (from the checked body toward
+/// its handle, shape and sweep over the step) at `point` with `normal` (from the checked body toward
 /// the other), `fraction` of the step of `dt` seconds in: the body is then not clamped there.
 fn disabled(
     rules: &CollisionRules<'_>,
     bodies: &BodySet,
-    ((x, sweep), (y, other_sweep)): ((BodyHandle, &Sweep), (BodyHandle, &Sweep)),
+    ((x, shape_x, sweep), (y, shape_y, other_sweep)): Meeting<'_>,
     (point, normal): (Point, Vector),
     (fraction, dt): (Real, Real),
     settings: &MotionClampingSettings,
 ) -> bool {
-    let side = |handle, sweep: &Sweep| {
+    let side = |handle, shape, sweep: &Sweep| {
         (
             handle,
+            shape,
             sweep.pose_at(fraction),
             (sweep.linvel(), sweep.angvel()),
         )
     };
     rules.pre_solve_impact(
         bodies,
-        (side(x, sweep), side(y, other_sweep)),
+        (side(x, shape_x, sweep), side(y, shape_y, other_sweep)),
         (point, normal),
         settings.toi.target_separation(),
         fraction * dt,
@@ -224,24 +285,23 @@ fn disabled(
 fn held_apart(
     settings: &MotionClampingSettings,
     normal: Vector,
-    (body, sweep): (&RigidBody, &Sweep),
-    (other, other_sweep): (&RigidBody, &Sweep),
+    (body, shape, sweep): Part<'_>,
+    (other, other_shape, other_sweep): Part<'_>,
 ) -> bool {
     let apart = distance(
-        body.shape(),
+        shape,
         &sweep.pose_at(1.0),
-        other.shape(),
+        other_shape,
         &other_sweep.pose_at(1.0),
     );
-    let slack = if matches!(other.shape(), Shape::Segment(_)) {
+    let slack = if matches!(other_shape, Shape::Segment(_)) {
         // Through a segment, any overlap is half way: its side is the test.
         settings.toi.tolerance()
     } else {
         settings.toi.tolerance().max(
             0.25 * body
-                .shape()
                 .bounding_radius(&body.local_center())
-                .min(other.shape().bounding_radius(&other.local_center())),
+                .min(other.bounding_radius(&other.local_center())),
         )
     };
     apart.distance >= -slack

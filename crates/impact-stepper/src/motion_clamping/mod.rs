@@ -20,7 +20,7 @@ pub use settings::MotionClampingSettings;
 
 use crate::error::{WorldError, finite};
 use crate::grid::ReachGrid;
-use crate::motion::{fast_ccd_body, rebuilt_sweep};
+use crate::motion::{BySlots, ShapeRules, fast_ccd_body, never_collides, rebuilt_sweep};
 use crate::ramp::Ramp;
 use crate::step_log::CourseLog;
 use crate::stepper::{DiscreteReport, StepContext, Stepper, solve_contacts};
@@ -28,6 +28,7 @@ use crate::sweep_pairs::SweepPairs;
 use crate::touching::{self, Closing, ClosingScratch};
 use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Real, Sweep, Vector};
+use impact_narrowphase::Toi;
 use impact_solver::{BodyHandle, BodySet, ContactPair, ImpactSettings, RigidBody};
 
 /// Per body slot: the start pose, and the motion over the step once the targets are known;
@@ -52,6 +53,11 @@ struct Scratch {
     fast: Vec<bool>,
     /// The step's contacts that go to the contact solver, sorted as the world's.
     solver_contacts: Vec<ContactPair>,
+    /// The step's contacts, and those of the solver, ordered by slots for the look-ups.
+    contacts_by_slots: BySlots,
+    solver_by_slots: BySlots,
+    /// The times of impact of one candidate's shape pairs.
+    tois: Vec<([u32; 2], Toi)>,
     /// Per slot: the earliest safe fraction found for a checked body.
     earliest: Vec<Real>,
     /// The pair search in a periodic domain...
@@ -255,14 +261,14 @@ impl Stepper for MotionClamping {
         scratch.clamps.clear();
         scratch.check_bodies(&settings, ctx.bodies, dt, &mut report);
         scratch.stop_pushed_through(&settings, ctx.bodies, ctx.contacts, dt, &mut report);
-        scratch.find_candidates(
-            ctx.periodic.as_ref().map(|p| p.size()),
-            &ctx.rules,
-            ctx.bodies,
-        );
+        let rules = ShapeRules {
+            rules: ctx.rules,
+            proxies: ctx.shapes,
+        };
+        scratch.find_candidates(ctx.periodic.as_ref().map(|p| p.size()), rules, ctx.bodies);
         scratch.earliest_fractions(
             &settings,
-            (ctx.bodies, &ctx.rules),
+            (ctx.bodies, rules),
             ctx.contacts,
             dt,
             &mut report,
@@ -289,7 +295,7 @@ impl Stepper for MotionClamping {
     ///
     /// A sensor keeps its swept box: it is never checked.
     fn contact_reach(&self, body: &RigidBody, gravity: Real, dt: Real, pad: Real) -> Option<Real> {
-        (!body.is_sensor()
+        (!never_collides(body)
             && fast_ccd_body(self.settings.threshold_radii_per_step, body, gravity, dt))
         .then(|| pad.max(self.settings.toi.target_separation() + self.settings.toi.tolerance()))
     }
@@ -365,8 +371,8 @@ impl Scratch {
             self.start[slot] = Some(*body.pose());
             self.start_velocity[slot] = (body.linvel(), body.angvel());
             // A sensor never collides: nothing to check.
-            self.fast[slot] =
-                !body.is_sensor() && fast_ccd_body(settings.threshold_radii_per_step, body, g, dt);
+            self.fast[slot] = !never_collides(body)
+                && fast_ccd_body(settings.threshold_radii_per_step, body, g, dt);
         }
     }
 

@@ -39,7 +39,7 @@ use crate::domain::{Domain, PeriodicImages, minimum_image};
 use crate::events::{CollisionEvent, EventKind};
 use crate::stepper::StepPreview;
 use cells::{Cells, NONE};
-use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Vector, rotation_by};
+use impact_geometry::{Isometry, Point, Real, Shape, Vector, rotation_by};
 use impact_narrowphase::{Toi, toi_circles};
 use impact_solver::{BodyHandle, BodySet, Impulse, combine_restitution, contact_tangent};
 use tree::EventTree;
@@ -176,9 +176,13 @@ impl DiscPath {
         }
         let mut r_max: Real = 0.0;
         for (handle, body) in preview.bodies.iter() {
+            // A disc of one shape: the path knows a body by its one circle.
             let Shape::Circle(circle) = body.shape() else {
                 return false;
             };
+            if !body.has_one_shape() {
+                return false;
+            }
             let frictionless = !settings.impact.friction || body.material().friction() == 0.0;
             if !body.is_dynamic()
                 || !body.ccd()
@@ -196,9 +200,11 @@ impl DiscPath {
             let Ok(sweep) = body.sweep(preview.dt) else {
                 return false;
             };
-            if !images
-                .fits(&Aabb::swept(body.shape(), &sweep).inflated(preview.speculative_distance))
-            {
+            if !images.fits(
+                &body
+                    .swept_aabb(&sweep)
+                    .inflated(preview.speculative_distance),
+            ) {
                 return false;
             }
             r_max = r_max.max(circle.radius());
@@ -571,6 +577,7 @@ impl Run<'_> {
             fraction: (t / self.dt).clamp(0.0, 1.0),
             a,
             b,
+            shapes: [0, 0],
             kind: EventKind::Impact,
             impulse: Impulse {
                 normal: impulse,

@@ -1,0 +1,260 @@
+//! The shape pairs of two bodies as the CCD steppers ask them: which pairs of their shapes
+//! may collide, and the time of impact of the two bodies (the earliest over those pairs).
+//!
+//! A body owns one or more shapes, all in its frame, and moves as one: its sweep is about
+//! its centre of mass, so every shape of it moves on that sweep, and the time of impact of
+//! a shape pair is the narrowphase's own on the two bodies' sweeps (a closed form when
+//! neither body turns, conservative advancement when one does). Two bodies meet first where
+//! their earliest shape pair meets, so the pair's answer is the minimum over the shape pairs
+//! the collision rules admit (each shape has its own filter and sensor flag, named by its
+//! own proxy; a sensor never collides). A pair of bodies of one shape each asks the
+//! narrowphase once, with neither the rules (the neighbour search asked them of the bodies)
+//! nor a box, so its answers are the single-shape answers bit for bit.
+//!
+//! Shape pairs whose swept boxes stay apart (the first body's padded by the target
+//! separation and the tolerance) cannot meet and are not asked: a terrain chain of a hundred
+//! segments costs a box per segment and the queries of the few it passes near.
+
+use crate::rules::CollisionRules;
+use crate::shape_proxies::ShapeProxies;
+use impact_geometry::{Aabb, Real, Shape, Sweep};
+use impact_narrowphase::{Toi, ToiOptions, time_of_impact};
+use impact_solver::{BodyHandle, BodySet, Material, RigidBody, ShapeId};
+
+/// One body of a pair query: its handle and the body.
+pub(crate) type Member<'a> = (BodyHandle, &'a RigidBody);
+
+/// Which shape pairs of two bodies may collide: the step's rules, asked per shape through
+/// the shapes' proxies.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ShapeRules<'a> {
+    /// The step's rules (per proxy).
+    pub rules: CollisionRules<'a>,
+    /// The proxy of each shape.
+    pub proxies: &'a ShapeProxies,
+}
+
+impl ShapeRules<'_> {
+    /// Whether shape `i` of `x` and shape `j` of `y` may collide: neither is a sensor, their
+    /// filters (through their proxies) let them, and so does the pair filter hook, asked
+    /// with the body of the smaller slot first.
+    pub(crate) fn admits(
+        &self,
+        bodies: &BodySet,
+        x: Member<'_>,
+        y: Member<'_>,
+        [i, j]: [u32; 2],
+    ) -> bool {
+        let (Some(sx), Some(sy)) = (x.1.shapes().get(i as usize), y.1.shapes().get(j as usize))
+        else {
+            return false;
+        };
+        if sx.is_sensor() || sy.is_sensor() {
+            return false;
+        }
+        if !self.rules.filters_pairs() {
+            return true;
+        }
+        let (ix, iy) = (
+            ShapeId {
+                body: x.0,
+                index: i,
+            },
+            ShapeId {
+                body: y.0,
+                index: j,
+            },
+        );
+        if let (Some(px), Some(py)) = (self.proxies.proxy_of(ix), self.proxies.proxy_of(iy))
+            && !self.rules.may_collide(px.0, py.0)
+        {
+            return false;
+        }
+        let (a, b) = if x.0.index <= y.0.index {
+            (ix, iy)
+        } else {
+            (iy, ix)
+        };
+        self.rules.allows_shapes(bodies, a, b)
+    }
+
+    /// Whether some shape pair of `x` and `y` may collide ([`ShapeRules::admits`]); for two
+    /// bodies of one shape each, the rules' answer for their slots
+    /// ([`CollisionRules::allows`]), `proxies` naming the body of each slot.
+    pub(crate) fn admits_bodies(
+        &self,
+        bodies: &BodySet,
+        proxies: &[Option<BodyHandle>],
+        x: Member<'_>,
+        y: Member<'_>,
+    ) -> bool {
+        if x.1.has_one_shape() && y.1.has_one_shape() {
+            return self.rules.allows(bodies, proxies, x.0.index, y.0.index);
+        }
+        let (nx, ny) = (x.1.shapes().len() as u32, y.1.shapes().len() as u32);
+        (0..nx).any(|i| (0..ny).any(|j| self.admits(bodies, x, y, [i, j])))
+    }
+}
+
+/// Whether no shape of `body` ever collides: all are sensors.
+pub(crate) fn never_collides(body: &RigidBody) -> bool {
+    body.shapes().iter().all(|s| s.is_sensor())
+}
+
+/// Calls `each` with every shape pair of `x` on `sweep_x` and `y` on `sweep_y` (`[i, j]`,
+/// the shapes' places in their bodies' lists, and the two shapes) that `admit` lets
+/// collide and whose swept boxes meet, `x`'s padded by `pad`, in the order of `y`'s
+/// shapes, then `x`'s. Two bodies of one shape each: their one pair, neither admitted nor
+/// boxed (the callers asked the rules of the bodies).
+pub(crate) fn for_each_pair(
+    (x, sweep_x): (&RigidBody, &Sweep),
+    (y, sweep_y): (&RigidBody, &Sweep),
+    pad: Real,
+    admit: impl Fn([u32; 2]) -> bool,
+    mut each: impl FnMut([u32; 2], &Shape, &Shape),
+) {
+    if x.has_one_shape() && y.has_one_shape() {
+        each([0, 0], x.shape(), y.shape());
+        return;
+    }
+    let whole_x = x.swept_aabb(sweep_x).inflated(pad);
+    for (j, sy) in y.shapes().iter().enumerate() {
+        let box_y = Aabb::swept(sy.shape(), sweep_y);
+        if !whole_x.intersects(&box_y) {
+            continue;
+        }
+        for (i, sx) in x.shapes().iter().enumerate() {
+            let pair = [i as u32, j as u32];
+            let near = x.has_one_shape()
+                || Aabb::swept(sx.shape(), sweep_x)
+                    .inflated(pad)
+                    .intersects(&box_y);
+            if near && admit(pair) {
+                each(pair, sx.shape(), sy.shape());
+            }
+        }
+    }
+}
+
+/// The time of impact of every shape pair [`for_each_pair`] gives (with the pad of
+/// `options`: its target separation plus its tolerance), into `out` (emptied first), each
+/// with the pair's shape places.
+pub(crate) fn shape_tois(
+    x: (&RigidBody, &Sweep),
+    y: (&RigidBody, &Sweep),
+    admit: impl Fn([u32; 2]) -> bool,
+    options: &ToiOptions,
+    out: &mut Vec<([u32; 2], Toi)>,
+) {
+    out.clear();
+    let pad = options.target_separation() + options.tolerance();
+    for_each_pair(x, y, pad, admit, |pair, a, b| {
+        out.push((pair, time_of_impact(a, x.1, b, y.1, options)));
+    });
+}
+
+/// The time of impact of `x` on `sweep_x` and `y` on `sweep_y`: the earliest answer over
+/// their shape pairs ([`shape_tois`]), ranked by [`Toi::safe_fraction`] (an overlap at 0,
+/// ties to the first pair), with the places of the pair that gave it; [`Toi::Separated`]
+/// and `[0, 0]` when none meets. For two bodies of one shape each, the narrowphase's answer
+/// for their shapes.
+pub(crate) fn pair_toi(
+    x: (&RigidBody, &Sweep),
+    y: (&RigidBody, &Sweep),
+    admit: impl Fn([u32; 2]) -> bool,
+    options: &ToiOptions,
+) -> (Toi, [u32; 2]) {
+    if x.0.has_one_shape() && y.0.has_one_shape() {
+        return (
+            time_of_impact(x.0.shape(), x.1, y.0.shape(), y.1, options),
+            [0, 0],
+        );
+    }
+    let mut tois = Vec::new();
+    shape_tois(x, y, admit, options, &mut tois);
+    earliest(&tois)
+}
+
+/// The time of impact of two bodies of any number of shapes, and the shapes that meet.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BodyToi {
+    /// The earliest answer over the bodies' shape pairs (see [`body_time_of_impact`]).
+    pub toi: Toi,
+    /// The places in their bodies' lists of the two shapes that gave `toi`, the first
+    /// body's first (`[0, 0]` when no pair meets).
+    pub shapes: [u32; 2],
+}
+
+/// The time of impact of body `x` on `sweep_x` and body `y` on `sweep_y` (both sweeps about
+/// the bodies' centres of mass, as [`RigidBody::sweep`] makes them, over the same interval):
+/// the earliest answer over every pair of their shapes that are not sensors, as the CCD
+/// steppers ask it. Each shape pair is the narrowphase's
+/// [`time_of_impact`] on the two sweeps (the closed form when neither body turns,
+/// conservative advancement when one does), ranked by [`Toi::safe_fraction`] (an overlap at
+/// the start counts as 0; ties go to the first pair in the order of `y`'s shapes, then
+/// `x`'s); a pair whose swept boxes stay farther apart than the target separation plus the
+/// tolerance is not asked, since it cannot meet. Two bodies of one shape each get the
+/// narrowphase's answer for their shapes bit for bit ([`Toi::Separated`] if one is a
+/// sensor).
+///
+/// The collision filters and hooks of a world are not asked: this is the geometry alone.
+pub fn body_time_of_impact(
+    x: &RigidBody,
+    sweep_x: &Sweep,
+    y: &RigidBody,
+    sweep_y: &Sweep,
+    options: &ToiOptions,
+) -> BodyToi {
+    let solid = |[i, j]: [u32; 2]| {
+        !(x.shapes()[i as usize].is_sensor() || y.shapes()[j as usize].is_sensor())
+    };
+    if x.has_one_shape() && y.has_one_shape() && !solid([0, 0]) {
+        return BodyToi {
+            toi: Toi::Separated,
+            shapes: [0, 0],
+        };
+    }
+    let (toi, shapes) = pair_toi((x, sweep_x), (y, sweep_y), solid, options);
+    BodyToi { toi, shapes }
+}
+
+/// The earliest of `tois` (see [`pair_toi`]).
+pub(crate) fn earliest(tois: &[([u32; 2], Toi)]) -> (Toi, [u32; 2]) {
+    let mut best: Option<(Real, Toi, [u32; 2])> = None;
+    for &(pair, toi) in tois {
+        if let Some(f) = toi.safe_fraction()
+            && best.is_none_or(|(b, _, _)| f < b)
+        {
+            best = Some((f, toi, pair));
+        }
+    }
+    best.map_or((Toi::Separated, [0, 0]), |(_, toi, pair)| (toi, pair))
+}
+
+/// The combined material of shape `i` of the body of `a` and shape `j` of that of `b`
+/// (`[i, j]`), if either body has several shapes: the contact's material, as the contact
+/// solver combines it per shape pair. `None` for two bodies of one shape each, whose
+/// materials the resolver combines itself.
+pub(crate) fn shapes_material(
+    bodies: &BodySet,
+    (a, b): (BodyHandle, BodyHandle),
+    [i, j]: [u32; 2],
+) -> Option<Material> {
+    let (body_a, body_b) = (bodies.get(a)?, bodies.get(b)?);
+    if body_a.has_one_shape() && body_b.has_one_shape() {
+        return None;
+    }
+    let material = |body: &RigidBody, k: u32| {
+        let shapes = body.shapes();
+        shapes.get(k as usize).unwrap_or(&shapes[0]).material()
+    };
+    let (ma, mb) = (material(body_a, i), material(body_b, j));
+    Material::new(ma.combined_restitution(&mb), ma.combined_friction(&mb)).ok()
+}
+
+/// The shape of `body` at place `index`, or its first shape past its list.
+#[inline]
+pub(crate) fn shape_at(body: &RigidBody, index: u32) -> &Shape {
+    let shapes = body.shapes();
+    shapes.get(index as usize).unwrap_or(&shapes[0]).shape()
+}
