@@ -42,7 +42,7 @@ fn pair(seed: u64, spin: Real) -> (BodySet, [impact_solver::BodyHandle; 2]) {
     let at = Vector::new(dir.cos(), dir.sin()) * rng.range(2.0, 5.0);
     let aim = Vector::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
     let speed = rng.range(0.5, 2.5) / DT;
-    let mut turn = |rng: &mut SplitMix64| {
+    let turn = |rng: &mut SplitMix64| {
         if spin == 0.0 {
             0.0
         } else {
@@ -51,7 +51,8 @@ fn pair(seed: u64, spin: Real) -> (BodySet, [impact_solver::BodyHandle; 2]) {
     };
     let (a0, w0) = (rng.range(-3.2, 3.2), turn(&mut rng));
     let (a1, w1) = (rng.range(-3.2, 3.2), turn(&mut rng));
-    let still = rng.below(2) == 0;
+    // A segment has no mass: it can only be static.
+    let still = rng.below(2) == 0 || matches!(obstacle.as_slice(), [Shape::Segment(_)]);
     let mut bodies = BodySet::new();
     let x = bodies
         .insert(body_of(
@@ -144,7 +145,13 @@ proptest! {
         let options = ToiOptions::default();
         let got = body_time_of_impact(x, &sx, y, &sy, &options);
         let (toi, shapes) = earliest_child(x, y, |a, b| time_of_impact(a, &sx, b, &sy, &options));
-        prop_assert_eq!(got, BodyToi { toi, shapes });
+        // A pair whose swept boxes stay apart is not asked; asked, conservative advancement
+        // may give up at the end of the step, which is as safe as no contact.
+        let rank = |t: &Toi| t.safe_fraction().filter(|&f| f < 1.0).unwrap_or(Real::INFINITY);
+        prop_assert_eq!(rank(&got.toi), rank(&toi));
+        if matches!(got.toi, Toi::Hit(_)) {
+            prop_assert_eq!(got, BodyToi { toi, shapes });
+        }
         let target = options.target_separation();
         let oracle = first_contact_of(|t| gap(x, &sx, y, &sy, t), target, 1.0, 2_000);
         let slack = 1e-9;
@@ -186,7 +193,7 @@ fn throw<S: Stepper + Default>(thrown: Thrown, seed: u64) -> Throw {
             .reach
             .max(body.aabb().maxs.x + THROW_WALL_HALF_THICKNESS);
         out.events += world.events().len();
-        out.later_shape |= world.events().iter().any(|e| e.shapes()[1].index > 0);
+        out.later_shape |= world.events().iter().any(|e| e.shapes != [0, 0]);
     }
     out.through |= counter.tunnelled() > 0;
     out
@@ -310,4 +317,70 @@ fn the_compound_rain_has_compounds() {
     let many = scene.bodies.iter().filter(|d| !d.shapes.is_empty()).count();
     assert_eq!(many, 10);
     let _ = scenes::tumbling_rain(40, 3);
+}
+
+#[test]
+#[ignore]
+fn debug_throws() {
+    for seed in 0..1000u64 {
+        let thrown = if seed % 2 == 0 { Thrown::L } else { Thrown::U };
+        let a = throw::<FirstTimeOfImpact>(thrown, seed);
+        let b = throw::<MotionClamping>(thrown, seed);
+        if a.through || b.through || a.reach >= MOST_REACH || b.reach >= MOST_REACH {
+            println!("seed {seed} {thrown:?}: ftoi {a:?} mc {b:?}");
+        }
+    }
+}
+
+#[test]
+#[ignore]
+fn debug_one() {
+    let seed: u64 = std::env::var("SEED").unwrap().parse().unwrap();
+    let thrown = if seed % 2 == 0 { Thrown::L } else { Thrown::U };
+    let scene = compounds::wall_throw(thrown, seed);
+    let (mut world, handles): (World<RTreeBroadphase, MotionClamping>, _) = scene.build().unwrap();
+    for k in 0..THROW_STEPS {
+        let r = world.step(THROW_DT).unwrap();
+        let body = world.body(handles[1]).unwrap();
+        println!(
+            "{k}: x {:.4} maxx {:.5} v {:?} w {:.2} checked {} q {} ov {} touch {} cross {} closing {} clamped {:?} manifolds {}",
+            body.center_of_mass().x,
+            body.aabb().maxs.x,
+            body.linvel(),
+            body.angvel(),
+            r.stepper.checked_bodies,
+            r.stepper.toi_queries,
+            r.stepper.overlapping,
+            r.stepper.touching,
+            r.stepper.crossings_stopped,
+            r.stepper.closing_stopped,
+            r.stepper.clamped,
+            r.manifolds
+        );
+    }
+}
+
+#[test]
+#[ignore]
+fn debug_sticks() {
+    let mut n = 0;
+    for seed in 0..1000u64 {
+        let mut scene = compounds::wall_throw(Thrown::L, seed);
+        let stick = compounds::box_piece(-0.2, -0.025, 0.2, 0.025);
+        scene.bodies[1].shape = stick;
+        scene.bodies[1].shapes.clear();
+        let (mut world, handles): (World<RTreeBroadphase, MotionClamping>, _) =
+            scene.build().unwrap();
+        let mut reach: Real = 0.0;
+        for _ in 0..THROW_STEPS {
+            world.step(THROW_DT).unwrap();
+            reach = reach
+                .max(world.body(handles[1]).unwrap().aabb().maxs.x + THROW_WALL_HALF_THICKNESS);
+        }
+        if reach >= MOST_REACH {
+            n += 1;
+            println!("stick seed {seed}: reach {reach}");
+        }
+    }
+    println!("sticks through: {n}");
 }

@@ -154,8 +154,8 @@ impl Thrown {
 
 /// A throw at a static wall 1 mm thick (a box `2 * THROW_WALL_HALF_THICKNESS` wide and
 /// `2 * THROW_WALL_HALF_HEIGHT` tall, centred on the origin; the wall is body 0): `thrown`,
-/// turned at a seeded angle, its centre of mass three units to the left of the wall within a
-/// unit of `y = 0`, moving toward the wall at a seeded speed in [`THROW_SPEEDS`] within 30
+/// turned at a seeded angle, its centre of mass (the body's origin: the pieces are placed
+/// about it) three units to the left of the wall within a unit of `y = 0`, moving toward the wall at a seeded speed in [`THROW_SPEEDS`] within 30
 /// degrees of `+x`, spinning at a seeded rate within [`THROW_MAX_SPIN`] (body 1). No gravity;
 /// restitution 0.5 on both. Seeded by [`SplitMix64`]`::new(seed)`: angle, place, speed,
 /// direction, spin.
@@ -176,13 +176,11 @@ pub fn wall_throw(thrown: Thrown, seed: u64) -> Scene {
     let speed = rng.range(THROW_SPEEDS.0, THROW_SPEEDS.1);
     let heading = rng.range(-core::f64::consts::FRAC_PI_6, core::f64::consts::FRAC_PI_6);
     let spin = rng.range(-THROW_MAX_SPIN, THROW_MAX_SPIN);
-    let pieces = thrown.pieces();
-    let centre = centre_of(&pieces);
-    // The body frame placed so that the centre of mass is at (-3, y).
-    let rotation = Isometry::rotation(angle);
-    let origin = Vector::new(-3.0, y) - (rotation * centre).coords;
+    // The body's origin on its centre of mass, which the tunnel counter follows: a point of
+    // the surface (an L's corner) would draw chords through the wall as the body turns.
+    let pieces = about_centre(&thrown.pieces());
     let body = compound(&pieces)
-        .pose(Isometry::new(origin, angle))
+        .pose(Isometry::new(Vector::new(-3.0, y), angle))
         .linvel(Vector::new(heading.cos(), heading.sin()) * speed)
         .angvel(spin)
         .restitution(0.5);
@@ -194,6 +192,15 @@ pub fn wall_throw(thrown: Thrown, seed: u64) -> Scene {
         },
         bodies: vec![wall, body],
     }
+}
+
+/// `pieces` moved so that their centre of mass at density 1 is the origin.
+pub fn about_centre(pieces: &[Shape]) -> Vec<Shape> {
+    let centre = centre_of(pieces);
+    pieces
+        .iter()
+        .map(|p| placed(p, &Isometry::translation(-centre.x, -centre.y)))
+        .collect()
 }
 
 /// The centre of mass of `pieces` at density 1.
@@ -251,12 +258,7 @@ pub fn compound_tumbling_rain(bodies: usize, seed: u64, every: usize) -> Scene {
         .filter(|d| d.body_type == BodyType::Dynamic)
     {
         if k % every == 0 {
-            let pieces = &shapes[(k / every) % 2];
-            let centre = centre_of(pieces);
-            let moved: Vec<Shape> = pieces
-                .iter()
-                .map(|p| placed(p, &Isometry::translation(-centre.x, -centre.y)))
-                .collect();
+            let moved = about_centre(&shapes[(k / every) % 2]);
             def.shape = moved[0].clone();
             def.shapes = moved[1..]
                 .iter()
