@@ -5,12 +5,14 @@
 //! compounds in the tumbling rain never tunnel.
 
 use impact_broadphase::RTreeBroadphase;
+use impact_geometry::tolerances::LINEAR_SLOP;
 use impact_geometry::{Isometry, Real, Shape, Sweep, Vector};
 use impact_narrowphase::{Toi, ToiOptions, closed_form_toi, distance, time_of_impact};
 use impact_solver::{BodySet, RigidBody, RigidBodyDef};
 use impact_stepper::{
     BodyToi, Discrete, FirstTimeOfImpact, MotionClamping, Stepper, World, body_time_of_impact,
 };
+use impact_stepper::{ContactKind, PreSolveContact};
 use impact_testkit::SplitMix64;
 use impact_testkit::audit::{first_contact_of, random_shape};
 use impact_testkit::compounds::{
@@ -18,6 +20,7 @@ use impact_testkit::compounds::{
 };
 use impact_testkit::scenes::{self, TunnelCounter};
 use proptest::prelude::*;
+use std::sync::{Arc, Mutex};
 
 const DT: Real = 1.0 / 60.0;
 
@@ -216,9 +219,11 @@ fn throws<S: Stepper + Default>(n: u64) -> (usize, Real, bool) {
     (through, reach, later)
 }
 
-/// How deep a piece may reach into the 1 mm wall: not to its far face (a piece past it has
-/// gone through).
-const MOST_REACH: Real = 2.0 * THROW_WALL_HALF_THICKNESS;
+/// How deep a piece may reach into the wall: the overlap the contact solver allows a
+/// resting contact ([`LINEAR_SLOP`], 5 mm). The wall is thinner than that, so a piece may
+/// poke that much less its thickness past the far face while the body stays on its side;
+/// the body's centre of mass never goes through.
+const MOST_REACH: Real = LINEAR_SLOP;
 
 #[test]
 fn thrown_l_and_u_bodies_never_pass_a_thin_wall_under_first_time_of_impact() {
@@ -319,68 +324,136 @@ fn the_compound_rain_has_compounds() {
     let _ = scenes::tumbling_rain(40, 3);
 }
 
+/// The hits of a thrown L under `FirstTimeOfImpact`: each with the shape pair that met, as
+/// the event and the pre-solve hook name it (the same pairs), some of them the L's second
+/// arm.
 #[test]
-#[ignore]
-fn debug_throws() {
-    for seed in 0..1000u64 {
-        let thrown = if seed % 2 == 0 { Thrown::L } else { Thrown::U };
-        let a = throw::<FirstTimeOfImpact>(thrown, seed);
-        let b = throw::<MotionClamping>(thrown, seed);
-        if a.through || b.through || a.reach >= MOST_REACH || b.reach >= MOST_REACH {
-            println!("seed {seed} {thrown:?}: ftoi {a:?} mc {b:?}");
-        }
-    }
-}
-
-#[test]
-#[ignore]
-fn debug_one() {
-    let seed: u64 = std::env::var("SEED").unwrap().parse().unwrap();
-    let thrown = if seed % 2 == 0 { Thrown::L } else { Thrown::U };
-    let scene = compounds::wall_throw(thrown, seed);
-    let (mut world, handles): (World<RTreeBroadphase, MotionClamping>, _) = scene.build().unwrap();
-    for k in 0..THROW_STEPS {
-        let r = world.step(THROW_DT).unwrap();
-        let body = world.body(handles[1]).unwrap();
-        println!(
-            "{k}: x {:.4} maxx {:.5} v {:?} w {:.2} checked {} q {} ov {} touch {} cross {} closing {} clamped {:?} manifolds {}",
-            body.center_of_mass().x,
-            body.aabb().maxs.x,
-            body.linvel(),
-            body.angvel(),
-            r.stepper.checked_bodies,
-            r.stepper.toi_queries,
-            r.stepper.overlapping,
-            r.stepper.touching,
-            r.stepper.crossings_stopped,
-            r.stepper.closing_stopped,
-            r.stepper.clamped,
-            r.manifolds
-        );
-    }
-}
-
-#[test]
-#[ignore]
-fn debug_sticks() {
-    let mut n = 0;
-    for seed in 0..1000u64 {
-        let mut scene = compounds::wall_throw(Thrown::L, seed);
-        let stick = compounds::box_piece(-0.2, -0.025, 0.2, 0.025);
-        scene.bodies[1].shape = stick;
-        scene.bodies[1].shapes.clear();
-        let (mut world, handles): (World<RTreeBroadphase, MotionClamping>, _) =
+fn an_impact_names_its_shapes_to_the_hook_and_in_its_event() {
+    let mut later = false;
+    for seed in 0..40 {
+        let scene = compounds::wall_throw(Thrown::L, seed);
+        let (mut world, handles): (World<RTreeBroadphase, FirstTimeOfImpact>, _) =
             scene.build().unwrap();
-        let mut reach: Real = 0.0;
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&seen);
+        world.set_pre_solve(move |c: &mut PreSolveContact<'_>| {
+            if let ContactKind::Impact { .. } = c.kind() {
+                log.lock().unwrap().push(c.shapes());
+            }
+        });
         for _ in 0..THROW_STEPS {
+            seen.lock().unwrap().clear();
             world.step(THROW_DT).unwrap();
-            reach = reach
-                .max(world.body(handles[1]).unwrap().aabb().maxs.x + THROW_WALL_HALF_THICKNESS);
-        }
-        if reach >= MOST_REACH {
-            n += 1;
-            println!("stick seed {seed}: reach {reach}");
+            // Every impact planned in the step was asked of the hook (those of touching pairs
+            // at its start, at fraction 0, were asked with their manifolds).
+            let hits: Vec<_> = world.events().iter().map(|e| e.shapes()).collect();
+            let asked = seen.lock().unwrap().clone();
+            assert!(asked.iter().all(|s| hits.contains(s)), "seed {seed}");
+            for e in world.events().iter().filter(|e| e.fraction > 0.0) {
+                assert!(asked.contains(&e.shapes()), "seed {seed}");
+            }
+            for (wall, body) in hits {
+                assert_eq!((wall.body, wall.index), (handles[0], 0));
+                assert_eq!(body.body, handles[1]);
+                assert!(body.index < 2);
+                later |= body.index == 1;
+            }
         }
     }
-    println!("sticks through: {n}");
+    assert!(later, "some throw hits with the second arm");
+}
+
+/// An impact of a compound is resolved with the material of the shapes that met: a U whose
+/// base has restitution 0 and whose arms have 1 (the wall's is 0) bounces off a thin wall
+/// when its arms' tips hit, and stops dead when its base does.
+#[test]
+fn an_impact_takes_the_material_of_the_shapes_that_met() {
+    let pieces = compounds::about_centre(&Thrown::U.pieces());
+    // Thrown along +y at a wall along x: upright (the tips up) the arms hit first, turned
+    // over the base does.
+    for (turn, arm) in [(0.0, true), (core::f64::consts::PI, false)] {
+        let wall =
+            RigidBodyDef::fixed(compounds::box_piece(-20.0, 1.0, 20.0, 1.001)).restitution(0.0);
+        let restitutions = [0.0, 1.0, 1.0];
+        let mut body = RigidBodyDef::new(pieces[0].clone())
+            .restitution(restitutions[0])
+            .friction(0.0)
+            .ccd(true)
+            .pose(Isometry::new(Vector::zeros(), turn))
+            .linvel(Vector::new(0.0, 60.0));
+        for (k, p) in pieces.iter().enumerate().skip(1) {
+            body = body.with_shape(
+                impact_solver::ShapeDef::new(p.clone())
+                    .restitution(restitutions[k])
+                    .friction(0.0),
+            );
+        }
+        let mut world: World<RTreeBroadphase, FirstTimeOfImpact> =
+            World::new(impact_stepper::WorldSettings {
+                gravity: Vector::zeros(),
+                ..impact_stepper::WorldSettings::default()
+            })
+            .unwrap();
+        let wall = world.create_body(wall).unwrap();
+        let u = world.create_body(body).unwrap();
+        world.step(DT).unwrap();
+        let hit = world
+            .events()
+            .first()
+            .copied()
+            .expect("the U hits the wall");
+        let (first, second) = hit.shapes();
+        let (own, other) = if first.body == u {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        assert_eq!(other.body, wall);
+        assert_eq!(own.index != 0, arm, "the piece that hit: {own:?}");
+        let vy = world.body(u).unwrap().linvel().y;
+        if arm {
+            assert!(hit.impulse.restitution == 1.0 && vy < 0.0, "left at {vy}");
+        } else {
+            assert!(
+                hit.impulse.restitution == 0.0 && vy.abs() < 1e-9,
+                "left at {vy}"
+            );
+        }
+    }
+}
+
+/// A piece that is a sensor never collides: the time of impact of a compound is that of its
+/// solid pieces, and a body of one sensor shape meets nothing.
+#[test]
+fn a_sensor_piece_never_collides() {
+    let mut bodies = BodySet::new();
+    let pieces = compounds::l_pieces(0.4, 0.05);
+    let solid = bodies
+        .insert(compound(&pieces).linvel(Vector::new(60.0, 0.0)))
+        .unwrap();
+    let sensing = bodies
+        .insert(
+            RigidBodyDef::new(pieces[0].clone())
+                .with_shape(impact_solver::ShapeDef::new(pieces[1].clone()).sensor(true))
+                .linvel(Vector::new(60.0, 0.0)),
+        )
+        .unwrap();
+    // A wall that only the vertical arm (the second piece) can reach: the L's foot passes
+    // below it.
+    let wall = bodies
+        .insert(RigidBodyDef::fixed(compounds::box_piece(
+            0.6, 0.2, 0.61, 5.0,
+        )))
+        .unwrap();
+    let options = ToiOptions::default();
+    let w = bodies.get(wall).unwrap();
+    let sw = w.sweep(DT).unwrap();
+    let toi_of = |h| {
+        let b = bodies.get(h).unwrap();
+        body_time_of_impact(b, &b.sweep(DT).unwrap(), w, &sw, &options)
+    };
+    let hit = toi_of(solid);
+    assert!(matches!(hit.toi, Toi::Hit(_)), "{hit:?}");
+    assert_eq!(hit.shapes, [1, 0]);
+    assert_eq!(toi_of(sensing).toi, Toi::Separated);
 }
