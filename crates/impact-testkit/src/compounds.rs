@@ -251,11 +251,11 @@ pub fn compound_tumbling_rain(bodies: usize, seed: u64, every: usize) -> Scene {
     assert!(every > 0, "every is at least 1");
     let mut scene = scenes::tumbling_rain(bodies, seed);
     let shapes = [l_pieces(0.09, 0.015), u_pieces(0.1, 0.07, 0.015)];
-    let mut k = 0;
-    for def in scene
+    for (k, def) in scene
         .bodies
         .iter_mut()
         .filter(|d| d.body_type == BodyType::Dynamic)
+        .enumerate()
     {
         if k % every == 0 {
             let moved = about_centre(&shapes[(k / every) % 2]);
@@ -270,7 +270,6 @@ pub fn compound_tumbling_rain(bodies: usize, seed: u64, every: usize) -> Scene {
                 })
                 .collect();
         }
-        k += 1;
     }
     scene.name = format!("compound_tumbling_rain_{bodies}");
     scene

@@ -71,7 +71,12 @@ impl TunnelCounter {
             .iter()
             .filter(|def| def.body_type == BodyType::Static)
             .collect();
-        let judge = PassThroughJudge::new(statics.iter().map(|def| (&def.shape, &def.pose)));
+        // Every shape of a static body (its first and those added with `with_shape`).
+        let judge = PassThroughJudge::new(statics.iter().flat_map(|def| {
+            core::iter::once(&def.shape)
+                .chain(def.shapes.iter().map(|s| &s.shape))
+                .map(move |shape| (shape, &def.pose))
+        }));
         let (start, speeds): (Vec<Point>, Vec<Real>) = scene
             .bodies
             .iter()
