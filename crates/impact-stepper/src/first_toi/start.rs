@@ -19,7 +19,7 @@ use crate::stepper::StepContext;
 use crate::touching::{self, Closing, ClosingScratch};
 use impact_broadphase::Broadphase;
 use impact_geometry::Real;
-use impact_solver::{BodyHandle, BodySet, ContactPair};
+use impact_solver::{BodyHandle, BodySet, ContactPair, RigidBody};
 
 /// Resolves the pairs of `ctx.contacts` with a dynamic CCD body that touch and close fast at
 /// the start of the step (see [`touching`]), records their events and runs the hook at each
@@ -141,9 +141,16 @@ impl Scratch {
         // segment, hammered from above by impacts the solver does not see, had targets 7 cm
         // into each other.
         let start = &self.start;
-        self.held.rebuild_where(&self.solver_contacts, |c| {
-            !closes_in(bodies, start, c, tolerance)
-        });
+        let several = |h| {
+            bodies
+                .get(h)
+                .is_some_and(|b: &RigidBody| !b.has_one_shape())
+        };
+        self.held.rebuild_where(
+            &self.solver_contacts,
+            |c| !closes_in(bodies, start, c, tolerance),
+            |c| several(c.a) || several(c.b),
+        );
         self.by_slots.rebuild(&self.solver_contacts);
     }
 }

@@ -21,23 +21,44 @@ pub(crate) struct HeldPairs {
     /// The pairs kept by the last rebuild, (smaller slot, larger slot): its storage, reused
     /// from step to step.
     kept: Vec<(u32, u32)>,
+    /// The pairs with a contact the last rebuild did not keep, sorted.
+    dropped: Vec<(u32, u32)>,
 }
 
 impl HeldPairs {
     /// Lists the pairs of `contacts` (in any order).
     #[cfg(test)]
     pub fn rebuild(&mut self, contacts: &[ContactPair]) {
-        self.rebuild_where(contacts, |_| true);
+        self.rebuild_where(contacts, |_| true, |_| false);
     }
 
-    /// Lists the pairs of `contacts` (in any order) that pass `keep`, asked once each.
-    pub fn rebuild_where(&mut self, contacts: &[ContactPair], keep: impl Fn(&ContactPair) -> bool) {
+    /// Lists the pairs of `contacts` (in any order) that pass `keep`, asked once per contact.
+    /// A pair of bodies of which `several` says one has several shapes has a contact per
+    /// shape pair, and is listed only if every one of them passes: the solver holds the pair
+    /// only if it holds every shape pair. (A pair met through two images of a periodic domain
+    /// is listed if one of its contacts passes.)
+    pub fn rebuild_where(
+        &mut self,
+        contacts: &[ContactPair],
+        keep: impl Fn(&ContactPair) -> bool,
+        several: impl Fn(&ContactPair) -> bool,
+    ) {
         self.kept.clear();
-        self.kept
-            .extend(contacts.iter().filter(|c| keep(c)).map(|c| {
-                let (a, b) = (c.a.index, c.b.index);
-                if a < b { (a, b) } else { (b, a) }
-            }));
+        self.dropped.clear();
+        for c in contacts {
+            let (a, b) = (c.a.index, c.b.index);
+            let pair = if a < b { (a, b) } else { (b, a) };
+            if keep(c) {
+                self.kept.push(pair);
+            } else if several(c) {
+                self.dropped.push(pair);
+            }
+        }
+        if !self.dropped.is_empty() {
+            self.dropped.sort_unstable();
+            let dropped = &self.dropped;
+            self.kept.retain(|p| dropped.binary_search(p).is_err());
+        }
         let slots = self.kept.iter().map(|&(lo, _)| lo as usize + 1).max();
         self.start.clear();
         self.start.resize(slots.unwrap_or(0) + 1, 0);

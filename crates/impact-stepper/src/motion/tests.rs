@@ -396,3 +396,50 @@ fn a_disc_that_stays_slides_or_goes_round_an_end_is_not_caught() {
     // Leaves upwards.
     assert!(!pushed((0.3, 0.04), (0.3, 0.3), true));
 }
+
+/// A pair of bodies of several shapes is held only if the solver holds every shape pair's
+/// contact, and the look-ups by slots find each shape pair's own contact in either order, in
+/// contacts that are not in slot order (a further shape's proxy index says nothing of its
+/// body's slot).
+#[test]
+fn a_compound_pair_is_held_only_if_every_shape_pair_is() {
+    let circle: impact_geometry::Shape = Circle::new(0.5).unwrap().into();
+    let manifold = contact_manifold(
+        &circle,
+        &Isometry::identity(),
+        &circle,
+        &Isometry::translation(0.9, 0.0),
+        REACH,
+    );
+    let handle = |index| BodyHandle {
+        index,
+        generation: 0,
+    };
+    let contact = |a, b, shapes| ContactPair {
+        shapes,
+        ..ContactPair::new(handle(a), handle(b), manifold)
+    };
+    // Bodies 1 and 4 (a compound), met by shapes [0, 0] and, through a further proxy that
+    // sorts after body 6's, by shapes [2, 1] with body 4 first.
+    let contacts = [
+        contact(1, 4, [0, 0]),
+        contact(3, 6, [0, 0]),
+        contact(4, 1, [1, 2]),
+    ];
+    let several = |c: &ContactPair| c.a.index != 3;
+    let mut held = HeldPairs::default();
+    held.rebuild_where(&contacts, |c| c.shapes == [0, 0], several);
+    assert!(held.holds(3, 6) && !held.holds(1, 4));
+    held.rebuild_where(&contacts, |_| true, several);
+    assert!(held.holds(1, 4) && held.holds(4, 1));
+    let mut by_slots = BySlots::default();
+    by_slots.rebuild(&contacts);
+    let view = by_slots.view(&contacts);
+    assert!(view.is_sorted_by_key(|c| (c.a.index.min(c.b.index), c.a.index.max(c.b.index))));
+    let found = held_contact(view, (1, Some(2)), (4, Some(1))).unwrap();
+    assert_eq!((found.a.index, found.shapes), (4, [1, 2]));
+    assert!(held_contact(view, (4, Some(0)), (1, Some(0))).is_some());
+    assert!(held_contact(view, (1, Some(1)), (4, Some(1))).is_none());
+    assert_eq!(held_normal(view, (4, 1), (1, 2)), Some(manifold.normal));
+    assert_eq!(held_normal(view, (1, 2), (4, 1)), Some(-manifold.normal));
+}
