@@ -58,6 +58,14 @@ pub fn placed(shape: &Shape, pose: &Isometry) -> Shape {
         Shape::Capsule(c) => Capsule::new(pose * c.axis().a(), pose * c.axis().b(), c.radius())
             .expect("a placed capsule")
             .into(),
+        Shape::ChainSegment(s) => impact_geometry::ChainSegment::new(
+            pose * s.ghost_before(),
+            pose * s.a(),
+            pose * s.b(),
+            pose * s.ghost_after(),
+        )
+        .expect("a placed chain segment")
+        .into(),
         Shape::Polygon(p) => {
             let vertices: Vec<Point> = p.vertices().iter().map(|v| pose * v).collect();
             ConvexPolygon::new(&vertices)
