@@ -159,9 +159,15 @@ proptest! {
         let oracle = first_contact_of(|t| gap(x, &sx, y, &sy, t), target, 1.0, 2_000);
         let slack = 1e-9;
         match (got.toi, oracle) {
-            (Toi::Hit(hit), Some(o)) => prop_assert!(hit.fraction <= o + slack, "{} > {}", hit.fraction, o),
-            (Toi::NotConverged { safe_fraction }, Some(o)) => prop_assert!(safe_fraction <= o + slack),
-            (Toi::Separated, Some(o)) => prop_assert!(false, "missed the oracle's contact at {}", o),
+            (Toi::Hit(hit), Some(o)) => {
+                prop_assert!(hit.fraction <= o + slack, "{} > {}", hit.fraction, o)
+            }
+            (Toi::NotConverged { safe_fraction }, Some(o)) => {
+                prop_assert!(safe_fraction <= o + slack)
+            }
+            (Toi::Separated, Some(o)) => {
+                prop_assert!(false, "missed the oracle's contact at {}", o)
+            }
             _ => {}
         }
         if let Toi::Hit(hit) = got.toi && hit.fraction > 0.0 {

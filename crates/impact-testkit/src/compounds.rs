@@ -160,16 +160,16 @@ impl Thrown {
     }
 }
 
-/// A throw at a static wall 1 mm thick (a box `2 * THROW_WALL_HALF_THICKNESS` wide and
-/// `2 * THROW_WALL_HALF_HEIGHT` tall, centred on the origin; the wall is body 0): `thrown`,
-/// turned at a seeded angle, its centre of mass (the body's origin: the pieces are placed
-/// about it) three units to the left of the wall within a unit of `y = 0`, moving toward the wall at a seeded speed in [`THROW_SPEEDS`] within 30
-/// degrees of `+x`, spinning at a seeded rate within [`THROW_MAX_SPIN`] (body 1). No gravity;
-/// restitution 0.5 on both. Seeded by [`SplitMix64`]`::new(seed)`: angle, place, speed,
-/// direction, spin.
+/// A throw at a static wall 1 mm thick (a box `2 * THROW_WALL_HALF_THICKNESS` wide and `2 *
+/// THROW_WALL_HALF_HEIGHT` tall, centred on the origin; the wall is body 0): `thrown`, turned at a
+/// seeded angle, its centre of mass (the body's origin: the pieces are placed about it) three units
+/// to the left of the wall within a unit of `y = 0`, moving toward the wall at a seeded speed in
+/// [`THROW_SPEEDS`] within 30 degrees of `+x`, spinning at a seeded rate within [`THROW_MAX_SPIN`]
+/// (body 1). No gravity; restitution 0.5 on both. Seeded by [`SplitMix64`]`::new(seed)`: angle,
+/// place, speed, direction, spin.
 ///
 /// Whatever the throw, the body must end on the wall's left: its centre of mass never right
-/// of the wall, and no piece more than a contact's depth into it.
+/// of the wall, and no piece deeper into it than the contact solver's slop.
 pub fn wall_throw(thrown: Thrown, seed: u64) -> Scene {
     let mut rng = SplitMix64::new(seed);
     let wall = RigidBodyDef::fixed(box_piece(

@@ -202,7 +202,8 @@ impl Run<'_> {
     }
 
     /// Which shape pairs of the bodies of slots `xs` and `ys` may collide (see
-    /// [`ShapeRules::admits`](crate::motion::ShapeRules::admits)); asked only of a body with several shapes.
+    /// [`ShapeRules::admits`](crate::motion::ShapeRules::admits)); asked only of a body with
+    /// several shapes.
     fn admit_shapes(&self, xs: usize, ys: usize) -> impl Fn([u32; 2]) -> bool + '_ {
         let member = |slot: usize| {
             let handle = self.proxies[slot]?;

@@ -131,13 +131,13 @@ pub(crate) fn round_about_centre(body: &RigidBody) -> bool {
         && matches!(body.shape(), Shape::Circle(c) if c.center() == body.local_center())
 }
 
-/// Whether the centre of mass of `x` went through `shape`, one of `y`'s shapes, over the step, both moving
-/// from their `start` poses to their current ones as [`rebuilt_sweep`] has them over `dt`,
-/// `y` translated by `offset`: the path of that centre seen from `y`'s own frame, where `y`
-/// stands still. The centre moves on a straight line (a sweep turns a body about it), so the
-/// path bends only as `y` turns: a polyline with a vertex at least every sixteenth of a half
-/// turn of `y` (at most 64 pieces), and a straight line when `y` does not turn or is a disc
-/// about its own centre of mass.
+/// Whether the centre of mass of `x` went through `shape`, one of `y`'s shapes, over the step, both
+/// moving from their `start` poses to their current ones as [`rebuilt_sweep`] has them over `dt`,
+/// `y` translated by `offset`: the path of that centre seen from `y`'s own frame, where `y` stands
+/// still. The centre moves on a straight line (a sweep turns a body about it), so the path bends
+/// only as `y` turns: a polyline with a vertex at least every sixteenth of a half turn of `y` (at
+/// most 64 pieces), and a straight line when `y` does not turn or is a disc about its own centre of
+/// mass.
 ///
 /// Neither a straight path in `y`'s frame (a disc spinning half a turn while another was
 /// pushed through it saw that one's path from its far side at both ends) nor a straight path

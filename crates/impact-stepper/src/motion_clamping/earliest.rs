@@ -261,8 +261,9 @@ fn swinging_stop(
 }
 
 /// Whether the pre-solve hook disables the meeting of the checked body and the other (each
-/// its handle, shape and sweep over the step) at `point` with `normal` (from the checked body toward
-/// the other), `fraction` of the step of `dt` seconds in: the body is then not clamped there.
+/// its handle, shape and sweep over the step) at `point` with `normal` (from the checked body
+/// toward the other), `fraction` of the step of `dt` seconds in: the body is then not clamped
+/// there.
 fn disabled(
     rules: &CollisionRules<'_>,
     bodies: &BodySet,
