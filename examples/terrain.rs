@@ -6,8 +6,8 @@
 //! 0.3 under it (skids without friction). A push keeps it at about 6 units/s along the
 //! ground; it climbs the hill and runs down the other side without catching on any of the
 //! chain's 60 joints. Every fifth step a bullet (a disc of radius 0.05 at 2,000 to 10,000
-//! units/s) is fired from above at a seeded point of the hill; bullets pass through each
-//! other (one negative collision group) and bounce off the hill or the cart.
+//! units/s) is fired from above at a seeded point of the hill; a collision filter lets the
+//! bullets meet only the ground, where they bounce.
 //!
 //! The program prints the cart's course and checks what it prints: the cart crests the hill
 //! and reaches the far side, its vertical speed on the flat parts stays below 1e-3 (no joint
@@ -19,8 +19,15 @@ use impact2d::broadphase::RTreeBroadphase;
 use impact2d::prelude::*;
 
 const DT: Real = 1.0 / 60.0;
-const STEPS: usize = 600;
+const STEPS: usize = 480;
 const PUSH_SPEED: Real = 6.0;
+/// The bullets' filter: their own category, meeting only the ground's (the default), so
+/// they neither meet each other nor knock the cart about (a bullet of 8 grams at 10,000
+/// units/s would throw the 2 kg cart off the hill, and spent bullets on the ground would
+/// trip it).
+const BULLETS: CollisionFilter = CollisionFilter::new(2, 1);
+/// The cart's filter: a category of its own, which the bullets' mask leaves out.
+const CART: CollisionFilter = CollisionFilter::new(4, u64::MAX);
 
 /// The ground's height at `x`: flat at 0, and a hill of height 3 between `x = -10` and
 /// `x = 10` (a raised cosine).
@@ -76,8 +83,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let cart = world.create_body(
         RigidBodyDef::new(chassis.into())
             .friction(0.0)
-            .with_shape(ShapeDef::new(wheel(-0.7)?).friction(0.0).density(2.0))
-            .with_shape(ShapeDef::new(wheel(0.7)?).friction(0.0).density(2.0))
+            .filter(CART)
+            .with_shape(ShapeDef::new(wheel(-0.7)?).friction(0.0).density(2.0).filter(CART))
+            .with_shape(ShapeDef::new(wheel(0.7)?).friction(0.0).density(2.0).filter(CART))
             .pose(Isometry::translation(-25.0, 0.0))
             .ccd(true),
     )?;
@@ -110,7 +118,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         .pose(Isometry::translation(start.x, start.y))
                         .linvel((target - start).normalize() * speed)
                         .restitution(0.3)
-                        .filter(CollisionFilter::DEFAULT.group(-1))
+                        .filter(BULLETS)
                         .ccd(true),
                 )?,
             );
