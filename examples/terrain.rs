@@ -84,8 +84,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         RigidBodyDef::new(chassis.into())
             .friction(0.0)
             .filter(CART)
-            .with_shape(ShapeDef::new(wheel(-0.7)?).friction(0.0).density(2.0).filter(CART))
-            .with_shape(ShapeDef::new(wheel(0.7)?).friction(0.0).density(2.0).filter(CART))
+            .with_shape(
+                ShapeDef::new(wheel(-0.7)?)
+                    .friction(0.0)
+                    .density(2.0)
+                    .filter(CART),
+            )
+            .with_shape(
+                ShapeDef::new(wheel(0.7)?)
+                    .friction(0.0)
+                    .density(2.0)
+                    .filter(CART),
+            )
             .pose(Isometry::translation(-25.0, 0.0))
             .ccd(true),
     )?;
