@@ -5,9 +5,9 @@
 use crate::error::{
     SceneError, at_least_one, finite, non_negative, positive, remap, unit_interval,
 };
-use crate::read::shape_name;
+use crate::read;
 use crate::scene::{MAX_POLYGON_VERTICES, MAX_STEPS, Scene, StepperChoice};
-use crate::shapes::{self, ShapeAt};
+use crate::shapes::{self, Layout, ShapeAt};
 use impact_geometry::{Isometry, MassProperties, Shape};
 use impact_solver::{BodyType, RigidBody, RigidBodyDef};
 use impact_stepper::WorldSettings;
@@ -20,11 +20,13 @@ pub(crate) fn scene(s: &Scene) -> Result<(), SceneError> {
     steps("steps", s.steps)?;
     for (i, def) in s.bodies.iter().enumerate() {
         let path = format!("bodies[{i}]");
-        for s in shapes::shapes_of(def, &path) {
+        // The paths the body's shapes have in the file it is written as.
+        let layout = shapes::layout_of(def);
+        for s in shapes::shapes_of(def, &path, &layout) {
             shape(&s.def.shape, &s.geometry)?;
         }
         pose(&def.pose, &format!("{path}.pose"), false)?;
-        body(def, &path)?;
+        body(def, &path, &layout)?;
     }
     for &i in s.on_first_hit.keys() {
         let path = format!("bodies[{i}].on_first_hit");
@@ -181,8 +183,9 @@ pub(crate) fn pose(pose: &Isometry, path: &str, exact: bool) -> Result<(), Scene
     Ok(())
 }
 
-/// A body's values (its shape and pose are checked where they are read).
-pub(crate) fn body(def: &RigidBodyDef, path: &str) -> Result<(), SceneError> {
+/// A body's values (its shape and pose are checked where they are read), each shape's
+/// named where `layout` puts it.
+pub(crate) fn body(def: &RigidBodyDef, path: &str, layout: &Layout) -> Result<(), SceneError> {
     let field = |name: &str| format!("{path}.{name}");
     finite(&field("linvel[0]"), def.linvel.x)?;
     finite(&field("linvel[1]"), def.linvel.y)?;
@@ -208,7 +211,7 @@ pub(crate) fn body(def: &RigidBodyDef, path: &str) -> Result<(), SceneError> {
             ));
         }
     }
-    let shapes = shapes::shapes_of(def, path);
+    let shapes = shapes::shapes_of(def, path, layout);
     for s in &shapes {
         let field = |name: &str| format!("{}.{name}", s.fields);
         non_negative(&field("density"), s.def.density)?;
@@ -227,7 +230,7 @@ pub(crate) fn body(def: &RigidBodyDef, path: &str) -> Result<(), SceneError> {
             finite(&field("mass_properties.center[0]"), p.local_center.x)?;
             finite(&field("mass_properties.center[1]"), p.local_center.y)?;
         }
-        None => mass(def, path, &shapes)?,
+        None => mass(def, path, &shapes, layout)?,
     }
     let aabb = shapes
         .iter()
@@ -250,7 +253,12 @@ pub(crate) fn body(def: &RigidBodyDef, path: &str) -> Result<(), SceneError> {
 
 /// The mass `shapes` (the shapes of `def`, at `path`) give at their densities: finite, and
 /// positive for a dynamic body.
-fn mass(def: &RigidBodyDef, path: &str, shapes: &[ShapeAt]) -> Result<(), SceneError> {
+fn mass(
+    def: &RigidBodyDef,
+    path: &str,
+    shapes: &[ShapeAt],
+    layout: &Layout,
+) -> Result<(), SceneError> {
     let mut parts = Vec::with_capacity(shapes.len());
     for s in shapes {
         let density = format!("{}.density", s.fields);
@@ -302,10 +310,9 @@ fn mass(def: &RigidBodyDef, path: &str, shapes: &[ShapeAt]) -> Result<(), SceneE
         .iter()
         .any(|s| MassProperties::area(&s.def.shape) > 0.0);
     Err(if !with_area {
-        let what = if shapes.len() == 1 {
-            format!("a {} has no area", shape_name(&def.shape))
-        } else {
-            "none of its shapes has area".to_owned()
+        let what = match layout.kind() {
+            Some(kind) => format!("{} has no area", read::a(kind)),
+            None => "none of its shapes has area".to_owned(),
         };
         SceneError::new(
             format!("{path}.type"),
