@@ -33,7 +33,9 @@ use crate::file::ShapeFile;
 use crate::read;
 use crate::scene::MAX_POLYGON_VERTICES;
 use crate::write;
-use impact_geometry::{Chain, ChainSegment, ConcaveOutline, GeometryError, Isometry, Point, Shape};
+use impact_geometry::{
+    Chain, ChainSegment, ConcaveOutline, GeometryError, Isometry, Point, Shape, Vector,
+};
 use impact_solver::ShapeDef;
 
 /// For a shape type that stands for several shapes, the type that is one of them (the
@@ -91,6 +93,8 @@ pub(crate) fn read_several(
             [moved(s.ghost_before), moved(s.ghost_after)],
             path,
         )?;
+        let given = [s.ghost_before.is_some(), s.ghost_after.is_some()];
+        in_range(&segments, points.len(), given, path)?;
         Ok(segments.into_iter().map(Shape::from).collect())
     } else {
         let outline = ConcaveOutline::new(&points).map_err(|e| renamed(e, "outline", &field))?;
@@ -99,6 +103,70 @@ pub(crate) fn read_several(
             .map_err(|e| renamed(e, "outline", &field))?;
         Ok(pieces.into_iter().map(Shape::from).collect())
     }
+}
+
+/// Checks that the chain at `path` (its `segments`, through `count` points; `given` says
+/// which end ghosts the file gave) stays within the range of an `f64`: each segment's direction, and its ends
+/// continued to its ghosts, finite. Points far enough apart pass the chain's own checks yet
+/// leave a segment whose direction, or an end's ghost (the end continued by the end
+/// segment's length), overflows, which no query could use.
+///
+/// # Errors
+/// Naming `{path}.points[i]`, the end of a segment longer than an `f64` holds, or the end
+/// of an open chain whose ghost overflows; or `{path}.ghost_before` / `.ghost_after` if the
+/// file gave that ghost.
+fn in_range(
+    segments: &[ChainSegment],
+    count: usize,
+    given: [bool; 2],
+    path: &str,
+) -> Result<(), SceneError> {
+    let finite = |v: Vector| v.x.is_finite() && v.y.is_finite();
+    let n = segments.len();
+    for (k, s) in segments.iter().enumerate() {
+        if !finite(s.direction()) {
+            return Err(SceneError::new(
+                format!("{path}.points[{}]", (k + 1) % count),
+                format!(
+                    "is too far from {path}.points[{k}]: the segment between them is longer than an f64 holds"
+                ),
+            ));
+        }
+    }
+    // An open chain's ends (a closed chain's ghosts are its points, checked above).
+    let ends = [
+        (
+            segments[0].a() - segments[0].ghost_before(),
+            "ghost_before",
+            0,
+        ),
+        (
+            segments[n - 1].ghost_after() - segments[n - 1].b(),
+            "ghost_after",
+            count - 1,
+        ),
+    ];
+    for (i, (d, name, point)) in ends.into_iter().enumerate() {
+        if finite(d) {
+            continue;
+        }
+        return Err(if given[i] {
+            SceneError::new(
+                format!("{path}.{name}"),
+                format!(
+                    "is too far from {path}.points[{point}]: their distance is more than an f64 holds"
+                ),
+            )
+        } else {
+            SceneError::new(
+                format!("{path}.points[{point}]"),
+                format!(
+                    "is the end of an open chain whose end segment, continued as far again (the end's ghost), leaves the range of an f64: give {name}"
+                ),
+            )
+        });
+    }
+    Ok(())
 }
 
 /// Gives the end segments of an open chain (the `segments` of the chain at `path`) the

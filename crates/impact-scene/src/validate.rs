@@ -124,8 +124,8 @@ pub(crate) fn stepper(s: &StepperChoice) -> Result<(), SceneError> {
 /// The file's rules for shapes, stricter than the library's: a circle or capsule has a
 /// positive radius (a zero radius is a point or a segment: say so with the right type), a
 /// segment two distinct ends, a polygon (rounded or not) at most [`MAX_POLYGON_VERTICES`]
-/// vertices; a polygon with a radius is a rounded polygon, whose radius is positive by
-/// that.
+/// vertices, a chain segment's points each a finite distance from the next; a polygon with
+/// a radius is a rounded polygon, whose radius is positive by that.
 pub(crate) fn shape(shape: &Shape, path: &str) -> Result<(), SceneError> {
     match shape {
         Shape::Circle(c) => {
@@ -146,8 +146,25 @@ pub(crate) fn shape(shape: &Shape, path: &str) -> Result<(), SceneError> {
                 ));
             }
         }
-        // Its two ends differ by construction.
-        Shape::ChainSegment(_) => {}
+        // Its two ends, and each end and its ghost, differ by construction; they may still be
+        // too far apart for their difference to be finite, which no query could use.
+        Shape::ChainSegment(c) => {
+            let steps = [
+                ("ghost_before", "a", c.a() - c.ghost_before()),
+                ("b", "a", c.direction()),
+                ("ghost_after", "b", c.ghost_after() - c.b()),
+            ];
+            for (name, from, d) in steps {
+                if !(d.x.is_finite() && d.y.is_finite()) {
+                    return Err(SceneError::new(
+                        format!("{path}.{name}"),
+                        format!(
+                            "is too far from {path}.{from}: their distance is more than an f64 holds"
+                        ),
+                    ));
+                }
+            }
+        }
         Shape::Polygon(p) => {
             if p.vertices().len() > MAX_POLYGON_VERTICES {
                 return Err(SceneError::new(

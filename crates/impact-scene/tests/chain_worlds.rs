@@ -177,3 +177,70 @@ fn a_kinematic_chain_carries_what_rests_on_it() {
         );
     }
 }
+
+/// `value` with each number replaced, one time in `one_in`, by a seeded awkward one.
+fn mutate(value: &mut serde_json::Value, rng: &mut impact_testkit::SplitMix64, one_in: usize) {
+    const AWKWARD: [f64; 12] = [
+        0.0, 1.0, -1.0, 2.0, 0.5, 1e308, -1e308, 1.7e308, 5e-324, 1e-300, -3.0, 1e-9,
+    ];
+    match value {
+        serde_json::Value::Number(_) if rng.below(one_in) == 0 => {
+            let x = if rng.below(3) == 0 {
+                rng.range(-5.0, 5.0)
+            } else {
+                AWKWARD[rng.below(AWKWARD.len())]
+            };
+            *value = serde_json::json!(x);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| mutate(v, rng, one_in)),
+        serde_json::Value::Object(fields) => {
+            fields.values_mut().for_each(|v| mutate(v, rng, one_in));
+        }
+        _ => {}
+    }
+}
+
+/// A scene of every chain and outline form, its numbers replaced at random by seeded awkward
+/// values (zero, one, huge, tiny, random): each is refused with an error, or reads, writes
+/// and reads back the same, and builds a world that steps (to a result or an error); none
+/// panics.
+#[test]
+fn scenes_of_chains_and_outlines_with_awkward_numbers_never_panic() {
+    let base: serde_json::Value = serde_json::from_str(
+        r#"{"gravity": [0, -10], "bodies": [
+        {"type": "static", "shape": {"type": "chain", "points": [[4, 0], [2, 0.5], [0, 1.5], [-2, 0.5]], "ghost_after": [-4, 0]}},
+        {"type": "kinematic", "linvel": [0, 1], "shape": {"type": "chain", "points": [[6, 0], [8, 0], [7, 1]], "closed": true}},
+        {"type": "static", "shape": {"type": "chain_segment", "ghost_before": [-5, 1], "a": [-6, 0], "b": [-8, 0], "ghost_after": [-9, 1]}},
+        {"shape": {"type": "outline", "points": [[0, 0], [3, 0], [3, 1], [1, 1], [1, 3], [0, 3]]}, "pose": {"x": 1, "y": 3}},
+        {"shapes": [{"type": "circle", "radius": 0.5}, {"type": "chain", "points": [[1, 1], [-1, 1]], "offset": [0, 0.5, 0.1]},
+                    {"type": "outline", "points": [[0, 0], [1, 0], [0, 1]], "offset": [1, 0, 0.2]}], "linvel": [1, -1], "pose": {"x": -3, "y": 4}}
+    ]}"#,
+    )
+    .unwrap();
+    assert!(Scene::from_json(&base.to_string()).is_ok());
+    let mut rng = impact_testkit::SplitMix64::new(29);
+    let (mut refused, mut built) = (0, 0);
+    for _ in 0..3000 {
+        let mut value = base.clone();
+        mutate(&mut value, &mut rng, 12);
+        let text = value.to_string();
+        let Ok(scene) = Scene::from_json(&text) else {
+            refused += 1;
+            continue;
+        };
+        let json = scene.to_json().unwrap();
+        assert_eq!(Scene::from_json(&json).unwrap(), scene, "{text}");
+        if let Ok(mut world) = scene.build() {
+            built += 1;
+            for _ in 0..3 {
+                if world.step(scene.dt).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    assert!(
+        refused > 500 && built > 500,
+        "{refused} refused, {built} built"
+    );
+}

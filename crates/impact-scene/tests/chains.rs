@@ -325,6 +325,31 @@ fn bad_chains_segments_and_outlines_are_refused_with_their_path() {
             "bodies[2].shape.ghost_after: the same point as bodies[2].shape.b (consecutive points must differ)",
         ),
         (
+            "a chain longer than an f64 holds",
+            chain("[[1.7e308, 0], [-1.7e308, 0]]", ""),
+            "bodies[2].shape.points[1]: is too far from bodies[2].shape.points[0]: the segment between them is longer than an f64 holds",
+        ),
+        (
+            "a chain whose end continued leaves the range of an f64",
+            chain("[[0, 0], [1e308, 0]]", ""),
+            "bodies[2].shape.points[1]: is the end of an open chain whose end segment, continued as far again (the end's ghost), leaves the range of an f64: give ghost_after",
+        ),
+        (
+            "a chain whose given ghost is too far",
+            chain(
+                "[[1.7e308, 0], [1e308, 0]]",
+                r#", "ghost_before": [-1.7e308, 0]"#,
+            ),
+            "bodies[2].shape.ghost_before: is too far from bodies[2].shape.points[0]: their distance is more than an f64 holds",
+        ),
+        (
+            "a chain segment whose ghost is too far",
+            body(
+                r#""type": "static", "shape": {"type": "chain_segment", "ghost_before": [-1.7e308, 0], "a": [1.7e308, 0], "b": [1e308, 0], "ghost_after": [0, 0]}"#,
+            ),
+            "bodies[2].shape.ghost_before: is too far from bodies[2].shape.a: their distance is more than an f64 holds",
+        ),
+        (
             "a chain segment with points",
             body(r#""type": "static", "shape": {"type": "chain_segment", "points": [[0, 0]]}"#),
             "bodies[2].shape.points: is not a field of a chain_segment (its fields are a, b, ghost_before, ghost_after)",
