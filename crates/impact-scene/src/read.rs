@@ -321,32 +321,7 @@ fn body(b: &BodyFile, path: &str) -> Result<(RigidBodyDef, Layout), SceneError> 
         Some("kinematic") => BodyType::Kinematic,
         Some(other) => return Err(not_one_of(&field("type"), other, &BODY_TYPES)),
     };
-    let (mut all, layout) = match shapes::read_shapes(b, path)? {
-        Some(listed) => (listed.shapes, listed.layout),
-        None => {
-            let Obj(shape_file) = b.shape.as_ref().ok_or_else(|| {
-                required(
-                    &field("shape"),
-                    "every body has a shape (or a list of them, shapes)",
-                )
-            })?;
-            let (kind, _) = shape_kind(shape_file, &field("shape"))?;
-            let all = shapes::geometry(shape_file, &field("shape"), None)?;
-            (
-                all.into_iter().map(ShapeDef::new).collect(),
-                Layout::Shape(kind),
-            )
-        }
-    };
-    let first = all.remove(0);
-    let mut def = RigidBodyDef::new(first.shape)
-        .density(first.density)
-        .friction(first.friction)
-        .restitution(first.restitution)
-        .filter(first.filter)
-        .sensor(first.sensor);
-    def.contact_force_threshold = first.contact_force_threshold;
-    def.shapes = all;
+    let (mut def, layout) = body_shapes(b, path)?;
     let pose = match &b.pose {
         Some(Obj(p)) => pose(p, &field("pose"))?,
         None => Isometry::identity(),
@@ -374,31 +349,7 @@ fn body(b: &BodyFile, path: &str) -> Result<(RigidBodyDef, Layout), SceneError> 
         def.density = d;
     }
     if let Some(m) = b.mass {
-        let path = field("mass");
-        positive(&path, m)?;
-        let area: Real = core::iter::once(&def.shape)
-            .chain(def.shapes.iter().map(|s| &s.shape))
-            .map(MassProperties::area)
-            .sum();
-        if area <= 0.0 {
-            return Err(SceneError::new(
-                path,
-                format!(
-                    "{} has no area, so a mass cannot set its density: give mass_properties",
-                    a(layout.kind().unwrap_or_else(|| shape_name(&def.shape)))
-                ),
-            ));
-        }
-        def.density = m / area;
-        if !def.density.is_finite() {
-            return Err(SceneError::new(
-                path,
-                format!(
-                    "gives a density of {} (the shape's area is {area})",
-                    def.density
-                ),
-            ));
-        }
+        def.density = density_of_mass(&def, m, &layout, &field("mass"))?;
     }
     if let Some(Obj(mp)) = &b.mass_properties {
         let mp_field = |name: &str| format!("{path}.mass_properties.{name}");
@@ -448,6 +399,68 @@ fn body(b: &BodyFile, path: &str) -> Result<(RigidBodyDef, Layout), SceneError> 
         shapes::spread(&mut def);
     }
     Ok((def, layout))
+}
+
+/// The shapes of the body `b` at `path` (from its `shape` or its `shapes`) as a dynamic
+/// body's definition with them and nothing else set, and where each shape is in the file.
+fn body_shapes(b: &BodyFile, path: &str) -> Result<(RigidBodyDef, Layout), SceneError> {
+    let (mut all, layout) = match shapes::read_shapes(b, path)? {
+        Some(listed) => (listed.shapes, listed.layout),
+        None => {
+            let field = format!("{path}.shape");
+            let Obj(shape_file) = b.shape.as_ref().ok_or_else(|| {
+                required(&field, "every body has a shape (or a list of them, shapes)")
+            })?;
+            let (kind, _) = shape_kind(shape_file, &field)?;
+            let all = shapes::geometry(shape_file, &field, None)?;
+            (
+                all.into_iter().map(ShapeDef::new).collect(),
+                Layout::Shape(kind),
+            )
+        }
+    };
+    let first = all.remove(0);
+    let mut def = RigidBodyDef::new(first.shape)
+        .density(first.density)
+        .friction(first.friction)
+        .restitution(first.restitution)
+        .filter(first.filter)
+        .sensor(first.sensor);
+    def.contact_force_threshold = first.contact_force_threshold;
+    def.shapes = all;
+    Ok((def, layout))
+}
+
+/// The density at which the shapes of `def` (where `layout` says) weigh `mass` (the body's
+/// `mass`, at `path`): the mass over their whole area.
+fn density_of_mass(
+    def: &RigidBodyDef,
+    mass: Real,
+    layout: &Layout,
+    path: &str,
+) -> Result<Real, SceneError> {
+    positive(path, mass)?;
+    let area: Real = core::iter::once(&def.shape)
+        .chain(def.shapes.iter().map(|s| &s.shape))
+        .map(MassProperties::area)
+        .sum();
+    if area <= 0.0 {
+        return Err(SceneError::new(
+            path,
+            format!(
+                "{} has no area, so a mass cannot set its density: give mass_properties",
+                a(layout.kind().unwrap_or_else(|| shape_name(&def.shape)))
+            ),
+        ));
+    }
+    let density = mass / area;
+    if !density.is_finite() {
+        return Err(SceneError::new(
+            path,
+            format!("gives a density of {density} (the shape's area is {area})"),
+        ));
+    }
+    Ok(density)
 }
 
 /// What a body's shape is and collides with: `filter` (each field defaulting to
