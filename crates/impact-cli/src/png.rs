@@ -5,7 +5,7 @@
 //! renderer (tiny-skia, resvg) would draw the same few marks at several times the build
 //! cost.
 
-use crate::picture::{Colour, Item, Layout, Mark, Picture};
+use crate::picture::{Colour, Item, Layout, Mark, Picture, chain_tick};
 use impact_geometry::{Isometry, Point, Real, Shape};
 
 /// A canvas of linear coverage accumulated per mark, then blended over the image, so the
@@ -165,8 +165,12 @@ fn outline(canvas: &mut Canvas, shape: &Shape, pose: &Isometry, layout: &Layout,
             canvas.ring(px(c.center()), (c.radius() * layout.scale).max(0.5), width)
         }
         Shape::Segment(s) => canvas.segment(px(s.a()), px(s.b()), width),
-        // Drawn as its plain segment.
-        Shape::ChainSegment(s) => canvas.segment(px(s.a()), px(s.b()), width),
+        // Its plain segment, and a tick into its back.
+        Shape::ChainSegment(s) => {
+            canvas.segment(px(s.a()), px(s.b()), width);
+            let (from, to) = chain_tick(s, pose, layout);
+            canvas.segment(layout.px(&from), layout.px(&to), width);
+        }
         Shape::Capsule(c) => canvas.capsule(
             px(c.axis().a()),
             px(c.axis().b()),
@@ -286,6 +290,44 @@ mod tests {
         assert_eq!(pixel(&canvas, 30, 30), [255, 255, 255]);
         assert_eq!(pixel(&canvas, 30, 40), [255, 255, 255]);
         assert_eq!(pixel(&canvas, 46, 46), [255, 255, 255]);
+    }
+
+    #[test]
+    fn a_chain_segment_is_drawn_with_its_tick_below_ground() {
+        // Ground from right to left, front up: the tick's pixels are under its middle, and
+        // nothing is drawn over it.
+        let ground = impact_geometry::Chain::open(&[Point::new(1.0, 0.0), Point::new(-1.0, 0.0)])
+            .unwrap()
+            .segment(0)
+            .unwrap();
+        let picture = Picture {
+            title: String::new(),
+            lo: Point::new(-1.0, -1.0),
+            hi: Point::new(1.0, 1.0),
+            items: Vec::new(),
+        };
+        let layout = picture.layout();
+        let mut canvas = Canvas::new(900, 900);
+        outline(
+            &mut canvas,
+            &ground.into(),
+            &Isometry::identity(),
+            &layout,
+            1.0,
+        );
+        canvas.commit(Colour([0, 0, 0]), 1.0);
+        let (x, y) = layout.px(&Point::origin());
+        let (x, y) = (x as usize, y as usize);
+        // The tick runs along a pixel boundary: it half covers the columns either side.
+        let below = pixel(&canvas, x - 1, y + 3)[0].min(pixel(&canvas, x, y + 3)[0]);
+        assert!(below < 200, "the tick below: {below}");
+        for column in [x - 1, x] {
+            assert_eq!(
+                pixel(&canvas, column, y - 3),
+                [255, 255, 255],
+                "nothing above"
+            );
+        }
     }
 
     #[test]

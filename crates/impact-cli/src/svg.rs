@@ -1,6 +1,6 @@
 //! A [`Picture`] as an SVG document.
 
-use crate::picture::{Colour, Item, Layout, Mark, Picture};
+use crate::picture::{Colour, Item, Layout, Mark, Picture, chain_tick};
 use core::fmt::Write as _;
 use impact_geometry::{ConvexPolygon, Isometry, Point, Real, Shape};
 
@@ -88,10 +88,16 @@ fn outline(
                 r#"<line x1="{x0:.2}" y1="{y0:.2}" x2="{x1:.2}" y2="{y1:.2}" {style}/>"#
             );
         }
-        // Drawn as its plain segment.
+        // Its plain segment, and a tick into its back.
         Shape::ChainSegment(s) => {
             let plain = Shape::Segment(s.segment());
             outline(svg, &plain, pose, layout, style, item);
+            let (from, to) = chain_tick(s, pose, layout);
+            let ((x0, y0), (x1, y1)) = (layout.px(&from), layout.px(&to));
+            let _ = writeln!(
+                svg,
+                r#"<line x1="{x0:.2}" y1="{y0:.2}" x2="{x1:.2}" y2="{y1:.2}" {style}/>"#
+            );
         }
         Shape::Capsule(c) => {
             let ((x0, y0), (x1, y1)) = (
@@ -167,6 +173,37 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_chain_segment_is_its_segment_with_a_tick_into_its_back() {
+        // Ground from right to left: its front faces up, so the tick hangs down from its
+        // middle (down the page: y grows).
+        let ground = impact_geometry::Chain::open(&[Point::new(1.0, 0.0), Point::new(-1.0, 0.0)])
+            .unwrap()
+            .segment(0)
+            .unwrap();
+        let picture = Picture {
+            title: String::new(),
+            lo: Point::new(-2.0, -2.0),
+            hi: Point::new(2.0, 2.0),
+            items: vec![Item {
+                mark: Mark::Outline(ground.into(), Isometry::identity()),
+                colour: Colour::STATIC,
+                width: 2.0,
+                opacity: 1.0,
+            }],
+        };
+        let svg = write(&picture);
+        let lines: Vec<&str> = svg.lines().filter(|l| l.starts_with("<line")).collect();
+        assert_eq!(lines.len(), 2, "{svg}");
+        let layout = picture.layout();
+        let (x, y) = layout.px(&Point::origin());
+        let tick = format!(
+            r#"<line x1="{x:.2}" y1="{y:.2}" x2="{x:.2}" y2="{:.2}" "#,
+            y + crate::picture::CHAIN_TICK
+        );
+        assert!(lines[1].starts_with(&tick), "{}\n{tick}", lines[1]);
+    }
 
     #[test]
     fn a_rounded_box_is_four_moved_sides_and_four_quarter_arcs() {

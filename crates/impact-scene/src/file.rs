@@ -231,11 +231,23 @@ pub(crate) struct ShapeFile {
     pub half_width: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub half_height: Option<f64>,
+    /// A chain's or an outline's points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<Vec<Xy>>,
+    /// Whether a chain joins its last point back to its first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closed: Option<bool>,
+    /// A chain segment's vertex before `a`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ghost_before: Option<Xy>,
+    /// A chain segment's vertex after `b`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ghost_after: Option<Xy>,
 }
 
 impl ShapeFile {
     /// The fields given, by name, in the order of the struct (for "not a field of" errors).
-    pub(crate) fn given(&self) -> [(&'static str, bool); 7] {
+    pub(crate) fn given(&self) -> [(&'static str, bool); 11] {
         [
             ("radius", self.radius.is_some()),
             ("center", self.center.is_some()),
@@ -244,6 +256,10 @@ impl ShapeFile {
             ("vertices", self.vertices.is_some()),
             ("half_width", self.half_width.is_some()),
             ("half_height", self.half_height.is_some()),
+            ("points", self.points.is_some()),
+            ("closed", self.closed.is_some()),
+            ("ghost_before", self.ghost_before.is_some()),
+            ("ghost_after", self.ghost_after.is_some()),
         ]
     }
 }
@@ -271,6 +287,18 @@ pub(crate) struct ShapeEntryFile {
     pub half_width: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub half_height: Option<f64>,
+    /// A chain's or an outline's points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<Vec<Xy>>,
+    /// Whether a chain joins its last point back to its first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closed: Option<bool>,
+    /// A chain segment's vertex before `a`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ghost_before: Option<Xy>,
+    /// A chain segment's vertex after `b`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ghost_after: Option<Xy>,
     /// `[x, y, angle]`: the shape's points are turned by `angle` about the body origin,
     /// then moved by `(x, y)`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -299,6 +327,10 @@ impl ShapeEntryFile {
             vertices: self.vertices.clone(),
             half_width: self.half_width,
             half_height: self.half_height,
+            points: self.points.clone(),
+            closed: self.closed,
+            ghost_before: self.ghost_before,
+            ghost_after: self.ghost_after,
         }
     }
 
@@ -313,6 +345,10 @@ impl ShapeEntryFile {
             vertices: g.vertices,
             half_width: g.half_width,
             half_height: g.half_height,
+            points: g.points,
+            closed: g.closed,
+            ghost_before: g.ghost_before,
+            ghost_after: g.ghost_after,
             ..Self::default()
         }
     }

@@ -68,6 +68,7 @@
 #![deny(missing_docs)]
 
 pub mod audit;
+mod chains;
 mod error;
 mod file;
 mod query;

@@ -2,6 +2,7 @@
 //! [`Scene`], each part checked as soon as it is resolved so the first error in the file's
 //! order is the one reported.
 
+use crate::chains;
 use crate::error::{SceneError, finite, non_negative, not_one_of, positive, remap, required};
 use crate::file::{
     BodyFile, FilterFile, ImpactFile, Obj, PeriodicFile, PoseFile, SceneFile, ShapeFile,
@@ -11,27 +12,30 @@ use crate::scene::{
     BroadphaseChoice, DEFAULT_DT, DEFAULT_STEPS, FORMAT_VERSION, MAX_POLYGON_VERTICES, MAX_STEPS,
     OnFirstHit, Scene, StepperChoice, StepperKind,
 };
-use crate::shapes;
+use crate::shapes::{self, Layout};
 use crate::validate;
 use impact_geometry::nalgebra::Complex;
 use impact_geometry::{
-    Capsule, Circle, ConvexPolygon, Isometry, MassProperties, Point, Rotation, Segment, Shape,
-    Vector,
+    Capsule, ChainSegment, Circle, ConvexPolygon, Isometry, MassProperties, Point, Real, Rotation,
+    Segment, Shape, Vector,
 };
 use impact_narrowphase::ToiOptions;
-use impact_solver::{BodyType, CollisionFilter, RigidBodyDef, SolverSettings};
+use impact_solver::{BodyType, CollisionFilter, RigidBodyDef, ShapeDef, SolverSettings};
 use impact_stepper::{Domain, FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
 use serde::de::DeserializeOwned;
 use std::collections::BTreeMap;
 
 /// The shape types of the file, in the order of the documentation.
-pub(crate) const SHAPE_TYPES: [&str; 6] = [
+pub(crate) const SHAPE_TYPES: [&str; 9] = [
     "circle",
     "segment",
     "capsule",
     "polygon",
     "rounded_polygon",
     "rectangle",
+    "chain",
+    "chain_segment",
+    "outline",
 ];
 /// The body types of the file.
 pub(crate) const BODY_TYPES: [&str; 3] = ["dynamic", "static", "kinematic"];
@@ -101,8 +105,8 @@ pub(crate) fn resolve(f: SceneFile) -> Result<Scene, SceneError> {
     let mut on_first_hit = BTreeMap::new();
     for (i, Obj(b)) in f.bodies.iter().enumerate() {
         let path = format!("bodies[{i}]");
-        let def = body(b, &path)?;
-        validate::body(&def, &path)?;
+        let (def, layout) = body(b, &path)?;
+        validate::body(&def, &path, &layout)?;
         if let Some(name) = b.on_first_hit.as_deref() {
             let field = format!("{path}.on_first_hit");
             let reaction: OnFirstHit = name
@@ -308,7 +312,8 @@ pub(crate) fn toi_options(o: &ToiOptionsFile, path: &str) -> Result<ToiOptions, 
     .map_err(|e| remap(&e, "toi_options", path))
 }
 
-fn body(b: &BodyFile, path: &str) -> Result<RigidBodyDef, SceneError> {
+/// The body at `path`, and where each of its shapes is in the file.
+fn body(b: &BodyFile, path: &str) -> Result<(RigidBodyDef, Layout), SceneError> {
     let field = |name: &str| format!("{path}.{name}");
     let body_type = match b.kind.as_deref() {
         None | Some("dynamic") => BodyType::Dynamic,
@@ -316,27 +321,7 @@ fn body(b: &BodyFile, path: &str) -> Result<RigidBodyDef, SceneError> {
         Some("kinematic") => BodyType::Kinematic,
         Some(other) => return Err(not_one_of(&field("type"), other, &BODY_TYPES)),
     };
-    let mut more = shapes::read_shapes(b, path)?;
-    let mut def = if more.is_empty() {
-        let Obj(shape_file) = b.shape.as_ref().ok_or_else(|| {
-            required(
-                &field("shape"),
-                "every body has a shape (or a list of them, shapes)",
-            )
-        })?;
-        RigidBodyDef::new(shape(shape_file, &field("shape"))?)
-    } else {
-        let first = more.remove(0);
-        let mut def = RigidBodyDef::new(first.shape)
-            .density(first.density)
-            .friction(first.friction)
-            .restitution(first.restitution)
-            .filter(first.filter)
-            .sensor(first.sensor);
-        def.contact_force_threshold = first.contact_force_threshold;
-        def.shapes = more;
-        def
-    };
+    let (mut def, layout) = body_shapes(b, path)?;
     let pose = match &b.pose {
         Some(Obj(p)) => pose(p, &field("pose"))?,
         None => Isometry::identity(),
@@ -364,28 +349,7 @@ fn body(b: &BodyFile, path: &str) -> Result<RigidBodyDef, SceneError> {
         def.density = d;
     }
     if let Some(m) = b.mass {
-        let path = field("mass");
-        positive(&path, m)?;
-        let area = MassProperties::area(&def.shape);
-        if area <= 0.0 {
-            return Err(SceneError::new(
-                path,
-                format!(
-                    "a {} has no area, so a mass cannot set its density: give mass_properties",
-                    shape_name(&def.shape)
-                ),
-            ));
-        }
-        def.density = m / area;
-        if !def.density.is_finite() {
-            return Err(SceneError::new(
-                path,
-                format!(
-                    "gives a density of {} (the shape's area is {area})",
-                    def.density
-                ),
-            ));
-        }
+        def.density = density_of_mass(&def, m, &layout, &field("mass"))?;
     }
     if let Some(Obj(mp)) = &b.mass_properties {
         let mp_field = |name: &str| format!("{path}.mass_properties.{name}");
@@ -429,7 +393,74 @@ fn body(b: &BodyFile, path: &str) -> Result<RigidBodyDef, SceneError> {
         def.user_data = u;
     }
     shape_flags(b, &mut def);
-    Ok(def)
+    if let Layout::Shape(_) = layout {
+        // One shape object that stands for several (a chain, an outline): the body's
+        // per-shape fields are every one's.
+        shapes::spread(&mut def);
+    }
+    Ok((def, layout))
+}
+
+/// The shapes of the body `b` at `path` (from its `shape` or its `shapes`) as a dynamic
+/// body's definition with them and nothing else set, and where each shape is in the file.
+fn body_shapes(b: &BodyFile, path: &str) -> Result<(RigidBodyDef, Layout), SceneError> {
+    let (mut all, layout) = match shapes::read_shapes(b, path)? {
+        Some(listed) => (listed.shapes, listed.layout),
+        None => {
+            let field = format!("{path}.shape");
+            let Obj(shape_file) = b.shape.as_ref().ok_or_else(|| {
+                required(&field, "every body has a shape (or a list of them, shapes)")
+            })?;
+            let (kind, _) = shape_kind(shape_file, &field)?;
+            let all = shapes::geometry(shape_file, &field, None)?;
+            (
+                all.into_iter().map(ShapeDef::new).collect(),
+                Layout::Shape(kind),
+            )
+        }
+    };
+    let first = all.remove(0);
+    let mut def = RigidBodyDef::new(first.shape)
+        .density(first.density)
+        .friction(first.friction)
+        .restitution(first.restitution)
+        .filter(first.filter)
+        .sensor(first.sensor);
+    def.contact_force_threshold = first.contact_force_threshold;
+    def.shapes = all;
+    Ok((def, layout))
+}
+
+/// The density at which the shapes of `def` (where `layout` says) weigh `mass` (the body's
+/// `mass`, at `path`): the mass over their whole area.
+fn density_of_mass(
+    def: &RigidBodyDef,
+    mass: Real,
+    layout: &Layout,
+    path: &str,
+) -> Result<Real, SceneError> {
+    positive(path, mass)?;
+    let area: Real = core::iter::once(&def.shape)
+        .chain(def.shapes.iter().map(|s| &s.shape))
+        .map(MassProperties::area)
+        .sum();
+    if area <= 0.0 {
+        return Err(SceneError::new(
+            path,
+            format!(
+                "{} has no area, so a mass cannot set its density: give mass_properties",
+                a(layout.kind().unwrap_or_else(|| shape_name(&def.shape)))
+            ),
+        ));
+    }
+    let density = mass / area;
+    if !density.is_finite() {
+        return Err(SceneError::new(
+            path,
+            format!("gives a density of {density} (the shape's area is {area})"),
+        ));
+    }
+    Ok(density)
 }
 
 /// What a body's shape is and collides with: `filter` (each field defaulting to
@@ -465,21 +496,47 @@ pub(crate) fn default_center(shape: &Shape) -> Point {
 }
 
 /// The name of a shape's type in the file (a rectangle reads back as a polygon, a polygon
-/// with a radius as a rounded polygon).
+/// with a radius as a rounded polygon; a chain segment is one, though a body's consecutive
+/// segments of one chain are written as the `chain` they make).
 pub(crate) fn shape_name(shape: &Shape) -> &'static str {
     match shape {
         Shape::Circle(_) => "circle",
-        // The file has no chain yet: a chain segment is written as its plain segment (its
-        // ghosts and its one-sidedness are not kept).
-        Shape::Segment(_) | Shape::ChainSegment(_) => "segment",
+        Shape::Segment(_) => "segment",
+        Shape::ChainSegment(_) => "chain_segment",
         Shape::Capsule(_) => "capsule",
         Shape::Polygon(p) if p.radius() > 0.0 => "rounded_polygon",
         Shape::Polygon(_) => "polygon",
     }
 }
 
-/// A shape at `path`, its fields checked against its type.
-pub(crate) fn shape(s: &ShapeFile, path: &str) -> Result<Shape, SceneError> {
+/// A shape type's name with its article: "a chain", "an outline".
+pub(crate) fn a(kind: &str) -> String {
+    let an = kind.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {kind}", if an { "an" } else { "a" })
+}
+
+/// The fields of each shape type, in the order of the documentation.
+fn fields_of(kind: &str) -> Option<&'static [&'static str]> {
+    Some(match kind {
+        "circle" => &["radius", "center"],
+        "segment" => &["a", "b"],
+        "capsule" => &["a", "b", "radius"],
+        "polygon" => &["vertices"],
+        "rounded_polygon" => &["vertices", "radius"],
+        "rectangle" => &["half_width", "half_height"],
+        "chain" => &["points", "closed", "ghost_before", "ghost_after"],
+        "chain_segment" => &["a", "b", "ghost_before", "ghost_after"],
+        "outline" => &["points"],
+        _ => return None,
+    })
+}
+
+/// The type of the shape object at `path` (one of [`SHAPE_TYPES`]) and its fields, with no
+/// field of another type given.
+pub(crate) fn shape_kind(
+    s: &ShapeFile,
+    path: &str,
+) -> Result<(&'static str, &'static [&'static str]), SceneError> {
     let field = |name: &str| format!("{path}.{name}");
     let Some(kind) = s.kind.as_deref() else {
         let types: Vec<String> = SHAPE_TYPES.iter().map(|t| format!("\"{t}\"")).collect();
@@ -488,21 +545,35 @@ pub(crate) fn shape(s: &ShapeFile, path: &str) -> Result<Shape, SceneError> {
             &format!("one of {}", types.join(", ")),
         ));
     };
-    let fields: &[&str] = match kind {
-        "circle" => &["radius", "center"],
-        "segment" => &["a", "b"],
-        "capsule" => &["a", "b", "radius"],
-        "polygon" => &["vertices"],
-        "rounded_polygon" => &["vertices", "radius"],
-        "rectangle" => &["half_width", "half_height"],
-        other => return Err(not_one_of(&field("type"), other, &SHAPE_TYPES)),
+    let (Some(fields), Some(kind)) = (fields_of(kind), SHAPE_TYPES.iter().find(|t| **t == kind))
+    else {
+        return Err(not_one_of(&field("type"), kind, &SHAPE_TYPES));
     };
     if let Some((name, _)) = s.given().iter().find(|(n, g)| *g && !fields.contains(n)) {
         return Err(SceneError::new(
             field(name),
             format!(
-                "is not a field of a {kind} (its fields are {})",
+                "is not a field of {} (its fields are {})",
+                a(kind),
                 fields.join(", ")
+            ),
+        ));
+    }
+    Ok((kind, fields))
+}
+
+/// One shape at `path`, its fields checked against its type: every type but those that
+/// stand for several shapes (`chain`, `outline`: [`shapes::geometry`] reads those, for a
+/// body).
+pub(crate) fn shape(s: &ShapeFile, path: &str) -> Result<Shape, SceneError> {
+    let field = |name: &str| format!("{path}.{name}");
+    let (kind, fields) = shape_kind(s, path)?;
+    if let Some(one) = chains::one_of(kind) {
+        return Err(SceneError::new(
+            field("type"),
+            format!(
+                "{} is several shapes, which only a body holds: give one shape here ({one})",
+                a(kind)
             ),
         ));
     }
@@ -550,6 +621,14 @@ pub(crate) fn shape(s: &ShapeFile, path: &str) -> Result<Shape, SceneError> {
             sharp
                 .with_radius(r)
                 .map_err(|e| remap(&e, "polygon.radius", &field("radius")))?
+                .into()
+        }
+        "chain_segment" => {
+            let (a, b) = (need(s.a, "a")?, need(s.b, "b")?);
+            let before = need(s.ghost_before, "ghost_before")?;
+            let after = need(s.ghost_after, "ghost_after")?;
+            ChainSegment::new(before, a, b, after)
+                .map_err(|e| chains::renamed(e, "chain_segment", path))?
                 .into()
         }
         _ => {

@@ -5,9 +5,9 @@
 use crate::error::{
     SceneError, at_least_one, finite, non_negative, positive, remap, unit_interval,
 };
-use crate::read::shape_name;
+use crate::read;
 use crate::scene::{MAX_POLYGON_VERTICES, MAX_STEPS, Scene, StepperChoice};
-use crate::shapes::{self, ShapeAt};
+use crate::shapes::{self, Layout, ShapeAt};
 use impact_geometry::{Isometry, MassProperties, Shape};
 use impact_solver::{BodyType, RigidBody, RigidBodyDef};
 use impact_stepper::WorldSettings;
@@ -20,11 +20,13 @@ pub(crate) fn scene(s: &Scene) -> Result<(), SceneError> {
     steps("steps", s.steps)?;
     for (i, def) in s.bodies.iter().enumerate() {
         let path = format!("bodies[{i}]");
-        for s in shapes::shapes_of(def, &path) {
+        // The paths the body's shapes have in the file it is written as.
+        let layout = shapes::layout_of(def);
+        for s in shapes::shapes_of(def, &path, &layout) {
             shape(&s.def.shape, &s.geometry)?;
         }
         pose(&def.pose, &format!("{path}.pose"), false)?;
-        body(def, &path)?;
+        body(def, &path, &layout)?;
     }
     for &i in s.on_first_hit.keys() {
         let path = format!("bodies[{i}].on_first_hit");
@@ -122,8 +124,8 @@ pub(crate) fn stepper(s: &StepperChoice) -> Result<(), SceneError> {
 /// The file's rules for shapes, stricter than the library's: a circle or capsule has a
 /// positive radius (a zero radius is a point or a segment: say so with the right type), a
 /// segment two distinct ends, a polygon (rounded or not) at most [`MAX_POLYGON_VERTICES`]
-/// vertices; a polygon with a radius is a rounded polygon, whose radius is positive by
-/// that.
+/// vertices, a chain segment's points each a finite distance from the next; a polygon with
+/// a radius is a rounded polygon, whose radius is positive by that.
 pub(crate) fn shape(shape: &Shape, path: &str) -> Result<(), SceneError> {
     match shape {
         Shape::Circle(c) => {
@@ -144,8 +146,25 @@ pub(crate) fn shape(shape: &Shape, path: &str) -> Result<(), SceneError> {
                 ));
             }
         }
-        // Its two ends differ by construction.
-        Shape::ChainSegment(_) => {}
+        // Its two ends, and each end and its ghost, differ by construction; they may still be
+        // too far apart for their difference to be finite, which no query could use.
+        Shape::ChainSegment(c) => {
+            let steps = [
+                ("ghost_before", "a", c.a() - c.ghost_before()),
+                ("b", "a", c.direction()),
+                ("ghost_after", "b", c.ghost_after() - c.b()),
+            ];
+            for (name, from, d) in steps {
+                if !(d.x.is_finite() && d.y.is_finite()) {
+                    return Err(SceneError::new(
+                        format!("{path}.{name}"),
+                        format!(
+                            "is too far from {path}.{from}: their distance is more than an f64 holds"
+                        ),
+                    ));
+                }
+            }
+        }
         Shape::Polygon(p) => {
             if p.vertices().len() > MAX_POLYGON_VERTICES {
                 return Err(SceneError::new(
@@ -181,8 +200,9 @@ pub(crate) fn pose(pose: &Isometry, path: &str, exact: bool) -> Result<(), Scene
     Ok(())
 }
 
-/// A body's values (its shape and pose are checked where they are read).
-pub(crate) fn body(def: &RigidBodyDef, path: &str) -> Result<(), SceneError> {
+/// A body's values (its shape and pose are checked where they are read), each shape's
+/// named where `layout` puts it.
+pub(crate) fn body(def: &RigidBodyDef, path: &str, layout: &Layout) -> Result<(), SceneError> {
     let field = |name: &str| format!("{path}.{name}");
     finite(&field("linvel[0]"), def.linvel.x)?;
     finite(&field("linvel[1]"), def.linvel.y)?;
@@ -208,7 +228,7 @@ pub(crate) fn body(def: &RigidBodyDef, path: &str) -> Result<(), SceneError> {
             ));
         }
     }
-    let shapes = shapes::shapes_of(def, path);
+    let shapes = shapes::shapes_of(def, path, layout);
     for s in &shapes {
         let field = |name: &str| format!("{}.{name}", s.fields);
         non_negative(&field("density"), s.def.density)?;
@@ -227,7 +247,7 @@ pub(crate) fn body(def: &RigidBodyDef, path: &str) -> Result<(), SceneError> {
             finite(&field("mass_properties.center[0]"), p.local_center.x)?;
             finite(&field("mass_properties.center[1]"), p.local_center.y)?;
         }
-        None => mass(def, path, &shapes)?,
+        None => mass(def, path, &shapes, layout)?,
     }
     let aabb = shapes
         .iter()
@@ -250,7 +270,12 @@ pub(crate) fn body(def: &RigidBodyDef, path: &str) -> Result<(), SceneError> {
 
 /// The mass `shapes` (the shapes of `def`, at `path`) give at their densities: finite, and
 /// positive for a dynamic body.
-fn mass(def: &RigidBodyDef, path: &str, shapes: &[ShapeAt]) -> Result<(), SceneError> {
+fn mass(
+    def: &RigidBodyDef,
+    path: &str,
+    shapes: &[ShapeAt],
+    layout: &Layout,
+) -> Result<(), SceneError> {
     let mut parts = Vec::with_capacity(shapes.len());
     for s in shapes {
         let density = format!("{}.density", s.fields);
@@ -302,10 +327,9 @@ fn mass(def: &RigidBodyDef, path: &str, shapes: &[ShapeAt]) -> Result<(), SceneE
         .iter()
         .any(|s| MassProperties::area(&s.def.shape) > 0.0);
     Err(if !with_area {
-        let what = if shapes.len() == 1 {
-            format!("a {} has no area", shape_name(&def.shape))
-        } else {
-            "none of its shapes has area".to_owned()
+        let what = match layout.kind() {
+            Some(kind) => format!("{} has no area", read::a(kind)),
+            None => "none of its shapes has area".to_owned(),
         };
         SceneError::new(
             format!("{path}.type"),

@@ -177,9 +177,12 @@ pub(crate) fn toi_options(o: &ToiOptions) -> Option<ToiOptionsFile> {
 fn body(def: &RigidBodyDef) -> BodyFile {
     let file = one_shape(def);
     match shapes::write_shapes(def) {
-        None => file,
+        shapes::Written::One(geometry) => BodyFile {
+            shape: Some(Obj(*geometry)),
+            ..file
+        },
         // Each shape's own fields are in its entry.
-        Some(entries) => BodyFile {
+        shapes::Written::Several(entries) => BodyFile {
             shape: None,
             shapes: Some(entries),
             density: None,
@@ -247,8 +250,8 @@ pub(crate) fn filter(f: &CollisionFilter) -> Option<FilterFile> {
     (file != FilterFile::default()).then_some(file)
 }
 
-/// A shape (a rectangle is written as the polygon it is, a polygon with a radius as a
-/// rounded polygon).
+/// One shape (a rectangle is written as the polygon it is, a polygon with a radius as a
+/// rounded polygon, a chain segment as a chain segment with its ghosts).
 pub(crate) fn shape(shape: &Shape) -> ShapeFile {
     let mut file = ShapeFile {
         kind: Some(crate::read::shape_name(shape).to_owned()),
@@ -263,10 +266,13 @@ pub(crate) fn shape(shape: &Shape) -> ShapeFile {
             file.a = Some(xy_point(s.a()));
             file.b = Some(xy_point(s.b()));
         }
-        // As its plain segment (see `read::shape_name`).
+        // On its own: a body's segments that make a chain are written as the chain
+        // (`chains::entries`).
         Shape::ChainSegment(s) => {
             file.a = Some(xy_point(s.a()));
             file.b = Some(xy_point(s.b()));
+            file.ghost_before = Some(xy_point(s.ghost_before()));
+            file.ghost_after = Some(xy_point(s.ghost_after()));
         }
         Shape::Capsule(c) => {
             file.a = Some(xy_point(c.axis().a()));
