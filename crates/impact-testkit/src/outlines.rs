@@ -1,6 +1,8 @@
 //! Seeded simple polygons (outlines) for the tests of the convex decomposition
 //! ([`impact_geometry::ConcaveOutline`]): star-shaped ones, untangled random ones, and combs
-//! with many reflex vertices. Each is counter-clockwise; [`clockwise`] reverses one.
+//! with many reflex vertices; and for the tests of the seams between its pieces, an L, a U,
+//! random outlines under a long flat top, and flat sides dented by a hair so that pieces
+//! meet along them. Each is counter-clockwise; [`clockwise`] reverses one.
 
 use crate::SplitMix64;
 use impact_geometry::{Point, Real, Vector, cross};
@@ -81,6 +83,108 @@ pub fn comb(rng: &mut SplitMix64, teeth: usize, center: Vector, scale: Real) -> 
         .into_iter()
         .map(|(px, py)| Point::from(center + Vector::new(px - 0.5 * x, py - 0.5) * scale))
         .collect()
+}
+
+/// An L with its outer corner at the origin: a foot `length` long along x and a leg `length`
+/// tall along y, both `thickness` thick (less than `length`), counter-clockwise from the
+/// corner. Its one reflex vertex is at `(thickness, thickness)`.
+pub fn ell(length: Real, thickness: Real) -> Vec<Point> {
+    let (l, t) = (length, thickness);
+    [(0.0, 0.0), (l, 0.0), (l, t), (t, t), (t, l), (0.0, l)]
+        .into_iter()
+        .map(|(x, y)| Point::new(x, y))
+        .collect()
+}
+
+/// A U with its lower left corner at the origin: a base `width` wide and `thickness` thick,
+/// with an arm `height` tall at each end, as thick (`2 thickness` less than `width`, and
+/// `thickness` less than `height`), counter-clockwise from the corner.
+pub fn you(width: Real, height: Real, thickness: Real) -> Vec<Point> {
+    let (w, h, t) = (width, height, thickness);
+    [
+        (0.0, 0.0),
+        (w, 0.0),
+        (w, h),
+        (w - t, h),
+        (w - t, t),
+        (t, t),
+        (t, h),
+        (0.0, h),
+    ]
+    .into_iter()
+    .map(|(x, y)| Point::new(x, y))
+    .collect()
+}
+
+/// The outline turned upside down (mirrored in the x axis), still counter-clockwise.
+pub fn upside_down(outline: &[Point]) -> Vec<Point> {
+    outline
+        .iter()
+        .rev()
+        .map(|p| Point::new(p.x, -p.y))
+        .collect()
+}
+
+/// A random outline under a flat top: the top runs from `(width, 0)` to the origin, and the
+/// rest is a jagged x-monotone path below it, from the origin down to `steps` (at least 1)
+/// points at increasing x (random gaps) and random depths between 0.1 and 1.5 times
+/// `width / steps`, and back up to `(width, 0)`; counter-clockwise. Its reflex vertices are
+/// on the jagged bottom.
+pub fn under_flat_top(rng: &mut SplitMix64, width: Real, steps: usize) -> Vec<Point> {
+    let steps = steps.max(1);
+    let unit = width / steps as Real;
+    let gaps: Vec<Real> = (0..steps).map(|_| rng.range(0.3, 1.0)).collect();
+    let total: Real = gaps.iter().sum();
+    let mut outline = vec![Point::origin()];
+    let mut x = 0.0;
+    for k in 0..=steps {
+        outline.push(Point::new(x, -unit * rng.range(0.1, 1.5)));
+        if k < steps {
+            x = (x + gaps[k] / total * width).min(width);
+        }
+    }
+    // The last point below the top's far end, exactly.
+    let last = outline.len() - 1;
+    outline[last].x = width;
+    outline.push(Point::new(width, 0.0));
+    outline
+}
+
+/// `outline` with `dents` vertices inserted along its edge `edge` (from vertex `edge` to the
+/// next), each moved inward (to the left of the counter-clockwise edge) by `depth` times
+/// `4 s (1 - s)` at its fraction `s` along the edge: a shallow arc into the outline, so that
+/// every inserted vertex is reflex and the convex decomposition must cut there (the pieces
+/// meet along the edge, their faces nearly collinear). The fractions are random, at least
+/// `1 / (4 dents)` apart and from the ends. `depth` should be well above the outline's weld
+/// distance (see [`impact_geometry::ConcaveOutline::new`]) and far below the edge's length.
+pub fn dented(
+    rng: &mut SplitMix64,
+    outline: &[Point],
+    edge: usize,
+    dents: usize,
+    depth: Real,
+) -> Vec<Point> {
+    let n = outline.len();
+    let (a, b) = (outline[edge], outline[(edge + 1) % n]);
+    let along = b - a;
+    let inward = Vector::new(-along.y, along.x) / along.norm();
+    let spacing = 1.0 / (4.0 * dents.max(1) as Real);
+    // Fractions in [spacing, 1 - spacing], spaced by at least `spacing`: the gaps above the
+    // minimum are random shares of what is left.
+    let spare = 1.0 - spacing * (dents as Real + 1.0);
+    let shares: Vec<Real> = (0..=dents).map(|_| rng.range(0.0, 1.0)).collect();
+    let total: Real = shares.iter().sum();
+    let mut s = 0.0;
+    let mut inserted = Vec::with_capacity(dents);
+    for share in &shares[..dents] {
+        s += spacing + spare * share / total;
+        let bulge = depth * 4.0 * s * (1.0 - s);
+        inserted.push(a + along * s + inward * bulge);
+    }
+    let mut out = outline[..=edge].to_vec();
+    out.extend(inserted);
+    out.extend_from_slice(&outline[edge + 1..]);
+    out
 }
 
 /// The same outline wound the other way.
