@@ -5,7 +5,8 @@
 //! meet along them. Each is counter-clockwise; [`clockwise`] reverses one.
 
 use crate::SplitMix64;
-use impact_geometry::{Point, Real, Vector, cross};
+use crate::audit::random_shape;
+use impact_geometry::{Isometry, Point, Real, Shape, Sweep, Vector, cross};
 
 /// A star-shaped outline of `n` vertices (at least 3) about `center`: angles spread round
 /// the circle with random gaps (none below a tenth of the mean, so no two vertices meet),
@@ -137,11 +138,10 @@ pub fn under_flat_top(rng: &mut SplitMix64, width: Real, steps: usize) -> Vec<Po
     let total: Real = gaps.iter().sum();
     let mut outline = vec![Point::origin()];
     let mut x = 0.0;
-    for k in 0..=steps {
+    outline.push(Point::new(x, -unit * rng.range(0.1, 1.5)));
+    for gap in &gaps {
+        x = (x + gap / total * width).min(width);
         outline.push(Point::new(x, -unit * rng.range(0.1, 1.5)));
-        if k < steps {
-            x = (x + gaps[k] / total * width).min(width);
-        }
     }
     // The last point below the top's far end, exactly.
     let last = outline.len() - 1;
@@ -185,6 +185,75 @@ pub fn dented(
     out.extend(inserted);
     out.extend_from_slice(&outline[edge + 1..]);
     out
+}
+
+/// A shape shot at an outline.
+#[derive(Debug, Clone)]
+pub struct OutlineShot {
+    /// The shape.
+    pub shape: Shape,
+    /// Its motion over a step of fraction 1.
+    pub sweep: Sweep,
+    /// The point of the outline it was aimed at.
+    pub aim: Point,
+    /// The edge of the outline the aim is on (from vertex `edge` to the next).
+    pub edge: usize,
+    /// Whether it was aimed at the edge's first vertex (else a point inside the edge).
+    pub at_vertex: bool,
+}
+
+/// A shot at the counter-clockwise `outline` from outside: a random shape
+/// ([`random_shape`]), aimed at a random vertex (three in ten) or a random point of a random
+/// edge, coming in within 75 degrees of the outward normal there (the two normals' bisector
+/// at a vertex, which points out of a reflex vertex too) from 0.001 to 2 beyond reach, at a
+/// speed log-uniform from 1 to 10,000 units/s over a 60 Hz step (so up to 167 units: many
+/// shots go on through the outline). Turning up to two turns per step if `turning`. Not
+/// checked for starting clear of the outline: where the outline folds, a shot may start
+/// inside it.
+pub fn shot_at(rng: &mut SplitMix64, outline: &[Point], turning: bool) -> OutlineShot {
+    let shape = random_shape(rng);
+    let n = outline.len();
+    let edge = rng.below(n);
+    let normal = |i: usize| {
+        let d = outline[(i + 1) % n] - outline[i];
+        Vector::new(d.y, -d.x).normalize()
+    };
+    let at_vertex = rng.below(10) < 3;
+    let (aim, front) = if at_vertex {
+        let bisector = (normal((edge + n - 1) % n) + normal(edge))
+            .try_normalize(1e-9)
+            .unwrap_or_else(|| normal(edge));
+        (outline[edge], bisector)
+    } else {
+        let along = outline[(edge + 1) % n] - outline[edge];
+        (outline[edge] + along * rng.range(0.0, 1.0), normal(edge))
+    };
+    let tilt = rng.range(-1.31, 1.31);
+    let (sin, cos) = tilt.sin_cos();
+    let toward = Vector::new(front.x * cos - front.y * sin, front.x * sin + front.y * cos);
+    let center = shape
+        .mass_properties(1.0)
+        .map(|m| m.local_center)
+        .unwrap_or_else(|_| Point::origin());
+    let reach = shape.bounding_radius(&center);
+    let start = aim + toward * (reach + rng.range(0.001, 2.0));
+    let travel = 10f64.powf(rng.range(0.0, 4.0)) / 60.0;
+    let angle = rng.range(-3.2, 3.2);
+    let pose = Isometry::new(start.coords, angle);
+    let pose = Isometry::new(start.coords - pose.rotation * center.coords, angle);
+    let turn = if turning {
+        rng.range(-4.0 * core::f64::consts::PI, 4.0 * core::f64::consts::PI)
+    } else {
+        0.0
+    };
+    let sweep = Sweep::new(pose, center, -toward * travel, turn, 1.0).expect("finite sweep");
+    OutlineShot {
+        shape,
+        sweep,
+        aim,
+        edge,
+        at_vertex,
+    }
 }
 
 /// The same outline wound the other way.
