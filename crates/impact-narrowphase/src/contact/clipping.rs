@@ -40,6 +40,31 @@ fn max_separation<P1: Core, P2: Core>(p1: &P1, p2: &P2) -> (usize, Real) {
     (best, best_separation)
 }
 
+/// [`max_separation`] over the edges of `p1` that `allowed` accepts: the edge and its
+/// separation, or `Real::NEG_INFINITY` if it accepts none.
+pub(crate) fn max_separation_where<P1: Core, P2: Core>(
+    p1: &P1,
+    p2: &P2,
+    allowed: impl Fn(usize) -> bool,
+) -> (usize, Real) {
+    let (mut best, mut best_separation) = (0, Real::NEG_INFINITY);
+    for (i, (n, v)) in p1.n().iter().zip(p1.v()).enumerate() {
+        if !allowed(i) {
+            continue;
+        }
+        let s = p2
+            .v()
+            .iter()
+            .map(|w| n.dot(&(w - v)))
+            .fold(Real::INFINITY, Real::min);
+        if s > best_separation {
+            best = i;
+            best_separation = s;
+        }
+    }
+    (best, best_separation)
+}
+
 /// The manifold of two rounded cores with at least two vertices each, normal from `a` to `b`.
 #[inline]
 pub(crate) fn collide_rounded<A: Core, B: Core>(a: &A, b: &B, speculative: Real) -> Manifold {
@@ -128,9 +153,27 @@ pub(crate) fn reference_face_within<P1: Core, P2: Core>(
     clip(p1, p2, edges, &along, speculative)
 }
 
+/// [`reference_face_within`] with the incident edge `i21` of `p2` given: no contact when it
+/// lies wholly beyond an end of the reference face along it.
+pub(crate) fn reference_face_within_incident<P1: Core, P2: Core>(
+    p1: &P1,
+    p2: &P2,
+    e1: usize,
+    i21: usize,
+    speculative: Real,
+) -> Manifold {
+    let (n1, n2) = (p1.v().len(), p2.v().len());
+    let edges = [e1, next(e1, n1), i21, next(i21, n2)];
+    let along = AlongFace::of(p1, p2, edges);
+    if !along.overlaps() {
+        return Manifold::EMPTY;
+    }
+    clip(p1, p2, edges, &along, speculative)
+}
+
 /// The edge of `p` whose normal is most anti-parallel to `reference_normal`.
 #[inline]
-fn incident<P: Core>(p: &P, reference_normal: Vector) -> usize {
+pub(crate) fn incident<P: Core>(p: &P, reference_normal: Vector) -> usize {
     p.n()
         .iter()
         .enumerate()

@@ -1,0 +1,370 @@
+//! Contact with a piece of a concave outline: a convex polygon with seams (internal edges,
+//! see [`ConvexPolygon::with_seams`]), without ghost collisions where pieces meet.
+//!
+//! The pair is first collided as plain cores (`point_core` or `clipping`); the normal `d` of
+//! that manifold, seen from each piece of the pair, is then judged by `seam_cone` and the
+//! manifold kept, dropped or redone:
+//!
+//! - **Keep**: an outer face, a vertex of two outer edges, or a direction of a convex vertex
+//!   of the outline that this piece owns (its outer edge leaves the vertex).
+//! - **Leave**: a direction another piece answers for (the owner of a convex vertex, a
+//!   neighbour whose outer face `d` points beyond, a vertex with only internal edges): no
+//!   contact.
+//! - **Clamp**: a direction tilted from an outer face toward a vertex where the outline is
+//!   concave or straight (the seam of two nearly collinear faces): the manifold is redone on
+//!   that face alone, as a chain does at a flat joint (the other's incident edge clipped to
+//!   the face, separations along its normal, nothing if the other lies wholly beyond the
+//!   face's end; a point core only if it projects onto the face).
+//! - **Internal**: the plain manifold took an internal edge as its face. Unless the centre of
+//!   the other shape's core lies in the piece, the other shape is mostly across that edge,
+//!   nearer to the neighbour that shares it, or outside the outline beside the edge's end:
+//!   no contact (the neighbour, or the face there, answers). With its centre in the piece, it
+//!   is deep inside the outline: the separating axes are searched again without the internal
+//!   edges (it is pushed out through the outline's surface, never sideways through a
+//!   diagonal), and the new normal judged once more.
+//!
+//! Where a face of the other shape is the reference and the piece meets it with an internal
+//! edge, the points clipped along that edge would be inside the outline: the piece's outer
+//! edge most against the face is clipped instead (nothing if it lies beyond the face).
+//!
+//! So a body sliding along the outline's surface gets only the normals of the faces it is
+//! over, and each of the outline's convex corners gives its directions once.
+
+use super::clipping::{
+    collide_rounded_any, incident, max_separation_where, reference_face, reference_face_within,
+    reference_face_within_incident,
+};
+use super::manifold::{ContactId, ContactPoint, Manifold, edge_feature};
+use super::rounded_core::{Core, Rounded};
+use crate::seam_cone::{Verdict, contact_verdict};
+use impact_geometry::tolerances::LINEAR_SLOP;
+use impact_geometry::{ConvexPolygon, Isometry, Point, Real, Rotation, Shape, Vector};
+
+/// The piece a shape is, if it is a polygon with seams.
+#[inline]
+pub(crate) fn piece_of(shape: &Shape) -> Option<&ConvexPolygon> {
+    match shape {
+        Shape::Polygon(p) if p.has_seams() => Some(p),
+        _ => None,
+    }
+}
+
+/// One side of the pair: its core placed in the world and, for a piece, its polygon and
+/// rotation (to judge normals in its body frame).
+struct Side<'a> {
+    core: Rounded,
+    piece: Option<(&'a ConvexPolygon, Rotation)>,
+}
+
+impl<'a> Side<'a> {
+    fn new(shape: &'a Shape, pose: &Isometry) -> Self {
+        let core = match shape {
+            Shape::Polygon(p) => {
+                let mut core = Rounded::empty();
+                core.set_polygon(p, pose);
+                core
+            }
+            _ => Rounded::new(shape.core(), shape.radius(), pose),
+        };
+        Self {
+            core,
+            piece: piece_of(shape).map(|p| (p, pose.rotation)),
+        }
+    }
+
+    /// The verdict on world direction `d` from this side toward the other, for a contact at
+    /// this side's vertex `at_vertex` if it is a corner's (see `contact_verdict`).
+    fn verdict(&self, d: &Vector, at_vertex: Option<usize>) -> Verdict {
+        match self.piece {
+            Some((piece, rotation)) => {
+                contact_verdict(piece, &rotation.inverse_transform_vector(d), at_vertex)
+            }
+            None => Verdict::Keep,
+        }
+    }
+
+    /// The vertex of this side's core nearest to `p`.
+    fn nearest_vertex(&self, p: Vector) -> usize {
+        let v = self.core.v();
+        (0..v.len())
+            .min_by(|&i, &j| {
+                (v[i] - p)
+                    .norm_squared()
+                    .total_cmp(&(v[j] - p).norm_squared())
+            })
+            .unwrap_or(0)
+    }
+
+    /// Whether edge `i` is an internal edge.
+    fn internal(&self, i: usize) -> bool {
+        self.piece.is_some_and(|(p, _)| p.is_internal_edge(i))
+    }
+}
+
+/// The manifold of `a` at `pose_a` and `b` at `pose_b` (normal from A to B), one of them at
+/// least a polygon with seams and neither a chain segment, under the rules of the module
+/// docs.
+pub(crate) fn contact_with_piece(
+    a: &Shape,
+    pose_a: &Isometry,
+    b: &Shape,
+    pose_b: &Isometry,
+    speculative: Real,
+) -> Manifold {
+    let (a, b) = (Side::new(a, pose_a), Side::new(b, pose_b));
+    if a.core.v().is_empty() || b.core.v().is_empty() {
+        return Manifold::EMPTY;
+    }
+    let plain = collide_rounded_any(&a.core, &b.core, speculative);
+    if plain.is_empty() {
+        return plain;
+    }
+    let plain = on_outer_incident(&a, &b, plain, speculative);
+    if plain.is_empty() {
+        return plain;
+    }
+    judged(&a, &b, plain, speculative, true)
+}
+
+/// `manifold` (normal from `a` to `b`), redone where a face of one side is its reference and
+/// the other side, a piece, meets it with an internal edge: that edge is inside the outline
+/// but at its ends, so the points clipped along it are not on the outline's surface (a box
+/// sunk into a flat top, its end just past a seam, had a point on the neighbour's diagonal).
+/// The incident edge is then the outer edge most against the face, and nothing if it lies
+/// wholly beyond the face's ends.
+fn on_outer_incident(
+    a: &Side<'_>,
+    b: &Side<'_>,
+    manifold: Manifold,
+    speculative: Real,
+) -> Manifold {
+    if a.core.v().len() < 2 || b.core.v().len() < 2 {
+        return manifold;
+    }
+    if let Some(e) = a.core.n().iter().position(|n| *n == manifold.normal) {
+        return reference(a, b, e, speculative, false);
+    }
+    if let Some(e) = b.core.n().iter().position(|n| *n == -manifold.normal) {
+        return reference(b, a, e, speculative, false).swapped();
+    }
+    manifold
+}
+
+/// The manifold with face `e1` of `p1` as the reference (normal from `p1` to `p2`) and the
+/// edge of `p2` most against it as the incident edge, or, if that edge is internal, the outer
+/// edge most against it (nothing if that lies wholly beyond the face's ends); with `within`,
+/// nothing whenever the incident edge lies wholly beyond them.
+fn reference(p1: &Side<'_>, p2: &Side<'_>, e1: usize, speculative: Real, within: bool) -> Manifold {
+    let normal = p1.core.n()[e1];
+    let plain = incident(&p2.core, normal);
+    if !p2.internal(plain) {
+        return if within {
+            reference_face_within(&p1.core, &p2.core, e1, speculative)
+        } else {
+            reference_face(&p1.core, &p2.core, e1, speculative)
+        };
+    }
+    let outer = p2
+        .core
+        .n()
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| !p2.internal(i))
+        .min_by(|(_, x), (_, y)| x.dot(&normal).total_cmp(&y.dot(&normal)))
+        .map(|(i, _)| i);
+    match outer {
+        Some(i) => reference_face_within_incident(&p1.core, &p2.core, e1, i, speculative),
+        None => Manifold::EMPTY,
+    }
+}
+
+/// `manifold` (normal from `a` to `b`) kept, dropped or redone by both sides' verdicts;
+/// `redo` allows one search without internal edges.
+fn judged(
+    a: &Side<'_>,
+    b: &Side<'_>,
+    manifold: Manifold,
+    speculative: Real,
+    redo: bool,
+) -> Manifold {
+    let (va, vb) = verdicts(a, b, &manifold);
+    match (va, vb) {
+        (Verdict::Keep, Verdict::Keep) => manifold,
+        (Verdict::Leave, _) | (_, Verdict::Leave) => Manifold::EMPTY,
+        (Verdict::Internal, _) | (_, Verdict::Internal) => {
+            let deep = (va == Verdict::Internal && centre_inside(&b.core, &a.core))
+                || (vb == Verdict::Internal && centre_inside(&a.core, &b.core));
+            if redo && deep {
+                let again = without_internal(a, b, speculative);
+                if again.is_empty() {
+                    return again;
+                }
+                judged(a, b, again, speculative, false)
+            } else {
+                Manifold::EMPTY
+            }
+        }
+        (Verdict::Clamp(face), _) => {
+            let clamped = on_face(a, b, face, speculative);
+            keep_only(clamped, verdicts(a, b, &clamped).1 == Verdict::Keep)
+        }
+        (Verdict::Keep, Verdict::Clamp(face)) => {
+            let clamped = on_face(b, a, face, speculative).swapped();
+            keep_only(clamped, verdicts(a, b, &clamped).0 == Verdict::Keep)
+        }
+    }
+}
+
+/// Both sides' verdicts on `manifold` (normal from `a` to `b`). A manifold of one point whose
+/// normal is neither side's face normal is corner against corner (or a point core against a
+/// corner): each side's vertex there is the one nearest to its end of the contact.
+fn verdicts(a: &Side<'_>, b: &Side<'_>, manifold: &Manifold) -> (Verdict, Verdict) {
+    let normal = manifold.normal;
+    let corner = match manifold.points() {
+        [only] if !a.core.n().contains(&normal) && !b.core.n().contains(&-normal) => Some(only),
+        _ => None,
+    };
+    let at = |side: &Side<'_>, toward: Vector| {
+        corner.map(|c| {
+            let end = c.point.coords - toward * (side.core.radius + 0.5 * c.separation);
+            side.nearest_vertex(end)
+        })
+    };
+    (
+        a.verdict(&normal, at(a, normal)),
+        b.verdict(&-normal, at(b, -normal)),
+    )
+}
+
+/// `manifold` if `keep`, else no contact.
+#[inline]
+fn keep_only(manifold: Manifold, keep: bool) -> Manifold {
+    if keep && !manifold.is_empty() {
+        manifold
+    } else {
+        Manifold::EMPTY
+    }
+}
+
+/// Whether the centre of `other`'s core (its vertices' mean) lies in `piece`'s core (on its
+/// boundary included): the other shape is then deep in the piece, not beside its internal
+/// edge, and must be pushed out through the outline's surface.
+fn centre_inside(other: &Rounded, piece: &Rounded) -> bool {
+    let centre = other.v().iter().sum::<Vector>() / other.v().len() as Real;
+    max_separation_where(piece, &PointCore(centre), |_| true).1 <= 0.0
+}
+
+/// The manifold of overlapping cores found over every axis but the internal edges: the
+/// face of least penetration among the outer edges of both (a point core: the outer face of
+/// the other nearest to it), clipped as usual.
+fn without_internal(a: &Side<'_>, b: &Side<'_>, speculative: Real) -> Manifold {
+    match (a.core.v().len(), b.core.v().len()) {
+        (1, _) => point_inside(b, a.core.v()[0], a.core.radius, speculative).swapped(),
+        (_, 1) => point_inside(a, b.core.v()[0], b.core.radius, speculative),
+        _ => {
+            let (edge_a, separation_a) = max_separation_where(&a.core, &b.core, |i| !a.internal(i));
+            let (edge_b, separation_b) = max_separation_where(&b.core, &a.core, |i| !b.internal(i));
+            if separation_a == Real::NEG_INFINITY && separation_b == Real::NEG_INFINITY {
+                return Manifold::EMPTY;
+            }
+            // Prefer A's face unless B's is clearly better, as the plain kernel does.
+            if separation_b > separation_a + 0.1 * LINEAR_SLOP {
+                reference(b, a, edge_b, speculative, false).swapped()
+            } else {
+                reference(a, b, edge_a, speculative, false)
+            }
+        }
+    }
+}
+
+/// A point core `c` of radius `rc` inside `side`'s core: pushed out through the outer face
+/// it is nearest to (normal from the side toward the point).
+fn point_inside(side: &Side<'_>, c: Vector, rc: Real, speculative: Real) -> Manifold {
+    let (face, face_separation) =
+        max_separation_where(&side.core, &PointCore(c), |i| !side.internal(i));
+    if face_separation == Real::NEG_INFINITY {
+        return Manifold::EMPTY;
+    }
+    face_contact(&side.core, face, c, rc, face_separation, speculative)
+}
+
+/// The contact of a point core `c` (radius `rc`) with face `face` of `core`, whose
+/// separation from the face's line is `face_separation`.
+fn face_contact(
+    core: &Rounded,
+    face: usize,
+    c: Vector,
+    rc: Real,
+    face_separation: Real,
+    speculative: Real,
+) -> Manifold {
+    let separation = face_separation - core.radius - rc;
+    if separation > speculative {
+        return Manifold::EMPTY;
+    }
+    let normal = core.n()[face];
+    Manifold::single(
+        normal,
+        ContactPoint {
+            point: Point::from(c - normal * (rc + 0.5 * separation)),
+            separation,
+            id: ContactId::new(edge_feature(face), 0),
+        },
+    )
+}
+
+/// The manifold on face `face` of `p1` alone (normal from `p1` to `p2`): `p2`'s incident
+/// edge clipped to it, nothing if that edge lies wholly beyond the face's ends; a point core
+/// only if it projects onto the face.
+fn on_face(s1: &Side<'_>, s2: &Side<'_>, face: usize, speculative: Real) -> Manifold {
+    let (p1, p2) = (&s1.core, &s2.core);
+    if p2.v().len() >= 2 {
+        return reference(s1, s2, face, speculative, true);
+    }
+    let n = p1.v().len();
+    let (v1, v2) = (p1.v()[face], p1.v()[(face + 1) % n]);
+    let c = p2.v()[0];
+    let along = v2 - v1;
+    let s = (c - v1).dot(&along);
+    if s < 0.0 || s > along.norm_squared() {
+        return Manifold::EMPTY;
+    }
+    let face_separation = p1.n()[face].dot(&(c - v1));
+    face_contact(p1, face, c, p2.radius, face_separation, speculative)
+}
+
+/// A single point as a core, for the separations of a polygon's faces from it.
+struct PointCore(Vector);
+
+impl Core for PointCore {
+    fn v(&self) -> &[Vector] {
+        core::slice::from_ref(&self.0)
+    }
+
+    fn n(&self) -> &[Vector] {
+        &[]
+    }
+
+    fn radius(&self) -> Real {
+        0.0
+    }
+}
+
+/// A chain segment's manifold with a piece `piece` (A) at `pose` (normal from the piece
+/// toward the chain segment): the chain's rules decide its shape, and the piece's only
+/// whether it is the piece's to report (dropped when another piece answers for its
+/// normal).
+pub(crate) fn left_to_other_pieces(
+    piece: &ConvexPolygon,
+    pose: &Isometry,
+    manifold: Manifold,
+) -> Manifold {
+    if manifold.is_empty() {
+        return manifold;
+    }
+    let d = pose.rotation.inverse_transform_vector(&manifold.normal);
+    match contact_verdict(piece, &d, None) {
+        Verdict::Leave => Manifold::EMPTY,
+        _ => manifold,
+    }
+}
