@@ -26,7 +26,8 @@ use impact_narrowphase::{Manifold, Toi, ToiOptions, contact_manifold, time_of_im
 use impact_testkit::SplitMix64;
 use impact_testkit::audit::first_contact_by_sampling;
 use impact_testkit::outlines::{
-    self, OutlineShot, comb, dented, ell, under_flat_top, upside_down, you,
+    self, FlatTop as Top, OutlineShot, comb, dented, ell, flat_tops, on_top, under_flat_top,
+    upside_down, you,
 };
 use proptest::prelude::*;
 use support::gap;
@@ -150,60 +151,6 @@ fn deep_inside_the_outline_is_pushed_out_through_its_surface() {
 
 // ---------------------------------------------------------------------------------------
 // Flat tops.
-
-/// A flat-topped outline: its top runs along y = 0 from `x = width` to the origin, with the
-/// body below; and the depth of the dents on it (zero when bare).
-struct Top {
-    outline: Vec<Point>,
-    width: Real,
-    depth: Real,
-}
-
-/// `outline` moved so that its highest edge (horizontal) runs from `(width, 0)` to the
-/// origin, then dented `dents` times by `depth` along it.
-fn on_top(rng: &mut SplitMix64, outline: Vec<Point>, dents: usize, depth: Real) -> Top {
-    let n = outline.len();
-    let top = outline
-        .iter()
-        .map(|q| q.y)
-        .fold(Real::NEG_INFINITY, Real::max);
-    let edge = (0..n)
-        .find(|&i| outline[i].y == top && outline[(i + 1) % n].y == top)
-        .expect("a horizontal top edge");
-    let (right, left) = (outline[edge], outline[(edge + 1) % n]);
-    assert!(right.x > left.x);
-    let shifted: Vec<Point> = outline.iter().map(|q| p(q.x - left.x, q.y - top)).collect();
-    let width = right.x - left.x;
-    let outline = if dents == 0 {
-        shifted
-    } else {
-        dented(rng, &shifted, edge, dents, depth)
-    };
-    Top {
-        outline,
-        width,
-        depth: if dents == 0 { 0.0 } else { depth },
-    }
-}
-
-/// The flat tops the sweeps run over: an upside-down L, U and comb, and outlines under a flat
-/// top, each bare and dented.
-fn tops(rng: &mut SplitMix64) -> Vec<Top> {
-    let mut bases = vec![
-        upside_down(&ell(3.0, 1.0)),
-        upside_down(&you(3.0, 2.0, 1.0)),
-        upside_down(&comb(rng, 4, Vector::zeros(), 3.0)),
-        under_flat_top(rng, 4.0, 5),
-        under_flat_top(rng, 3.0, 9),
-    ];
-    let mut all = Vec::new();
-    for base in bases.drain(..) {
-        all.push(on_top(rng, base.clone(), 0, 0.0));
-        let dents = 1 + rng.below(4);
-        all.push(on_top(rng, base, dents, 1e-5));
-    }
-    all
-}
 
 /// The shapes slid over a top: a disc, a box, a capsule lying flat, a small box and a small
 /// disc, each with the height of its centre over its lowest point and its half extent
@@ -343,7 +290,7 @@ fn offsets(top: &Top, half: Real, fine: usize) -> Vec<Real> {
 fn along_flat_tops_only_the_faces_and_their_separations() {
     let mut rng = SplitMix64::new(0x5ea3_0002);
     let mut checked = 0usize;
-    for top in tops(&mut rng) {
+    for top in flat_tops(&mut rng, 1e-5) {
         let pieces = pieces(&top.outline);
         for ground in [
             Isometry::identity(),
@@ -393,7 +340,7 @@ proptest! {
                 under_flat_top(&mut rng, width, 1 + 2 * dents)
             }
         };
-        let top = on_top(&mut rng, base, dents, 1e-5);
+        let top = on_top(&mut rng, &base, dents, 1e-5);
         let pieces = pieces(&top.outline);
         let slider = sliders().swap_remove(slider);
         let seams = seams_on(&top);
@@ -572,7 +519,7 @@ fn a_disc_sliding_along_a_dented_top_is_not_stopped_at_its_seams() {
     // whole top: plain pieces meet it at their corners on the seams with tilted normals.
     let mut rng = SplitMix64::new(0x5ea3_0005);
     let base = under_flat_top(&mut rng, 4.0, 6);
-    let top = on_top(&mut rng, base, 3, 1e-5);
+    let top = on_top(&mut rng, &base, 3, 1e-5);
     let pieces = pieces(&top.outline);
     let disc = Shape::from(Circle::new(0.5).unwrap());
     let still = Sweep::stationary(Isometry::identity()).unwrap();

@@ -187,6 +187,74 @@ pub fn dented(
     out
 }
 
+/// An outline with a flat top: the top runs along y = 0 from `(width, 0)` to the origin,
+/// with the body below; dented by `depth` (zero when bare, see [`dented`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlatTop {
+    /// The outline, counter-clockwise.
+    pub outline: Vec<Point>,
+    /// The top's length.
+    pub width: Real,
+    /// How deep its dents are (their sag below y = 0 is at most this), zero when bare.
+    pub depth: Real,
+}
+
+/// `outline` moved so that its highest edge (which must be horizontal, running toward -x)
+/// runs from `(width, 0)` to the origin, then dented `dents` times by `depth` along it.
+///
+/// # Panics
+/// If the outline has no horizontal edge at its highest y running toward -x.
+pub fn on_top(rng: &mut SplitMix64, outline: &[Point], dents: usize, depth: Real) -> FlatTop {
+    let n = outline.len();
+    let top = outline
+        .iter()
+        .map(|q| q.y)
+        .fold(Real::NEG_INFINITY, Real::max);
+    let edge = (0..n)
+        .find(|&i| outline[i].y == top && outline[(i + 1) % n].y == top)
+        .expect("a horizontal top edge");
+    let (right, left) = (outline[edge], outline[(edge + 1) % n]);
+    assert!(right.x > left.x, "the top runs toward -x");
+    let shifted: Vec<Point> = outline
+        .iter()
+        .map(|q| Point::new(q.x - left.x, q.y - top))
+        .collect();
+    let width = right.x - left.x;
+    if dents == 0 {
+        return FlatTop {
+            outline: shifted,
+            width,
+            depth: 0.0,
+        };
+    }
+    FlatTop {
+        outline: dented(rng, &shifted, edge, dents, depth),
+        width,
+        depth,
+    }
+}
+
+/// The flat tops the seam tests slide over: an L, a U and a comb upside down, and two
+/// outlines under a flat top ([`under_flat_top`]), each bare and dented 1 to 4 times by
+/// `depth` (which tilts the faces by up to about `4 depth` over the top's length; the dents
+/// must stay above the weld distance, see [`dented`]).
+pub fn flat_tops(rng: &mut SplitMix64, depth: Real) -> Vec<FlatTop> {
+    let bases = [
+        upside_down(&ell(3.0, 1.0)),
+        upside_down(&you(3.0, 2.0, 1.0)),
+        upside_down(&comb(rng, 4, Vector::zeros(), 3.0)),
+        under_flat_top(rng, 4.0, 5),
+        under_flat_top(rng, 3.0, 9),
+    ];
+    let mut all = Vec::new();
+    for base in bases {
+        all.push(on_top(rng, &base, 0, 0.0));
+        let dents = 1 + rng.below(4);
+        all.push(on_top(rng, &base, dents, depth));
+    }
+    all
+}
+
 /// A shape shot at an outline.
 #[derive(Debug, Clone)]
 pub struct OutlineShot {

@@ -15,13 +15,14 @@
 //!   that face alone, as a chain does at a flat joint (the other's incident edge clipped to
 //!   the face, separations along its normal, nothing if the other lies wholly beyond the
 //!   face's end; a point core only if it projects onto the face).
-//! - **Internal**: the plain manifold took an internal edge as its face. Unless the centre of
-//!   the other shape's core lies in the piece, the other shape is mostly across that edge,
-//!   nearer to the neighbour that shares it, or outside the outline beside the edge's end:
-//!   no contact (the neighbour, or the face there, answers). With its centre in the piece, it
-//!   is deep inside the outline: the separating axes are searched again without the internal
-//!   edges (it is pushed out through the outline's surface, never sideways through a
-//!   diagonal), and the new normal judged once more.
+//! - **Internal**: the plain manifold took an internal edge as its face: the other shape is
+//!   across that edge, nearer to the neighbour that shares it, or outside the outline beside
+//!   the edge's end. No contact: the neighbour, or the face there, answers.
+//!
+//! Whatever the verdict, a piece that holds the centre of the other shape's core (its
+//! vertices' mean) pushes it out through its own outer face of least penetration: the other
+//! is deep inside the outline, where a push across a diagonal would only carry it into the
+//! neighbour, which would push it back, and where ghost normals no longer matter.
 //!
 //! Where a face of the other shape is the reference and the piece meets it with an internal
 //! edge, the points clipped along that edge would be inside the outline: the piece's outer
@@ -37,7 +38,6 @@ use super::clipping::{
 use super::manifold::{ContactId, ContactPoint, Manifold, edge_feature};
 use super::rounded_core::{Core, Rounded};
 use crate::seam_cone::{Verdict, contact_verdict};
-use impact_geometry::tolerances::LINEAR_SLOP;
 use impact_geometry::{ConvexPolygon, Isometry, Point, Real, Rotation, Shape, Vector};
 
 /// The piece a shape is, if it is a polygon with seams.
@@ -123,7 +123,7 @@ pub(crate) fn contact_with_piece(
     if plain.is_empty() {
         return plain;
     }
-    judged(&a, &b, plain, speculative, true)
+    judged(&a, &b, plain, speculative)
 }
 
 /// `manifold` (normal from `a` to `b`), redone where a face of one side is its reference and
@@ -179,30 +179,24 @@ fn reference(p1: &Side<'_>, p2: &Side<'_>, e1: usize, speculative: Real, within:
 }
 
 /// `manifold` (normal from `a` to `b`) kept, dropped or redone by both sides' verdicts;
-/// `redo` allows one search without internal edges.
-fn judged(
-    a: &Side<'_>,
-    b: &Side<'_>,
-    manifold: Manifold,
-    speculative: Real,
-    redo: bool,
-) -> Manifold {
+/// `manifold` (normal from `a` to `b`) kept, dropped or redone by both sides' verdicts: a
+/// piece holding the other's centre pushes it out through its own outer surface whatever
+/// the verdict (see [`deep`]); otherwise a side's `Leave` or `Internal` drops it and a
+/// `Clamp` redoes it on that face.
+fn judged(a: &Side<'_>, b: &Side<'_>, manifold: Manifold, speculative: Real) -> Manifold {
     let (va, vb) = verdicts(a, b, &manifold);
+    if (va, vb) == (Verdict::Keep, Verdict::Keep) {
+        return manifold;
+    }
+    if va != Verdict::Keep && a.piece.is_some() && centre_inside(&b.core, &a.core) {
+        return deep(a, b, manifold, speculative);
+    }
+    if vb != Verdict::Keep && b.piece.is_some() && centre_inside(&a.core, &b.core) {
+        return deep(b, a, manifold.swapped(), speculative).swapped();
+    }
     match (va, vb) {
-        (Verdict::Keep, Verdict::Keep) => manifold,
-        (Verdict::Leave, _) | (_, Verdict::Leave) => Manifold::EMPTY,
-        (Verdict::Internal, _) | (_, Verdict::Internal) => {
-            let deep = (va == Verdict::Internal && centre_inside(&b.core, &a.core))
-                || (vb == Verdict::Internal && centre_inside(&a.core, &b.core));
-            if redo && deep {
-                let again = without_internal(a, b, speculative);
-                if again.is_empty() {
-                    return again;
-                }
-                judged(a, b, again, speculative, false)
-            } else {
-                Manifold::EMPTY
-            }
+        (Verdict::Leave | Verdict::Internal, _) | (_, Verdict::Leave | Verdict::Internal) => {
+            Manifold::EMPTY
         }
         (Verdict::Clamp(face), _) => {
             let clamped = on_face(a, b, face, speculative);
@@ -212,6 +206,7 @@ fn judged(
             let clamped = on_face(b, a, face, speculative).swapped();
             keep_only(clamped, verdicts(a, b, &clamped).0 == Verdict::Keep)
         }
+        (Verdict::Keep, Verdict::Keep) => manifold,
     }
 }
 
@@ -254,38 +249,35 @@ fn centre_inside(other: &Rounded, piece: &Rounded) -> bool {
     max_separation_where(piece, &PointCore(centre), |_| true).1 <= 0.0
 }
 
-/// The manifold of overlapping cores found over every axis but the internal edges: the
-/// face of least penetration among the outer edges of both (a point core: the outer face of
-/// the other nearest to it), clipped as usual.
-fn without_internal(a: &Side<'_>, b: &Side<'_>, speculative: Real) -> Manifold {
-    match (a.core.v().len(), b.core.v().len()) {
-        (1, _) => point_inside(b, a.core.v()[0], a.core.radius, speculative).swapped(),
-        (_, 1) => point_inside(a, b.core.v()[0], b.core.radius, speculative),
-        _ => {
-            let (edge_a, separation_a) = max_separation_where(&a.core, &b.core, |i| !a.internal(i));
-            let (edge_b, separation_b) = max_separation_where(&b.core, &a.core, |i| !b.internal(i));
-            if separation_a == Real::NEG_INFINITY && separation_b == Real::NEG_INFINITY {
-                return Manifold::EMPTY;
-            }
-            // Prefer A's face unless B's is clearly better, as the plain kernel does.
-            if separation_b > separation_a + 0.1 * LINEAR_SLOP {
-                reference(b, a, edge_b, speculative, false).swapped()
-            } else {
-                reference(a, b, edge_a, speculative, false)
-            }
-        }
+/// The manifold of `other` whose centre lies in `piece`: deep inside the outline, it is
+/// pushed out through the piece's outer face of least penetration (the face the piece's
+/// core would let it out through soonest), never across a diagonal, where the neighbour
+/// would push it back. A piece with no outer face (inside a fan of pieces that meet at the
+/// outline's vertices) leaves `plain`, its plain manifold (normal from the piece to the
+/// other), to carry the other into a neighbour that has one.
+fn deep(piece: &Side<'_>, other: &Side<'_>, plain: Manifold, speculative: Real) -> Manifold {
+    let (face, separation) = if other.core.v().len() == 1 {
+        max_separation_where(&piece.core, &PointCore(other.core.v()[0]), |i| {
+            !piece.internal(i)
+        })
+    } else {
+        max_separation_where(&piece.core, &other.core, |i| !piece.internal(i))
+    };
+    if separation == Real::NEG_INFINITY {
+        return plain;
     }
-}
-
-/// A point core `c` of radius `rc` inside `side`'s core: pushed out through the outer face
-/// it is nearest to (normal from the side toward the point).
-fn point_inside(side: &Side<'_>, c: Vector, rc: Real, speculative: Real) -> Manifold {
-    let (face, face_separation) =
-        max_separation_where(&side.core, &PointCore(c), |i| !side.internal(i));
-    if face_separation == Real::NEG_INFINITY {
-        return Manifold::EMPTY;
+    if other.core.v().len() == 1 {
+        let c = other.core.v()[0];
+        return face_contact(
+            &piece.core,
+            face,
+            c,
+            other.core.radius,
+            separation,
+            speculative,
+        );
     }
-    face_contact(&side.core, face, c, rc, face_separation, speculative)
+    reference(piece, other, face, speculative, false)
 }
 
 /// The contact of a point core `c` (radius `rc`) with face `face` of `core`, whose
