@@ -10,7 +10,10 @@
 //! normal cone decides: at a vertex where the outline turns counter-clockwise (convex, by any
 //! amount, the exact sign) the directions between the normals of the outline's two edges
 //! there, `m_in` and `m_out`, which may belong to other pieces; at a vertex where it turns
-//! clockwise (concave) or goes straight, none but the two faces'.
+//! clockwise (concave) or goes straight, none but the two faces'. (Outside a concave vertex
+//! lies in front of both its faces: a direction there tilted from a face is a ghost to clamp
+//! onto the face; one behind either face points into the material, at a shape on the
+//! outline's far side.)
 //!
 //! Contacts own each direction once, as a chain does at its joints: a convex vertex's
 //! directions belong to the piece whose outer edge leaves it (`m_out` is that edge's
@@ -115,8 +118,14 @@ pub(crate) fn contact_verdict(
                     if !convex(normals) {
                         // A direction past the end of this piece's outer face, toward the
                         // seam: at a concave or straight vertex the outline has no
-                        // directions of its own there, only its faces'.
-                        Verdict::Clamp(if inner_in { e_out } else { e_in })
+                        // directions of its own there, only its faces'. Outside the outline
+                        // there lies in front of both faces; a direction into the material
+                        // meets the other shape through it (on the outline's far side).
+                        if d.dot(&normals[0]) >= 0.0 && d.dot(&normals[1]) >= 0.0 {
+                            Verdict::Clamp(if inner_in { e_out } else { e_in })
+                        } else {
+                            Verdict::Leave
+                        }
                     } else if inner_in && cross(&normals[0], d) > PARALLEL_FACES_ANGLE {
                         // This piece's outer edge leaves the vertex: it owns the vertex's
                         // directions (`d` is within its own cone, so not beyond `m_out`).

@@ -1,8 +1,9 @@
 //! The pieces of a concave outline (polygons with seams) against oracles that share no code
 //! with their rules:
 //! - hand-computed cases on an L: a disc or a box under its foot near the seam gets only the
-//!   face's normal, its outer corner is reported by one piece, a box or disc deep inside is
-//!   pushed out through the surface;
+//!   face's normal, its outer corner is reported by one piece, a box pressed into its reflex
+//!   corner is pushed out of each wall, a box or disc deep inside is pushed out through the
+//!   surface;
 //! - over flat tops (an L, a U, a comb upside down, outlines under a flat top; bare, or dented
 //!   by a hair so that pieces meet along them), a disc, a box, a capsule, a small box and a
 //!   small disc at every offset along the top and across each seam to rounding, at heights
@@ -60,9 +61,21 @@ fn plain(pieces: &[Shape]) -> Vec<Shape> {
 /// Every manifold of `shape` at `pose` with each piece at `ground` (normal from the piece
 /// toward the shape).
 fn manifolds(pieces: &[Shape], ground: &Isometry, shape: &Shape, pose: &Isometry) -> Vec<Manifold> {
+    manifolds_within(pieces, ground, shape, pose, SPECULATIVE_DISTANCE)
+}
+
+/// [`manifolds`] with points up to `speculative` apart (a world widens the speculative
+/// distance by how far a body moves in a step).
+fn manifolds_within(
+    pieces: &[Shape],
+    ground: &Isometry,
+    shape: &Shape,
+    pose: &Isometry,
+    speculative: Real,
+) -> Vec<Manifold> {
     pieces
         .iter()
-        .map(|piece| contact_manifold(piece, ground, shape, pose, SPECULATIVE_DISTANCE))
+        .map(|piece| contact_manifold(piece, ground, shape, pose, speculative))
         .collect()
 }
 
@@ -117,6 +130,38 @@ fn the_outer_corner_is_reported_once_and_the_reflex_corner_by_its_faces() {
         .collect();
     normals.sort_by(|a, b| a.x.total_cmp(&b.x));
     assert_eq!(normals, vec![Vector::new(0.0, 1.0), Vector::new(1.0, 0.0)]);
+}
+
+#[test]
+fn a_box_pressed_into_the_reflex_corner_is_pushed_out_of_each_wall() {
+    // The L's reflex corner at (1, 1): its diagonal to the origin parts the foot and the
+    // leg, and a box in the corner straddles it, each piece's least penetration there.
+    let l = pieces(&ell(3.0, 1.0));
+    let still = Isometry::identity();
+    let block = Shape::from(ConvexPolygon::rectangle(0.15, 0.15).unwrap());
+    for (pose, depth) in [
+        (Isometry::translation(1.14, 1.14), 0.01),
+        (Isometry::new(Vector::new(0.998, 1.018), -0.73), 0.16),
+    ] {
+        let ours = manifolds(&l, &still, &block, &pose);
+        let mut normals: Vec<Vector> = ours
+            .iter()
+            .filter(|m| !m.is_empty())
+            .map(|m| m.normal)
+            .collect();
+        normals.sort_by(|a, b| a.x.total_cmp(&b.x));
+        assert_eq!(
+            normals,
+            vec![Vector::new(0.0, 1.0), Vector::new(1.0, 0.0)],
+            "{pose:?}"
+        );
+        for m in ours.iter().filter(|m| !m.is_empty()) {
+            assert!(
+                m.min_separation() < 0.0 && m.min_separation() > -depth - 0.1,
+                "{m:?}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -213,7 +258,9 @@ fn top_face(piece: &Shape, ground: &Isometry) -> Option<Vector> {
 
 /// Checks one placement: `shape` (centre `lift` above its lowest point, `half` its half
 /// extent along x) with its centre at `x`, its lowest point `s` above y = 0, on `top` at
-/// `ground`. Returns whether it was checked (the shape lies over the top).
+/// `ground`, with manifolds up to `speculative` apart: every normal is its piece's face
+/// normal on the top, some piece has a contact, and every separation is the height over the
+/// top (to the dents' depth).
 fn check_placement(
     top: &Top,
     pieces: &[Shape],
@@ -221,9 +268,10 @@ fn check_placement(
     (shape, lift, half): &(Shape, Real, Real),
     x: Real,
     s: Real,
+    speculative: Real,
 ) -> Result<(), String> {
     let pose = ground * Isometry::translation(x, lift + s);
-    let all = manifolds(pieces, ground, shape, &pose);
+    let all = manifolds_within(pieces, ground, shape, &pose, speculative);
     let scale = 1e-12 * (1.0 + ground.translation.vector.amax() + top.width);
     let mut any = false;
     for (i, m) in all.iter().enumerate() {
@@ -300,10 +348,19 @@ fn along_flat_tops_only_the_faces_and_their_separations() {
             for slider in sliders() {
                 for &x in &offsets(&top, slider.2, 150) {
                     for &s in &heights(&top) {
-                        if let Err(e) = check_placement(&top, &pieces, &ground, &slider, x, s) {
-                            panic!("{e}\noutline {:?}", top.outline);
+                        // The speculative distance, and one a body moving 30 units/s at
+                        // 60 Hz would be given.
+                        for speculative in [SPECULATIVE_DISTANCE, 0.5] {
+                            let checked_one =
+                                check_placement(&top, &pieces, &ground, &slider, x, s, speculative);
+                            if let Err(e) = checked_one {
+                                panic!(
+                                    "{e} (speculative {speculative})\noutline {:?}",
+                                    top.outline
+                                );
+                            }
+                            checked += 1;
                         }
-                        checked += 1;
                     }
                 }
             }
@@ -326,6 +383,7 @@ proptest! {
         s in -LINEAR_SLOP..SPECULATIVE_DISTANCE - 2e-5,
         angle in -3.2..3.2f64,
         shift in (-30.0..30.0f64, -30.0..30.0f64),
+        speculative in SPECULATIVE_DISTANCE..0.6,
     ) {
         let mut rng = SplitMix64::new(seed);
         let base = match which {
@@ -349,7 +407,7 @@ proptest! {
         prop_assume!(top.width > 2.0 * keep);
         let x = (seam + off).clamp(keep, top.width - keep);
         let ground = Isometry::new(Vector::new(shift.0, shift.1), angle);
-        let checked = check_placement(&top, &pieces, &ground, &slider, x, s);
+        let checked = check_placement(&top, &pieces, &ground, &slider, x, s, speculative);
         prop_assert!(checked.is_ok(), "{}\noutline {:?}", checked.unwrap_err(), top.outline);
     }
 }

@@ -153,22 +153,58 @@ pub(crate) fn reference_face_within<P1: Core, P2: Core>(
     clip(p1, p2, edges, &along, speculative)
 }
 
-/// [`reference_face_within`] with the incident edge `i21` of `p2` given: no contact when it
-/// lies wholly beyond an end of the reference face along it.
-pub(crate) fn reference_face_within_incident<P1: Core, P2: Core>(
+/// The manifold with edge `e1` of `p1` as the reference face and the incident edge `i21` of
+/// `p2`, an edge of which only the two ends are on the surface of what `p2` is part of (a
+/// piece's internal edge): no clipping, each end `k` of it (`i21`, then the next vertex) is a
+/// point if it lies along the reference face (to rounding), within the speculative distance,
+/// and `keep(k)`.
+pub(crate) fn reference_face_ends<P1: Core, P2: Core>(
     p1: &P1,
     p2: &P2,
     e1: usize,
     i21: usize,
     speculative: Real,
+    keep: impl Fn(usize) -> bool,
 ) -> Manifold {
     let (n1, n2) = (p1.v().len(), p2.v().len());
-    let edges = [e1, next(e1, n1), i21, next(i21, n2)];
-    let along = AlongFace::of(p1, p2, edges);
-    if !along.overlaps() {
-        return Manifold::EMPTY;
+    let (i11, i12, i22) = (e1, next(e1, n1), next(i21, n2));
+    let along = AlongFace::of(p1, p2, [i11, i12, i21, i22]);
+    let v11 = p1.v()[i11];
+    let normal = p1.n()[i11];
+    let (r1, r2) = (p1.radius(), p2.radius());
+    let mut manifold = Manifold {
+        normal,
+        ..Manifold::EMPTY
+    };
+    let ends = [
+        (
+            i22,
+            along.lower2,
+            ContactId::new(vertex_feature(i11), vertex_feature(i22)),
+        ),
+        (
+            i21,
+            along.upper2,
+            ContactId::new(vertex_feature(i12), vertex_feature(i21)),
+        ),
+    ];
+    for (k, position, id) in ends {
+        let on_face = position >= -along.rounding && position <= along.upper1 + along.rounding;
+        let v = p2.v()[k];
+        let s = (v - v11).dot(&normal);
+        if on_face && s - r1 - r2 <= speculative && keep(k) {
+            manifold.push(ContactPoint {
+                point: Point::from(v + normal * (0.5 * (r1 - r2 - s))),
+                separation: s - r1 - r2,
+                id,
+            });
+        }
     }
-    clip(p1, p2, edges, &along, speculative)
+    if manifold.is_empty() {
+        Manifold::EMPTY
+    } else {
+        manifold
+    }
 }
 
 /// The edge of `p` whose normal is most anti-parallel to `reference_normal`.

@@ -14,10 +14,15 @@
 //!   concave or straight (the seam of two nearly collinear faces): the manifold is redone on
 //!   that face alone, as a chain does at a flat joint (the other's incident edge clipped to
 //!   the face, separations along its normal, nothing if the other lies wholly beyond the
-//!   face's end; a point core only if it projects onto the face).
-//! - **Internal**: the plain manifold took an internal edge as its face: the other shape is
-//!   across that edge, nearer to the neighbour that shares it, or outside the outline beside
-//!   the edge's end. No contact: the neighbour, or the face there, answers.
+//!   face's end; a point core only if it projects onto the face), if the centre of the
+//!   other's core is in front of the face; else nothing (it is over the other face there).
+//! - **Internal**: the plain manifold took an internal edge as its face. Where the cores
+//!   overlap, the axes are searched again without the internal edges (and the other's faces
+//!   parallel to them), keeping only those with the other's centre in front of the piece's
+//!   surface there: a box pressed into a reflex corner straddles the diagonal, each piece's
+//!   least penetration, and is pushed out of each wall. Where they do not (the internal edge
+//!   parts them), or no axis qualifies, the other is across the edge, or outside the outline
+//!   beside the edge's end: no contact (the neighbour, or the face there, answers).
 //!
 //! Whatever the verdict, a piece that holds the centre of the other shape's core (its
 //! vertices' mean) pushes it out through its own outer face of least penetration: the other
@@ -25,19 +30,21 @@
 //! neighbour, which would push it back, and where ghost normals no longer matter.
 //!
 //! Where a face of the other shape is the reference and the piece meets it with an internal
-//! edge, the points clipped along that edge would be inside the outline: the piece's outer
-//! edge most against the face is clipped instead (nothing if it lies beyond the face).
+//! edge, the points clipped along that edge would be inside the outline: only the edge's
+//! ends, vertices of the outline, are points, each where the face's normal points out of the
+//! outline there (not through its material to a face on its far side).
 //!
 //! So a body sliding along the outline's surface gets only the normals of the faces it is
 //! over, and each of the outline's convex corners gives its directions once.
 
 use super::clipping::{
-    collide_rounded_any, incident, max_separation_where, reference_face, reference_face_within,
-    reference_face_within_incident,
+    collide_rounded_any, incident, max_separation_where, reference_face, reference_face_ends,
+    reference_face_within,
 };
 use super::manifold::{ContactId, ContactPoint, Manifold, edge_feature};
 use super::rounded_core::{Core, Rounded};
 use crate::seam_cone::{Verdict, contact_verdict};
+use impact_geometry::tolerances::LINEAR_SLOP;
 use impact_geometry::{ConvexPolygon, Isometry, Point, Real, Rotation, Shape, Vector};
 
 /// The piece a shape is, if it is a polygon with seams.
@@ -83,6 +90,24 @@ impl<'a> Side<'a> {
         }
     }
 
+    /// Whether world direction `d` at this piece's vertex `k` points out of the outline: in
+    /// front of either of the outline's edges there where it is convex, of both where it is
+    /// concave or straight (a contact there along `d` is with the outline's surface, not
+    /// through its material). Always for a shape that is not a piece.
+    fn outward_at(&self, k: usize, d: &Vector) -> bool {
+        let Some((piece, rotation)) = self.piece else {
+            return true;
+        };
+        let d = rotation.inverse_transform_vector(d);
+        let [m_in, m_out] = piece.outline_normals(k);
+        let (front_in, front_out) = (d.dot(&m_in) >= 0.0, d.dot(&m_out) >= 0.0);
+        if impact_geometry::cross(&m_in, &m_out) > 0.0 {
+            front_in || front_out
+        } else {
+            front_in && front_out
+        }
+    }
+
     /// The vertex of this side's core nearest to `p`.
     fn nearest_vertex(&self, p: Vector) -> usize {
         let v = self.core.v();
@@ -119,19 +144,13 @@ pub(crate) fn contact_with_piece(
     if plain.is_empty() {
         return plain;
     }
-    let plain = on_outer_incident(&a, &b, plain, speculative);
-    if plain.is_empty() {
-        return plain;
-    }
     judged(&a, &b, plain, speculative)
 }
 
-/// `manifold` (normal from `a` to `b`), redone where a face of one side is its reference and
-/// the other side, a piece, meets it with an internal edge: that edge is inside the outline
+/// `manifold` (normal from `a` to `b`, kept by both sides), redone where a face of one side
+/// is its reference and the other side, a piece, meets it with an internal edge: that edge is inside the outline
 /// but at its ends, so the points clipped along it are not on the outline's surface (a box
 /// sunk into a flat top, its end just past a seam, had a point on the neighbour's diagonal).
-/// The incident edge is then the outer edge most against the face, and nothing if it lies
-/// wholly beyond the face's ends.
 fn on_outer_incident(
     a: &Side<'_>,
     b: &Side<'_>,
@@ -151,31 +170,22 @@ fn on_outer_incident(
 }
 
 /// The manifold with face `e1` of `p1` as the reference (normal from `p1` to `p2`) and the
-/// edge of `p2` most against it as the incident edge, or, if that edge is internal, the outer
-/// edge most against it (nothing if that lies wholly beyond the face's ends); with `within`,
-/// nothing whenever the incident edge lies wholly beyond them.
+/// edge of `p2` most against it as the incident edge, clipped to the face (with `within`,
+/// nothing if it lies wholly beyond the face's ends). If that edge is internal, only its ends
+/// can touch, each where the face's normal, seen from `p2`, points out of the outline there.
 fn reference(p1: &Side<'_>, p2: &Side<'_>, e1: usize, speculative: Real, within: bool) -> Manifold {
     let normal = p1.core.n()[e1];
-    let plain = incident(&p2.core, normal);
-    if !p2.internal(plain) {
+    let i21 = incident(&p2.core, normal);
+    if !p2.internal(i21) {
         return if within {
             reference_face_within(&p1.core, &p2.core, e1, speculative)
         } else {
             reference_face(&p1.core, &p2.core, e1, speculative)
         };
     }
-    let outer = p2
-        .core
-        .n()
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| !p2.internal(i))
-        .min_by(|(_, x), (_, y)| x.dot(&normal).total_cmp(&y.dot(&normal)))
-        .map(|(i, _)| i);
-    match outer {
-        Some(i) => reference_face_within_incident(&p1.core, &p2.core, e1, i, speculative),
-        None => Manifold::EMPTY,
-    }
+    reference_face_ends(&p1.core, &p2.core, e1, i21, speculative, |k| {
+        p2.outward_at(k, &-normal)
+    })
 }
 
 /// `manifold` (normal from `a` to `b`) kept, dropped or redone by both sides' verdicts;
@@ -186,7 +196,7 @@ fn reference(p1: &Side<'_>, p2: &Side<'_>, e1: usize, speculative: Real, within:
 fn judged(a: &Side<'_>, b: &Side<'_>, manifold: Manifold, speculative: Real) -> Manifold {
     let (va, vb) = verdicts(a, b, &manifold);
     if (va, vb) == (Verdict::Keep, Verdict::Keep) {
-        return manifold;
+        return on_outer_incident(a, b, manifold, speculative);
     }
     if va != Verdict::Keep && a.piece.is_some() && centre_inside(&b.core, &a.core) {
         return deep(a, b, manifold, speculative);
@@ -195,18 +205,25 @@ fn judged(a: &Side<'_>, b: &Side<'_>, manifold: Manifold, speculative: Real) -> 
         return deep(b, a, manifold.swapped(), speculative).swapped();
     }
     match (va, vb) {
-        (Verdict::Leave | Verdict::Internal, _) | (_, Verdict::Leave | Verdict::Internal) => {
-            Manifold::EMPTY
+        (Verdict::Leave, _) | (_, Verdict::Leave) => Manifold::EMPTY,
+        (Verdict::Internal, _) | (_, Verdict::Internal) if cores_overlap(&a.core, &b.core) => {
+            let again = across_internal(a, b, speculative);
+            keep_only(
+                again,
+                verdicts(a, b, &again) == (Verdict::Keep, Verdict::Keep),
+            )
         }
-        (Verdict::Clamp(face), _) => {
+        (Verdict::Internal, _) | (_, Verdict::Internal) => Manifold::EMPTY,
+        (Verdict::Clamp(face), _) if in_front(&b.core, &a.core, face) => {
             let clamped = on_face(a, b, face, speculative);
             keep_only(clamped, verdicts(a, b, &clamped).1 == Verdict::Keep)
         }
-        (Verdict::Keep, Verdict::Clamp(face)) => {
+        (Verdict::Keep, Verdict::Clamp(face)) if in_front(&a.core, &b.core, face) => {
             let clamped = on_face(b, a, face, speculative).swapped();
             keep_only(clamped, verdicts(a, b, &clamped).0 == Verdict::Keep)
         }
-        (Verdict::Keep, Verdict::Keep) => manifold,
+        (Verdict::Clamp(_), _) | (_, Verdict::Clamp(_)) => Manifold::EMPTY,
+        (Verdict::Keep, Verdict::Keep) => on_outer_incident(a, b, manifold, speculative),
     }
 }
 
@@ -231,6 +248,82 @@ fn verdicts(a: &Side<'_>, b: &Side<'_>, manifold: &Manifold) -> (Verdict, Verdic
     )
 }
 
+/// The manifold of a pair whose plain manifold took an internal edge as its face: searched
+/// again over the axes that are neither an internal edge nor parallel to one, and that have
+/// the other shape's centre in front of the piece's surface there (the piece's face, or
+/// its corner on the other's face's axis): a box pressed into a reflex corner of the outline
+/// straddles the diagonal there, the least penetration of each piece, and is pushed out of
+/// each wall. Nothing if no axis qualifies (the other is across the diagonal, or beside its
+/// end outside the outline, where another piece answers).
+fn across_internal(a: &Side<'_>, b: &Side<'_>, speculative: Real) -> Manifold {
+    let (ca, cb) = (centre(&a.core), centre(&b.core));
+    if a.core.v().len() == 1 || b.core.v().len() == 1 {
+        let (piece, point, swap) = if a.core.v().len() == 1 {
+            (b, a, true)
+        } else {
+            (a, b, false)
+        };
+        let c = point.core.v()[0];
+        let (face, separation) = max_separation_where(&piece.core, &PointCore(c), |i| {
+            !piece.internal(i) && piece.core.n()[i].dot(&(c - piece.core.v()[i])) >= 0.0
+        });
+        if separation == Real::NEG_INFINITY {
+            return Manifold::EMPTY;
+        }
+        let m = on_face(piece, point, face, speculative);
+        return if swap { m.swapped() } else { m };
+    }
+    // An axis of `s1`'s face `i`, normal `n` from `s1` toward `s2`: allowed if neither side
+    // sees it as an internal edge's normal and each piece's centre test passes.
+    let allowed = |s1: &Side<'_>, s2: &Side<'_>, c1: Vector, c2: Vector, i: usize| {
+        let n = s1.core.n()[i];
+        !s1.internal(i)
+            && s2.verdict(&-n, None) != Verdict::Internal
+            && (s1.piece.is_none() || n.dot(&(c2 - s1.core.v()[i])) >= 0.0)
+            && (s2.piece.is_none() || (-n).dot(&(c1 - support(&s2.core, -n))) >= 0.0)
+    };
+    let (edge_a, separation_a) =
+        max_separation_where(&a.core, &b.core, |i| allowed(a, b, ca, cb, i));
+    let (edge_b, separation_b) =
+        max_separation_where(&b.core, &a.core, |j| allowed(b, a, cb, ca, j));
+    if separation_a == Real::NEG_INFINITY && separation_b == Real::NEG_INFINITY {
+        return Manifold::EMPTY;
+    }
+    // Prefer A's face unless B's is clearly better, as the plain kernel does.
+    if separation_b > separation_a + 0.1 * LINEAR_SLOP {
+        reference(b, a, edge_b, speculative, false).swapped()
+    } else {
+        reference(a, b, edge_a, speculative, false)
+    }
+}
+
+/// Whether two cores overlap: no axis of either (internal edges included) separates them,
+/// nor touches them. Only then does a search without the internal edges mean anything:
+/// where an internal edge parts them, the rest of the axes can show an overlap that is not.
+fn cores_overlap(a: &Rounded, b: &Rounded) -> bool {
+    if a.v().len() == 1 {
+        return max_separation_where(b, &PointCore(a.v()[0]), |_| true).1 < 0.0;
+    }
+    if b.v().len() == 1 {
+        return max_separation_where(a, &PointCore(b.v()[0]), |_| true).1 < 0.0;
+    }
+    max_separation_where(a, b, |_| true).1 < 0.0 && max_separation_where(b, a, |_| true).1 < 0.0
+}
+
+/// The centre of a core: its vertices' mean.
+fn centre(core: &Rounded) -> Vector {
+    core.v().iter().sum::<Vector>() / core.v().len() as Real
+}
+
+/// The vertex of `core` farthest along `d`.
+fn support(core: &Rounded, d: Vector) -> Vector {
+    core.v()
+        .iter()
+        .copied()
+        .max_by(|x, y| x.dot(&d).total_cmp(&y.dot(&d)))
+        .unwrap_or_else(Vector::zeros)
+}
+
 /// `manifold` if `keep`, else no contact.
 #[inline]
 fn keep_only(manifold: Manifold, keep: bool) -> Manifold {
@@ -239,6 +332,15 @@ fn keep_only(manifold: Manifold, keep: bool) -> Manifold {
     } else {
         Manifold::EMPTY
     }
+}
+
+/// Whether the centre of `other`'s core (its vertices' mean) is in front of face `face` of
+/// `piece`'s core (on its line included): a shape whose centre is behind the face's line is
+/// over another face, or the outline's inside, and the face has no contact of its own with it
+/// (the chain's one-sided test).
+fn in_front(other: &Rounded, piece: &Rounded, face: usize) -> bool {
+    let centre = other.v().iter().sum::<Vector>() / other.v().len() as Real;
+    piece.n()[face].dot(&(centre - piece.v()[face])) >= 0.0
 }
 
 /// Whether the centre of `other`'s core (its vertices' mean) lies in `piece`'s core (on its
