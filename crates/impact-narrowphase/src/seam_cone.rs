@@ -142,9 +142,10 @@ pub(crate) fn contact_verdict(
 
 /// Whether a time of impact's normal `d` (body frame, unit, from `piece` toward the other
 /// shape) lies on the outline's surface at its feature of `piece`: an outer face, a vertex
-/// of two outer edges, or at a vertex of one outer and one internal edge where the outline is
-/// convex, the outline's cone there, both ends included and widened by
-/// [`PARALLEL_FACES_ANGLE`].
+/// of two outer edges, or at a vertex of one outer and one internal edge, where the outline
+/// is convex the outline's cone there (both ends included and widened by
+/// [`PARALLEL_FACES_ANGLE`]), where it is concave or straight the normals of its two faces
+/// there (to [`PARALLEL_FACES_ANGLE`]).
 pub(crate) fn toi_allows(piece: &ConvexPolygon, d: &Vector) -> bool {
     let n = piece.vertices().len();
     match feature(piece, d) {
@@ -155,10 +156,20 @@ pub(crate) fn toi_allows(piece: &ConvexPolygon, d: &Vector) -> bool {
                 (false, false) => true,
                 (true, true) => false,
                 _ => {
-                    let normals = piece.outline_normals(v);
-                    convex(normals)
-                        && cross(&normals[0], d) >= -PARALLEL_FACES_ANGLE
-                        && cross(d, &normals[1]) >= -PARALLEL_FACES_ANGLE
+                    let [m_in, m_out] = piece.outline_normals(v);
+                    if convex([m_in, m_out]) {
+                        cross(&m_in, d) >= -PARALLEL_FACES_ANGLE
+                            && cross(d, &m_out) >= -PARALLEL_FACES_ANGLE
+                    } else {
+                        // Only the faces' normals, the other piece's included: a shape
+                        // sliding along that face at the target separation reaches the
+                        // vertex with its normal, and that face, never approached, has no
+                        // hit to report.
+                        let along = |m: &Vector| {
+                            d.dot(m) > 0.0 && cross(m, d).abs() <= PARALLEL_FACES_ANGLE
+                        };
+                        along(&m_in) || along(&m_out)
+                    }
                 }
             }
         }

@@ -7,8 +7,15 @@
 //! the hit, in the piece's frame) is, by `seam_cone`, the normal of an internal edge, or a
 //! direction at a vertex outside the outline's cone there: at a vertex where an internal
 //! edge meets the outline, the directions between the normals of the outline's two edges
-//! there (which may be other pieces'), both included, when the outline turns convex; none
-//! when it is concave or straight; none at a vertex whose two edges are both internal.
+//! there (which may be other pieces'), both included, when the outline turns convex; only
+//! those two normals when it is concave or straight; none at a vertex whose two edges are
+//! both internal.
+//!
+//! The two normals at a concave vertex are kept although the neighbouring face is as near: a
+//! shape sliding along one face at the target separation (as a time-of-impact stepper leaves
+//! it after an impact) reaches the vertex with that face's normal, and that face, which the
+//! shape never approaches, has no hit to report; the next face's piece must. (Found with a
+//! bullet sliding into a reflex corner of the outline under `FirstTimeOfImpact`.)
 //!
 //! Why another piece reports the impact no later. At the hit, the other shape's nearest
 //! point `s` is `x + t d` for the piece's nearest point `x`, the target separation `t` and
@@ -24,11 +31,12 @@
 //!   else `e` is shorter than `t sin(a)`, and its far end `w` is at
 //!   `|s - w|^2 = t^2 + |e| (|e| - 2 t sin(a)) < t^2`. Either way the piece holding `e` is
 //!   within `t`.
-//! - `x` a vertex where the outline is concave or straight: its exterior there lies within
-//!   the half-planes in front of its two edges, so `d` either points along one of them
-//!   (the same computation puts that edge nearer than `t`) or into `U`, where the segment
-//!   from `x` to `s` starts inside `U`: `s` is inside another piece, or the segment leaves
-//!   `U` through its surface nearer to `s` than `t`.
+//! - `x` a vertex where the outline is concave or straight, `d` not one of its faces'
+//!   normals: its exterior there lies within the half-planes in front of its two edges, so
+//!   `d` either points along one of them, past its normal (the same computation puts that
+//!   edge nearer than `t`), or into `U`, where the segment from `x` to `s` starts inside
+//!   `U`: `s` is inside another piece, or the segment leaves `U` through its surface nearer
+//!   to `s` than `t`.
 //! - `x` a vertex of two internal edges: `d` is outside the outline's cone (as above, a
 //!   nearer piece), or inside it, where the pieces holding the outline's edges at `x` are
 //!   as near as this one and their cones hold `d`.
