@@ -47,7 +47,7 @@
 //! - `chain_cone`: the normals a chain segment answers for, which its contacts, times of
 //!   impact and rays share (see `docs/algorithms/chains.md`).
 //! - `seam_cone`: the normals a piece of a concave outline (a polygon with seams) answers
-//!   for, which its contacts and times of impact share (see `docs/algorithms/outlines.md`).
+//!   for in a contact (see `docs/algorithms/outlines.md`).
 //! - `audit`: the dense-sampling oracle; `fuzzing` (feature `arbitrary`): the fuzz checks.
 //!
 //! The shared kernels (`minkowski`, `gjk`, `face_middle`) import from none of the query

@@ -1,6 +1,6 @@
-//! The normals a piece of a concave outline answers for: what contacts and times of impact
-//! with a [`ConvexPolygon`] that has seams (internal edges, see
-//! [`ConvexPolygon::with_seams`]) share.
+//! The normals a piece of a concave outline answers for in a contact: what the manifolds of
+//! a [`ConvexPolygon`] that has seams (internal edges, see [`ConvexPolygon::with_seams`])
+//! are judged by.
 //!
 //! Directions are seen from the piece, in its body frame: a unit vector `d` from the piece
 //! toward the other shape. Each direction belongs to one feature of the convex piece: an edge
@@ -15,12 +15,10 @@
 //! onto the face; one behind either face points into the material, at a shape on the
 //! outline's far side.)
 //!
-//! Contacts own each direction once, as a chain does at its joints: a convex vertex's
-//! directions belong to the piece whose outer edge leaves it (`m_out` is that edge's
-//! normal), except those within [`PARALLEL_FACES_ANGLE`] of `m_in`, the face of the piece
-//! whose outer edge comes into it. Times of impact allow every direction of the outline's
-//! cone to every piece at the vertex (see `toi/piece.rs` for why dropping the rest cannot
-//! let a shape through).
+//! Each direction is owned once, as a chain does at its joints: a convex vertex's directions
+//! belong to the piece whose outer edge leaves it (`m_out` is that edge's normal), except
+//! those within [`PARALLEL_FACES_ANGLE`] of `m_in`, the face of the piece whose outer edge
+//! comes into it.
 
 use impact_geometry::tolerances::PARALLEL_FACES_ANGLE;
 use impact_geometry::{ConvexPolygon, Real, Vector, cross};
@@ -133,42 +131,6 @@ pub(crate) fn contact_verdict(
                     } else {
                         // The owner's, or beyond the outline's cone: a neighbour's face.
                         Verdict::Leave
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Whether a time of impact's normal `d` (body frame, unit, from `piece` toward the other
-/// shape) lies on the outline's surface at its feature of `piece`: an outer face, a vertex
-/// of two outer edges, or at a vertex of one outer and one internal edge, where the outline
-/// is convex the outline's cone there (both ends included and widened by
-/// [`PARALLEL_FACES_ANGLE`]), where it is concave or straight the normals of its two faces
-/// there (to [`PARALLEL_FACES_ANGLE`]).
-pub(crate) fn toi_allows(piece: &ConvexPolygon, d: &Vector) -> bool {
-    let n = piece.vertices().len();
-    match feature(piece, d) {
-        Feature::Face(i) => !piece.is_internal_edge(i),
-        Feature::Vertex(v) => {
-            let (e_in, e_out) = edges_at(v, n);
-            match (piece.is_internal_edge(e_in), piece.is_internal_edge(e_out)) {
-                (false, false) => true,
-                (true, true) => false,
-                _ => {
-                    let [m_in, m_out] = piece.outline_normals(v);
-                    if convex([m_in, m_out]) {
-                        cross(&m_in, d) >= -PARALLEL_FACES_ANGLE
-                            && cross(d, &m_out) >= -PARALLEL_FACES_ANGLE
-                    } else {
-                        // Only the faces' normals, the other piece's included: a shape
-                        // sliding along that face at the target separation reaches the
-                        // vertex with its normal, and that face, never approached, has no
-                        // hit to report.
-                        let along = |m: &Vector| {
-                            d.dot(m) > 0.0 && cross(m, d).abs() <= PARALLEL_FACES_ANGLE
-                        };
-                        along(&m_in) || along(&m_out)
                     }
                 }
             }

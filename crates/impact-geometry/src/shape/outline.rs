@@ -106,8 +106,8 @@ impl ConcaveOutline {
     /// [`vertices`](Self::vertices), sorted by that index. Each piece knows its *seams*: the
     /// edges it shares with another piece (the diagonals of the decomposition), with the
     /// outline's vertices on either side of their ends ([`ConvexPolygon::seams`]), so that
-    /// contacts and times of impact treat the pieces as one surface (no ghost collisions
-    /// where they meet; see [`ConvexPolygon::with_seams`]). A piece that is the whole
+    /// contacts treat the pieces as one surface (no ghost collisions where they meet; see
+    /// [`ConvexPolygon::with_seams`]). A piece that is the whole
     /// outline has none.
     pub fn convex_pieces(&self) -> Vec<ConvexPolygon> {
         self.pieces.iter().map(|p| p.polygon.clone()).collect()

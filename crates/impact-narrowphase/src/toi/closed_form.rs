@@ -9,7 +9,6 @@ use super::circle_capsule::toi_circle_capsule;
 use super::circle_circle::toi_circle_circle;
 use super::circle_polygon::toi_circle_polygon;
 use super::circle_segment::toi_circle_segment;
-use super::piece;
 use super::polygon_polygon::toi_polygon_polygon;
 use super::segment_capsule::toi_segment_capsule;
 use super::segment_polygon::toi_segment_polygon;
@@ -22,10 +21,7 @@ use impact_geometry::{Shape, Sweep};
 ///
 /// A [`ChainSegment`](impact_geometry::ChainSegment) answers as its plain segment does, but
 /// one-sided and without the impacts its neighbours own (see `docs/algorithms/chains.md`);
-/// against a segment or another chain segment it is never hit. A polygon with seams (a piece
-/// of a concave outline) answers as its plain polygon does, without the impacts whose normal
-/// the outline's surface does not have there, which another piece reports no later (see
-/// `docs/algorithms/outlines.md`).
+/// against a segment or another chain segment it is never hit.
 ///
 /// # Errors
 /// [`NoClosedForm`] if a sweep rotates (a disc spinning about its own centre is fine).
@@ -37,7 +33,9 @@ pub fn closed_form_toi(
     sweep_b: &Sweep,
     options: &ToiOptions,
 ) -> Result<Toi, NoClosedForm> {
-    use Shape::ChainSegment as Chn;
+    use Shape::{
+        Capsule as Cap, ChainSegment as Chn, Circle as Cir, Polygon as Pol, Segment as Seg,
+    };
     let (sa, sb, o) = (sweep_a, sweep_b, options);
     match (a, b) {
         // A chain segment: its plain segment's closed form, under the chain's rules.
@@ -50,31 +48,6 @@ pub fn closed_form_toi(
             })
         }
         (Chn(_), _) => closed_form_toi(b, sb, a, sa, o).map(Toi::swapped),
-        _ => {
-            let toi = plain_closed_form_toi(a, sa, b, sb, o)?;
-            Ok(piece::under_rules(toi, a, sa, b, sb))
-        }
-    }
-}
-
-/// [`closed_form_toi`] for a pair without a chain segment, before a piece's rule: what the
-/// pieces' plain polygons answer. Conservative advancement casts a bounding circle with it,
-/// which must see a piece as the polygon it is (the rule is for the other shape's own
-/// impacts).
-#[inline]
-pub(crate) fn plain_closed_form_toi(
-    a: &Shape,
-    sweep_a: &Sweep,
-    b: &Shape,
-    sweep_b: &Sweep,
-    options: &ToiOptions,
-) -> Result<Toi, NoClosedForm> {
-    use Shape::{
-        Capsule as Cap, ChainSegment as Chn, Circle as Cir, Polygon as Pol, Segment as Seg,
-    };
-    let (sa, sb, o) = (sweep_a, sweep_b, options);
-    match (a, b) {
-        (Chn(_), _) | (_, Chn(_)) => closed_form_toi(a, sa, b, sb, o),
         (Cir(x), Cir(y)) => toi_circle_circle(x, sa, y, sb, o),
         (Cir(x), Seg(y)) => toi_circle_segment(x, sa, y, sb, o),
         (Cir(x), Cap(y)) => toi_circle_capsule(x, sa, y, sb, o),
@@ -87,7 +60,7 @@ pub(crate) fn plain_closed_form_toi(
         (Pol(x), Pol(y)) => toi_polygon_polygon(x, sa, y, sb, o),
         // The reverse orders: each pair is written once.
         (Seg(_) | Cap(_) | Pol(_), Cir(_)) | (Cap(_) | Pol(_), Seg(_)) | (Pol(_), Cap(_)) => {
-            plain_closed_form_toi(b, sb, a, sa, o).map(Toi::swapped)
+            closed_form_toi(b, sb, a, sa, o).map(Toi::swapped)
         }
     }
 }

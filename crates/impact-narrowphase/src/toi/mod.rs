@@ -12,9 +12,6 @@
 //! - `chain_segment`: the rules a chain segment adds to its plain segment's answer (one-sided,
 //!   and its neighbours' impacts left to them), for the closed forms and conservative
 //!   advancement alike.
-//! - `piece`: the rule a piece of a concave outline (a polygon with seams) adds to its plain
-//!   polygon's answer (the impacts the outline's surface does not have left to the other
-//!   pieces), for both methods too.
 //! - [`moving_points`]: where straight paths cross and when circles on them meet.
 
 mod capsule_capsule;
@@ -27,7 +24,6 @@ mod circle_segment;
 mod closed_form;
 pub(crate) mod linear;
 pub mod moving_points;
-mod piece;
 mod polygon_polygon;
 mod rotating;
 mod rounded_segment;

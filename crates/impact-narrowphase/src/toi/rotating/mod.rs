@@ -117,8 +117,7 @@ use still_segment::{OverSegment, over_still_segment};
 /// Time of impact of any two shapes under any sweeps, by conservative advancement.
 ///
 /// A chain segment is advanced against as its plain segment, and its rules (one-sided, its
-/// neighbours' impacts left to them) applied to the answer, as the closed forms do; so is a
-/// piece of a concave outline (a polygon with seams) as its plain polygon, under its rule.
+/// neighbours' impacts left to them) applied to the answer, as the closed forms do.
 ///
 /// Never later than the true first time the shapes come within the target separation (to the
 /// accuracy of the distance computation, which is exact to rounding). Returns
@@ -149,19 +148,6 @@ pub fn toi_conservative_advancement(
         }
         _ => {}
     }
-    let toi = plain_advancement(a, sweep_a, b, sweep_b, options);
-    crate::toi::piece::under_rules(toi, a, sweep_a, b, sweep_b)
-}
-
-/// [`toi_conservative_advancement`] for a pair without a chain segment, before a piece's
-/// rule.
-fn plain_advancement(
-    a: &Shape,
-    sweep_a: &Sweep,
-    b: &Shape,
-    sweep_b: &Sweep,
-    options: &ToiOptions,
-) -> Toi {
     // Against a segment that does not move (ground), its line decides most queries at a
     // fraction of the cost (see `still_segment`).
     let still = |sweep: &Sweep| !sweep.rotates() && sweep.linvel() == Vector::zeros();

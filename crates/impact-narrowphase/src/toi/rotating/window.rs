@@ -11,7 +11,7 @@ use crate::gjk::{GjkCache, gjk_distance};
 use crate::minkowski::{circle_entry, circle_exit};
 use crate::options::ToiOptions;
 use crate::toi::circle_segment::toi_circle_still_segment;
-use crate::toi::closed_form::plain_closed_form_toi;
+use crate::toi::closed_form::closed_form_toi;
 use crate::toi_result::Toi;
 use impact_geometry::tolerances::ROUNDING_MARGIN_RELATIVE;
 use impact_geometry::{Circle, Isometry, Point, Real, Rotation, Shape, Strip, Sweep, Vector};
@@ -236,9 +236,9 @@ fn against_still_partner(a: &Mover<'_>, b: &Mover<'_>, options: &ToiOptions) -> 
     }
     let sweep = Sweep::translating(start, spinning.displacement).ok()?;
     let toi = if swapped {
-        plain_closed_form_toi(still.shape, still.sweep, &circle, &sweep, options)
+        closed_form_toi(still.shape, still.sweep, &circle, &sweep, options)
     } else {
-        plain_closed_form_toi(&circle, &sweep, still.shape, still.sweep, options)
+        closed_form_toi(&circle, &sweep, still.shape, still.sweep, options)
     };
     toi.ok()
 }
