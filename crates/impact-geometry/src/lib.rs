@@ -54,8 +54,8 @@ pub use error::GeometryError;
 pub use mass::MassProperties;
 pub use math::{Isometry, Point, Real, Rotation, Vector, cross, cross_scalar_vector, perp};
 pub use shape::{
-    Capsule, Chain, ChainSegment, Circle, ConcaveOutline, ConvexPolygon, Segment, Shape, ShapeKind,
-    Strip,
+    Capsule, Chain, ChainSegment, Circle, ConcaveOutline, ConvexPolygon, Seam, Segment, Shape,
+    ShapeKind, Strip,
 };
 pub use sweep::Sweep;
 pub use trig::{rotation_by, rotations_by, sin_cos, sin_cos_pair};

@@ -46,6 +46,8 @@
 //! - `options`, `toi_result`: the options and the answer of every time-of-impact query.
 //! - `chain_cone`: the normals a chain segment answers for, which its contacts, times of
 //!   impact and rays share (see `docs/algorithms/chains.md`).
+//! - `seam_cone`: the normals a piece of a concave outline (a polygon with seams) answers
+//!   for in a contact (see `docs/algorithms/outlines.md`).
 //! - `audit`: the dense-sampling oracle; `fuzzing` (feature `arbitrary`): the fuzz checks.
 //!
 //! The shared kernels (`minkowski`, `gjk`, `face_middle`) import from none of the query
@@ -64,6 +66,7 @@ mod minkowski;
 mod options;
 pub mod ray;
 mod scratch;
+mod seam_cone;
 #[cfg(test)]
 mod testkit_bridge;
 pub mod toi;

@@ -2,8 +2,8 @@
 //! triangulation (the `spade` crate), then Hertel and Mehlhorn's merge of triangles across
 //! inessential diagonals.
 
-use super::ConvexPolygon;
 use super::crossing::orientation;
+use super::{ConvexPolygon, Seam};
 use crate::{Point, Real, cross};
 use spade::handles::FixedVertexHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
@@ -166,10 +166,31 @@ pub(crate) fn merge(
         if polygon.vertices().len() != indices.len() {
             return Err(indices[0]);
         }
+        let polygon = polygon
+            .with_seams(&seams_of(points, &indices))
+            .map_err(|_| indices[0])?;
         out.push(Piece { indices, polygon });
     }
     out.sort_by_key(|p| p.indices[0]);
     Ok(out)
+}
+
+/// The seams of the piece with vertices `indices` (counter-clockwise) of the outline
+/// `points`: each edge between vertices that are not consecutive on the outline is a
+/// diagonal, shared with another piece, with the outline's vertex after its start and the
+/// one before its end.
+fn seams_of(points: &[Point], indices: &[usize]) -> Vec<Seam> {
+    let (n, m) = (points.len(), indices.len());
+    (0..m)
+        .filter_map(|edge| {
+            let (start, end) = (indices[edge], indices[(edge + 1) % m]);
+            ((start + 1) % n != end).then(|| Seam {
+                edge,
+                after_start: points[(start + 1) % n],
+                before_end: points[(end + n - 1) % n],
+            })
+        })
+        .collect()
 }
 
 /// Pieces `a` and `b` (counter-clockwise index cycles) that share the diagonal `{u, v}`,

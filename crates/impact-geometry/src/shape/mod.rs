@@ -13,6 +13,7 @@ mod crossing;
 mod decompose;
 mod outline;
 mod polygon;
+mod seam;
 mod segment;
 mod strip;
 
@@ -21,6 +22,7 @@ pub use chain::{Chain, ChainSegment};
 pub use circle::Circle;
 pub use outline::ConcaveOutline;
 pub use polygon::ConvexPolygon;
+pub use seam::Seam;
 pub use segment::Segment;
 pub use strip::Strip;
 

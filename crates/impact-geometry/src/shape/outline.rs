@@ -103,7 +103,12 @@ impl ConcaveOutline {
     }
 
     /// The convex pieces, each starting at its vertex of smallest index in
-    /// [`vertices`](Self::vertices), sorted by that index.
+    /// [`vertices`](Self::vertices), sorted by that index. Each piece knows its *seams*: the
+    /// edges it shares with another piece (the diagonals of the decomposition), with the
+    /// outline's vertices on either side of their ends ([`ConvexPolygon::seams`]), so that
+    /// contacts treat the pieces as one surface (no ghost collisions where they meet; see
+    /// [`ConvexPolygon::with_seams`]). A piece that is the whole
+    /// outline has none.
     pub fn convex_pieces(&self) -> Vec<ConvexPolygon> {
         self.pieces.iter().map(|p| p.polygon.clone()).collect()
     }
@@ -116,7 +121,8 @@ impl ConcaveOutline {
 
     /// Convex pieces of at most `max_vertices` vertices each: the same merge, refusing any
     /// that would exceed it (the narrowphase keeps cores of up to 8 vertices on its fast
-    /// paths). Hertel and Mehlhorn's bound does not hold under a cap.
+    /// paths), with their seams as [`convex_pieces`](Self::convex_pieces) gives them.
+    /// Hertel and Mehlhorn's bound does not hold under a cap.
     ///
     /// # Errors
     /// [`GeometryError::OutOfRange`] naming `max_vertices` below 3.

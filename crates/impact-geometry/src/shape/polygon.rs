@@ -2,6 +2,7 @@
 //! narrowest strip and the radius it is rounded by.
 
 use super::Strip;
+use super::seam::{Seam, Seams};
 use crate::tolerances::POLYGON_WELD_RELATIVE;
 use crate::validate::{finite_point, non_negative, positive};
 use crate::{GeometryError, Point, Real, Vector, cross};
@@ -40,6 +41,20 @@ use crate::{GeometryError, Point, Real, Vector, cross};
 /// assert!(ConvexPolygon::rectangle(1.0, 0.5)?.with_radius(-0.1).is_err());
 /// # Ok::<(), impact_geometry::GeometryError>(())
 /// ```
+///
+/// # Pieces of an outline
+///
+/// A polygon that is one convex piece of a [`ConcaveOutline`](crate::ConcaveOutline) knows
+/// which of its edges are *internal*, shared with another piece rather than part of the
+/// outline's surface, and where the outline goes on at their ends: its [`Seam`]s
+/// ([`ConvexPolygon::with_seams`]; [`ConcaveOutline::convex_pieces`] sets them). The
+/// narrowphase never takes an internal edge as a contact's face, and gives a vertex where
+/// an internal edge meets the outline only the normals the outline's own surface has there,
+/// so that a body sliding along the outline crosses the seams between pieces as it would a
+/// flat face (see `docs/algorithms/outlines.md`). A polygon without seams (the default) is
+/// what it always was, bit for bit.
+///
+/// [`ConcaveOutline::convex_pieces`]: crate::ConcaveOutline::convex_pieces
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
@@ -52,6 +67,8 @@ pub struct ConvexPolygon {
     /// The narrowest strip of the whole shape: the core's, widened by the radius.
     strip: Strip,
     radius: Real,
+    /// The seams of a piece of an outline; `None` for a polygon of its own.
+    seams: Option<Box<Seams>>,
 }
 
 impl ConvexPolygon {
@@ -148,6 +165,7 @@ impl ConvexPolygon {
             normals,
             strip,
             radius: 0.0,
+            seams: None,
         })
     }
 
@@ -173,6 +191,84 @@ impl ConvexPolygon {
         self.strip.half_width += radius;
         self.radius = radius;
         Ok(self)
+    }
+
+    /// The same polygon as a piece of a concave outline whose internal edges are `seams`
+    /// (each an edge index with where the outline goes on at its ends; see [`Seam`]), in
+    /// increasing order of edge; no seams makes it a polygon of its own again. The other
+    /// edges are the outline's.
+    ///
+    /// ```
+    /// use impact_geometry::{ConvexPolygon, Point, Seam};
+    ///
+    /// // The lower piece of an L cut along its diagonal from (0, 0) to (1, 1): the outline
+    /// // goes on from (0, 0) up to (0, 3), and comes into (1, 1) from (1, 3).
+    /// let piece = ConvexPolygon::new(&[
+    ///     Point::new(0.0, 0.0), Point::new(3.0, 0.0), Point::new(3.0, 1.0), Point::new(1.0, 1.0),
+    /// ])?
+    /// .with_seams(&[Seam {
+    ///     edge: 3,
+    ///     after_start: Point::new(1.0, 3.0),
+    ///     before_end: Point::new(0.0, 3.0),
+    /// }])?;
+    /// assert!(piece.is_internal_edge(3) && !piece.is_internal_edge(0));
+    /// // At (0, 0) the outline comes down the L's left side, then runs along the bottom.
+    /// let [coming, going] = piece.outline_normals(0);
+    /// assert_eq!((coming.x, coming.y, going.x, going.y), (-1.0, 0.0, 0.0, -1.0));
+    /// # Ok::<(), impact_geometry::GeometryError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// - [`GeometryError::OutOfRange`] naming `polygon.seams[k].edge` if it is not below the
+    ///   vertex count, or not above the edge of the seam before;
+    /// - [`GeometryError::NotFinite`] naming `polygon.seams[k].after_start.x` (or `.y`, or
+    ///   `before_end`);
+    /// - [`GeometryError::RepeatedPoint`] naming `polygon.seams[k].after_start` if it is the
+    ///   edge's start (to the weld distance, [`POLYGON_WELD_RELATIVE`] of the polygon's
+    ///   size), or `before_end` if it is the edge's end.
+    pub fn with_seams(mut self, seams: &[Seam]) -> Result<Self, GeometryError> {
+        self.seams = Seams::new(seams, &self.vertices, &self.normals)?.map(Box::new);
+        Ok(self)
+    }
+
+    /// The seams (internal edges) of a piece of an outline, in increasing order of edge;
+    /// empty for a polygon of its own.
+    #[inline]
+    pub fn seams(&self) -> &[Seam] {
+        self.seams.as_ref().map_or(&[], |s| &s.list)
+    }
+
+    /// Whether the polygon has seams (is a piece of an outline with internal edges).
+    #[inline]
+    pub fn has_seams(&self) -> bool {
+        self.seams.is_some()
+    }
+
+    /// Whether edge `edge` (from vertex `edge` to the next) is internal: shared with another
+    /// piece of the outline. `false` for an index out of range.
+    #[inline]
+    pub fn is_internal_edge(&self, edge: usize) -> bool {
+        self.seams
+            .as_ref()
+            .is_some_and(|s| s.internal.get(edge).copied().unwrap_or(false))
+    }
+
+    /// The outward unit normals of the outline's edges into and out of vertex `vertex`
+    /// (body frame): the polygon's own edges' where they are the outline's, else those of
+    /// the neighbouring pieces' edges that the outline runs along (from the seams). For a
+    /// polygon without seams, its own two normals there.
+    ///
+    /// # Panics
+    /// If `vertex` is not below the vertex count.
+    #[inline]
+    pub fn outline_normals(&self, vertex: usize) -> [Vector; 2] {
+        match &self.seams {
+            Some(s) => s.outline_normals[vertex],
+            None => {
+                let n = self.normals.len();
+                [self.normals[(vertex + n - 1) % n], self.normals[vertex]]
+            }
+        }
     }
 
     /// The convex hull of `points` (any order, duplicates and interior points allowed).
@@ -285,15 +381,17 @@ impl ConvexPolygon {
     }
 }
 
-/// The serialized form: the core's vertices, and the radius only when it is not zero (so a
-/// sharp polygon's form is the one it always had, and an older file without the field reads
-/// as sharp).
+/// The serialized form: the core's vertices, the radius only when it is not zero and the
+/// seams only when there are some (so a sharp polygon of its own has the form it always
+/// had, and an older file without the fields reads as one).
 #[cfg(feature = "serde")]
 #[derive(serde::Serialize, serde::Deserialize)]
 struct ConvexPolygonDef {
     vertices: Vec<Point>,
     #[serde(default, skip_serializing_if = "is_zero")]
     radius: Real,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    seams: Vec<Seam>,
 }
 
 #[cfg(feature = "serde")]
@@ -305,7 +403,7 @@ fn is_zero(radius: &Real) -> bool {
 impl TryFrom<ConvexPolygonDef> for ConvexPolygon {
     type Error = GeometryError;
     fn try_from(def: ConvexPolygonDef) -> Result<Self, GeometryError> {
-        Self::rounded(&def.vertices, def.radius)
+        Self::rounded(&def.vertices, def.radius)?.with_seams(&def.seams)
     }
 }
 
@@ -313,6 +411,7 @@ impl TryFrom<ConvexPolygonDef> for ConvexPolygon {
 impl From<ConvexPolygon> for ConvexPolygonDef {
     fn from(p: ConvexPolygon) -> Self {
         Self {
+            seams: p.seams.map_or_else(Vec::new, |s| s.list),
             vertices: p.vertices,
             radius: p.radius,
         }

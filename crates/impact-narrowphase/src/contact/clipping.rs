@@ -40,6 +40,31 @@ fn max_separation<P1: Core, P2: Core>(p1: &P1, p2: &P2) -> (usize, Real) {
     (best, best_separation)
 }
 
+/// [`max_separation`] over the edges of `p1` that `allowed` accepts: the edge and its
+/// separation, or `Real::NEG_INFINITY` if it accepts none.
+pub(crate) fn max_separation_where<P1: Core, P2: Core>(
+    p1: &P1,
+    p2: &P2,
+    allowed: impl Fn(usize) -> bool,
+) -> (usize, Real) {
+    let (mut best, mut best_separation) = (0, Real::NEG_INFINITY);
+    for (i, (n, v)) in p1.n().iter().zip(p1.v()).enumerate() {
+        if !allowed(i) {
+            continue;
+        }
+        let s = p2
+            .v()
+            .iter()
+            .map(|w| n.dot(&(w - v)))
+            .fold(Real::INFINITY, Real::min);
+        if s > best_separation {
+            best = i;
+            best_separation = s;
+        }
+    }
+    (best, best_separation)
+}
+
 /// The manifold of two rounded cores with at least two vertices each, normal from `a` to `b`.
 #[inline]
 pub(crate) fn collide_rounded<A: Core, B: Core>(a: &A, b: &B, speculative: Real) -> Manifold {
@@ -128,9 +153,63 @@ pub(crate) fn reference_face_within<P1: Core, P2: Core>(
     clip(p1, p2, edges, &along, speculative)
 }
 
+/// The manifold with edge `e1` of `p1` as the reference face and the incident edge `i21` of
+/// `p2`, an edge of which only the two ends are on the surface of what `p2` is part of (a
+/// piece's internal edge): no clipping, each end `k` of it (`i21`, then the next vertex) is a
+/// point if it lies along the reference face (to rounding), within the speculative distance,
+/// and `keep(k)`.
+pub(crate) fn reference_face_ends<P1: Core, P2: Core>(
+    p1: &P1,
+    p2: &P2,
+    e1: usize,
+    i21: usize,
+    speculative: Real,
+    keep: impl Fn(usize) -> bool,
+) -> Manifold {
+    let (n1, n2) = (p1.v().len(), p2.v().len());
+    let (i11, i12, i22) = (e1, next(e1, n1), next(i21, n2));
+    let along = AlongFace::of(p1, p2, [i11, i12, i21, i22]);
+    let v11 = p1.v()[i11];
+    let normal = p1.n()[i11];
+    let (r1, r2) = (p1.radius(), p2.radius());
+    let mut manifold = Manifold {
+        normal,
+        ..Manifold::EMPTY
+    };
+    let ends = [
+        (
+            i22,
+            along.lower2,
+            ContactId::new(vertex_feature(i11), vertex_feature(i22)),
+        ),
+        (
+            i21,
+            along.upper2,
+            ContactId::new(vertex_feature(i12), vertex_feature(i21)),
+        ),
+    ];
+    for (k, position, id) in ends {
+        let on_face = position >= -along.rounding && position <= along.upper1 + along.rounding;
+        let v = p2.v()[k];
+        let s = (v - v11).dot(&normal);
+        if on_face && s - r1 - r2 <= speculative && keep(k) {
+            manifold.push(ContactPoint {
+                point: Point::from(v + normal * (0.5 * (r1 - r2 - s))),
+                separation: s - r1 - r2,
+                id,
+            });
+        }
+    }
+    if manifold.is_empty() {
+        Manifold::EMPTY
+    } else {
+        manifold
+    }
+}
+
 /// The edge of `p` whose normal is most anti-parallel to `reference_normal`.
 #[inline]
-fn incident<P: Core>(p: &P, reference_normal: Vector) -> usize {
+pub(crate) fn incident<P: Core>(p: &P, reference_normal: Vector) -> usize {
     p.n()
         .iter()
         .enumerate()

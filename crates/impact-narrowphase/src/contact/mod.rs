@@ -13,7 +13,8 @@
 //! `manifold` holds the types, `segment_side` the manifold held to one side of a
 //! zero-thickness segment, and `chain_segment` the one-sided segment of a chain against any
 //! other shape (last in the canonical order: its rules sit on top of the plain segment's
-//! manifold).
+//! manifold). `piece` holds the rules of a piece of a concave outline (a polygon with
+//! seams), on top of the plain cores' manifold in the same way.
 
 mod capsule_capsule;
 mod capsule_polygon;
@@ -24,6 +25,7 @@ mod circle_polygon;
 mod circle_segment;
 mod clipping;
 mod manifold;
+mod piece;
 mod point_core;
 mod polygon_polygon;
 mod rounded_core;
@@ -58,7 +60,12 @@ use impact_geometry::{Isometry, Real, Shape};
 ///
 /// A [`ChainSegment`](impact_geometry::ChainSegment) is one-sided and leaves its neighbours'
 /// contacts to them (see [`contact_chain_segment`]); against a segment or another chain
-/// segment it gives no contact.
+/// segment it gives no contact. A [`ConvexPolygon`](impact_geometry::ConvexPolygon) with
+/// seams (a piece of a concave outline) never takes an internal edge as its face and leaves
+/// to the other pieces the normals they answer for, so that the pieces make one surface
+/// (see [`ConvexPolygon::with_seams`](impact_geometry::ConvexPolygon::with_seams) and
+/// `docs/algorithms/outlines.md`); against a chain segment, the chain's rules shape the
+/// manifold and the piece's only drop what another piece answers for.
 pub fn contact_manifold(
     a: &Shape,
     pose_a: &Isometry,
@@ -73,8 +80,18 @@ pub fn contact_manifold(
     match (a, b) {
         // Any shape and a chain segment: one kernel, whatever the other (nothing for thin
         // against thin); the chain's rules decide.
-        (_, Chn(y)) => contact_chain_segment(a, pose_a, y, pose_b, spec),
-        (Chn(x), _) => contact_chain_segment(b, pose_b, x, pose_a, spec).swapped(),
+        (_, Chn(y)) => {
+            let manifold = contact_chain_segment(a, pose_a, y, pose_b, spec);
+            match piece::piece_of(a) {
+                Some(p) => piece::left_to_other_pieces(p, pose_a, manifold),
+                None => manifold,
+            }
+        }
+        (Chn(_), _) => contact_manifold(b, pose_b, a, pose_a, spec).swapped(),
+        // A piece of an outline: the plain cores' manifold under the piece's rules.
+        _ if piece::piece_of(a).is_some() || piece::piece_of(b).is_some() => {
+            piece::contact_with_piece(a, pose_a, b, pose_b, spec)
+        }
         (Cir(x), Cir(y)) => contact_circle_circle(x, pose_a, y, pose_b, spec),
         (Cir(x), Seg(y)) => contact_circle_segment(x, pose_a, y, pose_b, spec),
         (Cir(x), Cap(y)) => contact_circle_capsule(x, pose_a, y, pose_b, spec),
