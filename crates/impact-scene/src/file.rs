@@ -243,11 +243,15 @@ pub(crate) struct ShapeFile {
     /// A chain segment's vertex after `b`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ghost_after: Option<Xy>,
+    /// A polygon's seams (the internal edges of a concave outline's piece), as
+    /// `{"edge": k, "after_start": [x, y], "before_end": [x, y]}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seams: Option<Vec<impact_geometry::Seam>>,
 }
 
 impl ShapeFile {
     /// The fields given, by name, in the order of the struct (for "not a field of" errors).
-    pub(crate) fn given(&self) -> [(&'static str, bool); 11] {
+    pub(crate) fn given(&self) -> [(&'static str, bool); 12] {
         [
             ("radius", self.radius.is_some()),
             ("center", self.center.is_some()),
@@ -260,6 +264,7 @@ impl ShapeFile {
             ("closed", self.closed.is_some()),
             ("ghost_before", self.ghost_before.is_some()),
             ("ghost_after", self.ghost_after.is_some()),
+            ("seams", self.seams.is_some()),
         ]
     }
 }
@@ -299,6 +304,10 @@ pub(crate) struct ShapeEntryFile {
     /// A chain segment's vertex after `b`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ghost_after: Option<Xy>,
+    /// A polygon's seams (the internal edges of a concave outline's piece), as
+    /// `{"edge": k, "after_start": [x, y], "before_end": [x, y]}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seams: Option<Vec<impact_geometry::Seam>>,
     /// `[x, y, angle]`: the shape's points are turned by `angle` about the body origin,
     /// then moved by `(x, y)`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -331,6 +340,7 @@ impl ShapeEntryFile {
             closed: self.closed,
             ghost_before: self.ghost_before,
             ghost_after: self.ghost_after,
+            seams: self.seams.clone(),
         }
     }
 
@@ -349,6 +359,7 @@ impl ShapeEntryFile {
             closed: g.closed,
             ghost_before: g.ghost_before,
             ghost_after: g.ghost_after,
+            seams: g.seams,
             ..Self::default()
         }
     }

@@ -521,8 +521,8 @@ fn fields_of(kind: &str) -> Option<&'static [&'static str]> {
         "circle" => &["radius", "center"],
         "segment" => &["a", "b"],
         "capsule" => &["a", "b", "radius"],
-        "polygon" => &["vertices"],
-        "rounded_polygon" => &["vertices", "radius"],
+        "polygon" => &["vertices", "seams"],
+        "rounded_polygon" => &["vertices", "radius", "seams"],
         "rectangle" => &["half_width", "half_height"],
         "chain" => &["points", "closed", "ghost_before", "ghost_after"],
         "chain_segment" => &["a", "b", "ghost_before", "ghost_after"],
@@ -577,21 +577,16 @@ pub(crate) fn shape(s: &ShapeFile, path: &str) -> Result<Shape, SceneError> {
             ),
         ));
     }
+    // The fields a shape of this kind needs (a polygon's seams are optional).
+    let needed: Vec<&str> = fields.iter().copied().filter(|&f| f != "seams").collect();
+    let needs = needed.join(", ");
     let need = |value: Option<Xy>, name: &str| {
-        value.map(point).ok_or_else(|| {
-            required(
-                &field(name),
-                &format!("a {kind} needs {}", fields.join(", ")),
-            )
-        })
+        value
+            .map(point)
+            .ok_or_else(|| required(&field(name), &format!("a {kind} needs {needs}")))
     };
     let need_number = |value: Option<f64>, name: &str| {
-        value.ok_or_else(|| {
-            required(
-                &field(name),
-                &format!("a {kind} needs {}", fields.join(", ")),
-            )
-        })
+        value.ok_or_else(|| required(&field(name), &format!("a {kind} needs {needs}")))
     };
     let shape: Shape = match kind {
         "circle" => {
@@ -614,9 +609,9 @@ pub(crate) fn shape(s: &ShapeFile, path: &str) -> Result<Shape, SceneError> {
                 .map_err(|e| remap(&e, "capsule", path))?
                 .into()
         }
-        "polygon" => polygon(s.vertices.as_deref(), kind, path)?.into(),
+        "polygon" => seamed(polygon(s.vertices.as_deref(), kind, path)?, s, path)?.into(),
         "rounded_polygon" => {
-            let sharp = polygon(s.vertices.as_deref(), kind, path)?;
+            let sharp = seamed(polygon(s.vertices.as_deref(), kind, path)?, s, path)?;
             let r = positive(&field("radius"), need_number(s.radius, "radius")?)?;
             sharp
                 .with_radius(r)
@@ -650,6 +645,16 @@ pub(crate) fn shape(s: &ShapeFile, path: &str) -> Result<Shape, SceneError> {
 }
 
 /// The (sharp) polygon of the `vertices` of the shape at `path`, a `kind` of polygon.
+/// `polygon` with the seams `s` gives, if any (a piece of a concave outline, as written).
+fn seamed(polygon: ConvexPolygon, s: &ShapeFile, path: &str) -> Result<ConvexPolygon, SceneError> {
+    match &s.seams {
+        Some(seams) => polygon
+            .with_seams(seams)
+            .map_err(|e| remap(&e, "polygon.seams", &format!("{path}.seams"))),
+        None => Ok(polygon),
+    }
+}
+
 fn polygon(vertices: Option<&[Xy]>, kind: &str, path: &str) -> Result<ConvexPolygon, SceneError> {
     let field = format!("{path}.vertices");
     let vertices = vertices.ok_or_else(|| {

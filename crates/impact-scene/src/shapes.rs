@@ -28,8 +28,8 @@ use crate::read;
 use crate::validate;
 use crate::write;
 use impact_geometry::{
-    Capsule, ChainSegment, Circle, ConvexPolygon, Isometry, MassProperties, Point, Segment, Shape,
-    Vector,
+    Capsule, ChainSegment, Circle, ConvexPolygon, Isometry, MassProperties, Point, Seam, Segment,
+    Shape, Vector,
 };
 use impact_solver::{Material, RigidBodyDef, ShapeDef};
 
@@ -299,7 +299,24 @@ fn offset_shape(shape: &Shape, by: &Isometry, path: &str) -> Result<Shape, Scene
         }
         Shape::Polygon(p) => {
             let points: Vec<Point> = p.vertices().iter().map(|&v| at(v)).collect();
-            ConvexPolygon::rounded(&points, p.radius()).map(Shape::from)
+            let seams: Vec<Seam> = p
+                .seams()
+                .iter()
+                .map(|s| Seam {
+                    edge: s.edge,
+                    after_start: at(s.after_start),
+                    before_end: at(s.before_end),
+                })
+                .collect();
+            ConvexPolygon::rounded(&points, p.radius())
+                .and_then(|q| {
+                    if seams.is_empty() {
+                        Ok(q)
+                    } else {
+                        q.with_seams(&seams)
+                    }
+                })
+                .map(Shape::from)
         }
         Shape::ChainSegment(c) => ChainSegment::new(
             at(c.ghost_before()),

@@ -283,6 +283,8 @@ pub(crate) fn shape(shape: &Shape) -> ShapeFile {
             file.vertices = Some(p.vertices().iter().copied().map(xy_point).collect());
             // A rounded polygon (`shape_name`'s "rounded_polygon") with its radius.
             file.radius = (p.radius() > 0.0).then_some(p.radius());
+            // A piece of a concave outline keeps its seams (what a sliding body must not meet).
+            file.seams = p.has_seams().then(|| p.seams().to_vec());
         }
     }
     file

@@ -57,7 +57,7 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
         (
             "unknown shape field",
             body(r#""shape": {"type": "circle", "radus": 1}"#),
-            "bodies[3].shape.radus: unknown field `radus`, expected one of `type`, `radius`, `center`, `a`, `b`, `vertices`, `half_width`, `half_height`, `points`, `closed`, `ghost_before`, `ghost_after` at line 1 column 180",
+            "bodies[3].shape.radus: unknown field `radus`, expected one of `type`, `radius`, `center`, `a`, `b`, `vertices`, `half_width`, `half_height`, `points`, `closed`, `ghost_before`, `ghost_after`, `seams` at line 1 column 180",
         ),
         (
             "NaN as a string",
@@ -147,7 +147,7 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
             body(
                 r#""shape": {"type": "polygon", "vertices": [[0, 0], [1, 0], [0, 1]], "radius": 0.1}"#,
             ),
-            "bodies[3].shape.radius: is not a field of a polygon (its fields are vertices)",
+            "bodies[3].shape.radius: is not a field of a polygon (its fields are vertices, seams)",
         ),
         (
             "segment with one point",
@@ -490,7 +490,7 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
         (
             "an unknown field in an entry",
             body(r#""shapes": [{"type": "circle", "radius": 1, "ofset": [1, 0, 0]}]"#),
-            "bodies[3].shapes[0].ofset: unknown field `ofset`, expected one of `type`, `radius`, `center`, `a`, `b`, `vertices`, `half_width`, `half_height`, `points`, `closed`, `ghost_before`, `ghost_after`, `offset`, `density`, `material`, `filter`, `sensor`, `contact_force_threshold` at line 1 column 195",
+            "bodies[3].shapes[0].ofset: unknown field `ofset`, expected one of `type`, `radius`, `center`, `a`, `b`, `vertices`, `half_width`, `half_height`, `points`, `closed`, `ghost_before`, `ghost_after`, `seams`, `offset`, `density`, `material`, `filter`, `sensor`, `contact_force_threshold` at line 1 column 195",
         ),
         (
             "an offset of two numbers",
