@@ -111,8 +111,7 @@ impl ContactPair {
     /// if the index is past the body's list (a pair checked by the solver never is).
     #[inline]
     pub fn shape_of<'a>(&self, body: &'a RigidBody, side: usize) -> &'a BodyShape {
-        let shapes = body.shapes();
-        shapes.get(self.shapes[side] as usize).unwrap_or(&shapes[0])
+        body.shape_or_first(self.shapes[side])
     }
 }
 

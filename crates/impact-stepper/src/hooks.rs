@@ -111,11 +111,7 @@ impl ContactBody<'_> {
     /// list).
     #[inline]
     pub fn material(&self) -> Material {
-        let shapes = self.body.shapes();
-        shapes
-            .get(self.shape as usize)
-            .unwrap_or(&shapes[0])
-            .material()
+        self.body.shape_or_first(self.shape).material()
     }
 }
 

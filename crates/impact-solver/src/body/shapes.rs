@@ -45,6 +45,14 @@ impl RigidBody {
         &self.shapes
     }
 
+    /// Shape `index` of the body, or its first shape if `index` is past its list: what a
+    /// contact, an impact or a hook names a shape by, and so never past the list for a
+    /// shape the world gave.
+    #[inline]
+    pub fn shape_or_first(&self, index: u32) -> &BodyShape {
+        self.shapes.get(index as usize).unwrap_or(&self.shapes[0])
+    }
+
     /// Whether the body has exactly one shape.
     #[inline]
     pub fn has_one_shape(&self) -> bool {

@@ -89,13 +89,8 @@ impl<'b> Gate<'b> {
             (sb.pose.translation.vector + c.offset).into(),
             sb.pose.rotation,
         );
-        let shape = |body: &'b crate::RigidBody, side: usize| {
-            let shapes = body.shapes();
-            shapes
-                .get(c.shapes[side] as usize)
-                .unwrap_or(&shapes[0])
-                .shape()
-        };
+        let shape =
+            |body: &'b crate::RigidBody, side: usize| body.shape_or_first(c.shapes[side]).shape();
         let (shape_a, shape_b) = (shape(body_a, 0), shape(body_b, 1));
         if distance(shape_a, &sa.pose, shape_b, &pose_b).distance <= CONTACT_DISTANCE {
             return true;

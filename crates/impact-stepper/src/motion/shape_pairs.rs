@@ -244,17 +244,15 @@ pub(crate) fn shapes_material(
     if body_a.has_one_shape() && body_b.has_one_shape() {
         return None;
     }
-    let material = |body: &RigidBody, k: u32| {
-        let shapes = body.shapes();
-        shapes.get(k as usize).unwrap_or(&shapes[0]).material()
-    };
-    let (ma, mb) = (material(body_a, i), material(body_b, j));
+    let (ma, mb) = (
+        body_a.shape_or_first(i).material(),
+        body_b.shape_or_first(j).material(),
+    );
     Material::new(ma.combined_restitution(&mb), ma.combined_friction(&mb)).ok()
 }
 
 /// The shape of `body` at place `index`, or its first shape past its list.
 #[inline]
 pub(crate) fn shape_at(body: &RigidBody, index: u32) -> &Shape {
-    let shapes = body.shapes();
-    shapes.get(index as usize).unwrap_or(&shapes[0]).shape()
+    body.shape_or_first(index).shape()
 }
