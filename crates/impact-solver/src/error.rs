@@ -1,7 +1,7 @@
 //! The error type of every validating constructor, setter and solver stage, and the checks
 //! that produce it.
 
-use crate::BodyHandle;
+use crate::{BodyHandle, JointHandle};
 use core::fmt;
 use impact_geometry::{GeometryError, Isometry, Point, Real, Vector, validate};
 
@@ -75,6 +75,21 @@ pub enum SolverError {
         /// How many shapes the body has.
         count: u32,
     },
+    /// A handle named no joint: it was never issued by this set, or its joint was removed.
+    UnknownJoint {
+        /// The field, as a path such as `"joint"`.
+        field: String,
+        /// The stale or foreign handle.
+        handle: JointHandle,
+    },
+    /// A setting was asked of a joint whose kind has no such setting (a mouse target on a
+    /// revolute joint).
+    WrongJointKind {
+        /// The field, as a path such as `"joint.mouse.target"`.
+        field: String,
+        /// The joint's kind (`"revolute"`, ...).
+        kind: &'static str,
+    },
     /// A geometry constructor refused a value (a sweep or mass properties built for a body).
     Geometry(GeometryError),
 }
@@ -118,6 +133,14 @@ impl fmt::Display for SolverError {
                 "{field}: no shape {index} to change of a body with {count} (a body keeps at \
                  least one)"
             ),
+            Self::UnknownJoint { field, handle } => write!(
+                f,
+                "{field}: no joint with index {} and generation {}",
+                handle.index, handle.generation
+            ),
+            Self::WrongJointKind { field, kind } => {
+                write!(f, "{field}: a {kind} joint has no such setting")
+            }
             Self::Geometry(e) => e.fmt(f),
         }
     }

@@ -187,6 +187,7 @@ mod error;
 mod filter;
 mod impact;
 mod integrate;
+mod joint;
 mod material;
 mod settings;
 mod shape_def;
@@ -203,6 +204,10 @@ pub use error::SolverError;
 pub use filter::{CollisionFilter, ShapeId};
 pub use impact::{Impulse, resolve_impact, resolve_impact_with};
 pub use integrate::{integrate_positions, integrate_velocities};
+pub use joint::{
+    DistanceJoint, Joint, JointDef, JointHandle, JointImpulses, JointKind, JointSet, MotorJoint,
+    MouseJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
+};
 pub use material::{Material, combine_friction, combine_restitution};
 pub use settings::{ImpactSettings, SolverSettings};
 pub use shape_def::{BodyShape, ShapeDef};

@@ -48,6 +48,14 @@ pub struct SolverSettings {
     /// Whether impulses of the previous step seed this one (default `true`). Stacks need it;
     /// turning it off is for tests and debugging.
     pub warm_starting: bool,
+    /// Stiffness of the joints' position correction (Hz, positive; default 60, Box2D v3's):
+    /// how fast a joint's anchors are pulled back together when they drift apart. Clamped
+    /// to half the substep rate, twice the contacts' cap, since one body of a joint is
+    /// rarely fixed.
+    pub joint_hertz: Real,
+    /// Damping ratio of the joints' position correction (zero or more; default 2, Box2D
+    /// v3's: over-damped, so a stretched chain comes back without ringing).
+    pub joint_damping_ratio: Real,
 }
 
 impl Default for SolverSettings {
@@ -62,6 +70,8 @@ impl Default for SolverSettings {
             restitution_threshold: 1.0,
             restitution_iterations: 32,
             warm_starting: true,
+            joint_hertz: 60.0,
+            joint_damping_ratio: 2.0,
         }
     }
 }
@@ -73,8 +83,9 @@ impl SolverSettings {
     /// [`SolverError`] naming `settings.substeps`, `settings.velocity_iterations`,
     /// `settings.restitution_iterations` (zero),
     /// `settings.contact_hertz` (not positive and finite), `settings.contact_damping_ratio`,
-    /// `settings.max_push_out_velocity` or `settings.restitution_threshold` (negative or not
-    /// finite).
+    /// `settings.max_push_out_velocity`, `settings.restitution_threshold` or
+    /// `settings.joint_damping_ratio` (negative or not finite), `settings.joint_hertz` (not
+    /// positive and finite).
     pub fn validate(&self) -> Result<(), SolverError> {
         for (field, value) in [
             ("settings.substeps", self.substeps),
@@ -96,6 +107,8 @@ impl SolverSettings {
         non_negative("settings.contact_damping_ratio", self.contact_damping_ratio)?;
         non_negative("settings.max_push_out_velocity", self.max_push_out_velocity)?;
         non_negative("settings.restitution_threshold", self.restitution_threshold)?;
+        crate::error::positive("settings.joint_hertz", self.joint_hertz)?;
+        non_negative("settings.joint_damping_ratio", self.joint_damping_ratio)?;
         Ok(())
     }
 }
@@ -189,6 +202,21 @@ struct SolverSettingsDef {
     #[serde(default = "default_restitution_iterations")]
     restitution_iterations: u32,
     warm_starting: bool,
+    /// Absent from snapshots written before joints existed.
+    #[serde(default = "default_joint_hertz")]
+    joint_hertz: Real,
+    #[serde(default = "default_joint_damping_ratio")]
+    joint_damping_ratio: Real,
+}
+
+#[cfg(feature = "serde")]
+fn default_joint_hertz() -> Real {
+    SolverSettings::default().joint_hertz
+}
+
+#[cfg(feature = "serde")]
+fn default_joint_damping_ratio() -> Real {
+    SolverSettings::default().joint_damping_ratio
 }
 
 #[cfg(feature = "serde")]
@@ -210,6 +238,8 @@ impl TryFrom<SolverSettingsDef> for SolverSettings {
             restitution_threshold: d.restitution_threshold,
             restitution_iterations: d.restitution_iterations,
             warm_starting: d.warm_starting,
+            joint_hertz: d.joint_hertz,
+            joint_damping_ratio: d.joint_damping_ratio,
         };
         s.validate()?;
         Ok(s)
@@ -229,6 +259,8 @@ impl From<SolverSettings> for SolverSettingsDef {
             restitution_threshold: s.restitution_threshold,
             restitution_iterations: s.restitution_iterations,
             warm_starting: s.warm_starting,
+            joint_hertz: s.joint_hertz,
+            joint_damping_ratio: s.joint_damping_ratio,
         }
     }
 }

@@ -38,6 +38,7 @@ use crate::body_set::BodySet;
 use crate::contact::ConstraintPoint;
 use crate::contact::{ContactCache, ContactConstraint, ContactPair};
 use crate::error::{SolverError, finite_vector, positive};
+use crate::joint::JointSet;
 use crate::settings::SolverSettings;
 use bodies::{BodyState, BodyTable};
 use impact_geometry::{Real, Vector};
@@ -166,6 +167,45 @@ impl ContactSolver {
                 inv_h,
             },
         })
+    }
+
+    /// Adds the rows of `joints` to the solver: every enabled joint with a dynamic body,
+    /// solved before the contacts at every stage (see the `joint` module's documentation).
+    /// Call it once, right after building the solver and before its first stage; the
+    /// joints' impulses of the last step warm start them when `settings.warm_starting` is
+    /// on. Store the step's impulses back with [`ContactSolver::store_joint_impulses`].
+    ///
+    /// # Errors
+    /// [`SolverError::UnknownBody`] naming `joints[i].body_a` / `joints[i].body_b` (`i` the
+    /// joint's slot) if a body of a joint is not in `bodies`; the solver keeps no joint then.
+    pub fn prepare_joints(
+        &mut self,
+        bodies: &BodySet,
+        joints: &JointSet,
+    ) -> Result<(), SolverError> {
+        let c = &self.constants;
+        self.rows.joints.clear_rows();
+        let prepared =
+            self.rows
+                .joints
+                .prepare(&mut self.table, bodies, joints, &c.settings, (c.h, c.inv_h));
+        if prepared.is_err() {
+            self.rows.joints.clear_rows();
+        }
+        prepared
+    }
+
+    /// How many joints the solver holds rows for.
+    #[inline]
+    pub fn joint_count(&self) -> usize {
+        self.rows.joints.len()
+    }
+
+    /// Writes the step's joint impulses back into `joints` (the set given to
+    /// [`ContactSolver::prepare_joints`]), for the next step's warm start, with each joint's
+    /// reaction force and torque ([`Joint::reaction_force`](crate::Joint::reaction_force)).
+    pub fn store_joint_impulses(&self, joints: &mut JointSet) {
+        self.rows.joints.store_into(joints);
     }
 
     /// Hands the solver's storage to `scratch`, for the next solver built in it

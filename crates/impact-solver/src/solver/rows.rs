@@ -4,17 +4,16 @@
 //!
 //! The loop (`solver.rs`) knows the stages and the bodies; a kind of row knows its own
 //! constraints, how to lay them out for the sweeps and what it keeps from step to step.
-//! Contact rows are one kind ([`ContactRows`]). Joint rows would be another: a `JointRows`
-//! implementing [`RowKind`], a field of [`RowKinds`] listed before the contacts in
-//! [`RowKinds::each`] (as Box2D v3 solves joints before contacts at each stage, so that the
-//! contacts, solved last, have the final say on overlap), and a preparation called beside the
-//! contacts' in `ContactSolver::new_in`, adding its bodies to the same
-//! [`BodyTable`](super::bodies::BodyTable). Nothing in the contact rows changes, and a step
-//! without joints runs the contacts' arithmetic in the same order.
+//! There are two kinds: the joints ([`JointRows`]) and the contacts ([`ContactRows`]), in
+//! that order at every stage (as Box2D v3 solves joints before contacts, so that the
+//! contacts, solved last, have the final say on overlap). Both add their bodies to the same
+//! [`BodyTable`](super::bodies::BodyTable); a step without joints runs the contacts'
+//! arithmetic unchanged.
 
 use super::bodies::{BodyState, SolverBody};
 use crate::body_set::BodySet;
 use crate::contact::ContactRows;
+use crate::joint::JointRows;
 use crate::settings::SolverSettings;
 use impact_geometry::{Real, Vector};
 
@@ -81,13 +80,14 @@ pub(crate) trait RowKind {
 /// The kinds of rows of a solver, each with its storage.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RowKinds {
+    pub(crate) joints: JointRows,
     pub(crate) contacts: ContactRows,
 }
 
 impl RowKinds {
     /// Every kind, in the order each stage visits them.
     #[inline]
-    pub(crate) fn each(&mut self) -> [&mut dyn RowKind; 1] {
-        [&mut self.contacts]
+    pub(crate) fn each(&mut self) -> [&mut dyn RowKind; 2] {
+        [&mut self.joints, &mut self.contacts]
     }
 }

@@ -1,0 +1,198 @@
+//! [`JointRows`]: the joints of one step as rows of the stage loop (a
+//! [`RowKind`](crate::solver::rows::RowKind) beside the contacts).
+//!
+//! Preparation reads each enabled joint with a dynamic body once: its bodies' places in the
+//! solver's body table, its anchors as lever arms from the centres of mass (world frame at
+//! the step's start), the offset between the centres and the joint angle there, and its
+//! impulses of the last step (the warm start). Every later stage measures the joint afresh
+//! from the bodies' motion since the start (`BodyState::dp`, `dq`), as Box2D v3 does, so a
+//! row never reads a pose.
+
+use super::set::{JointImpulses, JointSet};
+use super::solve::{self, Frame, Prepared, SolveContext};
+use crate::body_set::BodySet;
+use crate::error::SolverError;
+use crate::settings::{Softness, SolverSettings};
+use crate::solver::bodies::{BodyState, BodyTable, SolverBody};
+use crate::solver::rows::{RowKind, Stage};
+use impact_geometry::{Real, Vector};
+
+/// One joint prepared for the step.
+#[derive(Debug, Clone)]
+pub(crate) struct JointRow {
+    /// The joint's slot in its set, to store back into.
+    pub(crate) slot: u32,
+    /// Its bodies' indices in the body table.
+    pub(crate) a: u32,
+    pub(crate) b: u32,
+    pub(crate) frame: Frame,
+    pub(crate) impulses: JointImpulses,
+    pub(crate) prepared: Prepared,
+}
+
+/// The joint rows of a step, in the joint set's slot order.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct JointRows {
+    pub(crate) rows: Vec<JointRow>,
+    /// The joints' position-correction softness for the substep.
+    soft: Option<Softness>,
+    /// The substep and its inverse.
+    h: (Real, Real),
+}
+
+impl JointRows {
+    /// Empties the rows, keeping their storage.
+    pub(crate) fn clear_rows(&mut self) {
+        self.rows.clear();
+        self.soft = None;
+    }
+
+    /// How many joints the rows hold.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Prepares the enabled joints of `joints` with a dynamic body, adding their bodies to
+    /// `table`: the rows must be empty.
+    ///
+    /// # Errors
+    /// [`SolverError::UnknownBody`] naming `joints[i].body_a` / `joints[i].body_b` (with `i`
+    /// the joint's slot) if a body of a joint is gone; the rows stay empty then.
+    pub(crate) fn prepare(
+        &mut self,
+        table: &mut BodyTable,
+        bodies: &BodySet,
+        joints: &JointSet,
+        settings: &SolverSettings,
+        (h, inv_h): (Real, Real),
+    ) -> Result<(), SolverError> {
+        for (slot, joint) in joints.slots() {
+            bodies.try_get(joint.body_a(), &format!("joints[{slot}].body_a"))?;
+            bodies.try_get(joint.body_b(), &format!("joints[{slot}].body_b"))?;
+        }
+        // Box2D v3 makes the joints twice as stiff as the contacts, capped at half the
+        // substep rate.
+        let hertz = settings.joint_hertz.min(0.5 * inv_h);
+        self.soft = Some(Softness::new(hertz, settings.joint_damping_ratio, h));
+        self.h = (h, inv_h);
+        self.rows.reserve(joints.len());
+        for (slot, joint) in joints.slots() {
+            let (Some(body_a), Some(body_b)) =
+                (bodies.get(joint.body_a()), bodies.get(joint.body_b()))
+            else {
+                continue;
+            };
+            if !joint.is_enabled() || (!body_a.is_dynamic() && !body_b.is_dynamic()) {
+                continue;
+            }
+            let a = table.index_of(joint.body_a(), body_a);
+            let b = table.index_of(joint.body_b(), body_b);
+            let def = joint.def();
+            let frame = Frame::new(
+                (body_a, body_b),
+                (&def.local_anchor_a, &def.local_anchor_b),
+                def.reference_angle,
+            );
+            let masses = (table.velocities[a], table.velocities[b]);
+            let prepared = Prepared::new(&def.kind, &frame, masses, (body_a, body_b), h);
+            let impulses = if settings.warm_starting {
+                *joint.impulses()
+            } else {
+                JointImpulses::default()
+            };
+            self.rows.push(JointRow {
+                slot,
+                a: a as u32,
+                b: b as u32,
+                frame,
+                impulses,
+                prepared,
+            });
+        }
+        Ok(())
+    }
+
+    /// Writes each joint's impulses and reaction back into `joints` (the set the rows were
+    /// prepared from); joints without a row (disabled, or without a dynamic body) get zero.
+    pub(crate) fn store_into(&self, joints: &mut JointSet) {
+        let inv_h = self.h.1;
+        let mut rows = self.rows.iter().peekable();
+        let slots: Vec<u32> = joints.slots().map(|(slot, _)| slot).collect();
+        for slot in slots {
+            let Some(joint) = joints.slot_mut(slot) else {
+                continue;
+            };
+            match rows.peek() {
+                Some(row) if row.slot == slot => {
+                    let (force, torque) = row.prepared.reaction(&row.impulses, &row.frame);
+                    joint.store(row.impulses, force * inv_h, torque * inv_h);
+                    rows.next();
+                }
+                _ => joint.store(JointImpulses::default(), Vector::zeros(), 0.0),
+            }
+        }
+    }
+
+    fn context<'a>(&self, states: &'a [BodyState], use_bias: bool) -> SolveContext<'a> {
+        SolveContext {
+            states,
+            soft: self.soft.unwrap_or(Softness {
+                bias_rate: 0.0,
+                mass_scale: 1.0,
+                impulse_scale: 0.0,
+            }),
+            h: self.h.0,
+            inv_h: self.h.1,
+            use_bias,
+        }
+    }
+}
+
+/// The two bodies of a row, copied out of the table.
+#[inline]
+fn pair(velocities: &[SolverBody], row: &JointRow) -> (SolverBody, SolverBody) {
+    (velocities[row.a as usize], velocities[row.b as usize])
+}
+
+impl RowKind for JointRows {
+    fn clear(&mut self) {
+        self.clear_rows();
+    }
+
+    fn warm_start(&mut self, velocities: &mut [SolverBody]) {
+        // Warm starting needs the bodies' motion; `bodies_moved`/`bodies_gathered` keep the
+        // states the rows read, so the lever arms are those of the current substep.
+        for row in &mut self.rows {
+            let (mut va, mut vb) = pair(velocities, row);
+            solve::warm_start(row, &mut va, &mut vb);
+            velocities[row.a as usize] = va;
+            velocities[row.b as usize] = vb;
+        }
+    }
+
+    fn begin_solve(&mut self, _stage: &Stage<'_>) {}
+
+    fn iterate(&mut self, velocities: &mut [SolverBody], stage: &Stage<'_>, use_bias: bool) {
+        let ctx = self.context(stage.states, use_bias);
+        for row in &mut self.rows {
+            let (mut va, mut vb) = pair(velocities, row);
+            solve::solve(row, &mut va, &mut vb, &ctx);
+            velocities[row.a as usize] = va;
+            velocities[row.b as usize] = vb;
+        }
+    }
+
+    fn bodies_moved(&mut self, states: &[BodyState]) {
+        for row in &mut self.rows {
+            row.frame
+                .turn(&states[row.a as usize], &states[row.b as usize]);
+        }
+    }
+
+    fn bodies_gathered(&mut self, states: &[BodyState]) {
+        self.bodies_moved(states);
+    }
+
+    fn store(&mut self) {}
+}

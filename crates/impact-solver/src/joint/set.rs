@@ -1,0 +1,434 @@
+//! [`JointSet`]: the joints of a simulation, named by generational [`JointHandle`]s, each a
+//! [`Joint`] (its definition, its accumulated impulses and its last reaction).
+
+use super::def::{JointDef, JointKind};
+use crate::body_set::{BodyHandle, BodySet};
+use crate::error::SolverError;
+use impact_geometry::{Point, Real, Vector};
+use std::collections::HashMap;
+
+/// Names one joint of a [`JointSet`]: a slot index plus the generation of that slot, stale
+/// once the joint is removed (as [`BodyHandle`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct JointHandle {
+    /// The slot in the set.
+    pub index: u32,
+    /// How many joints occupied the slot before this one.
+    pub generation: u32,
+}
+
+/// A joint's accumulated impulses (newton seconds, or newton metre seconds for angular
+/// rows) over the last substep it was solved in: what warm starts the next step, and what
+/// its reaction is read from. Which fields a kind uses is the kind's business; the others
+/// stay 0.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct JointImpulses {
+    /// The point (or perpendicular) rows, world frame, on body B.
+    pub linear: Vector,
+    /// The angle row (weld, prismatic, motor, mouse).
+    pub angular: Real,
+    /// The user spring's row.
+    pub spring: Real,
+    /// The motor's row.
+    pub motor: Real,
+    /// The lower limit's row (zero or more).
+    pub lower: Real,
+    /// The upper limit's row (zero or more).
+    pub upper: Real,
+    /// The rigid length row of a distance joint, or the axial row of a prismatic one.
+    pub axial: Real,
+}
+
+/// One joint: what it was made from (with its axis normalised), its impulses and its
+/// reaction over the last step.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Joint {
+    def: JointDef,
+    impulses: JointImpulses,
+    force: Vector,
+    torque: Real,
+}
+
+impl Joint {
+    /// The definition, axis normalised.
+    #[inline]
+    pub fn def(&self) -> &JointDef {
+        &self.def
+    }
+
+    /// Body A.
+    #[inline]
+    pub fn body_a(&self) -> BodyHandle {
+        self.def.body_a
+    }
+
+    /// Body B.
+    #[inline]
+    pub fn body_b(&self) -> BodyHandle {
+        self.def.body_b
+    }
+
+    /// The constraint and its settings.
+    #[inline]
+    pub fn kind(&self) -> &JointKind {
+        &self.def.kind
+    }
+
+    /// Whether the joint acts.
+    #[inline]
+    pub fn is_enabled(&self) -> bool {
+        self.def.enabled
+    }
+
+    /// Whether the bodies' shapes may collide (see [`JointDef::collide_connected`]).
+    #[inline]
+    pub fn collide_connected(&self) -> bool {
+        self.def.collide_connected
+    }
+
+    /// The accumulated impulses (see [`JointImpulses`]).
+    #[inline]
+    pub fn impulses(&self) -> &JointImpulses {
+        &self.impulses
+    }
+
+    /// The force the joint applied to body B over the last substep of the last step
+    /// (newtons, world frame): its linear impulses over the substep length. Zero until a
+    /// step ran, and for a disabled joint.
+    #[inline]
+    pub fn reaction_force(&self) -> Vector {
+        self.force
+    }
+
+    /// The torque the joint applied to body B about its anchor over the last substep of the
+    /// last step (newton metres): its angular impulses over the substep length.
+    #[inline]
+    pub fn reaction_torque(&self) -> Real {
+        self.torque
+    }
+
+    /// Whether the last step's reaction exceeds a break threshold of the definition.
+    pub fn exceeds_break_threshold(&self) -> bool {
+        self.force.norm() > self.def.break_force || self.torque.abs() > self.def.break_torque
+    }
+
+    /// Turns the joint on or off; turning it off clears its impulses.
+    pub fn set_enabled(&mut self, enabled: bool) {
+        if !enabled {
+            self.clear_impulses();
+        }
+        self.def.enabled = enabled;
+    }
+
+    /// Replaces the constraint (limits, motor, spring, target, or another kind altogether),
+    /// keeping the bodies, anchors and flags. A prismatic or wheel axis is in A's frame.
+    /// Impulses are kept when the kind stays the same, cleared otherwise.
+    ///
+    /// # Errors
+    /// As [`JointKind::validate`]; the joint is unchanged.
+    pub fn set_kind(&mut self, kind: JointKind) -> Result<(), SolverError> {
+        kind.validate()?;
+        let mut kind = kind;
+        normalise_axis(&mut kind);
+        if core::mem::discriminant(&kind) != core::mem::discriminant(&self.def.kind) {
+            self.clear_impulses();
+        }
+        self.def.kind = kind;
+        Ok(())
+    }
+
+    /// Changes the constraint through `change`, then validates it: the usual way to set a
+    /// motor's speed or a mouse joint's target at run time.
+    ///
+    /// ```
+    /// # use impact_geometry::{Circle, Point};
+    /// # use impact_solver::*;
+    /// # let mut bodies = BodySet::new();
+    /// # let a = bodies.insert(RigidBodyDef::fixed(Circle::new(0.1)?.into()))?;
+    /// # let b = bodies.insert(RigidBodyDef::new(Circle::new(0.1)?.into()))?;
+    /// # let mut joints = JointSet::new();
+    /// let hinge = joints.insert(&bodies, JointDef::new(a, b, RevoluteJoint::default()
+    ///     .motor(1.0, 10.0).into()))?;
+    /// joints.get_mut(hinge).unwrap().modify(|kind| {
+    ///     if let JointKind::Revolute(r) = kind {
+    ///         r.motor_speed = -2.0;
+    ///     }
+    /// })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`JointKind::validate`] on the changed kind; the joint is unchanged then.
+    pub fn modify(&mut self, change: impl FnOnce(&mut JointKind)) -> Result<(), SolverError> {
+        let mut kind = self.def.kind.clone();
+        change(&mut kind);
+        self.set_kind(kind)
+    }
+
+    /// Moves a mouse joint's target (world frame).
+    ///
+    /// # Errors
+    /// [`SolverError::NotFinite`] naming `joint.mouse.target`, or
+    /// [`SolverError::WrongJointKind`] if the joint is not a mouse joint.
+    pub fn set_mouse_target(&mut self, target: Point) -> Result<(), SolverError> {
+        crate::error::finite_point("joint.mouse.target", &target)?;
+        match &mut self.def.kind {
+            JointKind::Mouse(m) => {
+                m.target = target;
+                Ok(())
+            }
+            other => Err(SolverError::WrongJointKind {
+                field: "joint.mouse.target".to_owned(),
+                kind: other.name(),
+            }),
+        }
+    }
+
+    /// Clears the accumulated impulses (the next step starts cold).
+    pub fn clear_impulses(&mut self) {
+        self.impulses = JointImpulses::default();
+    }
+
+    /// What the solver stored after a step.
+    pub(crate) fn store(&mut self, impulses: JointImpulses, force: Vector, torque: Real) {
+        self.impulses = impulses;
+        self.force = force;
+        self.torque = torque;
+    }
+}
+
+/// A prismatic or wheel joint's axis as a unit vector.
+fn normalise_axis(kind: &mut JointKind) {
+    if let Some(axis) = kind.axis_mut() {
+        *axis = axis.normalize();
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct Slot {
+    generation: u32,
+    joint: Option<Joint>,
+}
+
+/// The joints of a simulation, named by [`JointHandle`], visited in slot order (which
+/// depends only on the sequence of inserts and removes, freed slots reused last-freed
+/// first): the order the solver takes them in, so two runs making the same calls solve the
+/// same way.
+///
+/// It also answers which pairs of bodies a joint keeps from colliding
+/// ([`JointSet::keeps_apart`]).
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(from = "JointSetDef", into = "JointSetDef"))]
+pub struct JointSet {
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+    len: usize,
+    /// For each pair of bodies (smaller handle first), how many joints between them have
+    /// `collide_connected` off.
+    apart: HashMap<(BodyHandle, BodyHandle), u32>,
+}
+
+/// A pair of bodies, smaller handle first.
+fn ordered_pair(a: BodyHandle, b: BodyHandle) -> (BodyHandle, BodyHandle) {
+    if a <= b { (a, b) } else { (b, a) }
+}
+
+impl JointSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Validates `def` against `bodies` and inserts the joint (its axis normalised).
+    ///
+    /// # Errors
+    /// As [`JointDef::validate`]; the set is unchanged.
+    pub fn insert(&mut self, bodies: &BodySet, def: JointDef) -> Result<JointHandle, SolverError> {
+        def.validate(bodies)?;
+        let mut def = def;
+        normalise_axis(&mut def.kind);
+        if !def.collide_connected {
+            *self
+                .apart
+                .entry(ordered_pair(def.body_a, def.body_b))
+                .or_insert(0) += 1;
+        }
+        let joint = Some(Joint {
+            def,
+            impulses: JointImpulses::default(),
+            force: Vector::zeros(),
+            torque: 0.0,
+        });
+        self.len += 1;
+        if let Some(index) = self.free.pop() {
+            let slot = &mut self.slots[index as usize];
+            slot.joint = joint;
+            return Ok(JointHandle {
+                index,
+                generation: slot.generation,
+            });
+        }
+        let index = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
+        self.slots.push(Slot {
+            generation: 0,
+            joint,
+        });
+        Ok(JointHandle {
+            index,
+            generation: 0,
+        })
+    }
+
+    /// Removes and returns the joint, or `None` if the handle is stale or foreign.
+    pub fn remove(&mut self, handle: JointHandle) -> Option<Joint> {
+        let slot = self.slots.get_mut(handle.index as usize)?;
+        if slot.generation != handle.generation {
+            return None;
+        }
+        let joint = slot.joint.take()?;
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(handle.index);
+        self.len -= 1;
+        if !joint.def.collide_connected {
+            let key = ordered_pair(joint.def.body_a, joint.def.body_b);
+            if let Some(count) = self.apart.get_mut(&key) {
+                *count -= 1;
+                if *count == 0 {
+                    self.apart.remove(&key);
+                }
+            }
+        }
+        Some(joint)
+    }
+
+    /// The joint, or `None` if the handle is stale or foreign.
+    pub fn get(&self, handle: JointHandle) -> Option<&Joint> {
+        let slot = self.slots.get(handle.index as usize)?;
+        (slot.generation == handle.generation)
+            .then_some(slot.joint.as_ref())
+            .flatten()
+    }
+
+    /// The joint, to change its settings, or `None` if the handle is stale or foreign.
+    pub fn get_mut(&mut self, handle: JointHandle) -> Option<&mut Joint> {
+        let slot = self.slots.get_mut(handle.index as usize)?;
+        (slot.generation == handle.generation)
+            .then_some(slot.joint.as_mut())
+            .flatten()
+    }
+
+    /// The joint, or [`SolverError::UnknownJoint`] naming `field`.
+    ///
+    /// # Errors
+    /// [`SolverError::UnknownJoint`] if the handle is stale or foreign.
+    pub fn try_get(&self, handle: JointHandle, field: &str) -> Result<&Joint, SolverError> {
+        self.get(handle).ok_or_else(|| SolverError::UnknownJoint {
+            field: field.to_owned(),
+            handle,
+        })
+    }
+
+    /// Whether the handle names a joint of the set.
+    pub fn contains(&self, handle: JointHandle) -> bool {
+        self.get(handle).is_some()
+    }
+
+    /// How many joints the set holds.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the set holds no joint.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Every joint with its handle, in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = (JointHandle, &Joint)> + '_ {
+        self.slots.iter().enumerate().filter_map(|(i, slot)| {
+            slot.joint.as_ref().map(|j| {
+                (
+                    JointHandle {
+                        index: i as u32,
+                        generation: slot.generation,
+                    },
+                    j,
+                )
+            })
+        })
+    }
+
+    /// The joints attached to `body`, in slot order.
+    pub fn joints_of(&self, body: BodyHandle) -> Vec<JointHandle> {
+        self.iter()
+            .filter(|(_, j)| j.body_a() == body || j.body_b() == body)
+            .map(|(h, _)| h)
+            .collect()
+    }
+
+    /// Whether a joint between `a` and `b` with `collide_connected` off keeps their shapes
+    /// from colliding (in either order). Constant time: broadphase pair filters ask it.
+    #[inline]
+    pub fn keeps_apart(&self, a: BodyHandle, b: BodyHandle) -> bool {
+        !self.apart.is_empty() && self.apart.contains_key(&ordered_pair(a, b))
+    }
+
+    /// The joint in slot `index`, mutable, for the solver to store into.
+    pub(crate) fn slot_mut(&mut self, index: u32) -> Option<&mut Joint> {
+        self.slots.get_mut(index as usize)?.joint.as_mut()
+    }
+
+    /// Every joint with its slot index, in slot order.
+    pub(crate) fn slots(&self) -> impl Iterator<Item = (u32, &Joint)> + '_ {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.joint.as_ref().map(|j| (i as u32, j)))
+    }
+}
+
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct JointSetDef {
+    slots: Vec<Slot>,
+    free: Vec<u32>,
+}
+
+#[cfg(feature = "serde")]
+impl From<JointSetDef> for JointSet {
+    fn from(d: JointSetDef) -> Self {
+        let mut apart = HashMap::new();
+        let mut len = 0;
+        for joint in d.slots.iter().filter_map(|s| s.joint.as_ref()) {
+            len += 1;
+            if !joint.def.collide_connected {
+                *apart
+                    .entry(ordered_pair(joint.def.body_a, joint.def.body_b))
+                    .or_insert(0) += 1;
+            }
+        }
+        Self {
+            slots: d.slots,
+            free: d.free,
+            len,
+            apart,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<JointSet> for JointSetDef {
+    fn from(s: JointSet) -> Self {
+        Self {
+            slots: s.slots,
+            free: s.free,
+        }
+    }
+}
