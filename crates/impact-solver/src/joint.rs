@@ -35,4 +35,4 @@ pub use def::{
     WeldJoint, WheelJoint,
 };
 pub(crate) use rows::JointRows;
-pub use set::{Joint, JointHandle, JointImpulses, JointSet};
+pub use set::{Joint, JointHandle, JointImpulses, JointPairs, JointSet, JointSetState};

@@ -133,7 +133,9 @@ impl WorldError {
                 | SolverError::MasslessDynamic { field, .. }
                 | SolverError::UnknownBody { field, .. }
                 | SolverError::SameBody { field, .. }
-                | SolverError::UnknownShape { field, .. } => rename(field),
+                | SolverError::UnknownShape { field, .. }
+                | SolverError::UnknownJoint { field, .. }
+                | SolverError::WrongJointKind { field, .. } => rename(field),
                 // A shape's own checks name the shape's fields, not the body's.
                 SolverError::Geometry(_) => {}
             },

@@ -149,7 +149,7 @@ pub use settings::WorldSettings;
 pub use shape_proxies::ShapeProxies;
 pub use step_log::{CourseLog, ImpulseLog, PairImpulse};
 pub use stepper::{Discrete, DiscreteReport, StepContext, StepPreview, Stepper};
-pub use world::{AdvanceReport, StepReport, World};
+pub use world::{AdvanceReport, JointEvent, StepReport, World};
 
 /// The test scenes live in the unpublished `impact-testkit` crate; what users called from
 /// here is kept, deprecated, at its former path.

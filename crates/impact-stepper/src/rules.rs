@@ -11,7 +11,7 @@ use crate::hooks::{
 };
 use crate::shape_proxies::ShapeProxies;
 use impact_geometry::{Isometry, Point, Real, Vector};
-use impact_solver::{BodyHandle, BodySet, CollisionFilter, ShapeId};
+use impact_solver::{BodyHandle, BodySet, CollisionFilter, JointPairs, ShapeId};
 
 /// What a slot's shape is to the rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,8 +34,9 @@ pub enum PairKind {
 }
 
 /// Which pairs of a step may collide, as the world and the steppers ask it: the shapes'
-/// [`CollisionFilter`]s and sensor flags, and the world's [`PairFilter`] and
-/// [`PreSolveHook`]. Given to a stepper in [`StepContext::rules`](crate::StepContext::rules).
+/// [`CollisionFilter`]s and sensor flags, the joints that keep their bodies from colliding
+/// ([`JointPairs`]: a joint whose `collide_connected` is off), and the world's
+/// [`PairFilter`] and [`PreSolveHook`]. Given to a stepper in [`StepContext::rules`](crate::StepContext::rules).
 ///
 /// Slots are body slots ([`BodyHandle::index`], the proxies' indices). A stepper of one's own
 /// asks [`CollisionRules::allows`] of every pair it finds on its own before it asks a time
@@ -47,6 +48,8 @@ pub struct CollisionRules<'a> {
     shapes: &'a [ShapeRule],
     pair_filter: Option<&'a dyn PairFilter>,
     pre_solve: Option<&'a dyn PreSolveHook>,
+    /// The joints, when one keeps a pair of bodies from colliding.
+    joints: Option<&'a JointPairs>,
 }
 
 impl core::fmt::Debug for CollisionRules<'_> {
@@ -55,6 +58,7 @@ impl core::fmt::Debug for CollisionRules<'_> {
             .field("filtered", &!self.shapes.is_empty())
             .field("pair_filter", &self.pair_filter.is_some())
             .field("pre_solve", &self.pre_solve.is_some())
+            .field("joints", &self.joints.is_some())
             .finish()
     }
 }
@@ -68,6 +72,7 @@ impl<'a> CollisionRules<'a> {
             shapes: &[],
             pair_filter: None,
             pre_solve: None,
+            joints: None,
         }
     }
 
@@ -80,21 +85,39 @@ impl<'a> CollisionRules<'a> {
             shapes,
             pair_filter,
             pre_solve,
+            joints: None,
         }
+    }
+
+    /// The same rules, with the pairs of bodies of `joints` kept apart (nothing changes if
+    /// no joint keeps any pair apart).
+    #[must_use]
+    pub fn with_joints(mut self, joints: &'a JointPairs) -> Self {
+        self.joints = (!joints.is_empty()).then_some(joints);
+        self
+    }
+
+    /// Whether a joint keeps the bodies `a` and `b` from colliding.
+    #[inline]
+    pub fn joint_keeps_apart(&self, a: BodyHandle, b: BodyHandle) -> bool {
+        self.joints.is_some_and(|j| j.keeps_apart(a, b))
     }
 
     /// Whether every pair collides and no hook is asked (then every question below answers
     /// at once, and a stepper may skip asking).
     #[inline]
     pub fn is_trivial(&self) -> bool {
-        self.shapes.is_empty() && self.pair_filter.is_none() && self.pre_solve.is_none()
+        self.shapes.is_empty()
+            && self.pair_filter.is_none()
+            && self.pre_solve.is_none()
+            && self.joints.is_none()
     }
 
     /// Whether [`CollisionRules::allows`] can answer `false`: some filter or sensor keeps a
-    /// pair apart, or a pair filter hook is set.
+    /// pair apart, a joint keeps its bodies apart, or a pair filter hook is set.
     #[inline]
     pub fn filters_pairs(&self) -> bool {
-        !self.shapes.is_empty() || self.pair_filter.is_some()
+        !self.shapes.is_empty() || self.pair_filter.is_some() || self.joints.is_some()
     }
 
     /// Whether the world has a pre-solve hook.
@@ -138,13 +161,14 @@ impl<'a> CollisionRules<'a> {
 
     /// Whether the pair of slots `a` and `b` (their bodies named by `proxies`, as
     /// [`StepContext::proxies`](crate::StepContext::proxies)) may collide: the filters and
-    /// sensor flags let it ([`CollisionRules::may_collide`]), and so does the pair filter
-    /// hook, if any, asked with the body of the smaller slot first.
+    /// sensor flags let it ([`CollisionRules::may_collide`]), no joint keeps the bodies
+    /// apart, and the pair filter hook, if any, asked with the body of the smaller slot
+    /// first, lets it.
     pub fn allows(&self, bodies: &BodySet, proxies: &[Option<BodyHandle>], a: u32, b: u32) -> bool {
         if !self.may_collide(a, b) {
             return false;
         }
-        if self.pair_filter.is_none() {
+        if self.pair_filter.is_none() && self.joints.is_none() {
             return true;
         }
         let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
@@ -161,9 +185,13 @@ impl<'a> CollisionRules<'a> {
         self.allows_shapes(bodies, ShapeId::first_of(a), ShapeId::first_of(b))
     }
 
-    /// The pair filter hook's answer for the shapes `a` and `b` (`a` first), `true` without
-    /// a hook or for a body that is gone. The filters are not asked.
+    /// Whether no joint keeps the bodies of the shapes `a` and `b` apart and the pair filter
+    /// hook lets them collide (`a` first): `true` without either, or for a body that is
+    /// gone. The filters are not asked.
     pub(crate) fn allows_shapes(&self, bodies: &BodySet, a: ShapeId, b: ShapeId) -> bool {
+        if self.joint_keeps_apart(a.body, b.body) {
+            return false;
+        }
         let Some(filter) = self.pair_filter else {
             return true;
         };

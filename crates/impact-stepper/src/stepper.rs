@@ -11,7 +11,7 @@ use core::fmt::Debug;
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Real, Vector};
 use impact_solver::{
-    BodyHandle, BodySet, ContactCache, ContactPair, ContactSolver, RigidBody, ShapeId,
+    BodyHandle, BodySet, ContactCache, ContactPair, ContactSolver, JointSet, RigidBody, ShapeId,
     SolverScratch, SolverSettings,
 };
 
@@ -49,6 +49,9 @@ pub struct StepContext<'a, B: Broadphase> {
     /// The warm-starting impulses of the previous step; the stepper replaces them with this
     /// step's.
     pub cache: &'a mut ContactCache,
+    /// The joints, solved with the contacts in the solver's step; the stepper stores their
+    /// impulses and reactions back for the next step.
+    pub joints: &'a mut JointSet,
     /// Storage for the contact solver, kept by the world from step to step so that the
     /// solver does not allocate its arrays anew every step (it holds no state: see
     /// [`SolverScratch`]).
@@ -336,12 +339,17 @@ pub(crate) fn solve_contacts<B: Broadphase>(
         ctx.dt,
         ctx.solver_scratch,
     )?;
+    if let Err(error) = solver.prepare_joints(ctx.bodies, ctx.joints) {
+        solver.recycle(ctx.solver_scratch);
+        return Err(error.into());
+    }
     ctx.impulses.prepare(&mut solver);
     if let Err(error) = solver.step(ctx.bodies, ctx.gravity) {
         solver.recycle(ctx.solver_scratch);
         return Err(error.into());
     }
     solver.store_impulses(ctx.cache);
+    solver.store_joint_impulses(ctx.joints);
     ctx.impulses.record_solver(&solver);
     let constraints = solver.constraints().len();
     solver.recycle(ctx.solver_scratch);

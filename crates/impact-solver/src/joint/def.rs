@@ -48,12 +48,13 @@ pub struct JointDef {
     /// whatever their filters; `true` defers to the filters).
     pub collide_connected: bool,
     /// The joint breaks (is removed at the end of a step, with an event) when the length of
-    /// its reaction force exceeds this (newtons; positive, or infinite for never, the
-    /// default).
-    pub break_force: Real,
-    /// The same for the length of its reaction torque (newton metres; positive or
-    /// infinite, the default).
-    pub break_torque: Real,
+    /// its reaction force exceeds this (newtons, positive; `None`, the default: never).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub break_force: Option<Real>,
+    /// The same for the size of its reaction torque (newton metres, positive; `None`, the
+    /// default: never).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub break_torque: Option<Real>,
     /// Whether the joint acts (default `true`); a disabled joint keeps its handle and still
     /// counts for `collide_connected`.
     pub enabled: bool,
@@ -72,8 +73,8 @@ impl JointDef {
             local_anchor_b: Point::origin(),
             reference_angle: 0.0,
             collide_connected: false,
-            break_force: Real::INFINITY,
-            break_torque: Real::INFINITY,
+            break_force: None,
+            break_torque: None,
             enabled: true,
             kind,
         }
@@ -146,9 +147,9 @@ impl JointDef {
         self
     }
 
-    /// Sets the break thresholds (newtons and newton metres; infinite for never).
+    /// Sets the break thresholds (newtons and newton metres; `None` for never).
     #[must_use]
-    pub fn break_at(mut self, force: Real, torque: Real) -> Self {
+    pub fn break_at(mut self, force: Option<Real>, torque: Option<Real>) -> Self {
         self.break_force = force;
         self.break_torque = torque;
         self
@@ -173,18 +174,13 @@ impl JointDef {
         finite_point("joint.local_anchor_a", &self.local_anchor_a)?;
         finite_point("joint.local_anchor_b", &self.local_anchor_b)?;
         finite("joint.reference_angle", self.reference_angle)?;
-        positive_or_infinite("joint.break_force", self.break_force)?;
-        positive_or_infinite("joint.break_torque", self.break_torque)?;
+        if let Some(force) = self.break_force {
+            positive("joint.break_force", force)?;
+        }
+        if let Some(torque) = self.break_torque {
+            positive("joint.break_torque", torque)?;
+        }
         self.kind.validate()
-    }
-}
-
-/// `value` is positive (infinity allowed), else an error naming `field`.
-fn positive_or_infinite(field: &str, value: Real) -> Result<(), SolverError> {
-    if value == Real::INFINITY {
-        Ok(())
-    } else {
-        positive(field, value).map(|_| ())
     }
 }
 
@@ -553,7 +549,8 @@ pub struct DistanceJoint {
     pub enable_limit: bool,
     /// The shortest length (world units, zero or more, at most `max_length`).
     pub min_length: Real,
-    /// The longest length (world units; infinite for no maximum).
+    /// The longest length (world units; default `Real::MAX`, no maximum: a finite value, so
+    /// that every format writes it).
     pub max_length: Real,
     /// Whether the motor drives the rate the length changes.
     pub enable_motor: bool,
@@ -572,7 +569,7 @@ impl Default for DistanceJoint {
             spring_damping_ratio: 0.0,
             enable_limit: false,
             min_length: 0.0,
-            max_length: Real::INFINITY,
+            max_length: Real::MAX,
             enable_motor: false,
             motor_speed: 0.0,
             max_motor_force: 0.0,

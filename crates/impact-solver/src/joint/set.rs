@@ -112,7 +112,8 @@ impl Joint {
 
     /// Whether the last step's reaction exceeds a break threshold of the definition.
     pub fn exceeds_break_threshold(&self) -> bool {
-        self.force.norm() > self.def.break_force || self.torque.abs() > self.def.break_torque
+        self.def.break_force.is_some_and(|f| self.force.norm() > f)
+            || self.def.break_torque.is_some_and(|t| self.torque.abs() > t)
     }
 
     /// Turns the joint on or off; turning it off clears its impulses.
@@ -218,9 +219,6 @@ struct Slot {
 /// depends only on the sequence of inserts and removes, freed slots reused last-freed
 /// first): the order the solver takes them in, so two runs making the same calls solve the
 /// same way.
-///
-/// It also answers which pairs of bodies a joint keeps from colliding
-/// ([`JointSet::keeps_apart`]).
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(from = "JointSetDef", into = "JointSetDef"))]
@@ -228,9 +226,70 @@ pub struct JointSet {
     slots: Vec<Slot>,
     free: Vec<u32>,
     len: usize,
+}
+
+/// What a step changes of a [`JointSet`], saved to undo a failed step
+/// ([`JointSet::save_state`]).
+#[derive(Debug, Clone, Default)]
+pub struct JointSetState(Vec<(JointImpulses, Vector, Real)>);
+
+/// The pairs of bodies that joints keep from colliding: those of every joint whose
+/// `collide_connected` is off ([`JointDef::collide_connected`]), in either order, answered
+/// in constant time for the broadphase's pair filter. Kept beside a [`JointSet`] (built from
+/// one with [`JointPairs::of`], then told of each joint added or removed), so that the
+/// filter can be read while the solver writes the joints' impulses.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JointPairs {
     /// For each pair of bodies (smaller handle first), how many joints between them have
     /// `collide_connected` off.
     apart: HashMap<(BodyHandle, BodyHandle), u32>,
+}
+
+impl JointPairs {
+    /// The pairs of every joint of `joints`.
+    pub fn of(joints: &JointSet) -> Self {
+        let mut pairs = Self::default();
+        for (_, joint) in joints.iter() {
+            pairs.insert(joint);
+        }
+        pairs
+    }
+
+    /// Counts `joint` (nothing if its `collide_connected` is on).
+    pub fn insert(&mut self, joint: &Joint) {
+        if !joint.def.collide_connected {
+            *self
+                .apart
+                .entry(ordered_pair(joint.def.body_a, joint.def.body_b))
+                .or_insert(0) += 1;
+        }
+    }
+
+    /// Forgets `joint`, counted before by [`JointPairs::insert`].
+    pub fn remove(&mut self, joint: &Joint) {
+        if joint.def.collide_connected {
+            return;
+        }
+        let key = ordered_pair(joint.def.body_a, joint.def.body_b);
+        if let Some(count) = self.apart.get_mut(&key) {
+            *count -= 1;
+            if *count == 0 {
+                self.apart.remove(&key);
+            }
+        }
+    }
+
+    /// Whether a joint keeps `a` and `b` from colliding (in either order).
+    #[inline]
+    pub fn keeps_apart(&self, a: BodyHandle, b: BodyHandle) -> bool {
+        !self.apart.is_empty() && self.apart.contains_key(&ordered_pair(a, b))
+    }
+
+    /// Whether no joint keeps any pair apart.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.apart.is_empty()
+    }
 }
 
 /// A pair of bodies, smaller handle first.
@@ -252,12 +311,6 @@ impl JointSet {
         def.validate(bodies)?;
         let mut def = def;
         normalise_axis(&mut def.kind);
-        if !def.collide_connected {
-            *self
-                .apart
-                .entry(ordered_pair(def.body_a, def.body_b))
-                .or_insert(0) += 1;
-        }
         let joint = Some(Joint {
             def,
             impulses: JointImpulses::default(),
@@ -294,15 +347,6 @@ impl JointSet {
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(handle.index);
         self.len -= 1;
-        if !joint.def.collide_connected {
-            let key = ordered_pair(joint.def.body_a, joint.def.body_b);
-            if let Some(count) = self.apart.get_mut(&key) {
-                *count -= 1;
-                if *count == 0 {
-                    self.apart.remove(&key);
-                }
-            }
-        }
         Some(joint)
     }
 
@@ -373,11 +417,26 @@ impl JointSet {
             .collect()
     }
 
-    /// Whether a joint between `a` and `b` with `collide_connected` off keeps their shapes
-    /// from colliding (in either order). Constant time: broadphase pair filters ask it.
-    #[inline]
-    pub fn keeps_apart(&self, a: BodyHandle, b: BodyHandle) -> bool {
-        !self.apart.is_empty() && self.apart.contains_key(&ordered_pair(a, b))
+    /// Saves what a step changes of the joints (their impulses and reactions) into `state`,
+    /// for a caller that must undo a failed step with [`JointSet::restore_state`].
+    pub fn save_state(&self, state: &mut JointSetState) {
+        state.0.clear();
+        state
+            .0
+            .extend(self.slots().map(|(_, j)| (j.impulses, j.force, j.torque)));
+    }
+
+    /// Puts back what [`JointSet::save_state`] saved; the set must have the same joints as
+    /// then (else nothing is done and `false` returned).
+    pub fn restore_state(&mut self, state: &JointSetState) -> bool {
+        if state.0.len() != self.len {
+            return false;
+        }
+        let joints = self.slots.iter_mut().filter_map(|s| s.joint.as_mut());
+        for (joint, &(impulses, force, torque)) in joints.zip(&state.0) {
+            joint.store(impulses, force, torque);
+        }
+        true
     }
 
     /// The joint in slot `index`, mutable, for the solver to store into.
@@ -404,21 +463,11 @@ struct JointSetDef {
 #[cfg(feature = "serde")]
 impl From<JointSetDef> for JointSet {
     fn from(d: JointSetDef) -> Self {
-        let mut apart = HashMap::new();
-        let mut len = 0;
-        for joint in d.slots.iter().filter_map(|s| s.joint.as_ref()) {
-            len += 1;
-            if !joint.def.collide_connected {
-                *apart
-                    .entry(ordered_pair(joint.def.body_a, joint.def.body_b))
-                    .or_insert(0) += 1;
-            }
-        }
+        let len = d.slots.iter().filter(|s| s.joint.is_some()).count();
         Self {
             slots: d.slots,
             free: d.free,
             len,
-            apart,
         }
     }
 }

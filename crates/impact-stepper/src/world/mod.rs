@@ -21,12 +21,13 @@ use crate::stepper::Stepper;
 use impact_broadphase::{Broadphase, ProxyId, RTreeBroadphase};
 use impact_geometry::{Aabb, Isometry, Real, Vector};
 use impact_solver::{
-    BodyHandle, BodySet, CollisionFilter, ContactCache, ContactPair, RigidBody, RigidBodyDef,
-    ShapeId, SolverScratch,
+    BodyHandle, BodySet, CollisionFilter, ContactCache, ContactPair, JointPairs, JointSet,
+    JointSetState, RigidBody, RigidBodyDef, ShapeId, SolverScratch,
 };
 use std::sync::{Arc, OnceLock};
 
 mod events;
+mod joints;
 mod queries;
 mod shapes;
 #[cfg(feature = "serde")]
@@ -35,6 +36,7 @@ mod step;
 
 use events::{Ending, Tracking, TrackingScratch};
 
+pub use joints::JointEvent;
 pub use step::{AdvanceReport, StepReport};
 
 /// Buffers reused from step to step; they hold no state between steps.
@@ -64,6 +66,8 @@ struct Scratch {
     /// put back if the step leaves a body that is not finite.
     before: Vec<(BodyHandle, Isometry, Vector, Real)>,
     cache_before: ContactCache,
+    /// The joints' impulses and reactions as the stepper found them, put back likewise.
+    joints_before: JointSetState,
     /// The step's candidate pairs with a sensor (see [`StepContext::sensor_pairs`]).
     ///
     /// [`StepContext::sensor_pairs`]: crate::StepContext::sensor_pairs
@@ -141,6 +145,11 @@ pub struct World<B: Broadphase = RTreeBroadphase, S: Stepper = FirstTimeOfImpact
     broadphase: B,
     stepper: S,
     cache: ContactCache,
+    /// The joints, and the pairs of bodies they keep from colliding.
+    joints: JointSet,
+    joint_pairs: JointPairs,
+    /// The joints that broke in the last successful step.
+    joint_events: Vec<joints::JointEvent>,
     /// The normal (from the first body toward the second) of each contact with a
     /// zero-thickness segment at the last step, sorted by the pair: which side of the segment
     /// the other body is on. A body pressed into a segment past half its thickness (a stick
@@ -214,6 +223,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             broadphase,
             stepper,
             cache: ContactCache::new(),
+            joints: JointSet::new(),
+            joint_pairs: JointPairs::default(),
+            joint_events: Vec::new(),
             sides: Vec::new(),
             proxies: Vec::new(),
             shape_proxies: ShapeProxies::default(),
@@ -419,6 +431,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.rules_stale = true;
         self.forget_contacts(handle);
         self.end_pairs_of(handle, ending);
+        self.remove_joints_of(handle);
         Ok(body)
     }
 

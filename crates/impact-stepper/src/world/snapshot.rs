@@ -1,8 +1,8 @@
 //! World snapshots: `World` is `Serialize` and `Deserialize` (feature `serde`).
 //!
 //! A snapshot holds everything a step reads: the settings, the bodies (with their slots,
-//! generations and free list, so handles stay valid), the stepper and its settings, the
-//! warm-starting impulses, the clock and the fixed-step accumulator, and what the events
+//! generations and free list, so handles stay valid), the joints (with their impulses of the
+//! last step), the stepper and its settings, the warm-starting impulses, the clock and the fixed-step accumulator, and what the events
 //! are judged against (the pairs touching and overlapping sensors, and the end events of
 //! removals waiting for the next step). The last step's events are not stored. The broadphase is not
 //! stored: it is rebuilt from the bodies. Its fat boxes may then differ from the original's,
@@ -24,7 +24,7 @@ use crate::shape_proxies::ShapeProxies;
 use crate::stepper::Stepper;
 use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Real, Vector};
-use impact_solver::{BodySet, ContactCache, ShapeId};
+use impact_solver::{BodySet, ContactCache, JointPairs, JointSet, ShapeId};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// What a snapshot holds, borrowed for writing.
@@ -34,6 +34,8 @@ struct SnapshotRef<'a, S> {
     bodies: &'a BodySet,
     stepper: &'a S,
     cache: &'a ContactCache,
+    #[serde(skip_serializing_if = "JointSet::is_empty")]
+    joints: &'a JointSet,
     shape_proxies: &'a ShapeProxies,
     sides: &'a [(ShapeId, ShapeId, Vector)],
     touching: &'a [(ShapeId, ShapeId)],
@@ -52,6 +54,9 @@ struct Snapshot<S> {
     bodies: BodySet,
     stepper: S,
     cache: ContactCache,
+    /// Absent from snapshots of worlds without joints.
+    #[serde(default)]
+    joints: JointSet,
     /// Absent from snapshots of worlds whose bodies all have one shape: each body's
     /// proxy is its slot.
     #[serde(default)]
@@ -81,6 +86,7 @@ impl<B: Broadphase, S: Stepper + Serialize> Serialize for World<B, S> {
             bodies: &self.bodies,
             stepper: &self.stepper,
             cache: &self.cache,
+            joints: &self.joints,
             shape_proxies: &self.shape_proxies,
             sides: &self.sides,
             touching: &self.tracking.touching,
@@ -151,6 +157,19 @@ impl<B: Broadphase + Default, S: Stepper> World<B, S> {
                 expected: "pairs sorted by shape",
             });
         }
+        for (_, joint) in s.joints.iter() {
+            joint
+                .def()
+                .validate(&s.bodies)
+                .map_err(|e| WorldError::from(e).renamed("joint", "joints"))?;
+        }
+        if !s.joints.is_empty() && s.settings.domain.is_periodic() {
+            return Err(WorldError::OutOfRange {
+                field: "joints".to_owned(),
+                value: s.joints.len() as Real,
+                expected: "no joint in a periodic domain",
+            });
+        }
         let shape_proxies = if s.shape_proxies.is_empty() {
             ShapeProxies::of_single_shapes(&s.bodies)
         } else {
@@ -196,6 +215,8 @@ impl<B: Broadphase + Default, S: Stepper> World<B, S> {
         world.shape_proxies = shape_proxies;
         world.bodies = s.bodies;
         world.cache = s.cache;
+        world.joint_pairs = JointPairs::of(&s.joints);
+        world.joints = s.joints;
         world.sides = s.sides;
         world.tracking.touching = s.touching;
         world.tracking.overlaps = s.sensor_overlaps;

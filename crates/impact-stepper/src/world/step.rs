@@ -138,12 +138,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             self.tracking.scan = build_table(&self.bodies, &self.shape_proxies, len, &mut table);
         }
         let hooks = self.hooks.clone();
+        let joint_pairs = core::mem::take(&mut self.joint_pairs);
         let rules = CollisionRules::new(
             &table,
             hooks.pair_filter.as_deref(),
             hooks.pre_solve.as_deref(),
-        );
+        )
+        .with_joints(&joint_pairs);
         let result = self.run_step(dt, hook, rules);
+        self.joint_pairs = joint_pairs;
         self.rules = table;
         result
     }
@@ -203,6 +206,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 .map(|(h, b)| (h, *b.pose(), b.linvel(), b.angvel())),
         );
         self.scratch.cache_before.clone_from(&self.cache);
+        self.joints.save_state(&mut self.scratch.joints_before);
         self.start_logs();
         report.stepper = self.stepper.advance(StepContext {
             bodies: &mut self.bodies,
@@ -211,6 +215,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             shapes: &self.shape_proxies,
             contacts: &self.scratch.contacts,
             cache: &mut self.cache,
+            joints: &mut self.joints,
             solver_scratch: &mut self.scratch.solver,
             gravity: self.settings.gravity,
             solver: &self.settings.solver,
@@ -248,6 +253,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 report.removed.push(handle);
             }
         }
+        self.break_joints();
         span.record("events", report.events);
         span.record("removed", report.removed.len());
         self.time += dt;
@@ -266,6 +272,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             }
         }
         core::mem::swap(&mut self.cache, &mut self.scratch.cache_before);
+        let restored = self.joints.restore_state(&self.scratch.joints_before);
+        debug_assert!(restored, "a step adds or removes no joint");
     }
 
     /// Advances the world by `elapsed` seconds of real time in fixed steps of `fixed_dt`,
