@@ -26,6 +26,8 @@ mod compound_rain;
 mod crossings;
 mod hard_disks;
 mod hung;
+mod jointed;
+mod ragdoll;
 mod rain;
 mod recorder;
 mod tunnel;
@@ -37,6 +39,8 @@ pub use compound_rain::{
 pub use crossings::CrossingCounter;
 pub use hard_disks::{HARD_DISK_DIAMETER, hard_disk_box_side, hard_disk_stepper, hard_disks};
 pub use hung::HungCounter;
+pub use jointed::{JointedScene, SceneJoint, joint_grid};
+pub use ragdoll::{RAGDOLL_BODIES, ragdoll};
 pub use rain::{
     RAIN_AREA_PER_DISC, RAIN_DISC_RADIUS, RAIN_FRICTION, RAIN_MAX_ANGLE, RAIN_MAX_SPEED,
     RAIN_MIN_SPEED, RAIN_MIN_WIDTH, RAIN_RESTITUTION, RAIN_ROW_SPACING, RAIN_ROWS,
