@@ -61,9 +61,7 @@ fn scene(seed: u64) -> JointedScene {
 /// Runs the scene under `S`: bodies through the wall, largest joint stretch at the end.
 fn run<S: Stepper + Default>(seed: u64) -> (usize, Real) {
     let scene = scene(seed);
-    let (mut world, _, _) = scene
-        .build::<RTreeBroadphase, S>()
-        .expect("a valid scene");
+    let (mut world, _, _) = scene.build::<RTreeBroadphase, S>().expect("a valid scene");
     let mut judge = TunnelCounter::new(&scene.scene);
     for _ in 0..STEPS {
         world.step(DT).expect("a valid step");
@@ -84,7 +82,10 @@ fn run<S: Stepper + Default>(seed: u64) -> (usize, Real) {
 
 fn main() {
     let seed = 7;
-    println!("{RAGDOLLS} ragdolls ({} bodies) at {SPEED} units/s into a zero-thickness wall:", RAGDOLLS * 11);
+    println!(
+        "{RAGDOLLS} ragdolls ({} bodies) at {SPEED} units/s into a zero-thickness wall:",
+        RAGDOLLS * 11
+    );
     let results = [
         ("Discrete", run::<Discrete>(seed)),
         ("MotionClamping", run::<MotionClamping>(seed)),
@@ -93,5 +94,8 @@ fn main() {
     for (name, (through, stretch)) in results {
         println!("  {name:<18} bodies through: {through:>3}   largest joint stretch: {stretch:.4}");
     }
-    assert_eq!(results[2].1.0, 0, "no body passes the wall under FirstTimeOfImpact");
+    assert_eq!(
+        results[2].1.0, 0,
+        "no body passes the wall under FirstTimeOfImpact"
+    );
 }

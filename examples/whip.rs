@@ -39,7 +39,9 @@ fn scene() -> JointedScene {
     for i in 0..LINKS {
         let x = LINK * (i as Real + 0.5);
         let mut link = RigidBodyDef::new(
-            ConvexPolygon::rectangle(0.5 * LINK, 0.01).expect("a link").into(),
+            ConvexPolygon::rectangle(0.5 * LINK, 0.01)
+                .expect("a link")
+                .into(),
         )
         .pose(Isometry::translation(x, 0.0));
         link.ccd = true;
@@ -102,5 +104,8 @@ fn main() {
             100.0 * stretch / LINK
         );
     }
-    assert_eq!(results[2].1.0, 0, "no link passes a wall under FirstTimeOfImpact");
+    assert_eq!(
+        results[2].1.0, 0,
+        "no link passes a wall under FirstTimeOfImpact"
+    );
 }

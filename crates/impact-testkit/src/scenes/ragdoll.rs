@@ -50,23 +50,62 @@ const fn bone(
 /// right leg, upper and lower left arm, upper and lower right arm (heights in units of the
 /// scale; limits in half turns).
 fn bones() -> [Bone; RAGDOLL_BODIES] {
-    let upper_leg = |parent| bone(0.775, (-0.125, 0.125, 0.06), Some(parent), 0.9, (-0.05, 0.4), 1.0);
+    let upper_leg = |parent| {
+        bone(
+            0.775,
+            (-0.125, 0.125, 0.06),
+            Some(parent),
+            0.9,
+            (-0.05, 0.4),
+            1.0,
+        )
+    };
     let lower_leg = |parent| Bone {
         foot: true,
-        ..bone(0.475, (-0.155, 0.125, 0.045), Some(parent), 0.625, (-0.5, -0.02), 0.5)
+        ..bone(
+            0.475,
+            (-0.155, 0.125, 0.045),
+            Some(parent),
+            0.625,
+            (-0.5, -0.02),
+            0.5,
+        )
     };
-    let upper_arm = || bone(1.225, (-0.125, 0.125, 0.035), Some(1), 1.35, (-0.1, 0.8), 0.5);
+    let upper_arm = || {
+        bone(
+            1.225,
+            (-0.125, 0.125, 0.035),
+            Some(1),
+            1.35,
+            (-0.1, 0.8),
+            0.5,
+        )
+    };
     let lower_arm = |parent| Bone {
         reference: 0.25 * PI,
         damping: 0.1,
-        ..bone(0.975, (-0.125, 0.125, 0.03), Some(parent), 1.1, (-0.2, 0.3), 0.1)
+        ..bone(
+            0.975,
+            (-0.125, 0.125, 0.03),
+            Some(parent),
+            1.1,
+            (-0.2, 0.3),
+            0.1,
+        )
     };
     [
         bone(0.95, (-0.02, 0.02, 0.095), None, 0.0, (0.0, 0.0), 1.0),
         bone(1.2, (-0.135, 0.135, 0.09), Some(0), 1.0, (-0.25, 0.0), 0.5),
         Bone {
             damping: 0.1,
-            ..bone(1.475, (-0.038, 0.039, 0.075), Some(1), 1.4, (-0.3, 0.1), 0.25)
+            ..bone(
+                1.475,
+                (-0.038, 0.039, 0.075),
+                Some(1),
+                1.4,
+                (-0.3, 0.1),
+                0.25,
+            )
         },
         upper_leg(0),
         lower_leg(3),
@@ -109,10 +148,19 @@ pub fn ragdoll(
             .filter(filter);
         def.linear_damping = b.damping;
         if b.foot {
-            let points = [(-0.03, -0.185), (0.11, -0.185), (0.11, -0.16), (-0.03, -0.14)]
-                .map(|(x, y)| Point::new(x * s, y * s));
+            let points = [
+                (-0.03, -0.185),
+                (0.11, -0.185),
+                (0.11, -0.16),
+                (-0.03, -0.14),
+            ]
+            .map(|(x, y)| Point::new(x * s, y * s));
             let foot = ConvexPolygon::rounded(&points, 0.015 * s).expect("a convex foot");
-            def = def.with_shape(ShapeDef::new(foot.into()).friction(0.05).filter(foot_filter));
+            def = def.with_shape(
+                ShapeDef::new(foot.into())
+                    .friction(0.05)
+                    .filter(foot_filter),
+            );
         }
         if let Some(parent) = b.parent {
             let pivot = Point::new(position.x, b.pivot * s + position.y);
