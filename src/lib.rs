@@ -72,6 +72,8 @@ mod guides {
     struct ComingFromRapierAndParry;
     #[doc = include_str!("../docs/guides/queries-filters-and-sensors.md")]
     struct QueriesFiltersAndSensors;
+    #[doc = include_str!("../docs/guides/joints.md")]
+    struct Joints;
     #[cfg(feature = "scene")]
     #[doc = include_str!("../docs/guides/scene-files.md")]
     struct SceneFiles;
