@@ -26,6 +26,7 @@
 //! joints.
 
 mod def;
+mod kinds;
 mod rows;
 mod set;
 mod solve;
