@@ -77,3 +77,110 @@ pub fn state_bits(bodies: &BodySet) -> Vec<u64> {
 pub fn body(bodies: &BodySet, h: BodyHandle) -> &impact_solver::RigidBody {
     bodies.get(h).expect("the test's body exists")
 }
+
+/// Bodies and joints stepped by the solver alone (no contacts): each step builds a
+/// `ContactSolver`, prepares the joints, runs the whole step and stores the impulses back
+/// for the next step's warm start.
+pub struct JointScene {
+    pub bodies: BodySet,
+    pub joints: impact_solver::JointSet,
+    pub cache: impact_solver::ContactCache,
+    pub settings: impact_solver::SolverSettings,
+    pub gravity: Vector,
+    pub dt: Real,
+}
+
+impl JointScene {
+    /// An empty scene under `gravity`, stepped at 60 Hz with the default settings.
+    pub fn new(gravity: Vector) -> Self {
+        Self {
+            bodies: BodySet::new(),
+            joints: impact_solver::JointSet::new(),
+            cache: impact_solver::ContactCache::new(),
+            settings: impact_solver::SolverSettings::default(),
+            gravity,
+            dt: 1.0 / 60.0,
+        }
+    }
+
+    /// Inserts a body.
+    pub fn add(&mut self, def: RigidBodyDef) -> BodyHandle {
+        self.bodies.insert(def).expect("a valid test body")
+    }
+
+    /// Inserts a joint of `kind` between `a` and `b` meeting at `anchor` (world frame).
+    pub fn join(
+        &mut self,
+        a: BodyHandle,
+        b: BodyHandle,
+        anchor: Point,
+        kind: impact_solver::JointKind,
+    ) -> impact_solver::JointHandle {
+        let def = impact_solver::JointDef::at_world_anchor(&self.bodies, a, b, anchor, kind)
+            .expect("a valid test joint");
+        self.joints
+            .insert(&self.bodies, def)
+            .expect("a valid test joint")
+    }
+
+    /// One step of `dt`.
+    pub fn step(&mut self) {
+        let mut solver = impact_solver::ContactSolver::new(
+            &self.bodies,
+            &[],
+            &self.cache,
+            &self.settings,
+            self.dt,
+        )
+        .expect("valid settings");
+        solver
+            .prepare_joints(&self.bodies, &self.joints)
+            .expect("the joints' bodies exist");
+        solver
+            .step(&mut self.bodies, self.gravity)
+            .expect("a valid step");
+        solver.store_impulses(&mut self.cache);
+        solver.store_joint_impulses(&mut self.joints);
+    }
+
+    /// The handle's body.
+    pub fn body(&self, h: BodyHandle) -> &impact_solver::RigidBody {
+        body(&self.bodies, h)
+    }
+
+    /// The handle's joint.
+    pub fn joint(&self, h: impact_solver::JointHandle) -> &impact_solver::Joint {
+        self.joints.get(h).expect("the test's joint exists")
+    }
+
+    /// A body's centre of mass.
+    pub fn center(&self, h: BodyHandle) -> Point {
+        self.body(h).center_of_mass()
+    }
+
+    /// A point fixed in a body (body frame) where the body is now (world frame).
+    pub fn point_of(&self, h: BodyHandle, local: Point) -> Point {
+        self.body(h).pose() * local
+    }
+
+    /// Total mechanical energy of the dynamic bodies: kinetic plus `m |g| height` along
+    /// `-gravity`.
+    pub fn energy(&self) -> Real {
+        let g = self.gravity.norm();
+        let up = if g > 0.0 {
+            -self.gravity / g
+        } else {
+            Vector::zeros()
+        };
+        self.bodies
+            .iter()
+            .filter(|(_, b)| b.is_dynamic())
+            .map(|(_, b)| b.kinetic_energy() + b.mass() * g * b.center_of_mass().coords.dot(&up))
+            .sum()
+    }
+}
+
+/// A fixed disc of radius 0.05 at `at`: the ground joints hang from.
+pub fn anchor_body(at: Point) -> RigidBodyDef {
+    RigidBodyDef::fixed(Circle::new(0.05).unwrap().into()).pose(Isometry::translation(at.x, at.y))
+}
