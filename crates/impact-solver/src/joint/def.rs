@@ -52,10 +52,12 @@ pub struct JointDef {
     pub collide_connected: bool,
     /// The joint breaks (is removed at the end of a step, with an event) when the length of
     /// its reaction force exceeds this (newtons; positive, or infinite for never, the
-    /// default).
+    /// default; serialized as none, `null` in JSON, which has no infinity).
+    #[cfg_attr(feature = "serde", serde(with = "infinite_as_none"))]
     pub break_force: Real,
     /// The same for the length of its reaction torque (newton metres; positive or
-    /// infinite, the default).
+    /// infinite, the default, serialized as none).
+    #[cfg_attr(feature = "serde", serde(with = "infinite_as_none"))]
     pub break_torque: Real,
     /// Whether the joint acts (default `true`); a disabled joint keeps its handle and still
     /// counts for `collide_connected`.
@@ -186,6 +188,27 @@ impl JointDef {
         positive_or_infinite("joint.break_force", self.break_force)?;
         positive_or_infinite("joint.break_torque", self.break_torque)?;
         self.kind.validate()
+    }
+}
+
+/// Serde for a value that may be `+inf` (no threshold, no maximum): written as none (JSON's
+/// `null`; JSON has no infinity, and `serde_json` would write `null` and then refuse to read
+/// it back), read back as `+inf`; any other value is written as is.
+#[cfg(feature = "serde")]
+pub(crate) mod infinite_as_none {
+    use impact_geometry::Real;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(value: &Real, s: S) -> Result<S::Ok, S::Error> {
+        if *value == Real::INFINITY {
+            s.serialize_none()
+        } else {
+            s.serialize_some(value)
+        }
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Real, D::Error> {
+        Ok(Option::<Real>::deserialize(d)?.unwrap_or(Real::INFINITY))
     }
 }
 

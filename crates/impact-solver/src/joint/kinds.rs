@@ -294,7 +294,9 @@ pub struct DistanceJoint {
     pub enable_limit: bool,
     /// The shortest length (world units, zero or more, at most `max_length`).
     pub min_length: Real,
-    /// The longest length (world units; infinite for no maximum).
+    /// The longest length (world units; infinite for no maximum, the default, serialized
+    /// as none).
+    #[cfg_attr(feature = "serde", serde(with = "crate::joint::def::infinite_as_none"))]
     pub max_length: Real,
     /// Whether the motor drives the rate the length changes.
     pub enable_motor: bool,
