@@ -152,76 +152,17 @@ fn a_weld_holding_a_body_by_one_end_reports_the_torque() {
     }
 }
 
-/// Bodies on joints of every kind, stepped 120 times: the body set's hash and the joints.
-fn mixed_scene() -> (u64, impact_solver::JointSet) {
-    let mut scene = JointScene::new(Vector::new(0.0, -G));
-    let ground = scene.add(anchor_body(Point::origin()));
-    let mut previous = ground;
-    for i in 0..6 {
-        let link = scene.add(boxed(
-            0.25,
-            0.05,
-            Point::new(0.25 + 0.5 * i as Real, 0.0),
-            0.0,
-        ));
-        scene.join(
-            previous,
-            link,
-            Point::new(0.5 * i as Real, 0.0),
-            RevoluteJoint::default().into(),
-        );
-        previous = link;
-    }
-    let slider = scene.add(boxed(0.2, 0.2, Point::new(-2.0, 0.0), 0.3));
-    let axis = PrismaticJoint::along(Vector::new(1.0, 1.0))
-        .limits(-0.5, 0.5)
-        .motor(1.0, 5.0);
-    scene.join(ground, slider, Point::new(-2.0, 0.0), axis.into());
-    let wheel = scene.add(disc(0.3, 1.0, Point::new(-1.0, -1.0), Vector::zeros()));
-    scene.join(
-        slider,
-        wheel,
-        Point::new(-1.0, -1.0),
-        WheelJoint::default().motor(3.0, 2.0).into(),
-    );
-    let weight = scene.add(disc(0.2, 2.0, Point::new(3.0, -2.0), Vector::new(1.0, 0.0)));
-    scene.join(
-        previous,
-        weight,
-        Point::new(3.0, -2.0),
-        DistanceJoint::spring(1.5, 2.0, 0.1).into(),
-    );
-    let welded = scene.add(boxed(0.1, 0.3, Point::new(1.0, -0.3), 0.0));
-    scene.join(
-        previous,
-        welded,
-        Point::new(1.0, 0.0),
-        WeldJoint::soft((5.0, 0.5), (3.0, 0.5)).into(),
-    );
-    let driven = scene.add(boxed(0.3, 0.3, Point::new(0.0, 3.0), 0.0));
-    let motor = MotorJoint {
-        linear_offset: Vector::new(1.0, 3.0),
-        max_force: 20.0,
-        ..MotorJoint::default()
-    };
-    scene.join(ground, driven, Point::new(0.0, 3.0), motor.into());
-    let dragged = scene.add(boxed(0.3, 0.2, Point::new(4.0, 3.0), 0.2));
-    scene.join(
-        ground,
-        dragged,
-        Point::new(4.2, 3.1),
-        MouseJoint::toward(Point::new(5.0, 5.0), 50.0).into(),
-    );
-    for _ in 0..120 {
-        scene.step();
-    }
-    (scene.bodies.state_hash(), scene.joints)
-}
-
 #[test]
 fn the_same_joint_scene_twice_is_bit_identical() {
-    let (hash_a, joints_a) = mixed_scene();
-    let (hash_b, joints_b) = mixed_scene();
+    let run = || {
+        let mut scene = common::mixed_joint_scene();
+        for _ in 0..120 {
+            scene.step();
+        }
+        (scene.bodies.state_hash(), scene.joints)
+    };
+    let (hash_a, joints_a) = run();
+    let (hash_b, joints_b) = run();
     println!("mixed joint scene after 120 steps: state hash {hash_a:#018x}");
     assert_eq!(hash_a, hash_b);
     assert_eq!(joints_a, joints_b);

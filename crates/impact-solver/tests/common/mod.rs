@@ -184,3 +184,67 @@ impl JointScene {
 pub fn anchor_body(at: Point) -> RigidBodyDef {
     RigidBodyDef::fixed(Circle::new(0.05).unwrap().into()).pose(Isometry::translation(at.x, at.y))
 }
+
+/// Bodies on joints of every kind, under gravity: a chain of six links with a spring and a
+/// soft weld at its end, a motorised slider carrying a wheel, a motor joint and a mouse joint.
+pub fn mixed_joint_scene() -> JointScene {
+    let mut scene = JointScene::new(Vector::new(0.0, -10.0));
+    let ground = scene.add(anchor_body(Point::origin()));
+    let mut previous = ground;
+    for i in 0..6 {
+        let link = scene.add(boxed(
+            0.25,
+            0.05,
+            Point::new(0.25 + 0.5 * i as Real, 0.0),
+            0.0,
+        ));
+        scene.join(
+            previous,
+            link,
+            Point::new(0.5 * i as Real, 0.0),
+            impact_solver::RevoluteJoint::default().into(),
+        );
+        previous = link;
+    }
+    let slider = scene.add(boxed(0.2, 0.2, Point::new(-2.0, 0.0), 0.3));
+    let axis = impact_solver::PrismaticJoint::along(Vector::new(1.0, 1.0))
+        .limits(-0.5, 0.5)
+        .motor(1.0, 5.0);
+    scene.join(ground, slider, Point::new(-2.0, 0.0), axis.into());
+    let wheel = scene.add(disc(0.3, 1.0, Point::new(-1.0, -1.0), Vector::zeros()));
+    scene.join(
+        slider,
+        wheel,
+        Point::new(-1.0, -1.0),
+        impact_solver::WheelJoint::default().motor(3.0, 2.0).into(),
+    );
+    let weight = scene.add(disc(0.2, 2.0, Point::new(3.0, -2.0), Vector::new(1.0, 0.0)));
+    scene.join(
+        previous,
+        weight,
+        Point::new(3.0, -2.0),
+        impact_solver::DistanceJoint::spring(1.5, 2.0, 0.1).into(),
+    );
+    let welded = scene.add(boxed(0.1, 0.3, Point::new(1.0, -0.3), 0.0));
+    scene.join(
+        previous,
+        welded,
+        Point::new(1.0, 0.0),
+        impact_solver::WeldJoint::soft((5.0, 0.5), (3.0, 0.5)).into(),
+    );
+    let driven = scene.add(boxed(0.3, 0.3, Point::new(0.0, 3.0), 0.0));
+    let motor = impact_solver::MotorJoint {
+        linear_offset: Vector::new(1.0, 3.0),
+        max_force: 20.0,
+        ..impact_solver::MotorJoint::default()
+    };
+    scene.join(ground, driven, Point::new(0.0, 3.0), motor.into());
+    let dragged = scene.add(boxed(0.3, 0.2, Point::new(4.0, 3.0), 0.2));
+    scene.join(
+        ground,
+        dragged,
+        Point::new(4.2, 3.1),
+        impact_solver::MouseJoint::toward(Point::new(5.0, 5.0), 50.0).into(),
+    );
+    scene
+}
