@@ -42,6 +42,14 @@ fn axis(field: &str, v: &Vector) -> Result<(), SolverError> {
 
 /// A hinge (Box2D's `b2RevoluteJointDef`): the anchors coincide; the joint angle is B's angle
 /// minus A's minus the reference angle, counted continuously past a half turn.
+///
+/// Its rows, in the order solved: the angular spring toward angle 0 (a soft row of its own
+/// frequency, in the solve and the relax alike; none at 0 Hz), the motor (a row on the
+/// relative angular speed whose accumulated impulse stays within `max_motor_torque` times
+/// the substep), the lower and upper limits (one-sided rows: a limit still ahead lets the
+/// angle reach it within the substep and no further, a violated one is pushed back by the
+/// joints' softness), then the point row that holds the anchors together, last, so that
+/// it has the final say. The spring, motor and limits act only when a body can turn.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
@@ -126,7 +134,13 @@ impl RevoluteJoint {
 
 /// A slider (Box2D's `b2PrismaticJointDef`): B's anchor stays on the line through A's anchor
 /// along `local_axis_a`, and the relative angle stays the reference angle. The translation
-/// is B's anchor minus A's along the axis.
+/// is B's anchor minus A's along the axis (the axis fixed in A, turning with it).
+///
+/// Its rows, in the order solved: along the axis, the spring toward translation 0 (none at
+/// 0 Hz), the motor (its accumulated impulse within `max_motor_force` times the substep)
+/// and the lower and upper limits (one-sided, speculative while ahead); then across the
+/// axis and on the angle, one 2x2 block row, last, that keeps B's anchor on the axis and
+/// the bodies from turning relative to each other.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
@@ -172,7 +186,7 @@ impl Default for PrismaticJoint {
 
 impl PrismaticJoint {
     /// A slider along `axis` (in A's frame, or the world's through
-    /// [`JointDef::at_world_anchor`]).
+    /// [`JointDef::at_world_anchor`](crate::JointDef::at_world_anchor)).
     pub fn along(axis: Vector) -> Self {
         Self {
             local_axis_a: axis,
@@ -232,6 +246,10 @@ impl PrismaticJoint {
 
 /// Glued together (Box2D's `b2WeldJointDef`): rigid where a frequency is 0 (the default),
 /// else a spring of that frequency on the anchors' offset or on the angle.
+///
+/// Its rows: the angle row, then the point row; each is rigid (corrected by the joints'
+/// softness in the solve, exact on velocities in the relax) or, with a frequency, a spring
+/// acting in the solve and the relax alike, so a soft weld bends under load.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
@@ -278,6 +296,14 @@ impl WeldJoint {
 /// `enable_spring` a spring toward it (frequency 0: no force at all), and with
 /// `enable_limit` never shorter than `min_length` nor longer than `max_length`. A rope is a
 /// spring of frequency 0 with only a maximum ([`DistanceJoint::rope`]).
+///
+/// Its rows all act along the line between the anchors. Without a spring (or with limits
+/// that pin the length, `min_length == max_length`), one rigid row holds `length`, and the
+/// limits and motor are not solved. With a spring: the spring row (none at 0 Hz), the lower
+/// and upper limits as one-sided rows (a slack rope applies no force at all; taut, it holds
+/// like a contact), then the motor on the rate of lengthening (its accumulated impulse
+/// within `max_motor_force` times the substep). A distance joint leaves the bodies free to
+/// turn.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
@@ -395,6 +421,12 @@ impl DistanceJoint {
 /// A wheel on a suspension (Box2D's `b2WheelJointDef`): B's anchor stays on the line through
 /// A's anchor along `local_axis_a`, held along it by a spring; B turns freely, driven by an
 /// optional motor.
+///
+/// Its rows, in the order solved: the motor on B's angular speed relative to A (its
+/// accumulated impulse within `max_motor_torque` times the substep), the suspension spring
+/// along the axis toward translation 0 (in the solve and the relax alike; none at 0 Hz, and
+/// the wheel then slides freely along the axis), the lower and upper limits of the travel
+/// (one-sided), then the row across the axis, last, that keeps B's anchor on the line.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
@@ -493,17 +525,23 @@ impl WheelJoint {
     }
 }
 
-/// Drives B's pose relative to A toward a target (Box2D's `b2MotorJointDef`): B's centre
-/// toward `linear_offset` in A's frame, the relative angle toward `angular_offset`, with at
-/// most `max_force` and `max_torque`, closing `correction_factor` of the error per second
-/// per unit of the substep rate.
+/// Drives B's pose relative to A toward a target (Box2D v3.0's `b2MotorJointDef`): B's
+/// anchor toward A's anchor plus `linear_offset` (in A's frame, turning with A), the joint
+/// angle toward `angular_offset`, with at most `max_force` and `max_torque`.
+///
+/// Its rows: the angle row, then the point row, each driving its error toward zero at
+/// `correction_factor` of the error per substep, with its accumulated impulse clamped (the
+/// angle row's to `max_torque` times the substep, the point row's length to `max_force`
+/// times the substep), in the solve and the relax alike. With bounds too small for the
+/// load, B lags behind its target rather than being forced.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
 pub struct MotorJoint {
     /// B's anchor's target position relative to A's anchor, in A's frame (world units).
     pub linear_offset: Vector,
-    /// The target of B's angle minus A's minus the reference angle (radians).
+    /// The target of B's angle minus A's minus the reference angle (radians; the error is
+    /// taken the short way round, within half a turn).
     pub angular_offset: Real,
     /// The most force applied (newtons, zero or more; default 1).
     pub max_force: Real,
@@ -544,7 +582,12 @@ impl MotorJoint {
 
 /// Pulls B's anchor toward a point of the world (Box2D's `b2MouseJointDef`): a soft spring of
 /// `hertz` and `damping_ratio` with at most `max_force`; what a pointer dragging a body uses.
-/// Body A only names the joint (usually a fixed body) and is never pulled.
+/// Body A only names the joint (usually a fixed body) and gets no impulse.
+///
+/// Its rows, on B alone: a soft row without bias that damps B's turning (Box2D's 0.5 Hz,
+/// damping ratio 0.1), then the point row pulling B's anchor toward `target`, a spring of
+/// `hertz` and `damping_ratio` whose accumulated impulse is clamped in length to
+/// `max_force` times the substep, so that its reaction force never exceeds `max_force`.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
