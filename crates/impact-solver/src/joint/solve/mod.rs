@@ -200,14 +200,9 @@ impl Prepared {
         match self {
             Self::Revolute(p) => p.used(impulses),
             Self::Prismatic(p) => p.used(impulses),
-            Self::Weld(_) => JointImpulses {
-                linear: impulses.linear,
-                angular: impulses.angular,
-                ..JointImpulses::default()
-            },
             Self::Distance(p) => p.used(impulses),
             Self::Wheel(p) => p.used(impulses),
-            Self::Motor(_) | Self::Mouse(_) => JointImpulses {
+            Self::Weld(_) | Self::Motor(_) | Self::Mouse(_) => JointImpulses {
                 linear: impulses.linear,
                 angular: impulses.angular,
                 ..JointImpulses::default()

@@ -6,7 +6,8 @@
 //! is the joint's purpose, not a correction of drift). Body A only names the joint and gets
 //! no impulse.
 
-use super::Frame;
+use super::{Frame, mul_sym, point_mass};
+use crate::body::RigidBody;
 use crate::joint::def::MouseJoint;
 use crate::joint::set::JointImpulses;
 use crate::settings::Softness;
@@ -36,13 +37,13 @@ impl Row {
         joint: &MouseJoint,
         frame: &Frame,
         (_, b): (SolverBody, SolverBody),
-        body_b: &crate::body::RigidBody,
+        body_b: &RigidBody,
         h: Real,
     ) -> Self {
         let none = SolverBody::default();
         Self {
             delta_center: body_b.center_of_mass() - joint.target,
-            linear_mass: super::point_mass((&none, &b), &Vector::zeros(), &frame.r_b),
+            linear_mass: point_mass((&none, &b), &Vector::zeros(), &frame.r_b),
             linear: Softness::new(joint.hertz, joint.damping_ratio, h),
             angular: Softness::new(ANGULAR_HERTZ, ANGULAR_DAMPING_RATIO, h),
             max_impulse: joint.max_force * h,
@@ -74,7 +75,7 @@ pub(crate) fn solve(
     let cdot = b.v + cross_scalar_vector(b.w, rb);
     let separation = moved_b + rb + p.delta_center;
     let rhs = cdot + separation * p.linear.bias_rate;
-    let x = super::mul_sym(p.linear_mass, &rhs);
+    let x = mul_sym(p.linear_mass, &rhs);
     let old = impulses.linear;
     let mut accumulated = old - x * p.linear.mass_scale - old * p.linear.impulse_scale;
     if accumulated.norm() > p.max_impulse {
