@@ -17,7 +17,10 @@
 //! have the final say on overlap. Limits are one-sided rows that speculate like contacts (a
 //! limit still ahead lets the joint close the gap within the substep and no more); motors are
 //! rows clamped to their force or torque over the substep; user springs are soft rows of
-//! their own frequency. The soft step keeps stiff chains and high mass ratios stable where a
+//! their own frequency (none at 0 Hz), which act in the relax too, being forces of the model
+//! rather than corrections of drift; so do the motor joint's and the mouse joint's drives
+//! toward their targets. Each kind's documentation ([`RevoluteJoint`], ...) lists its rows
+//! in the order they are solved. The soft step keeps stiff chains and high mass ratios stable where a
 //! rigid Gauss-Seidel solve with Baumgarte correction jitters or explodes (Catto, *Solver2D*,
 //! 2024), at the price of a small stretch under load that the substeps keep small.
 //!
@@ -26,6 +29,7 @@
 //! joints.
 
 mod def;
+mod kinds;
 mod rows;
 mod set;
 mod solve;

@@ -11,6 +11,9 @@
 //! - the sequential-impulse [`ContactSolver`] over narrowphase manifolds, warm started from a
 //!   [`ContactCache`] that lives from step to step, configured by [`SolverSettings`], its
 //!   arrays kept from step to step in a [`SolverScratch`] the caller owns;
+//! - joints ([`JointSet`] of [`JointDef`]s: revolute, prismatic, weld, distance and rope,
+//!   wheel, motor, mouse), solved as rows of the same soft step before the contacts
+//!   ([`ContactSolver::prepare_joints`]);
 //! - [`resolve_impact`], the exact single-impact resolver the first-time-of-impact stepper
 //!   calls at the moment two bodies touch.
 //!
@@ -58,6 +61,38 @@
 //! }
 //! let y = bodies.get(crate_).unwrap().pose().translation.y;
 //! assert!((y + 9.5).abs() < 0.01, "the box sank to {y}");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A pendulum: a disc on a revolute joint, stepped by the solver with no contacts; the
+//! joint's reaction on the disc is read after each step.
+//!
+//! ```
+//! use impact_geometry::{Circle, Isometry, Point, Vector};
+//! use impact_solver::{
+//!     BodySet, ContactCache, ContactSolver, JointDef, JointSet, RevoluteJoint, RigidBodyDef,
+//!     SolverSettings,
+//! };
+//!
+//! let mut bodies = BodySet::new();
+//! let pivot = bodies.insert(RigidBodyDef::fixed(Circle::new(0.05)?.into()))?;
+//! let bob = bodies.insert(RigidBodyDef::new(Circle::new(0.1)?.into())
+//!     .pose(Isometry::translation(1.0, 0.0)))?;
+//! let mut joints = JointSet::new();
+//! let hinge = joints.insert(&bodies, JointDef::at_world_anchor(
+//!     &bodies, pivot, bob, Point::origin(), RevoluteJoint::default().into())?)?;
+//! let (cache, settings) = (ContactCache::new(), SolverSettings::default());
+//! for _ in 0..30 {
+//!     let mut solver = ContactSolver::new(&bodies, &[], &cache, &settings, 1.0 / 60.0)?;
+//!     solver.prepare_joints(&bodies, &joints)?;
+//!     solver.step(&mut bodies, Vector::new(0.0, -10.0))?;
+//!     solver.store_joint_impulses(&mut joints);
+//! }
+//! // Half a second later the bob has swung down, still a metre from the pivot.
+//! let bob = bodies.get(bob).unwrap();
+//! assert!(bob.pose().translation.y < -0.5);
+//! assert!((bob.pose().translation.vector.norm() - 1.0).abs() < 1e-3);
+//! assert!(joints.get(hinge).unwrap().reaction_force().y > 0.0);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -150,9 +185,10 @@
 //!
 //! [`ContactSolver`] is a stage loop in the manner of Box2D v3's `solver.c`: it holds the
 //! bodies of the step in compact arrays and calls every kind of constraint row at each
-//! stage (warm start, solve, relax, restitution, store). Contacts are the only kind; a
-//! kind for joints would sit beside them, each stage visiting the joints first, without a
-//! change to the contact rows (the module `solver::rows` states what a kind implements).
+//! stage (warm start, solve, relax, restitution, store). There are two kinds: the joints,
+//! which each stage visits first, and the contacts, solved last so that they have the final
+//! say on overlap (the module `solver::rows` states what a kind implements). A step without
+//! joints runs the contacts' arithmetic unchanged.
 //!
 //! # Determinism
 //!
@@ -173,8 +209,9 @@
 //! # Features
 //!
 //! `serde` derives `Serialize` and `Deserialize` for definitions, bodies, the body set,
-//! handles, materials, settings and the cache; deserializing runs the same validation as the
-//! constructors, and restored bodies are bit-identical.
+//! handles, materials, settings, the cache, and joints and the joint set; deserializing runs
+//! the same validation as the constructors, and restored bodies and joints are
+//! bit-identical (a restored simulation continues bit for bit).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

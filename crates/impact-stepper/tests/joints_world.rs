@@ -228,7 +228,8 @@ fn a_joint_breaks_past_its_threshold_and_says_so() {
         )
         .unwrap();
     let mass = w.body(weight).unwrap().mass();
-    let holds = hinge(&w, pivot, weight, Point::origin()).break_at(Some(2.0 * mass * 10.0), None);
+    let holds =
+        hinge(&w, pivot, weight, Point::origin()).break_at(2.0 * mass * 10.0, Real::INFINITY);
     let joint = w.create_joint(holds).unwrap();
     for _ in 0..60 {
         w.step(DT).unwrap();
@@ -241,7 +242,8 @@ fn a_joint_breaks_past_its_threshold_and_says_so() {
     );
     // Half the weight is too much: it breaks at the next step's end.
     w.joint_mut(joint).unwrap().set_enabled(true);
-    let weak = hinge(&w, pivot, weight, Point::origin()).break_at(Some(0.5 * mass * 10.0), None);
+    let weak =
+        hinge(&w, pivot, weight, Point::origin()).break_at(0.5 * mass * 10.0, Real::INFINITY);
     w.remove_joint(joint).unwrap();
     let weak = w.create_joint(weak).unwrap();
     w.step(DT).unwrap();

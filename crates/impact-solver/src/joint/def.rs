@@ -3,8 +3,11 @@
 //! the constraint itself with its limits, motor and spring, each kind with Box2D v3's
 //! defaults and a validation that names the field.
 
+pub use super::kinds::{
+    DistanceJoint, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
+};
 use crate::body_set::{BodyHandle, BodySet};
-use crate::error::{SolverError, finite, finite_point, finite_vector, non_negative, positive};
+use crate::error::{SolverError, finite, finite_point, positive};
 use impact_geometry::{Point, Real, Vector};
 
 /// Two bodies held together, where, and how: the definition a joint is created from
@@ -48,13 +51,14 @@ pub struct JointDef {
     /// whatever their filters; `true` defers to the filters).
     pub collide_connected: bool,
     /// The joint breaks (is removed at the end of a step, with an event) when the length of
-    /// its reaction force exceeds this (newtons, positive; `None`, the default: never).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub break_force: Option<Real>,
-    /// The same for the size of its reaction torque (newton metres, positive; `None`, the
-    /// default: never).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub break_torque: Option<Real>,
+    /// its reaction force exceeds this (newtons; positive, or infinite for never, the
+    /// default; serialized as none, `null` in JSON, which has no infinity).
+    #[cfg_attr(feature = "serde", serde(with = "infinite_as_none"))]
+    pub break_force: Real,
+    /// The same for the length of its reaction torque (newton metres; positive or
+    /// infinite, the default, serialized as none).
+    #[cfg_attr(feature = "serde", serde(with = "infinite_as_none"))]
+    pub break_torque: Real,
     /// Whether the joint acts (default `true`); a disabled joint keeps its handle and still
     /// counts for `collide_connected`.
     pub enabled: bool,
@@ -73,8 +77,8 @@ impl JointDef {
             local_anchor_b: Point::origin(),
             reference_angle: 0.0,
             collide_connected: false,
-            break_force: None,
-            break_torque: None,
+            break_force: Real::INFINITY,
+            break_torque: Real::INFINITY,
             enabled: true,
             kind,
         }
@@ -147,9 +151,9 @@ impl JointDef {
         self
     }
 
-    /// Sets the break thresholds (newtons and newton metres; `None` for never).
+    /// Sets the break thresholds (newtons and newton metres; infinite for never).
     #[must_use]
-    pub fn break_at(mut self, force: Option<Real>, torque: Option<Real>) -> Self {
+    pub fn break_at(mut self, force: Real, torque: Real) -> Self {
         self.break_force = force;
         self.break_torque = torque;
         self
@@ -165,6 +169,13 @@ impl JointDef {
     pub fn validate(&self, bodies: &BodySet) -> Result<(), SolverError> {
         bodies.try_get(self.body_a, "joint.body_a")?;
         bodies.try_get(self.body_b, "joint.body_b")?;
+        self.validate_fields()
+    }
+
+    /// Checks every field but whether the bodies exist: what a joint restored from a
+    /// snapshot must satisfy without its body set at hand (errors as
+    /// [`JointDef::validate`]).
+    pub(crate) fn validate_fields(&self) -> Result<(), SolverError> {
         if self.body_a == self.body_b {
             return Err(SolverError::SameBody {
                 field: "joint".to_owned(),
@@ -174,50 +185,40 @@ impl JointDef {
         finite_point("joint.local_anchor_a", &self.local_anchor_a)?;
         finite_point("joint.local_anchor_b", &self.local_anchor_b)?;
         finite("joint.reference_angle", self.reference_angle)?;
-        if let Some(force) = self.break_force {
-            positive("joint.break_force", force)?;
-        }
-        if let Some(torque) = self.break_torque {
-            positive("joint.break_torque", torque)?;
-        }
+        positive_or_infinite("joint.break_force", self.break_force)?;
+        positive_or_infinite("joint.break_torque", self.break_torque)?;
         self.kind.validate()
     }
 }
 
-/// Checks `lower <= upper` (both finite).
-fn ordered(field: &str, lower: Real, upper: Real) -> Result<(), SolverError> {
-    finite(&format!("{field}.lower"), lower)?;
-    finite(&format!("{field}.upper"), upper)?;
-    if lower <= upper {
-        Ok(())
-    } else {
-        Err(SolverError::OutOfRange {
-            field: format!("{field}.lower"),
-            value: lower,
-            expected: "at most the upper limit",
-        })
+/// Serde for a value that may be `+inf` (no threshold, no maximum): written as none (JSON's
+/// `null`; JSON has no infinity, and `serde_json` would write `null` and then refuse to read
+/// it back), read back as `+inf`; any other value is written as is.
+#[cfg(feature = "serde")]
+pub(crate) mod infinite_as_none {
+    use impact_geometry::Real;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(value: &Real, s: S) -> Result<S::Ok, S::Error> {
+        if *value == Real::INFINITY {
+            s.serialize_none()
+        } else {
+            s.serialize_some(value)
+        }
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Real, D::Error> {
+        Ok(Option::<Real>::deserialize(d)?.unwrap_or(Real::INFINITY))
     }
 }
 
-/// A spring's frequency (Hz, zero or more: zero is no spring force) and damping ratio (zero
-/// or more).
-fn spring(field: &str, hertz: Real, damping_ratio: Real) -> Result<(), SolverError> {
-    non_negative(&format!("{field}.spring_hertz"), hertz)?;
-    non_negative(&format!("{field}.spring_damping_ratio"), damping_ratio)?;
-    Ok(())
-}
-
-/// A motor's target speed (finite) and the most it may apply (zero or more).
-fn motor(field: &str, speed: Real, max: Real, max_name: &str) -> Result<(), SolverError> {
-    finite(&format!("{field}.motor_speed"), speed)?;
-    non_negative(&format!("{field}.{max_name}"), max)?;
-    Ok(())
-}
-
-/// A unit axis, given as any finite non-zero vector (normalised on creation).
-fn axis(field: &str, v: &Vector) -> Result<(), SolverError> {
-    finite_vector(field, v)?;
-    positive(&format!("{field}.length"), v.norm()).map(|_| ())
+/// `value` is positive (infinity allowed), else an error naming `field`.
+fn positive_or_infinite(field: &str, value: Real) -> Result<(), SolverError> {
+    if value == Real::INFINITY {
+        Ok(())
+    } else {
+        positive(field, value).map(|_| ())
+    }
 }
 
 /// What the joint constrains: one of the seven kinds, each with its own settings.
@@ -274,6 +275,16 @@ impl JointKind {
     }
 
     /// The axis of a prismatic or wheel joint, in A's frame.
+    #[cfg(feature = "serde")]
+    pub(crate) fn axis(&self) -> Option<&Vector> {
+        match self {
+            Self::Prismatic(j) => Some(&j.local_axis_a),
+            Self::Wheel(j) => Some(&j.local_axis_a),
+            _ => None,
+        }
+    }
+
+    /// The axis of a prismatic or wheel joint, in A's frame, to change.
     pub(crate) fn axis_mut(&mut self) -> Option<&mut Vector> {
         match self {
             Self::Prismatic(j) => Some(&mut j.local_axis_a),
@@ -294,551 +305,3 @@ macro_rules! into_kind {
 }
 into_kind!(RevoluteJoint => Revolute, PrismaticJoint => Prismatic, WeldJoint => Weld,
     DistanceJoint => Distance, WheelJoint => Wheel, MotorJoint => Motor, MouseJoint => Mouse);
-
-/// A hinge (Box2D's `b2RevoluteJointDef`): the anchors coincide; the joint angle is B's angle
-/// minus A's minus the reference angle, counted continuously past a half turn.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
-pub struct RevoluteJoint {
-    /// Whether the angle is kept within `[lower_angle, upper_angle]` (default `false`).
-    pub enable_limit: bool,
-    /// The lowest joint angle (radians, at most `upper_angle`).
-    pub lower_angle: Real,
-    /// The highest joint angle (radians).
-    pub upper_angle: Real,
-    /// Whether the motor drives the relative angular speed (default `false`).
-    pub enable_motor: bool,
-    /// The motor's target for B's angular speed minus A's (radians per second).
-    pub motor_speed: Real,
-    /// The most torque the motor applies (newton metres, zero or more).
-    pub max_motor_torque: Real,
-    /// Whether an angular spring pulls the joint angle toward 0 (default `false`).
-    pub enable_spring: bool,
-    /// The spring's frequency (Hz, zero or more).
-    pub spring_hertz: Real,
-    /// The spring's damping ratio (zero or more).
-    pub spring_damping_ratio: Real,
-}
-
-impl Default for RevoluteJoint {
-    fn default() -> Self {
-        Self {
-            enable_limit: false,
-            lower_angle: 0.0,
-            upper_angle: 0.0,
-            enable_motor: false,
-            motor_speed: 0.0,
-            max_motor_torque: 0.0,
-            enable_spring: false,
-            spring_hertz: 0.0,
-            spring_damping_ratio: 0.0,
-        }
-    }
-}
-
-impl RevoluteJoint {
-    /// Limits the joint angle to `[lower, upper]` (radians).
-    #[must_use]
-    pub fn limits(mut self, lower: Real, upper: Real) -> Self {
-        (self.enable_limit, self.lower_angle, self.upper_angle) = (true, lower, upper);
-        self
-    }
-
-    /// A motor toward `speed` (radians per second) with at most `max_torque` (N m).
-    #[must_use]
-    pub fn motor(mut self, speed: Real, max_torque: Real) -> Self {
-        (self.enable_motor, self.motor_speed, self.max_motor_torque) = (true, speed, max_torque);
-        self
-    }
-
-    /// An angular spring toward angle 0 of `hertz` and `damping_ratio`.
-    #[must_use]
-    pub fn spring(mut self, hertz: Real, damping_ratio: Real) -> Self {
-        (
-            self.enable_spring,
-            self.spring_hertz,
-            self.spring_damping_ratio,
-        ) = (true, hertz, damping_ratio);
-        self
-    }
-
-    fn validate(&self) -> Result<(), SolverError> {
-        ordered("joint.revolute.angle", self.lower_angle, self.upper_angle)?;
-        motor(
-            "joint.revolute",
-            self.motor_speed,
-            self.max_motor_torque,
-            "max_motor_torque",
-        )?;
-        spring(
-            "joint.revolute",
-            self.spring_hertz,
-            self.spring_damping_ratio,
-        )
-    }
-}
-
-/// A slider (Box2D's `b2PrismaticJointDef`): B's anchor stays on the line through A's anchor
-/// along `local_axis_a`, and the relative angle stays the reference angle. The translation
-/// is B's anchor minus A's along the axis.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
-pub struct PrismaticJoint {
-    /// The axis in A's frame (any finite non-zero vector; normalised; default x).
-    pub local_axis_a: Vector,
-    /// Whether the translation is kept within `[lower_translation, upper_translation]`.
-    pub enable_limit: bool,
-    /// The lowest translation (world units, at most `upper_translation`).
-    pub lower_translation: Real,
-    /// The highest translation (world units).
-    pub upper_translation: Real,
-    /// Whether the motor drives the speed along the axis.
-    pub enable_motor: bool,
-    /// The motor's target speed along the axis (units per second).
-    pub motor_speed: Real,
-    /// The most force the motor applies (newtons, zero or more).
-    pub max_motor_force: Real,
-    /// Whether a spring pulls the translation toward 0.
-    pub enable_spring: bool,
-    /// The spring's frequency (Hz, zero or more).
-    pub spring_hertz: Real,
-    /// The spring's damping ratio (zero or more).
-    pub spring_damping_ratio: Real,
-}
-
-impl Default for PrismaticJoint {
-    fn default() -> Self {
-        Self {
-            local_axis_a: Vector::x(),
-            enable_limit: false,
-            lower_translation: 0.0,
-            upper_translation: 0.0,
-            enable_motor: false,
-            motor_speed: 0.0,
-            max_motor_force: 0.0,
-            enable_spring: false,
-            spring_hertz: 0.0,
-            spring_damping_ratio: 0.0,
-        }
-    }
-}
-
-impl PrismaticJoint {
-    /// A slider along `axis` (in A's frame, or the world's through
-    /// [`JointDef::at_world_anchor`]).
-    pub fn along(axis: Vector) -> Self {
-        Self {
-            local_axis_a: axis,
-            ..Self::default()
-        }
-    }
-
-    /// Limits the translation to `[lower, upper]` (world units).
-    #[must_use]
-    pub fn limits(mut self, lower: Real, upper: Real) -> Self {
-        (
-            self.enable_limit,
-            self.lower_translation,
-            self.upper_translation,
-        ) = (true, lower, upper);
-        self
-    }
-
-    /// A motor toward `speed` (units per second) with at most `max_force` (N).
-    #[must_use]
-    pub fn motor(mut self, speed: Real, max_force: Real) -> Self {
-        (self.enable_motor, self.motor_speed, self.max_motor_force) = (true, speed, max_force);
-        self
-    }
-
-    /// A spring toward translation 0 of `hertz` and `damping_ratio`.
-    #[must_use]
-    pub fn spring(mut self, hertz: Real, damping_ratio: Real) -> Self {
-        (
-            self.enable_spring,
-            self.spring_hertz,
-            self.spring_damping_ratio,
-        ) = (true, hertz, damping_ratio);
-        self
-    }
-
-    fn validate(&self) -> Result<(), SolverError> {
-        axis("joint.prismatic.local_axis_a", &self.local_axis_a)?;
-        ordered(
-            "joint.prismatic.translation",
-            self.lower_translation,
-            self.upper_translation,
-        )?;
-        motor(
-            "joint.prismatic",
-            self.motor_speed,
-            self.max_motor_force,
-            "max_motor_force",
-        )?;
-        spring(
-            "joint.prismatic",
-            self.spring_hertz,
-            self.spring_damping_ratio,
-        )
-    }
-}
-
-/// Glued together (Box2D's `b2WeldJointDef`): rigid where a frequency is 0 (the default),
-/// else a spring of that frequency on the anchors' offset or on the angle.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
-pub struct WeldJoint {
-    /// Frequency of the linear spring (Hz, zero or more; 0: rigid).
-    pub linear_hertz: Real,
-    /// Damping ratio of the linear spring (zero or more).
-    pub linear_damping_ratio: Real,
-    /// Frequency of the angular spring (Hz, zero or more; 0: rigid).
-    pub angular_hertz: Real,
-    /// Damping ratio of the angular spring (zero or more).
-    pub angular_damping_ratio: Real,
-}
-
-impl WeldJoint {
-    /// A soft weld: linear and angular springs.
-    pub fn soft(linear: (Real, Real), angular: (Real, Real)) -> Self {
-        Self {
-            linear_hertz: linear.0,
-            linear_damping_ratio: linear.1,
-            angular_hertz: angular.0,
-            angular_damping_ratio: angular.1,
-        }
-    }
-
-    /// Whether both parts are rigid.
-    pub fn is_rigid(&self) -> bool {
-        self.linear_hertz == 0.0 && self.angular_hertz == 0.0
-    }
-
-    fn validate(&self) -> Result<(), SolverError> {
-        non_negative("joint.weld.linear_hertz", self.linear_hertz)?;
-        non_negative("joint.weld.linear_damping_ratio", self.linear_damping_ratio)?;
-        non_negative("joint.weld.angular_hertz", self.angular_hertz)?;
-        non_negative(
-            "joint.weld.angular_damping_ratio",
-            self.angular_damping_ratio,
-        )?;
-        Ok(())
-    }
-}
-
-/// The anchors a length apart (Box2D's `b2DistanceJointDef`): rigid at `length`, or with
-/// `enable_spring` a spring toward it (frequency 0: no force at all), and with
-/// `enable_limit` never shorter than `min_length` nor longer than `max_length`. A rope is a
-/// spring of frequency 0 with only a maximum ([`DistanceJoint::rope`]).
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
-pub struct DistanceJoint {
-    /// The rest length (world units, positive; default 1).
-    pub length: Real,
-    /// Whether the length is a spring instead of rigid.
-    pub enable_spring: bool,
-    /// The spring's frequency (Hz, zero or more).
-    pub spring_hertz: Real,
-    /// The spring's damping ratio (zero or more).
-    pub spring_damping_ratio: Real,
-    /// Whether `[min_length, max_length]` holds (one-sided rows).
-    pub enable_limit: bool,
-    /// The shortest length (world units, zero or more, at most `max_length`).
-    pub min_length: Real,
-    /// The longest length (world units; default `Real::MAX`, no maximum: a finite value, so
-    /// that every format writes it).
-    pub max_length: Real,
-    /// Whether the motor drives the rate the length changes.
-    pub enable_motor: bool,
-    /// The motor's target rate of lengthening (units per second).
-    pub motor_speed: Real,
-    /// The most force the motor applies (newtons, zero or more).
-    pub max_motor_force: Real,
-}
-
-impl Default for DistanceJoint {
-    fn default() -> Self {
-        Self {
-            length: 1.0,
-            enable_spring: false,
-            spring_hertz: 0.0,
-            spring_damping_ratio: 0.0,
-            enable_limit: false,
-            min_length: 0.0,
-            max_length: Real::MAX,
-            enable_motor: false,
-            motor_speed: 0.0,
-            max_motor_force: 0.0,
-        }
-    }
-}
-
-impl DistanceJoint {
-    /// A rigid rod of `length`.
-    pub fn rod(length: Real) -> Self {
-        Self {
-            length,
-            ..Self::default()
-        }
-    }
-
-    /// A rope: slack up to `max_length`, taut there.
-    pub fn rope(max_length: Real) -> Self {
-        Self {
-            length: max_length,
-            enable_spring: true,
-            enable_limit: true,
-            max_length,
-            ..Self::default()
-        }
-    }
-
-    /// A spring of `hertz` and `damping_ratio` toward `length`.
-    pub fn spring(length: Real, hertz: Real, damping_ratio: Real) -> Self {
-        Self {
-            length,
-            enable_spring: true,
-            spring_hertz: hertz,
-            spring_damping_ratio: damping_ratio,
-            ..Self::default()
-        }
-    }
-
-    /// Limits the length to `[min, max]`.
-    #[must_use]
-    pub fn limits(mut self, min: Real, max: Real) -> Self {
-        (self.enable_limit, self.min_length, self.max_length) = (true, min, max);
-        self
-    }
-
-    /// A motor toward lengthening at `speed` with at most `max_force` (N).
-    #[must_use]
-    pub fn motor(mut self, speed: Real, max_force: Real) -> Self {
-        (self.enable_motor, self.motor_speed, self.max_motor_force) = (true, speed, max_force);
-        self
-    }
-
-    fn validate(&self) -> Result<(), SolverError> {
-        positive("joint.distance.length", self.length)?;
-        non_negative("joint.distance.min_length", self.min_length)?;
-        if self.max_length.is_nan() || self.max_length < self.min_length {
-            return Err(SolverError::OutOfRange {
-                field: "joint.distance.max_length".to_owned(),
-                value: self.max_length,
-                expected: "at least min_length",
-            });
-        }
-        spring(
-            "joint.distance",
-            self.spring_hertz,
-            self.spring_damping_ratio,
-        )?;
-        motor(
-            "joint.distance",
-            self.motor_speed,
-            self.max_motor_force,
-            "max_motor_force",
-        )
-    }
-}
-
-/// A wheel on a suspension (Box2D's `b2WheelJointDef`): B's anchor stays on the line through
-/// A's anchor along `local_axis_a`, held along it by a spring; B turns freely, driven by an
-/// optional motor.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
-pub struct WheelJoint {
-    /// The suspension axis in A's frame (any finite non-zero vector; default y).
-    pub local_axis_a: Vector,
-    /// Whether the suspension is a spring (default `true`; else it slides freely).
-    pub enable_spring: bool,
-    /// The suspension's frequency (Hz, zero or more; default 1).
-    pub spring_hertz: Real,
-    /// The suspension's damping ratio (zero or more; default 0.7).
-    pub spring_damping_ratio: Real,
-    /// Whether the translation is kept within `[lower_translation, upper_translation]`.
-    pub enable_limit: bool,
-    /// The lowest translation along the axis (world units).
-    pub lower_translation: Real,
-    /// The highest translation along the axis (world units).
-    pub upper_translation: Real,
-    /// Whether the motor drives B's angular speed relative to A.
-    pub enable_motor: bool,
-    /// The motor's target angular speed (radians per second).
-    pub motor_speed: Real,
-    /// The most torque the motor applies (newton metres, zero or more).
-    pub max_motor_torque: Real,
-}
-
-impl Default for WheelJoint {
-    fn default() -> Self {
-        Self {
-            local_axis_a: Vector::y(),
-            enable_spring: true,
-            spring_hertz: 1.0,
-            spring_damping_ratio: 0.7,
-            enable_limit: false,
-            lower_translation: 0.0,
-            upper_translation: 0.0,
-            enable_motor: false,
-            motor_speed: 0.0,
-            max_motor_torque: 0.0,
-        }
-    }
-}
-
-impl WheelJoint {
-    /// A wheel whose suspension runs along `axis`.
-    pub fn along(axis: Vector) -> Self {
-        Self {
-            local_axis_a: axis,
-            ..Self::default()
-        }
-    }
-
-    /// The suspension spring.
-    #[must_use]
-    pub fn spring(mut self, hertz: Real, damping_ratio: Real) -> Self {
-        (
-            self.enable_spring,
-            self.spring_hertz,
-            self.spring_damping_ratio,
-        ) = (true, hertz, damping_ratio);
-        self
-    }
-
-    /// Limits the suspension's travel to `[lower, upper]`.
-    #[must_use]
-    pub fn limits(mut self, lower: Real, upper: Real) -> Self {
-        (
-            self.enable_limit,
-            self.lower_translation,
-            self.upper_translation,
-        ) = (true, lower, upper);
-        self
-    }
-
-    /// A motor toward `speed` (radians per second) with at most `max_torque` (N m).
-    #[must_use]
-    pub fn motor(mut self, speed: Real, max_torque: Real) -> Self {
-        (self.enable_motor, self.motor_speed, self.max_motor_torque) = (true, speed, max_torque);
-        self
-    }
-
-    fn validate(&self) -> Result<(), SolverError> {
-        axis("joint.wheel.local_axis_a", &self.local_axis_a)?;
-        ordered(
-            "joint.wheel.translation",
-            self.lower_translation,
-            self.upper_translation,
-        )?;
-        spring("joint.wheel", self.spring_hertz, self.spring_damping_ratio)?;
-        motor(
-            "joint.wheel",
-            self.motor_speed,
-            self.max_motor_torque,
-            "max_motor_torque",
-        )
-    }
-}
-
-/// Drives B's pose relative to A toward a target (Box2D's `b2MotorJointDef`): B's centre
-/// toward `linear_offset` in A's frame, the relative angle toward `angular_offset`, with at
-/// most `max_force` and `max_torque`, closing `correction_factor` of the error per second
-/// per unit of the substep rate.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
-pub struct MotorJoint {
-    /// B's anchor's target position relative to A's anchor, in A's frame (world units).
-    pub linear_offset: Vector,
-    /// The target of B's angle minus A's minus the reference angle (radians).
-    pub angular_offset: Real,
-    /// The most force applied (newtons, zero or more; default 1).
-    pub max_force: Real,
-    /// The most torque applied (newton metres, zero or more; default 1).
-    pub max_torque: Real,
-    /// How much of the position error is corrected per substep (in `[0, 1]`; default 0.3).
-    pub correction_factor: Real,
-}
-
-impl Default for MotorJoint {
-    fn default() -> Self {
-        Self {
-            linear_offset: Vector::zeros(),
-            angular_offset: 0.0,
-            max_force: 1.0,
-            max_torque: 1.0,
-            correction_factor: 0.3,
-        }
-    }
-}
-
-impl MotorJoint {
-    fn validate(&self) -> Result<(), SolverError> {
-        finite_vector("joint.motor.linear_offset", &self.linear_offset)?;
-        finite("joint.motor.angular_offset", self.angular_offset)?;
-        non_negative("joint.motor.max_force", self.max_force)?;
-        non_negative("joint.motor.max_torque", self.max_torque)?;
-        crate::error::in_range(
-            "joint.motor.correction_factor",
-            self.correction_factor,
-            0.0,
-            1.0,
-            "in [0, 1]",
-        )
-        .map(|_| ())
-    }
-}
-
-/// Pulls B's anchor toward a point of the world (Box2D's `b2MouseJointDef`): a soft spring of
-/// `hertz` and `damping_ratio` with at most `max_force`; what a pointer dragging a body uses.
-/// Body A only names the joint (usually a fixed body) and is never pulled.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(default))]
-pub struct MouseJoint {
-    /// Where B's anchor is pulled (world frame, world units).
-    pub target: Point,
-    /// The spring's frequency (Hz, positive; default 5).
-    pub hertz: Real,
-    /// The spring's damping ratio (zero or more; default 0.7).
-    pub damping_ratio: Real,
-    /// The most force applied (newtons, zero or more; default 1,000).
-    pub max_force: Real,
-}
-
-impl Default for MouseJoint {
-    fn default() -> Self {
-        Self {
-            target: Point::origin(),
-            hertz: 5.0,
-            damping_ratio: 0.7,
-            max_force: 1000.0,
-        }
-    }
-}
-
-impl MouseJoint {
-    /// Pulls toward `target` with the default spring and at most `max_force`.
-    pub fn toward(target: Point, max_force: Real) -> Self {
-        Self {
-            target,
-            max_force,
-            ..Self::default()
-        }
-    }
-
-    fn validate(&self) -> Result<(), SolverError> {
-        finite_point("joint.mouse.target", &self.target)?;
-        positive("joint.mouse.hertz", self.hertz)?;
-        non_negative("joint.mouse.damping_ratio", self.damping_ratio)?;
-        non_negative("joint.mouse.max_force", self.max_force)?;
-        Ok(())
-    }
-}

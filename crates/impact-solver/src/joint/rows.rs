@@ -97,7 +97,7 @@ impl JointRows {
             let masses = (table.velocities[a], table.velocities[b]);
             let prepared = Prepared::new(&def.kind, &frame, masses, (body_a, body_b), h);
             let impulses = if settings.warm_starting {
-                *joint.impulses()
+                prepared.used(joint.impulses())
             } else {
                 JointImpulses::default()
             };

@@ -20,25 +20,32 @@ pub struct JointHandle {
 
 /// A joint's accumulated impulses (newton seconds, or newton metre seconds for angular
 /// rows) over the last substep it was solved in: what warm starts the next step, and what
-/// its reaction is read from. Which fields a kind uses is the kind's business; the others
-/// stay 0.
+/// its reaction is read from. Each kind uses the fields named below; the others stay 0, and
+/// so do those of a row the joint does not solve (a motor, limit or spring switched off, a
+/// spring of 0 Hz).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JointImpulses {
-    /// The point (or perpendicular) rows, world frame, on body B.
+    /// The point rows (revolute, weld, motor, mouse): world frame, on body B.
     pub linear: Vector,
-    /// The angle row (weld, prismatic, motor, mouse).
+    /// The angle row (weld, prismatic, motor; a mouse joint's damping of B's turning).
     pub angular: Real,
-    /// The user spring's row.
+    /// The user spring's row (revolute, prismatic, distance, wheel), along the joint's
+    /// axis or length for the linear ones, positive pushing B along it.
     pub spring: Real,
-    /// The motor's row.
+    /// The motor's row (revolute and wheel: angular; prismatic and distance: along the axis
+    /// or length).
     pub motor: Real,
     /// The lower limit's row (zero or more).
     pub lower: Real,
     /// The upper limit's row (zero or more).
     pub upper: Real,
-    /// The rigid length row of a distance joint, or the axial row of a prismatic one.
+    /// The rigid length row of a distance joint without a spring, positive pushing the
+    /// anchors apart.
     pub axial: Real,
+    /// The perpendicular row of a prismatic or wheel joint: along A's axis turned a quarter
+    /// turn counter-clockwise, on body B.
+    pub perpendicular: Real,
 }
 
 /// One joint: what it was made from (with its axis normalised), its impulses and its
@@ -112,8 +119,7 @@ impl Joint {
 
     /// Whether the last step's reaction exceeds a break threshold of the definition.
     pub fn exceeds_break_threshold(&self) -> bool {
-        self.def.break_force.is_some_and(|f| self.force.norm() > f)
-            || self.def.break_torque.is_some_and(|t| self.torque.abs() > t)
+        self.force.norm() > self.def.break_force || self.torque.abs() > self.def.break_torque
     }
 
     /// Turns the joint on or off; turning it off clears its impulses.
@@ -219,9 +225,17 @@ struct Slot {
 /// depends only on the sequence of inserts and removes, freed slots reused last-freed
 /// first): the order the solver takes them in, so two runs making the same calls solve the
 /// same way.
+///
+/// With the `serde` feature the set serializes with its free list and generations, so handles
+/// stay valid across a snapshot; deserialization checks the free list against the slots and
+/// every joint's fields (all but whether its bodies exist, which the body set answers:
+/// [`JointDef::validate`]), and refuses a bad snapshot with the field named.
 #[derive(Debug, Clone, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(from = "JointSetDef", into = "JointSetDef"))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "JointSetDef", into = "JointSetDef")
+)]
 pub struct JointSet {
     slots: Vec<Slot>,
     free: Vec<u32>,
@@ -461,14 +475,82 @@ struct JointSetDef {
 }
 
 #[cfg(feature = "serde")]
-impl From<JointSetDef> for JointSet {
-    fn from(d: JointSetDef) -> Self {
-        let len = d.slots.iter().filter(|s| s.joint.is_some()).count();
-        Self {
+impl Joint {
+    /// What a restored joint must satisfy: a valid definition (bodies aside, see
+    /// [`JointDef::validate`]) with a unit axis, and finite impulses and reaction.
+    fn check(&self, slot: usize) -> Result<(), SolverError> {
+        use crate::error::{finite, finite_vector};
+        self.def.validate_fields()?;
+        if let Some(axis) = self.def.kind.axis()
+            && (axis.norm() - 1.0).abs() > 1e-9
+        {
+            return Err(SolverError::OutOfRange {
+                field: format!("joint.{}.local_axis_a.length", self.def.kind.name()),
+                value: axis.norm(),
+                expected: "1 (a stored axis is a unit vector)",
+            });
+        }
+        let field = |name: &str| format!("joints.slots[{slot}].{name}");
+        let i = &self.impulses;
+        finite_vector(&field("impulses.linear"), &i.linear)?;
+        for (name, value) in [
+            ("impulses.angular", i.angular),
+            ("impulses.spring", i.spring),
+            ("impulses.motor", i.motor),
+            ("impulses.lower", i.lower),
+            ("impulses.upper", i.upper),
+            ("impulses.axial", i.axial),
+            ("impulses.perpendicular", i.perpendicular),
+            ("torque", self.torque),
+        ] {
+            finite(&field(name), value)?;
+        }
+        finite_vector(&field("force"), &self.force)
+    }
+}
+
+/// A set restored from a snapshot: its free list must name every empty slot once and no
+/// other, and every joint must be valid (as [`Joint::check`]), or the snapshot is refused
+/// with the field named (`joints.free[i]`, `joints.slots[i]`, `joint.*`).
+#[cfg(feature = "serde")]
+impl TryFrom<JointSetDef> for JointSet {
+    type Error = SolverError;
+    fn try_from(d: JointSetDef) -> Result<Self, SolverError> {
+        let mut listed = vec![false; d.slots.len()];
+        for (i, &index) in d.free.iter().enumerate() {
+            let empty = d
+                .slots
+                .get(index as usize)
+                .is_some_and(|s| s.joint.is_none());
+            if !empty || listed[index as usize] {
+                return Err(SolverError::OutOfRange {
+                    field: format!("joints.free[{i}]"),
+                    value: Real::from(index),
+                    expected: "the index of an empty slot, listed once",
+                });
+            }
+            listed[index as usize] = true;
+        }
+        let mut len = 0;
+        for (i, slot) in d.slots.iter().enumerate() {
+            let Some(joint) = &slot.joint else {
+                if !listed[i] {
+                    return Err(SolverError::OutOfRange {
+                        field: format!("joints.slots[{i}]"),
+                        value: i as Real,
+                        expected: "occupied, or listed in the free list",
+                    });
+                }
+                continue;
+            };
+            joint.check(i)?;
+            len += 1;
+        }
+        Ok(Self {
             slots: d.slots,
             free: d.free,
             len,
-        }
+        })
     }
 }
 

@@ -5,18 +5,25 @@
 //!
 //! Every kind reads the joint's [`Frame`] (lever arms and offsets at the step's start, and
 //! turned with the bodies since), so the rows measure position errors without reading a
-//! pose, and shares [`point_row`] (the two anchors held together) and [`axial_row`] (a soft
-//! or one-sided row on the relative angular speed).
+//! pose, and shares [`point_row`] (the two anchors held together), [`angular_limit_row`]
+//! (a one-sided row on the relative angular speed) and the rows along a direction
+//! ([`Line`]: a spring, a motor, a limit or a rigid row along a prismatic or wheel joint's
+//! axis, its perpendicular, or a distance joint's length).
 
+mod distance;
+mod motor;
+mod mouse;
+mod prismatic;
 mod revolute;
 mod weld;
+mod wheel;
 
 use super::def::JointKind;
 use super::rows::JointRow;
 use super::set::JointImpulses;
 use crate::body::RigidBody;
 use crate::settings::Softness;
-use crate::solver::bodies::{BodyState, SolverBody};
+use crate::solver::bodies::{BodyState, SolverBody, inverse_or_zero};
 use impact_geometry::{Point, Real, Vector, cross, cross_scalar_vector};
 
 /// Where a joint's anchors are: at the step's start, and as the bodies have moved since.
@@ -113,7 +120,6 @@ impl Frame {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SolveContext<'a> {
     /// The bodies' motion since the start, indexed like the velocities.
-    #[allow(dead_code)]
     pub(crate) states: &'a [BodyState],
     /// The joints' position-correction softness.
     pub(crate) soft: Softness,
@@ -153,14 +159,17 @@ impl SolveContext<'_> {
 #[derive(Debug, Clone)]
 pub(crate) enum Prepared {
     Revolute(revolute::Row),
+    Prismatic(prismatic::Row),
     Weld(weld::Row),
-    /// Kinds whose rows are not built yet.
-    Inactive,
+    Distance(distance::Row),
+    Wheel(wheel::Row),
+    Motor(motor::Row),
+    Mouse(mouse::Row),
 }
 
 impl Prepared {
-    /// The constants of `kind` for a step of substeps `h`, between bodies of the inverse
-    /// masses of `masses`.
+    /// The constants of `kind` for a step of substeps `h`, between `bodies` (at their poses
+    /// of the step's start) of the inverse masses of `masses`.
     pub(crate) fn new(
         kind: &JointKind,
         frame: &Frame,
@@ -168,25 +177,49 @@ impl Prepared {
         bodies: (&RigidBody, &RigidBody),
         h: Real,
     ) -> Self {
-        let _ = (frame, bodies);
+        let rotation_a = &bodies.0.pose().rotation;
         match kind {
             JointKind::Revolute(j) => Self::Revolute(revolute::Row::new(j, masses, h)),
+            JointKind::Prismatic(j) => {
+                Self::Prismatic(prismatic::Row::new(j, frame, masses, rotation_a, h))
+            }
             JointKind::Weld(j) => Self::Weld(weld::Row::new(j, masses, h)),
-            _ => Self::Inactive,
+            JointKind::Distance(j) => Self::Distance(distance::Row::new(j, frame, masses, h)),
+            JointKind::Wheel(j) => Self::Wheel(wheel::Row::new(j, frame, masses, rotation_a, h)),
+            JointKind::Motor(j) => Self::Motor(motor::Row::new(j, frame, masses, rotation_a)),
+            JointKind::Mouse(j) => Self::Mouse(mouse::Row::new(j, frame, masses, bodies.1, h)),
         }
     }
 
-    /// The joint's reaction on B from its accumulated `impulses`: (linear, angular)
-    /// impulses, to be divided by the substep.
-    pub(crate) fn reaction(&self, impulses: &JointImpulses, frame: &Frame) -> (Vector, Real) {
-        let _ = frame;
+    /// `impulses` with the rows this joint does not solve this step set to zero: a motor,
+    /// limit or spring switched off since (through [`Joint::set_kind`]) must not keep
+    /// pushing through the warm start.
+    ///
+    /// [`Joint::set_kind`]: crate::Joint::set_kind
+    pub(crate) fn used(&self, impulses: &JointImpulses) -> JointImpulses {
         match self {
-            Self::Revolute(_) => (
-                impulses.linear,
-                impulses.spring + impulses.motor + impulses.lower - impulses.upper,
-            ),
-            Self::Weld(_) => (impulses.linear, impulses.angular),
-            Self::Inactive => (Vector::zeros(), 0.0),
+            Self::Revolute(p) => p.used(impulses),
+            Self::Prismatic(p) => p.used(impulses),
+            Self::Distance(p) => p.used(impulses),
+            Self::Wheel(p) => p.used(impulses),
+            Self::Weld(_) | Self::Motor(_) | Self::Mouse(_) => JointImpulses {
+                linear: impulses.linear,
+                angular: impulses.angular,
+                ..JointImpulses::default()
+            },
+        }
+    }
+
+    /// The joint's reaction on B from its accumulated `impulses`, with the bodies where
+    /// `frame` last saw them: (linear, angular) impulses, to be divided by the substep.
+    pub(crate) fn reaction(&self, impulses: &JointImpulses, frame: &Frame) -> (Vector, Real) {
+        let i = impulses;
+        match self {
+            Self::Revolute(_) => (i.linear, i.spring + i.motor + i.lower - i.upper),
+            Self::Prismatic(p) => p.reaction(i, frame),
+            Self::Distance(_) => (distance::axis(frame).0 * distance::axial(i), 0.0),
+            Self::Wheel(p) => p.reaction(i, frame),
+            Self::Weld(_) | Self::Motor(_) | Self::Mouse(_) => (i.linear, i.angular),
         }
     }
 }
@@ -199,8 +232,11 @@ pub(crate) fn warm_start(row: &JointRow, a: &mut SolverBody, b: &mut SolverBody)
             let axial = i.spring + i.motor + i.lower - i.upper;
             apply(frame, a, b, &i.linear, axial);
         }
-        Prepared::Weld(_) => apply(frame, a, b, &i.linear, i.angular),
-        Prepared::Inactive => {}
+        Prepared::Prismatic(p) => p.warm_start(frame, i, (a, b)),
+        Prepared::Weld(_) | Prepared::Motor(_) => apply(frame, a, b, &i.linear, i.angular),
+        Prepared::Distance(_) => distance::warm_start(frame, i, (a, b)),
+        Prepared::Wheel(p) => p.warm_start(frame, i, (a, b)),
+        Prepared::Mouse(_) => mouse::warm_start(frame, i, b),
     }
 }
 
@@ -215,12 +251,20 @@ pub(crate) fn solve(
         prepared,
         frame,
         impulses,
+        b: index_b,
         ..
     } = row;
     match prepared {
         Prepared::Revolute(p) => revolute::solve(p, frame, impulses, (a, b), ctx),
+        Prepared::Prismatic(p) => prismatic::solve(p, frame, impulses, (a, b), ctx),
         Prepared::Weld(p) => weld::solve(p, frame, impulses, (a, b), ctx),
-        Prepared::Inactive => {}
+        Prepared::Distance(p) => distance::solve(p, frame, impulses, (a, b), ctx),
+        Prepared::Wheel(p) => wheel::solve(p, frame, impulses, (a, b), ctx),
+        Prepared::Motor(p) => motor::solve(p, frame, impulses, (a, b), ctx),
+        Prepared::Mouse(p) => {
+            let moved_b = ctx.states[*index_b as usize].dp;
+            mouse::solve(p, frame, impulses, (b, &moved_b));
+        }
     }
 }
 
@@ -297,4 +341,163 @@ pub(crate) fn angular_limit_row(
     let applied = sign * (*accumulated - old);
     a.w -= a.inv_inertia * applied;
     b.w += b.inv_inertia * applied;
+}
+
+/// A row along a direction: B's anchor's speed along the unit vector `n` relative to A's,
+/// with the torque arms `sa` and `sb` an impulse along `n` has on A and on B (Box2D's `a1`,
+/// `a2` for an axis, `s1`, `s2` for its perpendicular, `cross(r, u)` for a distance joint).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Line {
+    pub(crate) n: Vector,
+    pub(crate) sa: Real,
+    pub(crate) sb: Real,
+}
+
+impl Line {
+    /// The row along `n` through levers `lever_a` (from A's centre) and `lever_b` (from B's).
+    #[inline]
+    pub(crate) fn new(n: Vector, lever_a: &Vector, lever_b: &Vector) -> Self {
+        Self {
+            n,
+            sa: cross(lever_a, &n),
+            sb: cross(lever_b, &n),
+        }
+    }
+
+    /// The relative speed along the row.
+    #[inline]
+    pub(crate) fn speed(&self, a: &SolverBody, b: &SolverBody) -> Real {
+        self.n.dot(&(b.v - a.v)) + self.sb * b.w - self.sa * a.w
+    }
+
+    /// Applies `impulse` along the row (on B, its opposite on A).
+    #[inline]
+    pub(crate) fn apply(&self, a: &mut SolverBody, b: &mut SolverBody, impulse: Real) {
+        let p = self.n * impulse;
+        a.v -= p * a.inv_mass;
+        a.w -= a.inv_inertia * (self.sa * impulse);
+        b.v += p * b.inv_mass;
+        b.w += b.inv_inertia * (self.sb * impulse);
+    }
+
+    /// The effective mass along the row, zero where nothing can move along it.
+    #[inline]
+    pub(crate) fn mass(&self, a: &SolverBody, b: &SolverBody) -> Real {
+        inverse_or_zero(
+            a.inv_mass
+                + b.inv_mass
+                + a.inv_inertia * self.sa * self.sa
+                + b.inv_inertia * self.sb * self.sb,
+        )
+    }
+
+    /// A soft row of effective mass `mass` with the terms `(bias, mass_scale,
+    /// impulse_scale)` (a spring's, or [`SolveContext::soft_terms`] for a rigid row):
+    /// accumulates into `accumulated` and applies the change.
+    #[inline]
+    pub(crate) fn soft(
+        &self,
+        (a, b): (&mut SolverBody, &mut SolverBody),
+        accumulated: &mut Real,
+        (bias, mass_scale, impulse_scale): (Real, Real, Real),
+        mass: Real,
+    ) {
+        let cdot = self.speed(a, b);
+        let impulse = -mass_scale * mass * (cdot + bias) - impulse_scale * *accumulated;
+        *accumulated += impulse;
+        self.apply(a, b, impulse);
+    }
+
+    /// A motor toward the relative speed `speed` whose accumulated impulse stays within
+    /// `max` either way.
+    #[inline]
+    pub(crate) fn motor(
+        &self,
+        (a, b): (&mut SolverBody, &mut SolverBody),
+        accumulated: &mut Real,
+        (speed, max, mass): (Real, Real, Real),
+    ) {
+        let impulse = mass * (speed - self.speed(a, b));
+        let old = *accumulated;
+        *accumulated = (old + impulse).clamp(-max, max);
+        self.apply(a, b, *accumulated - old);
+    }
+
+    /// A one-sided row along the line (`sign` 1: a lower limit) or against it (`sign` -1:
+    /// an upper limit), with position error `c` positive when slack (see
+    /// [`SolveContext::limit_terms`]); its accumulated impulse stays zero or more.
+    #[inline]
+    pub(crate) fn limit(
+        &self,
+        (a, b): (&mut SolverBody, &mut SolverBody),
+        accumulated: &mut Real,
+        (c, sign, mass): (Real, Real, Real),
+        ctx: &SolveContext<'_>,
+    ) {
+        let (bias, mass_scale, impulse_scale) = ctx.limit_terms(c);
+        let cdot = sign * self.speed(a, b);
+        let old = *accumulated;
+        let impulse = -mass_scale * mass * (cdot + bias) - impulse_scale * old;
+        *accumulated = (old + impulse).max(0.0);
+        self.apply(a, b, sign * (*accumulated - old));
+    }
+}
+
+/// The terms of a user spring on position error `c`: it acts in the solve and the relax
+/// alike (a spring is a force of the model, not a correction of drift).
+#[inline]
+pub(crate) fn spring_terms(spring: &Softness, c: Real) -> (Real, Real, Real) {
+    (
+        spring.bias_rate * c,
+        spring.mass_scale,
+        spring.impulse_scale,
+    )
+}
+
+/// A user spring's softness over a substep of `h`, or `None` when it is off or its
+/// frequency is 0 (no force at all, where Box2D's `b2MakeSoft` would make a rigid row).
+#[inline]
+pub(crate) fn user_spring(
+    enabled: bool,
+    hertz: Real,
+    damping_ratio: Real,
+    h: Real,
+) -> Option<Softness> {
+    (enabled && hertz > 0.0).then(|| Softness::new(hertz, damping_ratio, h))
+}
+
+/// The solution of the symmetric system `[k11 k12; k12 k22] x = rhs`, zero when singular
+/// (Box2D's `b2Solve22`).
+#[inline]
+pub(crate) fn solve22((k11, k12, k22): (Real, Real, Real), rhs: &Vector) -> Vector {
+    let det = k11 * k22 - k12 * k12;
+    let inv_det = if det != 0.0 { 1.0 / det } else { 0.0 };
+    Vector::new(
+        inv_det * (k22 * rhs.x - k12 * rhs.y),
+        inv_det * (k11 * rhs.y - k12 * rhs.x),
+    )
+}
+
+/// The inverse of the point-to-point mass matrix of two bodies at lever arms `ra`, `rb`,
+/// as its three distinct entries, zero when singular (Box2D's `b2GetInverse22` of the `K`
+/// of a point row).
+#[inline]
+pub(crate) fn point_mass(
+    (a, b): (&SolverBody, &SolverBody),
+    ra: &Vector,
+    rb: &Vector,
+) -> (Real, Real, Real) {
+    let (ma, mb, ia, ib) = (a.inv_mass, b.inv_mass, a.inv_inertia, b.inv_inertia);
+    let k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
+    let k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
+    let k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
+    let det = k11 * k22 - k12 * k12;
+    let inv_det = if det != 0.0 { 1.0 / det } else { 0.0 };
+    (inv_det * k22, -inv_det * k12, inv_det * k11)
+}
+
+/// `m v` for the symmetric matrix of entries `m`.
+#[inline]
+pub(crate) fn mul_sym((m11, m12, m22): (Real, Real, Real), v: &Vector) -> Vector {
+    Vector::new(m11 * v.x + m12 * v.y, m12 * v.x + m22 * v.y)
 }

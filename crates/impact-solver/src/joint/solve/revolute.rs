@@ -1,8 +1,9 @@
 //! The revolute joint's rows (Box2D v3's `revolute_joint.c`): the user spring on the joint
-//! angle, the motor on the relative angular speed, the lower and upper limits as one-sided
-//! rows, then the point row, solved last so the anchors have the final say.
+//! angle (of a positive frequency: a spring of 0 Hz exerts nothing), the motor on the
+//! relative angular speed, the lower and upper limits as one-sided rows, then the point
+//! row, solved last so the anchors have the final say.
 
-use super::{Frame, SolveContext, angular_limit_row, point_row};
+use super::{Frame, SolveContext, angular_limit_row, point_row, spring_terms, user_spring};
 use crate::joint::def::RevoluteJoint;
 use crate::joint::set::JointImpulses;
 use crate::settings::Softness;
@@ -16,8 +17,8 @@ pub(crate) struct Row {
     joint: RevoluteJoint,
     /// `1 / (iA + iB)`, zero when neither body turns.
     axial_mass: Real,
-    /// The user spring's softness over a substep.
-    spring: Softness,
+    /// The user spring's softness over a substep, `None` when off or of 0 Hz.
+    spring: Option<Softness>,
 }
 
 impl Row {
@@ -25,7 +26,27 @@ impl Row {
         Self {
             joint: joint.clone(),
             axial_mass: inverse_or_zero(a.inv_inertia + b.inv_inertia),
-            spring: Softness::new(joint.spring_hertz, joint.spring_damping_ratio, h),
+            spring: user_spring(
+                joint.enable_spring,
+                joint.spring_hertz,
+                joint.spring_damping_ratio,
+                h,
+            ),
+        }
+    }
+
+    /// `impulses` with the rows not solved this step at zero.
+    pub(crate) fn used(&self, i: &JointImpulses) -> JointImpulses {
+        let (j, turns) = (&self.joint, self.axial_mass > 0.0);
+        let keep = |on: bool, x: Real| if on && turns { x } else { 0.0 };
+        let limit = j.enable_limit;
+        JointImpulses {
+            linear: i.linear,
+            spring: keep(self.spring.is_some(), i.spring),
+            motor: keep(j.enable_motor, i.motor),
+            lower: keep(limit, i.lower),
+            upper: keep(limit, i.upper),
+            ..JointImpulses::default()
         }
     }
 }
@@ -40,13 +61,8 @@ pub(crate) fn solve(
 ) {
     let j = &p.joint;
     let turns = p.axial_mass > 0.0;
-    if j.enable_spring && turns {
-        let c = frame.angle();
-        let (bias, mass_scale, impulse_scale) = (
-            p.spring.bias_rate * c,
-            p.spring.mass_scale,
-            p.spring.impulse_scale,
-        );
+    if let Some(spring) = p.spring.filter(|_| turns) {
+        let (bias, mass_scale, impulse_scale) = spring_terms(&spring, frame.angle());
         let cdot = b.w - a.w;
         let impulse = -mass_scale * p.axial_mass * (cdot + bias) - impulse_scale * impulses.spring;
         impulses.spring += impulse;

@@ -1,0 +1,145 @@
+//! The wheel joint's rows (Box2D v3's `wheel_joint.c`): the motor on B's angular speed
+//! relative to A, the suspension spring along A's axis toward translation 0 (of a positive
+//! frequency: a spring of 0 Hz exerts nothing and the wheel slides freely along the axis),
+//! the lower and upper limits of the suspension's travel as one-sided rows, then the
+//! perpendicular row, last, that keeps B's anchor on the axis. B turns freely.
+//!
+//! The axis is fixed in A, read in the world frame at the step's start and turned with A
+//! since (`Frame::dq_a`).
+
+use super::{Frame, Line, SolveContext, rotate, spring_terms, user_spring};
+use crate::joint::def::WheelJoint;
+use crate::joint::set::JointImpulses;
+use crate::settings::Softness;
+use crate::solver::bodies::{SolverBody, inverse_or_zero};
+use impact_geometry::{Real, Rotation, Vector, perp};
+
+/// A wheel joint's constants for the step.
+#[derive(Debug, Clone)]
+pub(crate) struct Row {
+    /// The settings, as given (the axis a unit vector in A's frame).
+    joint: WheelJoint,
+    /// The axis in the world frame at the step's start.
+    axis: Vector,
+    /// The effective masses at the step's start (Box2D keeps them for the step): along the
+    /// axis, across it, and of the motor (`1 / (iA + iB)`, zero when neither body turns).
+    axial_mass: Real,
+    perp_mass: Real,
+    motor_mass: Real,
+    /// The suspension's softness over a substep, `None` when off or of 0 Hz.
+    spring: Option<Softness>,
+}
+
+impl Row {
+    pub(crate) fn new(
+        joint: &WheelJoint,
+        frame: &Frame,
+        (a, b): (SolverBody, SolverBody),
+        rotation_a: &Rotation,
+        h: Real,
+    ) -> Self {
+        let axis = rotation_a * joint.local_axis_a;
+        let (_, axial, across) = lines(axis, frame);
+        Self {
+            joint: joint.clone(),
+            axis,
+            axial_mass: axial.mass(&a, &b),
+            perp_mass: across.mass(&a, &b),
+            motor_mass: inverse_or_zero(a.inv_inertia + b.inv_inertia),
+            spring: user_spring(
+                joint.enable_spring,
+                joint.spring_hertz,
+                joint.spring_damping_ratio,
+                h,
+            ),
+        }
+    }
+
+    /// `impulses` with the rows not solved this step at zero.
+    pub(crate) fn used(&self, i: &JointImpulses) -> JointImpulses {
+        let j = &self.joint;
+        let keep = |on: bool, x: Real| if on { x } else { 0.0 };
+        JointImpulses {
+            perpendicular: i.perpendicular,
+            spring: keep(self.spring.is_some(), i.spring),
+            motor: keep(j.enable_motor && self.motor_mass > 0.0, i.motor),
+            lower: keep(j.enable_limit, i.lower),
+            upper: keep(j.enable_limit, i.upper),
+            ..JointImpulses::default()
+        }
+    }
+
+    /// The impulse along the axis: spring and limits.
+    fn axial_impulse(i: &JointImpulses) -> Real {
+        i.spring + i.lower - i.upper
+    }
+
+    /// The accumulated impulses applied at the start of a substep.
+    pub(crate) fn warm_start(
+        &self,
+        frame: &Frame,
+        i: &JointImpulses,
+        (a, b): (&mut SolverBody, &mut SolverBody),
+    ) {
+        let (_, axial, across) = lines(rotate(frame.dq_a, &self.axis), frame);
+        axial.apply(a, b, Self::axial_impulse(i));
+        across.apply(a, b, i.perpendicular);
+        a.w -= a.inv_inertia * i.motor;
+        b.w += b.inv_inertia * i.motor;
+    }
+
+    /// The force (world frame) and torque on B of `impulses`, as impulses.
+    pub(crate) fn reaction(&self, i: &JointImpulses, frame: &Frame) -> (Vector, Real) {
+        let (_, axial, across) = lines(rotate(frame.dq_a, &self.axis), frame);
+        let force = axial.n * Self::axial_impulse(i) + across.n * i.perpendicular;
+        (force, i.motor)
+    }
+}
+
+/// B's anchor minus A's, and the rows along `axis` and across it, with the bodies where
+/// `frame` has them (an impulse at B's anchor acts on A at that same point: A's lever is
+/// `d + r_a`).
+fn lines(axis: Vector, frame: &Frame) -> (Vector, Line, Line) {
+    let d = frame.separation();
+    let lever_a = d + frame.r_a;
+    (
+        d,
+        Line::new(axis, &lever_a, &frame.r_b),
+        Line::new(perp(&axis), &lever_a, &frame.r_b),
+    )
+}
+
+/// One iteration of the rows.
+pub(crate) fn solve(
+    p: &Row,
+    frame: &Frame,
+    impulses: &mut JointImpulses,
+    (a, b): (&mut SolverBody, &mut SolverBody),
+    ctx: &SolveContext<'_>,
+) {
+    let j = &p.joint;
+    let (d, axial, across) = lines(rotate(frame.dq_a, &p.axis), frame);
+    let translation = axial.n.dot(&d);
+    if j.enable_motor && p.motor_mass > 0.0 {
+        let cdot = b.w - a.w - j.motor_speed;
+        let max = ctx.h * j.max_motor_torque;
+        let old = impulses.motor;
+        impulses.motor = (old - p.motor_mass * cdot).clamp(-max, max);
+        let impulse = impulses.motor - old;
+        a.w -= a.inv_inertia * impulse;
+        b.w += b.inv_inertia * impulse;
+    }
+    let mass = p.axial_mass;
+    if let Some(spring) = &p.spring {
+        let terms = spring_terms(spring, translation);
+        axial.soft((a, b), &mut impulses.spring, terms, mass);
+    }
+    if j.enable_limit {
+        let lower = (translation - j.lower_translation, 1.0, mass);
+        axial.limit((a, b), &mut impulses.lower, lower, ctx);
+        let upper = (j.upper_translation - translation, -1.0, mass);
+        axial.limit((a, b), &mut impulses.upper, upper, ctx);
+    }
+    let terms = ctx.soft_terms(&ctx.soft, across.n.dot(&d));
+    across.soft((a, b), &mut impulses.perpendicular, terms, p.perp_mass);
+}
