@@ -118,11 +118,7 @@ impl JointRows {
     pub(crate) fn store_into(&self, joints: &mut JointSet) {
         let inv_h = self.h.1;
         let mut rows = self.rows.iter().peekable();
-        let slots: Vec<u32> = joints.slots().map(|(slot, _)| slot).collect();
-        for slot in slots {
-            let Some(joint) = joints.slot_mut(slot) else {
-                continue;
-            };
+        for (slot, joint) in joints.slots_mut() {
             match rows.peek() {
                 Some(row) if row.slot == slot => {
                     let (force, torque) = row.prepared.reaction(&row.impulses, &row.frame);

@@ -453,9 +453,13 @@ impl JointSet {
         true
     }
 
-    /// The joint in slot `index`, mutable, for the solver to store into.
-    pub(crate) fn slot_mut(&mut self, index: u32) -> Option<&mut Joint> {
-        self.slots.get_mut(index as usize)?.joint.as_mut()
+    /// Every joint with its slot index, in slot order, mutable, for the solver to store
+    /// into.
+    pub(crate) fn slots_mut(&mut self) -> impl Iterator<Item = (u32, &mut Joint)> + '_ {
+        self.slots
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(i, s)| s.joint.as_mut().map(|j| (i as u32, j)))
     }
 
     /// Every joint with its slot index, in slot order.

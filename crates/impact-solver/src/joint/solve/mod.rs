@@ -42,10 +42,12 @@ pub(crate) struct Frame {
     pub(crate) r_b: Vector,
     /// B's displacement since the start minus A's.
     pub(crate) dp: Vector,
-    /// B's rotation since the start minus A's (radians).
-    pub(crate) d_angle: Real,
-    /// A's rotation since the start, as (cos, sin), for axes fixed in A.
+    /// A's and B's rotations since the start, as (cos, sin): axes fixed in A turn with the
+    /// first, and the joint angle's change is read from both ([`Frame::d_angle`]) only by
+    /// the rows that need it (an arctangent per joint per substep, a fifth of a step of
+    /// Box2D's joint grid, where no row reads it).
     pub(crate) dq_a: (Real, Real),
+    pub(crate) dq_b: (Real, Real),
 }
 
 /// `v` turned by the rotation `(cos, sin)`.
@@ -86,8 +88,8 @@ impl Frame {
             r_a: anchor_a,
             r_b: anchor_b,
             dp: Vector::zeros(),
-            d_angle: 0.0,
             dq_a: (1.0, 0.0),
+            dq_b: (1.0, 0.0),
         }
     }
 
@@ -97,10 +99,19 @@ impl Frame {
         self.r_a = rotate(a.dq, &self.anchor_a);
         self.r_b = rotate(b.dq, &self.anchor_b);
         self.dp = b.dp - a.dp;
-        let (ca, sa) = a.dq;
-        let (cb, sb) = b.dq;
-        self.d_angle = (sb * ca - cb * sa).atan2(cb * ca + sb * sa);
         self.dq_a = a.dq;
+        self.dq_b = b.dq;
+    }
+
+    /// B's rotation since the start minus A's (radians, in `(-pi, pi]`).
+    #[inline]
+    pub(crate) fn d_angle(&self) -> Real {
+        let (ca, sa) = self.dq_a;
+        let (cb, sb) = self.dq_b;
+        if (sa, sb) == (0.0, 0.0) && ca == cb {
+            return 0.0;
+        }
+        (sb * ca - cb * sa).atan2(cb * ca + sb * sa)
     }
 
     /// B's anchor minus A's now (world frame).
@@ -112,7 +123,7 @@ impl Frame {
     /// The joint angle now (radians, followed continuously from the start's).
     #[inline]
     pub(crate) fn angle(&self) -> Real {
-        self.delta_angle + self.d_angle
+        self.delta_angle + self.d_angle()
     }
 }
 

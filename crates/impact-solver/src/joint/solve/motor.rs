@@ -63,7 +63,7 @@ pub(crate) fn solve(
     let j = &p.joint;
     let rate = ctx.inv_h * j.correction_factor;
 
-    let c = unwind(p.angle_error + frame.d_angle);
+    let c = unwind(p.angle_error + frame.d_angle());
     let cdot = b.w - a.w;
     let impulse = -p.angular_mass * (cdot + rate * c);
     let max = ctx.h * j.max_torque;
