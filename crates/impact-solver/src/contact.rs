@@ -28,6 +28,7 @@ use crate::body_set::BodyHandle;
 use crate::material::{Material, combine_friction, combine_restitution};
 use crate::settings::Softness;
 use crate::shape_def::BodyShape;
+use crate::solver::bodies::Motion;
 use crate::solver::bodies::{BodyState, SolverBody};
 use crate::solver::rows::{RowKind, Stage};
 use crate::solver::schedule::{SweepOrder, schedule};
@@ -434,7 +435,7 @@ impl RowKind for ContactRows {
     }
 
     /// Re-applies every accumulated impulse (the warm start), at the prepared lever arms.
-    fn warm_start(&mut self, velocities: &mut [SolverBody]) {
+    fn warm_start(&mut self, velocities: &mut [SolverBody], _motion: &[Motion]) {
         packed::warm_start(&self.chunks, velocities);
         if self.counting {
             packed::count_warm_start(&self.chunks, &mut self.applied);

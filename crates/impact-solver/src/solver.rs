@@ -40,7 +40,7 @@ use crate::contact::{ContactCache, ContactConstraint, ContactPair};
 use crate::error::{SolverError, finite_vector, positive};
 use crate::joint::JointSet;
 use crate::settings::SolverSettings;
-use bodies::{BodyState, BodyTable};
+use bodies::{BodyState, BodyTable, Motion};
 use impact_geometry::{Real, Vector};
 use rows::{RowKinds, Stage};
 
@@ -88,13 +88,18 @@ struct Constants {
 impl Constants {
     /// What a stage tells the rows, with the bodies at `states` in `bodies`.
     #[inline]
-    fn stage<'a>(&'a self, states: &'a [BodyState], bodies: &'a BodySet) -> Stage<'a> {
+    fn stage<'a>(
+        &'a self,
+        (states, motion): (&'a [BodyState], &'a [Motion]),
+        bodies: &'a BodySet,
+    ) -> Stage<'a> {
         Stage {
             settings: &self.settings,
             dt: self.dt,
             h: self.h,
             inv_h: self.inv_h,
             states,
+            motion,
             bodies,
         }
     }
@@ -205,7 +210,7 @@ impl ContactSolver {
     /// [`ContactSolver::prepare_joints`]), for the next step's warm start, with each joint's
     /// reaction force and torque ([`Joint::reaction_force`](crate::Joint::reaction_force)).
     pub fn store_joint_impulses(&self, joints: &mut JointSet) {
-        self.rows.joints.store_into(joints);
+        self.rows.joints.store_into(joints, &self.table.motion);
     }
 
     /// Hands the solver's storage to `scratch`, for the next solver built in it
@@ -290,7 +295,7 @@ impl ContactSolver {
         for _ in 0..self.constants.settings.substeps {
             self.table.integrate_velocities(&dv, h);
             for kind in self.rows.each() {
-                kind.warm_start(&mut self.table.velocities);
+                kind.warm_start(&mut self.table.velocities, &self.table.motion);
             }
             self.solve(bodies);
             self.table.integrate_positions(h);
@@ -317,7 +322,7 @@ impl ContactSolver {
     pub fn warm_start(&mut self, bodies: &mut BodySet) -> Result<(), SolverError> {
         self.gather(bodies)?;
         for kind in self.rows.each() {
-            kind.warm_start(&mut self.table.velocities);
+            kind.warm_start(&mut self.table.velocities, &self.table.motion);
         }
         self.table.scatter(bodies);
         self.store();
@@ -429,7 +434,9 @@ impl ContactSolver {
     /// iterations with the position bias. `bodies` gives the shapes (it must hold the
     /// bodies the solver was prepared with).
     fn solve(&mut self, bodies: &BodySet) {
-        let stage = self.constants.stage(&self.table.states, bodies);
+        let stage = self
+            .constants
+            .stage((&self.table.states, &self.table.motion), bodies);
         for kind in self.rows.each() {
             kind.begin_solve(&stage);
         }
@@ -443,7 +450,9 @@ impl ContactSolver {
     /// The relax stage on every kind of row: `relax_iterations` iterations without the
     /// position bias.
     fn relax(&mut self, bodies: &BodySet) {
-        let stage = self.constants.stage(&self.table.states, bodies);
+        let stage = self
+            .constants
+            .stage((&self.table.states, &self.table.motion), bodies);
         for _ in 0..self.constants.settings.relax_iterations {
             for kind in self.rows.each() {
                 kind.iterate(&mut self.table.velocities, &stage, false);
@@ -454,7 +463,9 @@ impl ContactSolver {
     /// The restitution stage on every kind of row, `gravity` being what the step
     /// integrated.
     fn restitution(&mut self, bodies: &BodySet, gravity: &Vector) {
-        let stage = self.constants.stage(&self.table.states, bodies);
+        let stage = self
+            .constants
+            .stage((&self.table.states, &self.table.motion), bodies);
         for kind in self.rows.each() {
             kind.restitution(&mut self.table.velocities, &stage, gravity);
         }

@@ -9,11 +9,11 @@
 //! row never reads a pose.
 
 use super::set::{JointImpulses, JointSet};
-use super::solve::{self, Frame, Prepared, SolveContext};
+use super::solve::{self, Anchors, Frame, Prepared, SolveContext};
 use crate::body_set::BodySet;
 use crate::error::SolverError;
 use crate::settings::{Softness, SolverSettings};
-use crate::solver::bodies::{BodyState, BodyTable, SolverBody};
+use crate::solver::bodies::{BodyState, BodyTable, Motion, SolverBody};
 use crate::solver::rows::{RowKind, Stage};
 use impact_geometry::{Real, Vector};
 
@@ -25,7 +25,7 @@ pub(crate) struct JointRow {
     /// Its bodies' indices in the body table.
     pub(crate) a: u32,
     pub(crate) b: u32,
-    pub(crate) frame: Frame,
+    pub(crate) anchors: Anchors,
     pub(crate) impulses: JointImpulses,
     pub(crate) prepared: Prepared,
 }
@@ -89,13 +89,14 @@ impl JointRows {
             let a = table.index_of(joint.body_a(), body_a);
             let b = table.index_of(joint.body_b(), body_b);
             let def = joint.def();
-            let frame = Frame::new(
+            let anchors = Anchors::new(
                 (body_a, body_b),
                 (&def.local_anchor_a, &def.local_anchor_b),
                 def.reference_angle,
             );
             let masses = (table.velocities[a], table.velocities[b]);
-            let prepared = Prepared::new(&def.kind, &frame, masses, (body_a, body_b), h);
+            let prepared =
+                Prepared::new(&def.kind, &anchors.at_start(), masses, (body_a, body_b), h);
             let impulses = if settings.warm_starting {
                 prepared.used(joint.impulses())
             } else {
@@ -105,7 +106,7 @@ impl JointRows {
                 slot,
                 a: a as u32,
                 b: b as u32,
-                frame,
+                anchors,
                 impulses,
                 prepared,
             });
@@ -115,13 +116,13 @@ impl JointRows {
 
     /// Writes each joint's impulses and reaction back into `joints` (the set the rows were
     /// prepared from); joints without a row (disabled, or without a dynamic body) get zero.
-    pub(crate) fn store_into(&self, joints: &mut JointSet) {
+    pub(crate) fn store_into(&self, joints: &mut JointSet, motion: &[Motion]) {
         let inv_h = self.h.1;
         let mut rows = self.rows.iter().peekable();
         for (slot, joint) in joints.slots_mut() {
             match rows.peek() {
                 Some(row) if row.slot == slot => {
-                    let (force, torque) = row.prepared.reaction(&row.impulses, &row.frame);
+                    let (force, torque) = row.prepared.reaction(&row.impulses, &row.frame(motion));
                     joint.store(row.impulses, force * inv_h, torque * inv_h);
                     rows.next();
                 }
@@ -130,9 +131,9 @@ impl JointRows {
         }
     }
 
-    fn context<'a>(&self, states: &'a [BodyState], use_bias: bool) -> SolveContext<'a> {
+    fn context<'a>(&self, motion: &'a [Motion], use_bias: bool) -> SolveContext<'a> {
         SolveContext {
-            states,
+            motion,
             soft: self.soft.unwrap_or(Softness {
                 bias_rate: 0.0,
                 mass_scale: 1.0,
@@ -142,6 +143,15 @@ impl JointRows {
             inv_h: self.h.1,
             use_bias,
         }
+    }
+}
+
+impl JointRow {
+    /// The row's frame with its bodies moved by `motion` since the start of the step.
+    #[inline]
+    pub(crate) fn frame(&self, motion: &[Motion]) -> Frame {
+        self.anchors
+            .frame(&motion[self.a as usize], &motion[self.b as usize])
     }
 }
 
@@ -156,12 +166,10 @@ impl RowKind for JointRows {
         self.clear_rows();
     }
 
-    fn warm_start(&mut self, velocities: &mut [SolverBody]) {
-        // Warm starting needs the bodies' motion; `bodies_moved`/`bodies_gathered` keep the
-        // states the rows read, so the lever arms are those of the current substep.
-        for row in &mut self.rows {
+    fn warm_start(&mut self, velocities: &mut [SolverBody], motion: &[Motion]) {
+        for row in &self.rows {
             let (mut va, mut vb) = pair(velocities, row);
-            solve::warm_start(row, &mut va, &mut vb);
+            solve::warm_start(row, (&mut va, &mut vb), motion);
             velocities[row.a as usize] = va;
             velocities[row.b as usize] = vb;
         }
@@ -170,7 +178,7 @@ impl RowKind for JointRows {
     fn begin_solve(&mut self, _stage: &Stage<'_>) {}
 
     fn iterate(&mut self, velocities: &mut [SolverBody], stage: &Stage<'_>, use_bias: bool) {
-        let ctx = self.context(stage.states, use_bias);
+        let ctx = self.context(stage.motion, use_bias);
         for row in &mut self.rows {
             let (mut va, mut vb) = pair(velocities, row);
             solve::solve(row, &mut va, &mut vb, &ctx);
@@ -179,16 +187,10 @@ impl RowKind for JointRows {
         }
     }
 
-    fn bodies_moved(&mut self, states: &[BodyState]) {
-        for row in &mut self.rows {
-            row.frame
-                .turn(&states[row.a as usize], &states[row.b as usize]);
-        }
-    }
+    /// Nothing to do: every stage builds a row's frame from the bodies' motion.
+    fn bodies_moved(&mut self, _states: &[BodyState]) {}
 
-    fn bodies_gathered(&mut self, states: &[BodyState]) {
-        self.bodies_moved(states);
-    }
+    fn bodies_gathered(&mut self, _states: &[BodyState]) {}
 
     fn store(&mut self) {}
 }

@@ -10,7 +10,7 @@
 //! [`BodyTable`](super::bodies::BodyTable); a step without joints runs the contacts'
 //! arithmetic unchanged.
 
-use super::bodies::{BodyState, SolverBody};
+use super::bodies::{BodyState, Motion, SolverBody};
 use crate::body_set::BodySet;
 use crate::contact::ContactRows;
 use crate::joint::JointRows;
@@ -29,6 +29,8 @@ pub(crate) struct Stage<'a> {
     pub(crate) inv_h: Real,
     /// The bodies' poses and motion since preparation, indexed like the velocities.
     pub(crate) states: &'a [BodyState],
+    /// The bodies' motion since preparation alone, compact (see [`Motion`]).
+    pub(crate) motion: &'a [Motion],
     /// The body set the solver was prepared from, with every body of `states` in it (the
     /// shapes, for rows that measure distances).
     pub(crate) bodies: &'a BodySet,
@@ -48,8 +50,9 @@ pub(crate) trait RowKind {
     fn clear(&mut self);
 
     /// Re-applies the accumulated impulses at the start of a substep: the previous step's
-    /// on the first, the previous substep's afterwards.
-    fn warm_start(&mut self, velocities: &mut [SolverBody]);
+    /// on the first, the previous substep's afterwards. `motion` is the bodies' motion since
+    /// preparation, for rows whose lever arms turn with the bodies.
+    fn warm_start(&mut self, velocities: &mut [SolverBody], motion: &[Motion]);
 
     /// Once per solve stage, before its first biased iteration.
     fn begin_solve(&mut self, stage: &Stage<'_>);

@@ -23,15 +23,71 @@ use super::rows::JointRow;
 use super::set::JointImpulses;
 use crate::body::RigidBody;
 use crate::settings::Softness;
-use crate::solver::bodies::{BodyState, SolverBody, inverse_or_zero};
+use crate::solver::bodies::{Motion, SolverBody, inverse_or_zero};
 use impact_geometry::{Point, Real, Vector, cross, cross_scalar_vector};
+
+/// Where a joint's anchors are at the step's start: what a row keeps, from which every stage
+/// builds the [`Frame`] of the moment from the bodies' [`Motion`] (a row stores nothing that
+/// changes as the bodies move, so no pass writes every row after every substep).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Anchors {
+    /// The lever arms from each centre of mass to its anchor, world frame, at the start.
+    pub(crate) anchor_a: Vector,
+    pub(crate) anchor_b: Vector,
+    /// B's centre minus A's at the start.
+    pub(crate) delta_center: Vector,
+    /// The joint angle at the start: B's angle minus A's minus the reference angle, in
+    /// `(-pi, pi]`.
+    pub(crate) delta_angle: Real,
+}
+
+impl Anchors {
+    /// The anchors of a joint with anchors `local` (body frames) and `reference_angle`,
+    /// between bodies at their current poses.
+    pub(crate) fn new(
+        (a, b): (&RigidBody, &RigidBody),
+        (local_a, local_b): (&Point, &Point),
+        reference_angle: Real,
+    ) -> Self {
+        let relative = (b.pose().rotation * a.pose().rotation.inverse()).angle();
+        Self {
+            anchor_a: a.pose().rotation * (local_a - a.local_center()),
+            anchor_b: b.pose().rotation * (local_b - b.local_center()),
+            delta_center: b.center_of_mass() - a.center_of_mass(),
+            delta_angle: unwind(relative - reference_angle),
+        }
+    }
+
+    /// The frame at the start.
+    #[inline]
+    pub(crate) fn at_start(&self) -> Frame {
+        self.frame(&START, &START)
+    }
+
+    /// The frame with the bodies moved by `a` and `b` since the start.
+    #[inline]
+    pub(crate) fn frame(&self, a: &Motion, b: &Motion) -> Frame {
+        Frame {
+            delta_center: self.delta_center,
+            delta_angle: self.delta_angle,
+            r_a: rotate(a.dq, &self.anchor_a),
+            r_b: rotate(b.dq, &self.anchor_b),
+            dp: b.dp - a.dp,
+            dq_a: a.dq,
+            dq_b: b.dq,
+        }
+    }
+}
+
+/// No motion: a body at the step's start.
+const START: Motion = Motion {
+    dp: Vector::new(0.0, 0.0),
+    dq: (1.0, 0.0),
+};
 
 /// Where a joint's anchors are: at the step's start, and as the bodies have moved since.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Frame {
-    /// The lever arms from each centre of mass to its anchor, world frame, at the start.
-    pub(crate) anchor_a: Vector,
-    pub(crate) anchor_b: Vector,
     /// B's centre minus A's at the start.
     pub(crate) delta_center: Vector,
     /// The joint angle at the start: B's angle minus A's minus the reference angle, in
@@ -70,39 +126,6 @@ pub(crate) fn unwind(angle: Real) -> Real {
 }
 
 impl Frame {
-    /// The frame of a joint with anchors `local` (body frames) and `reference_angle`,
-    /// between bodies at their current poses.
-    pub(crate) fn new(
-        (a, b): (&RigidBody, &RigidBody),
-        (local_a, local_b): (&Point, &Point),
-        reference_angle: Real,
-    ) -> Self {
-        let anchor_a = a.pose().rotation * (local_a - a.local_center());
-        let anchor_b = b.pose().rotation * (local_b - b.local_center());
-        let relative = (b.pose().rotation * a.pose().rotation.inverse()).angle();
-        Self {
-            anchor_a,
-            anchor_b,
-            delta_center: b.center_of_mass() - a.center_of_mass(),
-            delta_angle: unwind(relative - reference_angle),
-            r_a: anchor_a,
-            r_b: anchor_b,
-            dp: Vector::zeros(),
-            dq_a: (1.0, 0.0),
-            dq_b: (1.0, 0.0),
-        }
-    }
-
-    /// The frame after the bodies moved to `a` and `b` (their motion since the start).
-    #[inline]
-    pub(crate) fn turn(&mut self, a: &BodyState, b: &BodyState) {
-        self.r_a = rotate(a.dq, &self.anchor_a);
-        self.r_b = rotate(b.dq, &self.anchor_b);
-        self.dp = b.dp - a.dp;
-        self.dq_a = a.dq;
-        self.dq_b = b.dq;
-    }
-
     /// B's rotation since the start minus A's (radians, in `(-pi, pi]`).
     #[inline]
     pub(crate) fn d_angle(&self) -> Real {
@@ -131,7 +154,7 @@ impl Frame {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct SolveContext<'a> {
     /// The bodies' motion since the start, indexed like the velocities.
-    pub(crate) states: &'a [BodyState],
+    pub(crate) motion: &'a [Motion],
     /// The joints' position-correction softness.
     pub(crate) soft: Softness,
     /// The substep (seconds) and its inverse.
@@ -235,9 +258,15 @@ impl Prepared {
     }
 }
 
-/// Applies a row's accumulated impulses at the start of a substep.
-pub(crate) fn warm_start(row: &JointRow, a: &mut SolverBody, b: &mut SolverBody) {
-    let (frame, i) = (&row.frame, &row.impulses);
+/// Applies a row's accumulated impulses at the start of a substep, the bodies having moved
+/// by `motion` since the start of the step.
+pub(crate) fn warm_start(
+    row: &JointRow,
+    (a, b): (&mut SolverBody, &mut SolverBody),
+    motion: &[Motion],
+) {
+    let frame = &row.frame(motion);
+    let i = &row.impulses;
     match &row.prepared {
         Prepared::Revolute(_) => {
             let axial = i.spring + i.motor + i.lower - i.upper;
@@ -258,9 +287,9 @@ pub(crate) fn solve(
     b: &mut SolverBody,
     ctx: &SolveContext<'_>,
 ) {
+    let frame = &row.frame(ctx.motion);
     let JointRow {
         prepared,
-        frame,
         impulses,
         b: index_b,
         ..
@@ -273,7 +302,7 @@ pub(crate) fn solve(
         Prepared::Wheel(p) => wheel::solve(p, frame, impulses, (a, b), ctx),
         Prepared::Motor(p) => motor::solve(p, frame, impulses, (a, b), ctx),
         Prepared::Mouse(p) => {
-            let moved_b = ctx.states[*index_b as usize].dp;
+            let moved_b = ctx.motion[*index_b as usize].dp;
             mouse::solve(p, frame, impulses, (b, &moved_b));
         }
     }
