@@ -106,6 +106,10 @@ pub(crate) struct SolverFile {
     pub restitution_iterations: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warm_starting: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub joint_hertz: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub joint_damping_ratio: Option<f64>,
 }
 
 /// `stepper`: which stepper, and its settings.

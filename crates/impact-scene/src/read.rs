@@ -206,6 +206,8 @@ fn solver(s: &SolverFile) -> SolverSettings {
         restitution_threshold: s.restitution_threshold.unwrap_or(d.restitution_threshold),
         restitution_iterations: s.restitution_iterations.unwrap_or(d.restitution_iterations),
         warm_starting: s.warm_starting.unwrap_or(d.warm_starting),
+        joint_hertz: s.joint_hertz.unwrap_or(d.joint_hertz),
+        joint_damping_ratio: s.joint_damping_ratio.unwrap_or(d.joint_damping_ratio),
     }
 }
 

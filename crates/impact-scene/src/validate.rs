@@ -76,6 +76,8 @@ pub(crate) fn world_settings(s: &WorldSettings) -> Result<(), SceneError> {
     non_negative("solver.contact_damping_ratio", solver.contact_damping_ratio)?;
     non_negative("solver.max_push_out_velocity", solver.max_push_out_velocity)?;
     non_negative("solver.restitution_threshold", solver.restitution_threshold)?;
+    positive("solver.joint_hertz", solver.joint_hertz)?;
+    non_negative("solver.joint_damping_ratio", solver.joint_damping_ratio)?;
     // The world's own check, for any rule it has that this file does not know yet.
     s.validate().map_err(|e| remap(&e, "settings", "solver"))
 }

@@ -123,6 +123,8 @@ fn solver(s: &SolverSettings) -> Option<SolverFile> {
         restitution_threshold: unless(s.restitution_threshold, d.restitution_threshold),
         restitution_iterations: unless(s.restitution_iterations, d.restitution_iterations),
         warm_starting: unless(s.warm_starting, d.warm_starting),
+        joint_hertz: unless(s.joint_hertz, d.joint_hertz),
+        joint_damping_ratio: unless(s.joint_damping_ratio, d.joint_damping_ratio),
     };
     (file != SolverFile::default()).then_some(file)
 }

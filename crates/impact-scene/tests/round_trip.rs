@@ -163,6 +163,8 @@ fn everything() -> Scene {
     settings.speculative_distance = 0.01;
     settings.solver.substeps = 6;
     settings.solver.warm_starting = false;
+    settings.solver.joint_hertz = 45.0;
+    settings.solver.joint_damping_ratio = 0.5;
     Scene {
         name: "everything".to_owned(),
         settings,
