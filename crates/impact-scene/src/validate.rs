@@ -38,7 +38,25 @@ pub(crate) fn scene(s: &Scene) -> Result<(), SceneError> {
         })?;
         on_first_hit(def, &path)?;
     }
+    if s.settings.domain.is_periodic() && !s.joints.is_empty() {
+        return Err(periodic_joints(s.joints.len()));
+    }
+    for (k, j) in s.joints.iter().enumerate() {
+        crate::joints::validate(j, &s.bodies, &format!("joints[{k}]"))?;
+    }
     Ok(())
+}
+
+/// The error for the `count` joints of a scene in a periodic domain, which refuses them: an
+/// anchor's minimum image would change from step to step as the bodies wrap.
+pub(crate) fn periodic_joints(count: usize) -> SceneError {
+    SceneError::new(
+        "joints",
+        format!(
+            "must be empty in a periodic domain (a joint's anchors have no one place there \
+             as its bodies wrap), got {count} joints"
+        ),
+    )
 }
 
 /// A body's `on_first_hit` at `path`: only a dynamic body reacts. A static or kinematic body

@@ -108,6 +108,11 @@ pub(crate) fn scene_file(s: &Scene) -> SceneFile {
         steps: Some(s.steps),
         duration: None,
         bodies: s.bodies.iter().enumerate().map(body_file).collect(),
+        joints: s
+            .joints
+            .iter()
+            .map(|j| Obj(crate::joints::write(j, &s.bodies)))
+            .collect(),
     }
 }
 

@@ -205,8 +205,8 @@ pub use filter::{CollisionFilter, ShapeId};
 pub use impact::{Impulse, resolve_impact, resolve_impact_with};
 pub use integrate::{integrate_positions, integrate_velocities};
 pub use joint::{
-    DistanceJoint, Joint, JointDef, JointHandle, JointImpulses, JointKind, JointPairs, JointSet, JointSetState, MotorJoint,
-    MouseJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
+    DistanceJoint, Joint, JointDef, JointHandle, JointImpulses, JointKind, JointPairs, JointSet,
+    JointSetState, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
 };
 pub use material::{Material, combine_friction, combine_restitution};
 pub use settings::{ImpactSettings, SolverSettings};
