@@ -466,6 +466,8 @@ fn seeded_random_joints_round_trip_through_their_file_and_a_world() {
             .validate()
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let json = round_trip(&scene);
+        // What the `scene_loader` fuzz target asserts: it loads, writes back, builds, steps.
+        impact_testkit::fuzzing::check_scene_loader(json.as_bytes());
         for (k, form) in ["\"anchor\"", "\"anchors\"", "\"local_anchors\""]
             .iter()
             .enumerate()
@@ -731,5 +733,17 @@ fn a_scene_a_program_built_with_bad_joints_is_refused_with_the_path() {
         assert_eq!(scene.validate().unwrap_err().to_string(), expected);
         assert_eq!(scene.to_json().unwrap_err().to_string(), expected);
         assert_eq!(scene.build().map(|_| ()).unwrap_err().to_string(), expected);
+    }
+}
+
+#[test]
+fn every_prefix_of_a_jointed_scene_is_refused_without_panicking() {
+    let text = every_kind().to_json().unwrap();
+    assert!(Scene::from_json(&text).is_ok());
+    for end in (0..text.len()).filter(|&e| text.is_char_boundary(e)) {
+        assert!(
+            Scene::from_json(&text[..end]).is_err(),
+            "prefix of {end} bytes"
+        );
     }
 }
