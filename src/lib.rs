@@ -28,6 +28,26 @@ pub use impact_solver as solver;
 pub use impact_stepper as stepper;
 
 /// The names most programs need, in one import.
+///
+/// ```
+/// use impact2d::prelude::*;
+///
+/// // A bob on a hinge, swinging under gravity on its rod of length 2.
+/// let mut world: World = World::new(WorldSettings::default())?;
+/// let pin = world.create_body(RigidBodyDef::fixed(Circle::new(0.05)?.into()))?;
+/// let bob = world.create_body(
+///     RigidBodyDef::new(Circle::new(0.1)?.into()).pose(Isometry::translation(2.0, 0.0)),
+/// )?;
+/// let hinge = JointDef::at_world_anchor(
+///     world.body_set(), pin, bob, Point::origin(), RevoluteJoint::default().into())?;
+/// let handle: JointHandle = world.create_joint(hinge)?;
+/// for _ in 0..30 {
+///     world.step(1.0 / 60.0)?;
+/// }
+/// assert!(matches!(world.joint(handle).unwrap().kind(), JointKind::Revolute(_)));
+/// assert!(world.joint_events().is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub mod prelude {
     pub use impact_broadphase::{
         Broadphase, BroadphaseError, BruteForce, ProxyId, ProxyPair, RTreeBroadphase, RTreeConfig,
@@ -41,18 +61,19 @@ pub mod prelude {
     pub use impact_narrowphase::{Hit, Toi, ToiOptions, time_of_impact};
     pub use impact_solver::{
         BodyHandle, BodySet, BodyShape, BodyType, CollisionFilter, ContactCache, ContactPair,
-        ContactSolver, ImpactSettings, Impulse, Material, RigidBody, RigidBodyDef, ShapeDef,
-        ShapeId, SolverError, SolverSettings, integrate_positions, integrate_velocities,
-        resolve_impact, solve_step,
+        ContactSolver, DistanceJoint, ImpactSettings, Impulse, Joint, JointDef, JointHandle,
+        JointKind, JointSet, Material, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint,
+        RigidBody, RigidBodyDef, ShapeDef, ShapeId, SolverError, SolverSettings, WeldJoint,
+        WheelJoint, integrate_positions, integrate_velocities, resolve_impact, solve_step,
     };
     pub use impact_stepper::{
         AdvanceReport, CastStatus, ClampReport, ClampedBody, CollisionEvent, ContactBeginEvent,
         ContactEndEvent, ContactEvents, ContactForceEvent, Discrete, Domain, EventKind,
         FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport, Impact, ImpactHook, Interior,
-        MotionClamping, MotionClampingSettings, NoHook, PairFilter, PairView, PointProjection,
-        PreSolveContact, PreSolveHook, QueryError, QueryFilter, QueryView, RayHit, SensorEvent,
-        SensorEvents, ShapeCastHit, ShapeCastOptions, ShapeProxies, StepContext, StepReport,
-        Stepper, World, WorldError, WorldSettings,
+        JointEvent, MotionClamping, MotionClampingSettings, NoHook, PairFilter, PairView,
+        PointProjection, PreSolveContact, PreSolveHook, QueryError, QueryFilter, QueryView, RayHit,
+        SensorEvent, SensorEvents, ShapeCastHit, ShapeCastOptions, ShapeProxies, StepContext,
+        StepReport, Stepper, World, WorldError, WorldSettings,
     };
 }
 

@@ -14,7 +14,7 @@
 //!
 //! `impact run` builds the scene's world (with the stepper, broadphase and number of steps
 //! the options override), steps it to the end and prints a [`RunSummary`]: steps, collision
-//! events, time lost, the bodies that passed through static geometry (the criterion of
+//! events, the joints and those that broke, time lost, the bodies that passed through static geometry (the criterion of
 //! [`PassThroughDetector`](impact_stepper::judge::PassThroughDetector)), the drift of energy and
 //! momentum, a state hash (FNV-1a over every body's pose and velocity bits: equal hashes,
 //! identical runs) and the wall time. `--json` prints the same as JSON; `--svg FILE` draws
@@ -22,7 +22,8 @@
 //! step as JSON Lines (`docs/trace-format.md`: a header with the scene, then every moving
 //! body's pose and velocity and the step's collision events). Bodies with an
 //! `on_first_hit` reaction are run with their hook ([`impact_scene::Reactions`]).
-//! `impact render` draws a trace as SVG or PNG: the paths, or one frame. `impact toi`
+//! `impact render` draws a trace as SVG or PNG: the paths, or one frame, with the joints
+//! over their bodies. `impact toi`
 //! prints a [`ToiAnswer`]. `impact ray` builds the scene's world, runs it `--steps` steps
 //! (none by default), casts a ray from `(X, Y)` along `(DX, DY)` (the whole ray: its length
 //! is the length of that vector) through it with the world's scene queries, and prints a
@@ -66,6 +67,7 @@
 #![deny(missing_docs)]
 
 pub mod args;
+mod joint_marks;
 mod picture;
 mod png;
 mod progress;
@@ -80,8 +82,8 @@ mod trajectories;
 pub use progress::{DEFAULT_DELAY, Progress};
 pub use ray::{RayAnswer, RayHitOut};
 pub use run::{
-    ContactCounts, Drift, Observer, PassThroughEntry, RunSummary, SensorCounts, StepFailure,
-    VectorDrift, run_scene,
+    ContactCounts, Drift, JointBreakEntry, Observer, PassThroughEntry, RunSummary, SensorCounts,
+    StepFailure, VectorDrift, run_scene,
 };
 pub use toi::{PoseOut, ToiAnswer};
 pub use trace::TraceWriter;

@@ -27,6 +27,8 @@ impl Colour {
     pub const PLAIN: Self = Self([0xff, 0x7f, 0x0e]);
     /// A body that passed through static geometry.
     pub const FLAGGED: Self = Self([0xd6, 0x27, 0x28]);
+    /// A joint.
+    pub const JOINT: Self = Self([0x94, 0x67, 0xbd]);
     /// The background.
     pub const BACKGROUND: Self = Self([0xff, 0xff, 0xff]);
 
@@ -47,7 +49,15 @@ pub(crate) enum Mark {
     Outline(Shape, Isometry),
     /// A polyline through points (world).
     Path(Vec<Point>),
+    /// A dashed polyline through points (world): dashes of [`DASH`] pixels, gaps of
+    /// [`GAP`], starting with a dash at the first point.
+    Dashed(Vec<Point>),
 }
+
+/// The length of a dash of a [`Mark::Dashed`] line (pixels).
+pub(crate) const DASH: Real = 6.0;
+/// The gap between two dashes (pixels).
+pub(crate) const GAP: Real = 4.0;
 
 /// One mark with its style.
 #[derive(Debug, Clone)]

@@ -5,7 +5,7 @@
 //! renderer (tiny-skia, resvg) would draw the same few marks at several times the build
 //! cost.
 
-use crate::picture::{Colour, Item, Layout, Mark, Picture, chain_tick};
+use crate::picture::{Colour, DASH, GAP, Item, Layout, Mark, Picture, chain_tick};
 use impact_geometry::{Isometry, Point, Real, Shape};
 
 /// A canvas of linear coverage accumulated per mark, then blended over the image, so the
@@ -189,6 +189,79 @@ fn outline(canvas: &mut Canvas, shape: &Shape, pose: &Isometry, layout: &Layout,
     }
 }
 
+/// The polyline through `points` (pixels) in dashes of [`DASH`] pixels and gaps of [`GAP`],
+/// as SVG's `stroke-dasharray` draws it: the pattern runs on along the line through its
+/// corners, from a dash at the first point. Only the part of each segment near the canvas
+/// is walked, so a line to a body flung far away costs no more than one across the picture.
+fn dashed(canvas: &mut Canvas, points: &[Px], width: Real) {
+    const PERIOD: Real = DASH + GAP;
+    // How far into the current period of dash and gap the pen is.
+    let mut phase: Real = 0.0;
+    let reach = width + 2.0;
+    let (lo, hi) = (
+        (-reach, -reach),
+        (canvas.width as Real + reach, canvas.height as Real + reach),
+    );
+    for pair in points.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let length = (b.0 - a.0).hypot(b.1 - a.1);
+        if !(length.is_finite() && length > 0.0) {
+            continue;
+        }
+        let at = |s: Real| {
+            let t = s / length;
+            (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t)
+        };
+        let (first, last) = match clip(a, b, lo, hi) {
+            Some((t0, t1)) => (t0 * length, t1 * length),
+            None => (length, length),
+        };
+        phase = (phase + first) % PERIOD;
+        let mut s = first;
+        while s < last {
+            let (on, left) = if phase < DASH {
+                (true, DASH - phase)
+            } else {
+                (false, PERIOD - phase)
+            };
+            let end = (s + left).min(last);
+            if on {
+                canvas.segment(at(s), at(end), width);
+            }
+            phase = (phase + end - s) % PERIOD;
+            s = end;
+        }
+        phase = (phase + (length - last)) % PERIOD;
+    }
+}
+
+/// The part of the segment `a`-`b` inside the box `lo`..`hi`, as the fractions of the
+/// segment where it enters and leaves (Liang and Barsky's clipping), or `None` if it misses.
+fn clip(a: Px, b: Px, lo: Px, hi: Px) -> Option<(Real, Real)> {
+    let (mut t0, mut t1): (Real, Real) = (0.0, 1.0);
+    let d = (b.0 - a.0, b.1 - a.1);
+    for (p, q) in [
+        (-d.0, a.0 - lo.0),
+        (d.0, hi.0 - a.0),
+        (-d.1, a.1 - lo.1),
+        (d.1, hi.1 - a.1),
+    ] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return None;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    (t0 < t1).then_some((t0, t1))
+}
+
 fn draw(canvas: &mut Canvas, item: &Item, layout: &Layout) {
     let mut opacity = item.opacity;
     match &item.mark {
@@ -196,6 +269,10 @@ fn draw(canvas: &mut Canvas, item: &Item, layout: &Layout) {
             for pair in points.windows(2) {
                 canvas.segment(layout.px(&pair[0]), layout.px(&pair[1]), item.width);
             }
+        }
+        Mark::Dashed(points) => {
+            let pixels: Vec<Px> = points.iter().map(|p| layout.px(p)).collect();
+            dashed(canvas, &pixels, item.width);
         }
         Mark::Outline(shape, pose) => {
             if matches!(shape, Shape::Capsule(_)) {
@@ -328,6 +405,26 @@ mod tests {
                 "nothing above"
             );
         }
+    }
+
+    #[test]
+    fn a_dashed_line_is_drawn_in_dashes_and_gaps_and_only_near_the_canvas() {
+        let mut canvas = Canvas::new(40, 10);
+        dashed(&mut canvas, &[(0.0, 5.5), (40.0, 5.5)], 1.0);
+        canvas.commit(Colour([0, 0, 0]), 1.0);
+        // Dashes over [0, 6], [10, 16], ...; gaps over [6, 10], [16, 20], ...
+        for x in [2, 3, 12, 13, 22] {
+            assert_eq!(pixel(&canvas, x, 5), [0, 0, 0], "dash at {x}");
+        }
+        for x in [8, 18, 28] {
+            assert_eq!(pixel(&canvas, x, 5), [255, 255, 255], "gap at {x}");
+        }
+        // A line to a point far away is clipped to the canvas, not walked to its end.
+        let mut canvas = Canvas::new(40, 10);
+        dashed(&mut canvas, &[(0.0, 5.5), (1e300, 5.5)], 1.0);
+        canvas.commit(Colour([0, 0, 0]), 1.0);
+        assert_eq!(pixel(&canvas, 2, 5), [0, 0, 0]);
+        assert_eq!(pixel(&canvas, 8, 5), [255, 255, 255]);
     }
 
     #[test]

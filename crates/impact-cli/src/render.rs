@@ -1,5 +1,6 @@
 //! `impact render`: a trace (`impact run --trace`) drawn as trajectories or as one frame.
 
+use crate::joint_marks::DrawnJoint;
 use crate::picture::Picture;
 use crate::trace::{TRACE_FORMAT, TRACE_VERSION, TraceHeader, TraceStep};
 use crate::trajectories::{Trajectories, title};
@@ -68,6 +69,23 @@ pub(crate) fn picture(input: impl BufRead, view: View, max_points: u64) -> Resul
         .collect::<Result<_, _>>()?;
     let mut recorder = Trajectories::with_max_points(max_points);
     recorder.set_domain(scene.settings.domain);
+    // Joint `k` of the scene is slot `k` of its world, between bodies of the slots the
+    // scene gives.
+    recorder.set_joints(
+        scene
+            .joints
+            .iter()
+            .enumerate()
+            .map(|(k, j)| {
+                DrawnJoint::new(
+                    k as u32,
+                    j.bodies.map(|i| i as u32),
+                    [j.local_anchor_a, j.local_anchor_b],
+                    &j.kind,
+                )
+            })
+            .collect(),
+    );
     let steps = match view {
         View::Trajectories => header.steps,
         View::Frame(n) => n,
@@ -105,6 +123,7 @@ pub(crate) fn picture(input: impl BufRead, view: View, max_points: u64) -> Resul
             for (k, &id) in step.removed.iter().enumerate() {
                 bodies.remove(handle(id, &format!("removed[{k}]"))?);
             }
+            recorder.remove_joints(&step.joints_broken);
             recorder.record(
                 &bodies,
                 step.step,

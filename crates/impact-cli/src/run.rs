@@ -3,6 +3,7 @@
 use impact_geometry::{Point, Real, Vector};
 use impact_scene::audit::{linear_momentum, mechanical_energy};
 use impact_scene::{AnyWorld, Scene};
+use impact_stepper::JointEvent;
 use impact_stepper::judge::{PassThroughDetector, PassThroughKind, TurnRecorder};
 use serde::Serialize;
 use std::fmt;
@@ -65,6 +66,22 @@ pub struct PassThroughEntry {
     pub ccd: bool,
 }
 
+/// A joint that broke, as the summary lists it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct JointBreakEntry {
+    /// The joint's index in the scene's `joints`.
+    pub joint: u32,
+    /// Its bodies' indices in the scene's `bodies`, A's and B's.
+    pub bodies: [u32; 2],
+    /// The step at whose end it broke (1 for the first step).
+    pub step: u64,
+    /// The length of its reaction force over the step's last substep (newtons for SI
+    /// scenes).
+    pub force: Real,
+    /// Its reaction torque (newton metres for SI scenes).
+    pub torque: Real,
+}
+
 /// What `impact run` reports: the text summary, or with `--json` the same as JSON.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunSummary {
@@ -88,6 +105,11 @@ pub struct RunSummary {
     pub dynamic_bodies: usize,
     /// Dynamic bodies with the `ccd` flag at the start.
     pub ccd_bodies: usize,
+    /// Joints at the start.
+    pub joints: usize,
+    /// The joints that broke (their reaction passed a `break_force` or `break_torque`),
+    /// in the order they broke.
+    pub joints_broken: Vec<JointBreakEntry>,
     /// Collision (hit) events over the run: impacts the stepper resolved inside steps.
     pub events: u64,
     /// Bodies removed by their `on_first_hit` reactions.
@@ -224,6 +246,7 @@ pub fn run_scene(
         .filter(|(_, b)| b.is_dynamic() && b.ccd())
         .count();
     let bodies = start.len();
+    let joints = world.joints().len();
     let energy0 = mechanical_energy(start, gravity);
     let momentum0 = linear_momentum(start);
     let mut detector = PassThroughDetector::new(start);
@@ -236,6 +259,7 @@ pub fn run_scene(
     // detector follows bent paths leg by leg, and the trace keeps the turns.
     let mut hook = TurnRecorder::new(scene.reactions());
     let (mut events, mut removed) = (0u64, 0usize);
+    let mut joints_broken = Vec::new();
     let (mut contacts, mut sensors) = (ContactCounts::default(), SensorCounts::default());
     let mut time_lost = 0.0;
     let mut wall_time = 0.0;
@@ -257,6 +281,21 @@ pub fn run_scene(
         sensors.begin += s.begin().len() as u64;
         sensors.end += s.end().len() as u64;
         time_lost += summary.time_lost;
+        joints_broken.extend(world.joint_events().iter().map(|e| match *e {
+            JointEvent::Broken {
+                joint,
+                body_a,
+                body_b,
+                force,
+                torque,
+            } => JointBreakEntry {
+                joint: joint.index,
+                bodies: [body_a.index, body_b.index],
+                step,
+                force: force.norm(),
+                torque,
+            },
+        }));
         detector.observe_with_turns(world.body_set(), step, &hook.turns(world.events()));
         for o in observers.iter_mut() {
             o.after_step_with_centres(step, &*world, hook.centres())
@@ -296,6 +335,8 @@ pub fn run_scene(
         bodies,
         dynamic_bodies,
         ccd_bodies,
+        joints,
+        joints_broken,
         events,
         removed,
         contacts,
@@ -339,6 +380,21 @@ impl fmt::Display for RunSummary {
             "bodies          {} ({} dynamic, {} with ccd)",
             self.bodies, self.dynamic_bodies, self.ccd_bodies
         )?;
+        if self.joints > 0 {
+            writeln!(
+                f,
+                "joints          {} ({} broke)",
+                self.joints,
+                self.joints_broken.len()
+            )?;
+            for j in &self.joints_broken {
+                writeln!(
+                    f,
+                    "                joint {} (bodies {}, {}) at step {}: force {:.3e}, torque {:.3e}",
+                    j.joint, j.bodies[0], j.bodies[1], j.step, j.force, j.torque
+                )?;
+            }
+        }
         writeln!(f, "events          {}", self.events)?;
         writeln!(
             f,

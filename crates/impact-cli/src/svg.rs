@@ -1,6 +1,6 @@
 //! A [`Picture`] as an SVG document.
 
-use crate::picture::{Colour, Item, Layout, Mark, Picture, chain_tick};
+use crate::picture::{Colour, DASH, GAP, Item, Layout, Mark, Picture, chain_tick};
 use core::fmt::Write as _;
 use impact_geometry::{ConvexPolygon, Isometry, Point, Real, Shape};
 
@@ -48,6 +48,20 @@ fn mark(svg: &mut String, item: &Item, layout: &Layout) {
                 let _ = write!(d, "{}{x:.1},{y:.1}", if i == 0 { "M" } else { " L" });
             }
             let _ = writeln!(svg, r#"<path d="{d}" {style}/>"#);
+        }
+        Mark::Dashed(points) => {
+            if points.len() < 2 {
+                return;
+            }
+            let mut d = String::new();
+            for (i, p) in points.iter().enumerate() {
+                let (x, y) = layout.px(p);
+                let _ = write!(d, "{}{x:.1},{y:.1}", if i == 0 { "M" } else { " L" });
+            }
+            let _ = writeln!(
+                svg,
+                r#"<path d="{d}" {style} stroke-dasharray="{DASH} {GAP}"/>"#
+            );
         }
         Mark::Outline(shape, pose) => outline(svg, shape, pose, layout, &style, item),
     }
@@ -203,6 +217,31 @@ mod tests {
             y + crate::picture::CHAIN_TICK
         );
         assert!(lines[1].starts_with(&tick), "{}\n{tick}", lines[1]);
+    }
+
+    #[test]
+    fn a_dashed_line_is_a_path_with_a_dash_array() {
+        let picture = Picture {
+            title: String::new(),
+            lo: Point::new(-2.0, -2.0),
+            hi: Point::new(2.0, 2.0),
+            items: vec![Item {
+                mark: Mark::Dashed(vec![Point::new(-1.0, 0.0), Point::new(1.0, 0.0)]),
+                colour: Colour::JOINT,
+                width: 1.5,
+                opacity: 1.0,
+            }],
+        };
+        let svg = write(&picture);
+        let layout = picture.layout();
+        let ((x0, y0), (x1, y1)) = (
+            layout.px(&Point::new(-1.0, 0.0)),
+            layout.px(&Point::new(1.0, 0.0)),
+        );
+        let expected = format!(
+            r##"<path d="M{x0:.1},{y0:.1} L{x1:.1},{y1:.1}" stroke="#9467bd" stroke-width="1.5" stroke-dasharray="6 4"/>"##
+        );
+        assert!(svg.contains(&expected), "{svg}\n{expected}");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::run::Observer;
 use impact_geometry::{Point, Real};
 use impact_scene::{AnyWorld, Scene};
 use impact_solver::{BodyType, ShapeId};
-use impact_stepper::{EventKind, SensorEvent};
+use impact_stepper::{EventKind, JointEvent, SensorEvent};
 use serde::{Deserialize, Serialize};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -169,6 +169,11 @@ pub struct TraceStep {
     pub events: Vec<TraceEvent>,
     /// The ids of bodies removed during the step (by their `on_first_hit` reactions).
     pub removed: Vec<u32>,
+    /// The joints that broke at the end of the step, by their index in the scene's
+    /// `joints` (their slot in the world). Left out when empty, and traces written without
+    /// it load.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joints_broken: Vec<u32>,
     /// The pairs that began touching. This and the fields below are left out when empty,
     /// and traces written without them load.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -309,6 +314,13 @@ impl Observer for TraceWriter {
             bodies,
             events,
             removed,
+            joints_broken: world
+                .joint_events()
+                .iter()
+                .map(|e| match e {
+                    JointEvent::Broken { joint, .. } => joint.index,
+                })
+                .collect(),
             contact_begin: Vec::new(),
             contact_end: Vec::new(),
             contact_force: Vec::new(),

@@ -2,14 +2,16 @@
 //! each body is at the end (or at the frame asked for), made into a [`Picture`]. Every
 //! shape of a body is drawn: a body of several shapes is one outline per shape, at the
 //! body's pose, and a sensor shape is drawn as sensors are (green if static, faint if it
-//! moves).
+//! moves). Joints are drawn over their bodies where the bodies are at the end
+//! ([`crate::joint_marks`]); a joint that broke or lost a body is not drawn.
 
+use crate::joint_marks::DrawnJoint;
 use crate::picture::{Bounds, Colour, Item, Mark, Picture};
 use crate::run::Observer;
 use impact_geometry::{Isometry, Point, Shape};
 use impact_scene::{AnyWorld, Scene};
-use impact_solver::{BodySet, BodyType, RigidBody};
-use impact_stepper::Domain;
+use impact_solver::{BodySet, BodyType, JointSet, RigidBody};
+use impact_stepper::{Domain, JointEvent};
 
 /// The most points recorded per body by default: longer runs are sampled every few steps.
 pub const DEFAULT_MAX_POINTS: u64 = 2_000;
@@ -28,6 +30,11 @@ pub struct Trajectories {
     /// The world's domain: a periodic one is drawn as its rectangle, and a path is broken
     /// where its body leaves through one side and comes back through the other.
     domain: Domain,
+    /// The joints still in the world, in slot order.
+    joints: Vec<DrawnJoint>,
+    /// Per body slot, while the body is in the world and the run has joints: its pose, its
+    /// centre of mass and whether it moves, at the last record.
+    ends: Vec<Option<(Isometry, Point, bool)>>,
 }
 
 #[derive(Debug, Clone)]
@@ -61,12 +68,58 @@ impl Trajectories {
             max_points: max_points.max(2),
             every: 1,
             domain: Domain::Unbounded,
+            joints: Vec::new(),
+            ends: Vec::new(),
         }
     }
 
     /// Draws the runs to come in `domain` (the plane by default).
     pub fn set_domain(&mut self, domain: Domain) {
         self.domain = domain;
+    }
+
+    /// Draws the joints `joints` in the runs to come (none by default).
+    pub(crate) fn set_joints(&mut self, joints: Vec<DrawnJoint>) {
+        self.joints = joints;
+    }
+
+    /// Draws the joints of `joints` in the runs to come.
+    pub fn set_joint_set(&mut self, joints: &JointSet) {
+        self.set_joints(
+            joints
+                .iter()
+                .map(|(h, j)| {
+                    let def = j.def();
+                    DrawnJoint::new(
+                        h.index,
+                        [def.body_a.index, def.body_b.index],
+                        [def.local_anchor_a, def.local_anchor_b],
+                        &def.kind,
+                    )
+                })
+                .collect(),
+        );
+    }
+
+    /// Stops drawing the joints of slots `ids` (they broke).
+    pub fn remove_joints(&mut self, ids: &[u32]) {
+        self.joints.retain(|j| !ids.contains(&j.id));
+    }
+
+    /// Keeps where every body of `bodies` is, for the joints to be drawn between them.
+    fn keep_ends(&mut self, bodies: &BodySet) {
+        if self.joints.is_empty() {
+            return;
+        }
+        self.ends.iter_mut().for_each(|e| *e = None);
+        for (h, b) in bodies.iter() {
+            let slot = h.index as usize;
+            if self.ends.len() <= slot {
+                self.ends.resize(slot + 1, None);
+            }
+            let moves = b.body_type() != BodyType::Static;
+            self.ends[slot] = Some((*b.pose(), b.center_of_mass(), moves));
+        }
     }
 
     /// Starts recording a run of `steps` steps: the static bodies, and each moving body's
@@ -94,6 +147,7 @@ impl Trajectories {
                 alive: true,
             })
             .collect();
+        self.keep_ends(bodies);
     }
 
     /// Records the bodies after step `step`, whose impacts were `hits` (body slot, contact
@@ -140,6 +194,14 @@ impl Trajectories {
         for gone in paths {
             remove(gone);
         }
+        self.keep_ends(bodies);
+        // A joint goes with either of its bodies.
+        let ends = &self.ends;
+        self.joints.retain(|j| {
+            j.bodies
+                .iter()
+                .all(|&s| ends.get(s as usize).is_some_and(Option::is_some))
+        });
     }
 
     /// The picture of the run. It frames the static geometry and the bodies' starting
@@ -237,12 +299,22 @@ impl Trajectories {
                 }
             }
         }
-        Picture {
+        let mut picture = Picture {
             title: title.to_owned(),
             lo,
             hi,
             items,
+        };
+        let scale = picture.layout().scale;
+        for joint in &self.joints {
+            let [a, b] = joint
+                .bodies
+                .map(|s| self.ends.get(s as usize).copied().flatten());
+            if let (Some(a), Some(b)) = (a, b) {
+                picture.items.extend(joint.items([a, b], scale));
+            }
         }
+        picture
     }
 
     /// The picture of the run as SVG (see [`Trajectories`]): the paths, and each body where
@@ -272,11 +344,20 @@ pub(crate) fn title<'a>(scene: &'a Scene, file: &'a str) -> &'a str {
 impl Observer for Trajectories {
     fn begin(&mut self, scene: &Scene, world: &dyn AnyWorld) -> Result<(), String> {
         self.set_domain(world.settings().domain);
+        self.set_joint_set(world.joints());
         Trajectories::begin(self, world.body_set(), scene.steps);
         Ok(())
     }
 
     fn after_step(&mut self, step: u64, world: &dyn AnyWorld) -> Result<(), String> {
+        let broken: Vec<u32> = world
+            .joint_events()
+            .iter()
+            .map(|e| match e {
+                JointEvent::Broken { joint, .. } => joint.index,
+            })
+            .collect();
+        self.remove_joints(&broken);
         self.record(
             world.body_set(),
             step,

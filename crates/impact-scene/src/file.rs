@@ -72,6 +72,8 @@ pub(crate) struct SceneFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration: Option<f64>,
     pub bodies: Vec<Obj<BodyFile>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub joints: Vec<Obj<JointFile>>,
 }
 
 /// `periodic`: the rectangle of a periodic domain.
@@ -106,6 +108,10 @@ pub(crate) struct SolverFile {
     pub restitution_iterations: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warm_starting: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub joint_hertz: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub joint_damping_ratio: Option<f64>,
 }
 
 /// `stepper`: which stepper, and its settings.
@@ -399,4 +405,137 @@ pub(crate) struct MaterialFile {
     pub restitution: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub friction: Option<f64>,
+}
+
+/// One entry of `joints`: `type` selects which of the kind's fields apply (as a shape's
+/// `type` does), the others are every joint's. A kind's fields have the names of its Rust
+/// struct's (`impact_solver::RevoluteJoint` and the others), with `axis` for a prismatic or
+/// wheel joint's axis in the world frame beside `local_axis_a` in body A's.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct JointFile {
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bodies: Option<[usize; 2]>,
+    /// One point of the world where both anchors are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<Xy>,
+    /// Each body's anchor, in the world.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchors: Option<[Xy; 2]>,
+    /// Each body's anchor, in its own frame.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub local_anchors: Option<[Xy; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_angle: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collide_connected: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub break_force: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub break_torque: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// A prismatic or wheel joint's axis in the world frame.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub axis: Option<Xy>,
+    /// The same in body A's frame.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub local_axis_a: Option<Xy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enable_limit: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower_angle: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upper_angle: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower_translation: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upper_translation: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enable_motor: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub motor_speed: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_motor_torque: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_motor_force: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enable_spring: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spring_hertz: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spring_damping_ratio: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linear_hertz: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linear_damping_ratio: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub angular_hertz: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub angular_damping_ratio: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linear_offset: Option<Xy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub angular_offset: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_force: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_torque: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub correction_factor: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<Xy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hertz: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damping_ratio: Option<f64>,
+}
+
+impl JointFile {
+    /// The kind-specific fields given, by name, in the order of the struct (for "not a
+    /// field of" errors).
+    pub(crate) fn given(&self) -> [(&'static str, bool); 29] {
+        [
+            ("axis", self.axis.is_some()),
+            ("local_axis_a", self.local_axis_a.is_some()),
+            ("enable_limit", self.enable_limit.is_some()),
+            ("lower_angle", self.lower_angle.is_some()),
+            ("upper_angle", self.upper_angle.is_some()),
+            ("lower_translation", self.lower_translation.is_some()),
+            ("upper_translation", self.upper_translation.is_some()),
+            ("length", self.length.is_some()),
+            ("min_length", self.min_length.is_some()),
+            ("max_length", self.max_length.is_some()),
+            ("enable_motor", self.enable_motor.is_some()),
+            ("motor_speed", self.motor_speed.is_some()),
+            ("max_motor_torque", self.max_motor_torque.is_some()),
+            ("max_motor_force", self.max_motor_force.is_some()),
+            ("enable_spring", self.enable_spring.is_some()),
+            ("spring_hertz", self.spring_hertz.is_some()),
+            ("spring_damping_ratio", self.spring_damping_ratio.is_some()),
+            ("linear_hertz", self.linear_hertz.is_some()),
+            ("linear_damping_ratio", self.linear_damping_ratio.is_some()),
+            ("angular_hertz", self.angular_hertz.is_some()),
+            (
+                "angular_damping_ratio",
+                self.angular_damping_ratio.is_some(),
+            ),
+            ("linear_offset", self.linear_offset.is_some()),
+            ("angular_offset", self.angular_offset.is_some()),
+            ("max_force", self.max_force.is_some()),
+            ("max_torque", self.max_torque.is_some()),
+            ("correction_factor", self.correction_factor.is_some()),
+            ("target", self.target.is_some()),
+            ("hertz", self.hertz.is_some()),
+            ("damping_ratio", self.damping_ratio.is_some()),
+        ]
+    }
 }

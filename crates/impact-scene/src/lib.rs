@@ -2,8 +2,9 @@
 //!
 //! Scene files for [impact](https://docs.rs/impact2d), a 2D physics stack built around
 //! continuous collision detection: a whole world (gravity, bodies with their shapes,
-//! materials, velocities and CCD flags, the stepper and broadphase with their settings, the
-//! step and the duration) in one JSON file, read with every field checked.
+//! materials, velocities and CCD flags, the joints between them ([`SceneJoint`]), the stepper
+//! and broadphase with their settings, the step and the duration) in one JSON file, read
+//! with every field checked.
 //!
 //! - [`Scene::from_json`] reads a file. Every error names the path of the bad field in the
 //!   file and says why: `bodies[3].shape.radius: must be positive, got -1`. Errors of the
@@ -71,6 +72,7 @@ pub mod audit;
 mod chains;
 mod error;
 mod file;
+mod joints;
 mod query;
 mod reactions;
 mod read;
@@ -81,6 +83,7 @@ mod world;
 mod write;
 
 pub use error::SceneError;
+pub use joints::SceneJoint;
 pub use query::{SweptShape, ToiQuery};
 pub use reactions::{Fired, Reactions};
 pub use scene::{

@@ -117,10 +117,18 @@ pub(crate) fn resolve(f: SceneFile) -> Result<Scene, SceneError> {
         }
         bodies.push(def);
     }
+    if settings.domain.is_periodic() && !f.joints.is_empty() {
+        return Err(validate::periodic_joints(f.joints.len()));
+    }
+    let mut joints = Vec::with_capacity(f.joints.len());
+    for (k, Obj(j)) in f.joints.iter().enumerate() {
+        joints.push(crate::joints::read(j, &format!("joints[{k}]"), &bodies)?);
+    }
     Ok(Scene {
         name: f.name.unwrap_or_default(),
         settings,
         bodies,
+        joints,
         on_first_hit,
         stepper,
         broadphase,
@@ -206,6 +214,8 @@ fn solver(s: &SolverFile) -> SolverSettings {
         restitution_threshold: s.restitution_threshold.unwrap_or(d.restitution_threshold),
         restitution_iterations: s.restitution_iterations.unwrap_or(d.restitution_iterations),
         warm_starting: s.warm_starting.unwrap_or(d.warm_starting),
+        joint_hertz: s.joint_hertz.unwrap_or(d.joint_hertz),
+        joint_damping_ratio: s.joint_damping_ratio.unwrap_or(d.joint_damping_ratio),
     }
 }
 

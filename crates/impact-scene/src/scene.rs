@@ -1,6 +1,7 @@
 //! [`Scene`]: a whole world and how to run it, resolved from a scene file.
 
 use crate::error::SceneError;
+use crate::joints::SceneJoint;
 use crate::{read, validate, write};
 use core::fmt;
 use core::str::FromStr;
@@ -242,6 +243,9 @@ pub struct Scene {
     pub settings: WorldSettings,
     /// The bodies, created in this order: body `i` of the file gets slot `i`.
     pub bodies: Vec<RigidBodyDef>,
+    /// The joints between the bodies, created in this order after the bodies: joint `k` of
+    /// the file gets slot `k` (handle index `k`). None in a periodic domain.
+    pub joints: Vec<SceneJoint>,
     /// The reactions of bodies at their first impact, by index in `bodies` (dynamic bodies
     /// only). A world does not hold them: run it with the hook of [`Scene::reactions`].
     pub on_first_hit: BTreeMap<usize, OnFirstHit>,
@@ -264,6 +268,7 @@ impl Default for Scene {
             name: String::new(),
             settings: WorldSettings::default(),
             bodies: Vec::new(),
+            joints: Vec::new(),
             on_first_hit: BTreeMap::new(),
             stepper: StepperChoice::default(),
             broadphase: BroadphaseChoice::default(),

@@ -38,7 +38,25 @@ pub(crate) fn scene(s: &Scene) -> Result<(), SceneError> {
         })?;
         on_first_hit(def, &path)?;
     }
+    if s.settings.domain.is_periodic() && !s.joints.is_empty() {
+        return Err(periodic_joints(s.joints.len()));
+    }
+    for (k, j) in s.joints.iter().enumerate() {
+        crate::joints::validate(j, &s.bodies, &format!("joints[{k}]"))?;
+    }
     Ok(())
+}
+
+/// The error for the `count` joints of a scene in a periodic domain, which refuses them: an
+/// anchor's minimum image would change from step to step as the bodies wrap.
+pub(crate) fn periodic_joints(count: usize) -> SceneError {
+    SceneError::new(
+        "joints",
+        format!(
+            "must be empty in a periodic domain (a joint's anchors have no one place there \
+             as its bodies wrap), got {count} joints"
+        ),
+    )
 }
 
 /// A body's `on_first_hit` at `path`: only a dynamic body reacts. A static or kinematic body
@@ -76,6 +94,8 @@ pub(crate) fn world_settings(s: &WorldSettings) -> Result<(), SceneError> {
     non_negative("solver.contact_damping_ratio", solver.contact_damping_ratio)?;
     non_negative("solver.max_push_out_velocity", solver.max_push_out_velocity)?;
     non_negative("solver.restitution_threshold", solver.restitution_threshold)?;
+    positive("solver.joint_hertz", solver.joint_hertz)?;
+    non_negative("solver.joint_damping_ratio", solver.joint_damping_ratio)?;
     // The world's own check, for any rule it has that this file does not know yet.
     s.validate().map_err(|e| remap(&e, "settings", "solver"))
 }

@@ -2,17 +2,18 @@
 //! [`Scene`], captured back into one, and saved as a snapshot.
 
 use crate::error::{SceneError, remap};
+use crate::joints::SceneJoint;
 use crate::scene::{BroadphaseChoice, Scene, StepperChoice, StepperKind};
 use core::any::Any;
 use core::fmt::Debug;
 use impact_broadphase::{Broadphase, BruteForce, RTreeBroadphase, SortAndSweep};
 use impact_geometry::Real;
 use impact_narrowphase::ray::Ray;
-use impact_solver::BodySet;
+use impact_solver::{BodySet, JointSet};
 use impact_stepper::{
     ClampReport, CollisionEvent, ContactEvents, Discrete, DiscreteReport, FirstTimeOfImpact,
-    FirstToiReport, ImpactHook, Interior, MotionClamping, NoHook, QueryError, QueryFilter, RayHit,
-    SensorEvents, StepReport, Stepper, World, WorldError, WorldSettings,
+    FirstToiReport, ImpactHook, Interior, JointEvent, MotionClamping, NoHook, QueryError,
+    QueryFilter, RayHit, SensorEvents, StepReport, Stepper, World, WorldError, WorldSettings,
 };
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
@@ -121,6 +122,12 @@ pub trait AnyWorld: Debug {
     /// The bodies ([`World::body_set`]).
     fn body_set(&self) -> &BodySet;
 
+    /// The joints ([`World::joints`]).
+    fn joints(&self) -> &JointSet;
+
+    /// The joint events of the last step: the joints that broke ([`World::joint_events`]).
+    fn joint_events(&self) -> &[JointEvent];
+
     /// The collision events of the last step ([`World::events`]).
     fn events(&self) -> &[CollisionEvent];
 
@@ -224,6 +231,14 @@ impl<B: SceneBroadphase, S: SceneStepper> AnyWorld for World<B, S> {
 
     fn body_set(&self) -> &BodySet {
         World::body_set(self)
+    }
+
+    fn joints(&self) -> &JointSet {
+        World::joints(self)
+    }
+
+    fn joint_events(&self) -> &[JointEvent] {
+        World::joint_events(self)
     }
 
     fn events(&self) -> &[CollisionEvent] {
@@ -333,8 +348,9 @@ pub fn restore(json: &str) -> Result<Box<dyn AnyWorld>, SceneError> {
 }
 
 impl Scene {
-    /// A world of this scene: its settings, its broadphase and stepper, and its bodies
-    /// created in order (body `i` of the scene gets slot `i`, handle index `i`).
+    /// A world of this scene: its settings, its broadphase and stepper, its bodies created
+    /// in order (body `i` of the scene gets slot `i`, handle index `i`), then its joints in
+    /// order (joint `k` gets slot `k`).
     ///
     /// # Errors
     /// As [`Scene::validate`]: the first field that breaks a rule of the file.
@@ -370,26 +386,50 @@ impl Scene {
             .map_err(|e| remap(&e, "settings", "solver"))?;
         // All at once, so that body `i` is slot `i` even after a body of several shapes
         // (whose further shapes' proxies hold slots back).
-        world
+        let handles = world
             .create_bodies(self.bodies.iter().cloned())
             .map_err(|e| remap(&e, "bodies", "bodies"))?;
+        for (k, j) in self.joints.iter().enumerate() {
+            let [a, b] = j.bodies.map(|i| handles[i]);
+            world
+                .create_joint(j.def(a, b))
+                .map_err(|e| remap(&e, "joint", &format!("joints[{k}]")))?;
+        }
         Ok(Box::new(world))
     }
 
-    /// The scene of a world as it is now: its settings, stepper, broadphase, and its bodies
-    /// in slot order at their current poses and velocities; `name`, `dt`, `steps` and
-    /// `on_first_hit` are the defaults (set them with struct update syntax): a world holds
-    /// none of them.
+    /// The scene of a world as it is now: its settings, stepper, broadphase, its bodies in
+    /// slot order at their current poses and velocities, and its joints in slot order;
+    /// `name`, `dt`, `steps` and `on_first_hit` are the defaults (set them with struct
+    /// update syntax): a world holds none of them.
     ///
     /// `Scene::from_world(&*scene.build()?)` gives back `scene` with its name, `dt` and
-    /// `steps`: what a scene holds round-trips through a world. What a world holds beyond a
-    /// scene is lost: the clock, the warm-starting impulses, and the handles' generations
-    /// (bodies are renumbered from 0, closing the slots of removed bodies). A world snapshot
-    /// ([`AnyWorld::snapshot`]) keeps all of that; a scene is where a run starts.
+    /// `steps`: what a scene holds round-trips through a world, except that the world keeps
+    /// a prismatic or wheel joint's axis as a unit vector (a scene whose axis is not one
+    /// gets it back normalised). What a world holds beyond a scene is lost: the clock, the
+    /// warm-starting impulses of contacts and joints, and the handles' generations (bodies
+    /// and joints are renumbered from 0, closing the slots of removed ones). A world
+    /// snapshot ([`AnyWorld::snapshot`]) keeps all of that; a scene is where a run starts.
     pub fn from_world(world: &dyn AnyWorld) -> Self {
+        let bodies = world.body_set();
+        // A body's index in the scene is its place in slot order.
+        let index: std::collections::HashMap<_, usize> = bodies
+            .iter()
+            .enumerate()
+            .map(|(i, (h, _))| (h, i))
+            .collect();
+        let joints = world
+            .joints()
+            .iter()
+            .filter_map(|(_, j)| {
+                let pair = [*index.get(&j.body_a())?, *index.get(&j.body_b())?];
+                Some(SceneJoint::from_def(j.def(), pair))
+            })
+            .collect();
         Self {
             settings: *world.settings(),
-            bodies: world.body_set().iter().map(|(_, b)| b.to_def()).collect(),
+            bodies: bodies.iter().map(|(_, b)| b.to_def()).collect(),
+            joints,
             stepper: world.stepper_choice(),
             broadphase: world.broadphase_choice(),
             ..Self::default()

@@ -108,6 +108,11 @@ pub(crate) fn scene_file(s: &Scene) -> SceneFile {
         steps: Some(s.steps),
         duration: None,
         bodies: s.bodies.iter().enumerate().map(body_file).collect(),
+        joints: s
+            .joints
+            .iter()
+            .map(|j| Obj(crate::joints::write(j, &s.bodies)))
+            .collect(),
     }
 }
 
@@ -123,6 +128,8 @@ fn solver(s: &SolverSettings) -> Option<SolverFile> {
         restitution_threshold: unless(s.restitution_threshold, d.restitution_threshold),
         restitution_iterations: unless(s.restitution_iterations, d.restitution_iterations),
         warm_starting: unless(s.warm_starting, d.warm_starting),
+        joint_hertz: unless(s.joint_hertz, d.joint_hertz),
+        joint_damping_ratio: unless(s.joint_damping_ratio, d.joint_damping_ratio),
     };
     (file != SolverFile::default()).then_some(file)
 }

@@ -52,7 +52,7 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
         (
             "unknown top-level field",
             r#"{"gravty": [0, -10]}"#.to_owned(),
-            "gravty: unknown field `gravty`, expected one of `version`, `name`, `domain`, `periodic`, `gravity`, `speculative_distance`, `solver`, `stepper`, `broadphase`, `dt`, `steps`, `duration`, `bodies` at line 1 column 9",
+            "gravty: unknown field `gravty`, expected one of `version`, `name`, `domain`, `periodic`, `gravity`, `speculative_distance`, `solver`, `stepper`, `broadphase`, `dt`, `steps`, `duration`, `bodies`, `joints` at line 1 column 9",
         ),
         (
             "unknown shape field",

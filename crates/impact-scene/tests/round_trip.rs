@@ -6,8 +6,11 @@ use impact_geometry::{
     Vector,
 };
 use impact_narrowphase::ToiOptions;
-use impact_scene::{BroadphaseChoice, Scene, StepperChoice, StepperKind, restore};
-use impact_solver::{BodyType, CollisionFilter, RigidBodyDef, ShapeDef};
+use impact_scene::{BroadphaseChoice, Scene, SceneJoint, StepperChoice, StepperKind, restore};
+use impact_solver::{
+    BodyType, CollisionFilter, DistanceJoint, PrismaticJoint, RevoluteJoint, RigidBodyDef,
+    ShapeDef, WeldJoint,
+};
 use impact_stepper::{Domain, FirstTimeOfImpactSettings, MotionClampingSettings, WorldSettings};
 use impact_testkit::SplitMix64 as Rng;
 
@@ -163,10 +166,45 @@ fn everything() -> Scene {
     settings.speculative_distance = 0.01;
     settings.solver.substeps = 6;
     settings.solver.warm_starting = false;
+    settings.solver.joint_hertz = 45.0;
+    settings.solver.joint_damping_ratio = 0.5;
+    // Joints of four kinds between the ground and the falling discs (unit axes only, which
+    // a world keeps as they are).
+    let joints = vec![
+        SceneJoint::at_world_anchor(
+            &bodies,
+            [0, 9],
+            Point::new(0.5, 1.0),
+            RevoluteJoint::default().limits(-1.0, 1.0).into(),
+        )
+        .unwrap(),
+        SceneJoint::at_world_anchors(
+            &bodies,
+            [9, 10],
+            (Point::new(0.0, 1.5), Point::new(0.5, 2.5)),
+            DistanceJoint::rope(1.5).into(),
+        )
+        .unwrap(),
+        SceneJoint::at_world_anchor(
+            &bodies,
+            [10, 11],
+            Point::new(0.0, 3.0),
+            WeldJoint::default().into(),
+        )
+        .unwrap(),
+        SceneJoint::at_world_anchor(
+            &bodies,
+            [0, 12],
+            Point::new(-1.0, 4.0),
+            PrismaticJoint::along(Vector::x()).motor(1.0, 10.0).into(),
+        )
+        .unwrap(),
+    ];
     Scene {
         name: "everything".to_owned(),
         settings,
         bodies,
+        joints,
         stepper: StepperChoice::Toi(FirstTimeOfImpactSettings {
             max_events: 500,
             toi: ToiOptions::exact(),
@@ -191,6 +229,12 @@ fn rectangle_at(x0: Real, y0: Real, x1: Real, y1: Real) -> impact_geometry::Shap
     .into()
 }
 
+/// How many joints a scene file lists.
+fn file_joints(json: &str) -> usize {
+    let file: serde_json::Value = serde_json::from_str(json).unwrap();
+    file["joints"].as_array().map_or(0, Vec::len)
+}
+
 /// Equal, and equal to the bit: `Debug` prints `-0.0` and every digit of a float.
 fn assert_same(a: &Scene, b: &Scene) {
     assert_eq!(a, b);
@@ -210,6 +254,7 @@ fn a_scene_round_trips_through_its_file() {
         "composed rotations are written exactly"
     );
     assert!(json.contains("\"angle\""), "others as angles");
+    assert_eq!(file_joints(&json), 4);
     // Bodies of one shape are written as they always were; the others list their shapes.
     let file: serde_json::Value = serde_json::from_str(&json).unwrap();
     let bodies = file["bodies"].as_array().unwrap();
