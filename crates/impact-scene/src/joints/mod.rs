@@ -133,14 +133,15 @@ impl SceneJoint {
             local_anchor_b: self.local_anchor_b,
             reference_angle: self.reference_angle,
             collide_connected: self.collide_connected,
-            break_force: self.break_force,
-            break_torque: self.break_torque,
+            break_force: self.break_force.unwrap_or(Real::INFINITY),
+            break_torque: self.break_torque.unwrap_or(Real::INFINITY),
             enabled: self.enabled,
             kind: self.kind.clone(),
         }
     }
 
-    /// The joint of `def` between the scene's bodies `bodies` (its handles are dropped).
+    /// The joint of `def` between the scene's bodies `bodies` (its handles are dropped; an
+    /// infinite break threshold, never, is none).
     pub fn from_def(def: &JointDef, bodies: [usize; 2]) -> Self {
         Self {
             bodies,
@@ -148,8 +149,8 @@ impl SceneJoint {
             local_anchor_b: def.local_anchor_b,
             reference_angle: def.reference_angle,
             collide_connected: def.collide_connected,
-            break_force: def.break_force,
-            break_torque: def.break_torque,
+            break_force: finite(def.break_force),
+            break_torque: finite(def.break_torque),
             enabled: def.enabled,
             kind: def.kind.clone(),
         }
@@ -317,4 +318,9 @@ pub(super) fn point(v: Xy) -> Point {
 
 pub(super) fn vector(v: Xy) -> Vector {
     Vector::new(v[0], v[1])
+}
+
+/// A break threshold as a scene holds it: none for never (infinite).
+fn finite(threshold: Real) -> Option<Real> {
+    (threshold < Real::INFINITY).then_some(threshold)
 }
