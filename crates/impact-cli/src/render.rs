@@ -40,22 +40,7 @@ pub(crate) fn picture(input: impl BufRead, view: View, max_points: u64) -> Resul
         .map(read)
         .transpose()?
         .ok_or("empty: a trace starts with its header line")?;
-    let header: TraceHeader =
-        serde_json::from_str(&first).map_err(|e| json_error(1, &e, "not a trace header: "))?;
-    if header.format != TRACE_FORMAT {
-        return Err(format!(
-            "line 1: format: must be {TRACE_FORMAT:?}, got {:?}",
-            header.format
-        ));
-    }
-    if header.version != TRACE_VERSION {
-        return Err(format!(
-            "line 1: version: must be {TRACE_VERSION}, got {}",
-            header.version
-        ));
-    }
-    let scene =
-        Scene::from_json(&header.scene.to_string()).map_err(|e| format!("line 1: scene.{e}"))?;
+    let (header, scene) = read_header(&first)?;
     let mut bodies = BodySet::new();
     let handles: Vec<BodyHandle> = scene
         .bodies
@@ -69,23 +54,7 @@ pub(crate) fn picture(input: impl BufRead, view: View, max_points: u64) -> Resul
         .collect::<Result<_, _>>()?;
     let mut recorder = Trajectories::with_max_points(max_points);
     recorder.set_domain(scene.settings.domain);
-    // Joint `k` of the scene is slot `k` of its world, between bodies of the slots the
-    // scene gives.
-    recorder.set_joints(
-        scene
-            .joints
-            .iter()
-            .enumerate()
-            .map(|(k, j)| {
-                DrawnJoint::new(
-                    k as u32,
-                    j.bodies.map(|i| i as u32),
-                    [j.local_anchor_a, j.local_anchor_b],
-                    &j.kind,
-                )
-            })
-            .collect(),
-    );
+    recorder.set_joints(drawn_joints(&scene));
     let steps = match view {
         View::Trajectories => header.steps,
         View::Frame(n) => n,
@@ -165,6 +134,45 @@ pub(crate) fn picture(input: impl BufRead, view: View, max_points: u64) -> Resul
         View::Trajectories => recorder.picture(title, &flagged, true),
         View::Frame(n) => recorder.picture(&format!("{title}, step {n}"), &flagged, false),
     })
+}
+
+/// The trace's header line and the scene it holds, checked.
+fn read_header(first: &str) -> Result<(TraceHeader, Scene), String> {
+    let header: TraceHeader =
+        serde_json::from_str(first).map_err(|e| json_error(1, &e, "not a trace header: "))?;
+    if header.format != TRACE_FORMAT {
+        return Err(format!(
+            "line 1: format: must be {TRACE_FORMAT:?}, got {:?}",
+            header.format
+        ));
+    }
+    if header.version != TRACE_VERSION {
+        return Err(format!(
+            "line 1: version: must be {TRACE_VERSION}, got {}",
+            header.version
+        ));
+    }
+    let scene =
+        Scene::from_json(&header.scene.to_string()).map_err(|e| format!("line 1: scene.{e}"))?;
+    Ok((header, scene))
+}
+
+/// The joints of `scene` to draw: joint `k` of the scene is slot `k` of its world, between
+/// bodies of the slots the scene gives.
+fn drawn_joints(scene: &Scene) -> Vec<DrawnJoint> {
+    scene
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(k, j)| {
+            DrawnJoint::new(
+                k as u32,
+                j.bodies.map(|i| i as u32),
+                [j.local_anchor_a, j.local_anchor_b],
+                &j.kind,
+            )
+        })
+        .collect()
 }
 
 /// The parser's error on line `n` of the trace, placed in the file: the parser sees one

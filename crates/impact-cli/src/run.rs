@@ -4,7 +4,7 @@ use impact_geometry::{Point, Real, Vector};
 use impact_scene::audit::{linear_momentum, mechanical_energy};
 use impact_scene::{AnyWorld, Scene};
 use impact_stepper::JointEvent;
-use impact_stepper::judge::{PassThroughDetector, PassThroughKind, TurnRecorder};
+use impact_stepper::judge::{PassThrough, PassThroughDetector, PassThroughKind, TurnRecorder};
 use serde::Serialize;
 use std::fmt;
 use std::time::Instant;
@@ -281,21 +281,7 @@ pub fn run_scene(
         sensors.begin += s.begin().len() as u64;
         sensors.end += s.end().len() as u64;
         time_lost += summary.time_lost;
-        joints_broken.extend(world.joint_events().iter().map(|e| match *e {
-            JointEvent::Broken {
-                joint,
-                body_a,
-                body_b,
-                force,
-                torque,
-            } => JointBreakEntry {
-                joint: joint.index,
-                bodies: [body_a.index, body_b.index],
-                step,
-                force: force.norm(),
-                torque,
-            },
-        }));
+        joints_broken.extend(world.joint_events().iter().map(|e| break_entry(e, step)));
         detector.observe_with_turns(world.body_set(), step, &hook.turns(world.events()));
         for o in observers.iter_mut() {
             o.after_step_with_centres(step, &*world, hook.centres())
@@ -309,20 +295,8 @@ pub fn run_scene(
 
     let end = world.body_set();
     let momentum1 = linear_momentum(end);
-    let pass_throughs: Vec<PassThroughEntry> = detector
-        .found()
-        .iter()
-        .map(|p| PassThroughEntry {
-            body: p.body.index,
-            obstacle: p.obstacle.index,
-            step: p.step,
-            kind: match p.kind {
-                PassThroughKind::Crossed => "crossed",
-                PassThroughKind::EndedInside => "ended_inside",
-            },
-            ccd: p.ccd,
-        })
-        .collect();
+    let pass_throughs: Vec<PassThroughEntry> =
+        detector.found().iter().map(pass_through_entry).collect();
     let xy = |v: Vector| [v.x, v.y];
     Ok(RunSummary {
         scene: scene_path.to_owned(),
@@ -354,6 +328,39 @@ pub fn run_scene(
         state_hash: format!("{:016x}", end.state_hash()),
         wall_time,
     })
+}
+
+/// A joint event of step `step` as the summary lists it.
+fn break_entry(event: &JointEvent, step: u64) -> JointBreakEntry {
+    match *event {
+        JointEvent::Broken {
+            joint,
+            body_a,
+            body_b,
+            force,
+            torque,
+        } => JointBreakEntry {
+            joint: joint.index,
+            bodies: [body_a.index, body_b.index],
+            step,
+            force: force.norm(),
+            torque,
+        },
+    }
+}
+
+/// A pass-through as the summary lists it.
+fn pass_through_entry(p: &PassThrough) -> PassThroughEntry {
+    PassThroughEntry {
+        body: p.body.index,
+        obstacle: p.obstacle.index,
+        step: p.step,
+        kind: match p.kind {
+            PassThroughKind::Crossed => "crossed",
+            PassThroughKind::EndedInside => "ended_inside",
+        },
+        ccd: p.ccd,
+    }
 }
 
 impl fmt::Display for RunSummary {
