@@ -563,6 +563,13 @@ impl Run<'_> {
                 let admit = |pair| admits(pair) && !held_by_solver(pair);
                 let (x, y) = ((body_x, sweep_x), (body_y, &sweep_y));
                 shape_tois(x, y, admit, &self.settings.toi, &mut tois);
+                if held {
+                    // An overlap at the start with no contact of the solver's is the end
+                    // region of a chain's segment (its one-sided contacts leave it to the
+                    // neighbour): the solver holds the pair there, and the closest points'
+                    // normal, round the segment's end, is a ghost's.
+                    tois.retain(|&(_, toi)| toi != Toi::Overlapping);
+                }
                 Query::Shapes
             }
         };
