@@ -28,7 +28,9 @@
 //!
 //! [`PARALLEL_FACES_ANGLE`]: impact_geometry::tolerances::PARALLEL_FACES_ANGLE
 
+use super::ghost;
 use crate::chain_cone::Cone;
+use crate::options::ToiOptions;
 use crate::toi_result::Toi;
 use impact_geometry::{ChainSegment, Isometry, Real, Shape, Sweep, Vector};
 
@@ -41,16 +43,18 @@ pub(crate) fn thin(other: &Shape) -> bool {
 }
 
 /// `toi`, the plain segment's answer for `other` (A, on `sweep_other`) against `chain` (B, on
-/// `sweep_chain`), under the chain's rules (see the module docs): a hit is kept if, at its
-/// time, `other`'s centre is not behind the segment and the hit's normal lies in the
-/// segment's cone, and is [`Toi::Separated`] otherwise; an overlap at the start is kept if
-/// `other`'s centre is not behind the segment then.
+/// `sweep_chain`), under the chain's rules (see the module docs): a hit is [`Toi::Separated`]
+/// if, at its time, `other`'s centre is behind the segment; a hit whose normal lies in the
+/// segment's cone is kept, and any other is a ghost, settled against the face that owns its
+/// direction ([`ghost::settle`]); an overlap at the start is kept if `other`'s centre is not
+/// behind the segment then.
 pub(crate) fn under_rules(
     toi: Toi,
     other: &Shape,
     sweep_other: &Sweep,
     chain: &ChainSegment,
     sweep_chain: &Sweep,
+    options: &ToiOptions,
 ) -> Toi {
     let at = match toi {
         Toi::Hit(hit) => hit.fraction,
@@ -71,7 +75,29 @@ pub(crate) fn under_rules(
     let reported = cone.is_face(&d)
         || (convex_a && cone.in_arc_at_a(&d))
         || (convex_b && cone.in_arc_at_b(&d));
-    if reported { toi } else { Toi::Separated }
+    if reported {
+        return toi;
+    }
+    let owner = pose_chain.rotation * ghost_owner(&cone, &d);
+    ghost::settle(
+        hit,
+        (other, sweep_other),
+        (&plain(chain), sweep_chain),
+        owner,
+        options,
+    )
+}
+
+/// The face normal that owns the ghost direction `d` (segment frame, outside the segment's
+/// cone): past a convex joint the neighbour's, at a flat or concave one the segment's own
+/// (in front of both faces there, the shape meets this face as it closes in on it).
+fn ghost_owner(cone: &Cone, d: &Vector) -> Vector {
+    let [convex_a, convex_b] = cone.convex();
+    match (cone.toward_b(d), convex_a, convex_b) {
+        (true, _, true) => cone.n2,
+        (false, true, _) => cone.n0,
+        _ => cone.n1,
+    }
 }
 
 /// Whether the centre of `other`'s core (its vertices' mean) at `pose_other` is behind
