@@ -31,7 +31,7 @@
 use super::ghost;
 use crate::chain_cone::Cone;
 use crate::options::ToiOptions;
-use crate::toi_result::Toi;
+use crate::toi_result::{Hit, Toi};
 use impact_geometry::{ChainSegment, Isometry, Real, Shape, Sweep, Vector};
 
 /// Whether `other` is thin static geometry's kind, a segment or another chain segment,
@@ -46,44 +46,60 @@ pub(crate) fn thin(other: &Shape) -> bool {
 /// `sweep_chain`), under the chain's rules (see the module docs): a hit is [`Toi::Separated`]
 /// if, at its time, `other`'s centre is behind the segment; a hit whose normal lies in the
 /// segment's cone is kept, and any other is a ghost, settled against the face that owns its
-/// direction ([`ghost::settle`]); an overlap at the start is kept if `other`'s centre is not
-/// behind the segment then.
+/// direction and followed past it ([`ghost::follow`], asking `query`, the plain segment's
+/// answer, again); an overlap at the start is kept if `other`'s centre is not behind the
+/// segment then.
 pub(crate) fn under_rules(
     toi: Toi,
-    other: &Shape,
-    sweep_other: &Sweep,
-    chain: &ChainSegment,
-    sweep_chain: &Sweep,
+    (other, sweep_other): (&Shape, &Sweep),
+    (chain, sweep_chain): (&ChainSegment, &Sweep),
     options: &ToiOptions,
+    query: impl Fn(&Shape, &Sweep, &Shape, &Sweep, &ToiOptions) -> Option<Toi>,
 ) -> Toi {
-    let at = match toi {
-        Toi::Hit(hit) => hit.fraction,
-        Toi::Overlapping => 0.0,
-        Toi::Separated | Toi::NotConverged { .. } => return toi,
-    };
     let cone = Cone::of(chain);
-    let pose_chain = sweep_chain.pose_at(at);
-    if behind(&cone, other, &sweep_other.pose_at(at), chain, &pose_chain) {
-        return Toi::Separated;
-    }
-    let Toi::Hit(hit) = toi else {
-        return toi;
+    let is_behind = |at: Real| {
+        behind(
+            &cone,
+            other,
+            &sweep_other.pose_at(at),
+            chain,
+            &sweep_chain.pose_at(at),
+        )
     };
-    // From the segment toward the shape, in the segment's frame.
-    let d = pose_chain.rotation.inverse_transform_vector(&(-hit.normal));
-    let [convex_a, convex_b] = cone.convex();
-    let reported = cone.is_face(&d)
-        || (convex_a && cone.in_arc_at_a(&d))
-        || (convex_b && cone.in_arc_at_b(&d));
-    if reported {
-        return toi;
+    match toi {
+        Toi::Overlapping if is_behind(0.0) => return Toi::Separated,
+        Toi::Hit(_) => {}
+        _ => return toi,
     }
-    let owner = pose_chain.rotation * ghost_owner(&cone, &d);
-    ghost::settle(
-        hit,
+    let judge = |hit: &Hit| {
+        if is_behind(hit.fraction) {
+            return Err(Toi::Separated);
+        }
+        // From the segment toward the shape, in the segment's frame.
+        let rotation = sweep_chain.pose_at(hit.fraction).rotation;
+        let d = rotation.inverse_transform_vector(&(-hit.normal));
+        let [convex_a, convex_b] = cone.convex();
+        let reported = cone.is_face(&d)
+            || (convex_a && cone.in_arc_at_a(&d))
+            || (convex_b && cone.in_arc_at_b(&d));
+        Ok((!reported).then(|| rotation * ghost_owner(&cone, &d)))
+    };
+    let segment = plain(chain);
+    let ask = |from: Real| {
+        ghost::from_fraction(
+            from,
+            (other, sweep_other),
+            (&segment, sweep_chain),
+            options,
+            &query,
+        )
+    };
+    ghost::follow(
+        toi,
+        judge,
+        ask,
         (other, sweep_other),
-        (&plain(chain), sweep_chain),
-        owner,
+        (&segment, sweep_chain),
         options,
     )
 }
@@ -128,7 +144,7 @@ pub(crate) fn plain(chain: &ChainSegment) -> Shape {
 mod tests {
     use crate::options::ToiOptions;
     use crate::toi::{closed_form_toi, time_of_impact, toi_conservative_advancement};
-    use crate::toi_result::Toi;
+    use crate::toi_result::{Hit, Toi};
     use impact_geometry::{Chain, Circle, Isometry, Point, Shape, Sweep, Vector};
 
     fn ground() -> Vec<Shape> {

@@ -40,7 +40,13 @@ pub fn closed_form_toi(
         (a, sweep_a),
         (b, sweep_b),
         options,
+        plain_pair,
     ))
+}
+
+/// [`any_pair`] as the rules ask it again from a later fraction.
+fn plain_pair(a: &Shape, sa: &Sweep, b: &Shape, sb: &Sweep, o: &ToiOptions) -> Option<Toi> {
+    any_pair(a, sa, b, sb, o).ok()
 }
 
 /// [`closed_form_toi`] but for the seams of outlines' pieces (their plain polygons').
@@ -62,7 +68,7 @@ fn any_pair(
             Ok(if chain_segment::thin(a) {
                 Toi::Separated
             } else {
-                chain_segment::under_rules(toi, a, sa, y, sb, o)
+                chain_segment::under_rules(toi, (a, sa), (y, sb), o, plain_pair)
             })
         }
         (Chn(_), _) => any_pair(b, sb, a, sa, o).map(Toi::swapped),

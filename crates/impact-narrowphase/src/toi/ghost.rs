@@ -42,17 +42,30 @@ fn core_reach(shape: &Shape, sweep: &Sweep) -> Real {
         .fold(0.0, Real::max)
 }
 
+/// What [`settle`] makes of a ghost hit.
+enum Settled {
+    /// The answer: an impact with the owner's face, or nothing.
+    Answer(Toi),
+    /// Nothing until this fraction of the sweeps, from which the part is asked again.
+    From(Real),
+}
+
+/// How many times [`follow`] asks a part again past a ghost before it keeps the plain hit.
+const FOLLOW: usize = 32;
+
 /// `hit`, the plain answer of `other` (on `sweep_other`, the query's shape A) against the
 /// part `part` (on `sweep_part`), whose direction seen from the part is a ghost owned by the
 /// face of unit normal `owner` (world frame, from the surface toward `other`): judged as the
-/// module docs say.
-pub(crate) fn settle(
+/// module docs say. Where only turning could close in, the time it takes to close in by the
+/// tolerance at the bound's rate is skipped: until then the shape comes no nearer the part,
+/// which lies behind the owner's line, by more than the tolerance.
+fn settle(
     hit: Hit,
     (other, sweep_other): (&Shape, &Sweep),
     (part, sweep_part): (&Shape, &Sweep),
     owner: Vector,
     options: &ToiOptions,
-) -> Toi {
+) -> Settled {
     let at = hit.fraction;
     // The point of `other`'s core deepest toward the owner's face: the rounding keeps its
     // distance along the normal, so the shape closes in on the face as this point does.
@@ -71,11 +84,11 @@ pub(crate) fn settle(
         // two surfaces (a box sliding into a concave joint strikes the next face with its
         // front corner, not where the joint's vertex is).
         let point = deepest - owner * (other.radius() + 0.5 * options.target_separation());
-        return Toi::Hit(Hit {
+        return Settled::Answer(Toi::Hit(Hit {
             fraction: at,
             point,
             normal: -owner,
-        });
+        }));
     }
     // How much faster than that point another point of either shape can close in, by
     // turning: the velocities of two points of a body differ by its turn rate times at most
@@ -84,65 +97,140 @@ pub(crate) fn settle(
         let lever = (deepest - sweep.center_at(at)).norm();
         sweep.angvel().abs() * (core_reach(shape, sweep) + lever)
     };
-    let turning = turning(other, sweep_other) + turning(part, sweep_part);
-    if (approach.max(0.0) + turning) * rest <= options.tolerance() {
-        Toi::Separated
+    let rate = approach.max(0.0) + turning(other, sweep_other) + turning(part, sweep_part);
+    if rate * rest <= options.tolerance() {
+        Settled::Answer(Toi::Separated)
     } else {
-        Toi::Hit(hit)
+        Settled::From(at + options.tolerance() / (rate * sweep_other.dt()))
+    }
+}
+
+/// Follows a part's answer past its ghosts: `toi` is its answer from the start, `judge`
+/// says what a hit is to the part (`Ok(None)` its own, `Ok(Some(owner))` a ghost owned by the
+/// face of that normal, `Err(answer)` what the part's other rules make of it), and `ask`
+/// answers from a later fraction (its fractions the whole sweeps'; `None` where it cannot).
+/// Each ghost is settled ([`settle`]); one that only turning could close in on is asked again
+/// after the time that takes, up to [`FOLLOW`] times, after which (or where `ask` cannot) the
+/// plain hit stands.
+pub(crate) fn follow(
+    mut toi: Toi,
+    judge: impl Fn(&Hit) -> Result<Option<Vector>, Toi>,
+    ask: impl Fn(Real) -> Option<Toi>,
+    other: (&Shape, &Sweep),
+    part: (&Shape, &Sweep),
+    options: &ToiOptions,
+) -> Toi {
+    for _ in 0..FOLLOW {
+        let Toi::Hit(hit) = toi else {
+            return toi;
+        };
+        let owner = match judge(&hit) {
+            Ok(None) => return toi,
+            Ok(Some(owner)) => owner,
+            Err(answer) => return answer,
+        };
+        match settle(hit, other, part, owner, options) {
+            Settled::Answer(answer) => return answer,
+            Settled::From(from) if from >= options.max_fraction() => return Toi::Separated,
+            Settled::From(from) => match ask(from) {
+                Some(next) => toi = next,
+                None => return toi,
+            },
+        }
+    }
+    toi
+}
+
+/// `query` of `a` on `sweep_a` and `b` on `sweep_b` from fraction `from` of the sweeps on,
+/// its fractions those of the whole sweeps; `None` if the rest of the sweeps cannot be asked
+/// or the shapes overlap there.
+pub(crate) fn from_fraction(
+    from: Real,
+    (a, sweep_a): (&Shape, &Sweep),
+    (b, sweep_b): (&Shape, &Sweep),
+    options: &ToiOptions,
+    query: impl Fn(&Shape, &Sweep, &Shape, &Sweep, &ToiOptions) -> Option<Toi>,
+) -> Option<Toi> {
+    let (rest_a, rest_b) = (sweep_a.remainder_from(from).ok()?, sweep_b.remainder_from(from).ok()?);
+    let span = 1.0 - from;
+    let max = ((options.max_fraction() - from) / span).clamp(0.0, 1.0);
+    let rest_options = options.with_max_fraction(max).ok()?;
+    match query(a, &rest_a, b, &rest_b, &rest_options)? {
+        Toi::Hit(hit) => Some(Toi::Hit(Hit {
+            fraction: from + hit.fraction * span,
+            ..hit
+        })),
+        Toi::NotConverged { safe_fraction } => Some(Toi::NotConverged {
+            safe_fraction: from + safe_fraction * span,
+        }),
+        Toi::Separated => Some(Toi::Separated),
+        Toi::Overlapping => None,
     }
 }
 
 /// `toi`, the plain answer of `a` on `sweep_a` against `b` on `sweep_b`, under the seams of
 /// either that is a piece of a concave outline (a polygon with seams): a hit whose direction
-/// is a ghost to the piece ([`ghost_owner`]) is settled against the face that owns it
-/// ([`settle`]). Every other answer, and every answer between shapes without seams, is `toi`
-/// as it is.
+/// is a ghost to the piece ([`ghost_owner`]) is settled against the face that owns it, and
+/// followed past it ([`follow`], asking `query`, the plain answer, again). Every other answer,
+/// and every answer between shapes without seams, is `toi` as it is.
 pub(crate) fn under_seam_rules(
     toi: Toi,
     (a, sweep_a): (&Shape, &Sweep),
     (b, sweep_b): (&Shape, &Sweep),
     options: &ToiOptions,
+    query: impl Fn(&Shape, &Sweep, &Shape, &Sweep, &ToiOptions) -> Option<Toi> + Copy,
 ) -> Toi {
     let toi = match b {
         Shape::Polygon(piece) if piece.has_seams() => {
-            piece_rule(toi, (a, sweep_a), (piece, b, sweep_b), options)
+            piece_rule(toi, (a, sweep_a), (piece, b, sweep_b), options, query)
         }
         _ => toi,
     };
     match a {
         Shape::Polygon(piece) if piece.has_seams() => {
-            piece_rule(toi.swapped(), (b, sweep_b), (piece, a, sweep_a), options).swapped()
+            let swapped = |x: &Shape, sx: &Sweep, y: &Shape, sy: &Sweep, o: &ToiOptions| {
+                query(y, sy, x, sx, o).map(Toi::swapped)
+            };
+            piece_rule(toi.swapped(), (b, sweep_b), (piece, a, sweep_a), options, swapped)
+                .swapped()
         }
         _ => toi,
     }
 }
 
-/// `toi` of `other` against the piece `piece` (the shape `part`, on `sweep_part`), with a
-/// ghost hit settled.
+/// `toi` of `other` against the piece `piece` (the shape `part`, on `sweep_part`), with its
+/// ghosts followed ([`follow`]; `query` the plain answer).
 fn piece_rule(
     toi: Toi,
     (other, sweep_other): (&Shape, &Sweep),
     (piece, part, sweep_part): (&ConvexPolygon, &Shape, &Sweep),
     options: &ToiOptions,
+    query: impl Fn(&Shape, &Sweep, &Shape, &Sweep, &ToiOptions) -> Option<Toi>,
 ) -> Toi {
-    let Toi::Hit(hit) = toi else {
-        return toi;
-    };
-    let pose = sweep_part.pose_at(hit.fraction);
-    let rotation = pose.rotation;
-    let d = rotation.inverse_transform_vector(&(-hit.normal));
-    let point = pose.inverse_transform_point(&hit.point);
     let slack = options.target_separation() + options.tolerance();
-    match ghost_owner(piece, &d, &point, slack) {
-        None => toi,
-        Some(owner) => settle(
-            hit,
+    let judge = |hit: &Hit| {
+        let pose = sweep_part.pose_at(hit.fraction);
+        let d = pose.rotation.inverse_transform_vector(&(-hit.normal));
+        let point = pose.inverse_transform_point(&hit.point);
+        Ok(ghost_owner(piece, &d, &point, slack).map(|owner| pose.rotation * owner))
+    };
+    let ask = |from: Real| {
+        from_fraction(
+            from,
             (other, sweep_other),
             (part, sweep_part),
-            rotation * owner,
             options,
-        ),
-    }
+            &query,
+        )
+    };
+    follow(
+        toi,
+        judge,
+        ask,
+        (other, sweep_other),
+        (part, sweep_part),
+        options,
+    )
 }
 
 #[cfg(test)]
