@@ -21,7 +21,7 @@
 //! comes into it.
 
 use impact_geometry::tolerances::PARALLEL_FACES_ANGLE;
-use impact_geometry::{ConvexPolygon, Real, Vector, cross};
+use impact_geometry::{ConvexPolygon, Point, Real, Vector, cross};
 
 /// What a contact's normal `d` is to a piece.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +85,113 @@ fn edges_at(v: usize, n: usize) -> (usize, usize) {
 #[inline]
 fn convex([m_in, m_out]: [Vector; 2]) -> bool {
     cross(&m_in, &m_out) > 0.0
+}
+
+/// The face normal that owns the direction `d` (body frame, unit, from `piece` toward the
+/// other shape) of a time of impact with the piece at `point` (body frame), if `d` is a ghost,
+/// a direction the outline has no normal for there:
+///
+/// - at a vertex of one outer and one internal edge: past a convex vertex's cone (between the
+///   internal edge's normal and the outline's nearer one) the neighbouring piece's face, whose
+///   normal is that outline normal; at a concave or straight vertex, a direction in front of
+///   both faces, the piece's own outer face there;
+/// - an internal edge's normal, met beside the edge's nearer end outside the outline (in
+///   front of the owner's face there, to `slack`): the neighbour's face across the edge at a
+///   convex end, the piece's own outer face at a concave or straight one;
+/// - at a vertex of two internal edges, or an internal edge's normal met beside such an end,
+///   see [`spike_owner`].
+///
+/// Either owner's line has the whole piece behind it. `None` for every other direction: the
+/// outline's own (its faces, its convex corners' cones), and those that meet the other shape
+/// through the material, which the plain polygon answers as it is.
+pub(crate) fn ghost_owner(
+    piece: &ConvexPolygon,
+    d: &Vector,
+    point: &Point,
+    slack: Real,
+) -> Option<Vector> {
+    let n = piece.vertices().len();
+    match feature(piece, d) {
+        Feature::Face(i) if piece.is_internal_edge(i) => {
+            let (from, to) = (piece.vertices()[i], piece.vertices()[(i + 1) % n]);
+            let along = to - from;
+            let t = (point - from).dot(&along) / along.norm_squared();
+            // The edge leaves its start and comes into its end.
+            let (v, inner_in) = if t < 0.5 { (i, false) } else { ((i + 1) % n, true) };
+            let (e_in, e_out) = edges_at(v, n);
+            let [m_in, m_out] = piece.outline_normals(v);
+            if piece.is_internal_edge(e_in) && piece.is_internal_edge(e_out) {
+                return spike_owner(piece, v, d, [m_in, m_out]);
+            }
+            let outside = |m: &Vector| (point - piece.vertices()[v]).dot(m) >= -slack;
+            if convex([m_in, m_out]) {
+                let owner = if inner_in { m_in } else { m_out };
+                outside(&owner).then_some(owner)
+            } else if outside(&m_in) && outside(&m_out) {
+                Some(if inner_in { m_out } else { m_in })
+            } else {
+                None
+            }
+        }
+        Feature::Face(_) => None,
+        Feature::Vertex(v) => {
+            let (e_in, e_out) = edges_at(v, n);
+            let inner_in = piece.is_internal_edge(e_in);
+            let inner_out = piece.is_internal_edge(e_out);
+            if !inner_in && !inner_out {
+                return None;
+            }
+            let [m_in, m_out] = piece.outline_normals(v);
+            let near = |m: &Vector| m.dot(d) > 0.0 && cross(m, d).abs() <= PARALLEL_FACES_ANGLE;
+            if near(&m_in) || near(&m_out) {
+                return None;
+            }
+            if inner_in && inner_out {
+                return spike_owner(piece, v, d, [m_in, m_out]);
+            }
+            if convex([m_in, m_out]) {
+                let inside = cross(&m_in, d) >= 0.0 && cross(d, &m_out) >= 0.0;
+                match (inside, inner_in) {
+                    (true, _) => None,
+                    (false, true) => Some(m_in),
+                    (false, false) => Some(m_out),
+                }
+            } else if d.dot(&m_in) >= 0.0 && d.dot(&m_out) >= 0.0 {
+                Some(if inner_in { m_out } else { m_in })
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// [`ghost_owner`] at a vertex `v` of two internal edges (a piece that meets the outline's
+/// surface only there), where the outline's normals are `[m_in, m_out]`: a direction outside
+/// the outline's cone (past a convex vertex, or in front of both faces of a concave or
+/// straight one) is owned by the nearer of the two faces whose line has the whole piece
+/// behind it (its normal in the piece's normal cone at `v`); `None` if neither has.
+fn spike_owner(
+    piece: &ConvexPolygon,
+    v: usize,
+    d: &Vector,
+    [m_in, m_out]: [Vector; 2],
+) -> Option<Vector> {
+    let ghost = if convex([m_in, m_out]) {
+        !(cross(&m_in, d) >= 0.0 && cross(d, &m_out) >= 0.0)
+    } else {
+        d.dot(&m_in) >= 0.0 && d.dot(&m_out) >= 0.0
+    };
+    if !ghost {
+        return None;
+    }
+    let n = piece.vertices().len();
+    let (e_in, e_out) = edges_at(v, n);
+    let [a, b] = [piece.normals()[e_in], piece.normals()[e_out]];
+    let in_cone = |m: &Vector| cross(&a, m) >= 0.0 && cross(m, &b) >= 0.0;
+    [m_in, m_out]
+        .into_iter()
+        .filter(in_cone)
+        .max_by(|x, y| x.dot(d).total_cmp(&y.dot(d)))
 }
 
 /// The verdict on a contact's normal `d` (body frame, unit, from `piece` toward the other

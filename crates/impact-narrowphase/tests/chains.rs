@@ -301,10 +301,13 @@ fn shoot(chains: &[Chain], count: usize, seed: u64, turning: bool, dense_every: 
         let our_hits = hits(&shot, &chain_shapes, &options);
         let ours = earliest(&our_hits).map(|h| h.0);
         let plain_hits = hits(&shot, &plain, &options);
-        // Front hits of plain segments that their chain segments leave to a neighbour.
+        // Front hits of plain segments that their chain segments judge as ghosts: leave to
+        // a neighbour, or turn to the face that owns their direction.
         ghosts += plain_hits
             .iter()
-            .filter(|&&(_, i, d)| faces_front(chain, i, d) && !our_hits.iter().any(|h| h.1 == i))
+            .filter(|&&(_, i, d)| {
+                faces_front(chain, i, d) && !our_hits.iter().any(|h| h.1 == i && h.2 == d)
+            })
             .count();
         let first = earliest(&plain_hits);
         if first.is_some_and(|(_, i, d)| !faces_front(chain, i, d) || past_an_open_end(chain, i, d))

@@ -11,10 +11,12 @@
 //!   the face normal of its piece (to 1e-12), some piece always has the contact, and every
 //!   separation is the height over the top (to the dents' depth); also as a proptest over
 //!   seeded outlines and placements;
-//! - time of impact is the plain polygon's, bit for bit (the seams are for contacts only):
-//!   shapes shot from outside at the outline's vertices and edges at up to 10,000 units/s,
-//!   translating and turning, are hit by the pieces no later than the dense-sampling oracle
-//!   of the filled outline.
+//! - time of impact is the plain polygon's but for its ghosts: shapes shot from outside at
+//!   the outline's vertices and edges at up to 10,000 units/s, translating and turning, get
+//!   from every piece its plain polygon's answer bit for bit or, where that is a hit whose
+//!   direction the outline has no normal for, a hit no earlier or none; the earliest over
+//!   the pieces is the plain pieces' earliest (to 1e-9, turning 1e-6), and no later than the
+//!   dense-sampling oracle of the filled outline.
 
 mod support;
 
@@ -451,9 +453,10 @@ fn shot_outlines(rng: &mut SplitMix64) -> Vec<Vec<Point>> {
 }
 
 /// Shoots `count` shots at the outlines (turning if `turning`): every piece's time of
-/// impact is its plain polygon's, bit for bit (the seams change no time of impact), and the
-/// earliest over the pieces is never later than the dense-sampling oracle of the filled
-/// outline's first contact. Returns how many shots hit.
+/// impact is its plain polygon's, bit for bit, or where that is a ghost's hit a hit no
+/// earlier or none (see the module docs); the earliest over the pieces is the plain
+/// pieces', and never later than the dense-sampling oracle of the filled outline's first
+/// contact. Returns how many shots hit.
 fn shoot(count: usize, seed: u64, turning: bool, dense_every: usize) -> usize {
     let mut rng = SplitMix64::new(seed);
     let all = shot_outlines(&mut rng);
@@ -486,13 +489,26 @@ fn shoot(count: usize, seed: u64, turning: bool, dense_every: usize) -> usize {
         for (o, t) in ours.iter().zip(theirs) {
             let a = time_of_impact(&shot.shape, &shot.sweep, o, &still, &options);
             let b = time_of_impact(&shot.shape, &shot.sweep, t, &still, &options);
-            assert_eq!(
-                format!("{a:?}"),
-                format!("{b:?}"),
-                "{shot:?} at {outline:?}"
-            );
+            let same = format!("{a:?}") == format!("{b:?}");
+            // A ghost: met with the owner's face then, or later (turning), or not at all.
+            let settled = match (a, b) {
+                (Toi::Hit(x), Toi::Hit(y)) => x.fraction >= y.fraction,
+                (Toi::NotConverged { safe_fraction }, Toi::Hit(y)) => safe_fraction >= y.fraction,
+                (Toi::Separated, Toi::Hit(_)) => true,
+                _ => false,
+            };
+            assert!(same || settled, "{a:?} vs {b:?}: {shot:?} at {outline:?}");
         }
         let mine = earliest(&shot, ours, &options);
+        let plain_first = earliest(&shot, theirs, &options);
+        let slack = if turning { 1e-6 } else { 1e-9 };
+        match (mine, plain_first) {
+            (Some(m), Some(p)) => assert!(
+                (m.0 - p.0).abs() <= slack,
+                "{m:?} vs {p:?}: {shot:?} at {outline:?}"
+            ),
+            (m, p) => assert_eq!(m, p, "{shot:?} at {outline:?}"),
+        }
         hits += usize::from(mine.is_some());
         if shots % dense_every == 0 {
             let dense = theirs

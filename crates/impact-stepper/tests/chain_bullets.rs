@@ -93,13 +93,7 @@ fn through<S: Stepper + Default>(worlds: u64) -> Vec<String> {
     through
 }
 
-/// Not yet: `FirstTimeOfImpact` lets 5 of the 10,000 shots through a chain body (a disc that
-/// touches one segment of a chain at a step's start is held by the solver against the whole
-/// chain body, and the other segments are not asked; three boxes pass by another per-body
-/// rule of the event loop). The same shots at separate segment bodies all stay above.
-/// `cargo test -p impact-stepper --test chain_bullets -- --ignored` runs it.
 #[test]
-#[ignore = "FirstTimeOfImpact lets 5 of 10,000 shots through a chain body: a known fault, see the doc comment"]
 fn no_bullet_goes_through_chain_terrain_under_first_time_of_impact() {
     let through = through::<FirstTimeOfImpact>(100);
     assert!(through.is_empty(), "{through:#?}");

@@ -28,8 +28,10 @@
 //!
 //! [`PARALLEL_FACES_ANGLE`]: impact_geometry::tolerances::PARALLEL_FACES_ANGLE
 
+use super::ghost;
 use crate::chain_cone::Cone;
-use crate::toi_result::Toi;
+use crate::options::ToiOptions;
+use crate::toi_result::{Hit, Toi};
 use impact_geometry::{ChainSegment, Isometry, Real, Shape, Sweep, Vector};
 
 /// Whether `other` is thin static geometry's kind, a segment or another chain segment,
@@ -41,37 +43,77 @@ pub(crate) fn thin(other: &Shape) -> bool {
 }
 
 /// `toi`, the plain segment's answer for `other` (A, on `sweep_other`) against `chain` (B, on
-/// `sweep_chain`), under the chain's rules (see the module docs): a hit is kept if, at its
-/// time, `other`'s centre is not behind the segment and the hit's normal lies in the
-/// segment's cone, and is [`Toi::Separated`] otherwise; an overlap at the start is kept if
-/// `other`'s centre is not behind the segment then.
+/// `sweep_chain`), under the chain's rules (see the module docs): a hit is [`Toi::Separated`]
+/// if, at its time, `other`'s centre is behind the segment; a hit whose normal lies in the
+/// segment's cone is kept, and any other is a ghost, settled against the face that owns its
+/// direction and followed past it ([`ghost::follow`], asking `query`, the plain segment's
+/// answer, again); an overlap at the start is kept if `other`'s centre is not behind the
+/// segment then.
 pub(crate) fn under_rules(
     toi: Toi,
-    other: &Shape,
-    sweep_other: &Sweep,
-    chain: &ChainSegment,
-    sweep_chain: &Sweep,
+    (other, sweep_other): (&Shape, &Sweep),
+    (chain, sweep_chain): (&ChainSegment, &Sweep),
+    options: &ToiOptions,
+    query: impl Fn(&Shape, &Sweep, &Shape, &Sweep, &ToiOptions) -> Option<Toi>,
 ) -> Toi {
-    let at = match toi {
-        Toi::Hit(hit) => hit.fraction,
-        Toi::Overlapping => 0.0,
-        Toi::Separated | Toi::NotConverged { .. } => return toi,
-    };
     let cone = Cone::of(chain);
-    let pose_chain = sweep_chain.pose_at(at);
-    if behind(&cone, other, &sweep_other.pose_at(at), chain, &pose_chain) {
-        return Toi::Separated;
-    }
-    let Toi::Hit(hit) = toi else {
-        return toi;
+    let is_behind = |at: Real| {
+        behind(
+            &cone,
+            other,
+            &sweep_other.pose_at(at),
+            chain,
+            &sweep_chain.pose_at(at),
+        )
     };
-    // From the segment toward the shape, in the segment's frame.
-    let d = pose_chain.rotation.inverse_transform_vector(&(-hit.normal));
+    match toi {
+        Toi::Overlapping if is_behind(0.0) => return Toi::Separated,
+        Toi::Hit(_) => {}
+        _ => return toi,
+    }
+    let judge = |hit: &Hit| {
+        if is_behind(hit.fraction) {
+            return Err(Toi::Separated);
+        }
+        // From the segment toward the shape, in the segment's frame.
+        let rotation = sweep_chain.pose_at(hit.fraction).rotation;
+        let d = rotation.inverse_transform_vector(&(-hit.normal));
+        let [convex_a, convex_b] = cone.convex();
+        let reported = cone.is_face(&d)
+            || (convex_a && cone.in_arc_at_a(&d))
+            || (convex_b && cone.in_arc_at_b(&d));
+        Ok((!reported).then(|| rotation * ghost_owner(&cone, &d)))
+    };
+    let segment = plain(chain);
+    let ask = |from: Real| {
+        ghost::from_fraction(
+            from,
+            (other, sweep_other),
+            (&segment, sweep_chain),
+            options,
+            &query,
+        )
+    };
+    ghost::follow(
+        toi,
+        judge,
+        ask,
+        (other, sweep_other),
+        (&segment, sweep_chain),
+        options,
+    )
+}
+
+/// The face normal that owns the ghost direction `d` (segment frame, outside the segment's
+/// cone): past a convex joint the neighbour's, at a flat or concave one the segment's own
+/// (in front of both faces there, the shape meets this face as it closes in on it).
+fn ghost_owner(cone: &Cone, d: &Vector) -> Vector {
     let [convex_a, convex_b] = cone.convex();
-    let reported = cone.is_face(&d)
-        || (convex_a && cone.in_arc_at_a(&d))
-        || (convex_b && cone.in_arc_at_b(&d));
-    if reported { toi } else { Toi::Separated }
+    match (cone.toward_b(d), convex_a, convex_b) {
+        (true, _, true) => cone.n2,
+        (false, true, _) => cone.n0,
+        _ => cone.n1,
+    }
 }
 
 /// Whether the centre of `other`'s core (its vertices' mean) at `pose_other` is behind
@@ -102,7 +144,7 @@ pub(crate) fn plain(chain: &ChainSegment) -> Shape {
 mod tests {
     use crate::options::ToiOptions;
     use crate::toi::{closed_form_toi, time_of_impact, toi_conservative_advancement};
-    use crate::toi_result::Toi;
+    use crate::toi_result::{Hit, Toi};
     use impact_geometry::{Chain, Circle, Isometry, Point, Shape, Sweep, Vector};
 
     fn ground() -> Vec<Shape> {

@@ -5,6 +5,7 @@
 use super::capsule_capsule::toi_capsule_capsule;
 use super::capsule_polygon::toi_capsule_polygon;
 use super::chain_segment;
+use super::ghost;
 use super::circle_capsule::toi_circle_capsule;
 use super::circle_circle::toi_circle_circle;
 use super::circle_polygon::toi_circle_polygon;
@@ -33,6 +34,29 @@ pub fn closed_form_toi(
     sweep_b: &Sweep,
     options: &ToiOptions,
 ) -> Result<Toi, NoClosedForm> {
+    let toi = any_pair(a, sweep_a, b, sweep_b, options)?;
+    Ok(ghost::under_seam_rules(
+        toi,
+        (a, sweep_a),
+        (b, sweep_b),
+        options,
+        plain_pair,
+    ))
+}
+
+/// [`any_pair`] as the rules ask it again from a later fraction.
+fn plain_pair(a: &Shape, sa: &Sweep, b: &Shape, sb: &Sweep, o: &ToiOptions) -> Option<Toi> {
+    any_pair(a, sa, b, sb, o).ok()
+}
+
+/// [`closed_form_toi`] but for the seams of outlines' pieces (their plain polygons').
+fn any_pair(
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    options: &ToiOptions,
+) -> Result<Toi, NoClosedForm> {
     use Shape::{
         Capsule as Cap, ChainSegment as Chn, Circle as Cir, Polygon as Pol, Segment as Seg,
     };
@@ -40,14 +64,14 @@ pub fn closed_form_toi(
     match (a, b) {
         // A chain segment: its plain segment's closed form, under the chain's rules.
         (_, Chn(y)) => {
-            let toi = closed_form_toi(a, sa, &chain_segment::plain(y), sb, o)?;
+            let toi = any_pair(a, sa, &chain_segment::plain(y), sb, o)?;
             Ok(if chain_segment::thin(a) {
                 Toi::Separated
             } else {
-                chain_segment::under_rules(toi, a, sa, y, sb)
+                chain_segment::under_rules(toi, (a, sa), (y, sb), o, plain_pair)
             })
         }
-        (Chn(_), _) => closed_form_toi(b, sb, a, sa, o).map(Toi::swapped),
+        (Chn(_), _) => any_pair(b, sb, a, sa, o).map(Toi::swapped),
         (Cir(x), Cir(y)) => toi_circle_circle(x, sa, y, sb, o),
         (Cir(x), Seg(y)) => toi_circle_segment(x, sa, y, sb, o),
         (Cir(x), Cap(y)) => toi_circle_capsule(x, sa, y, sb, o),
@@ -60,7 +84,7 @@ pub fn closed_form_toi(
         (Pol(x), Pol(y)) => toi_polygon_polygon(x, sa, y, sb, o),
         // The reverse orders: each pair is written once.
         (Seg(_) | Cap(_) | Pol(_), Cir(_)) | (Cap(_) | Pol(_), Seg(_)) | (Pol(_), Cap(_)) => {
-            closed_form_toi(b, sb, a, sa, o).map(Toi::swapped)
+            any_pair(b, sb, a, sa, o).map(Toi::swapped)
         }
     }
 }

@@ -22,6 +22,7 @@ mod circle_circle;
 mod circle_polygon;
 mod circle_segment;
 mod closed_form;
+mod ghost;
 pub(crate) mod linear;
 pub mod moving_points;
 mod polygon_polygon;

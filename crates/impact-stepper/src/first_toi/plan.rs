@@ -17,7 +17,7 @@ use super::queue::{Due, Entry};
 use super::reach::Neighbour;
 use super::state::{Hot, Run};
 use crate::domain::translated;
-use crate::motion::{held_normal, shape_at, shape_tois};
+use crate::motion::{held_contact, held_normal, shape_at, shape_tois};
 use crate::swing::{Deepening, anchored, swinging_deepening, unit_normal};
 use impact_geometry::{Isometry, Point, Real, Shape, Sweep, Vector, perp};
 use impact_narrowphase::toi::moving_points::moving_circles;
@@ -39,6 +39,15 @@ pub(super) enum Planning {
     /// of the two courses began: the question the whole-course reach would have asked
     /// then, with the pairs it would have skipped skipped.
     Escape,
+}
+
+/// Whether a plan asks a pair (see [`Run::asks`]).
+enum Ask {
+    No,
+    Yes,
+    /// Every shape pair but those the contact solver holds: a pair of bodies of several
+    /// shapes that the solver holds.
+    AllButHeld,
 }
 
 /// What a pair's query found to act on: nothing, the one answer of two bodies of one shape
@@ -238,13 +247,15 @@ impl Run<'_> {
         if !self.is_live(ys) || !hot_x.dynamic && !hot_y.dynamic {
             return;
         }
-        if !self.asks(x, y, planning) {
-            return;
-        }
+        let held = match self.asks(x, y, planning) {
+            Ask::No => return,
+            Ask::Yes => false,
+            Ask::AllButHeld => true,
+        };
         if self.rules.has_pre_solve() && self.pair_disabled(x, y) {
             return;
         }
-        let outcome = match self.query((xs, &hot_x), (ys, &hot_y), t, &shift, sweep_x) {
+        let outcome = match self.query((xs, &hot_x), (ys, &hot_y), (t, held), &shift, sweep_x) {
             Query::None => return,
             Query::One(toi) => self.outcome(xs, ys, (t, &shift, sweep_x), toi, [0, 0]),
             Query::Shapes => self.earliest_outcome(xs, ys, (t, &shift, sweep_x)),
@@ -280,9 +291,13 @@ impl Run<'_> {
 
     /// Whether the plan of `x` in `planning` asks its pair with `y`: not a pair that both
     /// bodies plan now, which the smaller slot asks, nor at the start (or at an escape from
-    /// the start's courses) a pair the contact solver holds, unless a body swings.
+    /// the start's courses) a pair the contact solver holds, unless a body swings. A pair of
+    /// bodies of several shapes that the solver holds is asked all the same, without the shape
+    /// pairs it holds ([`Ask::AllButHeld`]): the solver holds the shape pairs it has contacts
+    /// for, not the others (a bullet bounced off one segment of a chain terrain, held there,
+    /// flew through the next hill's segments).
     #[inline]
-    fn asks(&self, x: u32, y: u32, planning: Planning) -> bool {
+    fn asks(&self, x: u32, y: u32, planning: Planning) -> Ask {
         let (xs, ys) = (x as usize, y as usize);
         let asked_from_other_side = match planning {
             Planning::Start => self.s.checked[ys],
@@ -290,7 +305,7 @@ impl Run<'_> {
             Planning::Alone | Planning::Escape => false,
         };
         if asked_from_other_side && y < x {
-            return false;
+            return Ask::No;
         }
         let key = if x < y { (x, y) } else { (y, x) };
         let held = || self.s.held.holds(key.0, key.1);
@@ -298,21 +313,38 @@ impl Run<'_> {
         // more than the contact distance: a capsule spinning against a wall, held by one
         // point near its top, swung its bottom through the wall.
         let swing = || self.s.swings[xs] || self.s.swings[ys];
+        let held_pair = || {
+            if self.has_several_shapes(xs) || self.has_several_shapes(ys) {
+                Ask::AllButHeld
+            } else {
+                Ask::No
+            }
+        };
         match planning {
-            Planning::Start if held() && !swing() => return false,
+            Planning::Start if held() && !swing() => return held_pair(),
             Planning::Escape => {
                 // Both still on their start-of-step courses: the pair was the start
                 // planning's, which asked it only for a checked body and not held by the
                 // solver. A pair with a later course was asked when that course began.
                 let from_start = !self.s.rerouted[xs] && !self.s.rerouted[ys];
-                if from_start && (!(self.s.checked[xs] || self.s.checked[ys]) || held() && !swing())
-                {
-                    return false;
+                if from_start && !(self.s.checked[xs] || self.s.checked[ys]) {
+                    return Ask::No;
+                }
+                if from_start && held() && !swing() {
+                    return held_pair();
                 }
             }
             _ => {}
         }
-        true
+        Ask::Yes
+    }
+
+    /// Whether the body of `slot` has several shapes.
+    #[cold]
+    fn has_several_shapes(&self, slot: usize) -> bool {
+        self.proxies[slot]
+            .and_then(|h| self.bodies.get(h))
+            .is_some_and(|b| !b.has_one_shape())
     }
 
     /// The time of impact of `xs` on `sweep_x` and the image of `ys` translated by `shift`,
@@ -326,7 +358,7 @@ impl Run<'_> {
         &mut self,
         (xs, hot_x): (usize, &Hot),
         (ys, hot_y): (usize, &Hot),
-        t: Real,
+        (t, held): (Real, bool),
         shift: &Vector,
         sweep_x: &Sweep,
     ) -> Query {
@@ -378,7 +410,7 @@ impl Run<'_> {
                 self.report.bounds_apart += 1;
                 return Query::None;
             }
-            _ => return self.general_toi(xs, ys, t, shift, sweep_x),
+            _ => return self.general_toi((xs, ys, held), t, shift, sweep_x),
         };
         Query::One(toi)
     }
@@ -497,14 +529,14 @@ impl Run<'_> {
     /// The time of impact of `xs` on `sweep_x` and the image of `ys` translated by
     /// `shift`, both from `t`, by the dispatcher: for two bodies of one shape each, its
     /// answer; otherwise every shape pair the rules admit whose swept boxes meet, left in
-    /// `tois` ([`shape_tois`]). [`Query::None`] when either body is gone or `ys` has no
+    /// `tois` ([`shape_tois`]), but with `held` those the contact solver holds (see
+    /// [`Run::asks`]). [`Query::None`] when either body is gone or `ys` has no
     /// course left. Kept out of [`plan_pair`](Run::plan_pair), whose disc pairs are most of
     /// a rain's plans.
     #[inline(never)]
     fn general_toi(
         &mut self,
-        xs: usize,
-        ys: usize,
+        (xs, ys, held): (usize, usize, bool),
         t: Real,
         shift: &Vector,
         sweep_x: &Sweep,
@@ -522,9 +554,22 @@ impl Run<'_> {
                 ))
             }
             Some((body_x, body_y, sweep_y)) => {
-                let admit = self.admit_shapes(xs, ys);
+                let admits = self.admit_shapes(xs, ys);
+                let contacts = self.s.by_slots.view(&self.s.solver_contacts);
+                let (x_slot, y_slot) = (xs as u32, ys as u32);
+                let held_by_solver = |[i, j]: [u32; 2]| {
+                    held && held_contact(contacts, (x_slot, Some(i)), (y_slot, Some(j))).is_some()
+                };
+                let admit = |pair| admits(pair) && !held_by_solver(pair);
                 let (x, y) = ((body_x, sweep_x), (body_y, &sweep_y));
                 shape_tois(x, y, admit, &self.settings.toi, &mut tois);
+                if held {
+                    // An overlap at the start with no contact of the solver's is the end
+                    // region of a chain's segment (its one-sided contacts leave it to the
+                    // neighbour): the solver holds the pair there, and the closest points'
+                    // normal, round the segment's end, is a ghost's.
+                    tois.retain(|&(_, toi)| toi != Toi::Overlapping);
+                }
                 Query::Shapes
             }
         };

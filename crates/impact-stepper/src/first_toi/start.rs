@@ -114,6 +114,18 @@ impl Scratch {
         reset(&mut self.requests, slots, HookRequests::default());
         report.events += start_impacts(settings, ctx, &mut self.closing, &mut self.requests);
         self.solver_contacts.clear();
+        // The pairs of bodies of several shapes with a contact within the contact distance:
+        // the solver keeps every contact of such a pair (a disc rolling over a chain's
+        // concave joint meets the next segment through the solver's speculative contact, as
+        // under `Discrete`, not as an impact that kicks it off), and the plans ask only the
+        // shape pairs without one (see `Run::asks`).
+        self.touching_pairs.clear();
+        for c in ctx.contacts {
+            if c.manifold.min_separation() <= contact_distance && several_shapes(ctx.bodies, c) {
+                self.touching_pairs.push(slot_pair(c));
+            }
+        }
+        self.touching_pairs.sort_unstable();
         for c in ctx.contacts {
             if !(is_live(&self.requests, c.a.index as usize)
                 && is_live(&self.requests, c.b.index as usize))
@@ -123,7 +135,8 @@ impl Scratch {
             }
             let apart = c.manifold.min_separation() > contact_distance;
             let checked = self.checked[c.a.index as usize] || self.checked[c.b.index as usize];
-            if checked && apart {
+            let touching = || self.touching_pairs.binary_search(&slot_pair(c)).is_ok();
+            if checked && apart && !touching() {
                 report.event_pairs += 1;
             } else {
                 self.solver_contacts.push(*c);
@@ -153,6 +166,22 @@ impl Scratch {
         );
         self.by_slots.rebuild(&self.solver_contacts);
     }
+}
+
+/// The slots of the bodies of `c`, smaller first.
+fn slot_pair(c: &ContactPair) -> (u32, u32) {
+    let (a, b) = (c.a.index, c.b.index);
+    if a < b { (a, b) } else { (b, a) }
+}
+
+/// Whether a body of `c` has several shapes.
+fn several_shapes(bodies: &BodySet, c: &ContactPair) -> bool {
+    let several = |h| {
+        bodies
+            .get(h)
+            .is_some_and(|b: &RigidBody| !b.has_one_shape())
+    };
+    several(c.a) || several(c.b)
 }
 
 impl Run<'_> {

@@ -63,6 +63,10 @@ pub(super) struct Scratch {
     /// whether the pair was handed to the contact solver. Looked up, never iterated.
     pub(super) pairs: HashMap<(u32, u32), PairState, BuildHasherDefault<PairHasher>>,
     pub(super) solver_contacts: Vec<ContactPair>,
+    /// The pairs of bodies of several shapes with a contact within the contact distance at
+    /// the start of the step (smaller slot first, sorted), whose every contact the solver
+    /// keeps (see `split_contacts`).
+    pub(super) touching_pairs: Vec<(u32, u32)>,
     /// `solver_contacts` ordered by slots, for the look-ups of a pair's side.
     pub(super) by_slots: BySlots,
     /// The times of impact of one pair's shapes (see [`Run::plan_pair`]).

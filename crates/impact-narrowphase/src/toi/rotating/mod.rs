@@ -133,6 +133,18 @@ pub fn toi_conservative_advancement(
     sweep_b: &Sweep,
     options: &ToiOptions,
 ) -> Toi {
+    let toi = any_pair(a, sweep_a, b, sweep_b, options);
+    crate::toi::ghost::under_seam_rules(toi, (a, sweep_a), (b, sweep_b), options, plain_pair)
+}
+
+/// [`any_pair`] as the rules ask it again from a later fraction.
+fn plain_pair(a: &Shape, sa: &Sweep, b: &Shape, sb: &Sweep, o: &ToiOptions) -> Option<Toi> {
+    Some(any_pair(a, sa, b, sb, o))
+}
+
+/// [`toi_conservative_advancement`] but for the seams of outlines' pieces (their plain
+/// polygons').
+fn any_pair(a: &Shape, sweep_a: &Sweep, b: &Shape, sweep_b: &Sweep, options: &ToiOptions) -> Toi {
     // A chain segment: its plain segment, under the chain's rules.
     match (a, b) {
         (_, Shape::ChainSegment(y)) => {
@@ -140,11 +152,11 @@ pub fn toi_conservative_advancement(
             if thin(a) {
                 return Toi::Separated;
             }
-            let toi = toi_conservative_advancement(a, sweep_a, &plain(y), sweep_b, options);
-            return under_rules(toi, a, sweep_a, y, sweep_b);
+            let toi = any_pair(a, sweep_a, &plain(y), sweep_b, options);
+            return under_rules(toi, (a, sweep_a), (y, sweep_b), options, plain_pair);
         }
         (Shape::ChainSegment(_), _) => {
-            return toi_conservative_advancement(b, sweep_b, a, sweep_a, options).swapped();
+            return any_pair(b, sweep_b, a, sweep_a, options).swapped();
         }
         _ => {}
     }
