@@ -117,7 +117,11 @@ pub(crate) fn ghost_owner(
             let along = to - from;
             let t = (point - from).dot(&along) / along.norm_squared();
             // The edge leaves its start and comes into its end.
-            let (v, inner_in) = if t < 0.5 { (i, false) } else { ((i + 1) % n, true) };
+            let (v, inner_in) = if t < 0.5 {
+                (i, false)
+            } else {
+                ((i + 1) % n, true)
+            };
             let (e_in, e_out) = edges_at(v, n);
             let [m_in, m_out] = piece.outline_normals(v);
             if piece.is_internal_edge(e_in) && piece.is_internal_edge(e_out) {

@@ -63,7 +63,9 @@ fn inside(outline: &[Point], p: &Point) -> bool {
 /// so that they pass through each other), each starting clear of the outline and aimed at it
 /// from outside (`outlines::shot_at`) at 1 to 10,000 units/s, spinning up to 50 rad/s, with
 /// no restitution in even worlds and seeded restitution in odd ones; gravity as on earth.
-fn world<S: Stepper + Default>(seed: u64) -> (World<RTreeBroadphase, S>, Vec<BodyHandle>, Vec<Point>) {
+fn world<S: Stepper + Default>(
+    seed: u64,
+) -> (World<RTreeBroadphase, S>, Vec<BodyHandle>, Vec<Point>) {
     let mut rng = SplitMix64::new(seed ^ 0x0b1e_77e5);
     let outline = outline(&mut rng);
     let shape = ConcaveOutline::new(&outline).unwrap();
@@ -125,7 +127,9 @@ fn through<S: Stepper + Default>(worlds: u64) -> Vec<String> {
                 let c = w.body(h).unwrap().center_of_mass();
                 if !seen[k] && inside(&outline, &c) {
                     seen[k] = true;
-                    through.push(format!("world {seed}, bullet {k}, step {step}: inside at {c:?}"));
+                    through.push(format!(
+                        "world {seed}, bullet {k}, step {step}: inside at {c:?}"
+                    ));
                 }
             }
         }
@@ -146,13 +150,21 @@ fn through<S: Stepper + Default>(worlds: u64) -> Vec<String> {
 #[test]
 fn no_bullet_passes_into_an_outline_under_first_time_of_impact() {
     let through = through::<FirstTimeOfImpact>(20);
-    assert!(through.is_empty(), "{} through: {through:#?}", through.len());
+    assert!(
+        through.is_empty(),
+        "{} through: {through:#?}",
+        through.len()
+    );
 }
 
 #[test]
 fn no_bullet_passes_into_an_outline_under_motion_clamping() {
     let through = through::<MotionClamping>(20);
-    assert!(through.is_empty(), "{} through: {through:#?}", through.len());
+    assert!(
+        through.is_empty(),
+        "{} through: {through:#?}",
+        through.len()
+    );
 }
 
 #[test]

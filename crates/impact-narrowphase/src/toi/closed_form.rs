@@ -5,11 +5,11 @@
 use super::capsule_capsule::toi_capsule_capsule;
 use super::capsule_polygon::toi_capsule_polygon;
 use super::chain_segment;
-use super::ghost;
 use super::circle_capsule::toi_circle_capsule;
 use super::circle_circle::toi_circle_circle;
 use super::circle_polygon::toi_circle_polygon;
 use super::circle_segment::toi_circle_segment;
+use super::ghost;
 use super::polygon_polygon::toi_polygon_polygon;
 use super::segment_capsule::toi_segment_capsule;
 use super::segment_polygon::toi_segment_polygon;

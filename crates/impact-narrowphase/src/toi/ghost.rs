@@ -151,7 +151,10 @@ pub(crate) fn from_fraction(
     options: &ToiOptions,
     query: impl Fn(&Shape, &Sweep, &Shape, &Sweep, &ToiOptions) -> Option<Toi>,
 ) -> Option<Toi> {
-    let (rest_a, rest_b) = (sweep_a.remainder_from(from).ok()?, sweep_b.remainder_from(from).ok()?);
+    let (rest_a, rest_b) = (
+        sweep_a.remainder_from(from).ok()?,
+        sweep_b.remainder_from(from).ok()?,
+    );
     let span = 1.0 - from;
     let max = ((options.max_fraction() - from) / span).clamp(0.0, 1.0);
     let rest_options = options.with_max_fraction(max).ok()?;
@@ -191,8 +194,14 @@ pub(crate) fn under_seam_rules(
             let swapped = |x: &Shape, sx: &Sweep, y: &Shape, sy: &Sweep, o: &ToiOptions| {
                 query(y, sy, x, sx, o).map(Toi::swapped)
             };
-            piece_rule(toi.swapped(), (b, sweep_b), (piece, a, sweep_a), options, swapped)
-                .swapped()
+            piece_rule(
+                toi.swapped(),
+                (b, sweep_b),
+                (piece, a, sweep_a),
+                options,
+                swapped,
+            )
+            .swapped()
         }
         _ => toi,
     }
@@ -298,11 +307,9 @@ mod tests {
         ];
         for (shape, lift) in shapes {
             for height in [lift - 1e-4, lift, lift + 0.002] {
-                let sweep = Sweep::translating(
-                    Isometry::translation(1.0, height),
-                    Vector::new(-2.0, 0.0),
-                )
-                .unwrap();
+                let sweep =
+                    Sweep::translating(Isometry::translation(1.0, height), Vector::new(-2.0, 0.0))
+                        .unwrap();
                 for segment in valley(0.0) {
                     let toi = time_of_impact(&shape, &sweep, &segment, &still, &options);
                     assert!(
@@ -384,7 +391,10 @@ mod tests {
                 }
             }
         }
-        assert!(tilted > 4, "the plain pieces were met at a tilt {tilted} times");
+        assert!(
+            tilted > 4,
+            "the plain pieces were met at a tilt {tilted} times"
+        );
     }
 
     #[test]
