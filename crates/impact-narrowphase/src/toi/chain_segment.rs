@@ -144,7 +144,7 @@ pub(crate) fn plain(chain: &ChainSegment) -> Shape {
 mod tests {
     use crate::options::ToiOptions;
     use crate::toi::{closed_form_toi, time_of_impact, toi_conservative_advancement};
-    use crate::toi_result::{Hit, Toi};
+    use crate::toi_result::Toi;
     use impact_geometry::{Chain, Circle, Isometry, Point, Shape, Sweep, Vector};
 
     fn ground() -> Vec<Shape> {

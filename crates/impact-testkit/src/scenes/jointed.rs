@@ -32,6 +32,9 @@ pub struct JointedScene {
     pub joints: Vec<SceneJoint>,
 }
 
+/// A built [`JointedScene`]: the world, its bodies' handles in scene order, its joints'.
+pub type BuiltJointedScene<B, S> = (World<B, S>, Vec<BodyHandle>, Vec<JointHandle>);
+
 impl JointedScene {
     /// A world of the scene: the handles of the bodies in scene order, and of the joints.
     ///
@@ -39,7 +42,7 @@ impl JointedScene {
     /// As [`Scene::build`] and [`World::create_joint`].
     pub fn build<B: Broadphase + Default, S: Stepper + Default>(
         &self,
-    ) -> Result<(World<B, S>, Vec<BodyHandle>, Vec<JointHandle>), WorldError> {
+    ) -> Result<BuiltJointedScene<B, S>, WorldError> {
         let (mut world, handles) = self.scene.build::<B, S>()?;
         let joints = self
             .joints
