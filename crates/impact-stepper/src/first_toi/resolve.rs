@@ -18,12 +18,12 @@ use super::state::{Run, is_current};
 use crate::domain::translated;
 use crate::events::{CollisionEvent, EventKind, Impact, ImpactHook};
 use crate::hooks::ContactResponse;
-use crate::motion::{shape_at, shapes_material};
+use crate::motion::{absorb_approach, shape_at, shapes_material};
 use crate::ramp::Ramp;
-use impact_geometry::{Point, Real, Vector, cross};
+use impact_geometry::{Point, Real, Vector};
 use impact_narrowphase::shared_face_middle;
 use impact_solver::{
-    BodyHandle, ImpactSettings, Material, RigidBody, combine_restitution, resolve_impact_with,
+    BodyHandle, ImpactSettings, Material, combine_restitution, resolve_impact_with,
 };
 
 /// A moving body that still closes in on a stopped one after their impact (see
@@ -35,23 +35,6 @@ struct Pressing {
     at: Point,
     /// The unit normal from the moving body toward the stopped one.
     into: Vector,
-}
-
-/// Takes out of `body`'s velocity at `at` its component along `into` (a unit normal toward
-/// an obstacle that does not move), if it closes in: the impulse at `at` of an inelastic
-/// impact without friction on a fixed body. The obstacle is left as it is.
-fn absorb_approach(body: &mut RigidBody, at: Point, into: Vector) {
-    let approach = body.velocity_at_point(&at).dot(&into);
-    if !body.is_dynamic() || approach <= 0.0 {
-        return;
-    }
-    // How much an impulse of one along `into` at `at` changes the velocity there.
-    let arm = cross(&(at - body.center_of_mass()), &into);
-    let inverse_mass = body.inv_mass() + body.inv_inertia() * arm * arm;
-    if inverse_mass > 0.0 {
-        let ok = body.apply_impulse_at_point(-into * (approach / inverse_mass), at);
-        debug_assert!(ok.is_ok(), "a finite impulse at a finite point");
-    }
 }
 
 impl Run<'_> {

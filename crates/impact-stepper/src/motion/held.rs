@@ -171,24 +171,58 @@ pub(crate) fn held_contact(
     (x, i): (u32, Option<u32>),
     (y, j): (u32, Option<u32>),
 ) -> Option<&ContactPair> {
-    let key = if x < y { (x, y) } else { (y, x) };
-    let at = contacts.binary_search_by(|c| slots_key(c).cmp(&key)).ok()?;
-    let from = contacts[..at]
-        .iter()
-        .rposition(|c| slots_key(c) != key)
-        .map_or(0, |p| p + 1);
-    let to = contacts[at..]
-        .iter()
-        .position(|c| slots_key(c) != key)
-        .map_or(contacts.len(), |p| at + p);
-    contacts[from..to].iter().find(|c| {
-        let (own, other) = if c.a.index == x {
+    let (x, y) = ((x, i), (y, j));
+    pair_contacts(contacts, x.0, y.0).find(|c| {
+        let (own, other) = if c.a.index == x.0 {
             (c.shapes[0], c.shapes[1])
         } else {
             (c.shapes[1], c.shapes[0])
         };
-        i.is_none_or(|i| i == own) && j.is_none_or(|j| j == other)
+        x.1.is_none_or(|i| i == own) && y.1.is_none_or(|j| j == other)
     })
+}
+
+/// A contact of the bodies of slots `x` and `y` (any of their shapes) in `contacts` ordered
+/// by slots whose manifold normal, turned to point from `x` toward `y`, is `normal` to
+/// within `cos_tolerance` (the cosine of the angle allowed between them): the contact a
+/// time of impact at the start of the step found again when a chain segment or an
+/// outline's piece answered a hit at its neighbour's joint with the face that owns it (the
+/// neighbour's, whose contact the solver holds), not with its own.
+pub(crate) fn held_contact_along<'c>(
+    contacts: &'c [ContactPair],
+    (x, y): (u32, u32),
+    normal: &Vector,
+    cos_tolerance: Real,
+) -> Option<&'c ContactPair> {
+    pair_contacts(contacts, x, y).find(|c| {
+        let n = if c.a.index == x {
+            c.manifold.normal
+        } else {
+            -c.manifold.normal
+        };
+        !c.manifold.is_empty() && n.dot(normal) >= cos_tolerance
+    })
+}
+
+/// The contacts of the bodies of slots `x` and `y`, in either order, in `contacts` ordered
+/// by slots.
+fn pair_contacts(contacts: &[ContactPair], x: u32, y: u32) -> impl Iterator<Item = &ContactPair> {
+    let key = if x < y { (x, y) } else { (y, x) };
+    let range = match contacts.binary_search_by(|c| slots_key(c).cmp(&key)) {
+        Err(_) => 0..0,
+        Ok(at) => {
+            let from = contacts[..at]
+                .iter()
+                .rposition(|c| slots_key(c) != key)
+                .map_or(0, |p| p + 1);
+            let to = contacts[at..]
+                .iter()
+                .position(|c| slots_key(c) != key)
+                .map_or(contacts.len(), |p| at + p);
+            from..to
+        }
+    };
+    contacts[range].iter()
 }
 
 /// The manifold normal of the contact of shape `i` of slot `x` and shape `j` of slot `y`

@@ -17,13 +17,15 @@ mod shape_pairs;
 mod tests;
 
 pub(crate) use as_one::move_pair_as_one;
-pub(crate) use held::{BySlots, HeldPairs, closes_in, held_contact, held_normal};
+pub(crate) use held::{
+    BySlots, HeldPairs, closes_in, held_contact, held_contact_along, held_normal,
+};
 pub(crate) use pushed_through::{pushed_through, turned_round};
 pub use shape_pairs::{BodyToi, body_time_of_impact};
 pub(crate) use shape_pairs::{ShapeRules, never_collides, shape_at, shape_tois, shapes_material};
 
 use core::f64::consts::TAU;
-use impact_geometry::{Aabb, Isometry, Real, Sweep};
+use impact_geometry::{Aabb, Isometry, Point, Real, Sweep, Vector, cross};
 use impact_solver::{BodyHandle, RigidBody};
 
 /// The motion of `body` from `start` to its current pose over `dt`, as a constant-velocity
@@ -106,4 +108,21 @@ pub(super) fn start_pose(
 #[inline]
 pub(crate) fn pose_on_course((t0, sweep): (Real, Sweep), t: Real) -> Isometry {
     sweep.pose_at((t - t0) / sweep.dt())
+}
+
+/// Takes out of `body`'s velocity at `at` its component along `into` (a unit normal toward
+/// an obstacle that does not move), if it closes in: the impulse at `at` of an inelastic
+/// impact without friction on a fixed body. The obstacle is left as it is.
+pub(crate) fn absorb_approach(body: &mut RigidBody, at: Point, into: Vector) {
+    let approach = body.velocity_at_point(&at).dot(&into);
+    if !body.is_dynamic() || approach <= 0.0 {
+        return;
+    }
+    // How much an impulse of one along `into` at `at` changes the velocity there.
+    let arm = cross(&(at - body.center_of_mass()), &into);
+    let inverse_mass = body.inv_mass() + body.inv_inertia() * arm * arm;
+    if inverse_mass > 0.0 {
+        let ok = body.apply_impulse_at_point(-into * (approach / inverse_mass), at);
+        debug_assert!(ok.is_ok(), "a finite impulse at a finite point");
+    }
 }

@@ -15,13 +15,14 @@ use super::{MotionClampingSettings, Scratch};
 use crate::domain::translated_sweep;
 use crate::hooks::ContactResponse;
 use crate::motion::{
-    ShapeRules, held_contact, held_normal, move_pair_as_one, shape_at, shape_tois, turned_round,
+    ShapeRules, absorb_approach, held_contact, held_contact_along, held_normal, move_pair_as_one,
+    shape_at, shape_tois, turned_round,
 };
 use crate::report::ClampReport;
 use crate::rules::CollisionRules;
 use crate::swing::{Deepening, anchored, swinging_deepening, swings, unit_normal};
 use impact_geometry::{Point, Real, Shape, Sweep, Vector};
-use impact_narrowphase::{Toi, distance};
+use impact_narrowphase::{Hit, Toi, distance};
 use impact_solver::{BodyHandle, BodySet, ContactPair, RigidBody};
 
 impl Scratch {
@@ -187,11 +188,8 @@ impl Scratch {
         }
         if let Toi::Hit(hit) = toi
             && hit.fraction <= 0.0
-            && let Some(&held) = held_contact(
-                self.solver_by_slots.view(&self.solver_contacts),
-                (x, Some(shape_x)),
-                (y, Some(shape_y)),
-            )
+            && let Some(&held) =
+                self.held_at_start(settings, (x, shape_x), (y, shape_y), (own, theirs), &hit)
         {
             if held_apart(settings, hit.normal, own, theirs) {
                 report.touching += 1;
@@ -218,10 +216,60 @@ impl Scratch {
             // moving as one, as a pair pushed through does.
             report.closing_stopped += 1;
             move_pair_as_one(bodies, &self.start, &held);
+        } else if let Toi::Hit(hit) = toi
+            && hit.fraction <= 0.0
+            && !(own.0.has_one_shape() && theirs.0.has_one_shape())
+            && !theirs.0.is_dynamic()
+        {
+            // A hit at the start that no contact holds: a body at a chain's or an outline's
+            // joint closing in on the face ahead, whose manifold the contact kernel leaves
+            // to the face the body rests on. Stopped with the velocity that closes in, it
+            // would close in again at every step and hang there (a box sliding at 12
+            // units/s over a wavy chain did, for good); the approach is taken out as an
+            // inelastic impact on the fixed face would, so the next step goes on along it.
+            if let Some(body) = bodies.get_mut(handle) {
+                absorb_approach(body, hit.point, hit.normal);
+            }
         }
         toi.safe_fraction().map(|fraction| fraction.max(0.0))
     }
 }
+
+impl Scratch {
+    /// The solver's contact that holds the pair of a hit at the start of the step: that of
+    /// the two shapes, or, where a body has several shapes, the bodies' contact whose normal
+    /// is the hit's, or else any contact of the two bodies. A chain segment or an outline's
+    /// piece answers a body at its joint with the face that owns the hit's direction: the
+    /// neighbour's, whose contact the solver holds, or its own at a concave joint, whose
+    /// manifold the contact kernel leaves to the neighbour the body rests on. Without them a
+    /// wheel rolling over a chain's joints was stopped at a joint at every step, for good.
+    /// A contact found through another shape counts only while the targets stay apart
+    /// along the hit's normal.
+    fn held_at_start(
+        &self,
+        settings: &MotionClampingSettings,
+        (x, shape_x): (u32, u32),
+        (y, shape_y): (u32, u32),
+        (own, theirs): (Part<'_>, Part<'_>),
+        hit: &Hit,
+    ) -> Option<&ContactPair> {
+        let contacts = self.solver_by_slots.view(&self.solver_contacts);
+        let held = held_contact(contacts, (x, Some(shape_x)), (y, Some(shape_y)));
+        if held.is_some() || (own.0.has_one_shape() && theirs.0.has_one_shape()) {
+            return held;
+        }
+        // Found through another shape's contact, the hit is the solver's only while the
+        // targets stay apart along it: a box striking a concave joint's next face at speed
+        // is a time of impact to stop at, not a pair to move as one.
+        held_contact_along(contacts, (x, y), &hit.normal, HELD_ALONG_COS)
+            .or_else(|| held_contact(contacts, (x, None), (y, None)))
+            .filter(|_| held_apart(settings, hit.normal, own, theirs))
+    }
+}
+
+/// How closely a hit's normal must follow a held contact's for the contact to be the one
+/// the hit found again (the cosine of 0.01 radians).
+const HELD_ALONG_COS: Real = 0.999_95;
 
 /// The two sides of a meeting: each body's handle, the place of its shape, and its sweep.
 type Meeting<'a> = ((BodyHandle, u32, &'a Sweep), (BodyHandle, u32, &'a Sweep));
