@@ -8,6 +8,7 @@
 //! from the bodies' motion since the start (`BodyState::dp`, `dq`), as Box2D v3 does, so a
 //! row never reads a pose.
 
+use super::def::JointKind;
 use super::set::{JointImpulses, JointSet};
 use super::solve::{self, Anchors, Frame, Prepared, SolveContext};
 use crate::body_set::BodySet;
@@ -15,6 +16,7 @@ use crate::error::SolverError;
 use crate::settings::{Softness, SolverSettings};
 use crate::solver::bodies::{BodyState, BodyTable, Motion, SolverBody};
 use crate::solver::rows::{RowKind, Stage};
+use crate::solver::schedule::{SweepOrder, schedule};
 use impact_geometry::{Real, Vector};
 
 /// One joint prepared for the step.
@@ -30,10 +32,18 @@ pub(crate) struct JointRow {
     pub(crate) prepared: Prepared,
 }
 
-/// The joint rows of a step, in the joint set's slot order.
+/// The joint rows of a step, in the order the sweeps visit them: the joint set's slot order,
+/// cut into chunks of rows without a body in common ([`schedule`]), which keeps each body's
+/// order of rows and so the results bit for bit, while letting the processor work on the
+/// rows of a chunk side by side instead of each waiting on the impulse the one before wrote
+/// into a shared body (neighbouring joints of a chain or a grid nearly always share one).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct JointRows {
     pub(crate) rows: Vec<JointRow>,
+    /// The joints that get rows, in slot order, with their bodies' places in the body table,
+    /// while the rows are prepared; and the schedule's arrays.
+    picked: Vec<(u32, u32, u32)>,
+    order: SweepOrder,
     /// The joints' position-correction softness for the substep.
     soft: Option<Softness>,
     /// The substep and its inverse.
@@ -44,6 +54,7 @@ impl JointRows {
     /// Empties the rows, keeping their storage.
     pub(crate) fn clear_rows(&mut self) {
         self.rows.clear();
+        self.picked.clear();
         self.soft = None;
     }
 
@@ -68,15 +79,24 @@ impl JointRows {
         (h, inv_h): (Real, Real),
     ) -> Result<(), SolverError> {
         for (slot, joint) in joints.slots() {
-            bodies.try_get(joint.body_a(), &format!("joints[{slot}].body_a"))?;
-            bodies.try_get(joint.body_b(), &format!("joints[{slot}].body_b"))?;
+            for (handle, side) in [(joint.body_a(), "a"), (joint.body_b(), "b")] {
+                if !bodies.contains(handle) {
+                    return Err(SolverError::UnknownBody {
+                        field: format!("joints[{slot}].body_{side}"),
+                        handle,
+                    });
+                }
+            }
         }
         // Box2D v3 makes the joints twice as stiff as the contacts, capped at half the
         // substep rate.
         let hertz = settings.joint_hertz.min(0.5 * inv_h);
         self.soft = Some(Softness::new(hertz, settings.joint_damping_ratio, h));
         self.h = (h, inv_h);
-        self.rows.reserve(joints.len());
+        // The joints that get rows, with their bodies' places in the table, in slot order;
+        // then the rows, built in the order the schedule gives.
+        let picked = &mut self.picked;
+        picked.clear();
         for (slot, joint) in joints.slots() {
             let (Some(body_a), Some(body_b)) =
                 (bodies.get(joint.body_a()), bodies.get(joint.body_b()))
@@ -86,15 +106,33 @@ impl JointRows {
             if !joint.is_enabled() || (!body_a.is_dynamic() && !body_b.is_dynamic()) {
                 continue;
             }
-            let a = table.index_of(joint.body_a(), body_a);
-            let b = table.index_of(joint.body_b(), body_b);
+            let a = table.index_of(joint.body_a(), body_a) as u32;
+            let b = table.index_of(joint.body_b(), body_b) as u32;
+            picked.push((slot, a, b));
+        }
+        schedule(
+            picked.iter().map(|&(_, a, b)| (a, b)),
+            table.len(),
+            &mut self.order,
+        );
+        self.rows.reserve(picked.len());
+        for &i in &self.order.order {
+            let (slot, a, b) = picked[i as usize];
+            let Some(joint) = joints.slot(slot) else {
+                continue;
+            };
+            let (Some(body_a), Some(body_b)) =
+                (bodies.get(joint.body_a()), bodies.get(joint.body_b()))
+            else {
+                continue;
+            };
             let def = joint.def();
             let anchors = Anchors::new(
                 (body_a, body_b),
                 (&def.local_anchor_a, &def.local_anchor_b),
-                def.reference_angle,
+                reads_angle(&def.kind).then_some(def.reference_angle),
             );
-            let masses = (table.velocities[a], table.velocities[b]);
+            let masses = (table.velocities[a as usize], table.velocities[b as usize]);
             let prepared =
                 Prepared::new(&def.kind, &anchors.at_start(), masses, (body_a, body_b), h);
             let impulses = if settings.warm_starting {
@@ -104,8 +142,8 @@ impl JointRows {
             };
             self.rows.push(JointRow {
                 slot,
-                a: a as u32,
-                b: b as u32,
+                a,
+                b,
                 anchors,
                 impulses,
                 prepared,
@@ -118,15 +156,15 @@ impl JointRows {
     /// prepared from); joints without a row (disabled, or without a dynamic body) get zero.
     pub(crate) fn store_into(&self, joints: &mut JointSet, motion: &[Motion]) {
         let inv_h = self.h.1;
-        let mut rows = self.rows.iter().peekable();
-        for (slot, joint) in joints.slots_mut() {
-            match rows.peek() {
-                Some(row) if row.slot == slot => {
-                    let (force, torque) = row.prepared.reaction(&row.impulses, &row.frame(motion));
-                    joint.store(row.impulses, force * inv_h, torque * inv_h);
-                    rows.next();
-                }
-                _ => joint.store(JointImpulses::default(), Vector::zeros(), 0.0),
+        if self.rows.len() < joints.len() {
+            for (_, joint) in joints.slots_mut() {
+                joint.store(JointImpulses::default(), Vector::zeros(), 0.0);
+            }
+        }
+        for row in &self.rows {
+            if let Some(joint) = joints.slot_mut(row.slot) {
+                let (force, torque) = row.prepared.reaction(&row.impulses, &row.frame(motion));
+                joint.store(row.impulses, force * inv_h, torque * inv_h);
             }
         }
     }
@@ -143,6 +181,19 @@ impl JointRows {
             inv_h: self.h.1,
             use_bias,
         }
+    }
+}
+
+/// Whether the rows of `kind` read the joint angle ([`Frame::angle`]): a revolute joint only
+/// for its limits and spring, so a plain hinge skips the arctangent of its angle at the start.
+fn reads_angle(kind: &JointKind) -> bool {
+    match kind {
+        JointKind::Revolute(r) => r.enable_limit || r.enable_spring,
+        JointKind::Distance(_) | JointKind::Mouse(_) => false,
+        JointKind::Prismatic(_)
+        | JointKind::Weld(_)
+        | JointKind::Wheel(_)
+        | JointKind::Motor(_) => true,
     }
 }
 

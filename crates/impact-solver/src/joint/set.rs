@@ -453,6 +453,16 @@ impl JointSet {
         true
     }
 
+    /// The joint in slot `index`, for the solver.
+    pub(crate) fn slot(&self, index: u32) -> Option<&Joint> {
+        self.slots.get(index as usize)?.joint.as_ref()
+    }
+
+    /// The joint in slot `index`, mutable, for the solver to store into.
+    pub(crate) fn slot_mut(&mut self, index: u32) -> Option<&mut Joint> {
+        self.slots.get_mut(index as usize)?.joint.as_mut()
+    }
+
     /// Every joint with its slot index, in slot order, mutable, for the solver to store
     /// into.
     pub(crate) fn slots_mut(&mut self) -> impl Iterator<Item = (u32, &mut Joint)> + '_ {

@@ -42,19 +42,23 @@ pub(crate) struct Anchors {
 }
 
 impl Anchors {
-    /// The anchors of a joint with anchors `local` (body frames) and `reference_angle`,
-    /// between bodies at their current poses.
+    /// The anchors of a joint with anchors `local` (body frames) and, for rows that read the
+    /// joint angle, `reference_angle` (`None`: the angle is left at 0, unread), between
+    /// bodies at their current poses.
     pub(crate) fn new(
         (a, b): (&RigidBody, &RigidBody),
         (local_a, local_b): (&Point, &Point),
-        reference_angle: Real,
+        reference_angle: Option<Real>,
     ) -> Self {
-        let relative = (b.pose().rotation * a.pose().rotation.inverse()).angle();
+        let delta_angle = reference_angle.map_or(0.0, |reference| {
+            let relative = (b.pose().rotation * a.pose().rotation.inverse()).angle();
+            unwind(relative - reference)
+        });
         Self {
             anchor_a: a.pose().rotation * (local_a - a.local_center()),
             anchor_b: b.pose().rotation * (local_b - b.local_center()),
             delta_center: b.center_of_mass() - a.center_of_mass(),
-            delta_angle: unwind(relative - reference_angle),
+            delta_angle,
         }
     }
 
