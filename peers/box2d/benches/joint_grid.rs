@@ -11,10 +11,11 @@
 //! defaults (joint softness 60 Hz and damping ratio 2 from `b2DefaultJointDef`), sleeping
 //! off, one worker, f32 with SSE2 as `boxdd` builds it.
 //!
-//! Each engine first runs `SETTLE_STEPS` steps (the grid falls and swings), then criterion
-//! measures one step at a time, then `ROUNDS` interleaved rounds of `ROUND_STEPS` steps of
-//! each engine give the summary (median round, range, ratios), and each engine's largest
-//! joint stretch (anchor separation) at the end.
+//! The figures to compare are the summary's, printed last: Box2D's benchmark protocol, the
+//! mean of steps 1 to 499 of fresh worlds, every engine run in lockstep rounds of
+//! `ROUND_STEPS` steps (see `impact_peer_box2d::timing`), then each engine's largest joint
+//! stretch (anchor separation) after the 500 steps. Criterion's figures before it time one
+//! step at a time after `SETTLE_STEPS` steps, each engine as many steps as criterion asks for.
 //!
 //! Run: `cargo bench --bench joint_grid` (about two minutes after the build);
 //! `JOINT_GRID_N=30` runs a smaller grid; a criterion filter that matches no benchmark
@@ -24,62 +25,99 @@
 use criterion::{Criterion, criterion_group};
 use impact_peer_box2d::box2d::Box2d;
 use impact_peer_box2d::rapier::Rapier;
-use impact_peer_box2d::timing::{Entrant, interleaved, summary};
+use impact_peer_box2d::timing::{Entrant, lockstep, summary};
 use impact_peer_box2d::{DT, assert_same_start, impact_positions, impact_stretch};
 use impact_testkit::scenes::{JointedScene, joint_grid};
 use impact2d::broadphase::RTreeBroadphase;
-use impact2d::stepper::{Discrete, FirstTimeOfImpact, Stepper, World};
+use impact2d::stepper::{Discrete, FirstTimeOfImpact, World};
 use std::hint::black_box;
 use std::time::Duration;
 
+/// Steps before criterion measures.
 const SETTLE_STEPS: usize = 60;
-const ROUNDS: usize = 7;
-const ROUND_STEPS: usize = 20;
+/// Steps of the lockstep summary: Box2D's benchmark runs the joint grid for 500.
+const STEPS: usize = 500;
+/// Steps of each engine in a round of the lockstep summary.
+const ROUND_STEPS: usize = 10;
 
-fn settled<S: Stepper + Default>(grid: &JointedScene) -> World<RTreeBroadphase, S> {
-    let (mut world, _, _) = grid.build::<RTreeBroadphase, S>().expect("valid scene");
-    for _ in 0..SETTLE_STEPS {
-        world.step(DT).expect("valid step");
-    }
-    world
+/// The four engines' worlds of one grid, and the grid.
+struct Engines {
+    grid: JointedScene,
+    discrete: World<RTreeBroadphase, Discrete>,
+    toi: World<RTreeBroadphase, FirstTimeOfImpact>,
+    rapier: Rapier,
+    box2d: Box2d,
 }
 
-fn bench_joint_grid(c: &mut Criterion) {
+impl Engines {
+    /// Fresh worlds of `grid`, checked to start from the same bodies.
+    fn new(grid: JointedScene) -> Self {
+        let (discrete, _, _) = grid.build().expect("valid scene");
+        let (toi, _, _) = grid.build().expect("valid scene");
+        let rapier = Rapier::from_jointed(&grid);
+        let mut box2d = Box2d::from_jointed(&grid).expect("valid Box2D scene");
+        let home = impact_positions(&discrete);
+        assert_same_start("rapier2d", &home, &rapier.positions());
+        assert_same_start("Box2D", &home, &box2d.positions());
+        Self {
+            grid,
+            discrete,
+            toi,
+            rapier,
+            box2d,
+        }
+    }
+
+    /// One step of every engine.
+    fn step(&mut self) {
+        self.discrete.step(DT).expect("valid step");
+        self.toi.step(DT).expect("valid step");
+        self.rapier.world.step();
+        self.box2d.step(DT);
+    }
+}
+
+fn grid() -> JointedScene {
     let n = std::env::var("JOINT_GRID_N")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100);
-    let grid = joint_grid(n);
-    let mut discrete = settled::<Discrete>(&grid);
-    let mut toi = settled::<FirstTimeOfImpact>(&grid);
-    let mut rapier = Rapier::from_jointed(&grid);
-    let mut box2d = Box2d::from_jointed(&grid).expect("valid Box2D scene");
-    let (fresh, _, _) = grid
-        .build::<RTreeBroadphase, Discrete>()
-        .expect("valid scene");
-    let home = impact_positions(&fresh);
-    assert_same_start("rapier2d", &home, &rapier.positions());
-    assert_same_start("Box2D", &home, &box2d.positions());
-    for _ in 0..SETTLE_STEPS {
-        rapier.world.step();
-        box2d.step(DT);
-    }
+    joint_grid(n)
+}
 
-    let mut group = c.benchmark_group(format!("step/{}", grid.scene.name));
+/// Criterion's figures: one step at a time after `SETTLE_STEPS` steps. Each engine runs as
+/// many steps as criterion asks for, so their worlds part ways: the lockstep summary is the
+/// one to compare.
+fn bench_steady(c: &mut Criterion) {
+    let mut e = Engines::new(grid());
+    for _ in 0..SETTLE_STEPS {
+        e.step();
+    }
+    let mut group = c.benchmark_group(format!("step/{}", e.grid.scene.name));
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(10));
     group.bench_function("impact_discrete", |b| {
-        b.iter(|| black_box(discrete.step(DT).expect("valid step")));
+        b.iter(|| black_box(e.discrete.step(DT).expect("valid step")));
     });
     group.bench_function("impact_toi", |b| {
-        b.iter(|| black_box(toi.step(DT).expect("valid step")));
+        b.iter(|| black_box(e.toi.step(DT).expect("valid step")));
     });
-    group.bench_function("rapier2d", |b| b.iter(|| rapier.world.step()));
-    group.bench_function("box2d", |b| b.iter(|| box2d.step(DT)));
+    group.bench_function("rapier2d", |b| b.iter(|| e.rapier.world.step()));
+    group.bench_function("box2d", |b| b.iter(|| e.box2d.step(DT)));
     group.finish();
+}
 
-    let figures = interleaved(
+/// Box2D's protocol: the mean of steps 1 to `STEPS - 1` of fresh worlds, in lockstep.
+fn lockstep_summary() {
+    let Engines {
+        grid,
+        mut discrete,
+        mut toi,
+        mut rapier,
+        mut box2d,
+    } = Engines::new(grid());
+    let timings = lockstep(
         &mut [
             Entrant::new("impact Discrete", || {
                 black_box(discrete.step(DT).expect("valid step"));
@@ -90,22 +128,23 @@ fn bench_joint_grid(c: &mut Criterion) {
             Entrant::new("rapier2d", || rapier.world.step()),
             Entrant::new("Box2D", || box2d.step(DT)),
         ],
-        ROUNDS,
+        STEPS,
         ROUND_STEPS,
     );
     println!(
-        "\n{} ({} bodies, {} joints), per step, median of {ROUNDS} interleaved rounds of \
-         {ROUND_STEPS} steps after {SETTLE_STEPS} steps of settling:",
+        "\n{} ({} bodies, {} joints): mean of steps 1 to {} of fresh worlds, in lockstep \
+         rounds of {ROUND_STEPS} steps:",
         grid.scene.name,
         grid.scene.bodies.len(),
         grid.joints.len(),
+        STEPS - 1,
     );
-    for line in summary(&figures) {
+    for line in summary(&timings) {
         println!("{line}");
     }
     println!(
-        "  largest joint stretch: impact Discrete {:.2e}, impact FirstTOI {:.2e}, \
-         rapier2d {:.2e}, Box2D {:.2e}",
+        "  largest joint stretch after {STEPS} steps: impact Discrete {:.2e}, impact FirstTOI \
+         {:.2e}, rapier2d {:.2e}, Box2D {:.2e}",
         impact_stretch(&discrete),
         impact_stretch(&toi),
         rapier.stretch(&grid),
@@ -113,9 +152,10 @@ fn bench_joint_grid(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, bench_joint_grid);
+criterion_group!(benches, bench_steady);
 
 fn main() {
     benches();
     Criterion::default().configure_from_args().final_summary();
+    lockstep_summary();
 }

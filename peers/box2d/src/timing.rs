@@ -1,12 +1,17 @@
-//! Interleaved timing of several engines on a shared, loaded machine.
+//! Several engines timed in lockstep on a shared, loaded machine, as Box2D's benchmark
+//! program times one.
 //!
-//! The machine's other jobs come and go over seconds, so timing one engine after another
-//! puts a burst of load on whichever runs during it. Here each round steps every engine in
-//! turn for a few steps, and the figure of an engine is the median of its rounds (with the
-//! fastest and slowest round as its range): a burst spoils one round of every engine, not
-//! all the rounds of one.
+//! Box2D's `benchmark` reports the mean step of steps 1 to N - 1 of a fresh world (step 0
+//! pays for building the solver's structures). A scene's cost changes as it moves (a
+//! swinging grid moves more bounding boxes than a hanging one), so engines compare only over
+//! the same steps of the same scene: [`lockstep`] runs each engine's steps 1 to N - 1 in
+//! rounds of a few steps, every engine in turn within a round, so that all of them are at the
+//! same step when a round ends. The machine's other jobs come and go over seconds, and a
+//! burst of load then spoils a round of one engine, not a whole run: besides the ratio of the
+//! means (Box2D's figure), the summary gives the median over rounds of each round's ratio,
+//! which a burst in a few rounds does not move.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// An engine to time: its name and one step.
 pub struct Entrant<'a> {
@@ -26,74 +31,82 @@ impl<'a> Entrant<'a> {
     }
 }
 
-/// Per-step times of one engine over the rounds of [`interleaved`] (milliseconds).
+/// The times of one engine over the rounds of [`lockstep`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct Figure {
+pub struct Timing {
     /// The engine's name.
     pub name: &'static str,
-    /// The median round's mean step.
-    pub median_ms: f64,
-    /// The fastest round's mean step.
-    pub min_ms: f64,
-    /// The slowest round's mean step.
-    pub max_ms: f64,
+    /// The mean step over every timed step (milliseconds): Box2D's figure.
+    pub mean_ms: f64,
+    /// Each round's total time (milliseconds), in order.
+    pub rounds_ms: Vec<f64>,
 }
 
-/// Times `rounds` rounds of `steps` steps of every entrant in turn, and gives each entrant's
-/// figure, in the order given.
-pub fn interleaved(entrants: &mut [Entrant<'_>], rounds: usize, steps: usize) -> Vec<Figure> {
-    assert!(rounds > 0 && steps > 0, "at least one round of one step");
-    let mut times = vec![Vec::with_capacity(rounds); entrants.len()];
-    for _ in 0..rounds {
-        for (entrant, times) in entrants.iter_mut().zip(&mut times) {
+/// Steps every entrant once (step 0, untimed), then `steps - 1` more in rounds of
+/// `round_steps` (the last round may be shorter), every entrant in turn within a round, and
+/// gives each entrant's times, in the order given.
+pub fn lockstep(entrants: &mut [Entrant<'_>], steps: usize, round_steps: usize) -> Vec<Timing> {
+    assert!(steps > 1 && round_steps > 0, "at least one timed step");
+    for entrant in entrants.iter_mut() {
+        (entrant.step)();
+    }
+    let mut rounds = vec![Vec::new(); entrants.len()];
+    let mut done = 1;
+    while done < steps {
+        let n = round_steps.min(steps - done);
+        for (entrant, rounds) in entrants.iter_mut().zip(&mut rounds) {
             let start = Instant::now();
-            for _ in 0..steps {
+            for _ in 0..n {
                 (entrant.step)();
             }
-            times.push(ms(start.elapsed()) / steps as f64);
+            rounds.push(start.elapsed().as_secs_f64() * 1e3);
         }
+        done += n;
     }
     entrants
         .iter()
-        .zip(times)
-        .map(|(entrant, mut times)| {
-            times.sort_by(f64::total_cmp);
-            Figure {
-                name: entrant.name,
-                median_ms: times[times.len() / 2],
-                min_ms: times[0],
-                max_ms: times[times.len() - 1],
-            }
+        .zip(rounds)
+        .map(|(entrant, rounds_ms)| Timing {
+            name: entrant.name,
+            mean_ms: rounds_ms.iter().sum::<f64>() / (steps - 1) as f64,
+            rounds_ms,
         })
         .collect()
 }
 
-/// Milliseconds of `d`.
-pub fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
+/// The median of `values` (the upper one of an even count); `NaN` for none.
+pub fn median(mut values: Vec<f64>) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
 }
 
-/// The summary lines of `figures`: each engine's median and range, then the ratio of each
-/// engine named `impact*` over each peer (below 1: impact is faster).
-pub fn summary(figures: &[Figure]) -> Vec<String> {
-    let mut lines: Vec<String> = figures
+/// The summary lines of `timings`: each engine's mean step, then for each engine named
+/// `impact*` over each peer the ratio of the means and the median of the rounds' ratios
+/// (below 1: impact is faster).
+pub fn summary(timings: &[Timing]) -> Vec<String> {
+    let mut lines: Vec<String> = timings
         .iter()
-        .map(|f| {
-            format!(
-                "  {:<18} {:>8.3} ms/step  (rounds {:.3} to {:.3})",
-                f.name, f.median_ms, f.min_ms, f.max_ms
-            )
-        })
+        .map(|t| format!("  {:<16} {:>8.3} ms/step", t.name, t.mean_ms))
         .collect();
-    let (ours, peers): (Vec<&Figure>, Vec<&Figure>) =
-        figures.iter().partition(|f| f.name.starts_with("impact"));
+    let (ours, peers): (Vec<&Timing>, Vec<&Timing>) =
+        timings.iter().partition(|t| t.name.starts_with("impact"));
     for o in &ours {
         for p in &peers {
+            let per_round = o
+                .rounds_ms
+                .iter()
+                .zip(&p.rounds_ms)
+                .map(|(a, b)| a / b)
+                .collect();
             lines.push(format!(
-                "  {} / {}: {:.2}",
+                "  {} / {}: {:.2} (median of rounds {:.2})",
                 o.name,
                 p.name,
-                o.median_ms / p.median_ms
+                o.mean_ms / p.mean_ms,
+                median(per_round),
             ));
         }
     }
