@@ -85,3 +85,17 @@ pub fn fallen(home: &[(Real, Real)], now: &[(Real, Real)]) -> (usize, usize, Rea
     }
     (fell, sideways, max_sink)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::fallen;
+
+    #[test]
+    fn fallen_counts_sinks_and_sideways_moves_apart() {
+        let home = [(0.0, 0.5), (1.0, 0.5), (2.0, 0.5), (3.0, 0.5)];
+        let now = [(0.0, 0.4), (1.0, -0.1), (2.6, 0.5), (f64::NAN, 0.5)];
+        let (fell, sideways, sink) = fallen(&home, &now);
+        assert_eq!((fell, sideways), (3, 2));
+        assert!((sink - 0.6).abs() < 1e-12);
+    }
+}

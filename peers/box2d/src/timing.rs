@@ -112,3 +112,48 @@ pub fn summary(timings: &[Timing]) -> Vec<String> {
     }
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn lockstep_steps_every_entrant_alike_and_times_all_but_the_first_step() {
+        let counts = [Cell::new(0), Cell::new(0)];
+        // Each entrant records the other's count when it steps: in lockstep, B is never
+        // ahead of A, and A never more than a round ahead of B.
+        let ahead = Cell::new(0);
+        let timings = lockstep(
+            &mut [
+                Entrant::new("impact", || {
+                    counts[0].set(counts[0].get() + 1);
+                    ahead.set(ahead.get().max(counts[0].get() - counts[1].get()));
+                }),
+                Entrant::new("peer", || {
+                    assert!(counts[1].get() < counts[0].get(), "B ran ahead of A");
+                    counts[1].set(counts[1].get() + 1);
+                }),
+            ],
+            25,
+            10,
+        );
+        assert_eq!([counts[0].get(), counts[1].get()], [25, 25]);
+        assert_eq!(ahead.get(), 10, "a round of 10 steps");
+        for t in &timings {
+            assert_eq!(t.rounds_ms.len(), 3, "24 timed steps: 10, 10 and 4");
+            let sum: f64 = t.rounds_ms.iter().sum();
+            assert!((t.mean_ms * 24.0 - sum).abs() <= 1e-9 * sum.max(1.0));
+        }
+        let lines = summary(&timings);
+        assert_eq!(lines.len(), 3, "two engines and one ratio");
+        assert!(lines[2].starts_with("  impact / peer: "), "{}", lines[2]);
+    }
+
+    #[test]
+    fn median_is_the_middle_value() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 3.0);
+        assert!(median(Vec::new()).is_nan());
+    }
+}
