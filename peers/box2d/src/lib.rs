@@ -1,10 +1,10 @@
 //! impact, rapier2d and Box2D v3 on Box2D's benchmark scenes, in the same process.
 //!
-//! The scenes are `impact_testkit::scenes`' rebuilds of Box2D's `benchmark` program
-//! (`shared/benchmarks/box2d-scenes.md` lists them); [`box2d`] and [`rapier`] build the same
-//! bodies, shapes and joints in the two peers, and [`timing`] times the engines in lockstep
-//! over the same steps, as Box2D's benchmark program times one. The benches under `benches/`
-//! are the package's point; this library is what they share.
+//! The scenes are `impact_testkit::scenes`' rebuilds of the scenes of Box2D's `benchmark`
+//! program; [`box2d`] and [`rapier`] build the same bodies, shapes and joints in the two
+//! peers, and [`timing`] times the engines in lockstep over the same steps, as Box2D's
+//! benchmark program times one. The benches under `benches/` are the package's point; this
+//! library is what they share.
 //!
 //! Box2D comes through the `boxdd` crate (0.6, Box2D 3.2.0-dev at commit `56edae7`) as it
 //! builds Box2D by default: f32 (no `double-precision` feature) with SSE2 on x86-64 (Box2D's
