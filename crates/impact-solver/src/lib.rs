@@ -13,6 +13,9 @@
 //!   arrays kept from step to step in a [`SolverScratch`] the caller owns;
 //! - [`resolve_impact`], the exact single-impact resolver the first-time-of-impact stepper
 //!   calls at the moment two bodies touch.
+//! - [`GroupImpactSolver`], the same for a body held by joints: the velocity problem of the
+//!   whole jointed group at that instant (contact and rigid joint rows, a direct solve), and
+//!   the group's rigid motion over the rest of a step ([`GroupImpactSolver::advance`]).
 //!
 //! ```
 //! use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Vector};
@@ -185,6 +188,7 @@ mod body_set;
 mod contact;
 mod error;
 mod filter;
+mod group_impact;
 mod impact;
 mod integrate;
 mod joint;
@@ -202,11 +206,14 @@ pub use contact::{
 };
 pub use error::SolverError;
 pub use filter::{CollisionFilter, ShapeId};
+pub use group_impact::{
+    GroupContact, GroupImpactSolver, GroupImpulse, GroupMotion, GroupStep, Held, JointGraph,
+};
 pub use impact::{Impulse, resolve_impact, resolve_impact_with};
 pub use integrate::{integrate_positions, integrate_velocities};
 pub use joint::{
-    DistanceJoint, Joint, JointDef, JointHandle, JointImpulses, JointKind, JointPairs, JointSet, JointSetState, MotorJoint,
-    MouseJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
+    DistanceJoint, Joint, JointDef, JointHandle, JointImpulses, JointKind, JointPairs, JointSet,
+    JointSetState, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
 };
 pub use material::{Material, combine_friction, combine_restitution};
 pub use settings::{ImpactSettings, SolverSettings};

@@ -31,7 +31,9 @@ fn field_of(e: &SolverError) -> String {
         | SolverError::MasslessDynamic { field, .. }
         | SolverError::UnknownBody { field, .. }
         | SolverError::SameBody { field, .. }
-        | SolverError::UnknownShape { field, .. } => field.clone(),
+        | SolverError::UnknownShape { field, .. }
+        | SolverError::UnknownJoint { field, .. }
+        | SolverError::WrongJointKind { field, .. } => field.clone(),
         SolverError::Geometry(g) => g.to_string(),
     }
 }
