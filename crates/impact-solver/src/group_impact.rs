@@ -4,11 +4,13 @@
 //! rigidly, `dense` the direct solve, `system` the table of bodies and rows they share,
 //! `motion` the advance.
 
+mod close;
 mod dense;
 mod motion;
 mod rows;
 mod system;
 
+pub use close::JointClosure;
 pub use motion::{GroupMotion, GroupStep};
 
 use crate::body_set::{BodyHandle, BodySet};
@@ -66,6 +68,19 @@ impl JointGraph {
     pub fn is_empty(&self) -> bool {
         self.by_body.iter().all(Vec::is_empty)
     }
+
+    /// Whether `body` has an enabled joint of `joints` (the set the graph was built from)
+    /// that can hold it rigidly: one a group search goes through (see
+    /// [`GroupImpactSolver::gather`]).
+    pub fn holds_rigidly(&self, joints: &JointSet, body: BodyHandle) -> bool {
+        self.joints_of(body).iter().any(|&h| {
+            joints.get(h).is_some_and(|j| {
+                j.is_enabled()
+                    && (j.body_a() == body || j.body_b() == body)
+                    && rows::may_bind(j.kind())
+            })
+        })
+    }
 }
 
 /// The impact a [`GroupImpactSolver`] resolves: bodies `a` and `b` touching at `point`
@@ -78,8 +93,13 @@ pub struct GroupContact {
     pub a: BodyHandle,
     /// Body B.
     pub b: BodyHandle,
-    /// Where they touch (world).
+    /// Where they touch (world): where the impulse is reported to act.
     pub point: Point,
+    /// Where they also touch, for two faces that meet along a stretch (world): `point` and
+    /// `second` are then the stretch's ends, each a normal row of its own, so that a flat
+    /// face landing on another stops turning into it (one row at the middle would stop the
+    /// approach there and none of the turn). `None` for one point of contact.
+    pub second: Option<Point>,
     /// The unit normal from A toward B.
     pub normal: Vector,
     /// The contact's material, if not the bodies'.
@@ -100,6 +120,55 @@ pub struct GroupImpulse {
     pub residual: Real,
     /// How many factorisations the stages took.
     pub rounds: u32,
+}
+
+/// A contact a jointed group keeps after an impact (see [`GroupImpactSolver::set_touches`]):
+/// the material points of bodies `a` and `b` that met, in each body's own frame, and the
+/// normal from A toward B in A's frame. Their gap along the normal is what the row holds at
+/// `gap` or more.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Touch {
+    /// Body A.
+    pub a: BodyHandle,
+    /// Body B.
+    pub b: BodyHandle,
+    /// The point of A that met B (A's frame).
+    pub point_a: Point,
+    /// The point of B that met A (B's frame).
+    pub point_b: Point,
+    /// The unit normal from A toward B (A's frame).
+    pub normal: Vector,
+    /// The gap the row keeps (world units): B's point stays at least this far past A's
+    /// along the normal.
+    pub gap: Real,
+    /// With `Some(i)`, the row holds B's whole shape at place `i` (its core's corners) off
+    /// the plane through A's point: its point is whichever corner is nearest the plane where
+    /// the row is built, and `point_b` is not read. What keeps a body struck by a wall from
+    /// swinging its far end through it, where a row at the point that met would not.
+    pub shape: Option<u32>,
+}
+
+impl Touch {
+    /// The touch of `a` and `b` (in `bodies`, at the instant they meet) at the world
+    /// `point` with the world unit `normal` from A toward B; `None` if a body is not in
+    /// `bodies`.
+    pub fn at(
+        bodies: &BodySet,
+        (a, b): (BodyHandle, BodyHandle),
+        point: Point,
+        normal: Vector,
+    ) -> Option<Self> {
+        let (pa, pb) = (bodies.get(a)?.pose(), bodies.get(b)?.pose());
+        Some(Self {
+            a,
+            b,
+            point_a: pa.inverse_transform_point(&point),
+            point_b: pb.inverse_transform_point(&point),
+            normal: pa.rotation.inverse() * normal,
+            gap: 0.0,
+            shape: None,
+        })
+    }
 }
 
 /// Whether a body is held in place by the caller (see [`GroupImpactSolver::gather`]).
@@ -189,6 +258,9 @@ pub type Held<'a> = &'a dyn Fn(BodyHandle) -> bool;
 /// calculations", J. Comput. Phys. 1983) on the bodies' coordinates `(x, y, angle)`, whose
 /// mass matrix is constant in 2D. Per substep `h`:
 ///
+/// 0. (once) the joints closed where the bodies are, and the velocities projected onto
+///    them ([`GroupImpactSolver::close_joints`]), so that an error the group came with does
+///    not turn into velocity;
 /// 1. half a kick of gravity (and damping);
 /// 2. the rows at the substep's start, `J_n`, with their limits at their bounds;
 /// 3. a drift `h v`, then the position errors removed along `W J_n^T` (SHAKE: quasi-Newton
@@ -220,10 +292,14 @@ pub struct GroupImpactSolver {
     joints: Vec<JointHandle>,
     /// Per row: the impulse the stages so far applied.
     applied: Vec<Real>,
-    /// The contact's lever arms from A's and B's centres of mass.
-    arms: (Vector, Vector),
+    /// The contact points' lever arms from A's and B's centres of mass (one or two).
+    arms: Vec<(Vector, Vector)>,
     /// Whether the last resolve changed the members' velocities.
     moved: bool,
+    /// The contacts the group keeps (see [`Touch`]), and the corners (B's frame) of each
+    /// one that holds a whole shape.
+    touches: Vec<Touch>,
+    corners: Vec<Vec<Point>>,
     /// The advance's rows with every limit, which of them act, the same rows at the
     /// current poses, and each member's centre and turn at the substep's start.
     all: Vec<Row>,
@@ -287,13 +363,65 @@ impl GroupImpactSolver {
         }
         self.joints.sort_unstable();
         self.joints.dedup();
+        // The bodies the group touches (see `Touch`), as bodies of infinite mass unless the
+        // group holds them already.
+        for i in 0..self.touches.len() {
+            let touch = self.touches[i];
+            let (a, b) = (self.index_of(touch.a), self.index_of(touch.b));
+            if a.is_some() || b.is_some() {
+                let outside = |_: BodyHandle| true;
+                for h in [touch.a, touch.b] {
+                    if self.index_of(h).is_none() {
+                        self.member(bodies, h, &outside);
+                    }
+                }
+            }
+        }
+        self.fill_corners(bodies);
         !self.joints.is_empty()
+    }
+
+    /// Sets the contacts the group keeps from now on (see [`Touch`]): each a one-sided row
+    /// in [`GroupImpactSolver::resolve`] (no approach at the instant) and in
+    /// [`GroupImpactSolver::advance`] (no overlap), while its two points are within the
+    /// linear slop of each other along its normal. A touch's body outside the group acts
+    /// with infinite mass.
+    pub fn set_touches(&mut self, touches: &[Touch]) {
+        self.touches.clear();
+        self.touches.extend_from_slice(touches);
+        if self.corners.len() < touches.len() {
+            self.corners.resize_with(touches.len(), Vec::new);
+        }
+        for corners in &mut self.corners {
+            corners.clear();
+        }
+    }
+
+    /// The corners (B's frame) of each touch that holds a whole shape, read from `bodies`.
+    pub(super) fn fill_corners(&mut self, bodies: &BodySet) {
+        for (touch, corners) in self.touches.iter().zip(&mut self.corners) {
+            corners.clear();
+            if let (Some(shape), Some(body)) = (touch.shape, bodies.get(touch.b)) {
+                corners.extend_from_slice(body.shape_or_first(shape).shape().core());
+            }
+        }
     }
 
     /// The movable bodies of the last group found ([`GroupImpactSolver::gather`], or
     /// [`GroupImpactSolver::resolve`]), the struck ones first.
     pub fn group(&self) -> &[BodyHandle] {
         &self.group
+    }
+
+    /// The joints of the last group found that can hold rigidly, in slot order.
+    pub fn group_joints(&self) -> &[JointHandle] {
+        &self.joints
+    }
+
+    /// Every body of the last group found, the movable ones and those of infinite mass its
+    /// joints tie it to (static, kinematic or held), in the search's order.
+    pub fn bodies(&self) -> impl Iterator<Item = BodyHandle> + '_ {
+        self.system.members.iter().map(|m| m.handle)
     }
 
     /// The member index of `handle`, added if new; `None` for a body not in `bodies`.
@@ -308,7 +436,12 @@ impl GroupImpactSolver {
         }
         let movable = body.is_dynamic() && !held(handle);
         let id = self.system.members.len() as u32;
-        self.system.members.push(Member::of(handle, body, movable));
+        let mut member = Member::of(handle, body, movable);
+        if body.is_dynamic() && !movable {
+            // A held body stays where it is, whatever velocities it keeps.
+            (member.v, member.w) = (Vector::zeros(), 0.0);
+        }
+        self.system.members.push(member);
         self.index[slot] = id;
         if movable {
             self.group.push(handle);
@@ -320,6 +453,18 @@ impl GroupImpactSolver {
     /// limit's with `all`, see [`rows::joint_rows`]).
     fn build_rows(&self, joints: &JointSet, all: bool, out: &mut Vec<Row>) {
         let members = &self.system.members;
+        for (touch, corners) in self.touches.iter().zip(&self.corners) {
+            let ids = (self.index_of(touch.a), self.index_of(touch.b));
+            let (Some(a), Some(b)) = ids else {
+                continue;
+            };
+            let (ma, mb) = (&members[a as usize], &members[b as usize]);
+            if !(ma.movable || mb.movable) {
+                continue;
+            }
+            let placed = ((&ma.pose, ma.center()), (&mb.pose, mb.center()));
+            rows::touch_row(touch, corners, placed, (a, b), all, out);
+        }
         for &handle in &self.joints {
             let Some(joint) = joints.get(handle) else {
                 continue;
@@ -332,6 +477,12 @@ impl GroupImpactSolver {
             let placed = ((&ma.pose, ma.center()), (&mb.pose, mb.center()));
             rows::joint_rows(joint, placed, ids, all, out);
         }
+    }
+
+    /// The member index of `handle`, if it is a member.
+    fn index_of(&self, handle: BodyHandle) -> Option<u32> {
+        let id = *self.index.get(handle.index as usize)?;
+        (id != u32::MAX && self.system.members.get(id as usize)?.handle == handle).then_some(id)
     }
 
     /// Makes the system's rows those of the group's joints at the members' poses, after the
@@ -376,6 +527,7 @@ impl GroupImpactSolver {
             point,
             normal,
             material,
+            ..
         } = *contact;
         validate(bodies, contact, settings)?;
         self.gather(bodies, joints, graph, (a, b), held);
@@ -383,10 +535,11 @@ impl GroupImpactSolver {
             bodies.try_get(a, "impact.a")?,
             bodies.try_get(b, "impact.b")?,
         );
-        self.arms = (
-            point - body_a.center_of_mass(),
-            point - body_b.center_of_mass(),
-        );
+        self.arms.clear();
+        for p in core::iter::once(point).chain(contact.second) {
+            self.arms
+                .push((p - body_a.center_of_mass(), p - body_b.center_of_mass()));
+        }
         let (mu, e) = match material {
             Some(m) => (m.friction(), m.restitution()),
             None => (
@@ -399,11 +552,14 @@ impl GroupImpactSolver {
         };
         let ids = (self.index[a.index as usize], self.index[b.index as usize]);
         self.system.rows.clear();
-        self.system
-            .rows
-            .push(Row::linear(ids, normal, self.arms, Bound::AtLeast));
-        self.joint_rows(joints, 1);
-        let joint_rows = self.system.rows.len() - 1;
+        for &arms in &self.arms {
+            self.system
+                .rows
+                .push(Row::linear(ids, normal, arms, Bound::AtLeast));
+        }
+        let k = self.arms.len();
+        self.joint_rows(joints, k);
+        let joint_rows = self.system.rows.len() - k;
         if joint_rows == 0 {
             let impulse =
                 resolve_impact_with(bodies, a, b, point, normal, material.as_ref(), settings)?;
@@ -431,16 +587,19 @@ impl GroupImpactSolver {
         Ok(out)
     }
 
-    /// The stages on the members' velocities (rows built, the contact's first): the normal
-    /// impulse with the joint rows, compression then restitution, then friction with them.
-    /// A zero impulse leaves the velocities as they were.
+    /// The stages on the members' velocities (rows built, the contact's first, one per
+    /// point): the normal impulse with the joint rows, compression then restitution, then
+    /// friction with them. A zero impulse leaves the velocities as they were.
     fn solve_stages(
         &mut self,
         contact: &GroupContact,
         (mu, e): (Real, Real),
         settings: &ImpactSettings,
     ) -> GroupImpulse {
+        let k = self.arms.len();
+        // The approach at the reported point, and whether any point closes.
         let vn = self.system.row_velocity(0);
+        let closing = (0..k).any(|i| self.system.row_velocity(i) < 0.0);
         let mut out = GroupImpulse {
             impulse: Impulse {
                 normal: 0.0,
@@ -455,36 +614,58 @@ impl GroupImpactSolver {
             residual: 0.0,
             rounds: 0,
         };
-        if vn >= 0.0 {
+        if !closing {
             return out;
         }
-        let e = if -vn < settings.restitution_threshold {
+        let approach = (0..k)
+            .map(|i| -self.system.row_velocity(i))
+            .fold(0.0, Real::max);
+        let e = if approach < settings.restitution_threshold {
             0.0
         } else {
             e
         };
         let saved: Vec<(Vector, Real)> = self.system.members.iter().map(|m| (m.v, m.w)).collect();
-        // Compression: the approach stopped, the joints held.
-        let (residual, rounds) = self.stage(0, 0.0);
-        // The compression impulse may be 0 where the joints alone part the contact (a limit
-        // the body was already moving past takes the blow); their impulses still apply.
-        let compression = self.applied[0];
-        if !self.system.finite() || !compression.is_finite() {
+        // Compression: the approach stopped, the joints held. Its impulses may be 0 where the
+        // joints alone part the contact (a limit the group was already moving past takes the
+        // blow); their impulses still apply.
+        let (residual, rounds) = self.stage(0);
+        let compression: Vec<Real> = self.applied[..k].to_vec();
+        if !self.system.finite() || !compression.iter().all(|c| c.is_finite()) {
             self.restore(&saved);
             return out;
         }
         self.moved = true;
         out.residual = residual;
         out.rounds = rounds;
-        // Restitution: `e` times the compression impulse on the contact, the joints held.
-        if e > 0.0 && compression > 0.0 {
-            self.system.push_row(0, e * compression);
-            self.applied[0] += e * compression;
-            let (residual, rounds) = self.stage(1, 0.0);
+        // Restitution: `e` times each point's compression impulse more, the joints held.
+        if e > 0.0 && compression.iter().any(|&c| c > 0.0) {
+            for (i, &c) in compression.iter().enumerate() {
+                self.system.push_row(i, e * c);
+                self.applied[i] += e * c;
+            }
+            let (residual, rounds) = self.stage(k);
             out.residual = out.residual.max(residual);
             out.rounds += rounds;
         }
-        let normal = self.applied[0];
+        // The joints' answer to the restitution impulses may turn a point back in (a limit
+        // that held in the compression lets go): such a point is stopped again.
+        if (0..k).any(|i| self.system.row_velocity(i) < 0.0) {
+            for row in &mut self.system.rows[..k] {
+                row.target = 0.0;
+            }
+            // Pushing only: what the rows add is bounded below by 0, not by their totals.
+            let pushed: Vec<Real> = self.applied[..k].to_vec();
+            self.applied[..k].fill(0.0);
+            let (residual, rounds) = self.stage(0);
+            for (total, p) in self.applied.iter_mut().zip(pushed) {
+                *total += p;
+            }
+            out.residual = out.residual.max(residual);
+            out.rounds += rounds;
+        }
+        let normals: Vec<Real> = self.applied[..k].to_vec();
+        let normal: Real = normals.iter().sum();
         if !self.system.finite() || !normal.is_finite() {
             self.moved = false;
             self.restore(&saved);
@@ -493,38 +674,67 @@ impl GroupImpactSolver {
         out.impulse.normal = normal;
         out.impulse.restitution = e;
         if settings.friction && mu > 0.0 && normal > 0.0 {
-            let (ia, ib) = (self.system.rows[0].a, self.system.rows[0].b);
-            let tangent = out.impulse.tangent_direction;
-            self.system.rows[0] = Row::linear((ia, ib), tangent, self.arms, Bound::Friction);
-            if self.system.row_velocity(0) != 0.0 {
-                let before: Vec<(Vector, Real)> =
-                    self.system.members.iter().map(|m| (m.v, m.w)).collect();
-                let kept = self.applied.clone();
-                self.applied[0] = 0.0;
-                let (residual, rounds) = self.stage(0, mu * normal);
-                if self.system.finite() {
-                    out.impulse.tangent = self.applied[0];
-                    out.residual = out.residual.max(residual);
-                    out.rounds += rounds;
-                } else {
-                    self.applied = kept;
-                    self.restore(&before);
-                }
-            }
+            self.friction_stage(mu, &normals, &mut out);
         }
         out
     }
 
-    /// One stage on the rows from `from`, toward their targets (the friction row within
-    /// `limit`), solved and applied. Returns the relative residual and the rounds.
-    fn stage(&mut self, from: usize, limit: Real) -> (Real, u32) {
-        let applied = core::mem::take(&mut self.applied);
-        self.system.assemble(
-            from,
-            |s, i| s.row_velocity(i) - s.rows[i].target,
-            &applied,
-            limit,
+    /// The friction stage: a tangent row per point within `mu` times its normal impulse
+    /// `normals[i]`, beside the normal rows (kept from closing again, pushing only:
+    /// friction may take the bounce, as in
+    /// [`resolve_impact_with`](crate::resolve_impact_with), but not turn the point back in)
+    /// and the joint rows. The normal rows stay in, unlike in that resolver's friction step:
+    /// through the joints, a friction impulse at a point far from the group's centre turns the
+    /// struck body into what it struck (a ragdoll's shin meeting a wall at 500 units/s was
+    /// sent back into it at 180), which one body alone cannot do by more than its own turn.
+    fn friction_stage(&mut self, mu: Real, normals: &[Real], out: &mut GroupImpulse) {
+        let k = normals.len();
+        let tangent = out.impulse.tangent_direction;
+        let before: Vec<(Vector, Real)> = self.system.members.iter().map(|m| (m.v, m.w)).collect();
+        let kept = (self.system.rows.clone(), self.applied.clone());
+        let mut contact_rows = Vec::with_capacity(2 * k);
+        for (i, (&arms, &n)) in self.arms.iter().zip(normals).enumerate() {
+            let (ia, ib) = (self.system.rows[i].a, self.system.rows[i].b);
+            contact_rows.push(Row::linear(
+                (ia, ib),
+                tangent,
+                arms,
+                Bound::Friction(mu * n),
+            ));
+        }
+        contact_rows.extend(
+            self.system.rows[..k]
+                .iter()
+                .map(|&row| Row { target: 0.0, ..row }),
         );
+        self.system.rows.splice(0..k, contact_rows);
+        // The normal rows only push further here: their lower bound is what they add.
+        let mut applied = vec![0.0; 2 * k];
+        applied.extend_from_slice(&self.applied[k..]);
+        self.applied = applied;
+        if !(0..k).any(|i| self.system.row_velocity(i) != 0.0) {
+            (self.system.rows, self.applied) = kept;
+            return;
+        }
+        let (residual, rounds) = self.stage(0);
+        if self.system.finite() {
+            out.impulse.tangent = self.applied[..k].iter().sum();
+            out.impulse.normal =
+                normals.iter().sum::<Real>() + self.applied[k..2 * k].iter().sum::<Real>();
+            out.residual = out.residual.max(residual);
+            out.rounds += rounds;
+        } else {
+            (self.system.rows, self.applied) = kept;
+            self.restore(&before);
+        }
+    }
+
+    /// One stage on the rows from `from`, toward their targets, solved and applied. Returns
+    /// the relative residual and the rounds.
+    fn stage(&mut self, from: usize) -> (Real, u32) {
+        let applied = core::mem::take(&mut self.applied);
+        self.system
+            .assemble(from, |s, i| s.row_velocity(i) - s.rows[i].target, &applied);
         self.applied = applied;
         let scale = self.system.scale(from);
         let outcome = self.system.solve(scale);
@@ -550,6 +760,9 @@ fn validate(
 ) -> Result<(), SolverError> {
     settings.validate()?;
     finite_point("impact.point", &contact.point)?;
+    if let Some(second) = &contact.second {
+        finite_point("impact.second", second)?;
+    }
     finite_vector("impact.normal", &contact.normal)?;
     let norm2 = contact.normal.norm_squared();
     if (norm2 - 1.0).abs() > 1e-9 {

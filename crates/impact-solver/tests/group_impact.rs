@@ -1,28 +1,32 @@
 //! Invariant: an impact on a jointed group is the group's exact velocity problem at that
-//! instant, checked against an oracle that shares no code with the resolver: the KKT system
-//! `[M J^T; J 0]` of the rows, assembled here from the bodies' poses and solved by nalgebra's
-//! LU decomposition, with full pivoting.
+//! instant, checked against an oracle that shares no code with the resolver
+//! (`common/kkt.rs`): the KKT system `[M J^T; J 0]` of the rows, assembled here from the
+//! bodies' poses and solved by nalgebra's LU decomposition with full pivoting, and for
+//! one-sided rows every active set tried.
 //!
 //! For random trees of 2 to 6 bodies (discs and boxes of random sizes and densities, random
 //! poses, revolute joints at random anchors, velocities that keep the joints), each struck at
 //! a random point of a random member by a fixed body or by a free disc:
 //! - every joint's anchors move together after the impact, to 1e-9 of the rows' velocities;
-//! - without friction, the contact leaves at `e` times its approach, and the velocities are
-//!   the oracle's (stage 1) to 1e-9; with friction, the oracle's two stages (the normal
-//!   impulse, then the friction impulse that stops the slip, clamped to `mu` times it);
+//! - the velocities and impulses are the oracle's to 1e-9: the contact leaving at `e` times
+//!   its approach, then friction stopping the slip within `mu` times the normal impulse (or
+//!   sliding at that bound against the slip) with the contact kept from closing again;
 //! - linear momentum and angular momentum about a point are conserved when the group holds no
 //!   body of infinite mass, and kinetic energy does not grow for `e <= 1`;
 //! - the reported residual is below 1e-9.
 //!
-//! A body without joints is resolved bit for bit as `resolve_impact_with` resolves it; a
-//! limit at its bound pushes only one way; a dependent pair of joints (a weld beside a
-//! revolute joint on the same bodies) is solved; bad input is refused by name.
+//! The same trees with revolute limits at their bounds match the enumerated oracle
+//! (frictionless). A body without joints is resolved bit for bit as `resolve_impact_with`
+//! resolves it; a limit at its bound pushes only one way; a face landing flat is stopped at
+//! both ends; a dependent pair of joints (a weld beside a revolute joint on the same bodies)
+//! is solved; bad input is refused by name; a group advanced over a step keeps its joints.
 
 mod common;
 
+use common::kkt::{OracleRow, kkt, lcp, point_row, row_velocity, velocities};
 use common::{angular_momentum, kinetic_energy, linear_momentum, state_bits};
-use impact_geometry::nalgebra::{DMatrix, DVector};
-use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Shape, Vector, cross};
+use impact_geometry::nalgebra::DVector;
+use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Shape, Vector};
 use impact_solver::{
     BodyHandle, BodySet, GroupContact, GroupImpactSolver, GroupStep, ImpactSettings, JointDef,
     JointGraph, JointKind, JointSet, Material, RevoluteJoint, RigidBodyDef, SolverError, WeldJoint,
@@ -145,21 +149,6 @@ struct Built {
     contact: GroupContact,
 }
 
-/// A row of the oracle: bodies (indices into the oracle's list of movable bodies, `None`
-/// for infinite mass) and the row's coefficients on each.
-type OracleRow = [(Option<usize>, Vector, Real); 2];
-
-/// The row of the velocity of B's material point at `p` minus A's, along `dir`.
-fn point_row(
-    (ia, ca): (Option<usize>, Point),
-    (ib, cb): (Option<usize>, Point),
-    p: (Point, Point),
-    dir: Vector,
-) -> OracleRow {
-    let (ra, rb) = (p.0 - ca, p.1 - cb);
-    [(ia, -dir, -cross(&ra, &dir)), (ib, dir, cross(&rb, &dir))]
-}
-
 fn build(case: &Case) -> Built {
     let mut bodies = BodySet::new();
     let tree: Vec<BodyHandle> = case
@@ -202,6 +191,7 @@ fn build(case: &Case) -> Built {
         a: striker,
         b: struck,
         point,
+        second: None,
         normal: Vector::new(c, s),
         material,
     };
@@ -273,133 +263,6 @@ fn contact_row(built: &Built, list: &[BodyHandle], dir: Vector) -> OracleRow {
     )
 }
 
-/// The velocities of `list`, stacked.
-fn velocities(bodies: &BodySet, list: &[BodyHandle]) -> DVector<Real> {
-    let mut v = DVector::zeros(3 * list.len());
-    for (k, &h) in list.iter().enumerate() {
-        let b = bodies.get(h).unwrap();
-        v[3 * k] = b.linvel().x;
-        v[3 * k + 1] = b.linvel().y;
-        v[3 * k + 2] = b.angvel();
-    }
-    v
-}
-
-/// The velocities `v` with `rows` held at `targets` and the impulse `fixed` (along a row of
-/// its own) applied, closest to `v0` in the mass metric: the KKT system solved by LU. The
-/// multipliers it returns are the rows' impulses with their sign flipped
-/// (`M v + J^T l = M v0`).
-fn kkt(
-    bodies: &BodySet,
-    list: &[BodyHandle],
-    v0: &DVector<Real>,
-    rows: &[(OracleRow, Real)],
-    fixed: &[(OracleRow, Real)],
-) -> (DVector<Real>, DVector<Real>) {
-    let (n, m) = (3 * list.len(), rows.len());
-    let mut k = DMatrix::zeros(n + m, n + m);
-    let mut rhs = DVector::zeros(n + m);
-    for (i, &h) in list.iter().enumerate() {
-        let b = bodies.get(h).unwrap();
-        let (mass, inertia) = (b.mass(), b.inertia());
-        for (j, mj) in [(0, mass), (1, mass), (2, inertia)] {
-            k[(3 * i + j, 3 * i + j)] = mj;
-            rhs[3 * i + j] = mj * v0[3 * i + j];
-        }
-    }
-    let jt = |row: &OracleRow, column: &mut dyn FnMut(usize, Real)| {
-        for &(body, lin, ang) in row {
-            if let Some(i) = body {
-                column(3 * i, lin.x);
-                column(3 * i + 1, lin.y);
-                column(3 * i + 2, ang);
-            }
-        }
-    };
-    for (r, (row, target)) in rows.iter().enumerate() {
-        jt(row, &mut |c, x| {
-            k[(c, n + r)] += x;
-            k[(n + r, c)] += x;
-        });
-        rhs[n + r] = *target;
-    }
-    for &(row, impulse) in fixed {
-        jt(&row, &mut |c, x| rhs[c] += x * impulse);
-    }
-    let solution = k
-        .full_piv_lu()
-        .solve(&rhs)
-        .expect("a tree's KKT system is regular");
-    (
-        solution.rows(0, n).into_owned(),
-        solution.rows(n, m).into_owned(),
-    )
-}
-
-/// [`kkt`] with one-sided rows `(row, target, prior)` whose total impulse (`prior` plus what
-/// this solve adds) stays zero or more and whose velocity stays at least its target, either
-/// acting (held at the target) or not (its total back to zero): every subset of acting rows
-/// is tried, and the one whose impulses and velocities meet those conditions is the answer.
-/// Returns the velocities and each one-sided row's added impulse, or `None` where no regular
-/// subset meets them (a degenerate case the oracle cannot tell).
-fn lcp(
-    bodies: &BodySet,
-    list: &[BodyHandle],
-    v0: &DVector<Real>,
-    equal: &[(OracleRow, Real)],
-    one_sided: &[(OracleRow, Real, Real)],
-    fixed: &[(OracleRow, Real)],
-) -> Option<(DVector<Real>, Vec<Real>)> {
-    let k = one_sided.len();
-    let scale = 1.0 + v0.amax();
-    for mask in 0..1u32 << k {
-        let acting = |j: usize| mask & (1 << j) != 0;
-        let mut rows = equal.to_vec();
-        let mut pushes = fixed.to_vec();
-        for (j, &(row, target, prior)) in one_sided.iter().enumerate() {
-            if acting(j) {
-                rows.push((row, target));
-            } else {
-                pushes.push((row, -prior));
-            }
-        }
-        let n = 3 * list.len() + rows.len();
-        let mut probe = DMatrix::<Real>::zeros(n, n);
-        probe.fill_with_identity();
-        let Some((v, l)) = std::panic::catch_unwind(|| kkt(bodies, list, v0, &rows, &pushes)).ok()
-        else {
-            continue;
-        };
-        let mut added = Vec::with_capacity(k);
-        let mut next = equal.len();
-        let mut ok = true;
-        for (j, &(row, target, prior)) in one_sided.iter().enumerate() {
-            if acting(j) {
-                let impulse = -l[next];
-                next += 1;
-                ok &= prior + impulse >= -1e-9 * scale;
-                added.push(impulse);
-            } else {
-                ok &= row_velocity(&row, &v) - target >= -1e-9 * scale;
-                added.push(-prior);
-            }
-        }
-        if ok {
-            return Some((v, added));
-        }
-    }
-    None
-}
-
-/// `J v` of a row.
-fn row_velocity(row: &OracleRow, v: &DVector<Real>) -> Real {
-    row.iter()
-        .filter_map(|&(body, lin, ang)| {
-            body.map(|i| lin.x * v[3 * i] + lin.y * v[3 * i + 1] + ang * v[3 * i + 2])
-        })
-        .sum()
-}
-
 /// Projects the bodies' velocities onto the joints' rows (so the joints hold before the
 /// impact), by the oracle.
 fn make_consistent(built: &mut Built) {
@@ -409,7 +272,7 @@ fn make_consistent(built: &mut Built) {
         .map(|r| (r, 0.0))
         .collect();
     let v0 = velocities(&built.bodies, &list);
-    let (v, _) = kkt(&built.bodies, &list, &v0, &rows, &[]);
+    let (v, _) = kkt(&built.bodies, &list, &v0, &rows, &[]).expect("a tree's rows are independent");
     for (k, &h) in list.iter().enumerate() {
         let b = built.bodies.get_mut(h).unwrap();
         b.set_velocity(Vector::new(v[3 * k], v[3 * k + 1]), v[3 * k + 2])
@@ -421,8 +284,11 @@ fn never_held(_: BodyHandle) -> bool {
     false
 }
 
-/// The oracle's two stages: the velocities after the impact, the normal impulse, and the
-/// tangent impulse.
+/// The oracle's stages: the velocities after the impact, the whole normal impulse, and the
+/// tangent impulse. Compression and restitution (Newton's target, which Poisson's impulse
+/// meets while no one-sided row changes); then friction: the tangent row stopping the slip
+/// within `mu` times the normal impulse (or clamped there, sliding the right way), beside the
+/// normal row kept from closing (pushing only), every case tried.
 fn oracle(built: &Built, e: Real, mu: Real) -> (DVector<Real>, Real, Real) {
     let list = movable(built);
     let v0 = velocities(&built.bodies, &list);
@@ -434,22 +300,46 @@ fn oracle(built: &Built, e: Real, mu: Real) -> (DVector<Real>, Real, Real) {
     let vn = row_velocity(&normal, &v0);
     let mut rows = joints.clone();
     rows.push((normal, -e * vn));
-    let (v1, l1) = kkt(&built.bodies, &list, &v0, &rows, &[]);
+    let (v1, l1) =
+        kkt(&built.bodies, &list, &v0, &rows, &[]).expect("a tree's rows are independent");
     let jn = -l1[l1.len() - 1];
     if mu == 0.0 {
         return (v1, jn, 0.0);
     }
     let tangent = contact_row(built, &list, contact_tangent(&built.contact.normal));
-    let mut rows = joints.clone();
-    rows.push((tangent, 0.0));
-    let (v2, l2) = kkt(&built.bodies, &list, &v1, &rows, &[]);
-    let jt = -l2[l2.len() - 1];
-    if jt.abs() <= mu * jn {
-        return (v2, jn, jt);
+    if row_velocity(&tangent, &v1) == 0.0 {
+        return (v1, jn, 0.0);
     }
-    let clamped = jt.clamp(-mu * jn, mu * jn);
-    let (v2, _) = kkt(&built.bodies, &list, &v1, &joints, &[(tangent, clamped)]);
-    (v2, jn, clamped)
+    let limit = mu * jn;
+    let one_sided = [(normal, 0.0, 0.0)];
+    let scale = 1.0 + v1.amax();
+    // Sticking: the slip stopped within the bound.
+    let mut with_tangent = joints.clone();
+    with_tangent.push((tangent, 0.0));
+    if let Some((v2, added, equal)) = lcp(&built.bodies, &list, &v1, &with_tangent, &one_sided, &[])
+    {
+        let jt = equal[equal.len() - 1];
+        if jt.abs() <= limit * (1.0 + 1e-9) {
+            return (v2, jn + added[0], jt);
+        }
+    }
+    // Sliding: the bound, against the slip it leaves.
+    for jt in [limit, -limit] {
+        if let Some((v2, added, _)) = lcp(
+            &built.bodies,
+            &list,
+            &v1,
+            &joints,
+            &one_sided,
+            &[(tangent, jt)],
+        ) {
+            let slip = row_velocity(&tangent, &v2);
+            if slip * jt.signum() <= 1e-9 * scale {
+                return (v2, jn + added[0], jt);
+            }
+        }
+    }
+    panic!("no friction case holds")
 }
 
 fn check_case(case: &Case) -> Result<(), TestCaseError> {
@@ -585,7 +475,7 @@ fn check_limited(case: &Case, limits: &[u8]) -> Result<(), TestCaseError> {
     let mut one_sided = vec![(normal, 0.0, 0.0)];
     one_sided.extend(limit_rows(&built, &list).into_iter().map(|r| (r, 0.0, 0.0)));
     let e = case.restitution;
-    let Some((v1, added)) = lcp(&built.bodies, &list, &v0, &equal, &one_sided, &[]) else {
+    let Some((v1, added, _)) = lcp(&built.bodies, &list, &v0, &equal, &one_sided, &[]) else {
         return Err(TestCaseError::reject("degenerate"));
     };
     let compression = added[0];
@@ -597,7 +487,7 @@ fn check_limited(case: &Case, limits: &[u8]) -> Result<(), TestCaseError> {
     let expected = if compression > 0.0 && e > 0.0 {
         let fixed = [(normal, e * compression)];
         match lcp(&built.bodies, &list, &v1, &equal, &limits1, &fixed) {
-            Some((v2, _)) => v2,
+            Some((v2, _, _)) => v2,
             None => return Err(TestCaseError::reject("degenerate")),
         }
     } else {
@@ -661,7 +551,7 @@ proptest! {
         let point = Point::new(a.position.0 + b.position.0, a.position.1 - b.position.1) * 0.5;
         let (s, c) = Real::sin_cos(angle);
         let material = Some(Material::new(restitution, friction).unwrap());
-        let contact = GroupContact { a: ha, b: hb, point, normal: Vector::new(c, s), material };
+        let contact = GroupContact { a: ha, b: hb, point, second: None, normal: Vector::new(c, s), material };
         let mut copy = bodies.clone();
         let expected = resolve_impact_with(
             &mut copy, ha, hb, point, contact.normal, material.as_ref(),
@@ -715,6 +605,7 @@ fn a_limit_at_its_bound_pushes_one_way_only() {
             a: wall,
             b,
             point: Point::new(1.0, 0.0),
+            second: None,
             normal,
             material: Some(Material::new(0.5, 0.0).unwrap()),
         };
@@ -740,6 +631,64 @@ fn a_limit_at_its_bound_pushes_one_way_only() {
     // The lower limit at 0 while B is struck toward positive angles: not in the way.
     let (away, _) = run(Some((0.0, 1.0)), true);
     assert_eq!(away, free);
+}
+
+/// A plank hinged at its left end to a fixed pivot swings flat onto a wall below it, face to
+/// face: with the two ends of the shared face as two rows, an inelastic impact stops it
+/// altogether (one row at the middle would leave it turning about that point).
+#[test]
+fn a_face_landing_flat_is_stopped_at_both_ends() {
+    let mut bodies = BodySet::new();
+    let pivot = bodies
+        .insert(RigidBodyDef::fixed(Circle::new(0.05).unwrap().into()))
+        .unwrap();
+    let plank = bodies
+        .insert(
+            RigidBodyDef::new(ConvexPolygon::rectangle(0.5, 0.05).unwrap().into())
+                .pose(Isometry::translation(0.5, 0.0))
+                .linvel(Vector::new(0.0, -1.0))
+                .angvel(-2.0),
+        )
+        .unwrap();
+    let wall = bodies
+        .insert(RigidBodyDef::fixed(Circle::new(0.05).unwrap().into()))
+        .unwrap();
+    let mut joints = JointSet::new();
+    let def = JointDef::at_world_anchor(
+        &bodies,
+        pivot,
+        plank,
+        Point::origin(),
+        RevoluteJoint::default().into(),
+    )
+    .unwrap();
+    joints.insert(&bodies, def).unwrap();
+    let contact = GroupContact {
+        a: wall,
+        b: plank,
+        point: Point::new(0.1, -0.05),
+        second: Some(Point::new(1.0, -0.05)),
+        normal: Vector::y(),
+        material: Some(Material::new(0.0, 0.5).unwrap()),
+    };
+    let out = GroupImpactSolver::new()
+        .resolve(
+            &mut bodies,
+            &joints,
+            &JointGraph::of(&joints),
+            &contact,
+            &ImpactSettings::default(),
+            &never_held,
+        )
+        .unwrap();
+    let b = bodies.get(plank).unwrap();
+    assert!(out.residual <= 1e-9, "{out:?}");
+    assert!(
+        b.linvel().norm() < 1e-12 && b.angvel().abs() < 1e-12,
+        "{:?} {}",
+        b.linvel(),
+        b.angvel()
+    );
 }
 
 /// A weld beside a revolute joint on the same two bodies: five rows of which two repeat the
@@ -776,6 +725,7 @@ fn a_dependent_pair_of_joints_is_solved() {
         a: wall,
         b,
         point: Point::new(1.5, 0.0),
+        second: None,
         normal: -Vector::x(),
         material: Some(Material::new(1.0, 0.3).unwrap()),
     };
@@ -816,6 +766,7 @@ fn bad_impacts_are_refused_by_name_and_change_nothing() {
         a,
         b,
         point: Point::origin(),
+        second: None,
         normal: Vector::x(),
         material: None,
     };

@@ -18,6 +18,7 @@
 //! The Jacobians are Box2D v3's (`revolute_joint.c`, `prismatic_joint.c`, `weld_joint.c`,
 //! `distance_joint.c`, `wheel_joint.c`), evaluated at the current poses.
 
+use super::Touch;
 use crate::joint::{DistanceJoint, Joint, JointKind};
 use impact_geometry::tolerances::{ANGULAR_SLOP, LINEAR_SLOP};
 use impact_geometry::{Isometry, Point, Real, Vector, cross};
@@ -30,9 +31,9 @@ pub(super) enum Bound {
     /// An impulse of zero or more: the row's velocity is at least its target (a contact's
     /// normal, a limit at its bound).
     AtLeast,
-    /// The friction row, its impulse within `[-limit, limit]` (the Coulomb bound, set once the
-    /// normal impulse is known).
-    Friction,
+    /// A friction row, its impulse within `[-limit, limit]` (the Coulomb bound of its
+    /// point's normal impulse).
+    Friction(Real),
 }
 
 /// One row: `J v = ja . (v_a, w_a) + jb . (v_b, w_b)`, between the members `a` and `b` of the
@@ -272,4 +273,34 @@ fn distance_rows(
             push_limit(row.within(LINEAR_SLOP), all, out);
         }
     }
+}
+
+/// Appends the one-sided row of `touch` between its bodies placed at `a` and `b` (members
+/// `ids`): B's point moving away from A's along the normal, its gap past `touch.gap` the
+/// position error (if it acts, or with `all` whether or not). B's point is `touch.point_b`,
+/// or for a touch that holds a shape, the corner of `corners` (B's frame) nearest the plane.
+pub(super) fn touch_row(
+    touch: &Touch,
+    corners: &[Point],
+    (a, b): (Placed<'_>, Placed<'_>),
+    ids: (u32, u32),
+    all: bool,
+    out: &mut Vec<Row>,
+) {
+    let pa = a.0 * touch.point_a;
+    let normal = a.0.rotation * touch.normal;
+    let depth = |p: &Point| (p - pa).dot(&normal);
+    let pb = if corners.is_empty() {
+        b.0 * touch.point_b
+    } else {
+        corners
+            .iter()
+            .map(|c| b.0 * c)
+            .min_by(|p, q| depth(p).total_cmp(&depth(q)))
+            .unwrap_or(b.0 * touch.point_b)
+    };
+    let row = Row::linear(ids, normal, (pa - a.1, pb - b.1), Bound::AtLeast)
+        .measuring(depth(&pb) - touch.gap)
+        .within(LINEAR_SLOP);
+    push_limit(row, all, out);
 }

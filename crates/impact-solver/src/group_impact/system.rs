@@ -89,13 +89,12 @@ impl System {
 
     /// The problem of the rows from `from` on: `A = J W J^T`, `b_i = rhs(i)`, each row's
     /// bounds from its kind (a one-sided row's impulse at least `-applied[i]`, what earlier
-    /// stages gave it; the friction row within `[-limit, limit]`).
+    /// stages gave it; a friction row within its limit).
     pub(super) fn assemble(
         &mut self,
         from: usize,
         rhs: impl Fn(&Self, usize) -> Real,
         applied: &[Real],
-        limit: Real,
     ) {
         let n = self.rows.len() - from;
         self.dense.reset(n);
@@ -105,7 +104,9 @@ impl System {
             match ri.bound {
                 Bound::Equal => {}
                 Bound::AtLeast => self.dense.lo[i] = -applied[from + i],
-                Bound::Friction => (self.dense.lo[i], self.dense.hi[i]) = (-limit, limit),
+                Bound::Friction(limit) => {
+                    (self.dense.lo[i], self.dense.hi[i]) = (-limit, limit);
+                }
             }
             for j in i..n {
                 let value = coupling(&ri, &self.rows[from + j], &self.members);
@@ -165,12 +166,11 @@ impl System {
         }
     }
 
-    /// Moves the members by the last solve's "impulses" read as displacements: each member
-    /// by `W J^T x` (a position projection).
-    pub(super) fn apply_displacements(&mut self, from: usize) {
+    /// Moves the members by `W J^T x` over the rows and amounts `(i, x)`.
+    pub(super) fn displace_along(&mut self, amounts: impl Iterator<Item = (usize, Real)>) {
         let mut moves = vec![(Vector::zeros(), 0.0); self.members.len()];
-        for (k, &x) in self.dense.x.iter().enumerate() {
-            let row = self.rows[from + k];
+        for (i, x) in amounts {
+            let row = self.rows[i];
             for (id, (lin, ang)) in [(row.a, row.ja), (row.b, row.jb)] {
                 let m = &self.members[id as usize];
                 moves[id as usize].0 += lin * (m.inv_mass * x);
@@ -186,7 +186,7 @@ impl System {
 }
 
 /// `A_ij`: the rows' coupling through the bodies they share.
-fn coupling(ri: &Row, rj: &Row, members: &[Member]) -> Real {
+pub(super) fn coupling(ri: &Row, rj: &Row, members: &[Member]) -> Real {
     let mut sum = 0.0;
     for (mi, ji) in [(ri.a, ri.ja), (ri.b, ri.jb)] {
         for (mj, jj) in [(rj.a, rj.ja), (rj.b, rj.jb)] {
