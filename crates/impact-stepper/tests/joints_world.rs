@@ -65,7 +65,10 @@ fn pendulum_keeps_its_length<S: Stepper + Default>() -> Real {
         .create_body(RigidBodyDef::fixed(Circle::new(0.05).unwrap().into()))
         .unwrap();
     let bob = w
-        .create_body(RigidBodyDef::new(Circle::new(0.1).unwrap().into()).pose(Isometry::translation(2.0, 0.0)))
+        .create_body(
+            RigidBodyDef::new(Circle::new(0.1).unwrap().into())
+                .pose(Isometry::translation(2.0, 0.0)),
+        )
         .unwrap();
     let def = hinge(&w, pivot, bob, Point::origin());
     w.create_joint(def).unwrap();
@@ -94,7 +97,9 @@ fn a_pendulum_keeps_its_length_under_every_stepper() {
 fn overlapping_pair(collide: bool) -> (W<Discrete>, BodyHandle, BodyHandle) {
     let mut w = W::<Discrete>::new(WorldSettings::default()).unwrap();
     let a = w
-        .create_body(RigidBodyDef::fixed(ConvexPolygon::rectangle(0.5, 0.5).unwrap().into()))
+        .create_body(RigidBodyDef::fixed(
+            ConvexPolygon::rectangle(0.5, 0.5).unwrap().into(),
+        ))
         .unwrap();
     let b = w
         .create_body(
@@ -102,9 +107,15 @@ fn overlapping_pair(collide: bool) -> (W<Discrete>, BodyHandle, BodyHandle) {
                 .pose(Isometry::translation(0.5, 0.0)),
         )
         .unwrap();
-    let def = JointDef::at_world_anchor(w.body_set(), a, b, Point::new(0.25, 0.0), WeldJoint::default().into())
-        .unwrap()
-        .collide_connected(collide);
+    let def = JointDef::at_world_anchor(
+        w.body_set(),
+        a,
+        b,
+        Point::new(0.25, 0.0),
+        WeldJoint::default().into(),
+    )
+    .unwrap()
+    .collide_connected(collide);
     w.create_joint(def).unwrap();
     (w, a, b)
 }
@@ -117,7 +128,10 @@ fn a_joint_keeps_its_bodies_apart_unless_told_otherwise() {
     }
     assert!(apart.touching_pairs().is_empty());
     let x = apart.body(b).unwrap().pose().translation.x;
-    assert!((x - 0.5).abs() < 1e-6, "the weld holds the box where it is: {x}");
+    assert!(
+        (x - 0.5).abs() < 1e-6,
+        "the weld holds the box where it is: {x}"
+    );
 
     let (mut together, _, b) = overlapping_pair(true);
     for _ in 0..10 {
@@ -142,7 +156,11 @@ fn removing_a_body_removes_its_joints() {
     let (mut w, links) = chain::<Discrete>(3);
     assert_eq!(w.joints().len(), 3);
     w.remove_body(links[2]).unwrap();
-    assert_eq!(w.joints().len(), 1, "the joints on both sides of link 2 went with it");
+    assert_eq!(
+        w.joints().len(),
+        1,
+        "the joints on both sides of link 2 went with it"
+    );
     w.step(DT).unwrap();
 }
 
@@ -157,10 +175,19 @@ fn bad_joints_are_refused_with_their_field_and_change_nothing() {
         .local_anchors(Point::new(Real::NAN, 0.0), Point::origin());
     let e = w.create_joint(nan).unwrap_err();
     assert!(e.to_string().starts_with("joint.local_anchor_a.x"), "{e}");
-    let inverted = JointDef::new(links[0], links[1], RevoluteJoint::default().limits(1.0, -1.0).into());
+    let inverted = JointDef::new(
+        links[0],
+        links[1],
+        RevoluteJoint::default().limits(1.0, -1.0).into(),
+    );
     let e = w.create_joint(inverted).unwrap_err();
-    assert!(e.to_string().starts_with("joint.revolute.angle.lower"), "{e}");
-    let removed = w.create_body(RigidBodyDef::new(Circle::new(0.1).unwrap().into())).unwrap();
+    assert!(
+        e.to_string().starts_with("joint.revolute.angle.lower"),
+        "{e}"
+    );
+    let removed = w
+        .create_body(RigidBodyDef::new(Circle::new(0.1).unwrap().into()))
+        .unwrap();
     w.remove_body(removed).unwrap();
     let stale = JointDef::new(links[0], removed, RevoluteJoint::default().into());
     let e = w.create_joint(stale).unwrap_err();
@@ -172,9 +199,14 @@ fn bad_joints_are_refused_with_their_field_and_change_nothing() {
         ..WorldSettings::default()
     })
     .unwrap();
-    let a = periodic.create_body(RigidBodyDef::new(Circle::new(0.1).unwrap().into())).unwrap();
+    let a = periodic
+        .create_body(RigidBodyDef::new(Circle::new(0.1).unwrap().into()))
+        .unwrap();
     let b = periodic
-        .create_body(RigidBodyDef::new(Circle::new(0.1).unwrap().into()).pose(Isometry::translation(1.0, 0.0)))
+        .create_body(
+            RigidBodyDef::new(Circle::new(0.1).unwrap().into())
+                .pose(Isometry::translation(1.0, 0.0)),
+        )
         .unwrap();
     let e = periodic
         .create_joint(JointDef::new(a, b, RevoluteJoint::default().into()))
@@ -186,7 +218,9 @@ fn bad_joints_are_refused_with_their_field_and_change_nothing() {
 #[test]
 fn a_joint_breaks_past_its_threshold_and_says_so() {
     let mut w = world::<Discrete>();
-    let pivot = w.create_body(RigidBodyDef::fixed(Circle::new(0.05).unwrap().into())).unwrap();
+    let pivot = w
+        .create_body(RigidBodyDef::fixed(Circle::new(0.05).unwrap().into()))
+        .unwrap();
     let weight = w
         .create_body(
             RigidBodyDef::new(Circle::new(0.5).unwrap().into())
@@ -201,7 +235,10 @@ fn a_joint_breaks_past_its_threshold_and_says_so() {
         assert!(w.joint_events().is_empty());
     }
     let force = w.joint(joint).unwrap().reaction_force();
-    assert!((force.y - mass * 10.0).abs() < 1e-6 * mass * 10.0, "{force}");
+    assert!(
+        (force.y - mass * 10.0).abs() < 1e-6 * mass * 10.0,
+        "{force}"
+    );
     // Half the weight is too much: it breaks at the next step's end.
     w.joint_mut(joint).unwrap().set_enabled(true);
     let weak = hinge(&w, pivot, weight, Point::origin()).break_at(Some(0.5 * mass * 10.0), None);
@@ -220,7 +257,10 @@ fn a_joint_breaks_past_its_threshold_and_says_so() {
     for _ in 0..30 {
         w.step(DT).unwrap();
     }
-    assert!(w.body(weight).unwrap().pose().translation.y < y - 1.0, "it falls free");
+    assert!(
+        w.body(weight).unwrap().pose().translation.y < y - 1.0,
+        "it falls free"
+    );
 }
 
 fn chain_continues_bit_for_bit<S>()
@@ -269,7 +309,11 @@ fn a_motor_can_be_changed_between_steps() {
             r.max_motor_torque = -1.0;
         }
     });
-    assert!(bad.unwrap_err().to_string().starts_with("joint.revolute.max_motor_torque"));
+    assert!(
+        bad.unwrap_err()
+            .to_string()
+            .starts_with("joint.revolute.max_motor_torque")
+    );
     for _ in 0..30 {
         w.step(DT).unwrap();
     }

@@ -113,6 +113,7 @@ impl Scratch {
         let contact_distance = settings.toi.target_separation() + settings.toi.tolerance();
         reset(&mut self.requests, slots, HookRequests::default());
         report.events += start_impacts(settings, ctx, &mut self.closing, &mut self.requests);
+        self.note_joints(ctx.bodies, ctx.joints, slots);
         self.solver_contacts.clear();
         for c in ctx.contacts {
             if !(is_live(&self.requests, c.a.index as usize)
