@@ -43,7 +43,7 @@ use impact_geometry::{Point, Real, Sweep, Vector, sin_cos};
 use impact_narrowphase::shared_face_middle;
 use impact_solver::{
     BodyHandle, BodySet, BodyType, ContactPair, GroupContact, GroupStep, ImpactSettings, Impulse,
-    JointSet, Material, SolverError, Touch,
+    Joint, JointKind, JointSet, Material, SolverError, Touch,
 };
 
 /// How a jointed body's velocity changes along its course (see the module docs): from
@@ -140,6 +140,25 @@ pub(super) struct Settle {
     pub(super) substeps: u32,
 }
 
+/// Whether `joint` pulls with a spring or a motor over a step (the rows a rigid advance over
+/// the step would leave out).
+fn driven(joint: &Joint) -> bool {
+    match joint.kind() {
+        JointKind::Revolute(j) => {
+            (j.enable_motor && j.max_motor_torque > 0.0)
+                || (j.enable_spring && j.spring_hertz > 0.0)
+        }
+        JointKind::Prismatic(j) => {
+            (j.enable_motor && j.max_motor_force > 0.0) || (j.enable_spring && j.spring_hertz > 0.0)
+        }
+        JointKind::Weld(j) => !j.is_rigid(),
+        JointKind::Distance(j) => {
+            (j.enable_motor && j.max_motor_force > 0.0) || (j.enable_spring && j.spring_hertz > 0.0)
+        }
+        JointKind::Wheel(_) | JointKind::Motor(_) | JointKind::Mouse(_) => true,
+    }
+}
+
 impl Scratch {
     /// After the contact solver's step, every jointed group with a fast CCD body (checked,
     /// or moving past the threshold at the solver's velocities) is advanced rigidly over the
@@ -182,7 +201,15 @@ impl Scratch {
                         fast_ccd_body(settle.threshold, b, settle.gravity.norm(), settle.dt)
                     });
             }
-            if !fast {
+            // A group that a spring or a motor drives (a car on wheel joints, a ragdoll with
+            // joint friction) keeps the solver's step: a rigid advance would drop their pull
+            // over the whole step; its impacts are still resolved for the whole group.
+            if !fast
+                || solver
+                    .group_joints()
+                    .iter()
+                    .any(|&j| joints.get(j).is_some_and(driven))
+            {
                 continue;
             }
             // Everything the group moves with back at the step's start: its bodies at their
