@@ -135,9 +135,6 @@ impl Frame {
     pub(crate) fn d_angle(&self) -> Real {
         let (ca, sa) = self.dq_a;
         let (cb, sb) = self.dq_b;
-        if (sa, sb) == (0.0, 0.0) && ca == cb {
-            return 0.0;
-        }
         (sb * ca - cb * sa).atan2(cb * ca + sb * sa)
     }
 
