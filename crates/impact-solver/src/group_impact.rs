@@ -11,7 +11,7 @@ mod rows;
 mod system;
 
 pub use close::JointClosure;
-pub use motion::{GroupMotion, GroupStep};
+pub use motion::{GroupAdvance, GroupMotion, GroupStep};
 
 use crate::body_set::{BodyHandle, BodySet};
 use crate::contact::contact_tangent;

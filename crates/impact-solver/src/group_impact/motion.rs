@@ -21,6 +21,10 @@ pub struct GroupStep {
     pub dt: Real,
     /// Substeps, at least 1: more where a body turns more than 0.02 rad in one (up to 128).
     pub substeps: u32,
+    /// The most work the advance may take, in multiply-adds of its dense solves
+    /// ([`GroupAdvance::work`]): past it, it stops at the end of a substep and gives no
+    /// motion. `u64::MAX` for no limit.
+    pub max_work: u64,
 }
 
 /// Where [`GroupImpactSolver::advance`] took one body of the group.
@@ -39,6 +43,19 @@ pub struct GroupMotion {
     pub turned: Real,
 }
 
+/// What [`GroupImpactSolver::advance`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GroupAdvance {
+    /// Whether the rigid rows held to `1e-4` of the group's size at the end of the last
+    /// substep without the group gaining energy (else the advance gave no motion).
+    pub held: bool,
+    /// The substeps taken.
+    pub substeps: u32,
+    /// The multiply-adds its dense solves took (factorisations, substitutions, sweeps),
+    /// the measure of its cost that [`GroupStep::max_work`] limits.
+    pub work: u64,
+}
+
 /// Newton steps of the position correction per substep, at most.
 const CORRECTIONS: u32 = 12;
 
@@ -47,6 +64,15 @@ pub(super) const HALVINGS: u32 = 6;
 
 /// The most a body may turn in one substep of the advance (radians).
 const MOST_TURN: Real = 0.02;
+
+/// An advance whose last substep leaves its rows open by more than this fraction of the
+/// group's size gives no motion (see [`GroupImpactSolver::advance`]).
+const GIVE_UP: Real = 1e-4;
+
+/// How much energy an advance may gain, relative to the group's, before it counts as not
+/// holding (see [`GroupImpactSolver::advance`]): RATTLE's energy error over a step of
+/// substeps short enough for its turns is far below it.
+const ENERGY_SLACK: Real = 0.01;
 
 /// The most substeps an advance takes (a body turning faster than `MOST_TURN` times this
 /// over the time is advanced in larger turns).
@@ -60,6 +86,14 @@ impl GroupImpactSolver {
     /// own velocities (a held one stays put). `bodies` is not changed; `out` receives each
     /// movable body's motion, in [`GroupImpactSolver::group`]'s order.
     ///
+    /// Returns whether the rigid rows held to `1e-4` of the group's size at the end with
+    /// no more than 1% more energy than at the start, and the substeps taken
+    /// ([`GroupAdvance`]). Where they cannot (limits
+    /// and contacts that no pose of the group meets, or bodies turning so fast that
+    /// Newton's projection finds no closing step), `held` is false with `out` empty, and the
+    /// caller moves the bodies otherwise (the `FirstTimeOfImpact` stepper sends them on at
+    /// their velocities).
+    ///
     /// # Errors
     /// [`SolverError`] naming `step.gravity` (not finite), `step.dt` (not positive and
     /// finite) or `step.substeps` (zero); `out` is left empty then.
@@ -70,7 +104,7 @@ impl GroupImpactSolver {
         step: &GroupStep,
         held: super::Held<'_>,
         out: &mut Vec<GroupMotion>,
-    ) -> Result<(), SolverError> {
+    ) -> Result<GroupAdvance, SolverError> {
         out.clear();
         finite_vector("step.gravity", &step.gravity)?;
         positive("step.dt", step.dt)?;
@@ -81,6 +115,7 @@ impl GroupImpactSolver {
                 expected: "at least 1",
             });
         }
+        let work_before = self.system.dense.work;
         self.refresh(bodies, held);
         // RATTLE keeps joints that hold: a group its soft joints left open is closed first,
         // without the correction turning into velocity.
@@ -102,8 +137,33 @@ impl GroupImpactSolver {
             step.substeps
         };
         let h = step.dt / Real::from(substeps);
-        for _ in 0..substeps {
-            self.substep(joints, h, &step.gravity);
+        // A substep whose rows stay open is not the end: the next substeps' corrections
+        // start from where it left them and close them in practice (a ragdoll limb struck
+        // into a limit and a wall at once); only the last substep's answer counts.
+        let start = self.energy(&step.gravity);
+        let mut held = true;
+        let mut taken = 0;
+        while taken < substeps {
+            held = self.substep(joints, h, &step.gravity);
+            taken += 1;
+            if self.system.dense.work.saturating_sub(work_before) > step.max_work {
+                held = false;
+                break;
+            }
+        }
+        // Rigid joints and one-sided contacts do no work: an advance that ends with more
+        // energy than it started with (beyond rounding, relative to the group's) has
+        // turned a projection's position error into velocity, and is not a motion of the
+        // group.
+        let end = self.energy(&step.gravity);
+        held &= end.0 <= start.0 + ENERGY_SLACK * start.1.max(end.1);
+        let work = self.system.dense.work.saturating_sub(work_before);
+        if !held {
+            return Ok(GroupAdvance {
+                held: false,
+                substeps: taken,
+                work,
+            });
         }
         for m in &self.system.members {
             if m.movable {
@@ -116,11 +176,16 @@ impl GroupImpactSolver {
                 });
             }
         }
-        Ok(())
+        Ok(GroupAdvance {
+            held: true,
+            substeps,
+            work,
+        })
     }
 
-    /// One RATTLE substep of `h` under `gravity`.
-    fn substep(&mut self, joints: &JointSet, h: Real, gravity: &Vector) {
+    /// One RATTLE substep of `h` under `gravity`; whether the group's rows hold at its end
+    /// (see [`GroupImpactSolver::advance`]).
+    fn substep(&mut self, joints: &JointSet, h: Real, gravity: &Vector) -> bool {
         let half = gravity * (0.5 * h);
         let kick = |members: &mut [Member]| {
             for m in members.iter_mut().filter(|m| m.movable) {
@@ -150,12 +215,16 @@ impl GroupImpactSolver {
             m.displace(v * h, w * h);
         }
         let ok = self.correct(joints);
+        let mut holds = true;
         if !ok {
             // What SHAKE could not close (a one-sided row whose nearest corner changes from
             // one Newton step to the next) is projected out along the rows where the bodies
             // are, by the dense solve with its active set: the joints hold at the substep's
-            // end, and the velocities are the drift's.
-            self.project_positions(joints);
+            // end, and the velocities are the drift's. Where that cannot close them either
+            // (a limb turning hundreds of radians per second into a limit and a wall at
+            // once), the substep says so.
+            let closure = self.project_positions(joints);
+            holds = closure.after <= GIVE_UP * self.size();
         }
         if ok {
             for (m, &(center, turned)) in self.system.members.iter_mut().zip(&self.starts) {
@@ -177,6 +246,7 @@ impl GroupImpactSolver {
         if !self.system.rows.is_empty() {
             self.stage(0);
         }
+        holds
     }
 
     /// SHAKE: the position errors of the substep's rows removed along the rows of its start,
@@ -262,6 +332,28 @@ impl GroupImpactSolver {
         for (m, &(pose, turned)) in self.system.members.iter_mut().zip(saved) {
             (m.pose, m.turned) = (pose, turned);
         }
+    }
+
+    /// The movable members' energy under `gravity`, kinetic plus potential, and the sum of
+    /// the magnitudes of its parts (the scale the comparison in [`GroupImpactSolver::advance`]
+    /// is relative to).
+    fn energy(&self, gravity: &Vector) -> (Real, Real) {
+        let mut total = 0.0;
+        let mut scale = 0.0;
+        for m in self.system.members.iter().filter(|m| m.movable) {
+            let mut kinetic = 0.0;
+            let mut potential = 0.0;
+            if m.inv_mass > 0.0 {
+                kinetic += 0.5 * m.v.norm_squared() / m.inv_mass;
+                potential -= gravity.dot(&m.center().coords) / m.inv_mass;
+            }
+            if m.inv_inertia > 0.0 {
+                kinetic += 0.5 * m.w * m.w / m.inv_inertia;
+            }
+            total += kinetic + potential;
+            scale += kinetic + potential.abs();
+        }
+        (total, scale)
     }
 
     /// The group's size: the farthest centre from the first member's, at least 1.

@@ -123,6 +123,9 @@ pub(super) struct Scratch {
     pub(super) grouped: bool,
     /// The rigid advance's motions of the last group.
     pub(super) group_motions: Vec<GroupMotion>,
+    /// The rigid advances' work in this step so far, in bodies times substeps (see
+    /// `groups::ADVANCE_BUDGET`).
+    pub(super) advance_work: u64,
     /// The contacts of this step's group impacts, which the groups keep for the rest of the
     /// step (see [`Touch`]).
     pub(super) touches: Vec<Touch>,
