@@ -16,6 +16,9 @@
 //!   ([`ContactSolver::prepare_joints`]);
 //! - [`resolve_impact`], the exact single-impact resolver the first-time-of-impact stepper
 //!   calls at the moment two bodies touch.
+//! - [`GroupImpactSolver`], the same for a body held by joints: the velocity problem of the
+//!   whole jointed group at that instant (contact and rigid joint rows, a direct solve), and
+//!   the group's rigid motion over the rest of a step ([`GroupImpactSolver::advance`]).
 //!
 //! ```
 //! use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Vector};
@@ -222,6 +225,7 @@ mod body_set;
 mod contact;
 mod error;
 mod filter;
+mod group_impact;
 mod impact;
 mod integrate;
 mod joint;
@@ -239,6 +243,10 @@ pub use contact::{
 };
 pub use error::SolverError;
 pub use filter::{CollisionFilter, ShapeId};
+pub use group_impact::{
+    GroupAdvance, GroupContact, GroupImpactSolver, GroupImpulse, GroupMotion, GroupStep, Held,
+    JointClosure, JointGraph, Touch,
+};
 pub use impact::{Impulse, resolve_impact, resolve_impact_with};
 pub use integrate::{integrate_positions, integrate_velocities};
 pub use joint::{

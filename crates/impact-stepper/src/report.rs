@@ -110,6 +110,13 @@ pub struct FirstToiReport {
     pub overlapping: usize,
     /// Impacts resolved (each is one [`CollisionEvent`](crate::CollisionEvent)).
     pub events: usize,
+    /// Of `events`, the impacts on a body held by rigid joints, resolved for its whole
+    /// jointed group (see [`FirstTimeOfImpact`](crate::FirstTimeOfImpact), "Jointed groups").
+    pub group_impacts: usize,
+    /// Jointed groups with a fast CCD body, advanced rigidly over the step in place of the
+    /// contact solver's targets (see [`FirstTimeOfImpact`](crate::FirstTimeOfImpact),
+    /// "Jointed groups").
+    pub groups_advanced: usize,
     /// Queue entries dropped because a body had changed course since they were planned.
     pub invalidated: usize,
     /// The most entries the queue held at once.

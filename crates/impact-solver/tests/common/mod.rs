@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod kkt;
+
 use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Vector};
 use impact_solver::{BodyHandle, BodySet, RigidBodyDef};
 

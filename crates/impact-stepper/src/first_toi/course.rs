@@ -137,6 +137,7 @@ impl Scratch {
                 reach(body, swept, &sweep, periodic.as_ref())
             });
         }
+        s.turn_jointed(dt);
     }
 }
 
@@ -207,7 +208,11 @@ impl Run<'_> {
     pub(super) fn velocity_at(&self, slot: usize, t: Real) -> Option<(Vector, Real)> {
         let body = self.bodies.get(self.proxies[slot]?)?;
         let course = self.s.motions[slot]?;
-        Some(self.s.ramps[slot].velocity_at((body.linvel(), body.angvel()), course, t))
+        let stored = (body.linvel(), body.angvel());
+        if let Some(turning) = self.s.turning[slot] {
+            return Some(turning.velocity_at(stored, t));
+        }
+        Some(self.s.ramps[slot].velocity_at(stored, course, t))
     }
 
     /// Gives the body of `slot` the velocities it has at `t` on its course; they hold at `t`
@@ -223,6 +228,8 @@ impl Run<'_> {
         // keeps its own, and the world reports what overflowed after the step.
         if body.is_dynamic() && body.set_velocity(v, w).is_ok() {
             self.s.ramps[slot].at = t;
+            // A jointed body's velocity is no longer the end of its course's turn either.
+            self.s.turning[slot] = None;
         }
     }
 
@@ -235,7 +242,7 @@ impl Run<'_> {
         let Some(now) = self.velocity_at(slot, t) else {
             return;
         };
-        let Some(body) = self.bodies.get_mut(handle) else {
+        let Some(body) = self.bodies.get(handle) else {
             return;
         };
         // A stopped body stays stopped for the rest of the step, whatever hits it, and keeps
@@ -262,10 +269,32 @@ impl Run<'_> {
         let Ok(sweep) = Sweep::new(pose, body.local_center(), linvel, angvel, rest) else {
             return;
         };
+        self.install_course(slot, (t, sweep), end, ramp, halt);
+    }
+
+    /// Gives `slot` the course `sweep` from `t`, along which its velocity changes as `ramp`
+    /// says, ending the step at the velocities `end` (which its body takes now: they hold at
+    /// the end of the step); `halt` for a course that stays put. A new version, and a box
+    /// that covers the rest of its motion (a larger reach if it leaves its own).
+    pub(super) fn install_course(
+        &mut self,
+        slot: usize,
+        (t, sweep): (Real, Sweep),
+        end: (Vector, Real),
+        ramp: Ramp,
+        halt: bool,
+    ) {
+        let Some(handle) = self.proxies[slot] else {
+            return;
+        };
+        let Some(body) = self.bodies.get_mut(handle) else {
+            return;
+        };
         if body.is_dynamic() {
             // Refused only past the range of `f64` (see `bring_velocity_to`).
             let _ = body.set_velocity(end.0, end.1);
         }
+        self.s.turning[slot] = None;
         let body = &*body;
         let sensor = never_collides(body);
         if self.courses.is_recording() {
@@ -354,6 +383,7 @@ impl Run<'_> {
             time_lost,
         });
         self.plan(slot as u32, t, Planning::Alone);
+        self.regroup_after_stop(slot, t);
     }
 
     /// Every body that changed course ends the step on its course; the others keep the

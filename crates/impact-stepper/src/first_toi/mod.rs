@@ -14,6 +14,7 @@
 
 mod course;
 mod discs;
+mod groups;
 mod plan;
 mod queue;
 mod reach;
@@ -67,7 +68,8 @@ use state::{Run, Scratch};
 /// 4. **Advance to the earliest impact.** Entries planned with an outdated course of either
 ///    body (per-body version counters) are dropped. The two bodies are brought to the time
 ///    of the impact, which [`resolve_impact`](impact_solver::resolve_impact) resolves
-///    (restitution, friction, full angular terms); a
+///    (restitution, friction, full angular terms), or, for a body held by rigid joints, its
+///    whole group (see "Jointed groups" below); a
 ///    [`CollisionEvent`](crate::CollisionEvent) is recorded and the hook runs.
 /// 5. **Re-plan what changed.** The two bodies, and any the hook touched, continue from the
 ///    impact at their new velocities: versions bumped, and their impacts for the rest of the
@@ -84,6 +86,32 @@ use state::{Run, Scratch};
 /// list, and its pairs are asked again. A pair's impacts are queued only up to the earlier
 /// escape of its two bodies. The impacts are the same, bit for bit: each pair is asked the
 /// same question, from the start of the later of its two courses, only at another moment.
+///
+/// # Jointed groups
+/// A body held by rigid joints (revolute, prismatic, wheel, welds and distance joints with a
+/// rigid part) moves with its group, the dynamic bodies those joints reach from it
+/// (`docs/algorithms/joints-ccd.md` has the design and the figures):
+/// - **Each step**, a group with a fast CCD body (checked, or past the threshold at the
+///   solver's velocities) is advanced rigidly over the step from where it started, in place
+///   of the contact solver's targets ([`GroupImpactSolver::advance`](impact_solver::GroupImpactSolver::advance)):
+///   the solver's soft joints open a 20-link chain of 0.1 links turning at 50 rad/s by a third
+///   of a link in one 60 Hz step. The solver's contacts of the group hold as one-sided rows
+///   without friction, and springs, motors and mouse joints do not act on it while it is
+///   fast ([`FirstToiReport::groups_advanced`]).
+/// - **At an impact** on a member, every body of the group is brought to the impact's time and
+///   the group's velocity problem is solved at once ([`GroupImpactSolver::resolve`](impact_solver::GroupImpactSolver::resolve):
+///   the contact, at both ends of a stretch where two faces meet, and every rigid joint row;
+///   [`FirstToiReport::group_impacts`]). Every body of the group then gets the course to where
+///   its joints take it over the rest of the step, keeping the step's contacts of group
+///   impacts (against a wall, the struck body's whole shape held off its plane), and is
+///   planned again.
+/// - A jointed body's velocity along a course turns from the course's start to its end, which
+///   the impacts resolve; a jointed body that stops is held in place and its groups go on
+///   around it.
+///
+/// With it a 20-link chain swung at up to 50 rad/s into a 1 mm wall, and a ragdoll shot at
+/// 500 units/s at a zero-thickness segment, never pass (1,000 seeded throws each, the tests in
+/// `tests/joints_ccd.rs`), and every step ends with their joints closed to 2e-4 of a link.
 ///
 /// # Discs
 /// A step of a periodic world whose bodies are all dynamic CCD discs about their centres of
@@ -246,6 +274,14 @@ impl Stepper for FirstTimeOfImpact {
             // rebuilding every body's course and box would be wasted.
             return Ok(report);
         }
+        // Fast jointed groups moved as their rigid joints take them.
+        let settle = groups::Settle {
+            threshold: settings.threshold_radii_per_step,
+            gravity: ctx.gravity,
+            dt: ctx.dt,
+            substeps: ctx.solver.substeps,
+        };
+        report.groups_advanced = s.settle_fast_groups(ctx.bodies, ctx.joints, settle);
         s.hold_pairs(ctx.bodies, settings.toi.tolerance());
 
         let span = tracing::trace_span!(
@@ -283,6 +319,9 @@ impl Stepper for FirstTimeOfImpact {
             s,
             report: &mut report,
             courses: ctx.courses,
+            joints: &*ctx.joints,
+            gravity: ctx.gravity,
+            substeps: ctx.solver.substeps,
         };
         run.stop_pushed_through();
         run.keep_removed(ctx.removed);

@@ -308,6 +308,11 @@ impl Run<'_> {
             return Ask::No;
         }
         let key = if x < y { (x, y) } else { (y, x) };
+        // A pair a jointed group keeps in contact (see `groups`) is the group's for the rest
+        // of the step; only a step with a group's impact has one.
+        if !self.s.touches.is_empty() && self.s.pairs.get(&key).is_some_and(|p| p.kept) {
+            return Ask::No;
+        }
         let held = || self.s.held.holds(key.0, key.1);
         // A pair the solver holds is the solver's, unless a body swings its far side round
         // more than the contact distance: a capsule spinning against a wall, held by one

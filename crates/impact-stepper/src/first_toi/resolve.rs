@@ -194,7 +194,20 @@ impl Run<'_> {
         // with (the resolver takes lever arms from the poses).
         // Their velocities too: those they have at `t` on their courses, which the step's
         // gravity after `t` is not yet part of.
+        // A body held by rigid joints: its whole group to the moment of the impact (joints
+        // are refused in periodic domains, so no image is met).
+        let grouped = e.offset == Vector::zeros() && self.gather_group((a, b), (ha, hb));
+        if grouped && self.kept_by_group(e, (point, normal)) {
+            return None;
+        }
+        self.s.grouped = grouped;
+        if grouped {
+            self.bring_group_to(t);
+        }
         for (slot, handle, offset) in [(a, ha, Vector::zeros()), (b, hb, e.offset)] {
+            if grouped {
+                break;
+            }
             if let (Some(pose), Some(body)) = (self.pose_at(slot, t), self.bodies.get_mut(handle)) {
                 let ok = body.set_pose(translated(&pose, &offset));
                 debug_assert!(ok.is_ok(), "a pose on a finite sweep is valid");
@@ -210,6 +223,12 @@ impl Run<'_> {
         pair.handed_over = zeno;
         pair.normal = normal;
         pair.shapes = shapes;
+        // A group's two faces meeting along a stretch: a row at each end (see `groups`).
+        let ends = if grouped {
+            (point, self.face_end((ha, hb), shapes, point, normal))
+        } else {
+            (point, None)
+        };
         let point = self.acting_point((ha, hb), shapes, point, normal);
         let rests = self.rests(e, (point, normal), t, material);
         let impact_settings = if zeno || rests {
@@ -222,15 +241,24 @@ impl Run<'_> {
         } else {
             self.settings.impact
         };
-        let resolved = resolve_impact_with(
-            self.bodies,
-            ha,
-            hb,
-            point,
-            normal,
-            material,
-            &impact_settings,
-        );
+        let resolved = if grouped {
+            self.resolve_group(
+                ((ha, hb), shapes),
+                (ends, normal),
+                material,
+                &impact_settings,
+            )
+        } else {
+            resolve_impact_with(
+                self.bodies,
+                ha,
+                hb,
+                point,
+                normal,
+                material,
+                &impact_settings,
+            )
+        };
         if e.offset != Vector::zeros()
             && let (Some(pose), Some(body)) = (self.pose_at(b, t), self.bodies.get_mut(hb))
         {
@@ -314,9 +342,22 @@ impl Run<'_> {
             self.s.replan.retain(|&x| x as usize != slot);
             self.stop(slot, t);
         }
+        // A jointed group's bodies all change course (see `groups`).
+        let grouped = core::mem::take(&mut self.s.grouped);
+        if grouped {
+            let slots: Vec<u32> = self.group_slots().collect();
+            for slot in slots {
+                if !self.s.replan.contains(&slot) {
+                    self.s.replan.push(slot);
+                }
+            }
+        }
         for i in 0..self.s.replan.len() {
             let slot = self.s.replan[i] as usize;
             let request = self.s.requests[slot];
+            if grouped && !request.removed && self.in_group(slot) {
+                continue;
+            }
             if request.removed {
                 if let Some(handle) = self.proxies[slot]
                     && !removed.contains(&handle)
@@ -328,6 +369,9 @@ impl Run<'_> {
             } else if !halted(&self.s.stopped, &self.s.hot, slot) {
                 self.set_course(slot, t, false);
             }
+        }
+        if grouped {
+            self.group_courses(t);
         }
         // A static body that was hit plans nothing: its course did not change, and each of
         // its pairs is planned by its other body, from the start of that body's course

@@ -113,6 +113,7 @@ impl Scratch {
         let contact_distance = settings.toi.target_separation() + settings.toi.tolerance();
         reset(&mut self.requests, slots, HookRequests::default());
         report.events += start_impacts(settings, ctx, &mut self.closing, &mut self.requests);
+        self.note_joints(ctx.bodies, ctx.joints, slots);
         self.solver_contacts.clear();
         // The pairs of bodies of several shapes with a contact within the contact distance:
         // the solver keeps every contact of such a pair (a disc rolling over a chain's

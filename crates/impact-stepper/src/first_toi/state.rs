@@ -12,6 +12,7 @@
 
 use super::FirstTimeOfImpactSettings;
 use super::discs::DiscPath;
+use super::groups::Turning;
 use super::queue::EventQueue;
 use super::reach::Neighbour;
 use crate::domain::PeriodicImages;
@@ -26,7 +27,9 @@ use crate::step_log::CourseLog;
 use crate::sweep_pairs::SweepPairs;
 use crate::touching::ClosingScratch;
 use impact_geometry::{Aabb, Isometry, Point, Real, Segment, Sweep, Vector};
-use impact_solver::{BodyHandle, BodySet, ContactPair};
+use impact_solver::{
+    BodyHandle, BodySet, ContactPair, GroupImpactSolver, GroupMotion, JointGraph, JointSet, Touch,
+};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -106,6 +109,29 @@ pub(super) struct Scratch {
     pub(super) discs: DiscPath,
     /// The buffers of the impacts of touching pairs at the start of the step.
     pub(super) closing: ClosingScratch,
+    /// The joints of each body this step (see [`groups`](super::groups)).
+    pub(super) graph: JointGraph,
+    /// Per slot: a dynamic body a rigid joint holds, with its velocities at the start of the
+    /// step (after the impacts of touching pairs).
+    pub(super) jointed: Vec<Option<(Vector, Real)>>,
+    /// Per slot: how a jointed body's velocity turns along its current course (`None`: as
+    /// its ramp says).
+    pub(super) turning: Vec<Option<Turning>>,
+    /// The impacts of jointed groups, and the group of the last one.
+    pub(super) group: GroupImpactSolver,
+    /// Whether the impact being resolved is a jointed group's.
+    pub(super) grouped: bool,
+    /// The rigid advance's motions of the last group.
+    pub(super) group_motions: Vec<GroupMotion>,
+    /// The rigid advances' work in this step so far, in bodies times substeps (see
+    /// `groups::ADVANCE_BUDGET`).
+    pub(super) advance_work: u64,
+    /// The contacts of this step's group impacts, which the groups keep for the rest of the
+    /// step (see [`Touch`]).
+    pub(super) touches: Vec<Touch>,
+    /// Per slot: met by the search for the fast groups this step (see
+    /// [`Scratch::settle_fast_groups`]).
+    pub(super) visited: Vec<bool>,
 }
 
 /// What a plan reads of each neighbour, kept together: a large gas reads it for bodies
@@ -203,6 +229,9 @@ pub(super) struct PairState {
     /// The shapes of the pair's last impact (the smaller slot's first), whose side `normal`
     /// is.
     pub(super) shapes: [u32; 2],
+    /// A jointed group keeps the pair in contact for the rest of the step (see
+    /// [`groups`](super::groups)): nothing more of it is planned.
+    pub(super) kept: bool,
 }
 
 impl Scratch {
@@ -226,6 +255,8 @@ impl Scratch {
         reset(&mut self.swings, slots, false);
         reset(&mut self.segments, slots, None);
         reset(&mut self.stopped, slots, false);
+        reset(&mut self.turning, slots, None);
+        self.grouped = false;
         self.pairs.clear();
         // A bin per body. A gas holds about two entries per body at once (an escape and an
         // impact), where a bin per eight bodies kept each bin's heap a few levels deep and
@@ -256,6 +287,11 @@ pub(super) struct Run<'r> {
     pub(super) report: &'r mut FirstToiReport,
     /// Where each course change is recorded when the world asks (see [`Run::set_course`]).
     pub(super) courses: &'r mut CourseLog,
+    /// The joints, for the impacts of jointed groups (see [`groups`](super::groups)).
+    pub(super) joints: &'r JointSet,
+    /// Gravity and the solver's substeps, for a group's advance over the rest of the step.
+    pub(super) gravity: Vector,
+    pub(super) substeps: u32,
 }
 
 impl Run<'_> {

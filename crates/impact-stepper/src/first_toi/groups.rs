@@ -1,0 +1,665 @@
+//! Jointed groups in a step of [`FirstTimeOfImpact`](super::FirstTimeOfImpact): a body held
+//! by rigid joints moves with its whole group, at the start of the step, at an impact and
+//! after it. The design, its figures and its sources: `docs/algorithms/joints-ccd.md`.
+//!
+//! - **The step's motion** ([`Scratch::settle_fast_groups`]): a jointed group with a fast CCD
+//!   body (checked, or past the threshold at the solver's velocities) is advanced rigidly over
+//!   the step from where it started ([`GroupImpactSolver::advance`](impact_solver::GroupImpactSolver::advance):
+//!   gravity, its rigid joint rows, RATTLE), in place of the contact solver's targets, with the
+//!   solver's contacts of the group as one-sided rows ([`Touch`]): the soft joints of the
+//!   solver's step open a 20-link chain of 0.1 links turning at 50 rad/s by a third of a link
+//!   in one 60 Hz step, past anything a course could follow.
+//! - **At an impact** ([`Run::collide`]): every body of the group (the dynamic bodies its
+//!   rigid joints reach from either struck body, see
+//!   [`GroupImpactSolver`](impact_solver::GroupImpactSolver)) is brought to the impact's time
+//!   on its course, at its velocities there, and the group's velocity problem (the contact,
+//!   at both ends of a stretch where two faces meet, and every rigid joint row) is solved at
+//!   once. A body stopped earlier in the step, and one the hook removed or disabled, acts
+//!   with infinite mass.
+//! - **After it** ([`Run::group_courses`]): the group is advanced rigidly over the rest of
+//!   the step, keeping every contact of the step's group impacts (against a wall, the struck
+//!   body's whole shape held off the wall's plane: [`Run::keep_touch`]), and each of its
+//!   bodies gets the straight course from where it is to where that advance ends it, and is
+//!   planned again. Courses from the impact's velocities alone would carry a fast-turning
+//!   group apart (a third of a 0.1 link at 50 rad/s over a step). A pair the group keeps in
+//!   contact that its new courses meet again at once while its points part is the group's
+//!   from there ([`Run::kept_by_group`]): the chord of a body turning about the point it
+//!   struck dips toward the wall before it ends the step clear of it. A jointed body that
+//!   stops ([`Run::regroup_after_stop`]) is held in place and its groups go on around it.
+//! - **Along a course** ([`Turning`]): a jointed body's velocity turns as its course goes
+//!   (a pendulum's bob, whose velocity turns 48 degrees over a 60 Hz step at 50 rad/s), so the
+//!   velocity an impact resolves is interpolated between the course's two ends, its direction
+//!   turning at a constant rate and its size changing linearly: the ramp of free flight
+//!   (start velocity plus gravity) would give a pendulum's bob the wrong direction by up to
+//!   that turn, and its bounce off a wall a wrong speed by up to 9%.
+
+use super::course::halted;
+use super::plan::Planning;
+use super::queue::Entry;
+use super::state::{Run, Scratch, is_live};
+use crate::motion::{fast_ccd_body, shape_at};
+use crate::ramp::Ramp;
+use impact_geometry::{Point, Real, Sweep, Vector, sin_cos};
+use impact_narrowphase::shared_face_middle;
+use impact_solver::{
+    BodyHandle, BodySet, BodyType, ContactPair, GroupContact, GroupStep, ImpactSettings, Impulse,
+    Joint, JointKind, JointSet, Material, SolverError, Touch,
+};
+
+/// How a jointed body's velocity changes along its course (see the module docs): from
+/// `(v0, w0)` at `t0` to its stored velocities at `t1`, the direction of the linear velocity
+/// turning at a constant rate, its size and the angular velocity changing linearly.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Turning {
+    pub(super) t0: Real,
+    pub(super) v0: Vector,
+    pub(super) w0: Real,
+    pub(super) t1: Real,
+}
+
+/// A turn between the ends larger than this (radians) is not followed: the velocity is
+/// interpolated linearly (a reversal, or a velocity through zero).
+const MOST_TURN: Real = 2.0;
+
+impl Turning {
+    /// The velocities at `t`, the body's stored velocities `stored` holding at `t1`.
+    pub(super) fn velocity_at(&self, stored: (Vector, Real), t: Real) -> (Vector, Real) {
+        if t >= self.t1 || self.t1 <= self.t0 {
+            return stored;
+        }
+        if t <= self.t0 {
+            return (self.v0, self.w0);
+        }
+        let f = (t - self.t0) / (self.t1 - self.t0);
+        let w = self.w0 + (stored.1 - self.w0) * f;
+        (turn_between(self.v0, stored.0, f), w)
+    }
+}
+
+/// The vector a fraction `f` of the way from `a` to `b`, turning at a constant rate and
+/// changing size linearly (linearly altogether where the turn is not defined or too large).
+fn turn_between(a: Vector, b: Vector, f: Real) -> Vector {
+    let (na, nb) = (a.norm(), b.norm());
+    let linear = a + (b - a) * f;
+    if na == 0.0 || nb == 0.0 {
+        return linear;
+    }
+    let turn = (a.x * b.y - a.y * b.x).atan2(a.dot(&b));
+    if !turn.is_finite() || turn.abs() > MOST_TURN {
+        return linear;
+    }
+    let (s, c) = sin_cos(turn * f);
+    let unit = a / na;
+    Vector::new(c * unit.x - s * unit.y, s * unit.x + c * unit.y) * (na + (nb - na) * f)
+}
+
+impl Scratch {
+    /// At the start of a step, once the impacts of touching pairs are resolved: the graph of
+    /// `joints`, and which bodies rigid joints hold, with their velocities now (the start of
+    /// their first course's turn).
+    pub(super) fn note_joints(&mut self, bodies: &BodySet, joints: &JointSet, slots: usize) {
+        self.advance_work = 0;
+        super::state::reset(&mut self.jointed, slots, None);
+        super::state::reset(&mut self.turning, slots, None);
+        self.touches.clear();
+        self.group.set_touches(&[]);
+        if joints.is_empty() {
+            self.graph.rebuild(joints);
+            return;
+        }
+        self.graph.rebuild(joints);
+        for (handle, body) in bodies.iter() {
+            if body.is_dynamic() && self.graph.holds_rigidly(joints, handle) {
+                self.jointed[handle.index as usize] = Some((body.linvel(), body.angvel()));
+            }
+        }
+    }
+
+    /// Once the courses are laid: a jointed body's velocity turns along its first course,
+    /// from its start velocities to the solver's (see [`Turning`]).
+    pub(super) fn turn_jointed(&mut self, dt: Real) {
+        for (slot, start) in self.jointed.iter().enumerate() {
+            if let (Some((v0, w0)), Some(_)) = (start, self.motions[slot]) {
+                self.turning[slot] = Some(Turning {
+                    t0: 0.0,
+                    v0: *v0,
+                    w0: *w0,
+                    t1: dt,
+                });
+            }
+        }
+    }
+}
+
+/// The most work the rigid advances of jointed groups may take in one step, in
+/// multiply-adds of their dense solves ([`GroupAdvance::work`](impact_solver::GroupAdvance::work)).
+/// Past it, a group struck in the step goes on from the impact at its velocities (its
+/// joints may open by the turn of the rest of the step, and the contact solver's joint rows
+/// close them in the next), and a fast group keeps the contact solver's step: twenty
+/// ragdolls piled limb in limb against a wall meet it hundreds of times in one step, each
+/// advance with its projections costing up to 10^8 multiply-adds, where the 1,000 whip
+/// throws of `tests/joints_ccd.rs` take at most 4.9 * 10^8 in a step (about half a second
+/// on one core at worst).
+pub(super) const ADVANCE_BUDGET: u64 = 1_000_000_000;
+/// What [`Scratch::settle_fast_groups`] needs of the step.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Settle {
+    /// [`FirstTimeOfImpactSettings::threshold_radii_per_step`](super::FirstTimeOfImpactSettings::threshold_radii_per_step).
+    pub(super) threshold: Real,
+    pub(super) gravity: Vector,
+    pub(super) dt: Real,
+    pub(super) substeps: u32,
+}
+
+/// Whether `joint` pulls with a spring or a motor over a step (the rows a rigid advance over
+/// the step would leave out). A motor held at speed 0 is joint friction (a ragdoll's): it
+/// only takes energy out, and a rigid advance that leaves it out for the rest of one step
+/// moves the group as freely as the friction lets it over that time at most; it does not
+/// count as driving.
+fn driven(joint: &Joint) -> bool {
+    match joint.kind() {
+        JointKind::Revolute(j) => {
+            (j.enable_motor && j.max_motor_torque > 0.0 && j.motor_speed != 0.0)
+                || (j.enable_spring && j.spring_hertz > 0.0)
+        }
+        JointKind::Prismatic(j) => {
+            (j.enable_motor && j.max_motor_force > 0.0 && j.motor_speed != 0.0)
+                || (j.enable_spring && j.spring_hertz > 0.0)
+        }
+        JointKind::Weld(j) => !j.is_rigid(),
+        JointKind::Distance(j) => {
+            (j.enable_motor && j.max_motor_force > 0.0) || (j.enable_spring && j.spring_hertz > 0.0)
+        }
+        JointKind::Wheel(_) | JointKind::Motor(_) | JointKind::Mouse(_) => true,
+    }
+}
+
+impl Scratch {
+    /// After the contact solver's step, every jointed group with a fast CCD body (checked,
+    /// or moving past the threshold at the solver's velocities) is advanced rigidly over the
+    /// step from where it started, in place of the solver's targets (see
+    /// [`FirstTimeOfImpact`](super::FirstTimeOfImpact), "Jointed groups"): its joints are
+    /// rows that hold, its contacts with the solver's manifolds one-sided rows without
+    /// friction ([`Touch`]), and its joints start the next step cold. Returns how many
+    /// groups were advanced.
+    pub(super) fn settle_fast_groups(
+        &mut self,
+        bodies: &mut BodySet,
+        joints: &mut JointSet,
+        settle: Settle,
+    ) -> usize {
+        let slots = self.jointed.len();
+        super::state::reset(&mut self.visited, slots, false);
+        let mut advanced = 0;
+        let mut solver = core::mem::take(&mut self.group);
+        let mut motions = core::mem::take(&mut self.group_motions);
+        let mut touches = core::mem::take(&mut self.touches);
+        for slot in 0..slots {
+            if self.jointed[slot].is_none() || self.visited[slot] {
+                continue;
+            }
+            let Some((handle, _)) = bodies.get_by_index(slot as u32) else {
+                continue;
+            };
+            let requests = &self.requests;
+            let held = |h: BodyHandle| !is_live(requests, h.index as usize);
+            solver.set_touches(&[]);
+            solver.gather(bodies, joints, &self.graph, (handle, handle), &held);
+            let mut fast = false;
+            for h in solver.group() {
+                let i = h.index as usize;
+                if let Some(seen) = self.visited.get_mut(i) {
+                    *seen = true;
+                }
+                fast |= self.checked.get(i).is_some_and(|&c| c)
+                    || bodies.get(*h).is_some_and(|b| {
+                        fast_ccd_body(settle.threshold, b, settle.gravity.norm(), settle.dt)
+                    });
+            }
+            // A group that a spring or a motor drives (a car on wheel joints, a ragdoll with
+            // joint friction) keeps the solver's step: a rigid advance would drop their pull
+            // over the whole step; its impacts are still resolved for the whole group.
+            if !fast
+                || solver
+                    .group_joints()
+                    .iter()
+                    .any(|&j| joints.get(j).is_some_and(driven))
+            {
+                continue;
+            }
+            // Everything the group moves with back at the step's start: its bodies at their
+            // start velocities, a kinematic body it is jointed to on its way.
+            let members: Vec<BodyHandle> = solver.bodies().collect();
+            let mut targets = Vec::new();
+            for &h in &members {
+                let i = h.index as usize;
+                let (Some(Some(pose)), Some(body)) = (self.start.get(i), bodies.get_mut(h)) else {
+                    continue;
+                };
+                if body.body_type() == BodyType::Kinematic {
+                    targets.push((h, *body.pose()));
+                }
+                let mut ok = body.set_pose(*pose).is_ok();
+                if let Some(Some((v, w))) = self.jointed.get(i) {
+                    ok &= body.set_velocity(*v, *w).is_ok();
+                }
+                debug_assert!(ok, "the step's start is valid");
+            }
+            touches.clear();
+            for c in &self.solver_contacts {
+                if members.contains(&c.a) || members.contains(&c.b) {
+                    contact_touches(bodies, c, &mut touches);
+                }
+            }
+            solver.set_touches(&touches);
+            solver.gather(bodies, joints, &self.graph, (handle, handle), &held);
+            let step = GroupStep {
+                gravity: settle.gravity,
+                dt: settle.dt,
+                substeps: settle.substeps,
+                max_work: ADVANCE_BUDGET.saturating_sub(self.advance_work),
+            };
+            let ok = self.advance_work < ADVANCE_BUDGET
+                && solver
+                    .advance(bodies, joints, &step, &held, &mut motions)
+                    .is_ok_and(|done| {
+                        self.advance_work += done.work;
+                        done.held
+                    });
+            for &(h, pose) in &targets {
+                if let Some(body) = bodies.get_mut(h) {
+                    let _ = body.set_pose(pose);
+                }
+            }
+            if !ok {
+                continue;
+            }
+            for m in &motions {
+                if let Some(body) = bodies.get_mut(m.body) {
+                    let ok = body.set_pose(m.pose).is_ok()
+                        && body.set_velocity(m.linvel, m.angvel).is_ok();
+                    debug_assert!(ok, "a finite advance");
+                }
+            }
+            for &joint in solver.group_joints() {
+                if let Some(j) = joints.get_mut(joint) {
+                    j.clear_impulses();
+                }
+            }
+            advanced += 1;
+        }
+        touches.clear();
+        solver.set_touches(&[]);
+        self.touches = touches;
+        self.group = solver;
+        self.group_motions = motions;
+        advanced
+    }
+}
+
+/// The touches of the solver's contact `c` (see [`Touch`]): each point of its manifold, the
+/// material points of the two surfaces half its separation either side of it along the
+/// normal, with the bodies where the manifold was made.
+fn contact_touches(bodies: &BodySet, c: &ContactPair, out: &mut Vec<Touch>) {
+    let normal = c.manifold.normal;
+    for p in c.manifold.points() {
+        let half = normal * (0.5 * p.separation);
+        if let (Some(a), Some(b)) = (
+            Touch::at(bodies, (c.a, c.b), p.point - half, normal),
+            Touch::at(bodies, (c.a, c.b), p.point + half, normal),
+        ) {
+            out.push(Touch {
+                point_b: b.point_b,
+                ..a
+            });
+        }
+    }
+}
+
+impl Run<'_> {
+    /// Whether the impact of the bodies of slots `a` and `b` (handles `ha`, `hb`) is a
+    /// jointed group's: a rigid joint holds either. The group is then the group solver's.
+    pub(super) fn gather_group(
+        &mut self,
+        (a, b): (usize, usize),
+        (ha, hb): (BodyHandle, BodyHandle),
+    ) -> bool {
+        if self.s.jointed.get(a).is_none_or(Option::is_none)
+            && self.s.jointed.get(b).is_none_or(Option::is_none)
+        {
+            return false;
+        }
+        let mut solver = core::mem::take(&mut self.s.group);
+        let s = &*self.s;
+        let held = |h: BodyHandle| held(s, h);
+        solver.set_touches(&s.touches);
+        let grouped = solver.gather(self.bodies, self.joints, &s.graph, (ha, hb), &held);
+        self.s.group = solver;
+        grouped
+    }
+
+    /// Whether the impact `e` at `point` with `normal` is a pair the group already keeps in
+    /// contact, met again along its new courses while its points part: the group's advance
+    /// holds the pair's touch (see [`Touch`]), but the straight course of a body turning about
+    /// the contact dips toward what it touches before it ends the step clear of it, and
+    /// resolving that meeting would be a second impact at one instant, a Zeno sequence that
+    /// stops the body. The pair is the group's from here (marked, nothing more of it planned).
+    pub(super) fn kept_by_group(&mut self, e: &Entry, (point, normal): (Point, Vector)) -> bool {
+        let (a, b) = (e.a as usize, e.b as usize);
+        let (Some(ha), Some(hb)) = (self.proxies[a], self.proxies[b]) else {
+            return false;
+        };
+        if !self
+            .s
+            .touches
+            .iter()
+            .any(|t| (t.a, t.b) == (ha, hb) || (t.a, t.b) == (hb, ha))
+        {
+            return false;
+        }
+        let t = e.time;
+        let point_velocity = |slot: usize| -> Option<Vector> {
+            let pose = self.pose_at(slot, t)?;
+            let body = self.bodies.get(self.proxies[slot]?)?;
+            let (v, w) = self.velocity_at(slot, t)?;
+            let r = point - pose * body.local_center();
+            Some(v + Vector::new(-w * r.y, w * r.x))
+        };
+        let (Some(va), Some(vb)) = (point_velocity(a), point_velocity(b)) else {
+            return false;
+        };
+        // Closing by less than the tolerance over the rest of the step is not closing.
+        let closing = -(vb - va).dot(&normal) * (self.dt - t);
+        if closing > self.settings.toi.tolerance() {
+            return false;
+        }
+        self.pair_state(e.a, e.b).kept = true;
+        true
+    }
+
+    /// Brings every body of the gathered group to `t` on its course, at its velocities
+    /// there, as [`Run::collide`] does for the two struck bodies.
+    pub(super) fn bring_group_to(&mut self, t: Real) {
+        let members: Vec<BodyHandle> = self.s.group.bodies().collect();
+        for handle in members {
+            let slot = handle.index as usize;
+            if self.proxies.get(slot).copied().flatten() != Some(handle) {
+                continue;
+            }
+            if let (Some(pose), Some(body)) = (self.pose_at(slot, t), self.bodies.get_mut(handle)) {
+                let ok = body.set_pose(pose);
+                debug_assert!(ok.is_ok(), "a pose on a finite sweep is valid");
+            }
+            self.bring_velocity_to(slot, t);
+        }
+    }
+
+    /// Where the faces of the bodies of `ha` and `hb` (placed at the impact) that touch at
+    /// `point` with `normal` meet along a stretch, its far end: `point` is its other (see
+    /// [`shared_face_middle`]); `None` where they meet at a point.
+    pub(super) fn face_end(
+        &self,
+        (ha, hb): (BodyHandle, BodyHandle),
+        [i, j]: [u32; 2],
+        point: Point,
+        normal: Vector,
+    ) -> Option<Point> {
+        let (a, b) = (self.bodies.get(ha)?, self.bodies.get(hb)?);
+        let middle = shared_face_middle(
+            shape_at(a, i),
+            a.pose(),
+            shape_at(b, j),
+            b.pose(),
+            point,
+            normal,
+            self.settings.toi.tolerance(),
+        );
+        (middle != point).then(|| middle + (middle - point))
+    }
+
+    /// Resolves the impact of `ha` and `hb` at `point` (and along the stretch to `second`,
+    /// for two faces) with `normal` for the gathered group (see
+    /// [`GroupImpactSolver::resolve`](impact_solver::GroupImpactSolver::resolve)); the group
+    /// keeps the contact for the rest of the step (see [`Touch`]).
+    pub(super) fn resolve_group(
+        &mut self,
+        ((ha, hb), shapes): ((BodyHandle, BodyHandle), [u32; 2]),
+        ((point, second), normal): ((Point, Option<Point>), Vector),
+        material: Option<&Material>,
+        settings: &ImpactSettings,
+    ) -> Result<Impulse, SolverError> {
+        let mut solver = core::mem::take(&mut self.s.group);
+        let s = &*self.s;
+        let held = |h: BodyHandle| held(s, h);
+        let contact = GroupContact {
+            a: ha,
+            b: hb,
+            point,
+            second,
+            normal,
+            material: material.copied(),
+        };
+        let resolved = solver.resolve(
+            self.bodies,
+            self.joints,
+            &s.graph,
+            &contact,
+            settings,
+            &held,
+        );
+        self.s.group = solver;
+        if resolved.is_ok() {
+            self.report.group_impacts += 1;
+            // The group keeps the contact for the rest of the step: its advance must not
+            // drive the struck body back through what it struck.
+            self.keep_touch((ha, hb), shapes, (point, second), normal);
+            self.s.group.set_touches(&self.s.touches);
+        }
+        resolved.map(|g| g.impulse)
+    }
+
+    /// The touches the group keeps after the impact of `ha` and `hb` (shapes `shapes`) at
+    /// `point` (and `second`) with `normal`: where one body is of infinite mass (a wall), the
+    /// other's whole struck shape held off the plane through the point of impact, by its
+    /// nearest corner's distance at the impact (a body turning about the point it struck
+    /// would otherwise swing its far end through a thin wall, its course no longer planned
+    /// against it: see [`Run::kept_by_group`]); between two bodies that move, the points
+    /// that met.
+    fn keep_touch(
+        &mut self,
+        (ha, hb): (BodyHandle, BodyHandle),
+        shapes: [u32; 2],
+        (point, second): (Point, Option<Point>),
+        normal: Vector,
+    ) {
+        let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
+            return;
+        };
+        // The wall first, the normal from it toward the mover.
+        let (wall, mover, shape, toward) = match (a.is_dynamic(), b.is_dynamic()) {
+            (false, true) => (ha, hb, shapes[1], normal),
+            (true, false) => (hb, ha, shapes[0], -normal),
+            _ => {
+                for p in core::iter::once(point).chain(second) {
+                    if let Some(touch) = Touch::at(self.bodies, (ha, hb), p, normal) {
+                        self.s.touches.push(touch);
+                    }
+                }
+                return;
+            }
+        };
+        let Some(body) = self.bodies.get(mover) else {
+            return;
+        };
+        let gap = shape_at(body, shape)
+            .core()
+            .iter()
+            .map(|c| (body.pose() * c - point).dot(&toward))
+            .fold(Real::INFINITY, Real::min)
+            .max(0.0);
+        if let Some(touch) = Touch::at(self.bodies, (wall, mover), point, toward) {
+            self.s.touches.push(Touch {
+                gap,
+                shape: Some(shape),
+                ..touch
+            });
+        }
+    }
+
+    /// After the body of `slot` stopped at `t` (a Zeno pair meeting again, a query that gave
+    /// up, a body pressing into a stopped one): each group its rigid joints tie it to goes on
+    /// from `t` with it held in place, re-planned (see [`Run::group_courses`]), rather than on
+    /// courses that carry its neighbours away from where it stays.
+    pub(super) fn regroup_after_stop(&mut self, slot: usize, t: Real) {
+        let Some(handle) = self.proxies[slot] else {
+            return;
+        };
+        if self.s.jointed.get(slot).is_none_or(Option::is_none) || t >= self.dt {
+            return;
+        }
+        let mut neighbours: Vec<BodyHandle> = Vec::new();
+        for &joint in self.s.graph.joints_of(handle) {
+            if let Some(j) = self.joints.get(joint) {
+                let other = if j.body_a() == handle {
+                    j.body_b()
+                } else {
+                    j.body_a()
+                };
+                if !neighbours.contains(&other) {
+                    neighbours.push(other);
+                }
+            }
+        }
+        let mut done: Vec<BodyHandle> = Vec::new();
+        for n in neighbours {
+            let i = n.index as usize;
+            if done.contains(&n) || self.s.jointed.get(i).is_none_or(Option::is_none) {
+                continue;
+            }
+            if !self.gather_group((i, i), (n, n)) || self.s.group.group().is_empty() {
+                continue;
+            }
+            done.extend_from_slice(self.s.group.group());
+            self.bring_group_to(t);
+            self.group_courses(t);
+            let slots: Vec<u32> = self.group_slots().collect();
+            for x in slots {
+                if self.moves_on(x as usize, self.proxies[x as usize].unwrap_or(handle)) {
+                    self.plan(x, t, Planning::Alone);
+                }
+            }
+        }
+    }
+
+    /// Whether the body of `slot` is a movable body of the group of the last impact.
+    pub(super) fn in_group(&self, slot: usize) -> bool {
+        self.s
+            .group
+            .group()
+            .iter()
+            .any(|h| h.index as usize == slot)
+    }
+
+    /// The movable bodies of the group of the last impact, as slots.
+    pub(super) fn group_slots(&self) -> impl Iterator<Item = u32> + '_ {
+        self.s.group.group().iter().map(|h| h.index)
+    }
+
+    /// After a group's impact at `t` and the hook: each movable body of the group that still
+    /// moves (not removed, not stopped) gets the course from where it is to where the rigid
+    /// advance of the group ends it (see the module docs). Where the advance cannot run, the
+    /// bodies go on at their velocities ([`Run::set_course`]).
+    pub(super) fn group_courses(&mut self, t: Real) {
+        let rest = self.dt - t;
+        let step = GroupStep {
+            gravity: self.gravity,
+            dt: rest,
+            substeps: self.substeps,
+            max_work: ADVANCE_BUDGET.saturating_sub(self.s.advance_work),
+        };
+        let mut motions = core::mem::take(&mut self.s.group_motions);
+        let mut solver = core::mem::take(&mut self.s.group);
+        // A group a spring or a motor drives goes on at its velocities, as it started the
+        // step on the solver's (see `settle_fast_groups`): a rigid advance would drop their
+        // pull over the rest of the step.
+        let driven_group = solver
+            .group_joints()
+            .iter()
+            .any(|&j| self.joints.get(j).is_some_and(driven));
+        let mut work = self.s.advance_work;
+        let advanced = {
+            let s = &*self.s;
+            let held = |h: BodyHandle| held(s, h);
+            let work = &mut work;
+            rest > 0.0
+                && !driven_group
+                && *work < ADVANCE_BUDGET
+                && solver
+                    .advance(self.bodies, self.joints, &step, &held, &mut motions)
+                    .is_ok_and(|done| {
+                        *work += done.work;
+                        done.held
+                    })
+        };
+        self.s.advance_work = work;
+        let members: Vec<BodyHandle> = solver.group().to_vec();
+        self.s.group = solver;
+        if !advanced {
+            for handle in members {
+                let slot = handle.index as usize;
+                if self.moves_on(slot, handle) {
+                    self.set_course(slot, t, false);
+                }
+            }
+            self.s.group_motions = motions;
+            return;
+        }
+        for m in &motions {
+            let slot = m.body.index as usize;
+            if !self.moves_on(slot, m.body) {
+                continue;
+            }
+            let Some(body) = self.bodies.get(m.body) else {
+                continue;
+            };
+            let (pose, center) = (*body.pose(), body.local_center());
+            let linvel = (m.pose * center - pose * center) / rest;
+            let now = (body.linvel(), body.angvel());
+            let Ok(sweep) = Sweep::new(pose, center, linvel, m.turned / rest, rest) else {
+                self.set_course(slot, t, false);
+                continue;
+            };
+            self.install_course(
+                slot,
+                (t, sweep),
+                (m.linvel, m.angvel),
+                Ramp::still(self.dt),
+                false,
+            );
+            if self.s.motions[slot].is_some_and(|(t0, _)| t0 == t) {
+                self.s.turning[slot] = Some(Turning {
+                    t0: t,
+                    v0: now.0,
+                    w0: now.1,
+                    t1: self.dt,
+                });
+            }
+        }
+        self.s.group_motions = motions;
+    }
+
+    /// Whether the body of `slot` (`handle`) moves on after an impact: in the step, live,
+    /// and not stopped.
+    fn moves_on(&self, slot: usize, handle: BodyHandle) -> bool {
+        self.proxies.get(slot).copied().flatten() == Some(handle)
+            && self.is_live(slot)
+            && !halted(&self.s.stopped, &self.s.hot, slot)
+    }
+}
+
+/// Whether the group solver takes `h` as held in place: a body stopped in the step, one the
+/// hook removed or disabled, or one outside the step's slots.
+fn held(s: &Scratch, h: BodyHandle) -> bool {
+    let slot = h.index as usize;
+    slot >= s.stopped.len() || halted(&s.stopped, &s.hot, slot) || !is_live(&s.requests, slot)
+}
