@@ -48,6 +48,15 @@ pub struct StepReport<R> {
     pub contact_points: usize,
     /// Collision events the stepper recorded (see [`World::events`]).
     pub events: usize,
+    /// Bodies given a swept box this step: the awake ones (a sleeping body keeps its
+    /// proxy and gets nothing else).
+    pub awake_bodies: usize,
+    /// Candidate pairs left out because a body of the pair sleeps (no manifold).
+    pub sleeping_pairs: usize,
+    /// Bodies woken at the start of the step because an awake body could reach them.
+    pub woken_bodies: usize,
+    /// Bodies asleep when the step ended (after the islands that fell asleep in it).
+    pub sleeping_bodies: usize,
     /// Bodies the impact hook removed during the step, in the order it removed them; they
     /// are gone from the world when the step returns.
     pub removed: Vec<BodyHandle>,
@@ -173,6 +182,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         let mut report = StepReport::<S::Report>::default();
         // Bodies moved out by hand since the last step come back first; a no-op otherwise.
         self.wrap_bodies();
+        self.start_sleep_events();
+        self.bodies.refresh_awake();
         let pass = self.stepper.needs_world_pass(&StepPreview {
             bodies: &self.bodies,
             gravity: self.settings.gravity,
@@ -183,6 +194,11 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             rules,
         });
         self.update_broadphase(dt, pass, &mut report)?;
+        if pass && self.bodies.asleep_len() > 0 {
+            let woken = self.sleep.events.woke.len();
+            self.wake_reached(dt, &rules, &mut report)?;
+            report.woken_bodies = self.sleep.events.woke.len() - woken;
+        }
         self.scratch.contacts.clear();
         self.scratch.touched.clear();
         self.scratch.touched_at.clear();
@@ -202,7 +218,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.scratch.before.clear();
         self.scratch.before.extend(
             self.bodies
-                .iter()
+                .iter_awake()
                 .map(|(h, b)| (h, *b.pose(), b.linvel(), b.angvel())),
         );
         self.scratch.cache_before.clone_from(&self.cache);
@@ -239,6 +255,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.wrap_bodies();
         core::mem::swap(&mut self.events, &mut self.scratch.events);
         if pass {
+            self.keep_sleeping_sides();
             core::mem::swap(&mut self.sides, &mut self.scratch.sides);
         } else {
             self.sides.clear();
@@ -254,6 +271,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             }
         }
         self.break_joints();
+        self.sleep_pass(dt);
+        report.sleeping_bodies = self.bodies.asleep_len();
         span.record("events", report.events);
         span.record("removed", report.removed.len());
         self.time += dt;
@@ -332,7 +351,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
 
     /// Stage 1: every body's swept box to the broadphase; nothing without `pass` (the
     /// stepper needs no world pass, and has checked that the boxes fit a periodic domain).
-    fn update_broadphase(
+    pub(super) fn update_broadphase(
         &mut self,
         dt: Real,
         pass: bool,
@@ -352,7 +371,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             report.proxies = self.broadphase.len();
             return Ok(());
         }
-        for (handle, body) in self.bodies.iter() {
+        report.awake_bodies = 0;
+        for (handle, body) in self.bodies.iter_awake() {
+            report.awake_bodies += 1;
             let sweep = body.sweep(dt)?;
             let reach = self.stepper.contact_reach(body, g, dt, pad);
             let shapes = body.shapes();
@@ -441,6 +462,12 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 continue;
             };
             let (ha, hb) = (sa.body, sb.body);
+            if self.bodies.is_asleep_at(ha.index) || self.bodies.is_asleep_at(hb.index) {
+                // Asleep, or (unreachable after the wake pass) one asleep and one that
+                // cannot reach it: no manifold.
+                report.sleeping_pairs += 1;
+                continue;
+            }
             let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
                 debug_assert!(false, "every proxy names a live body");
                 continue;
@@ -526,7 +553,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// The pairs of a periodic domain into `scratch.periodic_pairs`, sorted: the
     /// broadphase's, and those that meet across a side, found by querying each box near a
     /// side again translated by a period.
-    fn find_periodic_pairs(&mut self, images: &PeriodicImages) {
+    pub(super) fn find_periodic_pairs(&mut self, images: &PeriodicImages) {
         let size = images.size();
         let scratch = &mut self.scratch;
         scratch.periodic_pairs.extend(
@@ -565,6 +592,26 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         // Both bodies of a pair across a side usually find it: once each.
         scratch.periodic_pairs.sort_unstable();
         scratch.periodic_pairs.dedup();
+    }
+}
+
+impl<B: Broadphase, S: Stepper> World<B, S> {
+    /// The remembered sides of the contacts of sleeping bodies, which the step did not
+    /// see, carried into the step's (`scratch.sides`, kept sorted).
+    fn keep_sleeping_sides(&mut self) {
+        if self.bodies.asleep_len() == 0 {
+            return;
+        }
+        let bodies = &self.bodies;
+        let before = self.scratch.sides.len();
+        self.scratch.sides.extend(
+            self.sides
+                .iter()
+                .filter(|(a, b, _)| bodies.is_asleep(a.body) || bodies.is_asleep(b.body)),
+        );
+        if self.scratch.sides.len() > before {
+            self.scratch.sides.sort_by_key(|&(a, b, _)| (a, b));
+        }
     }
 }
 
@@ -661,7 +708,8 @@ fn period_counts(s: &Vector, size: &Vector) -> (i8, i8) {
 /// step that left it so returns: a scene beyond the range of `f64` (a disc of radius 1e39
 /// striking others, found by the scene fuzzer) can overflow the solver's arithmetic.
 fn first_not_finite(bodies: &BodySet) -> Option<WorldError> {
-    bodies.iter().find_map(|(h, b)| {
+    // A sleeping body does not move: only the awake ones can have left the range.
+    bodies.iter_awake().find_map(|(h, b)| {
         let t = b.pose().translation.vector;
         let r = b.pose().rotation;
         let v = b.linvel();
