@@ -446,6 +446,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.proxies[handle.index as usize] = None;
         self.rules_stale = true;
         self.forget_contacts(handle);
+        self.forget_wake(handle);
         self.end_pairs_of(handle, ending);
         self.remove_joints_of(handle);
         Ok(body)

@@ -264,6 +264,11 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         woke.extend_from_slice(&island.bodies);
     }
 
+    /// Drops a body being removed from the wakes waiting for the next step's events.
+    pub(super) fn forget_wake(&mut self, handle: BodyHandle) {
+        self.sleep.pending_woke.retain(|&h| h != handle);
+    }
+
     /// At the start of a step: the sleep events of the last one cleared, the wakes of the
     /// calls since made this step's.
     pub(super) fn start_sleep_events(&mut self) {
@@ -340,7 +345,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 continue;
             };
             let awake = if asleep_a { b } else { a };
-            if awake.body_type() == impact_solver::BodyType::Static {
+            // Static bodies, and kinematic ones standing still, touch a sleeping island
+            // without waking it: only a moving body can disturb it.
+            if !awake.is_dynamic() && is_still(awake) {
                 continue;
             }
             if rules.filters_pairs() && !allowed(rules, &self.bodies, (ia, ib, sa, sb)) {
