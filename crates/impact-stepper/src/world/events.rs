@@ -79,16 +79,6 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         let scratch = &mut self.scratch.tracking;
         scratch.contact.clear();
         scratch.contact.end.append(&mut tracking.pending_contact);
-        if self.bodies.asleep_len() > 0 {
-            // The pairs of sleeping bodies go on touching unseen: no end event.
-            let bodies = &self.bodies;
-            for &(a, b) in &tracking.touching {
-                if bodies.is_asleep(a.body) || bodies.is_asleep(b.body) {
-                    self.scratch.touched.push((a, b));
-                    self.scratch.touched_at.push(u32::MAX);
-                }
-            }
-        }
         sort_touched(&mut self.scratch.touched, &mut self.scratch.touched_at);
         touch_events(
             &tracking.touching,

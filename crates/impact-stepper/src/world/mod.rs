@@ -62,6 +62,11 @@ struct Scratch {
     images: Option<PeriodicImages>,
     candidates: Vec<ProxyId>,
     periodic_pairs: Vec<(u32, u32, i8, i8)>,
+    /// While most bodies sleep, the step's candidate pairs with an awake non-static body
+    /// (see `find_awake_pairs`), used in place of the broadphase's when
+    /// `use_awake_pairs`.
+    awake_pairs: Vec<impact_broadphase::ProxyPair>,
+    use_awake_pairs: bool,
     /// The sides of this step's segment contacts, becoming [`World::sides`] if it succeeds.
     sides: Vec<(ShapeId, ShapeId, Vector)>,
     /// Every body's pose and velocities, and the contact cache, as the stepper found them:
@@ -722,10 +727,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
 
     /// The pairs of shapes touching as of the last step (`(a, b)` in the order of their
     /// proxies, sorted by slot and shape index): those with a begin event and no end event
-    /// since. Two shapes of one body never touch each other.
-    #[inline]
-    pub fn touching_pairs(&self) -> &[(ShapeId, ShapeId)] {
-        &self.tracking.touching
+    /// since, the pairs of sleeping islands among them (they go on touching while they
+    /// sleep). Two shapes of one body never touch each other. A new list at each call.
+    pub fn touching_pairs(&self) -> Vec<(ShapeId, ShapeId)> {
+        let mut all = self.tracking.touching.clone();
+        if self.bodies.asleep_len() > 0 {
+            all.extend(self.sleeping_touching());
+            all.sort_by_key(|&p| crate::contact_events::touch_key(p));
+        }
+        all
     }
 
     /// The shapes overlapping a sensor shape as the last step ended, as `(sensor, other)`

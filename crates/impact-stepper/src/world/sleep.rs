@@ -37,7 +37,8 @@ use crate::stepper::Stepper;
 use impact_broadphase::{Broadphase, ProxyId, ProxyPair};
 use impact_geometry::{Aabb, Real, Vector};
 use impact_narrowphase::contact_manifold;
-use impact_solver::{BodyHandle, CacheKey, CachedImpulse, RigidBody};
+use crate::contact_events::touch_key;
+use impact_solver::{BodyHandle, CacheKey, CachedImpulse, RigidBody, ShapeId};
 
 /// A sleeping island: its bodies, in slot order, and the warm-starting impulses of their
 /// contacts, set aside while it sleeps.
@@ -46,6 +47,12 @@ use impact_solver::{BodyHandle, CacheKey, CachedImpulse, RigidBody};
 pub(super) struct SleepingIsland {
     pub(super) bodies: Vec<BodyHandle>,
     pub(super) cache: Vec<(CacheKey, CachedImpulse)>,
+    /// Its pairs touching (in [`touch_key`] order) and the remembered sides of its segment
+    /// contacts, which go on unseen while it sleeps.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(super) touching: Vec<(ShapeId, ShapeId)>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(super) sides: Vec<(ShapeId, ShapeId, Vector)>,
 }
 
 /// The bodies that fell asleep and woke, per body, in handle order.
@@ -186,6 +193,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         &self.sleep.events
     }
 
+    /// The touching pairs of the sleeping islands, for [`World::touching_pairs`].
+    pub(super) fn sleeping_touching(&self) -> impl Iterator<Item = (ShapeId, ShapeId)> + '_ {
+        self.sleep
+            .islands
+            .iter()
+            .flatten()
+            .flat_map(|island| island.touching.iter().copied())
+    }
+
     /// Wakes the body and its island; returns whether it slept. Its time at rest starts
     /// again from zero, so it stays awake for at least
     /// [`time_to_sleep`](crate::WorldSettings::time_to_sleep).
@@ -227,11 +243,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         if self.bodies.asleep_len() == 0 {
             return;
         }
+        // The sleeping islands' pairs too: a static body (a floor taken away) touches
+        // sleeping bodies without being in their island.
         let partners: Vec<BodyHandle> = self
             .tracking
             .touching
             .iter()
-            .filter_map(|&(a, b)| match (a.body == handle, b.body == handle) {
+            .copied()
+            .chain(self.sleeping_touching())
+            .filter_map(|(a, b)| match (a.body == handle, b.body == handle) {
                 (true, false) => Some(b.body),
                 (false, true) => Some(a.body),
                 _ => None,
@@ -256,6 +276,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             self.sleep.island_of[h.index as usize] = u32::MAX;
         }
         self.cache.restore(&island.cache);
+        if !island.touching.is_empty() {
+            let touching = &mut self.tracking.touching;
+            touching.extend_from_slice(&island.touching);
+            touching.sort_by_key(|&p| touch_key(p));
+        }
+        if !island.sides.is_empty() {
+            self.sides.extend_from_slice(&island.sides);
+            self.sides.sort_by_key(|&(a, b, _)| (a, b));
+        }
         let woke = if in_step {
             &mut self.sleep.events.woke
         } else {
@@ -313,12 +342,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         let base = self.settings.speculative_distance;
         self.sleep.to_wake.clear();
         let images = self.scratch.images;
+        self.find_awake_pairs();
+        let awake_pairs = core::mem::take(&mut self.scratch.awake_pairs);
         let pairs: &[ProxyPair] = match &images {
             Some(images) => {
                 self.scratch.periodic_pairs.clear();
                 self.find_periodic_pairs(images);
                 &[]
             }
+            None if self.scratch.use_awake_pairs => &awake_pairs,
             None => self.broadphase.overlapping_pairs(),
         };
         let size = images.map_or_else(Vector::zeros, |images| images.size());
@@ -397,6 +429,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 self.sleep.to_wake.push(island);
             }
         }
+        self.scratch.awake_pairs = awake_pairs;
         self.find_reached_by_fast(dt, rules);
     }
 
@@ -625,6 +658,34 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 island.cache.push((key, imp));
             }
         }
+        // Their touching pairs and segment sides likewise, kept in order.
+        let island_of_pair = |a: BodyHandle, b: BodyHandle| {
+            let body = if bodies.is_asleep(a) { a } else { b };
+            island_of.get(body.index as usize).copied()
+        };
+        let islands = &mut sleep.islands;
+        self.tracking.touching.retain(|&(a, b)| {
+            if !(bodies.is_asleep(a.body) || bodies.is_asleep(b.body)) {
+                return true;
+            }
+            if let Some(id) = island_of_pair(a.body, b.body)
+                && let Some(Some(island)) = islands.get_mut(id as usize)
+            {
+                island.touching.push((a, b));
+            }
+            false
+        });
+        self.sides.retain(|&(a, b, n)| {
+            if !(bodies.is_asleep(a.body) || bodies.is_asleep(b.body)) {
+                return true;
+            }
+            if let Some(id) = island_of_pair(a.body, b.body)
+                && let Some(Some(island)) = islands.get_mut(id as usize)
+            {
+                island.sides.push((a, b, n));
+            }
+            false
+        });
         self.bodies.refresh_awake();
     }
 

@@ -199,6 +199,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             self.wake_reached(dt, &rules, &mut report)?;
             report.woken_bodies = self.sleep.events.woke.len() - woken;
         }
+        self.find_awake_pairs();
         self.scratch.contacts.clear();
         self.scratch.touched.clear();
         self.scratch.touched_at.clear();
@@ -255,7 +256,6 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.wrap_bodies();
         core::mem::swap(&mut self.events, &mut self.scratch.events);
         if pass {
-            self.keep_sleeping_sides();
             core::mem::swap(&mut self.sides, &mut self.scratch.sides);
         } else {
             self.sides.clear();
@@ -435,12 +435,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.scratch.periodic_pairs.clear();
         let images = self.scratch.images;
         // A periodic world takes its pairs, the broadphase's among them, from
-        // `periodic_pairs`; an unbounded one straight from the broadphase.
+        // `periodic_pairs`; an unbounded one straight from the broadphase, or, while most
+        // bodies sleep, from the queries of the awake ones (`awake_pairs`).
+        let awake_pairs = core::mem::take(&mut self.scratch.awake_pairs);
         let pairs: &[ProxyPair] = match &images {
             Some(images) => {
                 self.find_periodic_pairs(images);
                 &[]
             }
+            None if self.scratch.use_awake_pairs => &awake_pairs,
             None => self.broadphase.overlapping_pairs(),
         };
         let size = images.map_or_else(Vector::zeros, |images| images.size());
@@ -548,6 +551,57 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         report.manifolds = scratch.contacts.len();
         span.record("pairs", report.pairs);
         span.record("manifolds", report.manifolds);
+        self.scratch.awake_pairs = awake_pairs;
+    }
+
+    /// While most bodies sleep (more asleep than awake and moving), the candidate pairs
+    /// with an awake non-static body, into `scratch.awake_pairs`, sorted: the broadphase's
+    /// pairs (fat boxes that overlap) that can have a manifold, found by querying each such
+    /// body's fat boxes rather than by walking every pair, most of which sleep. Sets
+    /// `scratch.use_awake_pairs`; unbounded worlds only (a periodic one finds its pairs
+    /// across the sides by its own queries).
+    pub(super) fn find_awake_pairs(&mut self) {
+        let scratch = &mut self.scratch;
+        scratch.use_awake_pairs = false;
+        if scratch.images.is_some() || self.bodies.asleep_len() == 0 {
+            return;
+        }
+        let moving = self
+            .bodies
+            .iter_awake()
+            .filter(|(_, b)| b.body_type() != impact_solver::BodyType::Static)
+            .count();
+        if moving >= self.bodies.asleep_len() {
+            return;
+        }
+        scratch.use_awake_pairs = true;
+        scratch.awake_pairs.clear();
+        for (handle, body) in self.bodies.iter_awake() {
+            if body.body_type() == impact_solver::BodyType::Static {
+                continue;
+            }
+            for proxy in self.shape_proxies.proxies_of(handle.index, body.shapes().len()) {
+                let Some(fat) = self.broadphase.fat_aabb(proxy) else {
+                    continue;
+                };
+                if self
+                    .broadphase
+                    .query_aabb(&fat, &mut scratch.candidates)
+                    .is_err()
+                {
+                    continue;
+                }
+                scratch.awake_pairs.extend(
+                    scratch
+                        .candidates
+                        .iter()
+                        .filter(|&&q| q != proxy)
+                        .map(|&q| ProxyPair::new(proxy, q)),
+                );
+            }
+        }
+        scratch.awake_pairs.sort_unstable_by_key(|p| (p.a, p.b));
+        scratch.awake_pairs.dedup();
     }
 
     /// The pairs of a periodic domain into `scratch.periodic_pairs`, sorted: the
@@ -592,26 +646,6 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         // Both bodies of a pair across a side usually find it: once each.
         scratch.periodic_pairs.sort_unstable();
         scratch.periodic_pairs.dedup();
-    }
-}
-
-impl<B: Broadphase, S: Stepper> World<B, S> {
-    /// The remembered sides of the contacts of sleeping bodies, which the step did not
-    /// see, carried into the step's (`scratch.sides`, kept sorted).
-    fn keep_sleeping_sides(&mut self) {
-        if self.bodies.asleep_len() == 0 {
-            return;
-        }
-        let bodies = &self.bodies;
-        let before = self.scratch.sides.len();
-        self.scratch.sides.extend(
-            self.sides
-                .iter()
-                .filter(|(a, b, _)| bodies.is_asleep(a.body) || bodies.is_asleep(b.body)),
-        );
-        if self.scratch.sides.len() > before {
-            self.scratch.sides.sort_by_key(|&(a, b, _)| (a, b));
-        }
     }
 }
 
