@@ -136,7 +136,7 @@ fn bench_sleeping(c: &mut Criterion) {
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
         "\nper-step time, {boxes} settled boxes:\n  impact asleep {:.4} ms, awake {:.3} ms, \
-         asleep/awake {:.2}%\n  rapier2d asleep {:.4} ms, impact/rapier2d asleep {:.2}",
+         asleep/awake {:.3}%\n  rapier2d asleep {:.4} ms, impact/rapier2d asleep {:.2}",
         ms(asleep),
         ms(awake),
         100.0 * asleep.as_secs_f64() / awake.as_secs_f64(),
