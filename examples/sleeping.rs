@@ -2,8 +2,8 @@
 //!
 //! Run: `cargo run --release --example sleeping`.
 
-use impact2d::prelude::*;
 use impact_testkit::scenes;
+use impact2d::prelude::*;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dt = 1.0 / 60.0;

@@ -451,16 +451,19 @@ impl BodySet {
             })
         });
         let scanned = (!self.awake_fresh).then(|| {
-            self.slots.iter().enumerate().filter_map(|(i, slot)| match &slot.body {
-                Some(b) if !slot.asleep => Some((
-                    BodyHandle {
-                        index: i as u32,
-                        generation: slot.generation,
-                    },
-                    b,
-                )),
-                _ => None,
-            })
+            self.slots
+                .iter()
+                .enumerate()
+                .filter_map(|(i, slot)| match &slot.body {
+                    Some(b) if !slot.asleep => Some((
+                        BodyHandle {
+                            index: i as u32,
+                            generation: slot.generation,
+                        },
+                        b,
+                    )),
+                    _ => None,
+                })
         });
         listed
             .into_iter()
@@ -569,7 +572,6 @@ impl TryFrom<BodySetDef> for BodySet {
         })
     }
 }
-
 
 #[cfg(feature = "serde")]
 impl From<BodySet> for BodySetDef {

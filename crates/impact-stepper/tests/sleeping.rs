@@ -40,7 +40,10 @@ fn asleep_pyramid<S: Stepper + Default>(
 fn pyramid_sleeps_and_stands<S: Stepper + Default>() {
     let (mut world, boxes, at) = asleep_pyramid::<S>(20, 180);
     let at = at.expect("the pyramid fell asleep within 3 s");
-    println!("pyramid of 20 asleep after {at} steps ({:.2} s)", at as Real * DT);
+    println!(
+        "pyramid of 20 asleep after {at} steps ({:.2} s)",
+        at as Real * DT
+    );
     let home: Vec<_> = boxes
         .iter()
         .map(|&h| *world.body(h).unwrap().pose())
@@ -102,7 +105,10 @@ fn a_sleeping_body_gets_no_swept_box_manifold_or_solver_row() {
     assert_eq!(report.manifolds, 1, "the new box on the ground");
     assert_eq!(report.stepper.constraints, 1);
     assert!(!world.is_sleeping(far));
-    assert!(boxes.iter().all(|&h| world.is_sleeping(h)), "static contacts link no island");
+    assert!(
+        boxes.iter().all(|&h| world.is_sleeping(h)),
+        "static contacts link no island"
+    );
     for _ in 0..60 {
         world.step(DT).unwrap();
     }
@@ -193,7 +199,10 @@ fn a_joint_changed_or_removed_wakes_both_bodies() {
     for _ in 0..60 {
         world.step(DT).unwrap();
     }
-    assert!(world.is_sleeping(a) && world.is_sleeping(b), "one island, asleep");
+    assert!(
+        world.is_sleeping(a) && world.is_sleeping(b),
+        "one island, asleep"
+    );
     world.joint_mut(joint).unwrap().set_enabled(true);
     assert!(!world.is_sleeping(a) && !world.is_sleeping(b));
     for _ in 0..60 {
@@ -217,13 +226,20 @@ fn removing_a_body_wakes_what_it_touched() {
 #[test]
 fn removing_the_floor_wakes_what_rests_on_it() {
     let (mut world, ground, a, b) = two_boxes();
-    assert_eq!(world.touching_pairs().len(), 2, "the sleeping pairs go on touching");
+    assert_eq!(
+        world.touching_pairs().len(),
+        2,
+        "the sleeping pairs go on touching"
+    );
     world.remove_body(ground).unwrap();
     assert!(!world.is_sleeping(a) && !world.is_sleeping(b));
     for _ in 0..60 {
         world.step(DT).unwrap();
     }
-    assert!(world.body(a).unwrap().pose().translation.y < -4.0, "it falls");
+    assert!(
+        world.body(a).unwrap().pose().translation.y < -4.0,
+        "it falls"
+    );
 }
 
 #[test]
@@ -308,7 +324,11 @@ fn a_moving_kinematic_body_keeps_its_island_awake() {
         }
         // At 0.02 m/s the rider moves slower than its threshold, and would sleep but for
         // the platform under it.
-        assert_eq!(world.is_sleeping(rider), speed == 0.0, "platform at {speed}");
+        assert_eq!(
+            world.is_sleeping(rider),
+            speed == 0.0,
+            "platform at {speed}"
+        );
     }
 }
 
@@ -444,8 +464,16 @@ where
     for step in 0..240 {
         straight.step(DT).unwrap();
         restored.step(DT).unwrap();
-        assert_eq!(restored.sleep_events(), straight.sleep_events(), "step {step}");
-        assert_eq!(restored.contact_events(), straight.contact_events(), "step {step}");
+        assert_eq!(
+            restored.sleep_events(),
+            straight.sleep_events(),
+            "step {step}"
+        );
+        assert_eq!(
+            restored.contact_events(),
+            straight.contact_events(),
+            "step {step}"
+        );
         assert_eq!(state_hash(&restored), state_hash(&straight), "step {step}");
         woke |= !restored.sleep_events().woke.is_empty();
         for &h in &boxes {

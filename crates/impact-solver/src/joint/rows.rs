@@ -110,9 +110,8 @@ impl JointRows {
             };
             // A joint whose dynamic bodies sleep gets no row: it keeps its impulses for
             // when they wake.
-            let moving = |handle, body: &crate::RigidBody| {
-                body.is_dynamic() && !bodies.is_asleep(handle)
-            };
+            let moving =
+                |handle, body: &crate::RigidBody| body.is_dynamic() && !bodies.is_asleep(handle);
             if !joint.is_enabled() {
                 continue;
             }

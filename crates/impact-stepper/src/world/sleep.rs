@@ -30,6 +30,7 @@
 //! [`WorldSettings::time_to_sleep`]: crate::WorldSettings::time_to_sleep
 
 use super::World;
+use crate::contact_events::touch_key;
 use crate::domain::shifted;
 use crate::error::WorldError;
 use crate::rules::{CollisionRules, PairKind};
@@ -37,7 +38,6 @@ use crate::stepper::Stepper;
 use impact_broadphase::{Broadphase, ProxyId, ProxyPair};
 use impact_geometry::{Aabb, Real, Vector};
 use impact_narrowphase::contact_manifold;
-use crate::contact_events::touch_key;
 use impact_solver::{BodyHandle, CacheKey, CachedImpulse, RigidBody, ShapeId};
 
 /// A sleeping island: its bodies, in slot order, and the warm-starting impulses of their
@@ -266,7 +266,12 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// cleared, its cached impulses go back to the cache. `in_step` says whether the wake
     /// is one of the step's events or one for the next step's.
     fn wake_island(&mut self, id: u32, in_step: bool) {
-        let Some(island) = self.sleep.islands.get_mut(id as usize).and_then(Option::take) else {
+        let Some(island) = self
+            .sleep
+            .islands
+            .get_mut(id as usize)
+            .and_then(Option::take)
+        else {
             return;
         };
         self.sleep.free.push(id);
@@ -392,7 +397,11 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             if self.sleep.to_wake.contains(&island) {
                 continue;
             }
-            let awake_slot = if asleep_a { sb.body.index } else { sa.body.index };
+            let awake_slot = if asleep_a {
+                sb.body.index
+            } else {
+                sa.body.index
+            };
             let motion = self.scratch.motion[awake_slot as usize];
             // The boxes the bodies themselves give (the awake one's as stage 1 gave it, the
             // sleeping one's own), not the broadphase's fat ones: a world restored from a
@@ -411,8 +420,16 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 continue;
             };
             // `offset` moves body b's image: the sleeping one's box when it is b.
-            let own = if asleep_a { own } else { shifted(&own, &offset) };
-            let given = if asleep_a { shifted(&given, &offset) } else { given };
+            let own = if asleep_a {
+                own
+            } else {
+                shifted(&own, &offset)
+            };
+            let given = if asleep_a {
+                shifted(&given, &offset)
+            } else {
+                given
+            };
             if !own.intersects(&given) {
                 continue;
             }
@@ -652,7 +669,11 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         };
         self.cache.take_asleep(newly, &mut sleep.taken);
         for &(key, imp) in &sleep.taken {
-            let body = if bodies.is_asleep(key.a) { key.a } else { key.b };
+            let body = if bodies.is_asleep(key.a) {
+                key.a
+            } else {
+                key.b
+            };
             let id = island_of[body.index as usize];
             if let Some(Some(island)) = sleep.islands.get_mut(id as usize) {
                 island.cache.push((key, imp));
@@ -688,7 +709,6 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         });
         self.bodies.refresh_awake();
     }
-
 }
 
 /// Whether `rules` let the shapes `sa` and `sb` of the candidate pair `ia`, `ib` collide

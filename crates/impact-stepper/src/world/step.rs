@@ -580,7 +580,10 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             if body.body_type() == impact_solver::BodyType::Static {
                 continue;
             }
-            for proxy in self.shape_proxies.proxies_of(handle.index, body.shapes().len()) {
+            for proxy in self
+                .shape_proxies
+                .proxies_of(handle.index, body.shapes().len())
+            {
                 let Some(fat) = self.broadphase.fat_aabb(proxy) else {
                     continue;
                 };
