@@ -415,7 +415,7 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
         (
             "sleeping not a boolean",
             r#"{"sleeping": 1}"#.to_owned(),
-            "sleeping: invalid type: integer `1`, expected a boolean at line 1 column 13",
+            "sleeping: invalid type: integer `1`, expected a boolean at line 1 column 14",
         ),
         (
             "negative sleep threshold",
