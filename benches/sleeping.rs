@@ -16,7 +16,7 @@ use impact_testkit::scenes::{self, Scene};
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::geometry::{Isometry, Real};
 use impact2d::solver::{BodyType, RigidBodyDef};
-use impact2d::stepper::{Discrete, World, WorldSettings};
+use impact2d::stepper::{Discrete, WorldSettings};
 use rapier2d_f64::prelude as rp;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -25,8 +25,6 @@ const DT: Real = 1.0 / 60.0;
 /// Steps allowed for every box to fall asleep (10 s).
 const MAX_SETTLE: usize = 600;
 const TIMED_STEPS: usize = 200;
-
-type ImpactWorld = World<RTreeBroadphase, Discrete>;
 
 fn rapier_world(scene: &Scene) -> rp::PhysicsWorld {
     let mut world = rp::PhysicsWorld {
