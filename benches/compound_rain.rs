@@ -57,6 +57,7 @@ impl<S: Stepper + Default> Engine for Impact<S> {
         let (world, handles) = scene
             .build::<RTreeBroadphase, S>()
             .expect("the scene is valid");
+        let world = awake(world);
         let bodies = handles
             .into_iter()
             .filter(|&h| world.body(h).is_some_and(|b| b.is_dynamic()))
@@ -309,4 +310,15 @@ fn main() {
         println!("{line}");
     }
     criterion.final_summary();
+}
+
+/// `world` with sleeping off: rapier2d's bodies here cannot sleep either, so both engines
+/// time the same awake physics (the sleeping bench times sleep).
+fn awake<S: Stepper>(mut world: World<RTreeBroadphase, S>) -> World<RTreeBroadphase, S> {
+    let settings = impact2d::stepper::WorldSettings {
+        sleeping: false,
+        ..*world.settings()
+    };
+    world.set_settings(settings).expect("valid settings");
+    world
 }

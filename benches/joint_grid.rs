@@ -112,7 +112,8 @@ fn time_steps(steps: usize, mut step: impl FnMut()) -> Duration {
 }
 
 fn settled<S: Stepper + Default>(grid: &JointedScene) -> World<RTreeBroadphase, S> {
-    let (mut world, _, _) = grid.build::<RTreeBroadphase, S>().expect("valid scene");
+    let (world, _, _) = grid.build::<RTreeBroadphase, S>().expect("valid scene");
+    let mut world = awake(world);
     for _ in 0..SETTLE_STEPS {
         world.step(DT).expect("valid step");
     }
@@ -174,4 +175,15 @@ criterion_group!(benches, bench_joint_grid);
 fn main() {
     benches();
     Criterion::default().configure_from_args().final_summary();
+}
+
+/// `world` with sleeping off: rapier2d's bodies here cannot sleep either, so both engines
+/// time the same awake physics (the sleeping bench times sleep).
+fn awake<S: Stepper>(mut world: World<RTreeBroadphase, S>) -> World<RTreeBroadphase, S> {
+    let settings = impact2d::stepper::WorldSettings {
+        sleeping: false,
+        ..*world.settings()
+    };
+    world.set_settings(settings).expect("valid settings");
+    world
 }

@@ -12,8 +12,9 @@
 //! per substep, `World<RTreeBroadphase, Discrete>`); rapier's defaults
 //! (`IntegrationParameters::default()`: 4 solver iterations as substeps, 1 PGS and 1
 //! stabilization iteration each), single-threaded (no `parallel` feature). One rapier default
-//! is changed: bodies cannot sleep, because impact has no sleeping yet and a sleeping pyramid
-//! costs rapier next to nothing, which would time the island manager, not the solver.
+//! is changed: bodies cannot sleep, and impact's world has sleeping off, because a sleeping
+//! pyramid costs either engine next to nothing, which would time the island manager, not the
+//! solver (`benches/sleeping.rs` times that).
 //!
 //! Run: `cargo bench --bench pyramid` (about two minutes).
 
@@ -132,7 +133,10 @@ struct Pair {
 }
 
 fn setup(base: usize) -> Pair {
-    let scene = scenes::pyramid(base);
+    let mut scene = scenes::pyramid(base);
+    // Rapier2d's boxes here cannot sleep: both engines time the same awake physics (the
+    // sleeping bench times sleep).
+    scene.settings.sleeping = false;
     let (mut impact, _) = scene
         .build::<RTreeBroadphase, Discrete>()
         .expect("valid scene");

@@ -14,7 +14,7 @@
 //! Settings: impact's defaults (`World<RTreeBroadphase, S>`, soft step with 4 substeps, 1
 //! velocity and 1 relax iteration each); rapier2d's defaults (`IntegrationParameters::default()`,
 //! `max_ccd_substeps` 1, single-threaded), except that bodies cannot sleep, as in the pyramid
-//! bench: impact has no sleeping.
+//! bench (and impact's world has sleeping off).
 //!
 //! Two passes per size, in this order:
 //! 1. **Counting** (not timed by criterion): each engine runs `COUNT_STEPS` steps (2 s) from
@@ -147,7 +147,7 @@ where
     S::Report: Stops,
 {
     fn build(scene: &Scene) -> Self {
-        let world = scene.build::<RTreeBroadphase, S>().expect("valid scene").0;
+        let world = awake(scene.build::<RTreeBroadphase, S>().expect("valid scene").0);
         let recorder = CourseRecorder::new(&world);
         Self { world, recorder }
     }
@@ -585,4 +585,15 @@ fn main() {
         println!("{line}");
     }
     criterion.final_summary();
+}
+
+/// `world` with sleeping off: rapier2d's bodies here cannot sleep either, so both engines
+/// time the same awake physics (the sleeping bench times sleep).
+fn awake<S: Stepper>(mut world: World<RTreeBroadphase, S>) -> World<RTreeBroadphase, S> {
+    let settings = impact2d::stepper::WorldSettings {
+        sleeping: false,
+        ..*world.settings()
+    };
+    world.set_settings(settings).expect("valid settings");
+    world
 }

@@ -72,8 +72,8 @@ pub mod prelude {
         FirstTimeOfImpact, FirstTimeOfImpactSettings, FirstToiReport, Impact, ImpactHook, Interior,
         JointEvent, MotionClamping, MotionClampingSettings, NoHook, PairFilter, PairView,
         PointProjection, PreSolveContact, PreSolveHook, QueryError, QueryFilter, QueryView, RayHit,
-        SensorEvent, SensorEvents, ShapeCastHit, ShapeCastOptions, ShapeProxies, StepContext,
-        StepReport, Stepper, World, WorldError, WorldSettings,
+        SensorEvent, SensorEvents, ShapeCastHit, ShapeCastOptions, ShapeProxies, SleepEvents,
+        StepContext, StepReport, Stepper, World, WorldError, WorldSettings,
     };
 }
 
@@ -95,6 +95,8 @@ mod guides {
     struct QueriesFiltersAndSensors;
     #[doc = include_str!("../docs/guides/joints.md")]
     struct Joints;
+    #[doc = include_str!("../docs/guides/sleeping.md")]
+    struct Sleeping;
     #[cfg(feature = "scene")]
     #[doc = include_str!("../docs/guides/scene-files.md")]
     struct SceneFiles;

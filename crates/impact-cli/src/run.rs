@@ -105,6 +105,8 @@ pub struct RunSummary {
     pub dynamic_bodies: usize,
     /// Dynamic bodies with the `ccd` flag at the start.
     pub ccd_bodies: usize,
+    /// Bodies asleep at the end (see the world's sleeping).
+    pub sleeping_bodies: usize,
     /// Joints at the start.
     pub joints: usize,
     /// The joints that broke (their reaction passed a `break_force` or `break_torque`),
@@ -309,6 +311,7 @@ pub fn run_scene(
         bodies,
         dynamic_bodies,
         ccd_bodies,
+        sleeping_bodies: end.asleep_len(),
         joints,
         joints_broken,
         events,
@@ -384,8 +387,8 @@ impl fmt::Display for RunSummary {
         )?;
         writeln!(
             f,
-            "bodies          {} ({} dynamic, {} with ccd)",
-            self.bodies, self.dynamic_bodies, self.ccd_bodies
+            "bodies          {} ({} dynamic, {} with ccd, {} asleep at the end)",
+            self.bodies, self.dynamic_bodies, self.ccd_bodies, self.sleeping_bodies
         )?;
         if self.joints > 0 {
             writeln!(

@@ -762,7 +762,11 @@ fn a_long_run_shows_no_progress_bar_when_stderr_is_not_a_terminal() {
     // Long enough to pass the bar's half-second delay, in a debug build and a release one
     // (8,000 steps took 0.7 s and 0.49 s once the broadphase's margins shrank for small
     // bodies): the tool must stay quiet because this test's stderr is a pipe.
-    let out = impact(&["run", &scene_path("rain.json"), "--steps", "24000"]);
+    // Sleeping off: the settled discs would otherwise fall asleep and the run end too soon.
+    let rain = std::fs::read_to_string(scene_path("rain.json")).unwrap();
+    let awake = rain.replacen('{', r#"{"sleeping": false, "#, 1);
+    let path = scratch("rain_awake.json", &awake);
+    let out = impact(&["run", path.to_str().unwrap(), "--steps", "24000"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8(out.stdout.clone()).unwrap();
     let wall: f64 = text

@@ -24,6 +24,12 @@ pub const TOI_TOLERANCE: Real = 0.25 * LINEAR_SLOP;
 /// stop an approaching body without a collision event (speculative contacts).
 pub const SPECULATIVE_DISTANCE: Real = 4.0 * LINEAR_SLOP;
 
+/// The speed (world units per second) below which a body may fall asleep: its linear speed,
+/// and its angular speed times its extent, must stay below it (Box2D v3's
+/// `b2_defaultSleepThreshold`, 0.05 m/s, which scales with the length unit as every
+/// tolerance here does: ten linear slops per second).
+pub const SLEEP_THRESHOLD: Real = 10.0 * LINEAR_SLOP;
+
 /// The angular tolerance (radians) used where the slop matters for rotation.
 pub const ANGULAR_SLOP: Real = 2.0 / 180.0 * core::f64::consts::PI;
 

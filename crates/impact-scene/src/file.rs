@@ -60,6 +60,10 @@ pub(crate) struct SceneFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub speculative_distance: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub sleeping: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_to_sleep: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub solver: Option<Obj<SolverFile>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stepper: Option<Obj<StepperFile>>,
@@ -200,6 +204,10 @@ pub(crate) struct BodyFile {
     pub sensor: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contact_force_threshold: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub can_sleep: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sleep_threshold: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub on_first_hit: Option<String>,
 }

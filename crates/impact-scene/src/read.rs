@@ -74,6 +74,12 @@ pub(crate) fn resolve(f: SceneFile) -> Result<Scene, SceneError> {
     if let Some(d) = f.speculative_distance {
         settings.speculative_distance = d;
     }
+    if let Some(on) = f.sleeping {
+        settings.sleeping = on;
+    }
+    if let Some(t) = f.time_to_sleep {
+        settings.time_to_sleep = t;
+    }
     if let Some(Obj(s)) = &f.solver {
         settings.solver = solver(s);
     }
@@ -401,6 +407,12 @@ fn body(b: &BodyFile, path: &str) -> Result<(RigidBodyDef, Layout), SceneError> 
     }
     if let Some(u) = b.user_data {
         def.user_data = u;
+    }
+    if let Some(on) = b.can_sleep {
+        def.can_sleep = on;
+    }
+    if let Some(t) = b.sleep_threshold {
+        def.sleep_threshold = t;
     }
     shape_flags(b, &mut def);
     if let Layout::Shape(_) = layout {

@@ -80,6 +80,7 @@ pub(crate) fn world_settings(s: &WorldSettings) -> Result<(), SceneError> {
     finite("gravity[0]", s.gravity.x)?;
     finite("gravity[1]", s.gravity.y)?;
     non_negative("speculative_distance", s.speculative_distance)?;
+    non_negative("time_to_sleep", s.time_to_sleep)?;
     let solver = &s.solver;
     at_least_one("solver.substeps", solver.substeps.into())?;
     at_least_one(
@@ -259,6 +260,7 @@ pub(crate) fn body(def: &RigidBodyDef, path: &str, layout: &Layout) -> Result<()
         }
     }
     non_negative(&field("linear_damping"), def.linear_damping)?;
+    non_negative(&field("sleep_threshold"), def.sleep_threshold)?;
     non_negative(&field("angular_damping"), def.angular_damping)?;
     match &def.mass_properties {
         Some(p) => {

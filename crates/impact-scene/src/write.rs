@@ -101,6 +101,8 @@ pub(crate) fn scene_file(s: &Scene) -> SceneFile {
         },
         gravity: Some(xy_vector(s.settings.gravity)),
         speculative_distance: unless(s.settings.speculative_distance, d.speculative_distance),
+        sleeping: unless(s.settings.sleeping, d.sleeping),
+        time_to_sleep: unless(s.settings.time_to_sleep, d.time_to_sleep),
         solver: solver(&s.settings.solver).map(Obj),
         stepper: Some(Obj(stepper(&s.stepper))),
         broadphase: Some(s.broadphase.name().to_owned()),
@@ -241,6 +243,11 @@ fn one_shape(def: &RigidBodyDef) -> BodyFile {
         filter: filter(&def.filter).map(Obj),
         sensor: unless(def.sensor, false),
         contact_force_threshold: def.contact_force_threshold,
+        can_sleep: unless(def.can_sleep, true),
+        sleep_threshold: unless(
+            def.sleep_threshold,
+            impact_geometry::tolerances::SLEEP_THRESHOLD,
+        ),
         on_first_hit: None,
     }
 }

@@ -52,7 +52,7 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
         (
             "unknown top-level field",
             r#"{"gravty": [0, -10]}"#.to_owned(),
-            "gravty: unknown field `gravty`, expected one of `version`, `name`, `domain`, `periodic`, `gravity`, `speculative_distance`, `solver`, `stepper`, `broadphase`, `dt`, `steps`, `duration`, `bodies`, `joints` at line 1 column 9",
+            "gravty: unknown field `gravty`, expected one of `version`, `name`, `domain`, `periodic`, `gravity`, `speculative_distance`, `sleeping`, `time_to_sleep`, `solver`, `stepper`, `broadphase`, `dt`, `steps`, `duration`, `bodies`, `joints` at line 1 column 9",
         ),
         (
             "unknown shape field",
@@ -406,6 +406,21 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
             "negative speculative distance",
             r#"{"speculative_distance": -0.5}"#.to_owned(),
             "speculative_distance: must be zero or positive, got -0.5",
+        ),
+        (
+            "negative time to sleep",
+            r#"{"time_to_sleep": -1}"#.to_owned(),
+            "time_to_sleep: must be zero or positive, got -1",
+        ),
+        (
+            "sleeping not a boolean",
+            r#"{"sleeping": 1}"#.to_owned(),
+            "sleeping: invalid type: integer `1`, expected a boolean at line 1 column 14",
+        ),
+        (
+            "negative sleep threshold",
+            circle(r#""sleep_threshold": -0.1"#),
+            "bodies[3].sleep_threshold: must be zero or positive, got -0.1",
         ),
         (
             "body far out",

@@ -47,6 +47,8 @@ pub struct RigidBody {
     angular_damping: Real,
     ccd: bool,
     user_data: u128,
+    can_sleep: bool,
+    sleep_threshold: Real,
 }
 
 impl RigidBody {
@@ -63,7 +65,8 @@ impl RigidBody {
     /// (not finite or negative), `body.restitution` (outside `[0, 1]`),
     /// `body.mass_properties.mass` / `.inertia` (not positive and finite),
     /// `body.mass_properties.local_center` (not finite), `body.contact_force_threshold` (not
-    /// finite or negative), or `body.mass` for a dynamic body whose shape and density give
+    /// finite or negative), `body.sleep_threshold` (not finite or negative), or `body.mass`
+    /// for a dynamic body whose shape and density give
     /// zero mass.
     pub fn new(def: RigidBodyDef) -> Result<Self, SolverError> {
         valid_pose("body.pose", &def.pose)?;
@@ -87,6 +90,7 @@ impl RigidBody {
         }
         let linear_damping = non_negative("body.linear_damping", def.linear_damping)?;
         let angular_damping = non_negative("body.angular_damping", def.angular_damping)?;
+        let sleep_threshold = non_negative("body.sleep_threshold", def.sleep_threshold)?;
         let shapes = body_shapes(&def)?;
         let props = match def.mass_properties {
             Some(p) => {
@@ -114,6 +118,8 @@ impl RigidBody {
             angular_damping,
             ccd: def.ccd,
             user_data: def.user_data,
+            can_sleep: def.can_sleep,
+            sleep_threshold,
         })
     }
 
@@ -138,6 +144,8 @@ impl RigidBody {
             filter: first.filter(),
             sensor: first.is_sensor(),
             contact_force_threshold: first.contact_force_threshold(),
+            can_sleep: self.can_sleep,
+            sleep_threshold: self.sleep_threshold,
             shapes: self.shapes[1..].iter().map(BodyShape::to_def).collect(),
         }
     }
@@ -324,6 +332,54 @@ impl RigidBody {
     #[inline]
     pub fn set_ccd(&mut self, ccd: bool) {
         self.ccd = ccd;
+    }
+
+    /// Whether the body may fall asleep (see [`RigidBodyDef::can_sleep`]).
+    #[inline]
+    pub fn can_sleep(&self) -> bool {
+        self.can_sleep
+    }
+
+    /// Lets the body fall asleep, or keeps it awake. Through a world, a body kept awake
+    /// that sleeps is woken at the next step (the world wakes any body handed out mutably).
+    #[inline]
+    pub fn set_can_sleep(&mut self, can_sleep: bool) {
+        self.can_sleep = can_sleep;
+    }
+
+    /// The speed below which the body counts as at rest for sleeping (world units per
+    /// second; see [`RigidBodyDef::sleep_threshold`]).
+    #[inline]
+    pub fn sleep_threshold(&self) -> Real {
+        self.sleep_threshold
+    }
+
+    /// Sets the sleep threshold (world units per second).
+    ///
+    /// # Errors
+    /// [`SolverError`] naming `body.sleep_threshold` if negative or not finite.
+    pub fn set_sleep_threshold(&mut self, threshold: Real) -> Result<(), SolverError> {
+        self.sleep_threshold = non_negative("body.sleep_threshold", threshold)?;
+        Ok(())
+    }
+
+    /// Whether the body moves slower than its sleep threshold: its linear speed, and its
+    /// angular speed times its extent (the bounding radius about the centre of mass, as
+    /// Box2D v3's `maxExtent`), both below it. Static bodies are always at rest; a body
+    /// that cannot sleep never is.
+    pub fn is_resting(&self) -> bool {
+        if self.body_type == BodyType::Static {
+            return true;
+        }
+        if !self.can_sleep {
+            return false;
+        }
+        let threshold = self.sleep_threshold;
+        if self.linvel.norm_squared() > threshold * threshold {
+            return false;
+        }
+        self.angvel == 0.0
+            || self.angvel.abs() * self.bounding_radius(&self.local_center) <= threshold
     }
 
     /// The user data.

@@ -90,6 +90,17 @@ pub struct RigidBodyDef {
     /// scene files.
     #[cfg_attr(feature = "serde", serde(default))]
     pub contact_force_threshold: Option<Real>,
+    /// Whether the body may fall asleep when it and its island come to rest (default
+    /// `true`); `false` keeps it, and every body touching it, awake (see the sleeping of
+    /// impact-stepper's `World`).
+    #[cfg_attr(feature = "serde", serde(default = "can_sleep_default"))]
+    pub can_sleep: bool,
+    /// The speed (world units per second, zero or more) below which the body counts as at
+    /// rest for sleeping: its linear speed, and its angular speed times its extent about
+    /// the centre of mass (default
+    /// [`SLEEP_THRESHOLD`](impact_geometry::tolerances::SLEEP_THRESHOLD), 0.05).
+    #[cfg_attr(feature = "serde", serde(default = "sleep_threshold_default"))]
+    pub sleep_threshold: Real,
     /// The body's further shapes, after the one the fields above describe (default none):
     /// see [`ShapeDef`]. The body's mass properties come from all of them.
     #[cfg_attr(
@@ -121,6 +132,8 @@ impl RigidBodyDef {
             filter: CollisionFilter::DEFAULT,
             sensor: false,
             contact_force_threshold: None,
+            can_sleep: true,
+            sleep_threshold: impact_geometry::tolerances::SLEEP_THRESHOLD,
             shapes: Vec::new(),
         }
     }
@@ -247,6 +260,21 @@ impl RigidBodyDef {
         self
     }
 
+    /// Lets the body fall asleep, or keeps it awake (see the field's docs).
+    #[must_use]
+    pub fn can_sleep(mut self, can_sleep: bool) -> Self {
+        self.can_sleep = can_sleep;
+        self
+    }
+
+    /// Sets the sleep threshold (world units per second, zero or more; see the field's
+    /// docs).
+    #[must_use]
+    pub fn sleep_threshold(mut self, threshold: Real) -> Self {
+        self.sleep_threshold = threshold;
+        self
+    }
+
     /// Adds a further shape (see [`ShapeDef`]).
     #[must_use]
     pub fn with_shape(mut self, shape: ShapeDef) -> Self {
@@ -308,4 +336,14 @@ impl RigidBodyDef {
         def.shapes = segments.map(ShapeDef::new).collect();
         def
     }
+}
+
+#[cfg(feature = "serde")]
+fn can_sleep_default() -> bool {
+    true
+}
+
+#[cfg(feature = "serde")]
+fn sleep_threshold_default() -> Real {
+    impact_geometry::tolerances::SLEEP_THRESHOLD
 }

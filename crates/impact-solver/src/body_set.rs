@@ -2,6 +2,7 @@
 
 use crate::body::{RigidBody, RigidBodyDef};
 use crate::error::SolverError;
+use impact_geometry::Real;
 
 /// Names one body of a [`BodySet`]: a slot index plus the generation of that slot.
 ///
@@ -25,6 +26,12 @@ struct Slot {
     /// Held by [`BodySet::reserve_index`]: no body, and not free.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_false"))]
     reserved: bool,
+    /// The body is asleep (see [`BodySet::is_asleep`]).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_false"))]
+    asleep: bool,
+    /// How long the body has been at rest (seconds; see [`BodySet::sleep_time`]).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    sleep_time: Real,
 }
 
 #[cfg(feature = "serde")]
@@ -33,21 +40,48 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+#[cfg(feature = "serde")]
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_zero(x: &Real) -> bool {
+    *x == 0.0
+}
+
 /// The bodies of a simulation, named by [`BodyHandle`].
 ///
 /// Iteration visits bodies in slot order, which depends only on the sequence of inserts and
 /// removes: freed slots are reused last-freed first. Two runs that make the same calls see
 /// the same handles and the same order, which is what makes the solver deterministic.
 ///
+/// Each body is awake or asleep ([`BodySet::is_asleep`]): a sleeping body is one a world
+/// put to sleep with its island, which the solver and the steppers leave out
+/// ([`BodySet::iter_awake`]). The set only keeps the flag and each body's time at rest; the
+/// world decides.
+///
 /// With the `serde` feature the set serializes with its free list and generations, so handles
-/// stay valid across a snapshot; deserialization checks the free list against the slots.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// stay valid across a snapshot, and with each body's sleep state; deserialization checks the
+/// free list against the slots.
+#[derive(Debug, Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "BodySetDef", into = "BodySetDef"))]
 pub struct BodySet {
     slots: Vec<Slot>,
     free: Vec<u32>,
     len: usize,
+    /// The slots of the awake bodies, in slot order, while `awake_fresh`; rebuilt by
+    /// [`BodySet::refresh_awake`] after a change, so that a step visits the awake bodies
+    /// without touching the sleeping ones.
+    awake: Vec<u32>,
+    awake_fresh: bool,
+    /// How many live bodies are asleep.
+    asleep: usize,
+}
+
+impl PartialEq for BodySet {
+    /// The same bodies in the same slots, with the same free list and sleep states (the
+    /// list of awake slots is derived from them).
+    fn eq(&self, other: &Self) -> bool {
+        self.slots == other.slots && self.free == other.free && self.len == other.len
+    }
 }
 
 impl BodySet {
@@ -70,6 +104,9 @@ impl BodySet {
         if let Some(index) = self.free.pop() {
             let slot = &mut self.slots[index as usize];
             slot.body = Some(body);
+            slot.asleep = false;
+            slot.sleep_time = 0.0;
+            self.awake_fresh = false;
             return BodyHandle {
                 index,
                 generation: slot.generation,
@@ -81,7 +118,13 @@ impl BodySet {
             generation: 0,
             body: Some(body),
             reserved: false,
+            asleep: false,
+            sleep_time: 0.0,
         });
+        // A body in a new last slot keeps the awake list in slot order.
+        if self.awake_fresh {
+            self.awake.push(index);
+        }
         BodyHandle {
             index,
             generation: 0,
@@ -96,8 +139,13 @@ impl BodySet {
         }
         let body = slot.body.take()?;
         slot.generation = slot.generation.wrapping_add(1);
+        if core::mem::take(&mut slot.asleep) {
+            self.asleep -= 1;
+        }
+        slot.sleep_time = 0.0;
         self.free.push(handle.index);
         self.len -= 1;
+        self.awake_fresh = false;
         Some(body)
     }
 
@@ -115,6 +163,8 @@ impl BodySet {
             generation: 0,
             body: None,
             reserved: true,
+            asleep: false,
+            sleep_time: 0.0,
         });
         index
     }
@@ -302,9 +352,148 @@ impl BodySet {
         h
     }
 
-    /// The bodies without handles, mutably, in slot order (the integrators' loop).
-    pub(crate) fn bodies_mut(&mut self) -> impl Iterator<Item = &mut RigidBody> + '_ {
-        self.slots.iter_mut().filter_map(|s| s.body.as_mut())
+    /// Whether the body is asleep; `false` for a stale or foreign handle.
+    #[inline]
+    pub fn is_asleep(&self, handle: BodyHandle) -> bool {
+        self.slots
+            .get(handle.index as usize)
+            .is_some_and(|s| s.generation == handle.generation && s.body.is_some() && s.asleep)
+    }
+
+    /// Whether the body in slot `index` is asleep (`false` for an empty slot).
+    #[inline]
+    pub fn is_asleep_at(&self, index: u32) -> bool {
+        self.slots
+            .get(index as usize)
+            .is_some_and(|s| s.asleep && s.body.is_some())
+    }
+
+    /// Puts the body to sleep or wakes it (the flag only: a world moves whole islands);
+    /// returns whether it changed, `false` for a stale or foreign handle.
+    pub fn set_asleep(&mut self, handle: BodyHandle, asleep: bool) -> bool {
+        let Some(slot) = self.slots.get_mut(handle.index as usize) else {
+            return false;
+        };
+        if slot.generation != handle.generation || slot.body.is_none() || slot.asleep == asleep {
+            return false;
+        }
+        slot.asleep = asleep;
+        if asleep {
+            self.asleep += 1;
+        } else {
+            self.asleep -= 1;
+        }
+        self.awake_fresh = false;
+        true
+    }
+
+    /// How many live bodies are asleep.
+    #[inline]
+    pub fn asleep_len(&self) -> usize {
+        self.asleep
+    }
+
+    /// How long the body has been at rest (seconds), as a world counts it toward sleeping;
+    /// 0 for a stale or foreign handle.
+    #[inline]
+    pub fn sleep_time(&self, handle: BodyHandle) -> Real {
+        self.slots
+            .get(handle.index as usize)
+            .filter(|s| s.generation == handle.generation)
+            .map_or(0.0, |s| s.sleep_time)
+    }
+
+    /// Sets how long the body has been at rest (seconds; the caller keeps it finite and
+    /// non-negative); nothing for a stale or foreign handle.
+    #[inline]
+    pub fn set_sleep_time(&mut self, handle: BodyHandle, time: Real) {
+        if let Some(s) = self.slots.get_mut(handle.index as usize)
+            && s.generation == handle.generation
+        {
+            s.sleep_time = time;
+        }
+    }
+
+    /// Rebuilds the list of awake slots if a body was inserted, removed, put to sleep or
+    /// woken since the last call: one pass over the slots after a change, nothing
+    /// otherwise. [`BodySet::iter_awake`] is as fast as the list is fresh.
+    pub fn refresh_awake(&mut self) {
+        if self.awake_fresh {
+            return;
+        }
+        self.awake.clear();
+        self.awake.extend(
+            self.slots
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.body.is_some() && !s.asleep)
+                .map(|(i, _)| i as u32),
+        );
+        self.awake_fresh = true;
+    }
+
+    /// Every awake body with its handle, in slot order: what a step moves. After
+    /// [`BodySet::refresh_awake`] it visits only the awake bodies; after a change since, it
+    /// scans every slot (the same bodies, more slowly).
+    pub fn iter_awake(&self) -> impl Iterator<Item = (BodyHandle, &RigidBody)> + '_ {
+        let listed = self.awake_fresh.then(|| {
+            self.awake.iter().filter_map(|&i| {
+                let slot = &self.slots[i as usize];
+                slot.body.as_ref().map(|b| {
+                    (
+                        BodyHandle {
+                            index: i,
+                            generation: slot.generation,
+                        },
+                        b,
+                    )
+                })
+            })
+        });
+        let scanned = (!self.awake_fresh).then(|| {
+            self.slots
+                .iter()
+                .enumerate()
+                .filter_map(|(i, slot)| match &slot.body {
+                    Some(b) if !slot.asleep => Some((
+                        BodyHandle {
+                            index: i as u32,
+                            generation: slot.generation,
+                        },
+                        b,
+                    )),
+                    _ => None,
+                })
+        });
+        listed
+            .into_iter()
+            .flatten()
+            .chain(scanned.into_iter().flatten())
+    }
+
+    /// [`BodySet::iter_awake`], mutably.
+    pub fn iter_awake_mut(&mut self) -> impl Iterator<Item = (BodyHandle, &mut RigidBody)> + '_ {
+        self.refresh_awake();
+        let mut next = 0usize;
+        let mut rest: &mut [Slot] = self.slots.as_mut_slice();
+        self.awake.iter().filter_map(move |&i| {
+            let i = i as usize;
+            let taken = core::mem::take(&mut rest);
+            let (_, tail) = taken.split_at_mut(i - next);
+            let (slot, after) = tail.split_first_mut()?;
+            next = i + 1;
+            rest = after;
+            let generation = slot.generation;
+            slot.body.as_mut().map(|b| {
+                (
+                    BodyHandle {
+                        index: i as u32,
+                        generation,
+                    },
+                    b,
+                )
+            })
+        })
     }
 }
 
@@ -358,17 +547,31 @@ impl TryFrom<BodySetDef> for BodySet {
                 expected: "occupied, reserved, or listed in the free list",
             });
         }
+        for (i, slot) in d.slots.iter().enumerate() {
+            if !slot.sleep_time.is_finite() || slot.sleep_time < 0.0 {
+                return Err(SolverError::OutOfRange {
+                    field: format!("bodies.slots[{i}].sleep_time"),
+                    value: slot.sleep_time,
+                    expected: "finite and not negative",
+                });
+            }
+        }
         let len = d.slots.iter().filter(|s| s.body.is_some()).count();
+        let asleep = d
+            .slots
+            .iter()
+            .filter(|s| s.body.is_some() && s.asleep)
+            .count();
         Ok(Self {
             slots: d.slots,
             free: d.free,
             len,
+            awake: Vec::new(),
+            awake_fresh: false,
+            asleep,
         })
     }
 }
-
-#[cfg(feature = "serde")]
-use impact_geometry::Real;
 
 #[cfg(feature = "serde")]
 impl From<BodySet> for BodySetDef {

@@ -11,7 +11,7 @@ use crate::body::BodyType;
 use crate::error::{SolverError, finite_vector, positive};
 use impact_geometry::{Real, Vector};
 
-/// Adds `gravity * dt` to the velocity of every dynamic body, then applies damping.
+/// Adds `gravity * dt` to the velocity of every awake dynamic body, then applies damping.
 ///
 /// Damping is the implicit form `v <- v / (1 + dt * c)` for a rate `c` (1/s): the exact decay
 /// `exp(-c dt)` to first order, but it never overshoots to a reversed velocity however large
@@ -30,7 +30,7 @@ pub fn integrate_velocities(
     finite_vector("gravity", &gravity)?;
     positive("dt", dt)?;
     let dv = gravity * dt;
-    for body in bodies.bodies_mut() {
+    for (_, body) in bodies.iter_awake_mut() {
         if body.body_type() != BodyType::Dynamic {
             continue;
         }
@@ -70,8 +70,8 @@ pub(crate) fn integrate_velocity(
     (v, w)
 }
 
-/// Moves every dynamic and kinematic body along its velocity for `dt` seconds, rotating about
-/// its centre of mass; static bodies stay put.
+/// Moves every awake dynamic and kinematic body along its velocity for `dt` seconds, rotating
+/// about its centre of mass; static and sleeping bodies stay put.
 ///
 /// Each body lands bit for bit on `body.sweep(dt)?.pose_at(1.0)`, so a stepper that planned
 /// with sweeps and a stepper that integrates agree.
@@ -80,7 +80,7 @@ pub(crate) fn integrate_velocity(
 /// [`SolverError`] naming `dt` if it is not positive and finite; no body is changed.
 pub fn integrate_positions(bodies: &mut BodySet, dt: Real) -> Result<(), SolverError> {
     positive("dt", dt)?;
-    for body in bodies.bodies_mut() {
+    for (_, body) in bodies.iter_awake_mut() {
         if body.body_type() != BodyType::Static {
             body.advance(dt);
         }

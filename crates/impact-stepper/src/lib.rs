@@ -145,11 +145,11 @@ pub use query::{
 };
 pub use rules::{CollisionRules, PairKind};
 pub use sensing::{SensorEvent, SensorEvents};
-pub use settings::WorldSettings;
+pub use settings::{TIME_TO_SLEEP, WorldSettings};
 pub use shape_proxies::ShapeProxies;
 pub use step_log::{CourseLog, ImpulseLog, PairImpulse};
 pub use stepper::{Discrete, DiscreteReport, StepContext, StepPreview, Stepper};
-pub use world::{AdvanceReport, JointEvent, StepReport, World};
+pub use world::{AdvanceReport, JointEvent, SleepEvents, StepReport, World};
 
 /// The test scenes live in the unpublished `impact-testkit` crate; what users called from
 /// here is kept, deprecated, at its former path.

@@ -31,6 +31,13 @@ pub struct WorldSettings {
     /// The space the bodies live in (default [`Domain::Unbounded`]); see
     /// [`Domain::Periodic`] for a periodic rectangle.
     pub domain: Domain,
+    /// Whether islands at rest fall asleep (default `true`): see
+    /// [`World`](crate::World)'s "Sleeping". Turning it off wakes every island.
+    pub sleeping: bool,
+    /// How long (seconds, zero or more and finite; default 0.5, Box2D v3's
+    /// `b2_timeToSleep`) every body of an island must have been at rest before it falls
+    /// asleep.
+    pub time_to_sleep: Real,
 }
 
 impl Default for WorldSettings {
@@ -40,9 +47,14 @@ impl Default for WorldSettings {
             solver: SolverSettings::default(),
             speculative_distance: SPECULATIVE_DISTANCE,
             domain: Domain::Unbounded,
+            sleeping: true,
+            time_to_sleep: TIME_TO_SLEEP,
         }
     }
 }
+
+/// The default [`WorldSettings::time_to_sleep`] (seconds), Box2D v3's.
+pub const TIME_TO_SLEEP: Real = 0.5;
 
 impl WorldSettings {
     /// The default settings with `gravity`.
@@ -58,13 +70,14 @@ impl WorldSettings {
     /// # Errors
     /// [`WorldError`] naming `settings.gravity.x` / `.y` (not finite),
     /// `settings.speculative_distance` (negative or not finite), `settings.domain.*` (as
-    /// [`Domain::validate`]), or wrapping the solver's [`SolverSettings::validate`] error
+    /// [`Domain::validate`]), `settings.time_to_sleep` (negative or not finite), or wrapping the solver's [`SolverSettings::validate`] error
     /// (`settings.substeps`, `settings.contact_hertz`, ...).
     pub fn validate(&self) -> Result<(), WorldError> {
         finite_vector("settings.gravity", &self.gravity)?;
         self.solver.validate()?;
         non_negative("settings.speculative_distance", self.speculative_distance)?;
         self.domain.validate()?;
+        non_negative("settings.time_to_sleep", self.time_to_sleep)?;
         Ok(())
     }
 }
@@ -78,6 +91,20 @@ struct WorldSettingsDef {
     /// Absent in files written before periodic domains: unbounded.
     #[serde(default)]
     domain: Domain,
+    #[serde(default = "sleeping_default")]
+    sleeping: bool,
+    #[serde(default = "time_to_sleep_default")]
+    time_to_sleep: Real,
+}
+
+#[cfg(feature = "serde")]
+fn sleeping_default() -> bool {
+    true
+}
+
+#[cfg(feature = "serde")]
+fn time_to_sleep_default() -> Real {
+    TIME_TO_SLEEP
 }
 
 #[cfg(feature = "serde")]
@@ -89,6 +116,8 @@ impl TryFrom<WorldSettingsDef> for WorldSettings {
             solver: d.solver,
             speculative_distance: d.speculative_distance,
             domain: d.domain,
+            sleeping: d.sleeping,
+            time_to_sleep: d.time_to_sleep,
         };
         s.validate()?;
         Ok(s)
@@ -103,6 +132,8 @@ impl From<WorldSettings> for WorldSettingsDef {
             solver: s.solver,
             speculative_distance: s.speculative_distance,
             domain: s.domain,
+            sleeping: s.sleeping,
+            time_to_sleep: s.time_to_sleep,
         }
     }
 }

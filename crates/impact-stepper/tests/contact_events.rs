@@ -244,6 +244,12 @@ fn a_filter_or_a_removal_ends_the_pair() {
 /// A box resting on the ground, the threshold on the ground (`on_ground`) or the box.
 fn resting_force<S: Stepper + Default>(threshold: Real, on_ground: bool) -> Vec<Real> {
     let (mut w, h) = scenes::stack(1).build::<RTreeBroadphase, S>().unwrap();
+    // The weight of an awake box: asleep, it would report none.
+    let awake = impact_stepper::WorldSettings {
+        sleeping: false,
+        ..*w.settings()
+    };
+    w.set_settings(awake).unwrap();
     let (ground, boxed) = (h[0], h[1]);
     let at = if on_ground { ground } else { boxed };
     w.body_mut(at)

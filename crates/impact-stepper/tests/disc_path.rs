@@ -124,6 +124,7 @@ fn periodic_world(side: Real) -> Gas {
         gravity: Vector::zeros(),
         speculative_distance: 0.0,
         domain: Domain::periodic_square(side).unwrap(),
+        sleeping: false,
         ..WorldSettings::default()
     };
     Gas::with_parts(

@@ -279,9 +279,13 @@ fn expel<S: Stepper + Default>(across: bool, seams: bool) -> Vec<(Point, Real)> 
             if overlap(&pieces, &block, &start) <= 0.0 {
                 continue;
             }
-            let mut world =
-                World::<RTreeBroadphase, S>::new(WorldSettings::with_gravity(Vector::zeros()))
-                    .unwrap();
+            // Sleeping off: a box pushed out slower than its sleep threshold would fall
+            // asleep part of the way out, and this checks the push.
+            let settings = WorldSettings {
+                sleeping: false,
+                ..WorldSettings::with_gravity(Vector::zeros())
+            };
+            let mut world = World::<RTreeBroadphase, S>::new(settings).unwrap();
             world.create_body(outline_body(outline, seams)).unwrap();
             let body = world
                 .create_body(RigidBodyDef::new(block.clone()).ccd(true).pose(start))

@@ -177,6 +177,34 @@ impl ContactCache {
         self.entries.retain(|(k, _)| k.a != body && k.b != body);
     }
 
+    /// Moves the entries of the pairs `asleep` says sleep (it is asked of each entry's two
+    /// bodies) into `out`, in order: a world keeps them aside while the island sleeps, so
+    /// the step's stores, which replace the cache, do not drop them.
+    pub fn take_asleep(
+        &mut self,
+        asleep: impl Fn(BodyHandle) -> bool,
+        out: &mut Vec<(CacheKey, CachedImpulse)>,
+    ) {
+        self.entries.retain(|&(k, imp)| {
+            let sleeps = asleep(k.a) || asleep(k.b);
+            if sleeps {
+                out.push((k, imp));
+            }
+            !sleeps
+        });
+    }
+
+    /// Puts entries taken by [`ContactCache::take_asleep`] back (they are merged in key
+    /// order; an entry whose key is already present is dropped).
+    pub fn restore(&mut self, entries: &[(CacheKey, CachedImpulse)]) {
+        if entries.is_empty() {
+            return;
+        }
+        self.entries.extend_from_slice(entries);
+        self.entries.sort_by_key(|e| e.0);
+        self.entries.dedup_by(|later, first| later.0 == first.0);
+    }
+
     /// The entries in key order.
     pub fn iter(&self) -> impl Iterator<Item = (CacheKey, CachedImpulse)> + '_ {
         self.entries.iter().copied()

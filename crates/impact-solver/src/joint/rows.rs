@@ -44,6 +44,9 @@ pub(crate) struct JointRows {
     /// while the rows are prepared; and the schedule's arrays.
     picked: Vec<(u32, u32, u32)>,
     order: SweepOrder,
+    /// The joints left without a row because their bodies sleep, in slot order: they keep
+    /// their impulses for when the bodies wake.
+    asleep: Vec<u32>,
     /// The joints' position-correction softness for the substep.
     soft: Option<Softness>,
     /// The substep and its inverse.
@@ -55,6 +58,7 @@ impl JointRows {
     pub(crate) fn clear_rows(&mut self) {
         self.rows.clear();
         self.picked.clear();
+        self.asleep.clear();
         self.soft = None;
     }
 
@@ -64,7 +68,7 @@ impl JointRows {
         self.rows.len()
     }
 
-    /// Prepares the enabled joints of `joints` with a dynamic body, adding their bodies to
+    /// Prepares the enabled joints of `joints` with an awake dynamic body, adding their bodies to
     /// `table`: the rows must be empty.
     ///
     /// # Errors
@@ -95,6 +99,7 @@ impl JointRows {
         self.h = (h, inv_h);
         // The joints that get rows, with their bodies' places in the table, in slot order;
         // then the rows, built in the order the schedule gives.
+        self.asleep.clear();
         let picked = &mut self.picked;
         picked.clear();
         for (slot, joint) in joints.slots() {
@@ -103,7 +108,17 @@ impl JointRows {
             else {
                 continue;
             };
-            if !joint.is_enabled() || (!body_a.is_dynamic() && !body_b.is_dynamic()) {
+            // A joint whose dynamic bodies sleep gets no row: it keeps its impulses for
+            // when they wake.
+            let moving =
+                |handle, body: &crate::RigidBody| body.is_dynamic() && !bodies.is_asleep(handle);
+            if !joint.is_enabled() {
+                continue;
+            }
+            if !moving(joint.body_a(), body_a) && !moving(joint.body_b(), body_b) {
+                if bodies.is_asleep(joint.body_a()) || bodies.is_asleep(joint.body_b()) {
+                    self.asleep.push(slot);
+                }
                 continue;
             }
             let a = table.index_of(joint.body_a(), body_a) as u32;
@@ -157,8 +172,11 @@ impl JointRows {
     pub(crate) fn store_into(&self, joints: &mut JointSet, motion: &[Motion]) {
         let inv_h = self.h.1;
         if self.rows.len() < joints.len() {
-            for (_, joint) in joints.slots_mut() {
-                joint.store(JointImpulses::default(), Vector::zeros(), 0.0);
+            let asleep = &self.asleep;
+            for (slot, joint) in joints.slots_mut() {
+                if asleep.binary_search(&slot).is_err() {
+                    joint.store(JointImpulses::default(), Vector::zeros(), 0.0);
+                }
             }
         }
         for row in &self.rows {

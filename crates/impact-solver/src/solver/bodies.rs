@@ -248,7 +248,8 @@ impl BodyTable {
     }
 
     /// The end of a whole step: writes back the velocities and poses of the bodies of the
-    /// table, then moves every other body of `bodies` on its own over `substeps` substeps of
+    /// table, then moves every other awake body of `bodies` on its own (sleeping bodies
+    /// stay put) over `substeps` substeps of
     /// `h` (`dv` being gravity times `h`): each body's substeps depend on nothing but itself.
     pub(crate) fn finish_step(&self, bodies: &mut BodySet, dv: &Vector, h: Real, substeps: u32) {
         for (s, sb) in self.states.iter().zip(&self.velocities) {
@@ -262,7 +263,7 @@ impl BodyTable {
                 body.set_pose_unchecked(s.pose);
             }
         }
-        for (handle, body) in bodies.iter_mut() {
+        for (handle, body) in bodies.iter_awake_mut() {
             let slot = handle.index as usize;
             if self.state_of.get(slot).is_some_and(|&i| i != u32::MAX) {
                 continue;

@@ -69,7 +69,7 @@ impl Scratch {
         }
         let pad = settings.toi.target_separation() + settings.toi.tolerance();
         let periodic = ctx.periodic;
-        for (handle, body) in ctx.bodies.iter() {
+        for (handle, body) in ctx.bodies.iter_awake() {
             let slot = handle.index as usize;
             let Some(start) = s.start[slot] else { continue };
             let Some(sweep) = rebuilt_sweep(body, &start, dt) else {

@@ -98,7 +98,7 @@ impl Scratch {
         reset(&mut self.start, slots, None);
         reset(&mut self.checked, slots, false);
         let mut any_ccd = false;
-        for (handle, body) in ctx.bodies.iter() {
+        for (handle, body) in ctx.bodies.iter_awake() {
             let slot = handle.index as usize;
             self.start[slot] = Some(*body.pose());
             // A sensor never collides: not checked, and no reason for the event loop.

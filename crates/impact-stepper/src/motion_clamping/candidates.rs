@@ -36,7 +36,7 @@ impl Scratch {
         reset(&mut self.handles, slots, None);
         reset(&mut self.checked, slots, false);
         reset(&mut self.earliest, slots, 1.0);
-        for (handle, body) in bodies.iter() {
+        for (handle, body) in bodies.iter_awake() {
             let slot = handle.index as usize;
             let Some(sweep) = self.sweeps[slot] else {
                 continue;

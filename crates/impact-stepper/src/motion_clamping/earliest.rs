@@ -52,7 +52,7 @@ impl Scratch {
                 report,
             );
         }
-        for (handle, _) in bodies.iter() {
+        for (handle, _) in bodies.iter_awake() {
             let earliest = self.earliest[handle.index as usize];
             if earliest < 1.0 {
                 self.clamps.push((handle, earliest));

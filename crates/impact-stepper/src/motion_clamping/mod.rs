@@ -361,7 +361,7 @@ impl Scratch {
         self.start.clear();
         self.start_velocity.clear();
         self.fast.clear();
-        for (handle, body) in bodies.iter() {
+        for (handle, body) in bodies.iter_awake() {
             let slot = handle.index as usize;
             if self.start.len() <= slot {
                 self.start.resize(slot + 1, None);
@@ -419,7 +419,7 @@ impl Scratch {
     fn rebuild_sweeps(&mut self, bodies: &BodySet, dt: Real) {
         self.sweeps.clear();
         self.sweeps.resize(self.start.len(), None);
-        for (handle, body) in bodies.iter() {
+        for (handle, body) in bodies.iter_awake() {
             let slot = handle.index as usize;
             if let Some(start) = self.start.get(slot).copied().flatten() {
                 self.sweeps[slot] = rebuilt_sweep(body, &start, dt);

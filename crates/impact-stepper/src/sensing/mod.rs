@@ -339,7 +339,7 @@ impl Sensing {
         // bodies of a pair, see `Sensing::lay_chords`): a shape that does not turn sweeps
         // the box of its two ends' boxes; one that turns stays within its bounding radius of
         // its centre of mass, which goes straight from where it starts to where it ends.
-        let start = self.start[slot as usize]?;
+        let start = self.start_of(step, slot, body)?;
         let end = body.pose();
         if start.rotation == end.rotation {
             return Some(shape.aabb(&start).merged(&shape.aabb(end)));
@@ -348,6 +348,16 @@ impl Sensing {
         let (c0, c1) = (start * center, end * center);
         let r = shape.bounding_radius(&center);
         Some(Aabb::new(c0.inf(&c1), c0.sup(&c1)).inflated(r))
+    }
+
+    /// The start pose of the body in `slot`: the step's, or for a sleeping body (which the
+    /// step leaves out) where it lies.
+    fn start_of(&self, step: &SenseStep<'_>, slot: u32, body: &RigidBody) -> Option<Isometry> {
+        match self.start.get(slot as usize).copied().flatten() {
+            Some(start) => Some(start),
+            None if step.bodies.is_asleep_at(slot) => Some(*body.pose()),
+            None => None,
+        }
     }
 
     /// The chord of every body of the step's pairs that has no recorded course: its
@@ -362,7 +372,10 @@ impl Sensing {
                 if hi > lo || self.chords[slot].is_some() {
                     continue;
                 }
-                let (Some(body), Some(start)) = (step.bodies.get(handle), self.start[slot]) else {
+                let Some(body) = step.bodies.get(handle) else {
+                    continue;
+                };
+                let Some(start) = self.start_of(step, handle.index, body) else {
                     continue;
                 };
                 self.chords[slot] = rebuilt_sweep(body, &start, step.dt).map(|chord| (0.0, chord));

@@ -72,6 +72,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         let handle = self.joints.insert(&self.bodies, def)?;
         if let Some(joint) = self.joints.get(handle) {
             self.joint_pairs.insert(joint);
+            let (a, b) = (joint.body_a(), joint.body_b());
+            self.wake_joined(a, b);
         }
         Ok(handle)
     }
@@ -91,6 +93,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 handle,
             })?;
         self.joint_pairs.remove(&joint);
+        self.wake_joined(joint.body_a(), joint.body_b());
         Ok(joint)
     }
 
@@ -104,9 +107,24 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// [`Joint::set_mouse_target`], [`Joint::set_enabled`]), or `None` if the handle is stale
     /// or foreign. Its bodies and `collide_connected` cannot change: remove it and create
     /// another.
-    #[inline]
+    ///
+    /// The joint's bodies wake with their islands, whatever the caller changes.
     pub fn joint_mut(&mut self, handle: JointHandle) -> Option<&mut Joint> {
+        if let Some(joint) = self.joints.get(handle) {
+            let (a, b) = (joint.body_a(), joint.body_b());
+            self.wake_joined(a, b);
+        }
         self.joints.get_mut(handle)
+    }
+
+    /// Wakes the islands of a joint's two bodies (a joint created, changed or removed),
+    /// their times at rest starting again.
+    fn wake_joined(&mut self, a: BodyHandle, b: BodyHandle) {
+        for h in [a, b] {
+            if self.bodies.contains(h) {
+                self.wake(h).ok();
+            }
+        }
     }
 
     /// Every joint, in slot order (the order the solver takes them in).

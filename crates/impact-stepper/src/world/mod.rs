@@ -30,6 +30,7 @@ mod events;
 mod joints;
 mod queries;
 mod shapes;
+mod sleep;
 #[cfg(feature = "serde")]
 mod snapshot;
 mod step;
@@ -37,6 +38,7 @@ mod step;
 use events::{Ending, Tracking, TrackingScratch};
 
 pub use joints::JointEvent;
+pub use sleep::SleepEvents;
 pub use step::{AdvanceReport, StepReport};
 
 /// Buffers reused from step to step; they hold no state between steps.
@@ -60,6 +62,11 @@ struct Scratch {
     images: Option<PeriodicImages>,
     candidates: Vec<ProxyId>,
     periodic_pairs: Vec<(u32, u32, i8, i8)>,
+    /// While most bodies sleep, the step's candidate pairs with an awake non-static body
+    /// (see `find_awake_pairs`), used in place of the broadphase's when
+    /// `use_awake_pairs`.
+    awake_pairs: Vec<impact_broadphase::ProxyPair>,
+    use_awake_pairs: bool,
     /// The sides of this step's segment contacts, becoming [`World::sides`] if it succeeds.
     sides: Vec<(ShapeId, ShapeId, Vector)>,
     /// Every body's pose and velocities, and the contact cache, as the stepper found them:
@@ -185,6 +192,8 @@ pub struct World<B: Broadphase = RTreeBroadphase, S: Stepper = FirstTimeOfImpact
     /// by hand), which scene queries test from their own boxes: found at the first query
     /// after a change, emptied by every call that can move a body.
     unindexed: OnceLock<Vec<ShapeId>>,
+    /// The sleeping islands and the sleep events (see `sleep`).
+    sleep: sleep::Sleep,
 }
 
 impl<B: Broadphase + Default, S: Stepper + Default> World<B, S> {
@@ -239,6 +248,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             tracking: Tracking::default(),
             scratch: Scratch::default(),
             unindexed: OnceLock::new(),
+            sleep: sleep::Sleep::default(),
         })
     }
 
@@ -261,6 +271,10 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                     .domain
                     .check_fits(&proxy_box(body, "body")?, "body.aabb")?;
             }
+        }
+        // New gravity, margins or a domain change what every body at rest feels.
+        if settings != self.settings {
+            self.wake_all();
         }
         self.settings = settings;
         self.wrap_bodies();
@@ -289,6 +303,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// [`WorldError::NotFinite`] naming `gravity.x` or `gravity.y`; the world is unchanged.
     pub fn set_gravity(&mut self, gravity: Vector) -> Result<(), WorldError> {
         finite_vector("gravity", &gravity)?;
+        if gravity != self.settings.gravity {
+            self.wake_all();
+        }
         self.settings.gravity = gravity;
         Ok(())
     }
@@ -417,6 +434,10 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         handle: BodyHandle,
         ending: Ending,
     ) -> Result<RigidBody, WorldError> {
+        self.try_body(handle)?;
+        // What it touched loses its support: the island, and the bodies touching it, wake.
+        self.wake_body(handle);
+        self.wake_touching(handle);
         let body = self.bodies.remove(handle).ok_or(WorldError::UnknownBody {
             field: "handle".to_owned(),
             handle,
@@ -430,6 +451,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.proxies[handle.index as usize] = None;
         self.rules_stale = true;
         self.forget_contacts(handle);
+        self.forget_wake(handle);
         self.end_pairs_of(handle, ending);
         self.remove_joints_of(handle);
         Ok(body)
@@ -452,19 +474,26 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         })
     }
 
-    /// The body, mutably, or `None` if the handle is stale or foreign. Its setters validate
-    /// their input ([`RigidBody::set_linvel`], ...). Its box in the broadphase follows at the
+    /// The body, mutably, or `None` if the handle is stale or foreign; a sleeping body is
+    /// woken with its island. Its setters validate their input ([`RigidBody::set_linvel`],
+    /// ...). Its box in the broadphase follows at the
     /// next step; after moving a body by hand (a teleport), prefer [`World::set_pose`], which
     /// also forgets its warm-starting impulses.
     #[inline]
     pub fn body_mut(&mut self, handle: BodyHandle) -> Option<&mut RigidBody> {
         self.bodies_moved();
         self.rules_stale = true;
+        // Whatever the caller changes (a velocity, an impulse, a shape), the body's island
+        // takes part in the next step.
+        if self.bodies.contains(handle) {
+            self.wake(handle).ok();
+        }
         self.bodies.get_mut(handle)
     }
 
     /// Moves the body to `pose` (a teleport; in a periodic domain, wrapped into it) and
     /// forgets its cached contact impulses, which belonged to contacts at the old place.
+    /// A sleeping body wakes with its island, and so do the bodies it touched.
     ///
     /// # Errors
     /// [`WorldError::UnknownBody`] naming `handle`, the body's validation error naming
@@ -485,6 +514,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             debug_assert!(ok.is_ok(), "the old pose was valid");
             return Err(e);
         }
+        self.wake(handle)?;
+        self.wake_touching(handle);
         self.forget_contacts(handle);
         self.bodies_moved();
         Ok(())
@@ -507,7 +538,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     }
 
     /// Sets the velocities of the body (linear: world units per second; angular: radians per
-    /// second, counter-clockwise).
+    /// second, counter-clockwise). A sleeping body wakes with its island.
     ///
     /// # Errors
     /// [`WorldError::UnknownBody`] naming `handle`, or the body's validation error naming
@@ -523,6 +554,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             handle,
         })?;
         body.set_velocity(linvel, angvel)?;
+        self.wake(handle)?;
         Ok(())
     }
 
@@ -546,6 +578,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         })?;
         body.set_filter(filter);
         self.rules_stale = true;
+        // A pair the filter lets meet again may overlap: both sides take part.
+        self.wake(handle)?;
+        self.wake_touching(handle);
         Ok(())
     }
 
@@ -692,10 +727,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
 
     /// The pairs of shapes touching as of the last step (`(a, b)` in the order of their
     /// proxies, sorted by slot and shape index): those with a begin event and no end event
-    /// since. Two shapes of one body never touch each other.
-    #[inline]
-    pub fn touching_pairs(&self) -> &[(ShapeId, ShapeId)] {
-        &self.tracking.touching
+    /// since, the pairs of sleeping islands among them (they go on touching while they
+    /// sleep). Two shapes of one body never touch each other. A new list at each call.
+    pub fn touching_pairs(&self) -> Vec<(ShapeId, ShapeId)> {
+        let mut all = self.tracking.touching.clone();
+        if self.bodies.asleep_len() > 0 {
+            all.extend(self.sleeping_touching());
+            all.sort_by_key(|&p| crate::contact_events::touch_key(p));
+        }
+        all
     }
 
     /// The shapes overlapping a sensor shape as the last step ended, as `(sensor, other)`

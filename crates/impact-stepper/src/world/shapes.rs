@@ -111,6 +111,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             .expect("the body was just found");
         body.set_shape_filter(shape.index, filter)?;
         self.rules_stale = true;
+        self.wake(shape.body)?;
+        self.wake_touching(shape.body);
         Ok(())
     }
 
@@ -125,6 +127,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// Puts `body` (the body of `handle` with its shapes changed, checked) in place of the
     /// one there, its proxies made anew with `boxes` (one per shape, in order).
     fn install_shapes(&mut self, handle: BodyHandle, body: RigidBody, boxes: &[Aabb]) {
+        // A body whose shapes change wakes, with what it touches.
+        self.wake(handle).ok();
+        self.wake_touching(handle);
         for proxy in self.shape_proxies.detach(&mut self.bodies, handle) {
             let removed = self.broadphase.remove(proxy);
             debug_assert!(removed.is_ok(), "every shape has a proxy");

@@ -1,7 +1,8 @@
 //! World snapshots: `World` is `Serialize` and `Deserialize` (feature `serde`).
 //!
 //! A snapshot holds everything a step reads: the settings, the bodies (with their slots,
-//! generations and free list, so handles stay valid), the joints (with their impulses of the
+//! generations and free list, so handles stay valid, and their sleep state and time at
+//! rest), the sleeping islands (with their contacts' warm-starting impulses), the joints (with their impulses of the
 //! last step), the stepper and its settings, the warm-starting impulses, the clock and the fixed-step accumulator, and what the events
 //! are judged against (the pairs touching and overlapping sensors, and the end events of
 //! removals waiting for the next step). The last step's events are not stored. The broadphase is not
@@ -14,6 +15,7 @@
 //! formats do, and so does `serde_json` with its `float_roundtrip` feature (without it,
 //! parsing may be one ulp off, and the worlds drift apart).
 
+use super::sleep::{Sleep, SleepingIsland};
 use super::{Scratch, World};
 use crate::contact_events::ContactEndEvent;
 use crate::contact_events::touch_key;
@@ -42,6 +44,8 @@ struct SnapshotRef<'a, S> {
     sensor_overlaps: &'a [(ShapeId, ShapeId)],
     pending_contact_ends: &'a [ContactEndEvent],
     pending_sensor_ends: &'a [SensorEvent],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    sleeping_islands: &'a [Option<SleepingIsland>],
     time: Real,
     steps: u64,
     accumulator: Real,
@@ -74,6 +78,9 @@ struct Snapshot<S> {
     pending_contact_ends: Vec<ContactEndEvent>,
     #[serde(default)]
     pending_sensor_ends: Vec<SensorEvent>,
+    /// Absent from snapshots of worlds where nothing sleeps.
+    #[serde(default)]
+    sleeping_islands: Vec<Option<SleepingIsland>>,
     time: Real,
     steps: u64,
     accumulator: Real,
@@ -93,6 +100,7 @@ impl<B: Broadphase, S: Stepper + Serialize> Serialize for World<B, S> {
             sensor_overlaps: &self.tracking.overlaps,
             pending_contact_ends: &self.tracking.pending_contact,
             pending_sensor_ends: &self.tracking.pending_sensor,
+            sleeping_islands: &self.sleep.islands,
             time: self.time,
             steps: self.steps,
             accumulator: self.accumulator,
@@ -213,6 +221,7 @@ impl<B: Broadphase + Default, S: Stepper> World<B, S> {
             world.proxies[slot] = Some(handle);
         }
         world.shape_proxies = shape_proxies;
+        world.sleep = Sleep::from_islands(s.sleeping_islands, &s.bodies)?;
         world.bodies = s.bodies;
         world.cache = s.cache;
         world.joint_pairs = JointPairs::of(&s.joints);

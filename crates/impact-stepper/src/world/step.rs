@@ -48,6 +48,15 @@ pub struct StepReport<R> {
     pub contact_points: usize,
     /// Collision events the stepper recorded (see [`World::events`]).
     pub events: usize,
+    /// Bodies given a swept box this step: the awake ones (a sleeping body keeps its
+    /// proxy and gets nothing else).
+    pub awake_bodies: usize,
+    /// Candidate pairs left out because a body of the pair sleeps (no manifold).
+    pub sleeping_pairs: usize,
+    /// Bodies woken at the start of the step because an awake body could reach them.
+    pub woken_bodies: usize,
+    /// Bodies asleep when the step ended (after the islands that fell asleep in it).
+    pub sleeping_bodies: usize,
     /// Bodies the impact hook removed during the step, in the order it removed them; they
     /// are gone from the world when the step returns.
     pub removed: Vec<BodyHandle>,
@@ -173,6 +182,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         let mut report = StepReport::<S::Report>::default();
         // Bodies moved out by hand since the last step come back first; a no-op otherwise.
         self.wrap_bodies();
+        self.start_sleep_events();
+        self.bodies.refresh_awake();
         let pass = self.stepper.needs_world_pass(&StepPreview {
             bodies: &self.bodies,
             gravity: self.settings.gravity,
@@ -183,6 +194,12 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             rules,
         });
         self.update_broadphase(dt, pass, &mut report)?;
+        if pass && self.bodies.asleep_len() > 0 {
+            let woken = self.sleep.events.woke.len();
+            self.wake_reached(dt, &rules, &mut report)?;
+            report.woken_bodies = self.sleep.events.woke.len() - woken;
+        }
+        self.find_awake_pairs();
         self.scratch.contacts.clear();
         self.scratch.touched.clear();
         self.scratch.touched_at.clear();
@@ -202,7 +219,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.scratch.before.clear();
         self.scratch.before.extend(
             self.bodies
-                .iter()
+                .iter_awake()
                 .map(|(h, b)| (h, *b.pose(), b.linvel(), b.angvel())),
         );
         self.scratch.cache_before.clone_from(&self.cache);
@@ -254,6 +271,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             }
         }
         self.break_joints();
+        self.sleep_pass(dt);
+        report.sleeping_bodies = self.bodies.asleep_len();
         span.record("events", report.events);
         span.record("removed", report.removed.len());
         self.time += dt;
@@ -332,7 +351,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
 
     /// Stage 1: every body's swept box to the broadphase; nothing without `pass` (the
     /// stepper needs no world pass, and has checked that the boxes fit a periodic domain).
-    fn update_broadphase(
+    pub(super) fn update_broadphase(
         &mut self,
         dt: Real,
         pass: bool,
@@ -352,7 +371,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             report.proxies = self.broadphase.len();
             return Ok(());
         }
-        for (handle, body) in self.bodies.iter() {
+        report.awake_bodies = 0;
+        for (handle, body) in self.bodies.iter_awake() {
+            report.awake_bodies += 1;
             let sweep = body.sweep(dt)?;
             let reach = self.stepper.contact_reach(body, g, dt, pad);
             let shapes = body.shapes();
@@ -414,12 +435,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.scratch.periodic_pairs.clear();
         let images = self.scratch.images;
         // A periodic world takes its pairs, the broadphase's among them, from
-        // `periodic_pairs`; an unbounded one straight from the broadphase.
+        // `periodic_pairs`; an unbounded one straight from the broadphase, or, while most
+        // bodies sleep, from the queries of the awake ones (`awake_pairs`).
+        let awake_pairs = core::mem::take(&mut self.scratch.awake_pairs);
         let pairs: &[ProxyPair] = match &images {
             Some(images) => {
                 self.find_periodic_pairs(images);
                 &[]
             }
+            None if self.scratch.use_awake_pairs => &awake_pairs,
             None => self.broadphase.overlapping_pairs(),
         };
         let size = images.map_or_else(Vector::zeros, |images| images.size());
@@ -441,6 +465,12 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 continue;
             };
             let (ha, hb) = (sa.body, sb.body);
+            if self.bodies.is_asleep_at(ha.index) || self.bodies.is_asleep_at(hb.index) {
+                // Asleep, or (unreachable after the wake pass) one asleep and one that
+                // cannot reach it: no manifold.
+                report.sleeping_pairs += 1;
+                continue;
+            }
             let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
                 debug_assert!(false, "every proxy names a live body");
                 continue;
@@ -521,12 +551,66 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         report.manifolds = scratch.contacts.len();
         span.record("pairs", report.pairs);
         span.record("manifolds", report.manifolds);
+        self.scratch.awake_pairs = awake_pairs;
+    }
+
+    /// While most bodies sleep (more asleep than awake and moving), the candidate pairs
+    /// with an awake non-static body, into `scratch.awake_pairs`, sorted: the broadphase's
+    /// pairs (fat boxes that overlap) that can have a manifold, found by querying each such
+    /// body's fat boxes rather than by walking every pair, most of which sleep. Sets
+    /// `scratch.use_awake_pairs`; unbounded worlds only (a periodic one finds its pairs
+    /// across the sides by its own queries).
+    pub(super) fn find_awake_pairs(&mut self) {
+        let scratch = &mut self.scratch;
+        scratch.use_awake_pairs = false;
+        if scratch.images.is_some() || self.bodies.asleep_len() == 0 {
+            return;
+        }
+        let moving = self
+            .bodies
+            .iter_awake()
+            .filter(|(_, b)| b.body_type() != impact_solver::BodyType::Static)
+            .count();
+        if moving >= self.bodies.asleep_len() {
+            return;
+        }
+        scratch.use_awake_pairs = true;
+        scratch.awake_pairs.clear();
+        for (handle, body) in self.bodies.iter_awake() {
+            if body.body_type() == impact_solver::BodyType::Static {
+                continue;
+            }
+            for proxy in self
+                .shape_proxies
+                .proxies_of(handle.index, body.shapes().len())
+            {
+                let Some(fat) = self.broadphase.fat_aabb(proxy) else {
+                    continue;
+                };
+                if self
+                    .broadphase
+                    .query_aabb(&fat, &mut scratch.candidates)
+                    .is_err()
+                {
+                    continue;
+                }
+                scratch.awake_pairs.extend(
+                    scratch
+                        .candidates
+                        .iter()
+                        .filter(|&&q| q != proxy)
+                        .map(|&q| ProxyPair::new(proxy, q)),
+                );
+            }
+        }
+        scratch.awake_pairs.sort_unstable_by_key(|p| (p.a, p.b));
+        scratch.awake_pairs.dedup();
     }
 
     /// The pairs of a periodic domain into `scratch.periodic_pairs`, sorted: the
     /// broadphase's, and those that meet across a side, found by querying each box near a
     /// side again translated by a period.
-    fn find_periodic_pairs(&mut self, images: &PeriodicImages) {
+    pub(super) fn find_periodic_pairs(&mut self, images: &PeriodicImages) {
         let size = images.size();
         let scratch = &mut self.scratch;
         scratch.periodic_pairs.extend(
@@ -661,7 +745,8 @@ fn period_counts(s: &Vector, size: &Vector) -> (i8, i8) {
 /// step that left it so returns: a scene beyond the range of `f64` (a disc of radius 1e39
 /// striking others, found by the scene fuzzer) can overflow the solver's arithmetic.
 fn first_not_finite(bodies: &BodySet) -> Option<WorldError> {
-    bodies.iter().find_map(|(h, b)| {
+    // A sleeping body does not move: only the awake ones can have left the range.
+    bodies.iter_awake().find_map(|(h, b)| {
         let t = b.pose().translation.vector;
         let r = b.pose().rotation;
         let v = b.linvel();

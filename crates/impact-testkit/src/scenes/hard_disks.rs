@@ -107,6 +107,9 @@ pub fn hard_disks(n: usize, eta: Real, seed: u64) -> Result<Scene, WorldError> {
             gravity: Vector::zeros(),
             speculative_distance: 0.0,
             domain: Domain::periodic_square(side)?,
+            // An elastic gas keeps its energy: a disc slow for half a second is not at
+            // rest, and one asleep would send every step off the disc path.
+            sleeping: false,
             ..WorldSettings::default()
         },
         bodies,

@@ -157,6 +157,32 @@ pub fn pyramid(base: usize) -> Scene {
     }
 }
 
+/// `count` of Box2D's pyramids of `base` unit boxes (see [`pyramid`]) side by side on one
+/// ground, `base + 2` apart (centre to centre), the first centred on `x = 0`:
+/// `count base (base + 1) / 2` boxes that settle in their own islands. `pyramids(1000, 4)`
+/// is the sleeping bench's settled world of 10,000 boxes.
+pub fn pyramids(count: usize, base: usize) -> Scene {
+    let pitch = (base + 2) as Real;
+    let span = pitch * count as Real;
+    let mut ground = ground(0.5 * span + 5.0);
+    ground.pose = Isometry::translation(0.5 * span - 0.5 * pitch, -0.5);
+    let mut bodies = vec![ground];
+    for k in 0..count {
+        let cx = k as Real * pitch;
+        for row in 0..base {
+            let n = base - row;
+            let x0 = cx - 0.5 * (n - 1) as Real;
+            let y = BOX_HALF_EXTENT + row as Real;
+            bodies.extend((0..n).map(|j| unit_box(x0 + j as Real, y)));
+        }
+    }
+    Scene {
+        name: format!("pyramids_{count}x{base}"),
+        settings: WorldSettings::with_gravity(Vector::new(0.0, GRAVITY)),
+        bodies,
+    }
+}
+
 /// A ball of radius [`BALL_RADIUS`] and restitution `restitution`, at rest with its bottom
 /// `height` metres above the ground (restitution 0, so the ball's value is the combined one:
 /// the rule is the maximum).

@@ -163,8 +163,10 @@ impl DiscPath {
             return false;
         };
         // Filters, sensors and pair hooks send the step down the general path, which
-        // honours them: this path plans every pair of neighbouring discs.
+        // honours them: this path plans every pair of neighbouring discs. So do sleeping
+        // bodies, which this path would move with the rest.
         if !preview.inert_hook
+            || preview.bodies.asleep_len() > 0
             || !preview.rules.is_trivial()
             || preview.gravity != Vector::zeros()
             || settings.threshold_radii_per_step != 0.0

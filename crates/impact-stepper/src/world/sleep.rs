@@ -1,0 +1,767 @@
+//! Islands and sleeping: which bodies rest together, when they fall asleep, and what wakes
+//! them.
+//!
+//! An *island* is a set of dynamic bodies linked by contacts (a non-empty manifold between
+//! two dynamic bodies) and joints; static bodies, kinematic bodies and sensors link nothing,
+//! so a floor does not make one island of everything on it. Islands are rebuilt after every
+//! step from that step's manifolds and the joints, with a union-find over the awake bodies
+//! (linear in the awake bodies, contacts and joints, nothing for a sleeping one), rather
+//! than kept as Box2D v3 keeps them (persistent, merged as contacts begin, split when they
+//! end): the step already lists every manifold, and a rebuild has no split to get wrong.
+//! `docs/architecture.md` ("Sleeping") has the measurement.
+//!
+//! Each body has a time at rest ([`BodySet::sleep_time`](impact_solver::BodySet)), reset when
+//! it moves faster than its sleep threshold ([`RigidBody::is_resting`]). An island falls
+//! asleep when every body in it has rested for [`WorldSettings::time_to_sleep`] and no
+//! moving kinematic body touches it or holds it by a joint: its bodies stop (velocities set
+//! to zero), leave every stage of the step (no swept box, manifold, solver row, integration
+//! or time-of-impact planning; their proxies stay in the broadphase), and their contacts'
+//! warm-starting impulses are set aside with the island until it wakes.
+//!
+//! A sleeping island wakes, whole, at the start of a step in which an awake body may touch
+//! it: a candidate pair of an awake non-static body and a sleeping body with a non-empty
+//! manifold at the awake body's full closing distance over the step, or, for a fast CCD
+//! body (one that can move more than its own size in the step), any sleeping body within
+//! the distance it can travel in any direction. Its bodies then take part in the whole step
+//! at rest, so a bullet's impact with them is resolved at its exact time against bodies
+//! that respond. The world's calls that change a body (pose, velocity, `body_mut`, filters,
+//! shapes, joints, removal of a body or joint touching it) wake its island at once.
+//!
+//! [`WorldSettings::time_to_sleep`]: crate::WorldSettings::time_to_sleep
+
+use super::World;
+use crate::contact_events::touch_key;
+use crate::domain::shifted;
+use crate::error::WorldError;
+use crate::rules::{CollisionRules, PairKind};
+use crate::stepper::Stepper;
+use impact_broadphase::{Broadphase, ProxyId, ProxyPair};
+use impact_geometry::{Aabb, Real, Vector};
+use impact_narrowphase::contact_manifold;
+use impact_solver::{BodyHandle, CacheKey, CachedImpulse, RigidBody, ShapeId};
+
+/// A sleeping island: its bodies, in slot order, and the warm-starting impulses of their
+/// contacts, set aside while it sleeps.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub(super) struct SleepingIsland {
+    pub(super) bodies: Vec<BodyHandle>,
+    pub(super) cache: Vec<(CacheKey, CachedImpulse)>,
+    /// Its pairs touching (in [`touch_key`] order) and the remembered sides of its segment
+    /// contacts, which go on unseen while it sleeps.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(super) touching: Vec<(ShapeId, ShapeId)>,
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(super) sides: Vec<(ShapeId, ShapeId, Vector)>,
+}
+
+/// The bodies that fell asleep and woke, per body, in handle order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SleepEvents {
+    /// Bodies put to sleep at the end of the step, with their islands.
+    pub fell_asleep: Vec<BodyHandle>,
+    /// Bodies woken since the last step: by a call on the world between the steps, or at
+    /// the start of the step by a body that could reach them.
+    pub woke: Vec<BodyHandle>,
+}
+
+impl SleepEvents {
+    /// Whether nothing fell asleep or woke.
+    pub fn is_empty(&self) -> bool {
+        self.fell_asleep.is_empty() && self.woke.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.fell_asleep.clear();
+        self.woke.clear();
+    }
+}
+
+/// What the world keeps of sleeping from step to step, and the buffers of its passes.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Sleep {
+    /// Per body slot, the sleeping island it is in (`u32::MAX`: none).
+    island_of: Vec<u32>,
+    /// The sleeping islands by id; `None` for an id free for reuse.
+    pub(super) islands: Vec<Option<SleepingIsland>>,
+    free: Vec<u32>,
+    /// The last step's events, and those of the calls since, for the next step's.
+    pub(super) events: SleepEvents,
+    pending_woke: Vec<BodyHandle>,
+    /// The union-find of the sleep pass, by slot.
+    parent: Vec<u32>,
+    /// The islands to wake found by the wake pass.
+    to_wake: Vec<u32>,
+    /// Per root slot of the sleep pass: the least time at rest over its island, or
+    /// `-1` when a moving kinematic body keeps it awake.
+    rest: Vec<Real>,
+    members: Vec<(u32, BodyHandle)>,
+    timers: Vec<(BodyHandle, Real)>,
+    taken: Vec<(CacheKey, CachedImpulse)>,
+    candidates: Vec<ProxyId>,
+}
+
+impl Sleep {
+    /// The sleeping island of slot `slot`, if any.
+    #[inline]
+    fn island(&self, slot: u32) -> Option<u32> {
+        self.island_of
+            .get(slot as usize)
+            .copied()
+            .filter(|&i| i != u32::MAX)
+    }
+
+    /// Rebuilds the index of bodies to islands after a snapshot is read, checking that the
+    /// islands and the bodies' sleep flags agree.
+    #[cfg(feature = "serde")]
+    pub(super) fn from_islands(
+        islands: Vec<Option<SleepingIsland>>,
+        bodies: &impact_solver::BodySet,
+    ) -> Result<Self, WorldError> {
+        let mut sleep = Self {
+            islands,
+            ..Self::default()
+        };
+        let mut listed = 0;
+        for (id, island) in sleep.islands.iter().enumerate() {
+            let Some(island) = island else {
+                sleep.free.push(id as u32);
+                continue;
+            };
+            for (key, _) in &island.cache {
+                for h in [key.a, key.b] {
+                    if !bodies.contains(h) {
+                        return Err(WorldError::UnknownBody {
+                            field: format!("sleeping_islands[{id}].cache"),
+                            handle: h,
+                        });
+                    }
+                }
+            }
+            for &h in &island.bodies {
+                if !bodies.is_asleep(h) || sleep.island(h.index).is_some() {
+                    return Err(WorldError::UnknownBody {
+                        field: format!("sleeping_islands[{id}].bodies"),
+                        handle: h,
+                    });
+                }
+                let slot = h.index as usize;
+                if sleep.island_of.len() <= slot {
+                    sleep.island_of.resize(slot + 1, u32::MAX);
+                }
+                sleep.island_of[slot] = id as u32;
+                listed += 1;
+            }
+        }
+        if listed != bodies.asleep_len() {
+            return Err(WorldError::OutOfRange {
+                field: "sleeping_islands".to_owned(),
+                value: listed as Real,
+                expected: "every sleeping body in one island",
+            });
+        }
+        sleep.free.reverse();
+        Ok(sleep)
+    }
+}
+
+/// The distance a body can travel in the step of `dt` seconds under gravity `g`, from its
+/// `(linear velocity, |w| r, r)` motion: the closing speed bound of the manifolds.
+#[inline]
+fn travel((v, spin, _): (Vector, Real, Real), g: Real, dt: Real) -> Real {
+    (v.norm() + spin + g * dt) * dt
+}
+
+impl<B: Broadphase, S: Stepper> World<B, S> {
+    /// Whether the body sleeps; `false` for a stale or foreign handle.
+    #[inline]
+    pub fn is_sleeping(&self, handle: BodyHandle) -> bool {
+        self.bodies.is_asleep(handle)
+    }
+
+    /// How many bodies sleep.
+    #[inline]
+    pub fn sleeping_count(&self) -> usize {
+        self.bodies.asleep_len()
+    }
+
+    /// The bodies that fell asleep in the last successful step and those woken since the
+    /// step before it (see [`SleepEvents`]).
+    #[inline]
+    pub fn sleep_events(&self) -> &SleepEvents {
+        &self.sleep.events
+    }
+
+    /// The touching pairs of the sleeping islands, for [`World::touching_pairs`].
+    pub(super) fn sleeping_touching(&self) -> impl Iterator<Item = (ShapeId, ShapeId)> + '_ {
+        self.sleep
+            .islands
+            .iter()
+            .flatten()
+            .flat_map(|island| island.touching.iter().copied())
+    }
+
+    /// Wakes the body and its island; returns whether it slept. Its time at rest starts
+    /// again from zero, so it stays awake for at least
+    /// [`time_to_sleep`](crate::WorldSettings::time_to_sleep).
+    ///
+    /// # Errors
+    /// [`WorldError::UnknownBody`] naming `handle` if it is stale or foreign.
+    pub fn wake(&mut self, handle: BodyHandle) -> Result<bool, WorldError> {
+        self.try_body(handle)?;
+        self.bodies.set_sleep_time(handle, 0.0);
+        Ok(self.wake_body(handle))
+    }
+
+    /// Wakes every sleeping island.
+    pub fn wake_all(&mut self) {
+        for id in 0..self.sleep.islands.len() {
+            self.wake_island(id as u32, false);
+        }
+    }
+
+    /// Wakes the island of `handle` if it sleeps (between steps: its events come with the
+    /// next step's); returns whether it slept.
+    pub(super) fn wake_body(&mut self, handle: BodyHandle) -> bool {
+        if !self.bodies.is_asleep(handle) {
+            return false;
+        }
+        match self.sleep.island(handle.index) {
+            Some(id) => self.wake_island(id, false),
+            None => {
+                debug_assert!(false, "every sleeping body is in an island");
+                self.bodies.set_asleep(handle, false);
+            }
+        }
+        true
+    }
+
+    /// Wakes the sleeping bodies touching `handle` (a body about to be removed or moved by
+    /// hand), as the touching pairs list them.
+    pub(super) fn wake_touching(&mut self, handle: BodyHandle) {
+        if self.bodies.asleep_len() == 0 {
+            return;
+        }
+        // The sleeping islands' pairs too: a static body (a floor taken away) touches
+        // sleeping bodies without being in their island.
+        let partners: Vec<BodyHandle> = self
+            .tracking
+            .touching
+            .iter()
+            .copied()
+            .chain(self.sleeping_touching())
+            .filter_map(|(a, b)| match (a.body == handle, b.body == handle) {
+                (true, false) => Some(b.body),
+                (false, true) => Some(a.body),
+                _ => None,
+            })
+            .collect();
+        for h in partners {
+            self.wake_body(h);
+        }
+    }
+
+    /// Wakes island `id`: its bodies rejoin the step at rest with their time at rest
+    /// cleared, its cached impulses go back to the cache. `in_step` says whether the wake
+    /// is one of the step's events or one for the next step's.
+    fn wake_island(&mut self, id: u32, in_step: bool) {
+        let Some(island) = self
+            .sleep
+            .islands
+            .get_mut(id as usize)
+            .and_then(Option::take)
+        else {
+            return;
+        };
+        self.sleep.free.push(id);
+        for &h in &island.bodies {
+            self.bodies.set_asleep(h, false);
+            self.bodies.set_sleep_time(h, 0.0);
+            self.sleep.island_of[h.index as usize] = u32::MAX;
+        }
+        self.cache.restore(&island.cache);
+        if !island.touching.is_empty() {
+            let touching = &mut self.tracking.touching;
+            touching.extend_from_slice(&island.touching);
+            touching.sort_by_key(|&p| touch_key(p));
+        }
+        if !island.sides.is_empty() {
+            self.sides.extend_from_slice(&island.sides);
+            self.sides.sort_by_key(|&(a, b, _)| (a, b));
+        }
+        let woke = if in_step {
+            &mut self.sleep.events.woke
+        } else {
+            &mut self.sleep.pending_woke
+        };
+        woke.extend_from_slice(&island.bodies);
+    }
+
+    /// Drops a body being removed from the wakes waiting for the next step's events.
+    pub(super) fn forget_wake(&mut self, handle: BodyHandle) {
+        self.sleep.pending_woke.retain(|&h| h != handle);
+    }
+
+    /// At the start of a step: the sleep events of the last one cleared, the wakes of the
+    /// calls since made this step's.
+    pub(super) fn start_sleep_events(&mut self) {
+        let sleep = &mut self.sleep;
+        sleep.events.clear();
+        sleep.events.woke.append(&mut sleep.pending_woke);
+    }
+
+    /// After stage 1, while islands sleep: wakes every sleeping island an awake body may
+    /// touch in this step of `dt` seconds (see the module's documentation) and redoes
+    /// stage 1 for the woken bodies, until no more wake. Returns whether any woke.
+    pub(super) fn wake_reached(
+        &mut self,
+        dt: Real,
+        rules: &CollisionRules<'_>,
+        report: &mut super::StepReport<S::Report>,
+    ) -> Result<(), WorldError> {
+        loop {
+            if self.bodies.asleep_len() == 0 {
+                return Ok(());
+            }
+            self.find_reached(dt, rules);
+            if self.sleep.to_wake.is_empty() {
+                return Ok(());
+            }
+            let mut ids = core::mem::take(&mut self.sleep.to_wake);
+            ids.sort_unstable();
+            ids.dedup();
+            for &id in &ids {
+                self.wake_island(id, true);
+            }
+            ids.clear();
+            self.sleep.to_wake = ids;
+            self.bodies.refresh_awake();
+            self.update_broadphase(dt, true, report)?;
+        }
+    }
+
+    /// The sleeping islands an awake body may reach this step, into `sleep.to_wake`.
+    fn find_reached(&mut self, dt: Real, rules: &CollisionRules<'_>) {
+        let g = self.settings.gravity.norm();
+        let base = self.settings.speculative_distance;
+        self.sleep.to_wake.clear();
+        let images = self.scratch.images;
+        self.find_awake_pairs();
+        let awake_pairs = core::mem::take(&mut self.scratch.awake_pairs);
+        let pairs: &[ProxyPair] = match &images {
+            Some(images) => {
+                self.scratch.periodic_pairs.clear();
+                self.find_periodic_pairs(images);
+                &[]
+            }
+            None if self.scratch.use_awake_pairs => &awake_pairs,
+            None => self.broadphase.overlapping_pairs(),
+        };
+        let size = images.map_or_else(Vector::zeros, |images| images.size());
+        let direct = pairs.iter().map(|p| (p.a.0, p.b.0, Vector::zeros()));
+        let across = self.scratch.periodic_pairs.iter().map(|&(a, b, kx, ky)| {
+            let offset = Vector::new(Real::from(kx) * size.x, Real::from(ky) * size.y);
+            (a, b, offset)
+        });
+        for (ia, ib, offset) in direct.chain(across) {
+            let (Some(sa), Some(sb)) = (
+                self.shape_proxies.shape_of(ProxyId(ia)),
+                self.shape_proxies.shape_of(ProxyId(ib)),
+            ) else {
+                continue;
+            };
+            let (asleep_a, asleep_b) = (
+                self.bodies.is_asleep_at(sa.body.index),
+                self.bodies.is_asleep_at(sb.body.index),
+            );
+            if asleep_a == asleep_b {
+                continue;
+            }
+            let (Some(a), Some(b)) = (self.bodies.get(sa.body), self.bodies.get(sb.body)) else {
+                continue;
+            };
+            let awake = if asleep_a { b } else { a };
+            // Static bodies, and kinematic ones standing still, touch a sleeping island
+            // without waking it: only a moving body can disturb it.
+            if !awake.is_dynamic() && is_still(awake) {
+                continue;
+            }
+            if rules.filters_pairs() && !allowed(rules, &self.bodies, (ia, ib, sa, sb)) {
+                continue;
+            }
+            let sleeper = if asleep_a { sa.body } else { sb.body };
+            let Some(island) = self.sleep.island(sleeper.index) else {
+                continue;
+            };
+            if self.sleep.to_wake.contains(&island) {
+                continue;
+            }
+            let awake_slot = if asleep_a {
+                sb.body.index
+            } else {
+                sa.body.index
+            };
+            let motion = self.scratch.motion[awake_slot as usize];
+            // The boxes the bodies themselves give (the awake one's as stage 1 gave it, the
+            // sleeping one's own), not the broadphase's fat ones: a world restored from a
+            // snapshot, whose fat boxes differ, wakes the same islands.
+            let (sleeping_shape, awake_shape) = if asleep_a { (sa, sb) } else { (sb, sa) };
+            let (sleeping_body, awake_body) = if asleep_a { (a, b) } else { (b, a) };
+            let own = sleeping_body.shapes()[sleeping_shape.index as usize]
+                .shape()
+                .aabb(sleeping_body.pose());
+            let Some(given) = stage_box(
+                (&self.settings, &self.stepper),
+                awake_body,
+                awake_shape.index,
+                dt,
+            ) else {
+                continue;
+            };
+            // `offset` moves body b's image: the sleeping one's box when it is b.
+            let own = if asleep_a {
+                own
+            } else {
+                shifted(&own, &offset)
+            };
+            let given = if asleep_a {
+                shifted(&given, &offset)
+            } else {
+                given
+            };
+            if !own.intersects(&given) {
+                continue;
+            }
+            let margin = base + travel(motion, g, dt);
+            let pose_b = crate::domain::translated(b.pose(), &offset);
+            let manifold = contact_manifold(
+                a.shapes()[sa.index as usize].shape(),
+                a.pose(),
+                b.shapes()[sb.index as usize].shape(),
+                &pose_b,
+                margin,
+            );
+            if !manifold.is_empty() {
+                self.sleep.to_wake.push(island);
+            }
+        }
+        self.scratch.awake_pairs = awake_pairs;
+        self.find_reached_by_fast(dt, rules);
+    }
+
+    /// The sleeping islands a fast CCD body may reach this step, in any direction: a body
+    /// deflected inside the step by an impact (under [`FirstTimeOfImpact`]) or by the
+    /// contact solver must not meet a body that sleeps, which no stage would see.
+    ///
+    /// [`FirstTimeOfImpact`]: crate::FirstTimeOfImpact
+    fn find_reached_by_fast(&mut self, dt: Real, rules: &CollisionRules<'_>) {
+        let g = self.settings.gravity.norm();
+        let pad = self.settings.speculative_distance + g * dt * dt;
+        let mut shifts = [Vector::zeros(); 8];
+        for (handle, body) in self.bodies.iter_awake() {
+            if !body.is_dynamic() || !body.ccd() {
+                continue;
+            }
+            let Some(&motion) = self.scratch.motion.get(handle.index as usize) else {
+                continue;
+            };
+            let reach = travel(motion, g, dt);
+            if reach <= motion.2 {
+                // Within its own size: the manifolds of its pairs cover it.
+                continue;
+            }
+            let area = body.aabb().inflated(reach + pad);
+            let mut boxes = vec![(area, Vector::zeros())];
+            if let Some(images) = &self.scratch.images {
+                let n = images.shifts(&area, &mut shifts);
+                boxes.extend(shifts[..n].iter().map(|&s| (shifted(&area, &-s), -s)));
+            }
+            for (query, offset) in boxes {
+                if self
+                    .broadphase
+                    .query_aabb(&query, &mut self.sleep.candidates)
+                    .is_err()
+                {
+                    continue;
+                }
+                for &proxy in &self.sleep.candidates {
+                    let Some(shape) = self.shape_proxies.shape_of(proxy) else {
+                        continue;
+                    };
+                    if !self.bodies.is_asleep_at(shape.body.index) {
+                        continue;
+                    }
+                    let Some(other) = self.bodies.get(shape.body) else {
+                        continue;
+                    };
+                    // The sleeping body's own box, not its proxy's fat one: the answer
+                    // depends only on the bodies, so a restored snapshot wakes the same.
+                    let own = other.shapes()[shape.index as usize]
+                        .shape()
+                        .aabb(other.pose());
+                    if !shifted(&own, &offset).intersects(&area) {
+                        continue;
+                    }
+                    let first = ProxyId(handle.index);
+                    let (ia, ib) = (first.0.min(proxy.0), first.0.max(proxy.0));
+                    let me = impact_solver::ShapeId {
+                        body: handle,
+                        index: 0,
+                    };
+                    let (sa, sb) = if first.0 < proxy.0 {
+                        (me, shape)
+                    } else {
+                        (shape, me)
+                    };
+                    if rules.filters_pairs() && !allowed(rules, &self.bodies, (ia, ib, sa, sb)) {
+                        continue;
+                    }
+                    if let Some(island) = self.sleep.island(shape.body.index)
+                        && !self.sleep.to_wake.contains(&island)
+                    {
+                        self.sleep.to_wake.push(island);
+                    }
+                }
+            }
+        }
+    }
+
+    /// After a successful step of `dt` seconds: each awake body's time at rest, the step's
+    /// islands from its manifolds and the joints, and the islands that fall asleep.
+    pub(super) fn sleep_pass(&mut self, dt: Real) {
+        if !self.settings.sleeping {
+            return;
+        }
+        let slots = self.bodies.slot_count();
+        let sleep = &mut self.sleep;
+        if sleep.parent.len() < slots {
+            sleep.parent.resize(slots, u32::MAX);
+            sleep.rest.resize(slots, 0.0);
+        }
+        // Every awake dynamic body its own island, with its time at rest.
+        let time_to_sleep = self.settings.time_to_sleep;
+        let mut any_ready = false;
+        let mut timers = core::mem::take(&mut sleep.timers);
+        timers.clear();
+        for (handle, body) in self.bodies.iter_awake() {
+            let slot = handle.index as usize;
+            // Kinematic bodies never sleep: one that stands still costs a box, and one
+            // asleep would be missing from the steppers' searches when it moves again.
+            if !body.is_dynamic() {
+                continue;
+            }
+            let time = if body.is_resting() {
+                self.bodies.sleep_time(handle) + dt
+            } else {
+                0.0
+            };
+            timers.push((handle, time));
+            any_ready |= time >= time_to_sleep;
+            sleep.parent[slot] = slot as u32;
+            sleep.rest[slot] = time;
+        }
+        for &(h, t) in &timers {
+            self.bodies.set_sleep_time(h, t);
+        }
+        if any_ready {
+            self.link_islands();
+            self.fall_asleep(&timers);
+        }
+        for &(h, _) in &timers {
+            self.sleep.parent[h.index as usize] = u32::MAX;
+        }
+        self.sleep.timers = timers;
+    }
+
+    /// Unions the islands of the step's manifolds and the joints (dynamic bodies only; a
+    /// kinematic body passes its `rest` of -1, moving, to what it touches).
+    fn link_islands(&mut self) {
+        let bodies = &self.bodies;
+        let sleep = &mut self.sleep;
+        let mut link = |a: BodyHandle, b: BodyHandle| {
+            let (Some(x), Some(y)) = (bodies.get(a), bodies.get(b)) else {
+                return;
+            };
+            match (x.is_dynamic(), y.is_dynamic()) {
+                (true, true) => union(&mut sleep.parent, &mut sleep.rest, a.index, b.index),
+                (true, false) | (false, true) => {
+                    let (d, k) = if x.is_dynamic() { (a, y) } else { (b, x) };
+                    if k.body_type() == impact_solver::BodyType::Kinematic && !is_still(k) {
+                        let root = find(&mut sleep.parent, d.index) as usize;
+                        sleep.rest[root] = -1.0;
+                    }
+                }
+                (false, false) => {}
+            }
+        };
+        for c in &self.scratch.contacts {
+            if !c.manifold.is_empty() {
+                link(c.a, c.b);
+            }
+        }
+        for (_, joint) in self.joints.iter() {
+            if joint.is_enabled() {
+                link(joint.body_a(), joint.body_b());
+            }
+        }
+    }
+
+    /// Puts to sleep every island whose least time at rest reached the time to sleep
+    /// (`timers` lists the awake non-static bodies).
+    fn fall_asleep(&mut self, timers: &[(BodyHandle, Real)]) {
+        let time_to_sleep = self.settings.time_to_sleep;
+        let sleep = &mut self.sleep;
+        sleep.members.clear();
+        for &(h, _) in timers {
+            let root = find(&mut sleep.parent, h.index);
+            if sleep.rest[root as usize] >= time_to_sleep {
+                sleep.members.push((root, h));
+            }
+        }
+        if sleep.members.is_empty() {
+            return;
+        }
+        sleep.members.sort_unstable();
+        let mut start = 0;
+        while start < sleep.members.len() {
+            let root = sleep.members[start].0;
+            let end = start
+                + sleep.members[start..]
+                    .iter()
+                    .take_while(|m| m.0 == root)
+                    .count();
+            let id = match sleep.free.pop() {
+                Some(id) => id,
+                None => {
+                    sleep.islands.push(None);
+                    (sleep.islands.len() - 1) as u32
+                }
+            };
+            let mut island = SleepingIsland::default();
+            for &(_, h) in &sleep.members[start..end] {
+                island.bodies.push(h);
+                self.bodies.set_asleep(h, true);
+                if let Some(body) = self.bodies.get_mut(h) {
+                    let stopped = body.set_velocity(Vector::zeros(), 0.0);
+                    debug_assert!(stopped.is_ok(), "zero is a valid velocity");
+                }
+                let slot = h.index as usize;
+                if sleep.island_of.len() <= slot {
+                    sleep.island_of.resize(slot + 1, u32::MAX);
+                }
+                sleep.island_of[slot] = id;
+            }
+            sleep.events.fell_asleep.extend_from_slice(&island.bodies);
+            sleep.islands[id as usize] = Some(island);
+            start = end;
+        }
+        sleep.events.fell_asleep.sort_unstable();
+        // The sleeping pairs' impulses, each to the island of its sleeping body.
+        sleep.taken.clear();
+        let bodies = &self.bodies;
+        let island_of = &sleep.island_of;
+        let newly = |h: BodyHandle| {
+            bodies.is_asleep(h)
+                && island_of
+                    .get(h.index as usize)
+                    .is_some_and(|&i| i != u32::MAX)
+        };
+        self.cache.take_asleep(newly, &mut sleep.taken);
+        for &(key, imp) in &sleep.taken {
+            let body = if bodies.is_asleep(key.a) {
+                key.a
+            } else {
+                key.b
+            };
+            let id = island_of[body.index as usize];
+            if let Some(Some(island)) = sleep.islands.get_mut(id as usize) {
+                island.cache.push((key, imp));
+            }
+        }
+        // Their touching pairs and segment sides likewise, kept in order.
+        let island_of_pair = |a: BodyHandle, b: BodyHandle| {
+            let body = if bodies.is_asleep(a) { a } else { b };
+            island_of.get(body.index as usize).copied()
+        };
+        let islands = &mut sleep.islands;
+        self.tracking.touching.retain(|&(a, b)| {
+            if !(bodies.is_asleep(a.body) || bodies.is_asleep(b.body)) {
+                return true;
+            }
+            if let Some(id) = island_of_pair(a.body, b.body)
+                && let Some(Some(island)) = islands.get_mut(id as usize)
+            {
+                island.touching.push((a, b));
+            }
+            false
+        });
+        self.sides.retain(|&(a, b, n)| {
+            if !(bodies.is_asleep(a.body) || bodies.is_asleep(b.body)) {
+                return true;
+            }
+            if let Some(id) = island_of_pair(a.body, b.body)
+                && let Some(Some(island)) = islands.get_mut(id as usize)
+            {
+                island.sides.push((a, b, n));
+            }
+            false
+        });
+        self.bodies.refresh_awake();
+    }
+}
+
+/// Whether `rules` let the shapes `sa` and `sb` of the candidate pair `ia`, `ib` collide
+/// (a sensor pair never wakes a body).
+fn allowed(
+    rules: &CollisionRules<'_>,
+    bodies: &impact_solver::BodySet,
+    (ia, ib, sa, sb): (u32, u32, impact_solver::ShapeId, impact_solver::ShapeId),
+) -> bool {
+    matches!(rules.kind(ia, ib), PairKind::Collide) && rules.allows_shapes(bodies, sa, sb)
+}
+
+/// The box stage 1 gave the broadphase for shape `index` of the awake `body` in a step of
+/// `dt` seconds under `settings` and `stepper` (see `update_broadphase`), or `None` if it
+/// cannot be computed.
+fn stage_box<S: Stepper>(
+    (settings, stepper): (&crate::WorldSettings, &S),
+    body: &RigidBody,
+    index: u32,
+    dt: Real,
+) -> Option<Aabb> {
+    let g = settings.gravity.norm();
+    let pad = settings.speculative_distance + g * dt * dt;
+    let shape = body.shapes().get(index as usize)?.shape();
+    Some(match stepper.contact_reach(body, g, dt, pad) {
+        Some(reach) => shape.aabb(body.pose()).inflated(reach),
+        None => Aabb::swept(shape, &body.sweep(dt).ok()?).inflated(pad),
+    })
+}
+
+/// Whether a body has no velocity at all.
+#[inline]
+fn is_still(body: &RigidBody) -> bool {
+    body.linvel() == Vector::zeros() && body.angvel() == 0.0
+}
+
+/// The root of `x`'s set, halving the path on the way.
+fn find(parent: &mut [u32], mut x: u32) -> u32 {
+    while parent[x as usize] != x {
+        let up = parent[parent[x as usize] as usize];
+        parent[x as usize] = up;
+        x = up;
+    }
+    x
+}
+
+/// Joins the sets of `a` and `b` under the smaller root, keeping the least time at rest.
+fn union(parent: &mut [u32], rest: &mut [Real], a: u32, b: u32) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    if ra == rb {
+        return;
+    }
+    let (root, child) = if ra < rb { (ra, rb) } else { (rb, ra) };
+    parent[child as usize] = root;
+    rest[root as usize] = rest[root as usize].min(rest[child as usize]);
+}
