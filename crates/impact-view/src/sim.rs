@@ -535,6 +535,9 @@ impl Sim {
             .friction(0.0);
         let h = world_mut(&mut *self.world)?.create_body(def)?;
         self.bullets.push(h);
+        // The judge follows the bullet from where it starts, not from after its first step.
+        self.detector
+            .observe(self.world.body_set(), self.world.step_count());
         self.scene_dirty = true;
         Ok(())
     }

@@ -8,6 +8,8 @@ const canvas = $('canvas');
 const ctx = canvas.getContext('2d');
 const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#b07aa1', '#edc948', '#76b7b2', '#9c755f', '#e15759'];
 const MARKER_LIFE_MS = 2000;
+const MAX_MARKERS = 300; // impacts shown at once, the newest
+const MAX_LABELS = 12; // of which labelled with their time
 
 const V = (window.viewer = {
   ws: null,
@@ -24,8 +26,11 @@ const V = (window.viewer = {
 
 // ---------- coordinates ----------
 
+/// The canvas's box on the page, read once per resize and draw (reading it forces a layout).
+let rect = canvas.getBoundingClientRect();
+
 function resize() {
-  const r = canvas.getBoundingClientRect();
+  const r = (rect = canvas.getBoundingClientRect());
   const dpr = window.devicePixelRatio || 1;
   canvas.width = Math.max(1, Math.round(r.width * dpr));
   canvas.height = Math.max(1, Math.round(r.height * dpr));
@@ -35,13 +40,11 @@ window.addEventListener('resize', resize);
 
 /// Canvas pixels (CSS) of a world point.
 function toCanvas(x, y) {
-  const r = canvas.getBoundingClientRect();
-  return [r.width / 2 + (x - V.view.x) * V.view.scale, r.height / 2 - (y - V.view.y) * V.view.scale];
+  return [rect.width / 2 + (x - V.view.x) * V.view.scale, rect.height / 2 - (y - V.view.y) * V.view.scale];
 }
 /// The world point at canvas pixel (CSS) (px, py).
 function toWorld(px, py) {
-  const r = canvas.getBoundingClientRect();
-  return [V.view.x + (px - r.width / 2) / V.view.scale, V.view.y - (py - r.height / 2) / V.view.scale];
+  return [V.view.x + (px - rect.width / 2) / V.view.scale, V.view.y - (py - rect.height / 2) / V.view.scale];
 }
 /// Page (client) coordinates of a world point: where a test points the mouse.
 V.worldToScreen = (x, y) => {
@@ -316,20 +319,32 @@ function drawOverlays() {
     ctx.stroke();
   }
   if ($('ov-impacts').checked) {
+    // The newest markers, as many as stay readable: a rain resolves hundreds of impacts a
+    // step, and drawing each (with its text) would take the frame rate with it.
     const now = performance.now();
-    V.markers = V.markers.filter((m) => now - m.born < MARKER_LIFE_MS);
-    ctx.font = '11px ui-monospace, monospace';
-    for (const m of V.markers) {
-      const i = m.impact;
-      const p = toCanvas(i.point[0], i.point[1]);
-      ctx.globalAlpha = Math.max(0.15, 1 - (now - m.born) / MARKER_LIFE_MS);
-      ctx.strokeStyle = '#ff7f0e'; ctx.fillStyle = '#ff7f0e'; ctx.lineWidth = 2.5;
-      ctx.beginPath(); ctx.arc(p[0], p[1], 7, 0, 2 * Math.PI); ctx.stroke();
-      ctx.beginPath(); ctx.moveTo(p[0], p[1]); ctx.lineTo(p[0] + i.normal[0] * 24, p[1] - i.normal[1] * 24); ctx.stroke();
-      ctx.fillText(`t=${i.time.toFixed(5)} (${(100 * i.fraction).toFixed(1)}%)`, p[0] + 9, p[1] - 9);
-      d.impacts++;
+    V.markers = V.markers.filter((m) => now - m.born < MARKER_LIFE_MS).slice(-MAX_MARKERS);
+    ctx.strokeStyle = '#ff7f0e'; ctx.fillStyle = '#ff7f0e'; ctx.lineWidth = 2.5;
+    for (const [age, alpha] of [[0, 1], [MARKER_LIFE_MS / 2, 0.4]]) {
+      ctx.globalAlpha = alpha;
+      ctx.beginPath();
+      for (const m of V.markers) {
+        const a = now - m.born;
+        if (a < age || a >= age + MARKER_LIFE_MS / 2) continue;
+        const i = m.impact;
+        const p = toCanvas(i.point[0], i.point[1]);
+        ctx.moveTo(p[0] + 7, p[1]); ctx.arc(p[0], p[1], 7, 0, 2 * Math.PI);
+        ctx.moveTo(p[0], p[1]); ctx.lineTo(p[0] + i.normal[0] * 24, p[1] - i.normal[1] * 24);
+        d.impacts++;
+      }
+      ctx.stroke();
     }
     ctx.globalAlpha = 1;
+    ctx.font = '11px ui-monospace, monospace';
+    for (const m of V.markers.slice(-MAX_LABELS)) {
+      const i = m.impact;
+      const p = toCanvas(i.point[0], i.point[1]);
+      ctx.fillText(`t=${i.time.toFixed(5)} (${(100 * i.fraction).toFixed(1)}%)`, p[0] + 9, p[1] - 9);
+    }
     d.impactMarkersTotal += d.impacts;
   }
   if (f.grab) {
@@ -364,7 +379,9 @@ function draw() {
   const live = V.markers.length > 0;
   if (!V.dirty && !live) return;
   V.dirty = false;
-  const dpr = canvas.width / Math.max(1, canvas.getBoundingClientRect().width);
+  rect = canvas.getBoundingClientRect();
+  const t0 = performance.now();
+  const dpr = canvas.width / Math.max(1, rect.width);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = '#fbfaf7';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
@@ -374,6 +391,7 @@ function draw() {
     V.newFrame = false;
     V.drawn.frames++;
     const now = performance.now();
+    V.drawMs = now - t0;
     V.frameTimes.push(now);
     if (V.frameTimes.length > 2000) V.frameTimes.splice(0, 1000);
     drawStats();
