@@ -17,16 +17,18 @@ pub const MAX_SUBSTEPS: u32 = 64;
 /// scene, well inside what a body's box may hold.
 pub const MAX_COORDINATE: f64 = 1e7;
 
-/// One message from the page.
+/// One message from the page. The variants without fields are empty structs rather than
+/// unit variants, so that serde's `deny_unknown_fields` refuses `{"type": "pause", "x": 1}`
+/// too (an internally tagged unit variant ignores extra fields).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
     /// Run in real time.
-    Play,
+    Play {},
     /// Stop stepping.
-    Pause,
+    Pause {},
     /// Pause, then take exactly one step.
-    Step,
+    Step {},
     /// The slow-motion factor: simulated seconds per wall second, in `(0, 1]`.
     Speed {
         /// The factor.
@@ -54,7 +56,7 @@ pub enum Command {
         sleeping: bool,
     },
     /// Rebuild the current scene.
-    Restart,
+    Restart {},
     /// Load a scene by name (see the catalogue's names).
     Load {
         /// The name.
@@ -192,7 +194,7 @@ mod tests {
 
     #[test]
     fn good_messages_are_read() {
-        assert_eq!(parse(r#"{"type": "pause"}"#), Ok(Command::Pause));
+        assert_eq!(parse(r#"{"type": "pause"}"#), Ok(Command::Pause {}));
         assert_eq!(
             parse(r#"{"type": "stepper", "value": "discrete"}"#),
             Ok(Command::Stepper {

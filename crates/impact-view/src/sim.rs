@@ -175,15 +175,15 @@ impl Sim {
     /// Carries out one command; whether anything changed.
     fn handle(&mut self, command: Command) -> bool {
         let result = match command {
-            Command::Play => {
+            Command::Play {} => {
                 self.paused = false;
                 Ok(())
             }
-            Command::Pause => {
+            Command::Pause {} => {
                 self.paused = true;
                 Ok(())
             }
-            Command::Step => {
+            Command::Step {} => {
                 self.paused = true;
                 self.step_once();
                 Ok(())
@@ -218,7 +218,7 @@ impl Sim {
                 self.scene_dirty = true;
                 self.apply_settings()
             }
-            Command::Restart => {
+            Command::Restart {} => {
                 self.restart();
                 Ok(())
             }

@@ -207,34 +207,34 @@ function addShape(path, lines, s, pose, scale) {
     lines.lineTo(pts[1][0], pts[1][1]);
     return;
   }
-  if (pts.length === 2) {
-    // A capsule: the rectangle along the axis and a disc at each end.
-    const [a, b] = pts;
+  roundedOutline(path, pts, r);
+}
+
+/// Adds the outline of the core `pts` (canvas pixels, two or more points) inflated by `r`
+/// pixels to `path`: each edge moved out by r, and an arc round each corner from one edge's
+/// normal to the next. Wound the same way as the discs' arcs, so that the bodies of one
+/// colour, filled together, never cancel where they overlap.
+function roundedOutline(path, pts, r) {
+  let area = 0;
+  for (let i = 0; i < pts.length; i++) {
+    const a = pts[i], b = pts[(i + 1) % pts.length];
+    area += a[0] * b[1] - a[1] * b[0];
+  }
+  if (area < 0) pts = pts.slice().reverse();
+  const n = pts.length;
+  const normal = (i) => {
+    const a = pts[i], b = pts[(i + 1) % n];
     const dx = b[0] - a[0], dy = b[1] - a[1], len = Math.hypot(dx, dy) || 1;
-    const nx = (-dy / len) * r, ny = (dx / len) * r;
-    path.moveTo(a[0] + nx, a[1] + ny);
-    path.lineTo(b[0] + nx, b[1] + ny);
-    path.lineTo(b[0] - nx, b[1] - ny);
-    path.lineTo(a[0] - nx, a[1] - ny);
-    path.closePath();
-    for (const p of pts) { path.moveTo(p[0] + r, p[1]); path.arc(p[0], p[1], r, 0, 2 * Math.PI); }
-    return;
+    return Math.atan2(-dx / len, dy / len);
+  };
+  for (let i = 0; i < n; i++) {
+    const v = pts[i];
+    let from = normal((i + n - 1) % n), to = normal(i);
+    if (to < from) to += 2 * Math.PI;
+    if (i === 0) path.moveTo(v[0] + r * Math.cos(from), v[1] + r * Math.sin(from));
+    path.arc(v[0], v[1], r, from, to, false);
   }
-  // A polygon, rounded by r: the core, then a disc at each corner and a band along each edge.
-  path.moveTo(pts[0][0], pts[0][1]);
-  for (const p of pts.slice(1)) path.lineTo(p[0], p[1]);
   path.closePath();
-  if (r >= 0.5) {
-    for (let i = 0; i < pts.length; i++) {
-      const a = pts[i], b = pts[(i + 1) % pts.length];
-      path.moveTo(a[0] + r, a[1]);
-      path.arc(a[0], a[1], r, 0, 2 * Math.PI);
-      const dx = b[0] - a[0], dy = b[1] - a[1], len = Math.hypot(dx, dy) || 1;
-      const nx = (dy / len) * r, ny = (-dx / len) * r;
-      path.moveTo(a[0], a[1]); path.lineTo(b[0], b[1]);
-      path.lineTo(b[0] + nx, b[1] + ny); path.lineTo(a[0] + nx, a[1] + ny); path.closePath();
-    }
-  }
 }
 
 function drawBodies(scale) {

@@ -272,11 +272,12 @@ try {
   await page.selectOption('#scene', 'demo');
   await until(async () => (await state()).scene === 'demo');
   await page.selectOption('#stepper', 'toi');
-  await sleep(1200);
+  await sleep(3000);
   await page.fill('#bullet-speed', '3000');
   {
-    const [ax, ay] = await V(() => window.viewer.worldToScreen(-6, 1.2));
-    const [bx, by] = await V(() => window.viewer.worldToScreen(-5, 1.2));
+    // Over the settled bodies, at the thin wall in the middle of the floor.
+    const [ax, ay] = await V(() => window.viewer.worldToScreen(-7.5, 2.7));
+    const [bx, by] = await V(() => window.viewer.worldToScreen(-6.5, 2.6));
     await page.keyboard.down('Shift');
     await page.mouse.move(ax, ay);
     await page.mouse.down();
