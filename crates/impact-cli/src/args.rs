@@ -236,9 +236,9 @@ fn view_args(parser: &mut lexopt::Parser) -> Result<ViewArgs, String> {
         match arg {
             Long("port") => {
                 let v = string_value(parser, "--port")?;
-                args.port = v
-                    .parse()
-                    .map_err(|_| format!("--port: must be a port number (0 to 65535), got {v:?}"))?;
+                args.port = v.parse().map_err(|_| {
+                    format!("--port: must be a port number (0 to 65535), got {v:?}")
+                })?;
             }
             Long("open") => args.open = true,
             Long("scenes") => args.scenes = Some(path_value(parser)?),

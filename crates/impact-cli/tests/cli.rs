@@ -268,7 +268,8 @@ fn bad_usage_and_bad_files_exit_with_2_and_say_why() {
         ),
         (
             vec!["frobnicate"],
-            "impact: unknown command \"frobnicate\": expected run, render, toi, ray or view".to_owned(),
+            "impact: unknown command \"frobnicate\": expected run, render, toi, ray or view"
+                .to_owned(),
         ),
         (
             vec!["run"],

@@ -22,7 +22,11 @@ fn a_scene_that_fails_to_load_is_shown_and_printed() {
     let dir = std::env::temp_dir().join(format!("impact-cli-view-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let scene = dir.join("bad.json");
-    std::fs::write(&scene, r#"{"bodies": [{"shape": {"type": "circle", "radius": 0}}]}"#).unwrap();
+    std::fs::write(
+        &scene,
+        r#"{"bodies": [{"shape": {"type": "circle", "radius": 0}}]}"#,
+    )
+    .unwrap();
     let mut child = Viewer(
         Command::new(env!("CARGO_BIN_EXE_impact"))
             .args(["view", scene.to_str().unwrap(), "--port", "0"])
@@ -67,7 +71,10 @@ fn a_scene_that_fails_to_load_is_shown_and_printed() {
 #[test]
 fn bad_options_are_usage_errors() {
     for (args, message) in [
-        (&["view", "--port", "70000"][..], "--port: must be a port number"),
+        (
+            &["view", "--port", "70000"][..],
+            "--port: must be a port number",
+        ),
         (&["view", "a.json", "b.json"][..], "unexpected argument"),
         (&["view", "--scenes"][..], "missing argument"),
     ] {

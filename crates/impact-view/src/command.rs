@@ -183,7 +183,12 @@ fn in_range(field: &str, value: f64, min: f64, max: f64) -> Result<(), Refused> 
 
 fn coordinates(field: &str, p: &[f64; 2]) -> Result<(), Refused> {
     for (i, v) in p.iter().enumerate() {
-        in_range(&format!("{field}[{i}]"), *v, -MAX_COORDINATE, MAX_COORDINATE)?;
+        in_range(
+            &format!("{field}[{i}]"),
+            *v,
+            -MAX_COORDINATE,
+            MAX_COORDINATE,
+        )?;
     }
     Ok(())
 }
@@ -217,13 +222,31 @@ mod tests {
             (r#"{"type": "explode"}"#, "unknown variant `explode`"),
             (r#"{"type": "pause", "x": 1}"#, "unknown field `x`"),
             (r#"{"type": "speed"}"#, "missing field `value`"),
-            (r#"{"type": "speed", "value": 0}"#, "speed.value: must be in"),
-            (r#"{"type": "speed", "value": 2}"#, "speed.value: must be in"),
-            (r#"{"type": "stepper", "value": "rk4"}"#, "stepper.value: must be one of"),
-            (r#"{"type": "broadphase", "value": "kd"}"#, "broadphase.value"),
-            (r#"{"type": "grab", "point": [1e300, 0]}"#, "point[0]: must be in"),
+            (
+                r#"{"type": "speed", "value": 0}"#,
+                "speed.value: must be in",
+            ),
+            (
+                r#"{"type": "speed", "value": 2}"#,
+                "speed.value: must be in",
+            ),
+            (
+                r#"{"type": "stepper", "value": "rk4"}"#,
+                "stepper.value: must be one of",
+            ),
+            (
+                r#"{"type": "broadphase", "value": "kd"}"#,
+                "broadphase.value",
+            ),
+            (
+                r#"{"type": "grab", "point": [1e300, 0]}"#,
+                "point[0]: must be in",
+            ),
             (r#"{"type": "grab", "point": [1]}"#, "invalid length 1"),
-            (r#"{"type": "release", "velocity": [0, 1e9]}"#, "release.velocity[1]"),
+            (
+                r#"{"type": "release", "velocity": [0, 1e9]}"#,
+                "release.velocity[1]",
+            ),
             (
                 r#"{"type": "fire", "from": [0, 0], "direction": [0, 0], "speed": 1, "radius": 0.1, "restitution": 1}"#,
                 "fire.direction: must not be zero",

@@ -171,7 +171,10 @@ mod tests {
         assert!(resolve(&dir, "a.json").is_ok());
         assert!(resolve(&dir, "sub/b.json").is_ok());
         #[cfg(unix)]
-        assert!(resolve(&dir, "in.json").is_ok(), "a symlink that stays inside");
+        assert!(
+            resolve(&dir, "in.json").is_ok(),
+            "a symlink that stays inside"
+        );
         std::fs::remove_dir_all(&root).unwrap();
     }
 

@@ -195,7 +195,11 @@ fn open_browser(url: &str) {
     } else if cfg!(windows) {
         &[("cmd", &["/C", "start", ""])]
     } else {
-        &[("xdg-open", &[]), ("sensible-browser", &[]), ("chromium", &[])]
+        &[
+            ("xdg-open", &[]),
+            ("sensible-browser", &[]),
+            ("chromium", &[]),
+        ]
     };
     for (program, args) in candidates {
         let spawned = std::process::Command::new(program)

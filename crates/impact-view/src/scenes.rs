@@ -97,7 +97,9 @@ impl Catalogue {
             COMMAND_LINE => {
                 return match &self.file {
                     Some(path) => read_file(path),
-                    None => Err(format!("{name}: no scene file was given on the command line")),
+                    None => Err(format!(
+                        "{name}: no scene file was given on the command line"
+                    )),
                 };
             }
             _ => {}
@@ -109,7 +111,8 @@ impl Catalogue {
             let Some(dir) = &self.dir else {
                 return Err(format!("{name}: no --scenes directory was given"));
             };
-            let path = guard::resolve(dir, rest).map_err(|e: PathRefused| format!("{name}: {e}"))?;
+            let path =
+                guard::resolve(dir, rest).map_err(|e: PathRefused| format!("{name}: {e}"))?;
             return read_file(&path);
         }
         Err(format!("{name}: no such scene"))
@@ -188,7 +191,10 @@ mod tests {
         );
         let e = catalogue.load(COMMAND_LINE).unwrap_err();
         assert!(
-            e.starts_with(&format!("{}: cannot read:", dir.join("missing.json").display())),
+            e.starts_with(&format!(
+                "{}: cannot read:",
+                dir.join("missing.json").display()
+            )),
             "{e}"
         );
         assert_eq!(catalogue.load("nope").unwrap_err(), "nope: no such scene");

@@ -103,8 +103,15 @@ pub enum Route {
 
 /// Routes a parsed head: the checks of [`guard`] first, then the path.
 pub fn route(head: &Head, port: u16) -> Route {
-    if !head.host.as_deref().is_some_and(|h| guard::host_allowed(h, port)) {
-        return Route::Refuse(403, "Host must be 127.0.0.1, localhost or [::1] with the port");
+    if !head
+        .host
+        .as_deref()
+        .is_some_and(|h| guard::host_allowed(h, port))
+    {
+        return Route::Refuse(
+            403,
+            "Host must be 127.0.0.1, localhost or [::1] with the port",
+        );
     }
     if !guard::origin_allowed(head.origin.as_deref(), port) {
         return Route::Refuse(403, "cross-origin requests are refused");
@@ -330,7 +337,11 @@ mod tests {
         ));
         assert!(matches!(
             route(
-                &head("/state", "127.0.0.1:7000", "Origin: http://evil.example\r\n"),
+                &head(
+                    "/state",
+                    "127.0.0.1:7000",
+                    "Origin: http://evil.example\r\n"
+                ),
                 7000
             ),
             Route::Refuse(403, _)
@@ -347,8 +358,7 @@ mod tests {
         );
         let no_host = parse_head(b"GET / HTTP/1.1\r\n\r\n").unwrap();
         assert!(matches!(route(&no_host, 7000), Route::Refuse(403, _)));
-        let post =
-            parse_head(b"POST /state HTTP/1.1\r\nHost: localhost:7000\r\n\r\n").unwrap();
+        let post = parse_head(b"POST /state HTTP/1.1\r\nHost: localhost:7000\r\n\r\n").unwrap();
         assert_eq!(route(&post, 7000), Route::Refuse(405, "only GET"));
     }
 }

@@ -3,9 +3,7 @@
 //! `/state`.
 
 use crate::command::Command;
-use crate::frame::{
-    self, CourseOut, Frame, GrabOut, ImpactOut, SceneMsg, SettingsOut, Stats, xy,
-};
+use crate::frame::{self, CourseOut, Frame, GrabOut, ImpactOut, SceneMsg, SettingsOut, Stats, xy};
 use crate::scenes::Catalogue;
 use crate::sleeping;
 use crate::world_ops::{switched, world_mut};
@@ -94,7 +92,9 @@ impl Sim {
     /// load error shown if it does not load (the error is printed on standard error).
     pub fn new(catalogue: Catalogue, name: &str) -> (Self, Arc<Shared>) {
         let scene = Scene::default();
-        let world = scene.build().unwrap_or_else(|_| unreachable!("the empty scene builds"));
+        let world = scene
+            .build()
+            .unwrap_or_else(|_| unreachable!("the empty scene builds"));
         let mut sim = Self {
             catalogue,
             name: String::new(),
@@ -308,7 +308,11 @@ impl Sim {
     }
 
     /// The same state under another stepper or broadphase.
-    fn switch(&mut self, stepper: StepperChoice, broadphase: BroadphaseChoice) -> Result<(), String> {
+    fn switch(
+        &mut self,
+        stepper: StepperChoice,
+        broadphase: BroadphaseChoice,
+    ) -> Result<(), String> {
         self.world = switched(&*self.world, stepper, broadphase)?;
         self.scene_dirty = true;
         Ok(())
@@ -378,7 +382,10 @@ impl Sim {
                 let end = bodies.get(*h)?.center_of_mass();
                 let mut points = legs.remove(&h.index)?;
                 points.push(xy(end));
-                Some(CourseOut { id: h.index, points })
+                Some(CourseOut {
+                    id: h.index,
+                    points,
+                })
             })
             .collect();
         self.detector
@@ -573,7 +580,11 @@ impl Sim {
                 target: xy(g.target),
             })
         });
-        let contacts = if contacts { self.contacts() } else { Vec::new() };
+        let contacts = if contacts {
+            self.contacts()
+        } else {
+            Vec::new()
+        };
         let boxes = if boxes {
             world_mut(&mut *self.world)
                 .map(|w| w.fat_boxes())

@@ -27,8 +27,12 @@ pub(crate) trait WorldMut {
     /// `joint_mut(handle).set_mouse_target(target)`.
     fn set_mouse_target(&mut self, handle: JointHandle, target: Point) -> Result<(), String>;
     /// [`World::set_velocity`].
-    fn set_velocity(&mut self, handle: BodyHandle, linvel: Vector, angvel: Real)
-    -> Result<(), String>;
+    fn set_velocity(
+        &mut self,
+        handle: BodyHandle,
+        linvel: Vector,
+        angvel: Real,
+    ) -> Result<(), String>;
     /// [`World::set_settings`].
     fn set_settings(&mut self, settings: WorldSettings) -> Result<(), String>;
     /// The broadphase's fat box of each body's first shape (the proxy of its slot), as the

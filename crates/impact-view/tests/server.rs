@@ -111,9 +111,14 @@ fn foreign_hosts_and_origins_are_refused() {
     let port = addr.port();
     for request in [
         format!("GET / HTTP/1.1\r\nHost: rebinding.example:{port}\r\n\r\n"),
-        format!("GET /state HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n", port + 1),
+        format!(
+            "GET /state HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+            port + 1
+        ),
         "GET /state HTTP/1.1\r\n\r\n".to_owned(),
-        format!("GET /state HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://evil.example\r\n\r\n"),
+        format!(
+            "GET /state HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://evil.example\r\n\r\n"
+        ),
         format!(
             "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
              Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
@@ -143,7 +148,11 @@ fn the_socket_streams_and_obeys() {
     assert_eq!(kinds, ["scene", "frame"]);
 
     // Malformed messages change nothing; a pause and a step do.
-    for bad in ["not json", r#"{"type": "pause", "now": true}"#, r#"{"type": "step", "n": 2}"#] {
+    for bad in [
+        "not json",
+        r#"{"type": "pause", "now": true}"#,
+        r#"{"type": "step", "n": 2}"#,
+    ] {
         ws.send(Message::text(bad)).unwrap();
     }
     std::thread::sleep(Duration::from_millis(300));
@@ -177,13 +186,19 @@ fn the_socket_streams_and_obeys() {
     assert_eq!(switched["step"], after["step"]);
 
     // A scene that is not in the catalogue: the error names it, the world stays.
-    ws.send(Message::text(r#"{"type": "load", "scene": "../Cargo.toml"}"#))
-        .unwrap();
-    assert!(eventually(|| state(addr)["error"]
-        == "../Cargo.toml: no such scene"));
+    ws.send(Message::text(
+        r#"{"type": "load", "scene": "../Cargo.toml"}"#,
+    ))
+    .unwrap();
+    assert!(eventually(
+        || state(addr)["error"] == "../Cargo.toml: no such scene"
+    ));
     assert_eq!(state(addr)["scene"], "demo");
-    ws.send(Message::text(r#"{"type": "load", "scene": "dir/../x.json"}"#))
-        .unwrap();
-    assert!(eventually(|| state(addr)["error"]
-        == "dir/../x.json: no --scenes directory was given"));
+    ws.send(Message::text(
+        r#"{"type": "load", "scene": "dir/../x.json"}"#,
+    ))
+    .unwrap();
+    assert!(eventually(
+        || state(addr)["error"] == "dir/../x.json: no --scenes directory was given"
+    ));
 }

@@ -1,7 +1,10 @@
 // The end-to-end test of `impact view` in a real headless browser (Debian's chromium, driven
 // by playwright-core). .ci/run runs it after building the `impact` binary in release:
 //
-//   node view.test.mjs [path/to/impact]
+//   node view.test.mjs [path/to/impact]     (default: target/release/impact)
+//
+// It saves its screenshot as docs/pictures/viewer.png, the README's, or where $SCREENSHOT
+// says (CI keeps the committed one).
 //
 // It starts `impact view` on a free port with a scenes directory of its own, and checks what
 // the issue asks: bodies are drawn, a single step is exactly one step of dt, a thrown disc
@@ -22,8 +25,8 @@ import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../../..');
-const binary = process.argv[2] || path.join(root, 'target/release/impact');
-const screenshot = path.join(root, 'docs/pictures/viewer.png');
+const binary = path.resolve(process.argv[2] || path.join(root, 'target/release/impact'));
+const screenshot = path.resolve(process.env.SCREENSHOT || path.join(root, 'docs/pictures/viewer.png'));
 const MIN_FPS = 20;
 
 let passed = 0;
