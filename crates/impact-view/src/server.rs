@@ -13,7 +13,7 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, PoisonError};
 use std::time::Duration;
-use tungstenite::protocol::{Role, WebSocket};
+use tungstenite::protocol::{Role, WebSocket, WebSocketConfig};
 use tungstenite::{Message, Utf8Bytes};
 
 /// The page, its script and its style, shipped in the binary.
@@ -23,6 +23,9 @@ const STYLE: &str = include_str!("page/view.css");
 
 /// The longest request head read (bytes): the page's requests are a few hundred.
 const MAX_HEAD: usize = 16 * 1024;
+/// The longest message read from the page (bytes): its commands are under a few hundred; a
+/// longer one closes the socket rather than fill memory.
+const MAX_MESSAGE: usize = 64 * 1024;
 
 /// What a connection needs.
 #[derive(Clone)]
@@ -269,7 +272,10 @@ fn websocket(mut stream: TcpStream, head: &Head, ctx: &Context) {
 /// Reads the page's messages until the socket closes; each is parsed and checked
 /// ([`command::parse`]), and a refused one is logged with its reason and dropped.
 fn read_commands(stream: TcpStream, commands: &Sender<command::Command>) {
-    let mut ws = WebSocket::from_raw_socket(stream, Role::Server, None);
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(MAX_MESSAGE))
+        .max_frame_size(Some(MAX_MESSAGE));
+    let mut ws = WebSocket::from_raw_socket(stream, Role::Server, Some(config));
     loop {
         match ws.read() {
             Ok(Message::Text(text)) => match command::parse(text.as_str()) {
@@ -286,7 +292,16 @@ fn read_commands(stream: TcpStream, commands: &Sender<command::Command>) {
             Ok(Message::Binary(_)) => {
                 eprintln!("impact view: ignored a binary message from the page");
             }
-            Ok(Message::Close(_)) | Err(_) => return,
+            Ok(Message::Close(_)) => return,
+            Err(e) => {
+                if !matches!(
+                    e,
+                    tungstenite::Error::ConnectionClosed | tungstenite::Error::AlreadyClosed
+                ) {
+                    eprintln!("impact view: closed the page's socket: {e}");
+                }
+                return;
+            }
             Ok(_) => {}
         }
     }

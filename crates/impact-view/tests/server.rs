@@ -202,3 +202,20 @@ fn the_socket_streams_and_obeys() {
         || state(addr)["error"] == "dir/../x.json: no --scenes directory was given"
     ));
 }
+
+#[test]
+fn an_oversized_message_closes_its_socket_only() {
+    let addr = start();
+    let mut ws = socket(addr);
+    let huge = format!(r#"{{"type": "load", "scene": "{}"}}"#, "x".repeat(200_000));
+    // The server may close before the whole message is written.
+    let _ = ws.send(Message::text(huge));
+    let closed = (0..1000).any(|_| match ws.read() {
+        Ok(Message::Close(_)) | Err(_) => true,
+        Ok(_) => false,
+    });
+    assert!(closed);
+    assert!(get(addr, "/state").starts_with("HTTP/1.1 200"));
+    let mut again = socket(addr);
+    assert!(matches!(again.read().unwrap(), Message::Text(_)));
+}
