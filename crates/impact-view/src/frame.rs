@@ -5,7 +5,7 @@
 
 use impact_geometry::{Point, Real};
 use impact_scene::AnyWorld;
-use impact_solver::BodyType;
+use impact_solver::{BodyType, JointKind};
 use serde::Serialize;
 
 /// One shape of a body, in the body frame: every shape is a convex core (one point for a
@@ -176,10 +176,28 @@ pub struct Frame {
     /// The ids of sleeping bodies (empty while the world has no sleeping; see
     /// `sleeping.rs`).
     pub sleeping: Vec<u32>,
+    /// Every joint but the grab's mouse joint: its anchors on A and on B, in world
+    /// coordinates, `[ax, ay, bx, by]`.
+    pub joints: Vec<[Real; 4]>,
     /// The grab, if any.
     pub grab: Option<GrabOut>,
     /// The live figures.
     pub stats: Stats,
+}
+
+/// The anchors of every joint of `world` that is not a mouse joint (see [`Frame::joints`]).
+pub fn joints_of(world: &dyn AnyWorld) -> Vec<[Real; 4]> {
+    let bodies = world.body_set();
+    world
+        .joints()
+        .iter()
+        .filter(|(_, j)| !matches!(j.kind(), JointKind::Mouse(_)))
+        .filter_map(|(_, j)| {
+            let a = bodies.get(j.body_a())?.pose() * j.def().local_anchor_a;
+            let b = bodies.get(j.body_b())?.pose() * j.def().local_anchor_b;
+            Some([a.x, a.y, b.x, b.y])
+        })
+        .collect()
 }
 
 /// `[x, y]` of a point.

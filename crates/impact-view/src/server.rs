@@ -168,6 +168,7 @@ pub fn serve_connection(mut stream: TcpStream, ctx: &Context) {
             respond(&mut stream, 200, "application/json", &body);
         }
         Route::WebSocket => websocket(stream, &head, ctx),
+        Route::Refuse(404, why) => respond(&mut stream, 404, "text/plain", why.as_bytes()),
         Route::Refuse(status, why) => {
             eprintln!(
                 "impact view: refused {} {} (Host {:?}, Origin {:?}): {why}",

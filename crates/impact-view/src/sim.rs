@@ -498,6 +498,7 @@ impl Sim {
             contacts,
             boxes,
             sleeping: sleeping::sleeping_ids(&*self.world),
+            joints: frame::joints_of(&*self.world),
             grab,
             stats: self.stats,
         }

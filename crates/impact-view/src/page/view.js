@@ -347,6 +347,22 @@ function drawOverlays() {
     }
     d.impactMarkersTotal += d.impacts;
   }
+  if (f.joints.length) {
+    // Each joint: a line between its two anchors (apart while the joint is stretched) and a
+    // dot at each.
+    ctx.strokeStyle = 'rgba(30,30,30,0.7)'; ctx.fillStyle = 'rgba(30,30,30,0.8)'; ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    for (const [ax, ay, bx, by] of f.joints) {
+      const a = toCanvas(ax, ay), b = toCanvas(bx, by);
+      ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]);
+    }
+    ctx.stroke();
+    ctx.beginPath();
+    for (const [ax, ay, bx, by] of f.joints) {
+      for (const p of [toCanvas(ax, ay), toCanvas(bx, by)]) { ctx.moveTo(p[0] + 2.5, p[1]); ctx.arc(p[0], p[1], 2.5, 0, 2 * Math.PI); }
+    }
+    ctx.fill();
+  }
   if (f.grab) {
     const a = toCanvas(...f.grab.anchor), t = toCanvas(...f.grab.target);
     ctx.strokeStyle = '#333'; ctx.lineWidth = 1.5; ctx.setLineDash([5, 4]);
