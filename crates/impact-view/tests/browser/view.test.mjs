@@ -233,6 +233,9 @@ try {
     await until(async () => (await state()).scene === 'dir/wall.json');
     await page.selectOption('#stepper', stepper);
     await until(async () => (await state()).stepper === stepper);
+    // Restarted: no bullet left from an earlier shot.
+    await page.click('#restart');
+    await until(async () => (await state()).bodies.length === 0);
     await page.fill('#bullet-speed', '5000');
     await page.fill('#bullet-restitution', '1');
     await V(() => { window.viewer.drawn.impactMarkersTotal = 0; });
