@@ -323,7 +323,7 @@ impl Sim {
         settings.solver.substeps = self.settings.substeps;
         settings.solver.contact_hertz = self.settings.contact_hertz;
         settings.solver.warm_starting = self.settings.warm_starting;
-        sleeping::set_sleeping(&mut *self.world, self.settings.sleeping);
+        sleeping::set_enabled(&mut settings, self.settings.sleeping);
         world_mut(&mut *self.world)?.set_settings(settings)
     }
 
@@ -497,7 +497,7 @@ impl Sim {
             },
             contacts,
             boxes,
-            sleeping: sleeping::sleeping_ids(&*self.world),
+            sleeping: sleeping::sleeping_ids(&mut *self.world),
             joints: frame::joints_of(&*self.world),
             grab,
             stats: self.stats,
@@ -557,6 +557,6 @@ fn settings_of(scene: &Scene) -> SettingsOut {
         substeps: s.substeps,
         contact_hertz: s.contact_hertz,
         warm_starting: s.warm_starting,
-        sleeping: false,
+        sleeping: sleeping::enabled(&scene.settings),
     }
 }

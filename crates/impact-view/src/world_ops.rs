@@ -189,6 +189,17 @@ mod tests {
             back.step(scene.dt).unwrap();
         }
         assert_eq!(back.body_set().state_hash(), world.body_set().state_hash());
+        for kind in StepperKind::ALL {
+            for b in BroadphaseChoice::ALL {
+                let w = switched(&*world, choice.with_kind(kind), b).unwrap();
+                assert_eq!(
+                    (w.stepper_choice().kind(), w.broadphase_choice()),
+                    (kind, b)
+                );
+                assert_eq!(w.body_set().state_hash(), world.body_set().state_hash());
+                assert_eq!(w.time(), world.time());
+            }
+        }
     }
 
     #[test]
