@@ -278,7 +278,7 @@ pub struct BodyState {
 }
 
 /// What `/state` returns: the last frame's step, time and bodies with named fields, its
-/// impacts and figures, and the scene's name and load error.
+/// impacts and figures, the solver's settings, and the scene's name and load error.
 #[derive(Debug, Serialize)]
 pub struct StateView<'a> {
     /// The scene's name in the catalogue.
@@ -305,6 +305,8 @@ pub struct StateView<'a> {
     pub stats: Stats,
     /// The grab.
     pub grab: Option<GrabOut>,
+    /// The solver's settings in force.
+    pub settings: SettingsOut,
 }
 
 impl<'a> StateView<'a> {
@@ -334,6 +336,7 @@ impl<'a> StateView<'a> {
             impacts: &frame.impacts,
             stats: frame.stats,
             grab: frame.grab,
+            settings: scene.settings,
         }
     }
 }

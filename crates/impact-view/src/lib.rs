@@ -25,7 +25,8 @@
 //!   (`command.rs`); a malformed one is dropped and logged with its reason.
 //! - `/state`: the last frame as JSON with named fields: `step`, `time`, `dt`, `paused`,
 //!   `stepper`, `broadphase`, `bodies` (`id`, `x`, `y`, `angle`, `linvel`, `angvel` of
-//!   every body that is not static), `impacts`, `stats`, `scene`, `error`.
+//!   every body that is not static), `impacts`, `stats`, `grab`, `settings`, `scene`,
+//!   `error`.
 //!
 //! Anything else is a 404.
 //!

@@ -14,6 +14,7 @@ use impact_narrowphase::contact::contact_manifold;
 use impact_scene::audit::mechanical_energy;
 use impact_scene::{AnyWorld, BroadphaseChoice, Reactions, Scene, StepperChoice, StepperKind};
 use impact_solver::{BodyHandle, JointHandle};
+use impact_stepper::WorldSettings;
 use impact_stepper::judge::{PassThroughDetector, TurnRecorder};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -99,7 +100,7 @@ impl Sim {
             name: String::new(),
             detector: PassThroughDetector::new(world.body_set()),
             hook: TurnRecorder::new(scene.reactions()),
-            settings: settings_of(&scene),
+            settings: settings_of(&scene.settings),
             scene,
             world,
             error: None,
@@ -259,7 +260,7 @@ impl Sim {
         }) {
             Ok((scene, world)) => {
                 self.name = name.to_owned();
-                self.settings = settings_of(&scene);
+                self.settings = settings_of(&scene.settings);
                 self.scene = scene;
                 self.error = None;
                 self.reset(world);
@@ -443,7 +444,11 @@ impl Sim {
             dt: self.scene.dt,
             stepper: self.world.stepper_choice().kind().name(),
             broadphase: self.world.broadphase_choice().name(),
-            settings: self.settings,
+            // The world's, so the page shows what is in force.
+            settings: SettingsOut {
+                sleeping: self.settings.sleeping,
+                ..settings_of(self.world.settings())
+            },
             sleeping_available: sleeping::AVAILABLE,
             bodies: frame::bodies_of(&*self.world, |id| {
                 self.bullets.iter().any(|h| h.index == id)
@@ -550,13 +555,13 @@ impl Sim {
     }
 }
 
-/// The settings the page shows, from a scene.
-fn settings_of(scene: &Scene) -> SettingsOut {
-    let s = &scene.settings.solver;
+/// The settings the page shows, from a world's settings.
+fn settings_of(settings: &WorldSettings) -> SettingsOut {
+    let s = &settings.solver;
     SettingsOut {
         substeps: s.substeps,
         contact_hertz: s.contact_hertz,
         warm_starting: s.warm_starting,
-        sleeping: sleeping::enabled(&scene.settings),
+        sleeping: sleeping::enabled(settings),
     }
 }

@@ -172,6 +172,68 @@ try {
   check('and the time by dt within 1e-12', Math.abs(s1.time - (s0.time + s0.dt)) <= 1e-12,
     `${s0.time} + ${s0.dt} -> ${s1.time}`);
 
+  // Live switches keep the state: the same step and poses under each stepper and
+  // broadphase; the solver's settings reach the world.
+  {
+    const before = await state();
+    let kept = true;
+    for (const [stepper, broadphase] of [['discrete', 'sap'], ['clamp', 'brute'], ['toi', 'rtree']]) {
+      await page.selectOption('#stepper', stepper);
+      await page.selectOption('#broadphase', broadphase);
+      const s = await until(async () => {
+        const q = await state();
+        return q.stepper === stepper && q.broadphase === broadphase ? q : null;
+      });
+      kept = kept && s && s.step === before.step && JSON.stringify(s.bodies) === JSON.stringify(before.bodies);
+    }
+    check('switching the stepper and broadphase live keeps the state', kept);
+    await page.fill('#substeps', '8');
+    await page.fill('#hertz', '45');
+    await page.locator('#hertz').dispatchEvent('change');
+    const set = await until(async () => {
+      const q = (await state()).settings;
+      return q.substeps === 8 && q.contact_hertz === 45 ? q : null;
+    });
+    check('the solver settings reach the world', !!set, JSON.stringify(set));
+  }
+
+  // Slow motion: a quarter of real time takes a quarter of the steps.
+  await page.selectOption('#speed', '0.25');
+  await page.click('#play');
+  await sleep(300);
+  const slow0 = await state();
+  await sleep(2000);
+  const slow1 = await state();
+  const rate = (slow1.step - slow0.step) / 2;
+  check('slow motion at 1/4 takes about 15 steps a second', rate >= 11 && rate <= 17, `${rate} steps/s`);
+  await page.selectOption('#speed', '1');
+  await page.click('#play');
+  await until(async () => (await state()).paused);
+
+  // Overlays: contact points of the resting bodies, broadphase boxes; zoom and pan.
+  await page.setChecked('#ov-contacts', true);
+  await page.setChecked('#ov-boxes', true);
+  await page.click('#stepbtn');
+  const overlays = await until(() => V(() => {
+    const d = window.viewer.drawn;
+    return d.contacts > 0 && d.boxes >= 35 ? { contacts: d.contacts, boxes: d.boxes } : null;
+  }));
+  check('contact points and broadphase boxes are drawn when asked for', !!overlays, JSON.stringify(overlays));
+  await page.setChecked('#ov-contacts', false);
+  await page.setChecked('#ov-boxes', false);
+  const view0 = await V(() => ({ ...window.viewer.view }));
+  const [cx, cy] = await V(() => window.viewer.worldToScreen(0, 9));
+  await page.mouse.move(cx, cy);
+  await page.mouse.wheel(0, -300);
+  await until(() => V((s) => window.viewer.view.scale > s * 1.2, view0.scale));
+  await page.mouse.down({ button: 'right' });
+  await page.mouse.move(cx + 100, cy, { steps: 4 });
+  await page.mouse.up({ button: 'right' });
+  const view1 = await V(() => ({ ...window.viewer.view }));
+  check('the wheel zooms and a right-drag pans', view1.scale > view0.scale * 1.2 && view1.x < view0.x,
+    `scale ${view0.scale.toFixed(1)} -> ${view1.scale.toFixed(1)}, x ${view0.x.toFixed(2)} -> ${view1.x.toFixed(2)}`);
+  await page.keyboard.press('f');
+
   // Grab a disc and throw it: its velocity afterwards is within 20 degrees of the pointer's
   // motion over its last 100 ms.
   await page.click('#play');
