@@ -6,14 +6,19 @@ use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
 /// Whether `host` (a `Host` header) names this server: `127.0.0.1`, `localhost` or `[::1]`
-/// with the server's `port` (browsers always send the port of a non-default one). Anything
+/// with the server's `port` (browsers send any port but 80, which they leave out). Anything
 /// else is refused, so a page served from another name that resolves to 127.0.0.1 (DNS
 /// rebinding) cannot talk to the viewer.
 pub fn host_allowed(host: &str, port: u16) -> bool {
+    let loopback = |name: &str| matches!(name, "127.0.0.1" | "localhost" | "[::1]");
+    // On port 80 a browser leaves the port out.
+    if port == 80 && loopback(host) {
+        return true;
+    }
     let Some((name, p)) = host.rsplit_once(':') else {
         return false;
     };
-    p.parse() == Ok(port) && matches!(name, "127.0.0.1" | "localhost" | "[::1]")
+    p.parse() == Ok(port) && loopback(name)
 }
 
 /// Whether `origin` (an `Origin` header) is the viewer's own page: `http://` and a host
@@ -124,6 +129,10 @@ mod tests {
         ] {
             assert!(!host_allowed(bad, 8080), "{bad}");
         }
+        assert!(host_allowed("localhost", 80));
+        assert!(host_allowed("127.0.0.1:80", 80));
+        assert!(!host_allowed("evil.example", 80));
+        assert!(!host_allowed("[::1]", 8080));
     }
 
     #[test]

@@ -231,6 +231,8 @@ fn websocket(mut stream: TcpStream, head: &Head, ctx: &Context) {
         return;
     }
     let _ = stream.set_read_timeout(None);
+    // A page that stops reading without closing is let go rather than hold a thread.
+    let _ = stream.set_write_timeout(Some(Duration::from_secs(30)));
     let _ = stream.set_nodelay(true);
     let Ok(read_half) = stream.try_clone() else {
         return;
