@@ -146,8 +146,8 @@ function connect() {
 }
 
 function onScene(msg) {
-  const fresh = !V.scene || V.scene.name !== msg.name || msg.bodies.length < V.bodies.size / 2;
-  const firstLoad = !V.scene;
+  // A scene loaded anew is fitted to the view; a restart, a switch or a bullet keep it.
+  const fresh = !V.scene || V.scene.name !== msg.name;
   V.scene = msg;
   V.bodies = new Map(msg.bodies.map((b) => [b.id, b]));
   const sel = $('scene');
@@ -159,8 +159,10 @@ function onScene(msg) {
   $('title').textContent = msg.title || msg.name || '(no scene)';
   $('stepper').value = msg.stepper;
   $('broadphase').value = msg.broadphase;
-  $('substeps').value = msg.settings.substeps;
-  $('hertz').value = msg.settings.contact_hertz;
+  // A field being typed in keeps what is typed.
+  const show = (id, value) => { if (document.activeElement !== $(id)) $(id).value = value; };
+  show('substeps', msg.settings.substeps);
+  show('hertz', msg.settings.contact_hertz);
   $('warm').checked = msg.settings.warm_starting;
   $('sleeping').checked = msg.settings.sleeping;
   $('sleeping-label').classList.toggle('unavailable', !msg.sleeping_available);
@@ -168,7 +170,7 @@ function onScene(msg) {
   const err = $('error');
   err.hidden = !msg.error;
   err.textContent = msg.error || '';
-  if (fresh || firstLoad) { V.markers = []; V.frameBodies = null; fit(); }
+  if (fresh) { V.markers = []; V.frameBodies = null; fit(); }
   V.dirty = true;
 }
 

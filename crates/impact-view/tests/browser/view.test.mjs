@@ -188,6 +188,8 @@ try {
     }
     check('switching the stepper and broadphase live keeps the state', kept);
     await page.fill('#substeps', '8');
+    await page.locator('#substeps').dispatchEvent('change');
+    await until(async () => (await state()).settings.substeps === 8);
     await page.fill('#hertz', '45');
     await page.locator('#hertz').dispatchEvent('change');
     const set = await until(async () => {
@@ -335,15 +337,17 @@ try {
   const judged = await until(async () => (await state()).stats.passed_through > 0, 2000);
   check('and the pass-through judge counts it', judged === true);
 
-  // The screenshot of the README: the demo, a disc thrown, a bullet bounced off the thin wall
-  // with its impact marker and the courses of the last step.
+  // The screenshot of the README: the demo settled, a bullet fired at the thin wall in slow
+  // motion and the view paused at the first step with an impact: the bullet's course through
+  // that step, bouncing, with each impact's point, normal and time.
   await page.selectOption('#scene', 'demo');
   await until(async () => (await state()).scene === 'demo');
   await page.selectOption('#stepper', 'toi');
   await sleep(3000);
+  await page.selectOption('#speed', '0.02');
   await page.fill('#bullet-speed', '3000');
+  await V(() => { window.viewer.markers = []; });
   {
-    // Over the settled bodies, at the thin wall in the middle of the floor.
     const [ax, ay] = await V(() => window.viewer.worldToScreen(-7.5, 2.7));
     const [bx, by] = await V(() => window.viewer.worldToScreen(-6.5, 2.6));
     await page.keyboard.down('Shift');
@@ -353,12 +357,14 @@ try {
     await page.mouse.up();
     await page.keyboard.up('Shift');
   }
-  await until(() => V(() => window.viewer.markers.length > 0), 3000, 5);
+  await until(() => V(() => window.viewer.markers.length > 0), 5000, 5);
   await page.click('#play');
-  await sleep(200);
+  await until(async () => (await state()).paused);
+  await sleep(100);
   fs.mkdirSync(path.dirname(screenshot), { recursive: true });
   await page.screenshot({ path: screenshot });
   check('the screenshot is saved', fs.statSync(screenshot).size > 10000, path.relative(root, screenshot));
+  await page.selectOption('#speed', '1');
   await page.click('#play');
 
   // Frames per second: the median interval between frames drawn, over 5 s.
