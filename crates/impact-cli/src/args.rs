@@ -17,6 +17,7 @@ usage: impact run SCENE [--stepper discrete|clamp|toi] [--broadphase rtree|sap|b
        impact render TRACE (--svg FILE | --png FILE)... [--frame N] [--points N]
        impact toi QUERY [--json]
        impact ray SCENE X Y DX DY [--all] [--hollow] [--steps N] [--json]
+       impact view [SCENE] [--port N] [--open] [--scenes DIR]
        impact --help | --version
 
   run     runs a scene file and prints a summary: steps, events, bodies that passed
@@ -30,6 +31,11 @@ usage: impact run SCENE [--stepper discrete|clamp|toi] [--broadphase rtree|sap|b
           distance, point and normal; --steps N runs the scene N steps first; --hollow
           lets a ray that starts in a shape leave it rather than stop at once; sensors
           are left out
+  view    a live viewer in the browser: serves a page on 127.0.0.1 (the port given, or
+          one the system picks, printed on start) that runs SCENE (default: a demo of
+          discs and boxes) in real time; grab and throw bodies, fire bullets, switch the
+          stepper live, see every impact; --open launches the browser; --scenes DIR lets
+          the page load the scene files of DIR
 
 A long run shows a progress bar when standard error is a terminal.
 
@@ -46,6 +52,8 @@ pub enum Command {
     Toi(ToiArgs),
     /// `impact ray`.
     Ray(RayArgs),
+    /// `impact view`.
+    View(ViewArgs),
     /// `impact --help`.
     Help,
     /// `impact --version`.
@@ -114,6 +122,19 @@ pub struct RayArgs {
     pub json: bool,
 }
 
+/// The arguments of `impact view`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ViewArgs {
+    /// The scene file (`None`: the default demo).
+    pub scene: Option<PathBuf>,
+    /// `--port`: the port (`0`, the default: one the system picks).
+    pub port: u16,
+    /// `--open`: launch the system's browser.
+    pub open: bool,
+    /// `--scenes`: a directory of scene files the page may load.
+    pub scenes: Option<PathBuf>,
+}
+
 /// Parses the arguments (without the program name).
 ///
 /// # Errors
@@ -125,16 +146,17 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, String
         Some(Long("version") | Short('V')) => return Ok(Command::Version),
         Some(Value(v)) => v.string().map_err(|e| e.to_string())?,
         Some(other) => return Err(other.unexpected().to_string()),
-        None => return Err("missing command: run, render, toi or ray".to_owned()),
+        None => return Err("missing command: run, render, toi, ray or view".to_owned()),
     };
     match command.as_str() {
         "run" => run_args(&mut parser).map(Command::Run),
         "render" => render_args(&mut parser).map(Command::Render),
         "toi" => toi_args(&mut parser).map(Command::Toi),
         "ray" => ray_args(&mut parser).map(Command::Ray),
+        "view" => view_args(&mut parser).map(Command::View),
         "help" => Ok(Command::Help),
         other => Err(format!(
-            "unknown command {other:?}: expected run, render, toi or ray"
+            "unknown command {other:?}: expected run, render, toi, ray or view"
         )),
     }
 }
@@ -205,6 +227,25 @@ fn toi_args(parser: &mut lexopt::Parser) -> Result<ToiArgs, String> {
         }
     }
     args.query = query.ok_or("toi: missing the query file")?;
+    Ok(args)
+}
+
+fn view_args(parser: &mut lexopt::Parser) -> Result<ViewArgs, String> {
+    let mut args = ViewArgs::default();
+    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("port") => {
+                let v = string_value(parser, "--port")?;
+                args.port = v.parse().map_err(|_| {
+                    format!("--port: must be a port number (0 to 65535), got {v:?}")
+                })?;
+            }
+            Long("open") => args.open = true,
+            Long("scenes") => args.scenes = Some(path_value(parser)?),
+            Value(v) if args.scene.is_none() => args.scene = Some(PathBuf::from(v)),
+            other => return Err(other.unexpected().to_string()),
+        }
+    }
     Ok(args)
 }
 

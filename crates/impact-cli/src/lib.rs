@@ -10,6 +10,7 @@
 //! impact render TRACE (--svg FILE | --png FILE)... [--frame N] [--points N]
 //! impact toi QUERY [--json]
 //! impact ray SCENE X Y DX DY [--all] [--hollow] [--steps N] [--json]
+//! impact view [SCENE] [--port N] [--open] [--scenes DIR]
 //! ```
 //!
 //! `impact run` builds the scene's world (with the stepper, broadphase and number of steps
@@ -29,7 +30,8 @@
 //! is the length of that vector) through it with the world's scene queries, and prints a
 //! [`RayAnswer`]: the nearest hit, or with `--all` every hit nearest first, each with the
 //! body, distance, fraction, point and normal (sensors are left out; `--hollow` lets a ray
-//! that starts in a shape hit where it leaves it rather than at once). A run that takes more than half a second shows a progress bar on
+//! that starts in a shape hit where it leaves it rather than at once). `impact view` is the
+//! live viewer in the browser of the `impact_view` crate (`docs/guides/viewer.md`). A run that takes more than half a second shows a progress bar on
 //! standard error when that is a terminal, and nothing otherwise.
 //!
 //! Exit codes: 0 when the command did its work (whatever it found), 1 when a run failed
@@ -89,7 +91,7 @@ pub use toi::{PoseOut, ToiAnswer};
 pub use trace::TraceWriter;
 pub use trajectories::{DEFAULT_MAX_POINTS, Trajectories};
 
-use args::{Command, RayArgs, RenderArgs, RunArgs, ToiArgs};
+use args::{Command, RayArgs, RenderArgs, RunArgs, ToiArgs, ViewArgs};
 use impact_scene::{MAX_STEPS, Scene, ToiQuery};
 use std::ffi::OsString;
 use std::io::Write;
@@ -154,6 +156,7 @@ pub fn main_with_options(
         Ok(Command::Render(a)) => render(&a),
         Ok(Command::Toi(a)) => toi(&a, out),
         Ok(Command::Ray(a)) => ray(&a, out),
+        Ok(Command::View(a)) => view(&a),
         Ok(Command::Help) => writeln!(out, "{}", args::USAGE)
             .map_err(|e| Failure::runtime(format!("cannot write the output: {e}"))),
         Ok(Command::Version) => writeln!(out, "impact {}", env!("CARGO_PKG_VERSION"))
@@ -283,6 +286,17 @@ fn toi(a: &ToiArgs, out: &mut dyn Write) -> Result<(), Failure> {
         answer.to_string()
     };
     writeln!(out, "{text}").map_err(|e| Failure::runtime(format!("cannot write the output: {e}")))
+}
+
+/// Serves the viewer until the process ends; only a port that cannot be bound returns.
+fn view(a: &ViewArgs) -> Result<(), Failure> {
+    impact_view::serve(impact_view::ViewConfig {
+        scene: a.scene.clone(),
+        port: a.port,
+        open: a.open,
+        scenes: a.scenes.clone(),
+    })
+    .map_err(Failure::runtime)
 }
 
 fn ray(a: &RayArgs, out: &mut dyn Write) -> Result<(), Failure> {

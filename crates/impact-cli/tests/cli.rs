@@ -264,11 +264,12 @@ fn bad_usage_and_bad_files_exit_with_2_and_say_why() {
     let cases: Vec<(Vec<&str>, String)> = vec![
         (
             vec![],
-            "impact: missing command: run, render, toi or ray".to_owned(),
+            "impact: missing command: run, render, toi, ray or view".to_owned(),
         ),
         (
             vec!["frobnicate"],
-            "impact: unknown command \"frobnicate\": expected run, render, toi or ray".to_owned(),
+            "impact: unknown command \"frobnicate\": expected run, render, toi, ray or view"
+                .to_owned(),
         ),
         (
             vec!["run"],
