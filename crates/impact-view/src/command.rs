@@ -52,7 +52,7 @@ pub enum Command {
         contact_hertz: f64,
         /// Warm starting.
         warm_starting: bool,
-        /// Sleeping (kept for the world's sleeping once it has one; see `sleeping.rs`).
+        /// Whether bodies may sleep (`WorldSettings::sleeping`).
         sleeping: bool,
     },
     /// Rebuild the current scene.

@@ -47,7 +47,7 @@ pub struct SettingsOut {
     pub contact_hertz: Real,
     /// Warm starting.
     pub warm_starting: bool,
-    /// Sleeping as asked for (see `sleeping.rs`).
+    /// Whether bodies may sleep (`WorldSettings::sleeping`).
     pub sleeping: bool,
 }
 
@@ -173,8 +173,7 @@ pub struct Frame {
     pub contacts: Vec<[Real; 4]>,
     /// Broadphase boxes `[min x, min y, max x, max y]` (when asked for).
     pub boxes: Vec<[Real; 4]>,
-    /// The ids of sleeping bodies (empty while the world has no sleeping; see
-    /// `sleeping.rs`).
+    /// The ids of sleeping bodies (see `sleeping.rs`).
     pub sleeping: Vec<u32>,
     /// Every joint but the grab's mouse joint: its anchors on A and on B, in world
     /// coordinates, `[ax, ay, bx, by]`.
@@ -307,6 +306,8 @@ pub struct StateView<'a> {
     pub grab: Option<GrabOut>,
     /// The solver's settings in force.
     pub settings: SettingsOut,
+    /// The ids of the bodies asleep.
+    pub sleeping: &'a [u32],
 }
 
 impl<'a> StateView<'a> {
@@ -337,6 +338,7 @@ impl<'a> StateView<'a> {
             stats: frame.stats,
             grab: frame.grab,
             settings: scene.settings,
+            sleeping: &frame.sleeping,
         }
     }
 }

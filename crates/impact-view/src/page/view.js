@@ -166,7 +166,7 @@ function onScene(msg) {
   $('warm').checked = msg.settings.warm_starting;
   $('sleeping').checked = msg.settings.sleeping;
   $('sleeping-label').classList.toggle('unavailable', !msg.sleeping_available);
-  $('sleeping-label').title = msg.sleeping_available ? '' : 'the world has no sleeping yet: kept, not applied';
+  $('sleeping-label').title = msg.sleeping_available ? '' : 'this world cannot sleep: kept, not applied';
   const err = $('error');
   err.hidden = !msg.error;
   err.textContent = msg.error || '';

@@ -387,6 +387,18 @@ try {
   results.demo = await fps('demo');
   check(`the default demo runs at ${MIN_FPS} fps or more`, results.demo.fps >= MIN_FPS,
     `${results.demo.fps.toFixed(1)} fps, ${results.demo.frames} frames in 5 s, ${results.demo.msPerStep.toFixed(2)} ms per step`);
+  // Sleeping: the settled demo falls asleep; /state lists the sleeping bodies and the page
+  // draws them greyed.
+  const asleep = await until(async () => (await state()).sleeping.length >= 10, 15000, 100);
+  const grey = await V(() => {
+    const c = document.getElementById('canvas');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 0xb8 && d[i + 1] === 0xb8 && d[i + 2] === 0xb8) n++;
+    return n;
+  });
+  check('the settled demo falls asleep, listed on /state and drawn greyed', asleep === true && grey > 500,
+    `${(await state()).sleeping.length} bodies asleep, ${grey} grey pixels`);
   results.rain = await fps('rain_1000');
   check(`the rain of 1,000 discs runs at ${MIN_FPS} fps or more`, results.rain.fps >= MIN_FPS,
     `${results.rain.fps.toFixed(1)} fps, ${results.rain.frames} frames in 5 s, ${results.rain.msPerStep.toFixed(2)} ms per step`);
