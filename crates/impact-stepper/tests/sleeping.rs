@@ -518,3 +518,76 @@ fn sleeping_runs_are_deterministic() {
     };
     assert_eq!(run(), run());
 }
+
+/// `FirstTimeOfImpact` that fails its step on demand, after the world's wake pass.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct FailsOnDemand {
+    inner: FirstTimeOfImpact,
+    fail: bool,
+}
+
+impl Stepper for FailsOnDemand {
+    type Report = impact_stepper::FirstToiReport;
+
+    fn advance<B: impact_broadphase::Broadphase>(
+        &mut self,
+        ctx: impact_stepper::StepContext<'_, B>,
+    ) -> Result<Self::Report, impact_stepper::WorldError> {
+        if self.fail {
+            return Err(impact_stepper::WorldError::OutOfRange {
+                field: "test.fail".to_owned(),
+                value: 1.0,
+                expected: "a step that does not fail",
+            });
+        }
+        self.inner.advance(ctx)
+    }
+
+    fn needs_world_pass(&mut self, preview: &impact_stepper::StepPreview<'_>) -> bool {
+        self.inner.needs_world_pass(preview)
+    }
+}
+
+/// A step that fails after its wake pass woke a sleeping pyramid (a bullet within reach)
+/// leaves the sleeping as it was: every box asleep with its time at rest, the cache and
+/// touching pairs as before; the next step is the one the world would have taken.
+#[test]
+fn a_failed_step_puts_the_islands_it_woke_back_to_sleep() {
+    let (mut world, boxes, at) = asleep_pyramid::<FailsOnDemand>(8, 180);
+    assert!(at.is_some());
+    world
+        .create_body(
+            RigidBodyDef::new(Circle::new(0.05).unwrap().into())
+                .pose(Isometry::translation(-20.0, 0.5))
+                .linvel(Vector::new(10_000.0, 0.0))
+                .ccd(true),
+        )
+        .unwrap();
+    let before = world.clone();
+    world.stepper_mut().fail = true;
+    let err = world.step(DT).unwrap_err();
+    assert!(err.to_string().starts_with("test.fail"), "{err}");
+    for &h in &boxes {
+        assert!(world.is_sleeping(h));
+        assert_eq!(
+            world.body_set().sleep_time(h).to_bits(),
+            before.body_set().sleep_time(h).to_bits()
+        );
+    }
+    assert_eq!(world.sleeping_count(), before.sleeping_count());
+    assert_eq!(world.contact_cache(), before.contact_cache());
+    assert_eq!(world.touching_pairs(), before.touching_pairs());
+    world.stepper_mut().fail = false;
+    let mut straight = before;
+    for step in 0..3 {
+        let a = world.step(DT).unwrap();
+        let b = straight.step(DT).unwrap();
+        assert_eq!(a, b, "step {step}");
+        assert_eq!(world.sleep_events(), straight.sleep_events(), "step {step}");
+        assert_eq!(state_hash(&world), state_hash(&straight), "step {step}");
+    }
+    assert!(
+        boxes.iter().any(|&h| !world.is_sleeping(h)),
+        "the bullet woke the pyramid"
+    );
+}

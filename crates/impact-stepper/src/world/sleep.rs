@@ -100,6 +100,18 @@ pub(super) struct Sleep {
     timers: Vec<(BodyHandle, Real)>,
     taken: Vec<(CacheKey, CachedImpulse)>,
     candidates: Vec<ProxyId>,
+    /// The islands the step's wake pass woke, as they slept, to put back to sleep if the
+    /// step fails ([`World::undo_step_wakes`]).
+    woken_in_step: Vec<WokenIsland>,
+}
+
+/// An island woken by a step's wake pass, kept until the step ends: its id, itself as it
+/// slept, and its bodies' times at rest then.
+#[derive(Debug, Clone)]
+struct WokenIsland {
+    id: u32,
+    island: SleepingIsland,
+    times: Vec<Real>,
 }
 
 impl Sleep {
@@ -275,6 +287,18 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             return;
         };
         self.sleep.free.push(id);
+        if in_step {
+            let times = island
+                .bodies
+                .iter()
+                .map(|&h| self.bodies.sleep_time(h))
+                .collect();
+            self.sleep.woken_in_step.push(WokenIsland {
+                id,
+                island: island.clone(),
+                times,
+            });
+        }
         for &h in &island.bodies {
             self.bodies.set_asleep(h, false);
             self.bodies.set_sleep_time(h, 0.0);
@@ -298,6 +322,46 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         woke.extend_from_slice(&island.bodies);
     }
 
+    /// After a step that fails: the islands its wake pass woke go back to sleep as they
+    /// were (bodies, times at rest, warm-starting impulses, touching pairs and segment
+    /// sides, and their ids), and their wakes leave the events, so a failed step leaves the
+    /// sleeping as it found it. Their bodies' poses and velocities are the step's to put
+    /// back ([`World::put_back`]): at rest, as they slept.
+    pub(super) fn undo_step_wakes(&mut self) {
+        let woken = core::mem::take(&mut self.sleep.woken_in_step);
+        if woken.is_empty() {
+            return;
+        }
+        for WokenIsland { id, island, times } in woken.into_iter().rev() {
+            if let Some(at) = self.sleep.free.iter().rposition(|&i| i == id) {
+                self.sleep.free.remove(at);
+            }
+            for (&h, &time) in island.bodies.iter().zip(&times) {
+                self.bodies.set_asleep(h, true);
+                self.bodies.set_sleep_time(h, time);
+                if let Some(body) = self.bodies.get_mut(h) {
+                    let stopped = body.set_velocity(Vector::zeros(), 0.0);
+                    debug_assert!(stopped.is_ok(), "zero is a valid velocity");
+                }
+                self.sleep.island_of[h.index as usize] = id;
+            }
+            let members = &island.bodies;
+            let bodies = &self.bodies;
+            let of_island = |h: BodyHandle| bodies.is_asleep(h) && members.contains(&h);
+            self.sleep.taken.clear();
+            self.cache.take_asleep(of_island, &mut self.sleep.taken);
+            self.sleep.taken.clear();
+            self.tracking
+                .touching
+                .retain(|pair| !island.touching.contains(pair));
+            self.sides
+                .retain(|&(a, b, _)| !island.sides.iter().any(|s| (s.0, s.1) == (a, b)));
+            self.sleep.events.woke.retain(|h| !members.contains(h));
+            self.sleep.islands[id as usize] = Some(island);
+        }
+        self.bodies.refresh_awake();
+    }
+
     /// Drops a body being removed from the wakes waiting for the next step's events.
     pub(super) fn forget_wake(&mut self, handle: BodyHandle) {
         self.sleep.pending_woke.retain(|&h| h != handle);
@@ -307,6 +371,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// calls since made this step's.
     pub(super) fn start_sleep_events(&mut self) {
         let sleep = &mut self.sleep;
+        sleep.woken_in_step.clear();
         sleep.events.clear();
         sleep.events.woke.append(&mut sleep.pending_woke);
     }

@@ -196,7 +196,10 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.update_broadphase(dt, pass, &mut report)?;
         if pass && self.bodies.asleep_len() > 0 {
             let woken = self.sleep.events.woke.len();
-            self.wake_reached(dt, &rules, &mut report)?;
+            if let Err(error) = self.wake_reached(dt, &rules, &mut report) {
+                self.undo_step_wakes();
+                return Err(error);
+            }
             report.woken_bodies = self.sleep.events.woke.len() - woken;
         }
         self.find_awake_pairs();
@@ -225,7 +228,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         self.scratch.cache_before.clone_from(&self.cache);
         self.joints.save_state(&mut self.scratch.joints_before);
         self.start_logs();
-        report.stepper = self.stepper.advance(StepContext {
+        let advanced = self.stepper.advance(StepContext {
             bodies: &mut self.bodies,
             broadphase: &mut self.broadphase,
             proxies: &self.proxies,
@@ -246,10 +249,18 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             sensor_pairs: &self.scratch.sensor_pairs,
             courses: &mut self.scratch.tracking.courses,
             impulses: &mut self.scratch.tracking.impulses,
-        })?;
+        });
         drop(stepper_span);
+        report.stepper = match advanced {
+            Ok(stepper_report) => stepper_report,
+            Err(error) => {
+                self.undo_step_wakes();
+                return Err(error);
+            }
+        };
         if let Some(error) = first_not_finite(&self.bodies) {
             self.put_back();
+            self.undo_step_wakes();
             return Err(error);
         }
         self.record_events(dt, &rules);
