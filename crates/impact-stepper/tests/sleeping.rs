@@ -591,3 +591,86 @@ fn a_failed_step_puts_the_islands_it_woke_back_to_sleep() {
         "the bullet woke the pyramid"
     );
 }
+
+/// A light CCD disc at rest knocked inside a step by a heavy one at `speed` (the light one
+/// leaves at up to twice that, farther than any body could reach from its start velocities)
+/// toward a box `gap` units on, asleep if `sleeping`. Returns whether the box woke, the
+/// light disc's lead over the box's centre at its worst over three steps, and the final
+/// state hash.
+fn knocked_toward_a_box<S: Stepper + Default>(
+    sleeping: bool,
+    (heavy, speed, gap, dy): (Real, Real, Real, Real),
+) -> (bool, Real, u64) {
+    let mut settings = WorldSettings::with_gravity(Vector::zeros());
+    settings.sleeping = sleeping;
+    let mut w: W<S> = World::new(settings).unwrap();
+    let target = w.create_body(unit_box(2.0 + gap, dy)).unwrap();
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+    }
+    assert_eq!(w.is_sleeping(target), sleeping);
+    let disc = |x: Real, density: Real| {
+        RigidBodyDef::new(Circle::new(0.1).unwrap().into())
+            .pose(Isometry::translation(x, 0.0))
+            .density(density)
+            .restitution(1.0)
+            .ccd(true)
+            .can_sleep(false)
+    };
+    w.create_body(disc(-1.0, heavy).linvel(Vector::new(speed, 0.0)))
+        .unwrap();
+    let light = w.create_body(disc(2.0, 1.0)).unwrap();
+    let mut woke = false;
+    let mut lead = Real::MIN;
+    for _ in 0..3 {
+        w.step(DT).unwrap();
+        woke |= w.sleep_events().woke.contains(&target);
+        let x = w.body(light).unwrap().pose().translation.x;
+        lead = lead.max(x - w.body(target).unwrap().pose().translation.x);
+    }
+    (woke, lead, state_hash(&w))
+}
+
+/// A sleeping body is met as an awake one would be by a body knocked fast inside a step:
+/// the step is taken again with its island awake, so the world ends exactly as it would
+/// have with sleeping off, over random mass ratios, speeds and distances, under both CCD
+/// steppers; and in the case a user met (a 1,000-fold heavier disc at 600 units/s, the box
+/// 13 units on, which the light disc passed while the box slept), the disc stops at it.
+#[test]
+fn a_body_knocked_fast_inside_a_step_meets_a_sleeping_one_as_an_awake_one() {
+    fn both<S: Stepper + Default>(name: &str, case: (Real, Real, Real, Real)) {
+        let (_, lead, asleep) = knocked_toward_a_box::<S>(true, case);
+        let (_, lead_awake, awake) = knocked_toward_a_box::<S>(false, case);
+        let what = format!("{name}, case {case:?}");
+        assert_eq!(asleep, awake, "{what}: ends as with sleeping off");
+        assert_eq!(lead.to_bits(), lead_awake.to_bits(), "{what}");
+    }
+    let user = (1000.0, 600.0, 13.0, 0.0);
+    for (name, (woke, lead, _)) in [
+        (
+            "FirstTimeOfImpact",
+            knocked_toward_a_box::<FirstTimeOfImpact>(true, user),
+        ),
+        (
+            "MotionClamping",
+            knocked_toward_a_box::<MotionClamping>(true, user),
+        ),
+    ] {
+        assert!(woke, "{name}: the box woke");
+        assert!(
+            lead < 0.0,
+            "{name}: the light disc ended {lead} past the box's centre"
+        );
+    }
+    let mut rng = Rng::new(41);
+    for _ in 0..40 {
+        let case = (
+            10.0 + 990.0 * rng.unit(),
+            200.0 + 700.0 * rng.unit(),
+            4.0 + 26.0 * rng.unit(),
+            0.4 * (rng.unit() - 0.5),
+        );
+        both::<FirstTimeOfImpact>("FirstTimeOfImpact", case);
+        both::<MotionClamping>("MotionClamping", case);
+    }
+}

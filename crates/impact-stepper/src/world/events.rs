@@ -64,9 +64,12 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     pub(super) fn start_logs(&mut self) {
         let scan = self.tracking.scan;
         let scratch = &mut self.scratch.tracking;
+        // The courses are also the paths along which a body may meet a sleeping one
+        // (`World::wake_along_paths`).
+        let sleeping = self.bodies.asleep_len() > 0;
         scratch
             .courses
-            .start(scan.sensors && self.stepper.follows_courses());
+            .start((scan.sensors || sleeping) && self.stepper.follows_courses());
         scratch.impulses.start(scan.force_thresholds);
     }
 

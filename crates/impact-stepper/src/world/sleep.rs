@@ -36,7 +36,7 @@ use crate::error::WorldError;
 use crate::rules::{CollisionRules, PairKind};
 use crate::stepper::Stepper;
 use impact_broadphase::{Broadphase, ProxyId, ProxyPair};
-use impact_geometry::{Aabb, Real, Vector};
+use impact_geometry::{Aabb, Point, Real, Vector};
 use impact_narrowphase::contact_manifold;
 use impact_solver::{BodyHandle, CacheKey, CachedImpulse, RigidBody, ShapeId};
 
@@ -360,6 +360,75 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             self.sleep.islands[id as usize] = Some(island);
         }
         self.bodies.refresh_awake();
+    }
+
+    /// After the stepper ran, while bodies sleep: the sleeping islands the path of an
+    /// awake dynamic CCD body met over the step, woken (for the step to be taken again with
+    /// them awake). A body sped up inside the step (struck by a heavier one, kicked by the
+    /// contact solver) can go farther than the wake pass's reach from its start velocities,
+    /// and a sleeping body is in no stage of the step: without this, it would pass through
+    /// it. The path is the box swept over each course the stepper recorded for the body
+    /// (`FirstTimeOfImpact`), or over the straight motion from its start to its end (the
+    /// other steppers move a body straight within a step), grown by the body's bounding
+    /// radius; a sleeping shape whose own box meets it wakes its island. Conservative: a
+    /// path that passes close by wakes an island it did not touch. Returns whether any woke.
+    pub(super) fn wake_along_paths(&mut self) -> bool {
+        let mut paths: Vec<Aabb> = Vec::new();
+        let courses = self.scratch.tracking.courses.courses();
+        for &(handle, start, _, _) in &self.scratch.before {
+            let Some(body) = self.bodies.get(handle) else {
+                continue;
+            };
+            if !body.is_dynamic() || !body.ccd() {
+                continue;
+            }
+            let center = body.local_center();
+            let radius = body.bounding_radius(&center);
+            let mut recorded = false;
+            for (_, _, sweep) in courses.iter().filter(|c| c.0 == handle) {
+                recorded = true;
+                paths.push(body.swept_aabb(sweep));
+            }
+            if !recorded {
+                let (c0, c1) = (start * center, body.pose() * center);
+                let low = Point::new(c0.x.min(c1.x) - radius, c0.y.min(c1.y) - radius);
+                let high = Point::new(c0.x.max(c1.x) + radius, c0.y.max(c1.y) + radius);
+                paths.push(Aabb::new(low, high));
+            }
+        }
+        let mut woke = false;
+        for path in paths {
+            if !path.mins.x.is_finite() || !path.maxs.x.is_finite() {
+                continue;
+            }
+            if self
+                .broadphase
+                .query_aabb(&path, &mut self.sleep.candidates)
+                .is_err()
+            {
+                continue;
+            }
+            let candidates = core::mem::take(&mut self.sleep.candidates);
+            for &proxy in &candidates {
+                let Some(shape) = self.shape_proxies.shape_of(proxy) else {
+                    continue;
+                };
+                if !self.bodies.is_asleep_at(shape.body.index) {
+                    continue;
+                }
+                let Some(other) = self.bodies.get(shape.body) else {
+                    continue;
+                };
+                let own = other.shapes()[shape.index as usize]
+                    .shape()
+                    .aabb(other.pose());
+                if own.intersects(&path) {
+                    woke |= self.wake_body(shape.body);
+                }
+            }
+            self.sleep.candidates = candidates;
+        }
+        woke
     }
 
     /// Drops a body being removed from the wakes waiting for the next step's events.

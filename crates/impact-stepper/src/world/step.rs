@@ -263,6 +263,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             self.undo_step_wakes();
             return Err(error);
         }
+        // A CCD body whose path met a sleeping body: the step again, with its island
+        // awake (see `wake_along_paths`). Each time wakes at least one island, so this
+        // ends; the hook sees the impacts of the step taken again, and those of the one
+        // put back first.
+        if pass && self.bodies.asleep_len() > 0 && self.wake_along_paths() {
+            self.put_back();
+            drop(span);
+            return self.run_step(dt, hook, rules);
+        }
         self.record_events(dt, &rules);
         self.wrap_bodies();
         core::mem::swap(&mut self.events, &mut self.scratch.events);
