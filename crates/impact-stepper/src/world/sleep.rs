@@ -100,6 +100,8 @@ pub(super) struct Sleep {
     timers: Vec<(BodyHandle, Real)>,
     taken: Vec<(CacheKey, CachedImpulse)>,
     candidates: Vec<ProxyId>,
+    /// Sleeping bodies the sleep pass found linked to awake ones, to wake after it.
+    stray: Vec<BodyHandle>,
     /// The islands the step's wake pass woke, as they slept, to put back to sleep if the
     /// step fails ([`World::undo_step_wakes`]).
     woken_in_step: Vec<WokenIsland>,
@@ -372,8 +374,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// other steppers move a body straight within a step), grown by the body's bounding
     /// radius; a sleeping shape whose own box meets it wakes its island. Conservative: a
     /// path that passes close by wakes an island it did not touch. Returns whether any woke.
-    pub(super) fn wake_along_paths(&mut self) -> bool {
-        let mut paths: Vec<Aabb> = Vec::new();
+    pub(super) fn wake_along_paths(&mut self, rules: &CollisionRules<'_>) -> bool {
+        let mut paths: Vec<(BodyHandle, Aabb)> = Vec::new();
         let courses = self.scratch.tracking.courses.courses();
         for &(handle, start, _, _) in &self.scratch.before {
             let Some(body) = self.bodies.get(handle) else {
@@ -387,17 +389,17 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             let mut recorded = false;
             for (_, _, sweep) in courses.iter().filter(|c| c.0 == handle) {
                 recorded = true;
-                paths.push(body.swept_aabb(sweep));
+                paths.push((handle, body.swept_aabb(sweep)));
             }
             if !recorded {
                 let (c0, c1) = (start * center, body.pose() * center);
                 let low = Point::new(c0.x.min(c1.x) - radius, c0.y.min(c1.y) - radius);
                 let high = Point::new(c0.x.max(c1.x) + radius, c0.y.max(c1.y) + radius);
-                paths.push(Aabb::new(low, high));
+                paths.push((handle, Aabb::new(low, high)));
             }
         }
         let mut woke = false;
-        for path in paths {
+        for (mover, path) in paths {
             if !path.mins.x.is_finite() || !path.maxs.x.is_finite() {
                 continue;
             }
@@ -422,9 +424,26 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 let own = other.shapes()[shape.index as usize]
                     .shape()
                     .aabb(other.pose());
-                if own.intersects(&path) {
-                    woke |= self.wake_body(shape.body);
+                if !own.intersects(&path) {
+                    continue;
                 }
+                // Only a pair that may collide: filtered pairs meet nothing (the mover's
+                // first shape stands for it, as in `find_reached_by_fast`).
+                let first = ProxyId(mover.index);
+                let (ia, ib) = (first.0.min(proxy.0), first.0.max(proxy.0));
+                let me = impact_solver::ShapeId {
+                    body: mover,
+                    index: 0,
+                };
+                let (sa, sb) = if first.0 < proxy.0 {
+                    (me, shape)
+                } else {
+                    (shape, me)
+                };
+                if rules.filters_pairs() && !allowed(rules, &self.bodies, (ia, ib, sa, sb)) {
+                    continue;
+                }
+                woke |= self.wake_body(shape.body);
             }
             self.sleep.candidates = candidates;
         }
@@ -701,6 +720,11 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         if any_ready {
             self.link_islands();
             self.fall_asleep(&timers);
+            let stray = core::mem::take(&mut self.sleep.stray);
+            for &h in &stray {
+                self.wake_body(h);
+            }
+            self.sleep.stray = stray;
         }
         for &(h, _) in &timers {
             self.sleep.parent[h.index as usize] = u32::MAX;
@@ -713,12 +737,40 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     fn link_islands(&mut self) {
         let bodies = &self.bodies;
         let sleep = &mut self.sleep;
+        let mut stray = core::mem::take(&mut sleep.stray);
+        stray.clear();
         let mut link = |a: BodyHandle, b: BodyHandle| {
             let (Some(x), Some(y)) = (bodies.get(a), bodies.get(b)) else {
                 return;
             };
             match (x.is_dynamic(), y.is_dynamic()) {
-                (true, true) => union(&mut sleep.parent, &mut sleep.rest, a.index, b.index),
+                (true, true) => {
+                    let in_pass = |h: BodyHandle| {
+                        sleep
+                            .parent
+                            .get(h.index as usize)
+                            .is_some_and(|&p| p != u32::MAX)
+                    };
+                    let (ia, ib) = (in_pass(a), in_pass(b));
+                    match (ia, ib) {
+                        (true, true) => {
+                            union(&mut sleep.parent, &mut sleep.rest, a.index, b.index);
+                        }
+                        // A link from an awake body to one asleep (a joint or contact the
+                        // islands did not see when that one fell asleep): the awake
+                        // island stays awake, and the sleeping one is woken after the
+                        // pass, so that they sleep, later, as one.
+                        (true, false) | (false, true) => {
+                            let (awake, other) = if ia { (a, b) } else { (b, a) };
+                            let root = find(&mut sleep.parent, awake.index) as usize;
+                            sleep.rest[root] = -1.0;
+                            if bodies.is_asleep(other) {
+                                stray.push(other);
+                            }
+                        }
+                        (false, false) => {}
+                    }
+                }
                 (true, false) | (false, true) => {
                     let (d, k) = if x.is_dynamic() { (a, y) } else { (b, x) };
                     if k.body_type() == impact_solver::BodyType::Kinematic && !is_still(k) {
@@ -739,6 +791,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 link(joint.body_a(), joint.body_b());
             }
         }
+        self.sleep.stray = stray;
     }
 
     /// Puts to sleep every island whose least time at rest reached the time to sleep

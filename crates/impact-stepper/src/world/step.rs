@@ -267,7 +267,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         // awake (see `wake_along_paths`). Each time wakes at least one island, so this
         // ends; the hook sees the impacts of the step taken again, and those of the one
         // put back first.
-        if pass && self.bodies.asleep_len() > 0 && self.wake_along_paths() {
+        if pass && self.bodies.asleep_len() > 0 && self.wake_along_paths(&rules) {
             self.put_back();
             drop(span);
             return self.run_step(dt, hook, rules);
