@@ -11,6 +11,7 @@
 //! default SIMD level; AVX2 only with boxdd's `simd-avx2` feature), C at `-O2`.
 
 pub mod box2d;
+pub mod ragdoll_rain;
 pub mod rapier;
 pub mod timing;
 

@@ -9,6 +9,10 @@
 //! same scene at a smaller size (Box2D's debug build does the same). Box2D computes the
 //! places in f32 by the same formulas; these are f64.
 //!
+//! Box2D's world sweeps every dynamic body continuously against static ones (its
+//! `enableContinuous`, on in its program), so every dynamic body here has `ccd` set: impact's
+//! `FirstTimeOfImpact` sweeps it (`Discrete` ignores the flag).
+//!
 //! Two things Box2D's program has that a scene here cannot hold:
 //! - **Sleeping.** Box2D's program turns sleeping off in the pyramids and the joint grid and
 //!   leaves it on in the tumbler, spinner, smash and rain (smash creates its block asleep).
@@ -68,6 +72,11 @@ pub fn offset_box(hx: Real, hy: Real, cx: Real, cy: Real) -> Shape {
     .into()
 }
 
+/// A dynamic body of `shape`, swept continuously (see the module's note on `ccd`).
+fn dynamic(shape: Shape) -> RigidBodyDef {
+    RigidBodyDef::new(shape).ccd(true)
+}
+
 fn square(h: Real) -> Shape {
     offset_box(h, h, 0.0, 0.0)
 }
@@ -110,8 +119,7 @@ pub fn many_pyramids(rows: usize, columns: usize) -> Scene {
                 for c in r..base {
                     let x = (r as Real + 1.0) * extent + 2.0 * (c - r) as Real * extent + center_x
                         - 0.5;
-                    bodies
-                        .push(RigidBodyDef::new(square(extent)).pose(Isometry::translation(x, y)));
+                    bodies.push(dynamic(square(extent)).pose(Isometry::translation(x, y)));
                 }
             }
         }
@@ -141,7 +149,7 @@ pub fn tumbler(grid: usize) -> JointedScene {
         (10.0, 0.5, 0.0, 10.0),
         (10.0, 0.5, 0.0, -10.0),
     ];
-    let mut drum = RigidBodyDef::new(offset_box(0.5, 10.0, 10.0, 0.0))
+    let mut drum = dynamic(offset_box(0.5, 10.0, 10.0, 0.0))
         .pose(Isometry::translation(0.0, 10.0))
         .density(50.0);
     drum.shapes = walls[1..]
@@ -154,7 +162,7 @@ pub fn tumbler(grid: usize) -> JointedScene {
         let y = -0.2 * n + 10.0 + 0.4 * i as Real;
         for j in 0..grid {
             let x = -0.2 * n + 0.4 * j as Real;
-            bodies.push(RigidBodyDef::new(square(0.125)).pose(Isometry::translation(x, y)));
+            bodies.push(dynamic(square(0.125)).pose(Isometry::translation(x, y)));
         }
     }
     let motor: JointKind = RevoluteJoint::default()
@@ -209,7 +217,7 @@ pub fn spinner(count: usize) -> JointedScene {
         0.2,
     )
     .expect("a rounded box");
-    let paddle = RigidBodyDef::new(paddle.into())
+    let paddle = dynamic(paddle.into())
         .pose(Isometry::translation(0.0, 12.0))
         .friction(0.0);
     let mut bodies = vec![ring, paddle];
@@ -225,7 +233,7 @@ pub fn spinner(count: usize) -> JointedScene {
             _ => square(0.35),
         };
         bodies.push(
-            RigidBodyDef::new(shape)
+            dynamic(shape)
                 .pose(Isometry::translation(x, y))
                 .density(0.25)
                 .friction(0.1)
@@ -261,7 +269,7 @@ pub fn spinner(count: usize) -> JointedScene {
 /// (column-major: box `i * rows + j` at `(30 + 0.4 i, 0.4 (j - rows / 2))`). Box2D creates
 /// the block asleep and runs `120 x 80` (9,600 boxes), sleeping on, 300 steps.
 pub fn smash(columns: usize, rows: usize) -> Scene {
-    let ram = RigidBodyDef::new(square(4.0))
+    let ram = dynamic(square(4.0))
         .pose(Isometry::translation(-20.0, 0.0))
         .linvel(Vector::new(40.0, 0.0))
         .density(8.0);
@@ -271,7 +279,7 @@ pub fn smash(columns: usize, rows: usize) -> Scene {
         for j in 0..rows {
             let x = i as Real * d + 30.0;
             let y = (j as Real - rows as Real / 2.0) * d;
-            bodies.push(RigidBodyDef::new(square(0.5 * d)).pose(Isometry::translation(x, y)));
+            bodies.push(dynamic(square(0.5 * d)).pose(Isometry::translation(x, y)));
         }
     }
     Scene {
@@ -329,7 +337,7 @@ pub fn ragdoll_rain_group(
     for i in 0..BOX2D_RAIN_GROUP {
         let (b, js) = human(at, 1.0, i as i32 + 1, 0.05, 5.0, 0.5);
         let offset = bodies.len();
-        bodies.extend(b);
+        bodies.extend(b.into_iter().map(|d| d.ccd(true)));
         joints.extend(js.into_iter().map(|mut j| {
             j.bodies = j.bodies.map(|k| k + offset);
             j
