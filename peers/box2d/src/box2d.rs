@@ -374,7 +374,7 @@ fn create_chain(body: &mut boxdd::Body<'_>, segments: &[&Def]) -> boxdd::Result<
     let pieces: Vec<_> = segments
         .iter()
         .map(|s| match &s.shape {
-            Shape::ChainSegment(c) => c.clone(),
+            Shape::ChainSegment(c) => *c,
             _ => unreachable!("chain segments only"),
         })
         .collect();
