@@ -24,7 +24,7 @@ use criterion::{Criterion, criterion_group};
 use impact_peer_box2d::box2d::Box2d;
 use impact_peer_box2d::rapier::Rapier;
 use impact_peer_box2d::timing::{Entrant, lockstep, summary};
-use impact_peer_box2d::{DT, assert_same_start, fallen, impact_positions};
+use impact_peer_box2d::{DT, assert_same_start, awake, fallen, impact_positions};
 use impact_testkit::scenes::{Scene, pyramid};
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::geometry::Real;
@@ -72,7 +72,8 @@ fn scene() -> Scene {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100);
-    pyramid(base)
+    // Box2D's program runs the pyramid with sleeping off.
+    awake(pyramid(base))
 }
 
 /// Criterion's figures: one step at a time after `SETTLE_STEPS` steps. Each engine runs as

@@ -5,12 +5,12 @@
 //!
 //! Scenes: `impact_testkit::scenes::{many_pyramids, tumbler, spinner, smash, ragdoll_rain}`,
 //! rebuilds of Box2D's `shared/benchmarks.c`; gravity -10 (smash: none), 60 Hz, 4 substeps,
-//! one thread. Entrants: impact (`World<RTreeBroadphase, Discrete>`, and with
-//! `B2_TOI=1` `FirstTimeOfImpact` too), rapier2d-f64 (every scene but the rain, see
-//! `impact_peer_box2d::ragdoll_rain`), Box2D with sleeping off (like for like: impact has no
-//! sleeping yet), and, for the scenes Box2D's program runs with sleeping on (tumbler,
-//! spinner, smash, rain), "Box2D asleep": Box2D as its program runs them (smash's block
-//! created asleep).
+//! one thread. Entrants, with sleeping off (like for like with rapier2d): impact
+//! (`World<RTreeBroadphase, Discrete>`, and with `B2_TOI=1` `FirstTimeOfImpact` too),
+//! rapier2d-f64 (every scene but the rain, see `impact_peer_box2d::ragdoll_rain`) and Box2D;
+//! and for the scenes Box2D's program runs with sleeping on (tumbler, spinner, smash, rain)
+//! "impact asleep" (`Discrete`) and "Box2D asleep", as Box2D's program runs them (Box2D's
+//! smash block created asleep; impact's falls asleep after 30 steps).
 //!
 //! Run: `cargo bench --bench scenes -- summary [scene ...]` (all five by default).
 //! `B2_STEPS=100` cuts every scene to 100 steps; `B2_SMALL=1` runs the sizes of Box2D's debug
@@ -21,7 +21,7 @@ use impact_peer_box2d::box2d::{Box2d, Sleep};
 use impact_peer_box2d::ragdoll_rain::{Box2dRain, ImpactRain};
 use impact_peer_box2d::rapier::Rapier;
 use impact_peer_box2d::timing::{Entrant, lockstep, summary};
-use impact_peer_box2d::{DT, assert_same_start, impact_positions};
+use impact_peer_box2d::{DT, assert_same_start, awake_jointed, impact_positions};
 use impact_testkit::scenes::{
     BOX2D_STEPS, JointedScene, Scene, many_pyramids, smash, spinner, tumbler,
 };
@@ -65,11 +65,14 @@ fn print(name: &str, detail: &str, steps: usize, lines: &[String]) {
 }
 
 /// A scene of bodies and joints in every engine; `box2d_sleep` is how Box2D's program runs
-/// it (`None`: sleeping off, as impact), `rapier`: whether rapier2d can hold it.
-fn bench_scene(name: &str, scene: &JointedScene, box2d_sleep: Option<Sleep>, rapier: bool) {
+/// it (`None`: sleeping off), `rapier`: whether rapier2d can hold it. `asleep` is the scene
+/// with Box2D's program's sleeping; every entrant but the two asleep ones runs it awake.
+fn bench_scene(name: &str, asleep: &JointedScene, box2d_sleep: Option<Sleep>, rapier: bool) {
     let n = steps(name);
     let build = Instant::now();
+    let scene = &awake_jointed(asleep.clone());
     let mut impact: World<RTreeBroadphase, Discrete> = world(scene);
+    let mut impact_asleep = box2d_sleep.map(|_| world::<Discrete>(asleep));
     let mut toi = flag("B2_TOI").then(|| world::<FirstTimeOfImpact>(scene));
     let mut peer = rapier.then(|| Rapier::from_jointed(scene));
     let mut b2 = Box2d::from_jointed(scene).expect("valid Box2D scene");
@@ -86,6 +89,11 @@ fn bench_scene(name: &str, scene: &JointedScene, box2d_sleep: Option<Sleep>, rap
     })];
     if let Some(w) = toi.as_mut() {
         entrants.push(Entrant::new("impact FirstTimeOfImpact", move || {
+            black_box(w.step(DT).expect("valid step"));
+        }));
+    }
+    if let Some(w) = impact_asleep.as_mut() {
+        entrants.push(Entrant::new("impact asleep", move || {
             black_box(w.step(DT).expect("valid step"));
         }));
     }
@@ -128,8 +136,9 @@ fn plain(scene: Scene) -> JointedScene {
 
 fn bench_rain(grid: usize) {
     let n = steps("rain");
-    let mut impact = ImpactRain::<Discrete>::new(grid);
-    let mut toi = flag("B2_TOI").then(|| ImpactRain::<FirstTimeOfImpact>::new(grid));
+    let mut impact = ImpactRain::<Discrete>::new(grid, false);
+    let mut toi = flag("B2_TOI").then(|| ImpactRain::<FirstTimeOfImpact>::new(grid, false));
+    let mut impact_asleep = ImpactRain::<Discrete>::new(grid, true);
     let mut b2 = Box2dRain::new(grid, Sleep::Off);
     let mut b2_asleep = Box2dRain::new(
         grid,
@@ -141,6 +150,7 @@ fn bench_rain(grid: usize) {
     if let Some(w) = toi.as_mut() {
         entrants.push(Entrant::new("impact FirstTimeOfImpact", move || w.step()));
     }
+    entrants.push(Entrant::new("impact asleep", || impact_asleep.step()));
     entrants.push(Entrant::new("Box2D", || b2.step()));
     entrants.push(Entrant::new("Box2D asleep", || b2_asleep.step()));
     let timings = lockstep(&mut entrants, n, ROUND_STEPS);

@@ -10,7 +10,7 @@
 //! default joint softness (60 Hz, damping ratio 2, warm-started: what impact's defaults
 //! copy). The world runs Box2D's defaults on one worker (Box2D's own scheduler with one
 //! worker runs every task on the calling thread), sleeping off unless [`Sleep`] says
-//! otherwise. Box2D is f32: the scene's f64 values are rounded.
+//! otherwise (then with each body's `can_sleep` and sleep threshold). Box2D is f32: the scene's f64 values are rounded.
 
 use crate::SUBSTEPS;
 use boxdd::{
@@ -24,8 +24,8 @@ use impact2d::solver::{BodyType as ImpactBodyType, JointKind, RigidBodyDef, Shap
 /// Whether Box2D's bodies may sleep.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sleep {
-    /// No body sleeps (impact has no sleeping; the pyramids and the joint grid in Box2D's
-    /// own program).
+    /// No body sleeps (the like-for-like run against engines with sleeping off; the
+    /// pyramids and the joint grid in Box2D's own program).
     Off,
     /// Box2D's default, as its program runs the tumbler, spinner and rain; the dynamic
     /// bodies of scene index `asleep_from` on are created asleep (smash's block), `usize::MAX`
@@ -141,7 +141,8 @@ impl Box2d {
                 .angular_velocity(def.angvel as f32)
                 .linear_damping(def.linear_damping as f32)
                 .angular_damping(def.angular_damping as f32)
-                .enable_sleep(self.sleep != Sleep::Off)
+                .enable_sleep(self.sleep != Sleep::Off && def.can_sleep)
+                .sleep_threshold(def.sleep_threshold as f32)
                 .awake(!asleep)
                 .build()?,
         )?;

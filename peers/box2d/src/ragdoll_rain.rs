@@ -49,9 +49,12 @@ pub struct ImpactRain<S: Stepper> {
 }
 
 impl<S: Stepper + Default> ImpactRain<S> {
-    /// The ground of `ragdoll_rain(grid_count)`, before step 0.
-    pub fn new(grid_count: usize) -> Self {
-        let (world, _) = ragdoll_rain(grid_count).build().expect("valid scene");
+    /// The ground of `ragdoll_rain(grid_count)`, before step 0, sleeping on (as Box2D's
+    /// program runs the rain) if `sleeping`.
+    pub fn new(grid_count: usize, sleeping: bool) -> Self {
+        let mut scene = ragdoll_rain(grid_count);
+        scene.settings.sleeping = sleeping;
+        let (world, _) = scene.build().expect("valid scene");
         let defs = groups(grid_count);
         Self {
             world,

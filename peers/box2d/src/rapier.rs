@@ -2,8 +2,8 @@
 //! (`benches/joint_grid.rs`, `benches/pyramid.rs`).
 //!
 //! rapier's defaults (`IntegrationParameters::default()`: 4 solver iterations as substeps,
-//! single-threaded, impulse joints), with bodies that cannot sleep: impact has no sleeping,
-//! and Box2D's benchmark turns it off in the scenes rapier runs with sleeping off. Each body
+//! single-threaded, impulse joints), with bodies that cannot sleep: the like-for-like run
+//! against impact and Box2D with sleeping off. Each body
 //! gets the same type, pose, velocity, damping and continuous collision (rapier's CCD where
 //! the body's `ccd` is set: Box2D's scenes set it, as Box2D sweeps every dynamic body), and a collider per shape of the same
 //! geometry (a ball, a segment, a capsule, a cuboid or convex polygon, rounded by the same

@@ -5,7 +5,9 @@
 use impact_peer_box2d::box2d::{Box2d, Sleep};
 use impact_peer_box2d::ragdoll_rain::{Box2dRain, ImpactRain};
 use impact_peer_box2d::rapier::Rapier;
-use impact_peer_box2d::{DT, assert_same_start, impact_positions, impact_stretch};
+use impact_peer_box2d::{
+    DT, assert_same_start, awake, awake_jointed, impact_positions, impact_stretch,
+};
 use impact_testkit::scenes::{
     BOX2D_RAIN_GROUP, BOX2D_RAIN_ROWS, JointedScene, RAGDOLL_BODIES, joint_grid, many_pyramids,
     pyramid, smash, spinner, tumbler,
@@ -24,7 +26,7 @@ fn largest_gap(a: &[(Real, Real)], b: &[(Real, Real)]) -> Real {
 
 #[test]
 fn joint_grid_starts_alike_and_swings_alike_in_box2d() {
-    let grid = joint_grid(10);
+    let grid = awake_jointed(joint_grid(10));
     let (mut impact, _, _): (World<RTreeBroadphase, Discrete>, _, _) =
         grid.build().expect("valid scene");
     let rapier = Rapier::from_jointed(&grid);
@@ -50,7 +52,7 @@ fn joint_grid_starts_alike_and_swings_alike_in_box2d() {
 
 #[test]
 fn pyramid_starts_alike_and_stands_in_every_engine() {
-    let scene = pyramid(6);
+    let scene = awake(pyramid(6));
     let (mut impact, _): (World<RTreeBroadphase, Discrete>, _) =
         scene.build().expect("valid scene");
     let mut rapier = Rapier::from_scene(&scene);
@@ -83,7 +85,7 @@ fn impact_counts<S: impact2d::stepper::Stepper>(world: &World<RTreeBroadphase, S
 /// The three worlds of `scene`, checked to hold the same bodies, shapes and joints (rapier:
 /// one collider for a body's whole chain) and to start alike.
 fn three(scene: &JointedScene) -> (World<RTreeBroadphase, Discrete>, Rapier, Box2d) {
-    let (impact, _, _) = scene.build().expect("valid scene");
+    let (impact, _, _) = awake_jointed(scene.clone()).build().expect("valid scene");
     let rapier = Rapier::from_jointed(scene);
     let mut box2d = Box2d::from_jointed(scene).expect("valid Box2D scene");
     let counts = impact_counts(&impact);
@@ -196,7 +198,8 @@ fn spinner_is_alike_and_keeps_its_bodies_inside_the_ring_in_every_engine() {
         );
     }
     let out = |now: Vec<(Real, Real)>| now.iter().filter(|(x, y)| x.hypot(y - 32.0) > 40.0).count();
-    let mut toi: World<RTreeBroadphase, FirstTimeOfImpact> = scene.build().expect("valid scene").0;
+    let mut toi: World<RTreeBroadphase, FirstTimeOfImpact> =
+        awake_jointed(scene.clone()).build().expect("valid scene").0;
     for _ in 0..60 {
         toi.step(DT).expect("valid step");
     }
@@ -242,7 +245,7 @@ fn smash_is_alike_and_the_ram_slows_alike_in_every_engine() {
 
 #[test]
 fn ragdoll_rain_spawns_the_same_ragdolls_in_impact_and_box2d() {
-    let mut impact = ImpactRain::<Discrete>::new(200);
+    let mut impact = ImpactRain::<Discrete>::new(200, false);
     let mut box2d = Box2dRain::new(200, Sleep::Off);
     for step in 0..17 {
         impact.step();

@@ -13,11 +13,15 @@
 //! `enableContinuous`, on in its program), so every dynamic body here has `ccd` set: impact's
 //! `FirstTimeOfImpact` sweeps it (`Discrete` ignores the flag).
 //!
+//! **Sleeping** is as Box2D's program has it ([`BOX2D_SLEEPS`]): off in the pyramids (and
+//! the joint grid), on in the tumbler, spinner, smash and rain, with Box2D's per-body
+//! settings (the human's sleep threshold of 0.1 m/s, the spinner's paddle never asleep); set
+//! `settings.sleeping` to false for a like-for-like run against engines with sleeping off.
 //! Two things Box2D's program has that a scene here cannot hold:
-//! - **Sleeping.** Box2D's program turns sleeping off in the pyramids and the joint grid and
-//!   leaves it on in the tumbler, spinner, smash and rain (smash creates its block asleep).
-//!   Each scene says so in [`BOX2D_SLEEPS`]; the peers' benches run every engine with
-//!   sleeping off, and Box2D a second time as its program runs it.
+//! - **A block created asleep.** Smash creates its block asleep; impact creates bodies
+//!   awake, so its block (at rest, each box touching its neighbours) falls asleep after
+//!   [`TIME_TO_SLEEP`](impact_stepper::TIME_TO_SLEEP), 30 steps, before the box reaches it
+//!   (step 69).
 //! - **A body without shapes.** The tumbler's ground body in Box2D has no shape; here it has
 //!   one small circle that collides with nothing (category 0, mask 0), so that the motor's
 //!   joint has a static body to hold to.
@@ -55,8 +59,12 @@ pub const BOX2D_STEPS: [(&str, usize); 7] = [
     ("tumbler", 750),
 ];
 
-fn gravity() -> WorldSettings {
-    WorldSettings::with_gravity(Vector::new(0.0, GRAVITY))
+/// Gravity (0, -10), sleeping as Box2D's program has it for the scene.
+fn settings(sleeping: bool) -> WorldSettings {
+    WorldSettings {
+        sleeping,
+        ..WorldSettings::with_gravity(Vector::new(0.0, GRAVITY))
+    }
 }
 
 /// An axis-aligned box of half extents `hx`, `hy` centred on `(cx, cy)` of the body frame
@@ -126,7 +134,7 @@ pub fn many_pyramids(rows: usize, columns: usize) -> Scene {
     }
     Scene {
         name: format!("many_pyramids_{rows}x{columns}"),
-        settings: gravity(),
+        settings: settings(false),
         bodies,
     }
 }
@@ -171,7 +179,7 @@ pub fn tumbler(grid: usize) -> JointedScene {
     JointedScene {
         scene: Scene {
             name: format!("tumbler_{grid}"),
-            settings: gravity(),
+            settings: settings(true),
             bodies,
         },
         joints: vec![SceneJoint {
@@ -190,7 +198,7 @@ pub const SPINNER_POINTS: usize = 360;
 /// radius 40 about `(0, 32)`, clockwise from `(40, 32)` so that its free side is inside
 /// (friction 0.1); a dynamic rounded box of core half extents 0.4 x 20 and radius 0.2 at
 /// `(0, 12)` (density 1, friction 0), turned at 5 rad/s by a revolute motor of unlimited
-/// torque (f32's largest value, Box2D's `FLT_MAX`) to the ring's body; and `count` bodies
+/// torque (f32's largest value, Box2D's `FLT_MAX`) to the ring's body, never asleep; and `count` bodies
 /// (density 0.25, friction 0.1, restitution 0.1) in rows 0.5 apart from `(-23, 2)`, 92 to a
 /// row, in turn a capsule (core from -0.25 to 0.25 along x, radius 0.25), a circle of radius
 /// 0.35 and a square of half size 0.35. Bodies: the ring, the spinner, the rest. Box2D runs
@@ -217,9 +225,10 @@ pub fn spinner(count: usize) -> JointedScene {
         0.2,
     )
     .expect("a rounded box");
-    let paddle = dynamic(paddle.into())
+    let mut paddle = dynamic(paddle.into())
         .pose(Isometry::translation(0.0, 12.0))
         .friction(0.0);
+    paddle.can_sleep = false;
     let mut bodies = vec![ring, paddle];
     let capsule: Shape = Capsule::new(Point::new(-0.25, 0.0), Point::new(0.25, 0.0), 0.25)
         .expect("a capsule")
@@ -251,7 +260,7 @@ pub fn spinner(count: usize) -> JointedScene {
     JointedScene {
         scene: Scene {
             name: format!("spinner_{count}"),
-            settings: gravity(),
+            settings: settings(true),
             bodies,
         },
         joints: vec![SceneJoint {
@@ -284,7 +293,10 @@ pub fn smash(columns: usize, rows: usize) -> Scene {
     }
     Scene {
         name: format!("smash_{columns}x{rows}"),
-        settings: WorldSettings::with_gravity(Vector::zeros()),
+        settings: WorldSettings {
+            gravity: Vector::zeros(),
+            ..settings(true)
+        },
         bodies,
     }
 }
@@ -310,7 +322,7 @@ pub fn ragdoll_rain(grid_count: usize) -> Scene {
     });
     Scene {
         name: format!("ragdoll_rain_{grid_count}"),
-        settings: gravity(),
+        settings: settings(true),
         bodies: vec![static_body(boxes)],
     }
 }
@@ -320,7 +332,7 @@ pub fn ragdoll_rain(grid_count: usize) -> Scene {
 /// and damping ratio 0.5, the first with its feet at `(-0.5 span + (column + 0.5) span / 40,
 /// 40 + 45 row)` (`span = 0.5 grid_count`) and each next 0.5 to the right, ragdoll `i` in
 /// collision group `-(i + 1)` (so ragdoll `i` of one group never touches ragdoll `i` of
-/// another, as in Box2D). Joint indices are into the returned bodies.
+/// another, as in Box2D), each body with Box2D's human's sleep threshold of 0.1 m/s. Joint indices are into the returned bodies.
 pub fn ragdoll_rain_group(
     grid_count: usize,
     row: usize,
@@ -337,7 +349,10 @@ pub fn ragdoll_rain_group(
     for i in 0..BOX2D_RAIN_GROUP {
         let (b, js) = human(at, 1.0, i as i32 + 1, 0.05, 5.0, 0.5);
         let offset = bodies.len();
-        bodies.extend(b.into_iter().map(|d| d.ccd(true)));
+        bodies.extend(b.into_iter().map(|mut d| {
+            d.sleep_threshold = 0.1;
+            d.ccd(true)
+        }));
         joints.extend(js.into_iter().map(|mut j| {
             j.bodies = j.bodies.map(|k| k + offset);
             j
