@@ -263,3 +263,19 @@ fn ragdoll_rain_spawns_the_same_ragdolls_in_impact_and_box2d() {
         "three columns of groups: 11 bodies, 13 shapes (two feet) and 10 joints a ragdoll"
     );
 }
+
+/// impact's sleep pass panics in the ragdoll rain with sleeping on, as Box2D's program runs
+/// it: at step 275 of `ragdoll_rain(500)` (before any ragdoll is removed; 275 bodies asleep),
+/// `find` in `impact-stepper/src/world/sleep.rs` meets a slot whose parent is `u32::MAX`,
+/// reached from `link_islands`: a manifold or joint links an awake body to one whose island
+/// slot was not set this step. Ignored until fixed (slow unoptimized: run it with
+/// `cargo test --release -- --ignored ragdoll_rain_with_sleeping_on`).
+#[test]
+#[ignore = "impact's sleep pass panics at step 275 (link_islands, find on u32::MAX)"]
+fn ragdoll_rain_with_sleeping_on_steps_in_impact() {
+    let mut impact = ImpactRain::<Discrete>::new(500, true);
+    for _ in 0..400 {
+        impact.step();
+    }
+    assert_eq!(impact.through_ground(), 0);
+}
