@@ -7,8 +7,8 @@
 //! (`World<RTreeBroadphase, Discrete>`, soft step, 1 velocity and 1 relax iteration per
 //! substep); rapier2d-f64 its defaults (single-threaded, 4 solver iterations as substeps);
 //! Box2D its defaults (contacts at 30 Hz, damping ratio 10, push-out 3 m/s), one worker, f32
-//! with SSE2 as `boxdd` builds it. Sleeping is off in all three: impact has none, Box2D's
-//! benchmark turns it off, and a sleeping pyramid would time the island manager.
+//! with SSE2 as `boxdd` builds it. Sleeping is off in all three: Box2D's benchmark turns it
+//! off, and a sleeping pyramid would time the island manager.
 //!
 //! The figures to compare are the summary's, printed last: Box2D's benchmark protocol, the
 //! mean of steps 1 to 499 of fresh worlds, every engine run in lockstep rounds of
