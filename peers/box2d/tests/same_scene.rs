@@ -265,7 +265,9 @@ fn ragdoll_rain_spawns_the_same_ragdolls_in_impact_and_box2d() {
 }
 
 /// impact's sleep pass panics in the ragdoll rain with sleeping on, as Box2D's program runs
-/// it: at step 275 of `ragdoll_rain(500)` (before any ragdoll is removed; 275 bodies asleep),
+/// it: at step 275 of `ragdoll_rain(500)` (before any ragdoll is removed; the first column's
+/// 275 bodies fell asleep at step 271 and a new column was made at step 272; after each step
+/// up to 274 no joint and no touching pair joins a sleeping body to an awake one),
 /// `find` in `impact-stepper/src/world/sleep.rs` meets a slot whose parent is `u32::MAX`,
 /// reached from `link_islands`: a manifold or joint links an awake body to one whose island
 /// slot was not set this step. Ignored until fixed (slow unoptimized: run it with
