@@ -26,7 +26,7 @@ use criterion::{Criterion, criterion_group};
 use impact_peer_box2d::box2d::Box2d;
 use impact_peer_box2d::rapier::Rapier;
 use impact_peer_box2d::timing::{Entrant, lockstep, summary};
-use impact_peer_box2d::{DT, assert_same_start, impact_positions, impact_stretch};
+use impact_peer_box2d::{DT, assert_same_start, awake_jointed, impact_positions, impact_stretch};
 use impact_testkit::scenes::{JointedScene, joint_grid};
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::stepper::{Discrete, FirstTimeOfImpact, World};
@@ -82,7 +82,8 @@ fn grid() -> JointedScene {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100);
-    joint_grid(n)
+    // Box2D's program runs the joint grid with sleeping off.
+    awake_jointed(joint_grid(n))
 }
 
 /// Criterion's figures: one step at a time after `SETTLE_STEPS` steps. Each engine runs as

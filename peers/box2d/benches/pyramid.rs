@@ -7,8 +7,8 @@
 //! (`World<RTreeBroadphase, Discrete>`, soft step, 1 velocity and 1 relax iteration per
 //! substep); rapier2d-f64 its defaults (single-threaded, 4 solver iterations as substeps);
 //! Box2D its defaults (contacts at 30 Hz, damping ratio 10, push-out 3 m/s), one worker, f32
-//! with SSE2 as `boxdd` builds it. Sleeping is off in all three: impact has none, Box2D's
-//! benchmark turns it off, and a sleeping pyramid would time the island manager.
+//! with SSE2 as `boxdd` builds it. Sleeping is off in all three: Box2D's benchmark turns it
+//! off, and a sleeping pyramid would time the island manager.
 //!
 //! The figures to compare are the summary's, printed last: Box2D's benchmark protocol, the
 //! mean of steps 1 to 499 of fresh worlds, every engine run in lockstep rounds of
@@ -24,7 +24,7 @@ use criterion::{Criterion, criterion_group};
 use impact_peer_box2d::box2d::Box2d;
 use impact_peer_box2d::rapier::Rapier;
 use impact_peer_box2d::timing::{Entrant, lockstep, summary};
-use impact_peer_box2d::{DT, assert_same_start, fallen, impact_positions};
+use impact_peer_box2d::{DT, assert_same_start, awake, fallen, impact_positions};
 use impact_testkit::scenes::{Scene, pyramid};
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::geometry::Real;
@@ -72,7 +72,8 @@ fn scene() -> Scene {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100);
-    pyramid(base)
+    // Box2D's program runs the pyramid with sleeping off.
+    awake(pyramid(base))
 }
 
 /// Criterion's figures: one step at a time after `SETTLE_STEPS` steps. Each engine runs as

@@ -11,9 +11,11 @@
 //! default SIMD level; AVX2 only with boxdd's `simd-avx2` feature), C at `-O2`.
 
 pub mod box2d;
+pub mod ragdoll_rain;
 pub mod rapier;
 pub mod timing;
 
+use impact_testkit::scenes::{JointedScene, Scene};
 use impact2d::broadphase::Broadphase;
 use impact2d::geometry::Real;
 use impact2d::stepper::{Stepper, World};
@@ -23,6 +25,19 @@ pub const DT: Real = 1.0 / 60.0;
 
 /// Substeps per step: Box2D's benchmark runs 4, as impact's and rapier2d's defaults do.
 pub const SUBSTEPS: i32 = 4;
+
+/// `scene` with sleeping off: how Box2D's program runs the pyramids and the joint grid, and
+/// the like-for-like run of every scene against engines with sleeping off.
+pub fn awake(mut scene: Scene) -> Scene {
+    scene.settings.sleeping = false;
+    scene
+}
+
+/// [`awake`] for a scene with joints.
+pub fn awake_jointed(mut scene: JointedScene) -> JointedScene {
+    scene.scene.settings.sleeping = false;
+    scene
+}
 
 /// The largest anchor separation of any joint of an impact world (world units): how far
 /// its joints are from holding.

@@ -22,6 +22,7 @@ use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Segment, Sha
 use impact_solver::{BodyHandle, RigidBodyDef};
 use impact_stepper::{Stepper, World, WorldError, WorldSettings};
 
+mod box2d_bench;
 mod compound_rain;
 mod crossings;
 mod hard_disks;
@@ -32,6 +33,11 @@ mod rain;
 mod recorder;
 mod tunnel;
 
+pub use box2d_bench::{
+    BOX2D_RAIN_COLUMNS, BOX2D_RAIN_GROUP, BOX2D_RAIN_ROWS, BOX2D_SLEEPS, BOX2D_STEPS,
+    RagdollRainSchedule, RagdollRainSpawn, SPINNER_POINTS, many_pyramids, offset_box, ragdoll_rain,
+    ragdoll_rain_group, smash, spinner, tumbler,
+};
 pub use compound_rain::{
     COMPOUND_BAR, COMPOUND_KINDS, COMPOUND_MAX_SPIN, COMPOUND_SPAN, TERRAIN_BASE, TERRAIN_SEGMENT,
     TERRAIN_WALL_TOP, Terrain, compound_piece, compound_rain, compound_rain_terrain,
@@ -40,7 +46,7 @@ pub use crossings::CrossingCounter;
 pub use hard_disks::{HARD_DISK_DIAMETER, hard_disk_box_side, hard_disk_stepper, hard_disks};
 pub use hung::HungCounter;
 pub use jointed::{JointedScene, SceneJoint, joint_grid};
-pub use ragdoll::{RAGDOLL_BODIES, ragdoll};
+pub use ragdoll::{RAGDOLL_BODIES, human, ragdoll};
 pub use rain::{
     RAIN_AREA_PER_DISC, RAIN_DISC_RADIUS, RAIN_FRICTION, RAIN_MAX_ANGLE, RAIN_MAX_SPEED,
     RAIN_MIN_SPEED, RAIN_MIN_WIDTH, RAIN_RESTITUTION, RAIN_ROW_SPACING, RAIN_ROWS,

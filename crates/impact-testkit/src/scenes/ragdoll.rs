@@ -122,14 +122,28 @@ fn bones() -> [Bone; RAGDOLL_BODIES] {
 /// tall in units of Box2D's human (about 1.6 at scale 1), in the negative collision group
 /// `-group` (its bones never collide with each other; Box2D's category 2, mask 1 | 2, feet
 /// mask 1), with joint friction (a motor of speed 0) of `friction_torque * scale` newton
-/// metres times each bone's scale, and the limits of Box2D's human. Joint indices are the
-/// body indices of the returned list, which starts at 0: offset them by where the bodies are
-/// put in a scene.
+/// metres times each bone's scale, and the limits of Box2D's human, without joint springs:
+/// [`human`] with `hertz` 0. Joint indices are the body indices of the returned list, which
+/// starts at 0: offset them by where the bodies are put in a scene.
 pub fn ragdoll(
     position: Vector,
     scale: Real,
     group: i32,
     friction_torque: Real,
+) -> (Vec<RigidBodyDef>, Vec<SceneJoint>) {
+    human(position, scale, group, friction_torque, 0.0, 0.0)
+}
+
+/// Box2D's `CreateHuman` (`shared/human.c`): [`ragdoll`], with each joint also a spring of
+/// `hertz` and `damping_ratio` toward its reference angle when `hertz` is positive (Box2D's
+/// `enableSpring = hertz > 0`), as its benchmark "rain" builds it (5 Hz, damping ratio 0.5).
+pub fn human(
+    position: Vector,
+    scale: Real,
+    group: i32,
+    friction_torque: Real,
+    hertz: Real,
+    damping_ratio: Real,
 ) -> (Vec<RigidBodyDef>, Vec<SceneJoint>) {
     let s = scale;
     let filter = CollisionFilter::new(2, 1 | 2).group(-group.abs().max(1));
@@ -165,10 +179,13 @@ pub fn ragdoll(
         if let Some(parent) = b.parent {
             let pivot = Point::new(position.x, b.pivot * s + position.y);
             let parent_at = bodies_at(&bodies, parent);
-            let kind: JointKind = RevoluteJoint::default()
+            let mut hinge = RevoluteJoint::default()
                 .limits(b.limits.0 * PI, b.limits.1 * PI)
-                .motor(0.0, b.friction * friction_torque * s)
-                .into();
+                .motor(0.0, b.friction * friction_torque * s);
+            if hertz > 0.0 {
+                hinge = hinge.spring(hertz, damping_ratio);
+            }
+            let kind: JointKind = hinge.into();
             joints.push(SceneJoint {
                 bodies: [parent, bodies.len()],
                 local_anchors: [pivot - parent_at, pivot - Point::from(at)].map(Point::from),
