@@ -15,8 +15,7 @@
 //! Run: `cargo bench --bench scenes -- summary [scene ...]` (all five by default).
 //! `B2_STEPS=100` cuts every scene to 100 steps; `B2_SMALL=1` runs the sizes of Box2D's debug
 //! build (5 x 5 pyramids, a 20 x 20 tumbler, 499 spinner bodies, a 20 x 10 smash, a rain of
-//! 200 squares a row). `B2_RAIN_ASLEEP=1` adds "impact asleep" to the rain (off by default:
-//! impact's sleep pass panics there at step 275, see `tests/same_scene.rs`).
+//! 200 squares a row). `B2_RAIN_ASLEEP=0` leaves "impact asleep" out of the rain.
 
 use impact_peer_box2d::box2d::{Box2d, Sleep};
 use impact_peer_box2d::ragdoll_rain::{Box2dRain, ImpactRain};
@@ -139,9 +138,8 @@ fn bench_rain(grid: usize) {
     let n = steps("rain");
     let mut impact = ImpactRain::<Discrete>::new(grid, false);
     let mut toi = flag("B2_TOI").then(|| ImpactRain::<FirstTimeOfImpact>::new(grid, false));
-    // impact's sleep pass panics in the rain with sleeping on (see the ignored test
-    // `ragdoll_rain_with_sleeping_on_steps_in_impact`): opt in with `B2_RAIN_ASLEEP=1`.
-    let mut impact_asleep = flag("B2_RAIN_ASLEEP").then(|| ImpactRain::<Discrete>::new(grid, true));
+    let asleep_too = std::env::var("B2_RAIN_ASLEEP").map_or(true, |v| v != "0");
+    let mut impact_asleep = asleep_too.then(|| ImpactRain::<Discrete>::new(grid, true));
     let mut b2 = Box2dRain::new(grid, Sleep::Off);
     let mut b2_asleep = Box2dRain::new(
         grid,

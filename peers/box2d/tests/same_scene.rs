@@ -264,16 +264,11 @@ fn ragdoll_rain_spawns_the_same_ragdolls_in_impact_and_box2d() {
     );
 }
 
-/// impact's sleep pass panics in the ragdoll rain with sleeping on, as Box2D's program runs
-/// it: at step 275 of `ragdoll_rain(500)` (before any ragdoll is removed; the first column's
-/// 275 bodies fell asleep at step 271 and a new column was made at step 272; after each step
-/// up to 274 no joint and no touching pair joins a sleeping body to an awake one),
-/// `find` in `impact-stepper/src/world/sleep.rs` meets a slot whose parent is `u32::MAX`,
-/// reached from `link_islands`: a manifold or joint links an awake body to one whose island
-/// slot was not set this step. Ignored until fixed (slow unoptimized: run it with
-/// `cargo test --release -- --ignored ragdoll_rain_with_sleeping_on`).
+/// The ragdoll rain with sleeping on, as Box2D's program runs it, steps in impact with no
+/// body through the ground. At step 275 of `ragdoll_rain(500)` its sleep pass meets a joint
+/// or contact from an awake body to a sleeping one (`link_islands` in
+/// `impact-stepper/src/world/sleep.rs`). Slow unoptimized: `cargo test --release`.
 #[test]
-#[ignore = "impact's sleep pass panics at step 275 (link_islands, find on u32::MAX)"]
 fn ragdoll_rain_with_sleeping_on_steps_in_impact() {
     let mut impact = ImpactRain::<Discrete>::new(500, true);
     for _ in 0..400 {
