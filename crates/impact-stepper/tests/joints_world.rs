@@ -323,3 +323,65 @@ fn a_motor_can_be_changed_between_steps() {
     let spin = w.body(link).unwrap().angvel();
     assert!((spin - 2.0).abs() < 0.02, "{spin}");
 }
+
+/// Two small boxes on a wheel joint thrown spinning at a zero-thickness segment: a CCD
+/// stepper stops one at the segment while the other goes on, pulling the joint open by
+/// units, and the rows' lever on A (the separation) then turns within the step. With the
+/// effective masses of the step's start the rows overshot and the pair reached 1e40 units/s,
+/// then NaN, within 3 to 7 steps; with the masses where the bodies are, it stays finite and
+/// gains no speed, under every stepper, over seeded throws.
+fn wheel_pair_at_a_wall<S: Stepper + Default>(speed: Real, dir: Real, spin: Real, angle: Real) {
+    let mut w: W<S> = World::new(WorldSettings::with_gravity(Vector::zeros())).unwrap();
+    let wall = impact_geometry::Segment::new(Point::new(0.0, -100.0), Point::new(0.0, 100.0));
+    w.create_body(RigidBodyDef::fixed(wall.unwrap().into()))
+        .unwrap();
+    let turn = impact_geometry::Rotation::new(angle);
+    let start = Vector::new(-1.0 - speed / 60.0, 0.0);
+    let v = Vector::new(dir.cos(), dir.sin()) * speed;
+    let bodies: Vec<BodyHandle> = (0..2)
+        .map(|i| {
+            let r = turn * Vector::new(0.2 * Real::from(i), 0.0);
+            let mut def = RigidBodyDef::new(ConvexPolygon::rectangle(0.1, 0.02).unwrap().into())
+                .pose(Isometry::new(start + r, angle))
+                .ccd(true);
+            def.linvel = v + Vector::new(-spin * r.y, spin * r.x);
+            def.angvel = spin;
+            w.create_body(def).unwrap()
+        })
+        .collect();
+    let anchor = Point::from(start + turn * Vector::new(0.1, 0.0));
+    let kind = JointKind::from(impact_solver::WheelJoint::default());
+    let def = JointDef::at_world_anchor(w.body_set(), bodies[0], bodies[1], anchor, kind);
+    w.create_joint(def.unwrap()).unwrap();
+    let fastest_start = speed + spin.abs() * 0.3;
+    for step in 0..60 {
+        w.step(DT)
+            .unwrap_or_else(|e| panic!("{speed} {dir} {spin} {angle}: step {step}: {e}"));
+        for &h in &bodies {
+            let s = w.body(h).unwrap().linvel().norm();
+            assert!(
+                s <= 1.5 * fastest_start,
+                "{speed} {dir} {spin} {angle}: step {step}: {s} units/s"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_wheel_pair_pulled_open_at_a_wall_stays_finite_and_gains_no_speed() {
+    let mut rng = impact_testkit::SplitMix64::new(12);
+    let mut cases = vec![(100.0, 0.0, 10.0, 0.0), (442.585, -0.354, -45.65, -2.034)];
+    for _ in 0..10 {
+        cases.push((
+            rng.range(50.0, 2500.0),
+            rng.range(-0.5, 0.5),
+            rng.range(-60.0, 60.0),
+            rng.range(-3.1, 3.1),
+        ));
+    }
+    for (speed, dir, spin, angle) in cases {
+        wheel_pair_at_a_wall::<Discrete>(speed, dir, spin, angle);
+        wheel_pair_at_a_wall::<MotionClamping>(speed, dir, spin, angle);
+        wheel_pair_at_a_wall::<FirstTimeOfImpact>(speed, dir, spin, angle);
+    }
+}

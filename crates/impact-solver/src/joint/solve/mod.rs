@@ -220,7 +220,7 @@ impl Prepared {
             }
             JointKind::Weld(j) => Self::Weld(weld::Row::new(j, masses, h)),
             JointKind::Distance(j) => Self::Distance(distance::Row::new(j, frame, masses, h)),
-            JointKind::Wheel(j) => Self::Wheel(wheel::Row::new(j, frame, masses, rotation_a, h)),
+            JointKind::Wheel(j) => Self::Wheel(wheel::Row::new(j, masses, rotation_a, h)),
             JointKind::Motor(j) => Self::Motor(motor::Row::new(j, frame, masses, rotation_a)),
             JointKind::Mouse(j) => Self::Mouse(mouse::Row::new(j, frame, masses, bodies.1, h)),
         }

@@ -21,10 +21,9 @@ pub(crate) struct Row {
     joint: WheelJoint,
     /// The axis in the world frame at the step's start.
     axis: Vector,
-    /// The effective masses at the step's start (Box2D keeps them for the step): along the
-    /// axis, across it, and of the motor (`1 / (iA + iB)`, zero when neither body turns).
-    axial_mass: Real,
-    perp_mass: Real,
+    /// The motor's effective mass (`1 / (iA + iB)`, zero when neither body turns). The
+    /// rows along and across the axis take theirs where the bodies are at each iteration
+    /// (see [`solve`]), not at the step's start as Box2D keeps them.
     motor_mass: Real,
     /// The suspension's softness over a substep, `None` when off or of 0 Hz.
     spring: Option<Softness>,
@@ -33,18 +32,14 @@ pub(crate) struct Row {
 impl Row {
     pub(crate) fn new(
         joint: &WheelJoint,
-        frame: &Frame,
         (a, b): (SolverBody, SolverBody),
         rotation_a: &Rotation,
         h: Real,
     ) -> Self {
         let axis = rotation_a * joint.local_axis_a;
-        let (_, axial, across) = lines(axis, frame);
         Self {
             joint: joint.clone(),
             axis,
-            axial_mass: axial.mass(&a, &b),
-            perp_mass: across.mass(&a, &b),
             motor_mass: inverse_or_zero(a.inv_inertia + b.inv_inertia),
             spring: user_spring(
                 joint.enable_spring,
@@ -129,7 +124,10 @@ pub(crate) fn solve(
         a.w -= a.inv_inertia * impulse;
         b.w += b.inv_inertia * impulse;
     }
-    let mass = p.axial_mass;
+    // The masses where the bodies are now: the rows' lever on A is the separation, which a
+    // joint pulled open (a body stopped at a wall while the other went on) makes long, and
+    // the step-start mass of a lever that turns within the step overshoots.
+    let mass = axial.mass(a, b);
     if let Some(spring) = &p.spring {
         let terms = spring_terms(spring, translation);
         axial.soft((a, b), &mut impulses.spring, terms, mass);
@@ -141,5 +139,6 @@ pub(crate) fn solve(
         axial.limit((a, b), &mut impulses.upper, upper, ctx);
     }
     let terms = ctx.soft_terms(&ctx.soft, across.n.dot(&d));
-    across.soft((a, b), &mut impulses.perpendicular, terms, p.perp_mass);
+    let perp_mass = across.mass(a, b);
+    across.soft((a, b), &mut impulses.perpendicular, terms, perp_mass);
 }
