@@ -427,20 +427,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 if !own.intersects(&path) {
                     continue;
                 }
-                // Only a pair that may collide: filtered pairs meet nothing (the mover's
-                // first shape stands for it, as in `find_reached_by_fast`).
-                let first = ProxyId(mover.index);
-                let (ia, ib) = (first.0.min(proxy.0), first.0.max(proxy.0));
-                let me = impact_solver::ShapeId {
-                    body: mover,
-                    index: 0,
-                };
-                let (sa, sb) = if first.0 < proxy.0 {
-                    (me, shape)
-                } else {
-                    (shape, me)
-                };
-                if rules.filters_pairs() && !allowed(rules, &self.bodies, (ia, ib, sa, sb)) {
+                // Only a pair that may collide: filtered pairs meet nothing.
+                if !mover_may_collide(rules, &self.bodies, mover, (proxy, shape)) {
                     continue;
                 }
                 woke |= self.wake_body(shape.body);
@@ -656,18 +644,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                     if !shifted(&own, &offset).intersects(&area) {
                         continue;
                     }
-                    let first = ProxyId(handle.index);
-                    let (ia, ib) = (first.0.min(proxy.0), first.0.max(proxy.0));
-                    let me = impact_solver::ShapeId {
-                        body: handle,
-                        index: 0,
-                    };
-                    let (sa, sb) = if first.0 < proxy.0 {
-                        (me, shape)
-                    } else {
-                        (shape, me)
-                    };
-                    if rules.filters_pairs() && !allowed(rules, &self.bodies, (ia, ib, sa, sb)) {
+                    if !mover_may_collide(rules, &self.bodies, handle, (proxy, shape)) {
                         continue;
                     }
                     if let Some(island) = self.sleep.island(shape.body.index)
@@ -896,6 +873,31 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         });
         self.bodies.refresh_awake();
     }
+}
+
+/// Whether `rules` let the body `mover` (its first shape standing for it) collide with the
+/// shape `shape` of proxy `proxy`.
+fn mover_may_collide(
+    rules: &CollisionRules<'_>,
+    bodies: &impact_solver::BodySet,
+    mover: BodyHandle,
+    (proxy, shape): (ProxyId, ShapeId),
+) -> bool {
+    if !rules.filters_pairs() {
+        return true;
+    }
+    let first = ProxyId(mover.index);
+    let (ia, ib) = (first.0.min(proxy.0), first.0.max(proxy.0));
+    let me = ShapeId {
+        body: mover,
+        index: 0,
+    };
+    let (sa, sb) = if first.0 < proxy.0 {
+        (me, shape)
+    } else {
+        (shape, me)
+    };
+    allowed(rules, bodies, (ia, ib, sa, sb))
 }
 
 /// Whether `rules` let the shapes `sa` and `sb` of the candidate pair `ia`, `ib` collide
