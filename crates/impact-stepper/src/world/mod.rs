@@ -34,6 +34,7 @@ mod sleep;
 #[cfg(feature = "serde")]
 mod snapshot;
 mod step;
+mod wake;
 
 use events::{Ending, Tracking, TrackingScratch};
 
