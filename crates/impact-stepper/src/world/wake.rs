@@ -15,6 +15,21 @@ use impact_narrowphase::contact_manifold;
 use impact_solver::{BodyHandle, RigidBody, ShapeId};
 
 impl<B: Broadphase, S: Stepper> World<B, S> {
+    /// The shape of `proxy` and its own box, if its body sleeps. The shape's own box, not
+    /// its proxy's fat one: the answer depends only on the bodies, so a restored snapshot
+    /// wakes the same.
+    fn sleeping_shape_box(&self, proxy: ProxyId) -> Option<(ShapeId, Aabb)> {
+        let shape = self.shape_proxies.shape_of(proxy)?;
+        if !self.bodies.is_asleep_at(shape.body.index) {
+            return None;
+        }
+        let body = self.bodies.get(shape.body)?;
+        let own = body.shapes()[shape.index as usize]
+            .shape()
+            .aabb(body.pose());
+        Some((shape, own))
+    }
+
     /// After the stepper ran, while bodies sleep: the sleeping islands the path of an
     /// awake dynamic CCD body met over the step, woken (for the step to be taken again with
     /// them awake). A body sped up inside the step (struck by a heavier one, kicked by the
@@ -27,27 +42,28 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// path that passes close by wakes an island it did not touch. Returns whether any woke.
     pub(super) fn wake_along_paths(&mut self, rules: &CollisionRules<'_>) -> bool {
         let mut paths: Vec<(BodyHandle, Aabb)> = Vec::new();
-        let courses = self.scratch.tracking.courses.courses();
+        let moves = |b: &RigidBody| b.is_dynamic() && b.ccd();
+        // One pass over the recorded courses, then the straight paths of the bodies without.
+        let mut on_course = vec![false; self.bodies.slot_count()];
+        for &(handle, _, ref sweep) in self.scratch.tracking.courses.courses() {
+            if let Some(body) = self.bodies.get(handle).filter(|b| moves(b)) {
+                on_course[handle.index as usize] = true;
+                paths.push((handle, body.swept_aabb(sweep)));
+            }
+        }
         for &(handle, start, _, _) in &self.scratch.before {
-            let Some(body) = self.bodies.get(handle) else {
+            let Some(body) = self.bodies.get(handle).filter(|b| moves(b)) else {
                 continue;
             };
-            if !body.is_dynamic() || !body.ccd() {
+            if on_course[handle.index as usize] {
                 continue;
             }
             let center = body.local_center();
             let radius = body.bounding_radius(&center);
-            let mut recorded = false;
-            for (_, _, sweep) in courses.iter().filter(|c| c.0 == handle) {
-                recorded = true;
-                paths.push((handle, body.swept_aabb(sweep)));
-            }
-            if !recorded {
-                let (c0, c1) = (start * center, body.pose() * center);
-                let low = Point::new(c0.x.min(c1.x) - radius, c0.y.min(c1.y) - radius);
-                let high = Point::new(c0.x.max(c1.x) + radius, c0.y.max(c1.y) + radius);
-                paths.push((handle, Aabb::new(low, high)));
-            }
+            let (c0, c1) = (start * center, body.pose() * center);
+            let low = Point::new(c0.x.min(c1.x) - radius, c0.y.min(c1.y) - radius);
+            let high = Point::new(c0.x.max(c1.x) + radius, c0.y.max(c1.y) + radius);
+            paths.push((handle, Aabb::new(low, high)));
         }
         let mut woke = false;
         for (mover, path) in paths {
@@ -63,18 +79,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             }
             let candidates = core::mem::take(&mut self.sleep.candidates);
             for &proxy in &candidates {
-                let Some(shape) = self.shape_proxies.shape_of(proxy) else {
+                let Some((shape, own)) = self.sleeping_shape_box(proxy) else {
                     continue;
                 };
-                if !self.bodies.is_asleep_at(shape.body.index) {
-                    continue;
-                }
-                let Some(other) = self.bodies.get(shape.body) else {
-                    continue;
-                };
-                let own = other.shapes()[shape.index as usize]
-                    .shape()
-                    .aabb(other.pose());
                 if !own.intersects(&path) {
                     continue;
                 }
@@ -264,20 +271,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                     continue;
                 }
                 for &proxy in &self.sleep.candidates {
-                    let Some(shape) = self.shape_proxies.shape_of(proxy) else {
+                    let Some((shape, own)) = self.sleeping_shape_box(proxy) else {
                         continue;
                     };
-                    if !self.bodies.is_asleep_at(shape.body.index) {
-                        continue;
-                    }
-                    let Some(other) = self.bodies.get(shape.body) else {
-                        continue;
-                    };
-                    // The sleeping body's own box, not its proxy's fat one: the answer
-                    // depends only on the bodies, so a restored snapshot wakes the same.
-                    let own = other.shapes()[shape.index as usize]
-                        .shape()
-                        .aabb(other.pose());
                     if !shifted(&own, &offset).intersects(&area) {
                         continue;
                     }
