@@ -30,8 +30,9 @@ use crate::settings::Softness;
 use crate::shape_def::BodyShape;
 use crate::solver::bodies::Motion;
 use crate::solver::bodies::{BodyState, SolverBody};
+use crate::solver::colours::{SharedBodies, for_each_colour};
 use crate::solver::rows::{RowKind, Stage};
-use crate::solver::schedule::{SweepOrder, schedule};
+use crate::solver::schedule::{SweepOrder, colour};
 use impact_geometry::{Real, Vector};
 use impact_narrowphase::{ContactId, Manifold};
 
@@ -363,8 +364,11 @@ pub(crate) struct ContactRows {
     /// The bodies' velocities at preparation, kept when a constraint has restitution: the
     /// restitution pass bounds the energy of a bounce by the energy the bodies came with.
     start_velocities: Vec<SolverBody>,
-    /// The sweep order the chunks were packed in, kept only for its storage.
+    /// The sweep order the chunks were packed in: the colours the passes run one after the
+    /// other.
     order: SweepOrder,
+    /// The velocities as the passes over the colours share them, kept for its storage.
+    shared: SharedBodies,
     /// The restitution pass's buffers (packed points, islands), kept only for their storage.
     restitution_scratch: restitution::Scratch,
     /// Whether the chunks still hold the separations and certificates of preparation (see
@@ -412,13 +416,13 @@ impl ContactRows {
             bodies: stage.bodies,
             h: stage.h,
         };
-        packed::sweep::<BIAS>(
-            &mut self.chunks,
-            velocities,
-            stage.inv_h,
-            stage.settings.max_push_out_velocity,
-            &gate,
-        );
+        self.shared.load(velocities);
+        let bodies = &self.shared;
+        let max_push = stage.settings.max_push_out_velocity;
+        for_each_colour(&mut self.chunks, &self.order.colour_starts, |chunks| {
+            packed::sweep::<BIAS>(chunks, bodies, stage.inv_h, max_push, &gate);
+        });
+        self.shared.store(velocities);
     }
 }
 
@@ -436,7 +440,12 @@ impl RowKind for ContactRows {
 
     /// Re-applies every accumulated impulse (the warm start), at the prepared lever arms.
     fn warm_start(&mut self, velocities: &mut [SolverBody], _motion: &[Motion]) {
-        packed::warm_start(&self.chunks, velocities);
+        self.shared.load(velocities);
+        let bodies = &self.shared;
+        for_each_colour(&mut self.chunks, &self.order.colour_starts, |chunks| {
+            packed::warm_start(chunks, bodies);
+        });
+        self.shared.store(velocities);
         if self.counting {
             packed::count_warm_start(&self.chunks, &mut self.applied);
         }
@@ -506,16 +515,21 @@ impl RowKind for ContactRows {
     }
 }
 
-/// The order the per-point passes visit the constraints in: [`schedule`] over their bodies,
-/// so that every sweep gives the result of the pair order bit for bit, cut into chunks of
-/// constraints without a body in common (static bodies included, so even the sign of a zero
-/// velocity is unchanged).
+/// The order the per-point passes visit the constraints in: the [`colour`]s of their bodies,
+/// each cut into chunks of constraints that write no body in common (bodies of infinite mass
+/// are read, never written), so that the chunks of a colour can be swept at once on several
+/// threads with the result of one thread bit for bit.
 ///
-/// Leaves in `work` the order and where each chunk starts in it (one more entry than chunks).
-fn sweep_order(constraints: &[ContactConstraint], body_count: usize, work: &mut SweepOrder) {
-    schedule(
-        constraints.iter().map(|c| (c.state_a, c.state_b)),
-        body_count,
+/// Leaves in `work` the order, where each chunk starts in it (one more entry than chunks) and
+/// where each colour's chunks start.
+fn sweep_order(constraints: &[ContactConstraint], bodies: &[SolverBody], work: &mut SweepOrder) {
+    colour(
+        constraints.iter().map(|c| {
+            let (a, b) = (c.state_a, c.state_b);
+            let moves = |i: u32| packed::moves(&bodies[i as usize]);
+            (a, b, moves(a), moves(b))
+        }),
+        bodies.len(),
         work,
     );
 }

@@ -27,6 +27,7 @@
 //! anew every step.
 
 pub(crate) mod bodies;
+pub(crate) mod colours;
 pub(crate) mod rows;
 pub(crate) mod schedule;
 mod scratch;

@@ -126,6 +126,8 @@ mod step_log;
 mod stepper;
 mod sweep_pairs;
 mod swing;
+#[cfg(feature = "parallel")]
+mod threads;
 mod touching;
 mod world;
 

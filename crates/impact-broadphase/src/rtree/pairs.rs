@@ -37,6 +37,15 @@ impl RTreeBroadphase {
         // moved proxy is in the moving tree (or absent).
         let moved_count = self.dirty.iter().filter(|&&d| moved(d)).count();
         if moved_count as Real > JOIN_FRACTION * self.moving_len as Real {
+            #[cfg(feature = "parallel")]
+            if parallel::moving_pairs(
+                (self.moving.root(), self.moving_len),
+                self.settled.root(),
+                state,
+                found,
+            ) {
+                return;
+            }
             self_join(self.moving.root(), &mut |a, b| {
                 if moved(a) || moved(b) {
                     found.push(ProxyPair::new(a, b));
@@ -140,5 +149,66 @@ impl RTreeBroadphase {
             self.state[id.index()].set(State::DIRTY | State::MOVED, false);
         }
         self.removed = false;
+    }
+}
+
+/// The pair search of the moving tree on several threads (`parallel` feature): the same pairs
+/// as the serial joins, in another order, which the sort that follows makes the same.
+#[cfg(feature = "parallel")]
+mod parallel {
+    use super::super::tree::{Leaf, Piece, join_tree_pieces, run_piece, self_join_pieces};
+    use super::State;
+    use crate::ProxyPair;
+    use rayon::prelude::*;
+    use rstar::ParentNode;
+
+    /// Proxies below which the joins stay on the calling thread.
+    const MIN_PROXIES: usize = 2048;
+
+    /// Every pair of overlapping tree boxes with a moved proxy, within `moving` and between
+    /// `moving` and `settled`, into `found` (unsorted); `false` (and nothing done) when the
+    /// trees are too small to share out or there is one thread.
+    pub(super) fn moving_pairs(
+        (moving, moving_len): (&ParentNode<Leaf>, usize),
+        settled: &ParentNode<Leaf>,
+        state: &[State],
+        found: &mut Vec<ProxyPair>,
+    ) -> bool {
+        if moving_len < MIN_PROXIES || rayon::current_num_threads() < 2 {
+            return false;
+        }
+        let moved = |id: crate::ProxyId| state[id.index()].has(State::MOVED);
+        let settled_id = |id: crate::ProxyId| state[id.index()].has(State::SETTLED);
+        let mut within = Vec::new();
+        self_join_pieces(moving, 2, &mut within);
+        let mut across = Vec::new();
+        join_tree_pieces(moving, settled, &mut across);
+        let pieces: Vec<(Piece<'_>, bool)> = within
+            .into_iter()
+            .map(|p| (p, true))
+            .chain(across.into_iter().map(|p| (p, false)))
+            .collect();
+        let parts: Vec<Vec<ProxyPair>> = pieces
+            .par_iter()
+            .map(|&(piece, within)| {
+                let mut out = Vec::new();
+                run_piece(piece, &mut |a, b| {
+                    let keep = if within {
+                        moved(a) || moved(b)
+                    } else {
+                        moved(a) && settled_id(b)
+                    };
+                    if keep {
+                        out.push(ProxyPair::new(a, b));
+                    }
+                });
+                out
+            })
+            .collect();
+        found.reserve(parts.iter().map(Vec::len).sum());
+        for part in parts {
+            found.extend(part);
+        }
+        true
     }
 }

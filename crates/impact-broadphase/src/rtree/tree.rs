@@ -143,3 +143,66 @@ pub(super) fn join_trees<F: FnMut(ProxyId, ProxyId)>(
         }
     }
 }
+
+/// A piece of a join, for the `parallel` feature: the pairs of [`self_join`] or
+/// [`join_trees`] cut into pieces that can run on several threads, whose pairs together are
+/// the join's, each once.
+#[cfg(feature = "parallel")]
+#[derive(Clone, Copy)]
+pub(super) enum Piece<'a> {
+    /// Every pair within a subtree ([`self_join`]).
+    Within(&'a ParentNode<Leaf>),
+    /// Every pair across two disjoint subtrees whose envelopes overlap ([`cross_join`]).
+    Across(&'a RTreeNode<Leaf>, &'a RTreeNode<Leaf>),
+}
+
+/// [`self_join`] of `node` as pieces into `out`, cut `depth` levels down.
+#[cfg(feature = "parallel")]
+pub(super) fn self_join_pieces<'a>(
+    node: &'a ParentNode<Leaf>,
+    depth: u32,
+    out: &mut Vec<Piece<'a>>,
+) {
+    let children = node.children();
+    for (i, a) in children.iter().enumerate() {
+        if let RTreeNode::Parent(p) = a {
+            if depth > 0 {
+                self_join_pieces(p, depth - 1, out);
+            } else {
+                out.push(Piece::Within(p));
+            }
+        }
+        let env_a = a.envelope();
+        for b in &children[i + 1..] {
+            if env_a.overlaps(&b.envelope()) {
+                out.push(Piece::Across(a, b));
+            }
+        }
+    }
+}
+
+/// [`join_trees`] of `a` and `b` as pieces into `out`.
+#[cfg(feature = "parallel")]
+pub(super) fn join_tree_pieces<'a>(
+    a: &'a ParentNode<Leaf>,
+    b: &'a ParentNode<Leaf>,
+    out: &mut Vec<Piece<'a>>,
+) {
+    for c in a.children() {
+        for d in b.children() {
+            if c.envelope().overlaps(&d.envelope()) {
+                out.push(Piece::Across(c, d));
+            }
+        }
+    }
+}
+
+/// Every pair of one piece, as `pair(leaf, leaf)` (for an [`Piece::Across`], the first
+/// leaf from the first subtree).
+#[cfg(feature = "parallel")]
+pub(super) fn run_piece<F: FnMut(ProxyId, ProxyId)>(piece: Piece<'_>, pair: &mut F) {
+    match piece {
+        Piece::Within(p) => self_join(p, pair),
+        Piece::Across(a, b) => cross_join(a, b, pair),
+    }
+}

@@ -26,6 +26,7 @@
 use super::gate::{CONTACT_DISTANCE, Certificate, Gate, PairVelocities};
 use super::{ContactConstraint, current_separation};
 use crate::solver::bodies::{BodyState, SolverBody};
+use crate::solver::colours::{SharedBodies, for_each_independent, for_each_zipped};
 use crate::solver::schedule::LANES;
 use impact_geometry::{Real, Vector};
 use wide::f64x4 as V;
@@ -90,6 +91,11 @@ pub(super) struct Chunk {
     /// Solver body indices; padding lanes repeat lane 0's and are never written.
     body_a: [u32; W],
     body_b: [u32; W],
+    /// The lanes whose body A (B) the passes write back, a bit per lane: those of finite
+    /// mass or inertia. An impulse changes nothing of a body of infinite mass, and leaving it
+    /// unwritten lets any number of chunks of a colour share it (see `schedule::colour`).
+    write_a: u32,
+    write_b: u32,
     nx: V,
     ny: V,
     friction: V,
@@ -125,6 +131,12 @@ pub(super) struct Chunk {
     turns: bool,
 }
 
+/// Whether an impulse can change `body`'s velocities: it has a finite mass or inertia.
+#[inline]
+pub(crate) fn moves(body: &SolverBody) -> bool {
+    body.inv_mass != 0.0 || body.inv_inertia != 0.0
+}
+
 /// Velocities of one side of a chunk's constraints.
 #[derive(Clone, Copy)]
 struct Velocities {
@@ -135,14 +147,12 @@ struct Velocities {
 
 impl Velocities {
     #[inline(always)]
-    fn gather(bodies: &[SolverBody], index: &[u32; W]) -> Self {
-        // Straight from the bodies into the lanes: going through an array of copies made
-        // the processor wait on each lane's store before loading the vector.
-        let [b0, b1, b2, b3] = index.map(|i| &bodies[i as usize]);
+    fn gather(bodies: &SharedBodies, index: &[u32; W]) -> Self {
+        let [(v0, w0), (v1, w1), (v2, w2), (v3, w3)] = index.map(|i| bodies.get(i));
         Self {
-            vx: V::new([b0.v.x, b1.v.x, b2.v.x, b3.v.x]),
-            vy: V::new([b0.v.y, b1.v.y, b2.v.y, b3.v.y]),
-            w: V::new([b0.w, b1.w, b2.w, b3.w]),
+            vx: V::new([v0.x, v1.x, v2.x, v3.x]),
+            vy: V::new([v0.y, v1.y, v2.y, v3.y]),
+            w: V::new([w0, w1, w2, w3]),
         }
     }
 
@@ -154,13 +164,12 @@ impl Velocities {
     }
 
     #[inline(always)]
-    fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; W], len: usize) {
+    fn scatter(&self, bodies: &SharedBodies, index: &[u32; W], mut lanes: u32) {
         let (vx, vy, w) = (self.vx.to_array(), self.vy.to_array(), self.w.to_array());
-        for l in 0..len {
-            let b = &mut bodies[index[l] as usize];
-            b.v.x = vx[l];
-            b.v.y = vy[l];
-            b.w = w[l];
+        while lanes != 0 {
+            let l = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            bodies.set(index[l], Vector::new(vx[l], vy[l]), w[l]);
         }
     }
 
@@ -192,82 +201,96 @@ pub(super) fn pack(
     chunks: &mut Vec<Chunk>,
     anchors: &mut Vec<Anchors>,
 ) {
+    // Each chunk is emptied where it is packed, on the thread that packs it.
     let n = chunk_starts.len().saturating_sub(1);
-    chunks.clear();
+    chunks.truncate(n);
     chunks.resize_with(n, Chunk::default);
-    anchors.clear();
+    anchors.truncate(n);
     anchors.resize(n, Anchors::default());
-    for ((ch, an), w) in chunks
-        .iter_mut()
-        .zip(anchors.iter_mut())
-        .zip(chunk_starts.windows(2))
-    {
-        let ids = &order[w[0] as usize..w[1] as usize];
-        ch.len = ids.len();
-        ch.live = (1 << ids.len()) - 1;
-        // Padding lanes read lane 0's bodies and are never written.
-        ch.body_a = [constraints[ids[0] as usize].state_a; W];
-        ch.body_b = [constraints[ids[0] as usize].state_b; W];
-        for (l, &i) in ids.iter().enumerate() {
-            let c = &constraints[i as usize];
-            let (a, b) = (&bodies[c.state_a as usize], &bodies[c.state_b as usize]);
-            ch.members[l] = i;
-            ch.body_a[l] = c.state_a;
-            ch.body_b[l] = c.state_b;
-            ch.nx.as_mut_array()[l] = c.normal.x;
-            ch.ny.as_mut_array()[l] = c.normal.y;
-            ch.friction.as_mut_array()[l] = c.friction;
-            ch.bias_rate.as_mut_array()[l] = c.softness.bias_rate;
-            ch.mass_scale.as_mut_array()[l] = c.softness.mass_scale;
-            ch.impulse_scale.as_mut_array()[l] = c.softness.impulse_scale;
-            ch.nx_ma.as_mut_array()[l] = c.normal.x * a.inv_mass;
-            ch.ny_ma.as_mut_array()[l] = c.normal.y * a.inv_mass;
-            ch.nx_mb.as_mut_array()[l] = c.normal.x * b.inv_mass;
-            ch.ny_mb.as_mut_array()[l] = c.normal.y * b.inv_mass;
-            {
-                // `n . n` is one to rounding (`t . t` the same, `t . n` zero exactly).
-                let linear = (a.inv_mass + b.inv_mass) * c.normal.norm_squared();
-                let [p, q] = &c.points;
-                let (ia, ib) = (a.inv_inertia, b.inv_inertia);
-                ch.k_n1n0.as_mut_array()[l] =
-                    linear + (ia * p.rn_a * q.rn_a + ib * p.rn_b * q.rn_b);
-                ch.k_t0n0.as_mut_array()[l] = ia * p.rn_a * p.rt_a + ib * p.rn_b * p.rt_b;
-                ch.k_t0n1.as_mut_array()[l] = ia * q.rn_a * p.rt_a + ib * q.rn_b * p.rt_b;
-                ch.k_t1n0.as_mut_array()[l] = ia * p.rn_a * q.rt_a + ib * p.rn_b * q.rt_b;
-                ch.k_t1n1.as_mut_array()[l] = ia * q.rn_a * q.rt_a + ib * q.rn_b * q.rt_b;
-                ch.k_t1t0.as_mut_array()[l] =
-                    linear + (ia * p.rt_a * q.rt_a + ib * p.rt_b * q.rt_b);
-            }
-            for (al, p) in an.points.iter_mut().zip(&c.points[..c.count]) {
-                let (k_a, k_b) = c.core_anchors(p);
-                al.r_ax.as_mut_array()[l] = k_a.x;
-                al.r_ay.as_mut_array()[l] = k_a.y;
-                al.r_bx.as_mut_array()[l] = k_b.x;
-                al.r_by.as_mut_array()[l] = k_b.y;
-                al.separation0.as_mut_array()[l] = p.separation0;
-            }
-            // The radii for now; the certificates are made below, all lanes at once.
-            an.room.as_mut_array()[l] = c.radii.0 + c.radii.1;
-            for (pl, p) in ch.points.iter_mut().zip(&c.points[..c.count]) {
-                pl.rn_a.as_mut_array()[l] = p.rn_a;
-                pl.rn_b.as_mut_array()[l] = p.rn_b;
-                pl.rt_a.as_mut_array()[l] = p.rt_a;
-                pl.rt_b.as_mut_array()[l] = p.rt_b;
-                pl.normal_mass.as_mut_array()[l] = p.normal_mass;
-                pl.tangent_mass.as_mut_array()[l] = p.tangent_mass;
-                pl.wn_a.as_mut_array()[l] = a.inv_inertia * p.rn_a;
-                pl.wn_b.as_mut_array()[l] = b.inv_inertia * p.rn_b;
-                pl.wt_a.as_mut_array()[l] = a.inv_inertia * p.rt_a;
-                pl.wt_b.as_mut_array()[l] = b.inv_inertia * p.rt_b;
-                pl.separation.as_mut_array()[l] = p.separation;
-                pl.normal_impulse.as_mut_array()[l] = p.normal_impulse;
-                pl.tangent_impulse.as_mut_array()[l] = p.tangent_impulse;
-                pl.max_normal_impulse.as_mut_array()[l] = p.max_normal_impulse;
-                pl.free_time.as_mut_array()[l] = p.free_time;
-            }
+    for_each_zipped(chunks, anchors, |first, chunks, anchors| {
+        for (k, (ch, an)) in chunks.iter_mut().zip(anchors).enumerate() {
+            let j = first + k;
+            let ids = &order[chunk_starts[j] as usize..chunk_starts[j + 1] as usize];
+            pack_chunk(ch, an, ids, constraints, bodies);
         }
-        certify(ch, an, constraints);
+    });
+}
+
+/// Fills the chunk `ch` and its anchors `an` (whatever they held) with the constraints
+/// `ids`.
+fn pack_chunk(
+    ch: &mut Chunk,
+    an: &mut Anchors,
+    ids: &[u32],
+    constraints: &[ContactConstraint],
+    bodies: &[SolverBody],
+) {
+    *ch = Chunk::default();
+    *an = Anchors::default();
+    ch.len = ids.len();
+    ch.live = (1 << ids.len()) - 1;
+    // Padding lanes read lane 0's bodies and are never written.
+    ch.body_a = [constraints[ids[0] as usize].state_a; W];
+    ch.body_b = [constraints[ids[0] as usize].state_b; W];
+    for (l, &i) in ids.iter().enumerate() {
+        let c = &constraints[i as usize];
+        let (a, b) = (&bodies[c.state_a as usize], &bodies[c.state_b as usize]);
+        ch.members[l] = i;
+        ch.body_a[l] = c.state_a;
+        ch.body_b[l] = c.state_b;
+        ch.write_a |= u32::from(moves(a)) << l;
+        ch.write_b |= u32::from(moves(b)) << l;
+        ch.nx.as_mut_array()[l] = c.normal.x;
+        ch.ny.as_mut_array()[l] = c.normal.y;
+        ch.friction.as_mut_array()[l] = c.friction;
+        ch.bias_rate.as_mut_array()[l] = c.softness.bias_rate;
+        ch.mass_scale.as_mut_array()[l] = c.softness.mass_scale;
+        ch.impulse_scale.as_mut_array()[l] = c.softness.impulse_scale;
+        ch.nx_ma.as_mut_array()[l] = c.normal.x * a.inv_mass;
+        ch.ny_ma.as_mut_array()[l] = c.normal.y * a.inv_mass;
+        ch.nx_mb.as_mut_array()[l] = c.normal.x * b.inv_mass;
+        ch.ny_mb.as_mut_array()[l] = c.normal.y * b.inv_mass;
+        {
+            // `n . n` is one to rounding (`t . t` the same, `t . n` zero exactly).
+            let linear = (a.inv_mass + b.inv_mass) * c.normal.norm_squared();
+            let [p, q] = &c.points;
+            let (ia, ib) = (a.inv_inertia, b.inv_inertia);
+            ch.k_n1n0.as_mut_array()[l] = linear + (ia * p.rn_a * q.rn_a + ib * p.rn_b * q.rn_b);
+            ch.k_t0n0.as_mut_array()[l] = ia * p.rn_a * p.rt_a + ib * p.rn_b * p.rt_b;
+            ch.k_t0n1.as_mut_array()[l] = ia * q.rn_a * p.rt_a + ib * q.rn_b * p.rt_b;
+            ch.k_t1n0.as_mut_array()[l] = ia * p.rn_a * q.rt_a + ib * p.rn_b * q.rt_b;
+            ch.k_t1n1.as_mut_array()[l] = ia * q.rn_a * q.rt_a + ib * q.rn_b * q.rt_b;
+            ch.k_t1t0.as_mut_array()[l] = linear + (ia * p.rt_a * q.rt_a + ib * p.rt_b * q.rt_b);
+        }
+        for (al, p) in an.points.iter_mut().zip(&c.points[..c.count]) {
+            let (k_a, k_b) = c.core_anchors(p);
+            al.r_ax.as_mut_array()[l] = k_a.x;
+            al.r_ay.as_mut_array()[l] = k_a.y;
+            al.r_bx.as_mut_array()[l] = k_b.x;
+            al.r_by.as_mut_array()[l] = k_b.y;
+            al.separation0.as_mut_array()[l] = p.separation0;
+        }
+        // The radii for now; the certificates are made below, all lanes at once.
+        an.room.as_mut_array()[l] = c.radii.0 + c.radii.1;
+        for (pl, p) in ch.points.iter_mut().zip(&c.points[..c.count]) {
+            pl.rn_a.as_mut_array()[l] = p.rn_a;
+            pl.rn_b.as_mut_array()[l] = p.rn_b;
+            pl.rt_a.as_mut_array()[l] = p.rt_a;
+            pl.rt_b.as_mut_array()[l] = p.rt_b;
+            pl.normal_mass.as_mut_array()[l] = p.normal_mass;
+            pl.tangent_mass.as_mut_array()[l] = p.tangent_mass;
+            pl.wn_a.as_mut_array()[l] = a.inv_inertia * p.rn_a;
+            pl.wn_b.as_mut_array()[l] = b.inv_inertia * p.rn_b;
+            pl.wt_a.as_mut_array()[l] = a.inv_inertia * p.rt_a;
+            pl.wt_b.as_mut_array()[l] = b.inv_inertia * p.rt_b;
+            pl.separation.as_mut_array()[l] = p.separation;
+            pl.normal_impulse.as_mut_array()[l] = p.normal_impulse;
+            pl.tangent_impulse.as_mut_array()[l] = p.tangent_impulse;
+            pl.max_normal_impulse.as_mut_array()[l] = p.max_normal_impulse;
+            pl.free_time.as_mut_array()[l] = p.free_time;
+        }
     }
+    certify(ch, an, constraints);
 }
 
 /// The certificates of the chunk's constraints (see [`Certificate::new`], whose arithmetic
@@ -411,7 +434,22 @@ pub(super) fn update_separations(
     constraints: &[ContactConstraint],
     states: &[BodyState],
 ) {
-    for (ch, an) in chunks.iter_mut().zip(anchors) {
+    for_each_independent(chunks, |first, chunks| {
+        for (ch, an) in chunks.iter_mut().zip(&anchors[first..]) {
+            update_chunk_separations(ch, an, constraints, states);
+        }
+    });
+}
+
+/// [`update_separations`] of one chunk.
+#[inline]
+fn update_chunk_separations(
+    ch: &mut Chunk,
+    an: &Anchors,
+    constraints: &[ContactConstraint],
+    states: &[BodyState],
+) {
+    {
         let a = Motion::gather(states, &ch.body_a);
         let b = Motion::gather(states, &ch.body_b);
         // The anchors turned with their bodies, then the gap between B's and A's.
@@ -491,7 +529,7 @@ impl Motion {
 
 /// Re-applies every accumulated impulse at the prepared lever arms, chunk by chunk (each
 /// body sees its constraints in pair order).
-pub(super) fn warm_start(chunks: &[Chunk], bodies: &mut [SolverBody]) {
+pub(super) fn warm_start(chunks: &[Chunk], bodies: &SharedBodies) {
     for ch in chunks {
         let mut a = Velocities::gather(bodies, &ch.body_a);
         let mut b = Velocities::gather(bodies, &ch.body_b);
@@ -514,8 +552,8 @@ pub(super) fn warm_start(chunks: &[Chunk], bodies: &mut [SolverBody]) {
             ch.ny_mb * n - ch.nx_mb * t,
             spin(p.wn_b, q.wn_b, p.wt_b, q.wt_b),
         );
-        a.scatter(bodies, &ch.body_a, ch.len);
-        b.scatter(bodies, &ch.body_b, ch.len);
+        a.scatter(bodies, &ch.body_a, ch.write_a);
+        b.scatter(bodies, &ch.body_b, ch.write_b);
     }
 }
 
@@ -523,12 +561,15 @@ pub(super) fn warm_start(chunks: &[Chunk], bodies: &mut [SolverBody]) {
 /// `free_time` ends as the time from the step's start to the substep they first push in.
 pub(super) fn capture_free_flight(chunks: &mut [Chunk], h: Real) {
     let h = V::splat(h);
-    for ch in chunks {
-        for p in &mut ch.points {
-            let fresh = p.normal_impulse.simd_eq(V::ZERO) & p.max_normal_impulse.simd_eq(V::ZERO);
-            p.free_time = fresh.select(p.free_time + h, p.free_time);
+    for_each_independent(chunks, |_, chunks| {
+        for ch in chunks {
+            for p in &mut ch.points {
+                let fresh =
+                    p.normal_impulse.simd_eq(V::ZERO) & p.max_normal_impulse.simd_eq(V::ZERO);
+                p.free_time = fresh.select(p.free_time + h, p.free_time);
+            }
         }
-    }
+    });
 }
 
 /// One Gauss-Seidel sweep, with or without the position bias: per chunk, the normal impulses
@@ -536,7 +577,7 @@ pub(super) fn capture_free_flight(chunks: &mut [Chunk], h: Real) {
 /// impulses.
 pub(super) fn sweep<const BIAS: bool>(
     chunks: &mut [Chunk],
-    bodies: &mut [SolverBody],
+    bodies: &SharedBodies,
     inv_h: Real,
     max_push: Real,
     gate: &Gate<'_>,
@@ -616,8 +657,8 @@ pub(super) fn sweep<const BIAS: bool>(
             ch.ny_mb * n - ch.nx_mb * t,
             (p.wn_b * n0 + q.wn_b * n1) + (p.wt_b * t0 + q.wt_b * t1),
         );
-        a.scatter(bodies, &ch.body_a, ch.len);
-        b.scatter(bodies, &ch.body_b, ch.len);
+        a.scatter(bodies, &ch.body_a, ch.write_a);
+        b.scatter(bodies, &ch.body_b, ch.write_b);
     }
 }
 

@@ -53,8 +53,10 @@ impl ContactRows {
         // for the same stability (Box2D v3's static softness).
         let static_soft = Softness::new(2.0 * hertz, settings.contact_damping_ratio, h);
 
-        let constraints = &mut self.constraints;
-        constraints.reserve(pairs.len());
+        // First the bodies' places in the table and the cache entries, which follow the pair
+        // order; then the constraints, each on its own (on rayon's threads with the
+        // `parallel` feature, the same bits for any number of threads).
+        let mut jobs = Vec::with_capacity(pairs.len());
         // Where the previous pair's cache entries end.
         let mut cache_cursor = 0;
         for (i, pair) in pairs.iter().enumerate() {
@@ -71,17 +73,27 @@ impl ContactRows {
             } else {
                 &[]
             };
-            push_constraint(
-                constraints,
+            jobs.push(Job {
                 pair,
-                (body_a, body_b),
-                (state_a, state_b),
-                table,
+                bodies: (body_a, body_b),
+                states: (state_a, state_b),
                 cached_pair,
-                (soft, static_soft),
-            );
+            });
         }
-        sweep_order(constraints, table.len(), &mut self.order);
+        let table_now: &BodyTable = table;
+        let build = |job: &Job<'_>| {
+            constraint_of(
+                job.pair,
+                job.bodies,
+                job.states,
+                table_now,
+                job.cached_pair,
+                (soft, static_soft),
+            )
+        };
+        let constraints = &mut self.constraints;
+        build_all(&jobs, build, constraints);
+        sweep_order(constraints, &table.velocities, &mut self.order);
         packed::pack(
             constraints,
             &table.velocities,
@@ -127,20 +139,49 @@ fn pair_bodies<'a>(
     Ok((body_a, body_b))
 }
 
-/// Adds to `constraints` the constraint of `pair` between `body_a` and `body_b` (at
-/// `states` in `table`), with the impulses of `cached_pair` (the pair's cache entries) and
-/// the softness against a finite or an infinite mass, `(soft, static_soft)`. Pushed where it
-/// is built: a constraint is a few hundred bytes, and returning one cost a copy.
+/// One constraint to build: its pair, the pair's bodies, their places in the solver's table
+/// and the pair's cache entries.
+struct Job<'a> {
+    pair: &'a ContactPair,
+    bodies: (&'a RigidBody, &'a RigidBody),
+    states: (usize, usize),
+    cached_pair: &'a [(CacheKey, CachedImpulse)],
+}
+
+/// The constraint of every job, in order, into `out` (whatever it held): on rayon's threads
+/// with the `parallel` feature.
+fn build_all(
+    jobs: &[Job<'_>],
+    build: impl Fn(&Job<'_>) -> ContactConstraint + Sync + Send,
+    out: &mut Vec<ContactConstraint>,
+) {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        if jobs.len() >= 256 && rayon::current_num_threads() >= 2 {
+            jobs.par_iter()
+                .with_min_len(64)
+                .map(build)
+                .collect_into_vec(out);
+            return;
+        }
+    }
+    out.clear();
+    out.extend(jobs.iter().map(build));
+}
+
+/// The constraint of `pair` between `body_a` and `body_b` (at `states` in `table`), with the
+/// impulses of `cached_pair` (the pair's cache entries) and the softness against a finite or
+/// an infinite mass, `(soft, static_soft)`.
 #[inline(always)]
-fn push_constraint(
-    constraints: &mut Vec<ContactConstraint>,
+fn constraint_of(
     pair: &ContactPair,
     (body_a, body_b): (&RigidBody, &RigidBody),
     (state_a, state_b): (usize, usize),
     table: &BodyTable,
     cached_pair: &[(CacheKey, CachedImpulse)],
     (soft, static_soft): (Softness, Softness),
-) {
+) -> ContactConstraint {
     let (sa, sb) = (&table.states[state_a], &table.states[state_b]);
     let (va, vb) = (&table.velocities[state_a], &table.velocities[state_b]);
     let normal = pair.manifold.normal;
@@ -201,7 +242,7 @@ fn push_constraint(
     }
     let infinite_side = ma == 0.0 || mb == 0.0;
     let (friction, restitution) = pair.coefficients(body_a, body_b);
-    constraints.push(ContactConstraint {
+    ContactConstraint {
         a: pair.a,
         b: pair.b,
         shapes: pair.shapes,
@@ -220,7 +261,7 @@ fn push_constraint(
             matches!(shape_a, Shape::Segment(_) | Shape::ChainSegment(_)),
             matches!(shape_b, Shape::Segment(_) | Shape::ChainSegment(_)),
         ),
-    });
+    }
 }
 
 #[inline]

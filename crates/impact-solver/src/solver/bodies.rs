@@ -189,8 +189,7 @@ impl BodyTable {
     /// others move along their solved velocities, which is what lets a speculative contact
     /// stop them at the surface.
     pub(crate) fn integrate_positions(&mut self, h: Real) {
-        let moved = self.states.iter_mut().zip(&self.velocities);
-        for ((s, sb), m) in moved.zip(&mut self.motion) {
+        let one = |((s, sb), m): ((&mut BodyState, &SolverBody), &mut Motion)| {
             match s.body_type {
                 BodyType::Static => {}
                 BodyType::Kinematic => {
@@ -205,7 +204,21 @@ impl BodyTable {
             }
             s.update_motion();
             *m = Motion::of(s);
+        };
+        // Each body on its own: on rayon's threads with the `parallel` feature.
+        #[cfg(feature = "parallel")]
+        if self.states.len() >= 2048 && rayon::current_num_threads() >= 2 {
+            use rayon::prelude::*;
+            self.states
+                .par_iter_mut()
+                .zip(&self.velocities[..])
+                .zip(&mut self.motion[..])
+                .with_min_len(256)
+                .for_each(one);
+            return;
         }
+        let moved = self.states.iter_mut().zip(&self.velocities);
+        moved.zip(&mut self.motion).for_each(one);
     }
 
     /// Static and kinematic bodies back to their own velocities. Impulses leave them alone

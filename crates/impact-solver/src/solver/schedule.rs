@@ -27,6 +27,16 @@ pub(crate) struct SweepOrder {
     members: Vec<([u32; LANES], usize)>,
     /// Per chunk: itself if it has room, else a later chunk to look at instead.
     room: Vec<u32>,
+    /// From [`colour`]: where each colour's chunks start in the chunks, and where the last
+    /// ends (one more entry than colours); empty from [`schedule`].
+    pub(crate) colour_starts: Vec<u32>,
+    /// Per body: the colours its updates took so far, a bit per colour below [`COLOURS`].
+    taken: Vec<u64>,
+    /// Per body: the first overflow colour (counted from [`COLOURS`]) its next update may
+    /// take.
+    next_overflow: Vec<u32>,
+    /// Per update: its colour.
+    colours: Vec<u32>,
 }
 
 impl SweepOrder {
@@ -37,6 +47,10 @@ impl SweepOrder {
         self.next_chunk.clear();
         self.members.clear();
         self.room.clear();
+        self.colour_starts.clear();
+        self.taken.clear();
+        self.next_overflow.clear();
+        self.colours.clear();
     }
 }
 
@@ -61,6 +75,7 @@ pub(crate) fn schedule(
         next_chunk: next,
         members: chunks,
         room,
+        ..
     } = work;
     // The first chunk each body's next update may join.
     next.resize(body_count, 0);
@@ -100,5 +115,100 @@ pub(crate) fn schedule(
     for (members, len) in chunks.iter() {
         order.extend_from_slice(&members[..*len]);
         chunk_starts.push(order.len() as u32);
+    }
+}
+
+/// Colours a greedy colouring takes before it overflows: one bit each in a body's `u64`.
+pub(crate) const COLOURS: usize = 64;
+
+/// An order of `updates`, each given by its two bodies (indices below `body_count`) and
+/// whether it writes each of them, grouped by colour: no two updates of a colour write the
+/// same body, and no update of a colour reads a body another writes. Within a colour the
+/// updates are therefore independent, and a colour's updates can be visited in any order or
+/// at once on several threads with the same result bit for bit; each body sees its updates
+/// in colour order. Bodies of infinite mass are read but never written (an impulse changes
+/// nothing of them), so any number of updates of a colour share them: a pyramid's ground does
+/// not need a colour per box standing on it.
+///
+/// Each update, in the given order, takes the lowest colour that neither of the bodies it
+/// writes has taken (the greedy colouring of Box2D v3's constraint graph); past [`COLOURS`]
+/// colours a body's further updates overflow into colours numbered on from there, each after
+/// the last overflow colour of either body, so the colouring never fails. The colours are then
+/// cut into chunks of up to [`LANES`] updates in the given order.
+///
+/// Leaves in `work` the order, where each chunk starts in it (one more entry than chunks),
+/// and where each colour's chunks start (one more entry than colours).
+pub(crate) fn colour(
+    updates: impl Iterator<Item = (u32, u32, bool, bool)>,
+    body_count: usize,
+    work: &mut SweepOrder,
+) {
+    work.clear();
+    let SweepOrder {
+        order,
+        chunk_starts,
+        colour_starts,
+        taken,
+        next_overflow,
+        colours,
+        ..
+    } = work;
+    taken.resize(body_count, 0);
+    next_overflow.resize(body_count, 0);
+    let mut colour_count = 0;
+    for (a, b, writes_a, writes_b) in updates {
+        let (a, b) = (a as usize, b as usize);
+        let mut busy = 0;
+        if writes_a {
+            busy |= taken[a];
+        }
+        if writes_b {
+            busy |= taken[b];
+        }
+        let c = if busy != u64::MAX {
+            let c = (!busy).trailing_zeros();
+            let bit = 1 << c;
+            if writes_a {
+                taken[a] |= bit;
+            }
+            if writes_b {
+                taken[b] |= bit;
+            }
+            c
+        } else {
+            let level = next_overflow[a].max(next_overflow[b]);
+            // Only written bodies order the overflow colours; a body of infinite mass with
+            // a full colour mask cannot occur (it takes no colour).
+            next_overflow[a] = level + 1;
+            next_overflow[b] = level + 1;
+            COLOURS as u32 + level
+        };
+        colour_count = colour_count.max(c as usize + 1);
+        colours.push(c);
+    }
+    // A counting sort by colour, stable, so each colour keeps the given order.
+    let mut starts = vec![0u32; colour_count + 1];
+    for &c in colours.iter() {
+        starts[c as usize + 1] += 1;
+    }
+    for k in 0..colour_count {
+        starts[k + 1] += starts[k];
+    }
+    order.resize(colours.len(), 0);
+    let mut cursor = starts.clone();
+    for (i, &c) in colours.iter().enumerate() {
+        order[cursor[c as usize] as usize] = i as u32;
+        cursor[c as usize] += 1;
+    }
+    chunk_starts.push(0);
+    colour_starts.push(0);
+    for k in 0..colour_count {
+        let (start, end) = (starts[k], starts[k + 1]);
+        let mut at = start;
+        while at < end {
+            at = (at + LANES as u32).min(end);
+            chunk_starts.push(at);
+        }
+        colour_starts.push(chunk_starts.len() as u32 - 1);
     }
 }

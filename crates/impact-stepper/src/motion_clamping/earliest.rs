@@ -41,13 +41,21 @@ impl Scratch {
         let pre_solve = rules.rules.has_pre_solve();
         self.contacts_by_slots.rebuild(contacts);
         self.solver_by_slots.rebuild(&self.solver_contacts);
+        // The times of impact depend only on the sweeps and the shapes, which nothing below
+        // changes: with the `parallel` feature they are found first, on every core.
+        #[cfg(feature = "parallel")]
+        let found = self.all_tois(settings, bodies, rules);
         for i in 0..self.candidates.len() {
             let candidate = self.candidates[i];
+            #[cfg(feature = "parallel")]
+            let found = found.as_ref().map(|found| found[i].as_slice());
+            #[cfg(not(feature = "parallel"))]
+            let found = None;
             self.candidate(
                 settings,
                 (bodies, rules, pre_solve),
                 contacts,
-                candidate,
+                (candidate, found),
                 dt,
                 report,
             );
@@ -70,7 +78,7 @@ impl Scratch {
         settings: &MotionClampingSettings,
         (bodies, rules, pre_solve): (&mut BodySet, ShapeRules<'_>, bool),
         contacts: &[ContactPair],
-        (x, y, offset): (u32, u32, Vector),
+        ((x, y, offset), found): ((u32, u32, Vector), Option<&[ShapeToi]>),
         dt: Real,
         report: &mut ClampReport,
     ) {
@@ -86,7 +94,10 @@ impl Scratch {
             return;
         };
         let mut tois = core::mem::take(&mut self.tois);
-        {
+        if let Some(found) = found {
+            tois.clear();
+            tois.extend_from_slice(found);
+        } else {
             let (Some(body), Some(other)) = (bodies.get(handle), bodies.get(other_handle)) else {
                 self.tois = tois;
                 return;
@@ -232,6 +243,61 @@ impl Scratch {
             }
         }
         toi.safe_fraction().map(|fraction| fraction.max(0.0))
+    }
+}
+
+/// A time of impact of two shapes, with their places in their bodies.
+type ShapeToi = ([u32; 2], Toi);
+
+#[cfg(feature = "parallel")]
+impl Scratch {
+    /// The times of impact of every candidate, as [`Scratch::candidate`] finds them, on
+    /// rayon's threads (the same bits for any number of threads): `None` when there are too
+    /// few candidates to share out, or one thread. A pair filter hook may be asked from
+    /// several threads at once (it is `Send + Sync`).
+    fn all_tois(
+        &self,
+        settings: &MotionClampingSettings,
+        bodies: &BodySet,
+        rules: ShapeRules<'_>,
+    ) -> Option<Vec<Vec<ShapeToi>>> {
+        use rayon::prelude::*;
+        if self.candidates.len() < 256 || rayon::current_num_threads() < 2 {
+            return None;
+        }
+        let one = |&(x, y, offset): &(u32, u32, Vector)| {
+            let mut tois = Vec::new();
+            let (Some(handle), Some(other_handle)) =
+                (self.handles[x as usize], self.handles[y as usize])
+            else {
+                return tois;
+            };
+            let (Some(sweep), Some(other_sweep)) = (
+                self.sweeps[x as usize],
+                self.sweeps[y as usize].and_then(|sweep| translated_sweep(&sweep, &offset)),
+            ) else {
+                return tois;
+            };
+            let (Some(body), Some(other)) = (bodies.get(handle), bodies.get(other_handle)) else {
+                return tois;
+            };
+            let admit = |pair| rules.admits(bodies, (handle, body), (other_handle, other), pair);
+            shape_tois(
+                (body, &sweep),
+                (other, &other_sweep),
+                admit,
+                &settings.toi,
+                &mut tois,
+            );
+            tois
+        };
+        Some(
+            self.candidates
+                .par_iter()
+                .with_min_len(32)
+                .map(one)
+                .collect(),
+        )
     }
 }
 

@@ -28,6 +28,7 @@ use std::sync::{Arc, OnceLock};
 
 mod events;
 mod joints;
+mod narrowphase;
 mod queries;
 mod shapes;
 mod sleep;
@@ -70,6 +71,10 @@ struct Scratch {
     use_awake_pairs: bool,
     /// The sides of this step's segment contacts, becoming [`World::sides`] if it succeeds.
     sides: Vec<(ShapeId, ShapeId, Vector)>,
+    /// The narrowphase's candidates and their manifolds (see `narrowphase`), kept for their
+    /// storage.
+    narrow_candidates: Vec<narrowphase::Candidate>,
+    narrow_manifolds: Vec<impact_narrowphase::Manifold>,
     /// Every body's pose and velocities, and the contact cache, as the stepper found them:
     /// put back if the step leaves a body that is not finite.
     before: Vec<(BodyHandle, Isometry, Vector, Real)>,

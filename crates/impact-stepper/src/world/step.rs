@@ -11,17 +11,14 @@
 
 use super::World;
 use super::events::Ending;
-use crate::contact_events::touches;
-use crate::domain::{PeriodicImages, shifted, translated};
+use crate::domain::{PeriodicImages, shifted};
 use crate::error::{WorldError, non_negative, positive};
 use crate::events::{ImpactHook, NoHook};
-use crate::hooks::{ContactBody, ContactKind, ContactResponse, PreSolveContact};
-use crate::rules::{CollisionRules, PairKind, build_table};
+use crate::rules::{CollisionRules, build_table};
 use crate::stepper::{StepContext, StepPreview, Stepper};
-use impact_broadphase::{Broadphase, ProxyId, ProxyPair};
-use impact_geometry::{Aabb, Isometry, Real, Shape, Vector};
-use impact_narrowphase::{Manifold, contact_manifold, contact_manifold_on_side};
-use impact_solver::{BodyHandle, BodySet, ContactPair, RigidBody, ShapeId};
+use impact_broadphase::{Broadphase, ProxyPair};
+use impact_geometry::{Aabb, Real, Vector};
+use impact_solver::{BodyHandle, BodySet};
 use tracing::field::Empty;
 
 /// What one [`World::step`] did, for tracing, events and tests.
@@ -138,6 +135,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         hook: &mut dyn ImpactHook,
     ) -> Result<StepReport<S::Report>, WorldError> {
         positive("dt", dt)?;
+        #[cfg(feature = "parallel")]
+        crate::threads::enter();
         self.bodies_moved();
         // Filters and sensor flags as they are now (a filter changed between steps holds
         // from this one), and the hooks, held apart from the world the stages borrow.
@@ -440,140 +439,6 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         Ok(())
     }
 
-    /// Stage 2: a manifold per candidate pair with a dynamic body that `rules` allow; in a
-    /// periodic domain, against the image of the pair's second body that it meets through.
-    /// Pairs with a sensor are set aside in `scratch.sensor_pairs`.
-    fn build_contacts(
-        &mut self,
-        dt: Real,
-        rules: &CollisionRules<'_>,
-        report: &mut StepReport<S::Report>,
-    ) {
-        let span = tracing::trace_span!("narrowphase", pairs = Empty, manifolds = Empty).entered();
-        let g = self.settings.gravity.norm();
-        let base = self.settings.speculative_distance;
-        self.scratch.periodic_pairs.clear();
-        let images = self.scratch.images;
-        // A periodic world takes its pairs, the broadphase's among them, from
-        // `periodic_pairs`; an unbounded one straight from the broadphase, or, while most
-        // bodies sleep, from the queries of the awake ones (`awake_pairs`).
-        let awake_pairs = core::mem::take(&mut self.scratch.awake_pairs);
-        let pairs: &[ProxyPair] = match &images {
-            Some(images) => {
-                self.find_periodic_pairs(images);
-                &[]
-            }
-            None if self.scratch.use_awake_pairs => &awake_pairs,
-            None => self.broadphase.overlapping_pairs(),
-        };
-        let size = images.map_or_else(Vector::zeros, |images| images.size());
-        let scratch = &mut self.scratch;
-        let sides = &self.sides;
-        scratch.sides.clear();
-        report.pairs = pairs.len() + scratch.periodic_pairs.len();
-        let direct = pairs.iter().map(|p| (p.a.0, p.b.0, Vector::zeros()));
-        let across = scratch.periodic_pairs.iter().map(|&(a, b, kx, ky)| {
-            let offset = Vector::new(Real::from(kx) * size.x, Real::from(ky) * size.y);
-            (a, b, offset)
-        });
-        for (ia, ib, offset) in direct.chain(across) {
-            let (Some(sa), Some(sb)) = (
-                self.shape_proxies.shape_of(ProxyId(ia)),
-                self.shape_proxies.shape_of(ProxyId(ib)),
-            ) else {
-                debug_assert!(false, "every proxy names a shape");
-                continue;
-            };
-            let (ha, hb) = (sa.body, sb.body);
-            if self.bodies.is_asleep_at(ha.index) || self.bodies.is_asleep_at(hb.index) {
-                // Asleep, or (unreachable after the wake pass) one asleep and one that
-                // cannot reach it: no manifold.
-                report.sleeping_pairs += 1;
-                continue;
-            }
-            let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
-                debug_assert!(false, "every proxy names a live body");
-                continue;
-            };
-            if ha == hb || (!a.is_dynamic() && !b.is_dynamic()) {
-                // Two shapes of one body never collide.
-                report.skipped_pairs += 1;
-                continue;
-            }
-            let (shape_a, shape_b) = (
-                a.shapes()[sa.index as usize].shape(),
-                b.shapes()[sb.index as usize].shape(),
-            );
-            let pair = (ia, ib, sa, sb, offset);
-            let sensed = &mut scratch.sensor_pairs;
-            if rules.filters_pairs() && !admit(rules, &self.bodies, pair, sensed, report) {
-                continue;
-            }
-            let speculative = speculative_margin(
-                &self.stepper,
-                (a, scratch.motion[ha.index as usize]),
-                (b, scratch.motion[hb.index as usize]),
-                (base, g, dt),
-            );
-            let pose_b = translated(b.pose(), &offset);
-            let mut manifold = contact_manifold(shape_a, a.pose(), shape_b, &pose_b, speculative);
-            if manifold.is_empty() {
-                continue;
-            }
-            let segment =
-                matches!(shape_a, Shape::Segment(_)) || matches!(shape_b, Shape::Segment(_));
-            // Overlapping, and the normal turned round since the last step: pressed past the
-            // middle, not gone round an end (that turns it a little at a time).
-            if segment
-                && manifold.min_separation() < 0.0
-                && let Some(side) = side_of(sides, sa, sb)
-                && manifold.normal.dot(&side) < 0.0
-                && let Some(kept) =
-                    contact_manifold_on_side(shape_a, a.pose(), shape_b, &pose_b, side, speculative)
-                && !kept.is_empty()
-            {
-                manifold = kept;
-            }
-            let material = if rules.has_pre_solve() {
-                match pre_solve_manifold(rules, (sa, a), (sb, b, &pose_b), &manifold) {
-                    ContactResponse::Keep => None,
-                    ContactResponse::Modify(material) => Some(material),
-                    ContactResponse::Disable => {
-                        report.filtered_pairs += 1;
-                        continue;
-                    }
-                }
-            } else {
-                None
-            };
-            if segment {
-                scratch.sides.push((sa, sb, manifold.normal));
-            }
-            report.contact_points += manifold.points().len();
-            if touches(&manifold) {
-                scratch.touched.push((sa, sb));
-                scratch.touched_at.push(scratch.contacts.len() as u32);
-            }
-            scratch.contacts.push(ContactPair {
-                a: ha,
-                b: hb,
-                manifold,
-                shapes: [sa.index, sb.index],
-                offset,
-                material,
-            });
-        }
-        // The pairs come sorted by proxy (a periodic domain's too); the sides are looked up
-        // by shape, which is the same order unless a body has several shapes.
-        if !scratch.sides.is_sorted_by_key(|&(a, b, _)| (a, b)) {
-            scratch.sides.sort_by_key(|&(a, b, _)| (a, b));
-        }
-        report.manifolds = scratch.contacts.len();
-        span.record("pairs", report.pairs);
-        span.record("manifolds", report.manifolds);
-        self.scratch.awake_pairs = awake_pairs;
-    }
-
     /// While most bodies sleep (more asleep than awake and moving), the candidate pairs
     /// with an awake non-static body, into `scratch.awake_pairs`, sorted: the broadphase's
     /// pairs (fat boxes that overlap) that can have a manifold, found by querying each such
@@ -673,89 +538,6 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
 }
 
 /// How far apart the manifold of `a` and `b` looks (world units), each with its
-/// `(linear velocity, |w| r, bounding radius r)` for the step: the speculative distance
-/// `base` plus how far the pair can close over the step of `dt` seconds under gravity `g`
-/// (its length), the second term capped at the smaller body's size unless `stepper` follows
-/// the pair past it.
-#[inline]
-fn speculative_margin<S: Stepper>(
-    stepper: &S,
-    (a, (va, sa, size_a)): (&RigidBody, (Vector, Real, Real)),
-    (b, (vb, sb, size_b)): (&RigidBody, (Vector, Real, Real)),
-    (base, g, dt): (Real, Real, Real),
-) -> Real {
-    // An upper bound on how fast any point of one body approaches any point of the other:
-    // relative centre speed plus what each rotation adds at its rim.
-    let speed = (vb - va).norm() + sa + sb;
-    let closing = (speed + g * dt) * dt;
-    if stepper.speculates_past_size(a, b) {
-        base + closing
-    } else {
-        base + closing.min(size_a.min(size_b))
-    }
-}
-
-/// Whether `rules` let the candidate pair of slots `ia` and `ib` (bodies `ha` and `hb`,
-/// the second met at its image `offset` away) collide; a pair with a sensor that the
-/// filters let meet is set aside in `sensor_pairs`. Counted in `report`.
-#[cold]
-fn admit<R>(
-    rules: &CollisionRules<'_>,
-    bodies: &BodySet,
-    (ia, ib, sa, sb, offset): (u32, u32, ShapeId, ShapeId, Vector),
-    sensor_pairs: &mut Vec<(ShapeId, ShapeId, Vector)>,
-    report: &mut StepReport<R>,
-) -> bool {
-    match rules.kind(ia, ib) {
-        PairKind::Collide if rules.allows_shapes(bodies, sa, sb) => true,
-        PairKind::Sense => {
-            sensor_pairs.push((sa, sb, offset));
-            report.sensor_pairs += 1;
-            false
-        }
-        PairKind::Collide | PairKind::Ignore => {
-            report.filtered_pairs += 1;
-            false
-        }
-    }
-}
-
-/// The pre-solve hook's answer for the manifold of `a` and `b` (at `pose_b`), asked with
-/// its deepest point; [`ContactResponse::Keep`] without a hook.
-#[cold]
-fn pre_solve_manifold<'a>(
-    rules: &CollisionRules<'_>,
-    (sa, a): (ShapeId, &'a RigidBody),
-    (sb, b, pose_b): (ShapeId, &'a RigidBody, &Isometry),
-    manifold: &'a Manifold,
-) -> ContactResponse {
-    if !rules.has_pre_solve() {
-        return ContactResponse::Keep;
-    }
-    let Some(deepest) = manifold
-        .points()
-        .iter()
-        .min_by(|p, q| p.separation.total_cmp(&q.separation))
-    else {
-        return ContactResponse::Keep;
-    };
-    let side = |shape: ShapeId, body: &'a RigidBody, pose: &Isometry| ContactBody {
-        handle: shape.body,
-        shape: shape.index,
-        body,
-        pose: *pose,
-        velocity: (body.linvel(), body.angvel()),
-    };
-    let mut contact = PreSolveContact::new(
-        (side(sa, a, a.pose()), side(sb, b, pose_b)),
-        (deepest.point, manifold.normal),
-        deepest.separation,
-        Some(manifold),
-        ContactKind::Manifold,
-    );
-    rules.pre_solve(&mut contact)
-}
-
 /// Period counts `(kx, ky)` of an image translated by `s` on a domain of `size`.
 fn period_counts(s: &Vector, size: &Vector) -> (i8, i8) {
     ((s.x / size.x).round() as i8, (s.y / size.y).round() as i8)
@@ -786,12 +568,4 @@ fn first_not_finite(bodies: &BodySet) -> Option<WorldError> {
             value,
         })
     })
-}
-
-/// The remembered side of the pair `a`, `b` (see [`World::sides`]).
-fn side_of(sides: &[(ShapeId, ShapeId, Vector)], a: ShapeId, b: ShapeId) -> Option<Vector> {
-    sides
-        .binary_search_by_key(&(a, b), |&(x, y, _)| (x, y))
-        .ok()
-        .map(|i| sides[i].2)
 }
