@@ -5,7 +5,11 @@
 //! Both are set on the world ([`World::set_pair_filter`](crate::World::set_pair_filter),
 //! [`World::set_pre_solve`](crate::World::set_pre_solve)) and called from inside the step,
 //! with read-only views of the bodies: they are `Send + Sync` and take `&self`, so a step
-//! that asks them from several threads needs no change of API. They run inside the step, with
+//! that asks them from several threads needs no change of API. With the `parallel` feature,
+//! `MotionClamping` asks the pair filter from several threads at once while it finds its
+//! times of impact, so a filter should answer from its arguments (and the game's state)
+//! alone; the narrowphase asks both hooks on the stepping thread, in pair order (see
+//! `docs/architecture.md`, "Parallel steps"). They run inside the step, with
 //! the world borrowed by it: a hook cannot make scene queries of the world it is called from
 //! (a query would need the world the step holds); what it needs to decide is in what it is
 //! given, and in the game's own state.
