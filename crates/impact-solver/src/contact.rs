@@ -30,7 +30,7 @@ use crate::settings::Softness;
 use crate::shape_def::BodyShape;
 use crate::solver::bodies::Motion;
 use crate::solver::bodies::{BodyState, SolverBody};
-use crate::solver::colours::{SharedBodies, for_each_colour};
+use crate::solver::colours::{BodyAccess, ColourPass, SharedBodies, for_each_colour};
 use crate::solver::rows::{RowKind, Stage};
 use crate::solver::schedule::{SweepOrder, colour};
 use impact_geometry::{Real, Vector};
@@ -416,13 +416,18 @@ impl ContactRows {
             bodies: stage.bodies,
             h: stage.h,
         };
-        self.shared.load(velocities);
-        let bodies = &self.shared;
-        let max_push = stage.settings.max_push_out_velocity;
-        for_each_colour(&mut self.chunks, &self.order.colour_starts, |chunks| {
-            packed::sweep::<BIAS>(chunks, bodies, stage.inv_h, max_push, &gate);
-        });
-        self.shared.store(velocities);
+        let pass = Sweep::<BIAS> {
+            inv_h: stage.inv_h,
+            max_push: stage.settings.max_push_out_velocity,
+            gate: &gate,
+        };
+        for_each_colour(
+            &mut self.chunks,
+            &self.order.colour_starts,
+            velocities,
+            &mut self.shared,
+            &pass,
+        );
     }
 }
 
@@ -440,12 +445,13 @@ impl RowKind for ContactRows {
 
     /// Re-applies every accumulated impulse (the warm start), at the prepared lever arms.
     fn warm_start(&mut self, velocities: &mut [SolverBody], _motion: &[Motion]) {
-        self.shared.load(velocities);
-        let bodies = &self.shared;
-        for_each_colour(&mut self.chunks, &self.order.colour_starts, |chunks| {
-            packed::warm_start(chunks, bodies);
-        });
-        self.shared.store(velocities);
+        for_each_colour(
+            &mut self.chunks,
+            &self.order.colour_starts,
+            velocities,
+            &mut self.shared,
+            &WarmStart,
+        );
         if self.counting {
             packed::count_warm_start(&self.chunks, &mut self.applied);
         }
@@ -512,6 +518,30 @@ impl RowKind for ContactRows {
                 gravity,
             },
         );
+    }
+}
+
+/// [`packed::warm_start`] as a pass over colours.
+struct WarmStart;
+
+impl ColourPass<packed::Chunk> for WarmStart {
+    #[inline]
+    fn run<B: BodyAccess + ?Sized>(&self, chunks: &mut [packed::Chunk], bodies: &mut B) {
+        packed::warm_start(chunks, bodies);
+    }
+}
+
+/// [`packed::sweep`] as a pass over colours.
+struct Sweep<'a, 'g, const BIAS: bool> {
+    inv_h: Real,
+    max_push: Real,
+    gate: &'a gate::Gate<'g>,
+}
+
+impl<const BIAS: bool> ColourPass<packed::Chunk> for Sweep<'_, '_, BIAS> {
+    #[inline]
+    fn run<B: BodyAccess + ?Sized>(&self, chunks: &mut [packed::Chunk], bodies: &mut B) {
+        packed::sweep::<BIAS, B>(chunks, bodies, self.inv_h, self.max_push, self.gate);
     }
 }
 

@@ -26,7 +26,7 @@
 use super::gate::{CONTACT_DISTANCE, Certificate, Gate, PairVelocities};
 use super::{ContactConstraint, current_separation};
 use crate::solver::bodies::{BodyState, SolverBody};
-use crate::solver::colours::{SharedBodies, for_each_independent, for_each_zipped};
+use crate::solver::colours::{BodyAccess, for_each_independent, for_each_zipped};
 use crate::solver::schedule::LANES;
 use impact_geometry::{Real, Vector};
 use wide::f64x4 as V;
@@ -147,8 +147,12 @@ struct Velocities {
 
 impl Velocities {
     #[inline(always)]
-    fn gather(bodies: &SharedBodies, index: &[u32; W]) -> Self {
-        let [(v0, w0), (v1, w1), (v2, w2), (v3, w3)] = index.map(|i| bodies.get(i));
+    fn gather<B: BodyAccess + ?Sized>(bodies: &B, index: &[u32; W]) -> Self {
+        // Straight from the bodies into the lanes, one load per lane.
+        let (v0, w0) = bodies.get(index[0]);
+        let (v1, w1) = bodies.get(index[1]);
+        let (v2, w2) = bodies.get(index[2]);
+        let (v3, w3) = bodies.get(index[3]);
         Self {
             vx: V::new([v0.x, v1.x, v2.x, v3.x]),
             vy: V::new([v0.y, v1.y, v2.y, v3.y]),
@@ -164,7 +168,7 @@ impl Velocities {
     }
 
     #[inline(always)]
-    fn scatter(&self, bodies: &SharedBodies, index: &[u32; W], mut lanes: u32) {
+    fn scatter<B: BodyAccess + ?Sized>(&self, bodies: &mut B, index: &[u32; W], mut lanes: u32) {
         let (vx, vy, w) = (self.vx.to_array(), self.vy.to_array(), self.w.to_array());
         while lanes != 0 {
             let l = lanes.trailing_zeros() as usize;
@@ -529,7 +533,7 @@ impl Motion {
 
 /// Re-applies every accumulated impulse at the prepared lever arms, chunk by chunk (each
 /// body sees its constraints in pair order).
-pub(super) fn warm_start(chunks: &[Chunk], bodies: &SharedBodies) {
+pub(super) fn warm_start<B: BodyAccess + ?Sized>(chunks: &[Chunk], bodies: &mut B) {
     for ch in chunks {
         let mut a = Velocities::gather(bodies, &ch.body_a);
         let mut b = Velocities::gather(bodies, &ch.body_b);
@@ -575,9 +579,9 @@ pub(super) fn capture_free_flight(chunks: &mut [Chunk], h: Real) {
 /// One Gauss-Seidel sweep, with or without the position bias: per chunk, the normal impulses
 /// of the first and the second points, then their friction clamped by the updated normal
 /// impulses.
-pub(super) fn sweep<const BIAS: bool>(
+pub(super) fn sweep<const BIAS: bool, B: BodyAccess + ?Sized>(
     chunks: &mut [Chunk],
-    bodies: &SharedBodies,
+    bodies: &mut B,
     inv_h: Real,
     max_push: Real,
     gate: &Gate<'_>,

@@ -167,7 +167,10 @@ fn build_all(
         }
     }
     out.clear();
-    out.extend(jobs.iter().map(build));
+    out.reserve(jobs.len());
+    for job in jobs {
+        out.push(build(job));
+    }
 }
 
 /// The constraint of `pair` between `body_a` and `body_b` (at `states` in `table`), with the

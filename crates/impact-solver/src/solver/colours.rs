@@ -47,6 +47,7 @@ impl Clone for SharedBodies {
 
 impl SharedBodies {
     /// Copies in the velocities of `bodies`.
+    #[cfg(feature = "parallel")]
     pub(crate) fn load(&mut self, bodies: &[SolverBody]) {
         self.cells.clear();
         self.cells.extend(bodies.iter().map(|b| {
@@ -59,26 +60,58 @@ impl SharedBodies {
     }
 
     /// Copies the velocities back into `bodies` (the same bodies as loaded).
+    #[cfg(feature = "parallel")]
     pub(crate) fn store(&self, bodies: &mut [SolverBody]) {
-        for (b, c) in bodies.iter_mut().zip(&self.cells) {
-            let [x, y, w] = c.each_ref().map(|a| Real::from_bits(a.load(Relaxed)));
-            b.v = Vector::new(x, y);
-            b.w = w;
+        for (b, [x, y, w]) in bodies.iter_mut().zip(&self.cells) {
+            b.v = Vector::new(
+                Real::from_bits(x.load(Relaxed)),
+                Real::from_bits(y.load(Relaxed)),
+            );
+            b.w = Real::from_bits(w.load(Relaxed));
         }
     }
+}
 
+/// Where a pass over chunks reads and writes the bodies' velocities: the solver's own array
+/// (on one thread) or the [`SharedBodies`] of a pass shared among threads. The arithmetic is
+/// the same either way, so are the bits.
+pub(crate) trait BodyAccess {
     /// Body `i`'s velocity and angular velocity. Panics if `i` is out of range.
+    fn get(&self, i: u32) -> (Vector, Real);
+    /// Sets body `i`'s velocities. Panics if `i` is out of range.
+    fn set(&mut self, i: u32, v: Vector, w: Real);
+}
+
+impl BodyAccess for [SolverBody] {
     #[inline(always)]
-    pub(crate) fn get(&self, i: u32) -> (Vector, Real) {
-        let [x, y, w] = self.cells[i as usize]
-            .each_ref()
-            .map(|a| Real::from_bits(a.load(Relaxed)));
-        (Vector::new(x, y), w)
+    fn get(&self, i: u32) -> (Vector, Real) {
+        let b = &self[i as usize];
+        (b.v, b.w)
     }
 
-    /// Sets body `i`'s velocities. Panics if `i` is out of range.
     #[inline(always)]
-    pub(crate) fn set(&self, i: u32, v: Vector, w: Real) {
+    fn set(&mut self, i: u32, v: Vector, w: Real) {
+        let b = &mut self[i as usize];
+        b.v = v;
+        b.w = w;
+    }
+}
+
+impl BodyAccess for &SharedBodies {
+    #[inline(always)]
+    fn get(&self, i: u32) -> (Vector, Real) {
+        let [x, y, w] = &self.cells[i as usize];
+        (
+            Vector::new(
+                Real::from_bits(x.load(Relaxed)),
+                Real::from_bits(y.load(Relaxed)),
+            ),
+            Real::from_bits(w.load(Relaxed)),
+        )
+    }
+
+    #[inline(always)]
+    fn set(&mut self, i: u32, v: Vector, w: Real) {
         let [cx, cy, cw] = &self.cells[i as usize];
         cx.store(v.x.to_bits(), Relaxed);
         cy.store(v.y.to_bits(), Relaxed);
@@ -86,35 +119,48 @@ impl SharedBodies {
     }
 }
 
+/// A pass over the chunks of a coloured order, run on whichever [`BodyAccess`] the
+/// velocities are reached through.
+pub(crate) trait ColourPass<C>: Sync {
+    /// The pass over `chunks`, reading and writing the velocities through `bodies`.
+    fn run<B: BodyAccess + ?Sized>(&self, chunks: &mut [C], bodies: &mut B);
+}
+
 /// Runs `pass` over the chunks of every colour in turn (`colour_starts` as
-/// [`SweepOrder::colour_starts`](super::schedule::SweepOrder)), each colour's chunks in
-/// slices that may run on several threads at once with the `parallel` feature.
-pub(crate) fn for_each_colour<C: Send>(
+/// [`SweepOrder::colour_starts`](super::schedule::SweepOrder)) on `velocities`. With the
+/// `parallel` feature and more than one thread, a colour of enough chunks is shared out, the
+/// velocities going through `shared` for the pass; otherwise the chunks run in order on the
+/// calling thread, straight on `velocities` (the chunks are in colour order).
+pub(crate) fn for_each_colour<C: Send, P: ColourPass<C>>(
     chunks: &mut [C],
     colour_starts: &[u32],
-    pass: impl Fn(&mut [C]) + Sync,
+    velocities: &mut [SolverBody],
+    shared: &mut SharedBodies,
+    pass: &P,
 ) {
-    for w in colour_starts.windows(2) {
-        let colour = &mut chunks[w[0] as usize..w[1] as usize];
-        run_colour(colour, &pass);
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        let big = |w: &[u32]| (w[1] - w[0]) as usize >= MIN_PARALLEL_CHUNKS;
+        if rayon::current_num_threads() >= 2 && colour_starts.windows(2).any(big) {
+            shared.load(velocities);
+            let bodies = &*shared;
+            for w in colour_starts.windows(2) {
+                let colour = &mut chunks[w[0] as usize..w[1] as usize];
+                if big(w) {
+                    colour
+                        .par_chunks_mut(TASK_CHUNKS)
+                        .for_each(|part| pass.run(part, &mut { bodies }));
+                } else {
+                    pass.run(colour, &mut { bodies });
+                }
+            }
+            shared.store(velocities);
+            return;
+        }
     }
-}
-
-#[cfg(not(feature = "parallel"))]
-#[inline]
-fn run_colour<C: Send>(colour: &mut [C], pass: &(impl Fn(&mut [C]) + Sync)) {
-    pass(colour);
-}
-
-#[cfg(feature = "parallel")]
-#[inline]
-fn run_colour<C: Send>(colour: &mut [C], pass: &(impl Fn(&mut [C]) + Sync)) {
-    use rayon::prelude::*;
-    if colour.len() < MIN_PARALLEL_CHUNKS || rayon::current_num_threads() < 2 {
-        pass(colour);
-    } else {
-        colour.par_chunks_mut(TASK_CHUNKS).for_each(pass);
-    }
+    let _ = (colour_starts, shared);
+    pass.run(chunks, velocities);
 }
 
 /// Runs `pass` over every element in slices, given the index of each slice's first element,
