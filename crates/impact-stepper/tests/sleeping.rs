@@ -377,6 +377,15 @@ fn bad_sleep_settings_are_refused_by_name() {
 /// the step): the pyramid wakes, and the bullet never passes through the first box on its
 /// line (never ends a step beyond its centre while that box is still near its place) nor
 /// ends a step inside a box.
+/// The next shot of `rng` at the pyramid of `base` with a bullet of radius `r`: the row it
+/// is aimed at, its height, and where it starts (1 to 151 units left of the row).
+fn pyramid_shot(rng: &mut Rng, base: usize, r: Real) -> (usize, Real, Real) {
+    let row = (rng.unit() * (base - 1) as Real) as usize;
+    let y = row as Real + 0.1 + 0.8 * rng.unit();
+    let x0 = -0.5 * (base - row - 1) as Real;
+    (row, y, x0 - 0.5 - r - 1.0 - 150.0 * rng.unit())
+}
+
 fn bullets_into_a_sleeping_pyramid<S: Stepper + Default + Clone>(shots: usize, seed: u64) {
     const BASE: usize = 20;
     const R: Real = 0.05;
@@ -385,14 +394,12 @@ fn bullets_into_a_sleeping_pyramid<S: Stepper + Default + Clone>(shots: usize, s
     let mut rng = Rng::new(seed);
     for shot in 0..shots {
         let mut world = asleep.clone();
-        let row = (rng.unit() * (BASE - 1) as Real) as usize;
-        let y = row as Real + 0.1 + 0.8 * rng.unit();
+        let (row, y, start) = pyramid_shot(&mut rng, BASE, R);
         let count = BASE - row;
         let x0 = -0.5 * (count - 1) as Real;
         let target = boxes[(0..row).map(|i| BASE - i).sum::<usize>()];
         let home = world.body(target).unwrap().pose().translation.vector;
         assert!((home.x - x0).abs() < 0.05 && (home.y - (row as Real + 0.5)).abs() < 0.05);
-        let start = x0 - 0.5 - R - 1.0 - 150.0 * rng.unit();
         let bullet = world
             .create_body(
                 RigidBodyDef::new(Circle::new(R).unwrap().into())
@@ -435,6 +442,66 @@ fn bullets_into_a_sleeping_pyramid<S: Stepper + Default + Clone>(shots: usize, s
 fn bullets_into_a_sleeping_pyramid_wake_it_and_never_pass_through() {
     bullets_into_a_sleeping_pyramid::<FirstTimeOfImpact>(1_000, 31);
     bullets_into_a_sleeping_pyramid::<MotionClamping>(1_000, 32);
+}
+
+/// Shot 84 of seed 32 under `MotionClamping`: in its third step the bullet, knocked up to 7
+/// units/s, is stopped at 0.44 of the step against a box spinning off the pyramid at 3.3
+/// rad/s, which comes on at 8.7 units/s. The box is stopped where they meet, at the same
+/// fraction (both are reported clamped), and the bullet ends the step clear of it: left on
+/// its target, the box ended with the bullet's centre 0.069 inside it.
+#[test]
+fn a_bullet_stopped_against_a_box_spinning_off_the_pyramid_is_not_run_over() {
+    const BASE: usize = 20;
+    const R: Real = 0.05;
+    let (mut world, boxes, at) = asleep_pyramid::<MotionClamping>(BASE, 180);
+    assert!(at.is_some());
+    let mut rng = Rng::new(32);
+    let mut shot = pyramid_shot(&mut rng, BASE, R);
+    for _ in 0..84 {
+        shot = pyramid_shot(&mut rng, BASE, R);
+    }
+    let (_, y, start) = shot;
+    let bullet = world
+        .create_body(
+            RigidBodyDef::new(Circle::new(R).unwrap().into())
+                .pose(Isometry::translation(start, y))
+                .linvel(Vector::new(10_000.0, 0.0))
+                .ccd(true),
+        )
+        .unwrap();
+    let disc = Circle::new(R).unwrap().into();
+    let spinning = boxes[195];
+    for step in 0..4 {
+        let report = world.step(DT).unwrap();
+        let b = *world.body(bullet).unwrap().pose();
+        if step == 2 {
+            let clamped: Vec<_> = report
+                .stepper
+                .clamped
+                .iter()
+                .map(|c| (c.body, c.fraction))
+                .collect();
+            assert_eq!(clamped.len(), 2, "{clamped:?}");
+            assert_eq!((clamped[0].0, clamped[1].0), (spinning, bullet));
+            assert_eq!(clamped[0].1, clamped[1].1);
+            let body = world.body(spinning).unwrap();
+            let d = impact_narrowphase::distance(&disc, &b, body.shape(), body.pose());
+            assert!(
+                d.distance > 0.0,
+                "the box ends {:.4} over the bullet",
+                -d.distance
+            );
+        }
+        for &h in &boxes {
+            let body = world.body(h).unwrap();
+            let d = impact_narrowphase::distance(&disc, &b, body.shape(), body.pose());
+            assert!(
+                d.distance > -R,
+                "step {step}: {:.3} inside {h:?}",
+                -d.distance
+            );
+        }
+    }
 }
 
 #[cfg(feature = "serde")]

@@ -60,6 +60,8 @@ impl Scratch {
                 report,
             );
         }
+        // A dynamic body that would run over a body stopped here is stopped too.
+        self.stop_runners(settings, (bodies, rules, pre_solve), contacts, dt, report);
         for (handle, _) in bodies.iter_awake() {
             let earliest = self.earliest[handle.index as usize];
             if earliest < 1.0 {

@@ -5,14 +5,16 @@
 //! phase. This file holds the stepper, its per-step buffers and the phases that bracket the
 //! search: the impacts of touching pairs at the start, the start poses and the contact
 //! solver's targets, the motions rebuilt from them, and the clamp that places each body at
-//! its fraction. The search in between has two files: `candidates` (which bodies are checked,
-//! the boxes of their motions and the pairs whose boxes meet, and the net under the solver's
-//! pairs) and `earliest` (the time of impact of each candidate pair, and the earliest safe
-//! fraction of each checked body). The settings are in `settings`; the report, shared in
+//! its fraction. The search in between has three files: `candidates` (which bodies are
+//! checked, the boxes of their motions and the pairs whose boxes meet, and the net under the
+//! solver's pairs), `earliest` (the time of impact of each candidate pair, and the earliest
+//! safe fraction of each checked body) and `run_over` (the dynamic bodies that would run over
+//! a stopped one, stopped where they meet it). The settings are in `settings`; the report, shared in
 //! shape with `FirstTimeOfImpact`'s, in `crate::report`.
 
 mod candidates;
 mod earliest;
+mod run_over;
 mod settings;
 
 pub use crate::report::{ClampReport, ClampedBody};
@@ -58,8 +60,13 @@ struct Scratch {
     solver_by_slots: BySlots,
     /// The times of impact of one candidate's shape pairs.
     tois: Vec<([u32; 2], Toi)>,
-    /// Per slot: the earliest safe fraction found for a checked body.
+    /// Per slot: the earliest safe fraction found for a checked body (and, once the bodies
+    /// that would run over a stopped one are known, for those).
     earliest: Vec<Real>,
+    /// Per slot: where a checked body stops, by its time of impact or the net (`run_over`).
+    stopped_at: Vec<Real>,
+    /// Per slot: the earliest fraction at which a dynamic body meets a stopped one.
+    run_over: Vec<Real>,
     /// The pair search in a periodic domain...
     grid: ReachGrid,
     /// ...and outside one.
@@ -129,6 +136,9 @@ struct Scratch {
 ///    at 0 and frozen every step; with the side check, a body the soft solver let through
 ///    is still stopped (at fraction 0). The earliest
 ///    [`Toi::safe_fraction`](impact_narrowphase::Toi::safe_fraction) wins.
+///    A dynamic body whose motion over the rest of the step would run into a checked body
+///    where that one stops gets its own fraction: its time of impact with the stopped body
+///    along the rest of its motion (see "Guarantees and limits").
 /// 4. Every body with a fraction below 1 is placed at that fraction of its sweep, which is at
 ///    the target separation from what it hits, so the next step's contacts see it. A body in
 ///    free flight gets the velocity it has there (its end velocity less the gravity of the
@@ -151,7 +161,17 @@ struct Scratch {
 ///   own unclamped target motion (found by the box of that motion, so a body the solver
 ///   deflects is still a candidate), not the motion it ends up with if it is clamped too.
 ///   `FirstTimeOfImpact` is the mode for fast bodies meeting each other.
-/// - Only the CCD body is stopped; what it hits keeps its target. The exception is a contact
+/// - A dynamic body whose motion over the rest of the step would meet a checked body where
+///   that one stopped (the box it was stopped against, coming on; a box following it into a
+///   wall) is stopped where they meet, at the target separation (or, for a pair that
+///   overlaps there, where the overlap deepens by the tolerance), and reported as clamped:
+///   left on its target it ran over the stopped body (a bullet stopped against a box spinning
+///   off a toppling pyramid ended with its centre 0.069 inside it). Stopping it, rather than
+///   carrying the stopped body along, keeps every pose on a motion already checked or the
+///   contact solver's own, and gains no energy; the pair's approach is an impact of a
+///   touching pair at the start of the next step (phase 0). One pass: a body stopped so is
+///   not itself protected from a third.
+/// - Otherwise only the CCD body is stopped; what it hits keeps its target. The exception is a contact
 ///   the soft solver pushed through: when a pair with a CCD body, touching at the start (a
 ///   manifold point within the target separation plus the tolerance) or with neither body
 ///   checked, ends with its closest-point normal turned round (a disc at the bottom of a
