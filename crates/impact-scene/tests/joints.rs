@@ -640,6 +640,21 @@ fn every_bad_joint_is_refused_with_its_path_and_reason() {
             "joints[1].correction_factor: must be in [0, 1], got 2",
         ),
         (
+            "a spring past the bound on joints' numbers",
+            scene_with(&format!(r#"{hinge}, "enable_spring": true, "spring_hertz": 2e13"#)),
+            "joints[1].spring_hertz: must be at most 1e12 in magnitude (MAX_JOINT_MAGNITUDE), got 20000000000000",
+        ),
+        (
+            "an anchor past the bound on joints' numbers",
+            scene_with(r#""type": "revolute", "bodies": [0, 1], "anchor": [3e12, 0]"#),
+            "joints[1].anchor: puts the anchor at [3000000000000, 0] in its body's frame, past 1e12 (MAX_JOINT_MAGNITUDE)",
+        ),
+        (
+            "a reference angle past the bound on joints' numbers",
+            scene_with(&format!(r#"{hinge}, "reference_angle": -2e13"#)),
+            "joints[1].reference_angle: must be at most 1e12 in magnitude (MAX_JOINT_MAGNITUDE), got -20000000000000",
+        ),
+        (
             "a mouse joint of no stiffness",
             scene_with(r#""type": "mouse", "bodies": [0, 2], "anchor": [4, 1], "hertz": 0"#),
             "joints[1].hertz: must be positive, got 0",
@@ -699,6 +714,10 @@ fn a_scene_a_program_built_with_bad_joints_is_refused_with_the_path() {
         (
             Box::new(|s| s.joints[2].local_anchor_b.x = Real::NAN),
             "joints[2].local_anchors[1][0]: must be finite, got NaN",
+        ),
+        (
+            Box::new(|s| s.joints[2].local_anchor_a.y = 5e12),
+            "joints[2].local_anchors[0]: puts the anchor at [1.743203034081454, 5000000000000] in its body's frame, past 1e12 (MAX_JOINT_MAGNITUDE)",
         ),
         (
             Box::new(|s| s.joints[0].bodies = [0, 9]),

@@ -35,8 +35,8 @@ mod set;
 mod solve;
 
 pub use def::{
-    DistanceJoint, JointDef, JointKind, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint,
-    WeldJoint, WheelJoint,
+    DistanceJoint, JointDef, JointKind, MAX_JOINT_MAGNITUDE, MotorJoint, MouseJoint,
+    PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
 };
 pub(crate) use rows::JointRows;
 pub use set::{Joint, JointHandle, JointImpulses, JointPairs, JointSet, JointSetState};

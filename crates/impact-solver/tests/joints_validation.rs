@@ -1,14 +1,15 @@
 //! Invariant: a bad joint definition is refused with an error naming the field (NaN
 //! anchors, inverted limits, negative frequencies, zero axes, the same body twice, stale
-//! handles, ...), and a refused insert or change leaves the set and the joint unchanged.
+//! handles, a finite value past `MAX_JOINT_MAGNITUDE`, ...), and a refused insert or change
+//! leaves the set and the joint unchanged.
 
 mod common;
 
 use common::disc;
 use impact_geometry::{Point, Real, Vector};
 use impact_solver::{
-    BodyHandle, BodySet, DistanceJoint, JointDef, JointKind, JointSet, MotorJoint, MouseJoint,
-    PrismaticJoint, RevoluteJoint, SolverError, WeldJoint, WheelJoint,
+    BodyHandle, BodySet, DistanceJoint, JointDef, JointKind, JointSet, MAX_JOINT_MAGNITUDE,
+    MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint, SolverError, WeldJoint, WheelJoint,
 };
 use proptest::prelude::*;
 
@@ -316,4 +317,200 @@ fn an_axis_is_stored_as_a_unit_vector() {
         panic!()
     };
     assert!((p.local_axis_a - Vector::new(0.6, 0.8)).norm() < 1e-15);
+}
+
+/// A definition with every number of one field set to `value`, and that field's path:
+/// `which` picks the field among every finite number a joint holds (the break thresholds and
+/// a distance joint's `max_length` aside, which may be infinite).
+fn with_value(a: BodyHandle, b: BodyHandle, which: usize, value: Real) -> (JointDef, &'static str) {
+    let def = |kind: JointKind| JointDef::new(a, b, kind);
+    let revolute = RevoluteJoint::default();
+    let prismatic = PrismaticJoint::default();
+    let wheel = WheelJoint::default();
+    let weld = WeldJoint::default();
+    let distance = DistanceJoint::default();
+    let motor = MotorJoint::default();
+    let mouse = MouseJoint::toward(Point::origin(), 1.0);
+    // Ordered limits: the upper one set with the lower one where the lower one is tested.
+    let (lo, hi) = (-value.abs(), value.abs());
+    match which % 30 {
+        0 => (
+            def(revolute.into()).local_anchors(Point::new(value, 0.0), Point::origin()),
+            "joint.local_anchor_a.x",
+        ),
+        1 => (
+            def(revolute.into()).local_anchors(Point::origin(), Point::new(0.0, value)),
+            "joint.local_anchor_b.y",
+        ),
+        2 => (
+            def(revolute.into()).reference_angle(value),
+            "joint.reference_angle",
+        ),
+        3 => (
+            def(revolute.limits(lo, 0.0).into()),
+            "joint.revolute.lower_angle",
+        ),
+        4 => (
+            def(revolute.motor(value, 1.0).into()),
+            "joint.revolute.motor_speed",
+        ),
+        5 => (
+            def(revolute.motor(1.0, value.abs()).into()),
+            "joint.revolute.max_motor_torque",
+        ),
+        6 => (
+            def(revolute.spring(value.abs(), 1.0).into()),
+            "joint.revolute.spring_hertz",
+        ),
+        7 => (
+            def(revolute.spring(1.0, value.abs()).into()),
+            "joint.revolute.spring_damping_ratio",
+        ),
+        8 => (
+            def(prismatic.clone().limits(0.0, hi).into()),
+            "joint.prismatic.upper_translation",
+        ),
+        9 => (
+            def(prismatic.clone().motor(1.0, value.abs()).into()),
+            "joint.prismatic.max_motor_force",
+        ),
+        10 => (
+            def(prismatic.spring(value.abs(), 1.0).into()),
+            "joint.prismatic.spring_hertz",
+        ),
+        11 => {
+            let mut w = weld.clone();
+            w.linear_hertz = value.abs();
+            (def(w.into()), "joint.weld.linear_hertz")
+        }
+        12 => {
+            let mut w = weld;
+            w.angular_damping_ratio = value.abs();
+            (def(w.into()), "joint.weld.angular_damping_ratio")
+        }
+        13 => {
+            let mut d = distance.clone();
+            d.length = value.abs();
+            (def(d.into()), "joint.distance.length")
+        }
+        14 => {
+            let mut d = distance.clone();
+            d.min_length = value.abs();
+            (def(d.into()), "joint.distance.min_length")
+        }
+        15 => {
+            let mut d = distance.clone();
+            d.spring_hertz = value.abs();
+            (def(d.into()), "joint.distance.spring_hertz")
+        }
+        16 => {
+            let mut d = distance;
+            d.motor_speed = value;
+            (def(d.into()), "joint.distance.motor_speed")
+        }
+        17 => {
+            let mut w = wheel.clone();
+            (w.lower_translation, w.upper_translation) = (lo, 0.0);
+            (def(w.into()), "joint.wheel.lower_translation")
+        }
+        18 => {
+            let mut w = wheel.clone();
+            w.spring_hertz = value.abs();
+            (def(w.into()), "joint.wheel.spring_hertz")
+        }
+        19 => {
+            let mut w = wheel;
+            w.max_motor_torque = value.abs();
+            (def(w.into()), "joint.wheel.max_motor_torque")
+        }
+        20 => {
+            let mut m = motor.clone();
+            m.linear_offset = Vector::new(0.0, value);
+            (def(m.into()), "joint.motor.linear_offset.y")
+        }
+        21 => {
+            let mut m = motor.clone();
+            m.angular_offset = value;
+            (def(m.into()), "joint.motor.angular_offset")
+        }
+        22 => {
+            let mut m = motor.clone();
+            m.max_force = value.abs();
+            (def(m.into()), "joint.motor.max_force")
+        }
+        23 => {
+            let mut m = motor;
+            m.max_torque = value.abs();
+            (def(m.into()), "joint.motor.max_torque")
+        }
+        24 => {
+            let mut m = mouse.clone();
+            m.target = Point::new(value, 0.0);
+            (def(m.into()), "joint.mouse.target.x")
+        }
+        25 => {
+            let mut m = mouse.clone();
+            m.hertz = value.abs();
+            (def(m.into()), "joint.mouse.hertz")
+        }
+        26 => {
+            let mut m = mouse.clone();
+            m.damping_ratio = value.abs();
+            (def(m.into()), "joint.mouse.damping_ratio")
+        }
+        27 => {
+            let mut m = mouse;
+            m.max_force = value.abs();
+            (def(m.into()), "joint.mouse.max_force")
+        }
+        28 => (
+            def(RevoluteJoint::default().limits(0.0, hi).into()),
+            "joint.revolute.upper_angle",
+        ),
+        _ => (
+            def(PrismaticJoint::default().limits(lo, 0.0).into()),
+            "joint.prismatic.lower_translation",
+        ),
+    }
+}
+
+/// A finite magnitude past the bound, spread over the exponents up to `f64`'s largest.
+fn past_the_bound() -> impl Strategy<Value = Real> {
+    prop_oneof![
+        Just(Real::MAX),
+        Just(-Real::MAX),
+        Just(1e308),
+        Just(1e200),
+        (12.0..308.0_f64).prop_map(|e| 10.0_f64.powf(e) * 1.0000001),
+        (12.0..308.0_f64).prop_map(|e| -(10.0_f64.powf(e) * 1.0000001)),
+    ]
+    .prop_filter("past the bound", |v: &Real| {
+        v.abs() > MAX_JOINT_MAGNITUDE && v.is_finite()
+    })
+}
+
+proptest! {
+    /// Every finite number of a joint past `MAX_JOINT_MAGNITUDE` (an anchor of 1e200, a
+    /// spring of 1e308 Hz, which overflow the rows at the first step) is refused at creation
+    /// with the field and the value; at the bound, and a thousandth of it, it is taken.
+    #[test]
+    fn a_value_past_the_bound_is_refused_with_its_field_and_value(
+        which in 0usize..30,
+        value in past_the_bound(),
+    ) {
+        let (bodies, a, b, _) = bodies();
+        let mut joints = JointSet::new();
+        let (def, field) = with_value(a, b, which, value);
+        let err = joints.insert(&bodies, def).unwrap_err();
+        prop_assert_eq!(field_of(&err), field, "{}", err);
+        let SolverError::OutOfRange { value: named, .. } = err else {
+            return Err(TestCaseError::fail(format!("not a range error: {err}")));
+        };
+        prop_assert!(named == value || named == value.abs() || named == -value.abs());
+        prop_assert!(joints.is_empty());
+        for within in [MAX_JOINT_MAGNITUDE, 1e-3 * MAX_JOINT_MAGNITUDE] {
+            let (def, field) = with_value(a, b, which, within.copysign(value));
+            prop_assert!(joints.insert(&bodies, def).is_ok(), "{} at {}", field, within);
+        }
+    }
 }

@@ -5,8 +5,8 @@
 //! - A joint keeps its bodies' shapes from colliding unless `collide_connected` is on; the
 //!   pair collides again once the joint is removed.
 //! - Removing a body removes its joints; a stale handle, a body jointed to itself, a NaN
-//!   anchor and a joint in a periodic domain are refused with the field named, the world
-//!   unchanged.
+//!   anchor, an anchor of 1e200, a spring of 1e308 Hz and a joint in a periodic domain are
+//!   refused with the field named, the world unchanged.
 //! - A joint whose reaction exceeds its break force is removed at the end of the step with a
 //!   `JointEvent::Broken` naming it and its reaction.
 //! - Determinism: a swinging chain, 500 steps equal 250 + snapshot + restore + 250, bit for
@@ -183,6 +183,27 @@ fn bad_joints_are_refused_with_their_field_and_change_nothing() {
     let e = w.create_joint(inverted).unwrap_err();
     assert!(
         e.to_string().starts_with("joint.revolute.angle.lower"),
+        "{e}"
+    );
+    // Finite but past `MAX_JOINT_MAGNITUDE`: refused here, where the first step failed
+    // naming a body once the rows had overflowed.
+    let far = JointDef::new(links[0], links[1], RevoluteJoint::default().into())
+        .local_anchors(Point::new(1e200, 0.0), Point::origin());
+    let e = w.create_joint(far).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("joint.local_anchor_a.x: must be at most 1e12"),
+        "{e}"
+    );
+    let stiff = JointDef::new(
+        links[0],
+        links[1],
+        RevoluteJoint::default().spring(1e308, 1.0).into(),
+    );
+    let e = w.create_joint(stiff).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("joint.revolute.spring_hertz: must be at most 1e12"),
         "{e}"
     );
     let removed = w

@@ -1,7 +1,9 @@
 //! Reading a joint entry: its type and bodies, where it holds them, and its kind's fields
 //! on the kind's defaults.
 
-use super::rules::{axis, breaks, finite_xy, kind_fields, same_body, validate};
+use super::rules::{
+    axis, bounded, bounded_anchor, breaks, finite_xy, kind_fields, same_body, validate,
+};
 use super::{
     JOINT_TYPES, SceneJoint, anchors_distance, field, fields_of, point, poses, relative_angle,
     vector,
@@ -35,7 +37,10 @@ pub(crate) fn read(
     }
     let (local, one_point) = anchors(f, path, &poses)?;
     let reference_angle = match f.reference_angle {
-        Some(angle) => finite(&at("reference_angle"), angle)?,
+        Some(angle) => bounded(
+            &at("reference_angle"),
+            finite(&at("reference_angle"), angle)?,
+        )?,
         None => relative_angle(&poses[0], &poses[1]),
     };
     let (kind, axis_name) = kind(f, name, path, &poses[0])?;
@@ -125,7 +130,7 @@ fn anchors(
     let to_local = |name: &str, k: usize, w: Xy| -> Result<Point, SceneError> {
         let l = poses[k].inverse_transform_point(&point(finite_xy(&at(name), w)?));
         if l.x.is_finite() && l.y.is_finite() {
-            Ok(l)
+            bounded_anchor(&at(name), l)
         } else {
             Err(SceneError::new(
                 at(name),
@@ -147,8 +152,14 @@ fn anchors(
         )),
         (None, None, Some([la, lb])) => Ok((
             [
-                point(finite_xy(&at("local_anchors[0]"), la)?),
-                point(finite_xy(&at("local_anchors[1]"), lb)?),
+                bounded_anchor(
+                    &at("local_anchors[0]"),
+                    point(finite_xy(&at("local_anchors[0]"), la)?),
+                )?,
+                bounded_anchor(
+                    &at("local_anchors[1]"),
+                    point(finite_xy(&at("local_anchors[1]"), lb)?),
+                )?,
             ],
             false,
         )),

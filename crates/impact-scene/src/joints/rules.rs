@@ -4,13 +4,41 @@ use super::{SceneJoint, axis_of, field, poses};
 use crate::error::{SceneError, finite, non_negative, positive, remap};
 use crate::file::Xy;
 use impact_geometry::{Point, Real, Vector};
-use impact_solver::{JointKind, RigidBodyDef};
+use impact_solver::{JointKind, MAX_JOINT_MAGNITUDE, RigidBodyDef};
 
 /// `v` at `path`, both coordinates finite.
 pub(super) fn finite_xy(path: &str, v: Xy) -> Result<Xy, SceneError> {
     finite(&format!("{path}[0]"), v[0])?;
     finite(&format!("{path}[1]"), v[1])?;
     Ok(v)
+}
+
+/// `value` at `path`, at most [`MAX_JOINT_MAGNITUDE`] in magnitude: a joint's anchor (in
+/// its body's frame) or reference angle, which the solver refuses past it.
+pub(super) fn bounded(path: &str, value: Real) -> Result<Real, SceneError> {
+    if value.abs() <= MAX_JOINT_MAGNITUDE || value.is_nan() {
+        Ok(value)
+    } else {
+        Err(SceneError::new(
+            path,
+            format!("must be at most 1e12 in magnitude (MAX_JOINT_MAGNITUDE), got {value}"),
+        ))
+    }
+}
+
+/// An anchor in its body's frame at `path` (the file's form, whichever it is), each
+/// coordinate at most [`MAX_JOINT_MAGNITUDE`] in magnitude.
+pub(super) fn bounded_anchor(path: &str, l: Point) -> Result<Point, SceneError> {
+    if l.x.abs().max(l.y.abs()) <= MAX_JOINT_MAGNITUDE {
+        return Ok(l);
+    }
+    Err(SceneError::new(
+        path,
+        format!(
+            "puts the anchor at [{}, {}] in its body's frame, past 1e12 (MAX_JOINT_MAGNITUDE)",
+            l.x, l.y
+        ),
+    ))
 }
 
 /// An axis at `path`: finite, and not zero.
@@ -155,9 +183,13 @@ pub(crate) fn validate(
     for (k, (l, pose)) in local.iter().zip(&poses).enumerate() {
         let name = f(&format!("local_anchors[{k}]"));
         finite_xy(&name, [l.x, l.y])?;
+        bounded_anchor(&name, *l)?;
         world_anchor(&name, pose * l)?;
     }
-    finite(&f("reference_angle"), j.reference_angle)?;
+    bounded(
+        &f("reference_angle"),
+        finite(&f("reference_angle"), j.reference_angle)?,
+    )?;
     breaks(j, path)?;
     kind_fields(&j.kind, path, "local_axis_a")
 }

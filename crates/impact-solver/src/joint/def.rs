@@ -4,7 +4,8 @@
 //! defaults and a validation that names the field.
 
 pub use super::kinds::{
-    DistanceJoint, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
+    DistanceJoint, MAX_JOINT_MAGNITUDE, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint,
+    WeldJoint, WheelJoint,
 };
 use crate::body_set::{BodyHandle, BodySet};
 use crate::error::{SolverError, finite, finite_point, positive};
@@ -164,8 +165,9 @@ impl JointDef {
     /// # Errors
     /// [`SolverError`] naming `joint.body_a` / `joint.body_b` (no such body),
     /// `joint` (both the same body), `joint.local_anchor_a` / `joint.local_anchor_b` /
-    /// `joint.reference_angle` (not finite), `joint.break_force` / `joint.break_torque` (not
-    /// positive), or a field of the kind (see [`JointKind::validate`]).
+    /// `joint.reference_angle` (not finite, or a coordinate or angle past
+    /// [`MAX_JOINT_MAGNITUDE`]), `joint.break_force` / `joint.break_torque` (not positive),
+    /// or a field of the kind (see [`JointKind::validate`]).
     pub fn validate(&self, bodies: &BodySet) -> Result<(), SolverError> {
         bodies.try_get(self.body_a, "joint.body_a")?;
         bodies.try_get(self.body_b, "joint.body_b")?;
@@ -187,6 +189,17 @@ impl JointDef {
         finite("joint.reference_angle", self.reference_angle)?;
         positive_or_infinite("joint.break_force", self.break_force)?;
         positive_or_infinite("joint.break_torque", self.break_torque)?;
+        let (a, b) = (&self.local_anchor_a, &self.local_anchor_b);
+        super::kinds::bounded(
+            "joint",
+            &[
+                ("local_anchor_a.x", a.x),
+                ("local_anchor_a.y", a.y),
+                ("local_anchor_b.x", b.x),
+                ("local_anchor_b.y", b.y),
+                ("reference_angle", self.reference_angle),
+            ],
+        )?;
         self.kind.validate()
     }
 }
@@ -261,7 +274,8 @@ impl JointKind {
     /// # Errors
     /// [`SolverError`] naming the field under `joint.<kind>.` : limits not ordered or not
     /// finite, negative spring frequency, damping, motor torque or force, a zero or
-    /// non-finite axis, a non-positive length, a correction factor outside `[0, 1]`.
+    /// non-finite axis, a non-positive length, a correction factor outside `[0, 1]`, any
+    /// number past [`MAX_JOINT_MAGNITUDE`] (but a distance joint's `max_length`).
     pub fn validate(&self) -> Result<(), SolverError> {
         match self {
             Self::Revolute(j) => j.validate(),

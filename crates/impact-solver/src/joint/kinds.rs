@@ -4,6 +4,36 @@
 use crate::error::{SolverError, finite, finite_point, finite_vector, non_negative, positive};
 use impact_geometry::{Point, Real, Vector};
 
+/// The largest magnitude any number of a joint definition may have: its anchors and
+/// lengths (world units), angles (radians), speeds, spring frequencies (Hz), damping ratios,
+/// forces and torques. The break thresholds are only compared, and may be infinite; so may
+/// a distance joint's `max_length` (no maximum).
+///
+/// Creation refuses a larger value ([`SolverError::OutOfRange`] naming the field and the
+/// value) rather than take it to the first step: the rows square their levers and multiply
+/// them by the bodies' inverse masses and inertias, and a spring's frequency by the
+/// substep, so an anchor of 1e200 or a frequency of 1e308 overflows there, and the step
+/// then fails naming a body. Bodies have no such bound (the world reports a scene flung
+/// beyond the range of `f64` after the step that did it); 1e12 leaves the joint's own
+/// products (a lever squared: 1e24) that range's whole width for the bodies' values, and
+/// is far past any joint of a simulation in units of the order of metres.
+pub const MAX_JOINT_MAGNITUDE: Real = 1e12;
+
+/// Checks that each of `values`, named under `field.`, is at most [`MAX_JOINT_MAGNITUDE`]
+/// in magnitude (a NaN passes here: the finiteness checks name it).
+pub(crate) fn bounded(field: &str, values: &[(&str, Real)]) -> Result<(), SolverError> {
+    for &(name, value) in values {
+        if value.abs() > MAX_JOINT_MAGNITUDE {
+            return Err(SolverError::OutOfRange {
+                field: format!("{field}.{name}"),
+                value,
+                expected: "at most 1e12 in magnitude (MAX_JOINT_MAGNITUDE)",
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Checks `lower <= upper` (both finite).
 fn ordered(field: &str, lower: Real, upper: Real) -> Result<(), SolverError> {
     finite(&format!("{field}.lower"), lower)?;
@@ -128,6 +158,17 @@ impl RevoluteJoint {
             "joint.revolute",
             self.spring_hertz,
             self.spring_damping_ratio,
+        )?;
+        bounded(
+            "joint.revolute",
+            &[
+                ("lower_angle", self.lower_angle),
+                ("upper_angle", self.upper_angle),
+                ("motor_speed", self.motor_speed),
+                ("max_motor_torque", self.max_motor_torque),
+                ("spring_hertz", self.spring_hertz),
+                ("spring_damping_ratio", self.spring_damping_ratio),
+            ],
         )
     }
 }
@@ -240,6 +281,17 @@ impl PrismaticJoint {
             "joint.prismatic",
             self.spring_hertz,
             self.spring_damping_ratio,
+        )?;
+        bounded(
+            "joint.prismatic",
+            &[
+                ("lower_translation", self.lower_translation),
+                ("upper_translation", self.upper_translation),
+                ("motor_speed", self.motor_speed),
+                ("max_motor_force", self.max_motor_force),
+                ("spring_hertz", self.spring_hertz),
+                ("spring_damping_ratio", self.spring_damping_ratio),
+            ],
         )
     }
 }
@@ -288,7 +340,15 @@ impl WeldJoint {
             "joint.weld.angular_damping_ratio",
             self.angular_damping_ratio,
         )?;
-        Ok(())
+        bounded(
+            "joint.weld",
+            &[
+                ("linear_hertz", self.linear_hertz),
+                ("linear_damping_ratio", self.linear_damping_ratio),
+                ("angular_hertz", self.angular_hertz),
+                ("angular_damping_ratio", self.angular_damping_ratio),
+            ],
+        )
     }
 }
 
@@ -414,6 +474,17 @@ impl DistanceJoint {
             self.motor_speed,
             self.max_motor_force,
             "max_motor_force",
+        )?;
+        bounded(
+            "joint.distance",
+            &[
+                ("length", self.length),
+                ("min_length", self.min_length),
+                ("spring_hertz", self.spring_hertz),
+                ("spring_damping_ratio", self.spring_damping_ratio),
+                ("motor_speed", self.motor_speed),
+                ("max_motor_force", self.max_motor_force),
+            ],
         )
     }
 }
@@ -521,6 +592,17 @@ impl WheelJoint {
             self.motor_speed,
             self.max_motor_torque,
             "max_motor_torque",
+        )?;
+        bounded(
+            "joint.wheel",
+            &[
+                ("lower_translation", self.lower_translation),
+                ("upper_translation", self.upper_translation),
+                ("spring_hertz", self.spring_hertz),
+                ("spring_damping_ratio", self.spring_damping_ratio),
+                ("motor_speed", self.motor_speed),
+                ("max_motor_torque", self.max_motor_torque),
+            ],
         )
     }
 }
@@ -575,8 +657,17 @@ impl MotorJoint {
             0.0,
             1.0,
             "in [0, 1]",
+        )?;
+        bounded(
+            "joint.motor",
+            &[
+                ("linear_offset.x", self.linear_offset.x),
+                ("linear_offset.y", self.linear_offset.y),
+                ("angular_offset", self.angular_offset),
+                ("max_force", self.max_force),
+                ("max_torque", self.max_torque),
+            ],
         )
-        .map(|_| ())
     }
 }
 
@@ -628,6 +719,15 @@ impl MouseJoint {
         positive("joint.mouse.hertz", self.hertz)?;
         non_negative("joint.mouse.damping_ratio", self.damping_ratio)?;
         non_negative("joint.mouse.max_force", self.max_force)?;
-        Ok(())
+        bounded(
+            "joint.mouse",
+            &[
+                ("target.x", self.target.x),
+                ("target.y", self.target.y),
+                ("hertz", self.hertz),
+                ("damping_ratio", self.damping_ratio),
+                ("max_force", self.max_force),
+            ],
+        )
     }
 }

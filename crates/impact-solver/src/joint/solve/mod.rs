@@ -215,11 +215,9 @@ impl Prepared {
         let rotation_a = &bodies.0.pose().rotation;
         match kind {
             JointKind::Revolute(j) => Self::Revolute(revolute::Row::new(j, masses, h)),
-            JointKind::Prismatic(j) => {
-                Self::Prismatic(prismatic::Row::new(j, frame, masses, rotation_a, h))
-            }
+            JointKind::Prismatic(j) => Self::Prismatic(prismatic::Row::new(j, rotation_a, h)),
             JointKind::Weld(j) => Self::Weld(weld::Row::new(j, masses, h)),
-            JointKind::Distance(j) => Self::Distance(distance::Row::new(j, frame, masses, h)),
+            JointKind::Distance(j) => Self::Distance(distance::Row::new(j, h)),
             JointKind::Wheel(j) => Self::Wheel(wheel::Row::new(j, masses, rotation_a, h)),
             JointKind::Motor(j) => Self::Motor(motor::Row::new(j, frame, masses, rotation_a)),
             JointKind::Mouse(j) => Self::Mouse(mouse::Row::new(j, frame, masses, bodies.1, h)),

@@ -6,7 +6,18 @@
 //!
 //! The axis is fixed in A, read in the world frame at the step's start and turned with A
 //! since (`Frame::dq_a`).
+//!
+//! As the prismatic joint's (see its module), the rows that hold B's anchor on A's rail (the
+//! perpendicular row and the limits) act on A at the rail's point nearest B's anchor
+//! ([`rail_point`]) and every row takes its effective mass where the bodies are at each
+//! iteration: at B's anchor (Box2D's lever `d + rA`) a joint pulled open by units turned A
+//! by radians per substep instead of pulling the bodies together, and the rows' effective
+//! masses swung by `(|d| / r_gyration)^2` within the step (1e40 units/s, then NaN, with the
+//! step-start masses; with a limit, energy 1e23-fold in two seconds even with the masses of
+//! the moment). The spring acts on the translation itself and keeps the lever at B's
+//! anchor.
 
+use super::prismatic::rail_point;
 use super::{Frame, Line, SolveContext, rotate, spring_terms, user_spring};
 use crate::joint::def::WheelJoint;
 use crate::joint::set::JointImpulses;
@@ -23,7 +34,7 @@ pub(crate) struct Row {
     axis: Vector,
     /// The motor's effective mass (`1 / (iA + iB)`, zero when neither body turns). The
     /// rows along and across the axis take theirs where the bodies are at each iteration
-    /// (see [`solve`]), not at the step's start as Box2D keeps them.
+    /// (see the module docs), not at the step's start as Box2D keeps them.
     motor_mass: Real,
     /// The suspension's softness over a substep, `None` when off or of 0 Hz.
     spring: Option<Softness>,
@@ -76,32 +87,49 @@ impl Row {
         i: &JointImpulses,
         (a, b): (&mut SolverBody, &mut SolverBody),
     ) {
-        let (_, axial, across) = lines(rotate(frame.dq_a, &self.axis), frame);
-        axial.apply(a, b, Self::axial_impulse(i));
-        across.apply(a, b, i.perpendicular);
+        let l = self.lines(frame);
+        l.axial.apply(a, b, i.spring);
+        l.limit.apply(a, b, i.lower - i.upper);
+        l.across.apply(a, b, i.perpendicular);
         a.w -= a.inv_inertia * i.motor;
         b.w += b.inv_inertia * i.motor;
     }
 
     /// The force (world frame) and torque on B of `impulses`, as impulses.
     pub(crate) fn reaction(&self, i: &JointImpulses, frame: &Frame) -> (Vector, Real) {
-        let (_, axial, across) = lines(rotate(frame.dq_a, &self.axis), frame);
-        let force = axial.n * Self::axial_impulse(i) + across.n * i.perpendicular;
+        let l = self.lines(frame);
+        let force = l.axial.n * Self::axial_impulse(i) + l.across.n * i.perpendicular;
         (force, i.motor)
     }
 }
 
-/// B's anchor minus A's, and the rows along `axis` and across it, with the bodies where
-/// `frame` has them (an impulse at B's anchor acts on A at that same point: A's lever is
-/// `d + r_a`).
-fn lines(axis: Vector, frame: &Frame) -> (Vector, Line, Line) {
-    let d = frame.separation();
-    let lever_a = d + frame.r_a;
-    (
-        d,
-        Line::new(axis, &lever_a, &frame.r_b),
-        Line::new(perp(&axis), &lever_a, &frame.r_b),
-    )
+/// The rows' directions with the bodies where a frame has them: B's anchor minus A's; the
+/// row along the axis at B's anchor (the spring); and the rows along the axis (the limits)
+/// and across it at the rail's point nearest B's anchor.
+struct Lines {
+    d: Vector,
+    axial: Line,
+    limit: Line,
+    across: Line,
+}
+
+impl Row {
+    fn lines(&self, frame: &Frame) -> Lines {
+        let axis = rotate(frame.dq_a, &self.axis);
+        let d = frame.separation();
+        let j = &self.joint;
+        let limits = j
+            .enable_limit
+            .then_some((j.lower_translation, j.upper_translation));
+        let rail = rail_point(frame, axis, d, limits);
+        Lines {
+            d,
+            // An impulse at B's anchor acts on A at that same point: A's lever is `d + r_a`.
+            axial: Line::new(axis, &(d + frame.r_a), &frame.r_b),
+            limit: Line::new(axis, &rail, &frame.r_b),
+            across: Line::new(perp(&axis), &rail, &frame.r_b),
+        }
+    }
 }
 
 /// One iteration of the rows.
@@ -113,8 +141,8 @@ pub(crate) fn solve(
     ctx: &SolveContext<'_>,
 ) {
     let j = &p.joint;
-    let (d, axial, across) = lines(rotate(frame.dq_a, &p.axis), frame);
-    let translation = axial.n.dot(&d);
+    let l = p.lines(frame);
+    let translation = l.axial.n.dot(&l.d);
     if j.enable_motor && p.motor_mass > 0.0 {
         let cdot = b.w - a.w - j.motor_speed;
         let max = ctx.h * j.max_motor_torque;
@@ -124,21 +152,20 @@ pub(crate) fn solve(
         a.w -= a.inv_inertia * impulse;
         b.w += b.inv_inertia * impulse;
     }
-    // The masses where the bodies are now: the rows' lever on A is the separation, which a
-    // joint pulled open (a body stopped at a wall while the other went on) makes long, and
-    // the step-start mass of a lever that turns within the step overshoots.
-    let mass = axial.mass(a, b);
     if let Some(spring) = &p.spring {
         let terms = spring_terms(spring, translation);
-        axial.soft((a, b), &mut impulses.spring, terms, mass);
+        let mass = l.axial.mass(a, b);
+        l.axial.soft((a, b), &mut impulses.spring, terms, mass);
     }
     if j.enable_limit {
+        let mass = l.limit.mass(a, b);
         let lower = (translation - j.lower_translation, 1.0, mass);
-        axial.limit((a, b), &mut impulses.lower, lower, ctx);
+        l.limit.limit((a, b), &mut impulses.lower, lower, ctx);
         let upper = (j.upper_translation - translation, -1.0, mass);
-        axial.limit((a, b), &mut impulses.upper, upper, ctx);
+        l.limit.limit((a, b), &mut impulses.upper, upper, ctx);
     }
-    let terms = ctx.soft_terms(&ctx.soft, across.n.dot(&d));
-    let perp_mass = across.mass(a, b);
-    across.soft((a, b), &mut impulses.perpendicular, terms, perp_mass);
+    let terms = ctx.soft_terms(&ctx.soft, l.across.n.dot(&l.d));
+    let perp_mass = l.across.mass(a, b);
+    l.across
+        .soft((a, b), &mut impulses.perpendicular, terms, perp_mass);
 }
