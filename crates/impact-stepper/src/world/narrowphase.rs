@@ -89,10 +89,18 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         }
         self.scratch.periodic_pairs = periodic;
         let mut manifolds = core::mem::take(&mut self.scratch.narrow_manifolds);
-        manifolds_of(&self.bodies, &self.sides, &candidates, &mut manifolds);
         self.scratch.sides.clear();
-        for (c, manifold) in candidates.iter().zip(manifolds.drain(..)) {
-            self.keep_manifold(c, manifold, rules, report);
+        if manifolds_of(&self.bodies, &self.sides, &candidates, &mut manifolds) {
+            for (c, manifold) in candidates.iter().zip(manifolds.drain(..)) {
+                self.keep_manifold(c, manifold, rules, report);
+            }
+        } else {
+            // On one thread each manifold is kept as it is made, without the copy through
+            // `manifolds`: the same manifolds, the hooks asked in the same order.
+            for c in &candidates {
+                let manifold = manifold_of(&self.bodies, &self.sides, c);
+                self.keep_manifold(c, manifold, rules, report);
+            }
         }
         self.scratch.narrow_candidates = candidates;
         self.scratch.narrow_manifolds = manifolds;
@@ -236,15 +244,15 @@ fn is_segment(body: &RigidBody, s: ShapeId) -> bool {
     matches!(shape_of(body, s), Shape::Segment(_))
 }
 
-/// The manifold of every candidate, in order, into `out` (whatever it held): on rayon's
-/// threads with the `parallel` feature, the same bits for any number of threads.
+/// The manifold of every candidate, in order, into `out` (whatever it held), on rayon's
+/// threads (the same bits for any number of threads); `false`, and nothing done, without the
+/// `parallel` feature, on one thread, or for few candidates.
 fn manifolds_of(
     bodies: &BodySet,
     sides: &[(ShapeId, ShapeId, Vector)],
     candidates: &[Candidate],
     out: &mut Vec<Manifold>,
-) {
-    let one = |c: &Candidate| manifold_of(bodies, sides, c);
+) -> bool {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
@@ -252,13 +260,13 @@ fn manifolds_of(
             candidates
                 .par_iter()
                 .with_min_len(64)
-                .map(one)
+                .map(|c| manifold_of(bodies, sides, c))
                 .collect_into_vec(out);
-            return;
+            return true;
         }
     }
-    out.clear();
-    out.extend(candidates.iter().map(one));
+    let _ = (bodies, sides, candidates, out);
+    false
 }
 
 /// The manifold of candidate `c` (empty if its bodies are gone). A contact with a segment
