@@ -404,6 +404,15 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                     Some(reach) => shape.aabb(body.pose()).inflated(reach),
                     None => swept(),
                 };
+                // A body so fast that its box over the step leaves the range of `f64` fails
+                // the step here, named, before the broadphase sees the box.
+                let bounds = [aabb.mins.x, aabb.mins.y, aabb.maxs.x, aabb.maxs.y];
+                if let Some(value) = bounds.into_iter().find(|v| !v.is_finite()) {
+                    return Err(WorldError::NotFinite {
+                        field: format!("bodies[{}].swept_box", handle.index),
+                        value,
+                    });
+                }
                 if let Some(images) = &mut scratch.images {
                     // Boxes wider than half a period could meet a body through two images
                     // at once, or its own; the minimum image would no longer be the whole
