@@ -91,8 +91,8 @@ impl GroupImpactSolver {
     /// ([`GroupAdvance`]). Where they cannot (limits
     /// and contacts that no pose of the group meets, or bodies turning so fast that
     /// Newton's projection finds no closing step), `held` is false with `out` empty, and the
-    /// caller moves the bodies otherwise (the `FirstTimeOfImpact` stepper sends them on at
-    /// their velocities).
+    /// caller moves the bodies otherwise (the `FirstTimeOfImpact` stepper moves a free
+    /// group as one rigid body).
     ///
     /// # Errors
     /// [`SolverError`] naming `step.gravity` (not finite), `step.dt` (not positive and

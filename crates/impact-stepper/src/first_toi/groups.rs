@@ -34,6 +34,7 @@
 //!   that turn, and its bounce off a wall a wrong speed by up to 9%.
 
 use super::course::halted;
+use super::lock::{is_free, rigid_lock};
 use super::plan::Planning;
 use super::queue::Entry;
 use super::state::{Run, Scratch, is_live};
@@ -133,14 +134,19 @@ impl Scratch {
 
 /// The most work the rigid advances of jointed groups may take in one step, in
 /// multiply-adds of their dense solves ([`GroupAdvance::work`](impact_solver::GroupAdvance::work)).
-/// Past it, a group struck in the step goes on from the impact at its velocities (its
-/// joints may open by the turn of the rest of the step, and the contact solver's joint rows
-/// close them in the next), and a fast group keeps the contact solver's step: twenty
+/// Past it, the group moves as when its advance does not hold (see `Run::group_courses`
+/// and `Scratch::settle_fast_groups`: a free group as one rigid body): twenty
 /// ragdolls piled limb in limb against a wall meet it hundreds of times in one step, each
 /// advance with its projections costing up to 10^8 multiply-adds, where the 1,000 whip
 /// throws of `tests/joints_ccd.rs` take at most 4.9 * 10^8 in a step (about half a second
 /// on one core at worst).
 pub(super) const ADVANCE_BUDGET: u64 = 1_000_000_000;
+/// Whether a free group whose advance after an impact does not hold is locked rigid (see
+/// `rigid_lock`) rather than sent on at its velocities: off, because the lock keeps the
+/// poses the group has on its chords at the impact, whose joints are open by the turn over
+/// them (a ragdoll of `tests/joints_ccd.rs` ended a step open by twice a limb).
+const LOCK_AFTER_IMPACT: bool = false;
+
 /// What [`Scratch::settle_fast_groups`] needs of the step.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Settle {
@@ -189,6 +195,7 @@ impl Scratch {
         settle: Settle,
     ) -> usize {
         let slots = self.jointed.len();
+        self.parked.clear();
         super::state::reset(&mut self.visited, slots, false);
         let mut advanced = 0;
         let mut solver = core::mem::take(&mut self.group);
@@ -228,7 +235,9 @@ impl Scratch {
                 continue;
             }
             // Everything the group moves with back at the step's start: its bodies at their
-            // start velocities, a kinematic body it is jointed to on its way.
+            // start velocities, a kinematic body it is jointed to on its way. The solver's
+            // targets are kept: where the advance does not hold, they are the step's motion
+            // (the group at its start poses would be a body with a velocity and no motion).
             let members: Vec<BodyHandle> = solver.bodies().collect();
             let mut targets = Vec::new();
             for &h in &members {
@@ -236,9 +245,7 @@ impl Scratch {
                 let (Some(Some(pose)), Some(body)) = (self.start.get(i), bodies.get_mut(h)) else {
                     continue;
                 };
-                if body.body_type() == BodyType::Kinematic {
-                    targets.push((h, *body.pose()));
-                }
+                targets.push((h, *body.pose(), body.linvel(), body.angvel()));
                 let mut ok = body.set_pose(*pose).is_ok();
                 if let Some(Some((v, w))) = self.jointed.get(i) {
                     ok &= body.set_velocity(*v, *w).is_ok();
@@ -266,9 +273,30 @@ impl Scratch {
                         self.advance_work += done.work;
                         done.held
                     });
-            for &(h, pose) in &targets {
-                if let Some(body) = bodies.get_mut(h) {
-                    let _ = body.set_pose(pose);
+            // Where it does not hold, a free group moves as one rigid body (see
+            // `rigid_lock`): the soft step's targets of a group turning that fast part its
+            // joints by units (2.7 for a chain turning at 3,700 rad/s beside a wall). The
+            // lock holds none of the solver's contacts; its courses swing, so the plan asks
+            // the pairs the solver holds.
+            let movable: Vec<BodyHandle> = solver.group().to_vec();
+            let free = is_free(joints, solver.group_joints(), &movable);
+            let ok = ok
+                || (free && rigid_lock(bodies, &movable, settle.dt, settle.gravity, &mut motions));
+            // A tied group whose advance does not hold stays where it started, its lost time
+            // reported (`Scratch::parked`): the soft step's targets open a 20-link chain on a
+            // pivot by three links.
+            let park = !ok && !free;
+            if park {
+                self.parked.extend_from_slice(&movable);
+            }
+            for &(h, pose, linvel, angvel) in &targets {
+                if let Some(body) = bodies.get_mut(h)
+                    && ((!ok && !park) || body.body_type() == BodyType::Kinematic)
+                {
+                    let restored = body.set_pose(pose).is_ok()
+                        && (body.body_type() == BodyType::Kinematic
+                            || body.set_velocity(linvel, angvel).is_ok());
+                    debug_assert!(restored, "the solver's targets are valid");
                 }
             }
             if !ok {
@@ -308,8 +336,12 @@ fn contact_touches(bodies: &BodySet, c: &ContactPair, out: &mut Vec<Touch>) {
             Touch::at(bodies, (c.a, c.b), p.point - half, normal),
             Touch::at(bodies, (c.a, c.b), p.point + half, normal),
         ) {
+            // An overlap the step starts with is closed by half over the step, not at once:
+            // a row that must close it all in the first substep leaves the advance unable to
+            // hold (links of a chain crossed by 6 cm kept a fast group from ever advancing).
             out.push(Touch {
                 point_b: b.point_b,
+                gap: 0.5 * p.separation.min(0.0),
                 ..a
             });
         }
@@ -480,6 +512,40 @@ impl Run<'_> {
             (false, true) => (ha, hb, shapes[1], normal),
             (true, false) => (hb, ha, shapes[0], -normal),
             _ => {
+                // Two bodies that move: where one meets the other with a face, the other's
+                // whole shape held off that face's plane, which turns with the face's body
+                // (rows at the points that met let a link turning about them swing its far
+                // end into the other: links of a chain ended a step crossed by 6 cm);
+                // where neither does (corner on corner, discs), the points that met.
+                let face_a = face_alignment(a, shapes[0], normal);
+                let face_b = face_alignment(b, shapes[1], -normal);
+                let held = if face_a.min(face_b) > FACE_ALIGNMENT {
+                    None
+                } else if face_a <= face_b {
+                    Some(((ha, hb), shapes[1], normal))
+                } else {
+                    Some(((hb, ha), shapes[0], -normal))
+                };
+                if let Some(((face, mover), shape, toward)) = held
+                    && let (Some(body), Some(touch)) = (
+                        self.bodies.get(mover),
+                        Touch::at(self.bodies, (face, mover), point, toward),
+                    )
+                {
+                    let gap = shape_at(body, shape)
+                        .core()
+                        .iter()
+                        .map(|c| (body.pose() * c - point).dot(&toward))
+                        .fold(Real::INFINITY, Real::min);
+                    if gap.is_finite() {
+                        self.s.touches.push(Touch {
+                            gap,
+                            shape: Some(shape),
+                            ..touch
+                        });
+                        return;
+                    }
+                }
                 for p in core::iter::once(point).chain(second) {
                     if let Some(touch) = Touch::at(self.bodies, (ha, hb), p, normal) {
                         self.s.touches.push(touch);
@@ -567,8 +633,9 @@ impl Run<'_> {
 
     /// After a group's impact at `t` and the hook: each movable body of the group that still
     /// moves (not removed, not stopped) gets the course from where it is to where the rigid
-    /// advance of the group ends it (see the module docs). Where the advance cannot run, the
-    /// bodies go on at their velocities ([`Run::set_course`]).
+    /// advance of the group ends it (see the module docs). Where the advance does not hold,
+    /// a free group moves as one rigid body (`rigid_lock`), one tied to a body of infinite
+    /// mass stops, and a driven group goes on at its velocities ([`Run::set_course`]).
     pub(super) fn group_courses(&mut self, t: Real) {
         let rest = self.dt - t;
         let step = GroupStep {
@@ -603,17 +670,43 @@ impl Run<'_> {
         };
         self.s.advance_work = work;
         let members: Vec<BodyHandle> = solver.group().to_vec();
+        // Where the advance does not hold (past its budget, or a link turning faster than
+        // its substeps follow), a free group moves as one rigid body (see `rigid_lock`). One
+        // tied to a body of infinite mass (stopped, static or kinematic) stops with it, its
+        // lost time reported: on at its velocities, its members would part at the joints by
+        // their speeds relative to what holds them, units at a fast throw's (a chain whose
+        // links a Zeno pair stopped opened by 29 units in one step). A driven group, and
+        // one at the step's end, goes on at its velocities.
+        let free = is_free(self.joints, solver.group_joints(), &members);
+        let failed = !advanced && !driven_group && rest > 0.0;
+        let locked = LOCK_AFTER_IMPACT
+            && failed
+            && free
+            && rigid_lock(self.bodies, &members, rest, self.gravity, &mut motions);
         self.s.group = solver;
-        if !advanced {
+        if locked {
+            self.release_touches(&members);
+        }
+        if !advanced && !locked {
+            self.s.group_motions = motions;
             for handle in members {
                 let slot = handle.index as usize;
-                if self.moves_on(slot, handle) {
-                    self.set_course(slot, t, false);
+                if !self.moves_on(slot, handle) {
+                    continue;
                 }
+                self.set_course(slot, t, false);
             }
-            self.s.group_motions = motions;
             return;
         }
+        self.s.group_motions = motions;
+        self.install_group_motions(t);
+    }
+
+    /// Each body of `self.s.group_motions` that moves on gets the course from where it is at
+    /// `t` to its motion's end pose at the step's end, its velocity turning along it.
+    pub(super) fn install_group_motions(&mut self, t: Real) {
+        let rest = self.dt - t;
+        let motions = core::mem::take(&mut self.s.group_motions);
         for m in &motions {
             let slot = m.body.index as usize;
             if !self.moves_on(slot, m.body) {
@@ -650,11 +743,43 @@ impl Run<'_> {
 
     /// Whether the body of `slot` (`handle`) moves on after an impact: in the step, live,
     /// and not stopped.
-    fn moves_on(&self, slot: usize, handle: BodyHandle) -> bool {
+    pub(super) fn moves_on(&self, slot: usize, handle: BodyHandle) -> bool {
         self.proxies.get(slot).copied().flatten() == Some(handle)
             && self.is_live(slot)
             && !halted(&self.s.stopped, &self.s.hot, slot)
     }
+}
+
+/// How far from a face an edge may lean toward a normal (the sine of the angle between
+/// them) for [`face_alignment`] to count it as a face meeting along that normal.
+const FACE_ALIGNMENT: Real = 1e-3;
+
+/// How squarely the shape `shape` of `body` (at its pose) meets along the unit `toward`
+/// with a face: the sine of the angle between `toward` and the normal of the edge between
+/// the two corners of its core farthest along it, 0 for a face met square on; 1 for a core
+/// of one corner (a disc's) or none.
+fn face_alignment(body: &impact_solver::RigidBody, shape: u32, toward: Vector) -> Real {
+    let pose = body.pose();
+    let mut best: [Option<(Real, Point)>; 2] = [None, None];
+    for c in shape_at(body, shape).core() {
+        let p = pose * c;
+        let d = p.coords.dot(&toward);
+        if best[0].is_none_or(|(b, _)| d > b) {
+            best[1] = best[0];
+            best[0] = Some((d, p));
+        } else if best[1].is_none_or(|(b, _)| d > b) {
+            best[1] = Some((d, p));
+        }
+    }
+    let (Some((_, p)), Some((_, q))) = (best[0], best[1]) else {
+        return 1.0;
+    };
+    let edge = q - p;
+    let length = edge.norm();
+    if length.is_nan() || length <= 0.0 {
+        return 1.0;
+    }
+    (edge.dot(&toward) / length).abs()
 }
 
 /// Whether the group solver takes `h` as held in place: a body stopped in the step, one the

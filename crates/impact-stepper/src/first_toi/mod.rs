@@ -15,6 +15,7 @@
 mod course;
 mod discs;
 mod groups;
+mod lock;
 mod plan;
 mod queue;
 mod reach;
@@ -282,6 +283,14 @@ impl Stepper for FirstTimeOfImpact {
             substeps: ctx.solver.substeps,
         };
         report.groups_advanced = s.settle_fast_groups(ctx.bodies, ctx.joints, settle);
+        for &body in &s.parked {
+            report.time_lost += ctx.dt;
+            report.stopped.push(crate::report::ClampedBody {
+                body,
+                fraction: 0.0,
+                time_lost: ctx.dt,
+            });
+        }
         s.hold_pairs(ctx.bodies, settings.toi.tolerance());
 
         let span = tracing::trace_span!(
