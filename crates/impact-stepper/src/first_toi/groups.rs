@@ -141,11 +141,6 @@ impl Scratch {
 /// throws of `tests/joints_ccd.rs` take at most 4.9 * 10^8 in a step (about half a second
 /// on one core at worst).
 pub(super) const ADVANCE_BUDGET: u64 = 1_000_000_000;
-/// Whether a free group whose advance after an impact does not hold is locked rigid (see
-/// `rigid_lock`) rather than sent on at its velocities: off, because the lock keeps the
-/// poses the group has on its chords at the impact, whose joints are open by the turn over
-/// them (a ragdoll of `tests/joints_ccd.rs` ended a step open by twice a limb).
-const LOCK_AFTER_IMPACT: bool = false;
 
 /// What [`Scratch::settle_fast_groups`] needs of the step.
 #[derive(Debug, Clone, Copy)]
@@ -671,23 +666,12 @@ impl Run<'_> {
         self.s.advance_work = work;
         let members: Vec<BodyHandle> = solver.group().to_vec();
         // Where the advance does not hold (past its budget, or a link turning faster than
-        // its substeps follow), a free group moves as one rigid body (see `rigid_lock`). One
-        // tied to a body of infinite mass (stopped, static or kinematic) stops with it, its
-        // lost time reported: on at its velocities, its members would part at the joints by
-        // their speeds relative to what holds them, units at a fast throw's (a chain whose
-        // links a Zeno pair stopped opened by 29 units in one step). A driven group, and
-        // one at the step's end, goes on at its velocities.
-        let free = is_free(self.joints, solver.group_joints(), &members);
-        let failed = !advanced && !driven_group && rest > 0.0;
-        let locked = LOCK_AFTER_IMPACT
-            && failed
-            && free
-            && rigid_lock(self.bodies, &members, rest, self.gravity, &mut motions);
+        // its substeps follow), the group goes on at its velocities, as does a driven group
+        // and one at the step's end: a rigid lock here would keep the poses the group has on
+        // its chords at the impact, whose joints are open by the turn over them (see
+        // `docs/algorithms/joints-ccd.md`).
         self.s.group = solver;
-        if locked {
-            self.release_touches(&members);
-        }
-        if !advanced && !locked {
+        if !advanced {
             self.s.group_motions = motions;
             for handle in members {
                 let slot = handle.index as usize;

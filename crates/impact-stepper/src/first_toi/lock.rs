@@ -1,92 +1,10 @@
 //! The rigid lock of a jointed group in a step of [`FirstTimeOfImpact`](super::FirstTimeOfImpact):
-//! what a free group does where its rigid advance does not hold (see `groups`), and where a
-//! Zeno pair of two of its members meets again. The design and its figures:
+//! what a free group does where its rigid advance at the step's start does not hold (see
+//! `groups`). The design and its figures:
 //! `docs/algorithms/joints-ccd.md`, "Bounds on the work, and what happens past them".
 
-use super::plan::Planning;
-use super::queue::Entry;
-use super::state::Run;
 use impact_geometry::{Isometry, Point, Real, Rotation, Vector, sin_cos};
 use impact_solver::{BodyHandle, BodySet, GroupMotion, JointHandle, JointSet};
-
-impl Run<'_> {
-    /// A Zeno pair (`e`, handed over earlier in the step) meets again: where its two bodies
-    /// are members of one free jointed group that still moves, the group moves as one rigid
-    /// body from `e.time` to the step's end (see `rigid_lock`), so the pair cannot meet again
-    /// in the step, and returns true; else false, and the caller stops the pair. Two links
-    /// of a chain folded onto each other met as a Zeno pair at every step's start; stopping
-    /// them stopped the chain around them (a group tied to a stopped body stops with it), and
-    /// the chain stayed where it was, step after step, at 1,800 units/s. Once per pair and
-    /// step: a pair that meets again after its group's lock stops.
-    pub(super) fn lock_zeno_group(&mut self, e: &Entry) -> bool {
-        let (a, b) = (e.a as usize, e.b as usize);
-        let t = e.time;
-        let (Some(ha), Some(hb)) = (self.proxies[a], self.proxies[b]) else {
-            return false;
-        };
-        if e.offset != Vector::zeros()
-            || t >= self.dt
-            || self.s.pairs.get(&(e.a, e.b)).is_some_and(|p| p.locked)
-            || !self.gather_group((a, b), (ha, hb))
-        {
-            return false;
-        }
-        let members: Vec<BodyHandle> = self.s.group.group().to_vec();
-        if !members.contains(&ha)
-            || !members.contains(&hb)
-            || !is_free(self.joints, self.s.group.group_joints(), &members)
-            || members.iter().any(|&h| !self.moves_on(h.index as usize, h))
-        {
-            return false;
-        }
-        self.bring_group_to(t);
-        let mut motions = core::mem::take(&mut self.s.group_motions);
-        let locked = rigid_lock(
-            self.bodies,
-            &members,
-            self.dt - t,
-            self.gravity,
-            &mut motions,
-        );
-        self.s.group_motions = motions;
-        if !locked {
-            return false;
-        }
-        self.release_touches(&members);
-        self.install_group_motions(t);
-        self.s.replan.clear();
-        self.s.replan.extend(members.iter().map(|h| h.index));
-        for i in 0..self.s.replan.len() {
-            let slot = self.s.replan[i];
-            self.plan(slot, t, Planning::Replan);
-        }
-        true
-    }
-
-    /// After a rigid lock of `members` (see `rigid_lock`), which holds no touch: their
-    /// touches are dropped, and their pairs the group kept are planned again as any other
-    /// (a kept pair is left to the group's touch, which the lock does not hold); the pairs
-    /// of two members are the lock's for the rest of the step.
-    pub(super) fn release_touches(&mut self, members: &[BodyHandle]) {
-        for (i, x) in members.iter().enumerate() {
-            for y in &members[..i] {
-                let (a, b) = (x.index.min(y.index), x.index.max(y.index));
-                self.pair_state(a, b).locked = true;
-            }
-        }
-        self.s.any_locked = true;
-        self.s
-            .touches
-            .retain(|t| !members.contains(&t.a) && !members.contains(&t.b));
-        self.s.group.set_touches(&self.s.touches);
-        let slots: Vec<u32> = members.iter().map(|h| h.index).collect();
-        for (&(a, b), pair) in &mut self.s.pairs {
-            if slots.contains(&a) || slots.contains(&b) {
-                pair.kept = false;
-            }
-        }
-    }
-}
 
 /// Whether the group of `members` (its movable bodies) with `group_joints` is free: each of
 /// its joints ties two of its members, none a body of infinite mass.

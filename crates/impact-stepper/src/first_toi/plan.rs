@@ -313,12 +313,6 @@ impl Run<'_> {
         if !self.s.touches.is_empty() && self.s.pairs.get(&key).is_some_and(|p| p.kept) {
             return Ask::No;
         }
-        // So is a pair of a group locked rigid (see `groups`): its members do not move
-        // relative to one another, but their chords do, and an overlap they hold would be
-        // an impact again at once.
-        if self.s.any_locked && self.s.pairs.get(&key).is_some_and(|p| p.locked) {
-            return Ask::No;
-        }
         let held = || self.s.held.holds(key.0, key.1);
         // A pair the solver holds is the solver's, unless a body swings its far side round
         // more than the contact distance: a capsule spinning against a wall, held by one

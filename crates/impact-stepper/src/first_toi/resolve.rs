@@ -22,11 +22,6 @@ use crate::motion::{absorb_approach, shape_at, shapes_material};
 use crate::ramp::Ramp;
 use impact_geometry::{Point, Real, Vector};
 
-/// Whether a Zeno pair of two members of one free jointed group that meets again locks the
-/// group rigid ([`Run::lock_zeno_group`]) rather than stopping: off until the lock starts
-/// from closed joints (it keeps the poses the group has on its chords, open by the turn over
-/// them).
-const LOCK_ZENO_GROUPS: bool = false;
 use impact_narrowphase::shared_face_middle;
 use impact_solver::{
     BodyHandle, ImpactSettings, Material, combine_restitution, resolve_impact_with,
@@ -76,11 +71,8 @@ impl Run<'_> {
             if pair.is_some_and(|p| p.handed_over) {
                 // A Zeno pair meets again: rather than another impact, or letting one pass
                 // through the other, both stop here until the step ends (time lost,
-                // reported); the contact solver takes the pair from the next step. Two
-                // members of one free jointed group lock it rigid instead (see `groups`).
-                if !LOCK_ZENO_GROUPS || !self.lock_zeno_group(&entry) {
-                    self.stop_pair(&entry);
-                }
+                // reported); the contact solver takes the pair from the next step.
+                self.stop_pair(&entry);
                 continue;
             }
             match entry.due {

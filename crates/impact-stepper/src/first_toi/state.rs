@@ -126,9 +126,6 @@ pub(super) struct Scratch {
     /// The rigid advances' work in this step so far, in bodies times substeps (see
     /// `groups::ADVANCE_BUDGET`).
     pub(super) advance_work: u64,
-    /// Whether a jointed group was locked rigid in this step (see `groups`): the pairs of
-    /// its members are then its own for the rest of the step.
-    pub(super) any_locked: bool,
     /// The bodies of tied groups whose rigid advance at the step's start did not hold: they
     /// stay where they started, their lost time reported (see `groups`).
     pub(super) parked: Vec<BodyHandle>,
@@ -238,9 +235,6 @@ pub(super) struct PairState {
     /// A jointed group keeps the pair in contact for the rest of the step (see
     /// [`groups`](super::groups)): nothing more of it is planned.
     pub(super) kept: bool,
-    /// The pair's jointed group was locked rigid for the rest of the step (see
-    /// [`groups`](super::groups)): nothing more of it is planned.
-    pub(super) locked: bool,
 }
 
 impl Scratch {
@@ -248,7 +242,6 @@ impl Scratch {
     /// neighbour lists and pair states empty, the queue cleared: nothing of the last step
     /// is read again, only its storage is kept.
     pub(super) fn reset_step(&mut self, slots: usize, dt: Real) {
-        self.any_locked = false;
         reset(&mut self.constrained, slots, false);
         reset(&mut self.ramps, slots, Ramp::still(dt));
         reset(&mut self.motions, slots, None);
