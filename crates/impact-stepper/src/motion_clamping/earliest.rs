@@ -84,15 +84,8 @@ impl Scratch {
         dt: Real,
         report: &mut ClampReport,
     ) {
-        let (Some(handle), Some(other_handle)) =
-            (self.handles[x as usize], self.handles[y as usize])
+        let Some((handle, other_handle, sweep, other_sweep)) = self.meeting_sweeps((x, y, offset))
         else {
-            return;
-        };
-        let (Some(sweep), Some(other_sweep)) = (
-            self.sweeps[x as usize],
-            self.sweeps[y as usize].and_then(|sweep| translated_sweep(&sweep, &offset)),
-        ) else {
             return;
         };
         let mut tois = core::mem::take(&mut self.tois);
@@ -100,18 +93,7 @@ impl Scratch {
             tois.clear();
             tois.extend_from_slice(found);
         } else {
-            let (Some(body), Some(other)) = (bodies.get(handle), bodies.get(other_handle)) else {
-                self.tois = tois;
-                return;
-            };
-            let admit = |pair| rules.admits(bodies, (handle, body), (other_handle, other), pair);
-            shape_tois(
-                (body, &sweep),
-                (other, &other_sweep),
-                admit,
-                &settings.toi,
-                &mut tois,
-            );
+            self.candidate_tois(settings, (bodies, rules), (x, y, offset), &mut tois);
         }
         report.toi_queries += tois.len();
         for &(shapes, toi) in &tois {
@@ -251,6 +233,48 @@ impl Scratch {
 /// A time of impact of two shapes, with their places in their bodies.
 type ShapeToi = ([u32; 2], Toi);
 
+impl Scratch {
+    /// The handles and sweeps of the checked body of slot `x` and of `y`'s image translated
+    /// by `offset`; `None` if either is gone or has no sweep.
+    fn meeting_sweeps(
+        &self,
+        (x, y, offset): (u32, u32, Vector),
+    ) -> Option<(BodyHandle, BodyHandle, Sweep, Sweep)> {
+        let handle = self.handles[x as usize]?;
+        let other_handle = self.handles[y as usize]?;
+        let sweep = self.sweeps[x as usize]?;
+        let other_sweep = translated_sweep(&self.sweeps[y as usize]?, &offset)?;
+        Some((handle, other_handle, sweep, other_sweep))
+    }
+
+    /// The times of impact over the shape pairs the rules admit ([`shape_tois`]) of the
+    /// candidate `(x, y, offset)`, into `out` (cleared; left empty where a body is gone).
+    fn candidate_tois(
+        &self,
+        settings: &MotionClampingSettings,
+        (bodies, rules): (&BodySet, ShapeRules<'_>),
+        candidate: (u32, u32, Vector),
+        out: &mut Vec<ShapeToi>,
+    ) {
+        out.clear();
+        let Some((handle, other_handle, sweep, other_sweep)) = self.meeting_sweeps(candidate)
+        else {
+            return;
+        };
+        let (Some(body), Some(other)) = (bodies.get(handle), bodies.get(other_handle)) else {
+            return;
+        };
+        let admit = |pair| rules.admits(bodies, (handle, body), (other_handle, other), pair);
+        shape_tois(
+            (body, &sweep),
+            (other, &other_sweep),
+            admit,
+            &settings.toi,
+            out,
+        );
+    }
+}
+
 #[cfg(feature = "parallel")]
 impl Scratch {
     /// The times of impact of every candidate, as [`Scratch::candidate`] finds them, on
@@ -267,30 +291,9 @@ impl Scratch {
         if self.candidates.len() < 256 || rayon::current_num_threads() < 2 {
             return None;
         }
-        let one = |&(x, y, offset): &(u32, u32, Vector)| {
+        let one = |&c: &(u32, u32, Vector)| {
             let mut tois = Vec::new();
-            let (Some(handle), Some(other_handle)) =
-                (self.handles[x as usize], self.handles[y as usize])
-            else {
-                return tois;
-            };
-            let (Some(sweep), Some(other_sweep)) = (
-                self.sweeps[x as usize],
-                self.sweeps[y as usize].and_then(|sweep| translated_sweep(&sweep, &offset)),
-            ) else {
-                return tois;
-            };
-            let (Some(body), Some(other)) = (bodies.get(handle), bodies.get(other_handle)) else {
-                return tois;
-            };
-            let admit = |pair| rules.admits(bodies, (handle, body), (other_handle, other), pair);
-            shape_tois(
-                (body, &sweep),
-                (other, &other_sweep),
-                admit,
-                &settings.toi,
-                &mut tois,
-            );
+            self.candidate_tois(settings, (bodies, rules), c, &mut tois);
             tois
         };
         Some(
