@@ -48,12 +48,30 @@ pub(crate) struct Row {
 
 /// The rows' directions with the bodies where `frame` has them: B's anchor minus A's; the
 /// row along the axis at B's anchor (the spring and the motor); and the rows along the axis
-/// (the limits) and across it at the rail's point nearest B's anchor.
-struct Lines {
-    d: Vector,
-    axial: Line,
-    limit: Line,
-    across: Line,
+/// (the limits) and across it at the rail's point nearest B's anchor. Shared with the wheel
+/// joint, whose rows along and across its axis are the same.
+pub(super) struct Lines {
+    pub(super) d: Vector,
+    pub(super) axial: Line,
+    pub(super) limit: Line,
+    pub(super) across: Line,
+}
+
+impl Lines {
+    /// The lines of a rail along `axis` (in A's frame at preparation, turned with A since)
+    /// with translation `limits`, where `frame` has the bodies.
+    pub(super) fn on_rail(frame: &Frame, axis: &Vector, limits: Option<(Real, Real)>) -> Self {
+        let axis = rotate(frame.dq_a, axis);
+        let d = frame.separation();
+        let rail = rail_point(frame, axis, d, limits);
+        Self {
+            d,
+            // An impulse at B's anchor acts on A at that same point: A's lever is `d + r_a`.
+            axial: Line::new(axis, &(d + frame.r_a), &frame.r_b),
+            limit: Line::new(axis, &rail, &frame.r_b),
+            across: Line::new(perp(&axis), &rail, &frame.r_b),
+        }
+    }
 }
 
 impl Row {
@@ -72,20 +90,11 @@ impl Row {
     }
 
     fn lines(&self, frame: &Frame) -> Lines {
-        let axis = rotate(frame.dq_a, &self.axis);
-        let d = frame.separation();
         let j = &self.joint;
         let limits = j
             .enable_limit
             .then_some((j.lower_translation, j.upper_translation));
-        let rail = rail_point(frame, axis, d, limits);
-        Lines {
-            d,
-            // An impulse at B's anchor acts on A at that same point: A's lever is `d + r_a`.
-            axial: Line::new(axis, &(d + frame.r_a), &frame.r_b),
-            limit: Line::new(axis, &rail, &frame.r_b),
-            across: Line::new(perp(&axis), &rail, &frame.r_b),
-        }
+        Lines::on_rail(frame, &self.axis, limits)
     }
 
     /// `impulses` with the rows not solved this step at zero.

@@ -17,13 +17,13 @@
 //! the moment). The spring acts on the translation itself and keeps the lever at B's
 //! anchor.
 
-use super::prismatic::rail_point;
-use super::{Frame, Line, SolveContext, rotate, spring_terms, user_spring};
+use super::prismatic::Lines;
+use super::{Frame, SolveContext, spring_terms, user_spring};
 use crate::joint::def::WheelJoint;
 use crate::joint::set::JointImpulses;
 use crate::settings::Softness;
 use crate::solver::bodies::{SolverBody, inverse_or_zero};
-use impact_geometry::{Real, Rotation, Vector, perp};
+use impact_geometry::{Real, Rotation, Vector};
 
 /// A wheel joint's constants for the step.
 #[derive(Debug, Clone)]
@@ -103,32 +103,13 @@ impl Row {
     }
 }
 
-/// The rows' directions with the bodies where a frame has them: B's anchor minus A's; the
-/// row along the axis at B's anchor (the spring); and the rows along the axis (the limits)
-/// and across it at the rail's point nearest B's anchor.
-struct Lines {
-    d: Vector,
-    axial: Line,
-    limit: Line,
-    across: Line,
-}
-
 impl Row {
     fn lines(&self, frame: &Frame) -> Lines {
-        let axis = rotate(frame.dq_a, &self.axis);
-        let d = frame.separation();
         let j = &self.joint;
         let limits = j
             .enable_limit
             .then_some((j.lower_translation, j.upper_translation));
-        let rail = rail_point(frame, axis, d, limits);
-        Lines {
-            d,
-            // An impulse at B's anchor acts on A at that same point: A's lever is `d + r_a`.
-            axial: Line::new(axis, &(d + frame.r_a), &frame.r_b),
-            limit: Line::new(axis, &rail, &frame.r_b),
-            across: Line::new(perp(&axis), &rail, &frame.r_b),
-        }
+        Lines::on_rail(frame, &self.axis, limits)
     }
 }
 
