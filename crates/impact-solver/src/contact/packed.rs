@@ -453,46 +453,44 @@ fn update_chunk_separations(
     constraints: &[ContactConstraint],
     states: &[BodyState],
 ) {
-    {
-        let a = Motion::gather(states, &ch.body_a);
-        let b = Motion::gather(states, &ch.body_b);
-        // The anchors turned with their bodies, then the gap between B's and A's.
-        let gap = |al: &AnchorLanes| {
-            let (rax, ray) = a.rotate(al.r_ax, al.r_ay);
-            let (rbx, rby) = b.rotate(al.r_bx, al.r_by);
-            (
-                ((b.dpx - a.dpx) + (al.r_ax - al.r_bx)) + (rbx - rax),
-                ((b.dpy - a.dpy) + (al.r_ay - al.r_by)) + (rby - ray),
-            )
-        };
-        let [p, q] = &mut ch.points;
-        let [ap, aq] = &an.points;
-        let (gx, gy) = gap(ap);
-        p.separation = (gx * ch.nx + gy * ch.ny) + ap.separation0;
-        let (hx, hy) = gap(aq);
-        q.separation = (hx * ch.nx + hy * ch.ny) + aq.separation0;
-        // The certificate, on the first point: the witnesses are no farther apart than the
-        // room they have.
-        let (kx, ky) = (gx + an.lead * ch.nx, gy + an.lead * ch.ny);
-        let room = if ch.turns {
-            let (chord_a, chord_b) = (
-                Motion::chords(states, &ch.body_a),
-                Motion::chords(states, &ch.body_b),
-            );
-            (an.room - (an.turn_a * chord_a + an.turn_b * chord_b)).fast_max(V::ZERO)
-        } else {
-            an.room
-        };
-        ch.armed = (kx * kx + ky * ky).simd_lt(room * room).to_bitmask();
-        if cfg!(debug_assertions) {
-            // The scalar form, lane by lane, bit for bit.
-            for (l, &i) in ch.members[..ch.len].iter().enumerate() {
-                let c = &constraints[i as usize];
-                let (sa, sb) = (&states[c.state_a as usize], &states[c.state_b as usize]);
-                for (pl, p) in ch.points.iter().zip(c.points()) {
-                    let scalar = current_separation(sa, sb, c, p);
-                    debug_assert_eq!(pl.separation.as_array()[l].to_bits(), scalar.to_bits());
-                }
+    let a = Motion::gather(states, &ch.body_a);
+    let b = Motion::gather(states, &ch.body_b);
+    // The anchors turned with their bodies, then the gap between B's and A's.
+    let gap = |al: &AnchorLanes| {
+        let (rax, ray) = a.rotate(al.r_ax, al.r_ay);
+        let (rbx, rby) = b.rotate(al.r_bx, al.r_by);
+        (
+            ((b.dpx - a.dpx) + (al.r_ax - al.r_bx)) + (rbx - rax),
+            ((b.dpy - a.dpy) + (al.r_ay - al.r_by)) + (rby - ray),
+        )
+    };
+    let [p, q] = &mut ch.points;
+    let [ap, aq] = &an.points;
+    let (gx, gy) = gap(ap);
+    p.separation = (gx * ch.nx + gy * ch.ny) + ap.separation0;
+    let (hx, hy) = gap(aq);
+    q.separation = (hx * ch.nx + hy * ch.ny) + aq.separation0;
+    // The certificate, on the first point: the witnesses are no farther apart than the
+    // room they have.
+    let (kx, ky) = (gx + an.lead * ch.nx, gy + an.lead * ch.ny);
+    let room = if ch.turns {
+        let (chord_a, chord_b) = (
+            Motion::chords(states, &ch.body_a),
+            Motion::chords(states, &ch.body_b),
+        );
+        (an.room - (an.turn_a * chord_a + an.turn_b * chord_b)).fast_max(V::ZERO)
+    } else {
+        an.room
+    };
+    ch.armed = (kx * kx + ky * ky).simd_lt(room * room).to_bitmask();
+    if cfg!(debug_assertions) {
+        // The scalar form, lane by lane, bit for bit.
+        for (l, &i) in ch.members[..ch.len].iter().enumerate() {
+            let c = &constraints[i as usize];
+            let (sa, sb) = (&states[c.state_a as usize], &states[c.state_b as usize]);
+            for (pl, p) in ch.points.iter().zip(c.points()) {
+                let scalar = current_separation(sa, sb, c, p);
+                debug_assert_eq!(pl.separation.as_array()[l].to_bits(), scalar.to_bits());
             }
         }
     }

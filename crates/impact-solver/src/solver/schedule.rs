@@ -37,6 +37,8 @@ pub(crate) struct SweepOrder {
     next_overflow: Vec<u32>,
     /// Per update: its colour.
     colours: Vec<u32>,
+    /// Per colour: where its updates start in `order` (one more entry than colours).
+    colour_offsets: Vec<u32>,
 }
 
 impl SweepOrder {
@@ -51,6 +53,7 @@ impl SweepOrder {
         self.taken.clear();
         self.next_overflow.clear();
         self.colours.clear();
+        self.colour_offsets.clear();
     }
 }
 
@@ -151,6 +154,7 @@ pub(crate) fn colour(
         taken,
         next_overflow,
         colours,
+        colour_offsets: starts,
         ..
     } = work;
     taken.resize(body_count, 0);
@@ -187,7 +191,7 @@ pub(crate) fn colour(
         colours.push(c);
     }
     // A counting sort by colour, stable, so each colour keeps the given order.
-    let mut starts = vec![0u32; colour_count + 1];
+    starts.resize(colour_count + 1, 0);
     for &c in colours.iter() {
         starts[c as usize + 1] += 1;
     }
@@ -195,11 +199,15 @@ pub(crate) fn colour(
         starts[k + 1] += starts[k];
     }
     order.resize(colours.len(), 0);
-    let mut cursor = starts.clone();
+    // `starts[c]` walks through colour c's places, then is set back.
     for (i, &c) in colours.iter().enumerate() {
-        order[cursor[c as usize] as usize] = i as u32;
-        cursor[c as usize] += 1;
+        order[starts[c as usize] as usize] = i as u32;
+        starts[c as usize] += 1;
     }
+    for k in (1..=colour_count).rev() {
+        starts[k] = starts[k - 1];
+    }
+    starts[0] = 0;
     chunk_starts.push(0);
     colour_starts.push(0);
     for k in 0..colour_count {
