@@ -40,3 +40,4 @@ pub use def::{
 };
 pub(crate) use rows::JointRows;
 pub use set::{Joint, JointHandle, JointImpulses, JointPairs, JointSet, JointSetState};
+pub(crate) use solve::wrap_angle;

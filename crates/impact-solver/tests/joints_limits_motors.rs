@@ -297,3 +297,58 @@ fn prismatic_and_wheel_springs_oscillate_at_their_frequency_and_the_wheel_travel
     println!("wheel on limits [-0.2, 0.2] sagging 1 m: lowest translation {lowest:.5}");
     assert!(lowest > -0.2 - 0.005 * 0.4, "{lowest}");
 }
+
+/// The bar of [`revolute_against_limit`] hinged at `reference` (its start angle and the
+/// joint's reference angle) plus `turns` whole turns: its angle, wrapped into `(-pi, pi]`,
+/// after each of 120 steps.
+fn hinged_at_reference(reference: Real, turns: i32) -> Vec<Real> {
+    use core::f64::consts::{PI, TAU};
+    let mut scene = JointScene::new(Vector::new(0.0, -G));
+    let pivot = scene.add(anchor_body(Point::origin()));
+    let (s, c) = reference.sin_cos();
+    let bar = scene.add(boxed(1.0, 0.05, Point::new(c, s), reference));
+    let load = scene.body(bar).mass() * G * 1.0;
+    let hinge = RevoluteJoint::default()
+        .limits(-0.3, 0.3)
+        .motor(10.0, 10.0 * load);
+    let mut def =
+        JointDef::at_world_anchor(&scene.bodies, pivot, bar, Point::origin(), hinge.into())
+            .expect("a valid joint");
+    def.reference_angle = reference + Real::from(turns) * TAU;
+    scene
+        .joints
+        .insert(&scene.bodies, def)
+        .expect("a valid joint");
+    (0..120)
+        .map(|_| {
+            scene.step();
+            let angle = scene.body(bar).angle();
+            (angle + PI).rem_euclid(TAU) - PI
+        })
+        .collect()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+
+    /// A reference angle whole turns away is the same joint: the limit sits at the same
+    /// place, however many turns (a reference past a half turn was read a turn off, the
+    /// limit then acting from the first step).
+    #[test]
+    fn a_reference_angle_whole_turns_away_is_the_same_joint(
+        reference in -3.1..3.1,
+        turns in proptest::prop_oneof![-40..-1, 1..40],
+    ) {
+        let near = hinged_at_reference(reference, 0);
+        let far = hinged_at_reference(reference, turns);
+        for (step, (a, b)) in near.iter().zip(&far).enumerate() {
+            proptest::prop_assert!((a - b).abs() < 1e-9, "step {step}: {a} against {b}");
+        }
+        // And the limit holds about the reference.
+        let last = near[near.len() - 1];
+        let over = (last - reference + core::f64::consts::PI)
+            .rem_euclid(core::f64::consts::TAU)
+            - core::f64::consts::PI;
+        proptest::prop_assert!((over - 0.3).abs() < 0.5_f64.to_radians(), "{over}");
+    }
+}

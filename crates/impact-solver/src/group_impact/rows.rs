@@ -19,7 +19,7 @@
 //! `distance_joint.c`, `wheel_joint.c`), evaluated at the current poses.
 
 use super::Touch;
-use crate::joint::{DistanceJoint, Joint, JointKind};
+use crate::joint::{DistanceJoint, Joint, JointKind, wrap_angle};
 use impact_geometry::tolerances::{ANGULAR_SLOP, LINEAR_SLOP};
 use impact_geometry::{Isometry, Point, Real, Vector, cross};
 
@@ -147,13 +147,6 @@ pub(super) fn may_bind(kind: &JointKind) -> bool {
     }
 }
 
-/// `angle` brought into `[-pi, pi)` (a finite angle; the joint angle is read from two poses
-/// at an instant, so a limit past a half turn is seen within one turn of it).
-fn unwind(angle: Real) -> Real {
-    use core::f64::consts::PI;
-    (angle + PI).rem_euclid(2.0 * PI) - PI
-}
-
 /// Where a body is: its pose and its centre of mass (world).
 pub(super) type Placed<'a> = (&'a Isometry, Point);
 
@@ -179,7 +172,8 @@ pub(super) fn joint_rows(
             out.push(Row::linear(ids, dir, (r_a, r_b), Bound::Equal).measuring(error));
         }
     };
-    let angle = || unwind((b.0.rotation * a.0.rotation.inverse()).angle() - def.reference_angle);
+    let angle =
+        || wrap_angle((b.0.rotation * a.0.rotation.inverse()).angle() - def.reference_angle);
     match &def.kind {
         JointKind::Revolute(j) => {
             point(out);

@@ -46,7 +46,9 @@ pub struct JointDef {
     pub local_anchor_a: Point,
     /// The anchor on B, in B's frame (world units).
     pub local_anchor_b: Point,
-    /// B's angle minus A's at rest (radians, finite).
+    /// B's angle minus A's at rest (radians, finite). Whole turns do not count: the joint
+    /// angle (B's angle minus A's minus this) is read in `(-pi, pi]`, so `0.3 + 2 pi` is the
+    /// joint of `0.3`.
     pub reference_angle: Real,
     /// Whether the two bodies' shapes may still collide (default `false`: they never do,
     /// whatever their filters; `true` defers to the filters).

@@ -52,7 +52,7 @@ impl Anchors {
     ) -> Self {
         let delta_angle = reference_angle.map_or(0.0, |reference| {
             let relative = (b.pose().rotation * a.pose().rotation.inverse()).angle();
-            unwind(relative - reference)
+            wrap_angle(relative - reference)
         });
         Self {
             anchor_a: a.pose().rotation * (local_a - a.local_center()),
@@ -116,7 +116,21 @@ pub(crate) fn rotate((c, s): (Real, Real), v: &Vector) -> Vector {
     Vector::new(c * v.x - s * v.y, s * v.x + c * v.y)
 }
 
-/// `angle` brought into `(-pi, pi]`.
+/// `angle` brought into `(-pi, pi]`, however many turns away: a joint angle read from two
+/// poses against a reference angle of any size (a reference of `0.3 + 6 pi` is the joint of
+/// `0.3`).
+///
+/// An angle within one turn of that range is [`unwind`]'s, bit for bit.
+pub(crate) fn wrap_angle(angle: Real) -> Real {
+    use core::f64::consts::PI;
+    if (-3.0 * PI..=3.0 * PI).contains(&angle) {
+        return unwind(angle);
+    }
+    let wrapped = (angle + PI).rem_euclid(2.0 * PI) - PI;
+    if wrapped == -PI { PI } else { wrapped }
+}
+
+/// `angle`, at most one turn out, brought into `(-pi, pi]`.
 #[inline]
 pub(crate) fn unwind(angle: Real) -> Real {
     use core::f64::consts::PI;

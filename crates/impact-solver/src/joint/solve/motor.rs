@@ -6,7 +6,7 @@
 //! times the substep. Neither has a softness of its own; both act in the solve and the
 //! relax alike (the drive is the joint's purpose, not a correction of drift).
 
-use super::{Frame, SolveContext, mul_sym, point_mass, rotate, unwind};
+use super::{Frame, SolveContext, mul_sym, point_mass, rotate, unwind, wrap_angle};
 use crate::joint::def::MotorJoint;
 use crate::joint::set::JointImpulses;
 use crate::solver::bodies::{SolverBody, inverse_or_zero};
@@ -28,13 +28,6 @@ pub(crate) struct Row {
     angular_mass: Real,
 }
 
-/// `angle` brought into `(-pi, pi]`, however many turns away.
-fn wrap(angle: Real) -> Real {
-    use core::f64::consts::PI;
-    let wrapped = (angle + PI).rem_euclid(2.0 * PI) - PI;
-    if wrapped == -PI { PI } else { wrapped }
-}
-
 impl Row {
     pub(crate) fn new(
         joint: &MotorJoint,
@@ -45,7 +38,7 @@ impl Row {
         Self {
             joint: joint.clone(),
             offset: rotation_a * joint.linear_offset,
-            angle_error: wrap(frame.delta_angle - joint.angular_offset),
+            angle_error: wrap_angle(frame.delta_angle - joint.angular_offset),
             linear_mass: point_mass((&a, &b), &frame.r_a, &frame.r_b),
             angular_mass: inverse_or_zero(a.inv_inertia + b.inv_inertia),
         }
