@@ -199,6 +199,21 @@ impl Scratch {
                     return None;
                 }
                 let side = || Some(hit.normal);
+                // Stopped where it deepens by the tolerance, a pair the solver holds is
+                // stopped again from the same place at every step when the deepening is the
+                // rebuilt sweep's alone: a box tipping over a chain's crest at 20 rad/s,
+                // straight between the solver's poses, dips on the crest by the chord of its
+                // turn and was stopped 1% into every step, for good. Only a deepening that
+                // can take a shape half way into or past the other needs the stop.
+                let crossing = crossing_depth(own, theirs, &hit.normal);
+                if crossing > settings.toi.tolerance()
+                    && matches!(
+                        swinging_stop_within(settings, own, theirs, side, crossing),
+                        Deepening::Never
+                    )
+                {
+                    return None;
+                }
                 return match swinging_stop(settings, own, theirs, side) {
                     Deepening::Never => None,
                     Deepening::At { after, .. } => Some((after / dt).clamp(0.0, 1.0)),
@@ -354,9 +369,22 @@ type Part<'a> = (&'a RigidBody, &'a Shape, &'a Sweep);
 /// deepens.
 fn swinging_stop(
     settings: &MotionClampingSettings,
+    own: Part<'_>,
+    theirs: Part<'_>,
+    side: impl Fn() -> Option<Vector>,
+) -> Deepening {
+    swinging_stop_within(settings, own, theirs, side, settings.toi.tolerance())
+}
+
+/// [`swinging_stop`] with the deepening it looks for, `depth` (world units, at least the
+/// time-of-impact tolerance): [`Deepening::At`] once the overlap is between half of it and
+/// all of it deeper than at the start.
+fn swinging_stop_within(
+    settings: &MotionClampingSettings,
     (body, shape, sweep): Part<'_>,
     (other, other_shape, other_sweep): Part<'_>,
     side: impl Fn() -> Option<Vector>,
+    depth: Real,
 ) -> Deepening {
     let pad = settings.toi.target_separation() + settings.toi.tolerance();
     if !(swings(body, sweep, pad) || swings(other, other_sweep, pad)) {
@@ -373,10 +401,45 @@ fn swinging_stop(
             (shape, sweep),
             (other_shape, other_sweep),
             anchored(normal, side()),
-            settings.toi.tolerance(),
+            depth,
             settings.toi.max_iterations(),
         )
     })
+}
+
+/// How deep a touching pair (each side's shape on its sweep, `normal` from the first toward
+/// the second) must sink along `normal` before a shape can be half way into or through the
+/// other: half the smaller extent along `normal` at the start poses, of the shapes with
+/// area (a segment or a chain's segment has none, however it lies: what could cross it is
+/// the other shape's middle); 0 for two segments.
+fn crossing_depth(
+    (_, shape, sweep): Part<'_>,
+    (_, other_shape, other_sweep): Part<'_>,
+    normal: &Vector,
+) -> Real {
+    let extent = |shape: &Shape, pose: &impact_geometry::Isometry| {
+        let (low, high) =
+            shape
+                .core()
+                .iter()
+                .fold((Real::INFINITY, Real::NEG_INFINITY), |(low, high), v| {
+                    let along = normal.dot(&(pose * v).coords);
+                    (low.min(along), high.max(along))
+                });
+        high - low + 2.0 * shape.radius()
+    };
+    let flat = |shape: &Shape| matches!(shape, Shape::Segment(_) | Shape::ChainSegment(_));
+    let (a, b) = (
+        extent(shape, &sweep.pose_at(0.0)),
+        extent(other_shape, &other_sweep.pose_at(0.0)),
+    );
+    let smaller = match (!flat(shape), !flat(other_shape)) {
+        (true, true) => a.min(b),
+        (true, false) => a,
+        (false, true) => b,
+        (false, false) => 0.0,
+    };
+    0.5 * smaller
 }
 
 /// Whether the pre-solve hook disables the meeting of the checked body and the other (each
