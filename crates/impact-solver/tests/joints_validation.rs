@@ -474,6 +474,10 @@ fn with_value(a: BodyHandle, b: BodyHandle, which: usize, value: Real) -> (Joint
     }
 }
 
+/// The fields of [`with_value`] that are a most force or torque (a motor's, a motor joint's,
+/// a mouse joint's): not bounded by `MAX_JOINT_MAGNITUDE`.
+const MAXIMA: [usize; 6] = [5, 9, 19, 22, 23, 27];
+
 /// A finite magnitude past the bound, spread over the exponents up to `f64`'s largest.
 fn past_the_bound() -> impl Strategy<Value = Real> {
     prop_oneof![
@@ -491,8 +495,9 @@ fn past_the_bound() -> impl Strategy<Value = Real> {
 
 proptest! {
     /// Every finite number of a joint past `MAX_JOINT_MAGNITUDE` (an anchor of 1e200, a
-    /// spring of 1e308 Hz, which overflow the rows at the first step) is refused at creation
-    /// with the field and the value; at the bound, and a thousandth of it, it is taken.
+    /// spring of 1e308 Hz, which overflow the rows at the first step) but a most force or
+    /// torque is refused at creation with the field and the value; at the bound, and a
+    /// thousandth of it, it is taken.
     #[test]
     fn a_value_past_the_bound_is_refused_with_its_field_and_value(
         which in 0usize..30,
@@ -501,6 +506,12 @@ proptest! {
         let (bodies, a, b, _) = bodies();
         let mut joints = JointSet::new();
         let (def, field) = with_value(a, b, which, value);
+        if MAXIMA.contains(&(which % 30)) {
+            // The most force or torque bounds an accumulated impulse only: any finite value
+            // is taken (Box2D's scenes give `FLT_MAX` for no bound).
+            prop_assert!(joints.insert(&bodies, def).is_ok(), "{} at {}", field, value);
+            return Ok(());
+        }
         let err = joints.insert(&bodies, def).unwrap_err();
         prop_assert_eq!(field_of(&err), field, "{}", err);
         let SolverError::OutOfRange { value: named, .. } = err else {

@@ -5,9 +5,11 @@ use crate::error::{SolverError, finite, finite_point, finite_vector, non_negativ
 use impact_geometry::{Point, Real, Vector};
 
 /// The largest magnitude any number of a joint definition may have: its anchors and
-/// lengths (world units), angles (radians), speeds, spring frequencies (Hz), damping ratios,
-/// forces and torques. The break thresholds are only compared, and may be infinite; so may
-/// a distance joint's `max_length` (no maximum).
+/// lengths (world units), angles (radians), speeds, spring frequencies (Hz) and damping
+/// ratios. The break thresholds are only compared, and may be infinite; so may a distance
+/// joint's `max_length` (no maximum). The most force or torque a motor, a motor joint or a
+/// mouse joint may apply only bounds an accumulated impulse, and may be any finite value
+/// (`Real::MAX` for no bound, as Box2D's scenes give `FLT_MAX`).
 ///
 /// Creation refuses a larger value ([`SolverError::OutOfRange`] naming the field and the
 /// value) rather than take it to the first step: the rows square their levers and multiply
@@ -71,7 +73,9 @@ fn axis(field: &str, v: &Vector) -> Result<(), SolverError> {
 }
 
 /// A hinge (Box2D's `b2RevoluteJointDef`): the anchors coincide; the joint angle is B's angle
-/// minus A's minus the reference angle, counted continuously past a half turn.
+/// minus A's minus the reference angle, read in `(-pi, pi]` at the start of each step and
+/// followed continuously through its substeps (as Box2D v3's), so a limit past a half turn
+/// either way is never reached.
 ///
 /// Its rows, in the order solved: the angular spring toward angle 0 (a soft row of its own
 /// frequency, in the solve and the relax alike; none at 0 Hz), the motor (a row on the
@@ -165,7 +169,6 @@ impl RevoluteJoint {
                 ("lower_angle", self.lower_angle),
                 ("upper_angle", self.upper_angle),
                 ("motor_speed", self.motor_speed),
-                ("max_motor_torque", self.max_motor_torque),
                 ("spring_hertz", self.spring_hertz),
                 ("spring_damping_ratio", self.spring_damping_ratio),
             ],
@@ -288,7 +291,6 @@ impl PrismaticJoint {
                 ("lower_translation", self.lower_translation),
                 ("upper_translation", self.upper_translation),
                 ("motor_speed", self.motor_speed),
-                ("max_motor_force", self.max_motor_force),
                 ("spring_hertz", self.spring_hertz),
                 ("spring_damping_ratio", self.spring_damping_ratio),
             ],
@@ -483,7 +485,6 @@ impl DistanceJoint {
                 ("spring_hertz", self.spring_hertz),
                 ("spring_damping_ratio", self.spring_damping_ratio),
                 ("motor_speed", self.motor_speed),
-                ("max_motor_force", self.max_motor_force),
             ],
         )
     }
@@ -601,7 +602,6 @@ impl WheelJoint {
                 ("spring_hertz", self.spring_hertz),
                 ("spring_damping_ratio", self.spring_damping_ratio),
                 ("motor_speed", self.motor_speed),
-                ("max_motor_torque", self.max_motor_torque),
             ],
         )
     }
@@ -664,8 +664,6 @@ impl MotorJoint {
                 ("linear_offset.x", self.linear_offset.x),
                 ("linear_offset.y", self.linear_offset.y),
                 ("angular_offset", self.angular_offset),
-                ("max_force", self.max_force),
-                ("max_torque", self.max_torque),
             ],
         )
     }
@@ -726,7 +724,6 @@ impl MouseJoint {
                 ("target.y", self.target.y),
                 ("hertz", self.hertz),
                 ("damping_ratio", self.damping_ratio),
-                ("max_force", self.max_force),
             ],
         )
     }
