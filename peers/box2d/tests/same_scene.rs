@@ -14,7 +14,7 @@ use impact_testkit::scenes::{
 };
 use impact2d::broadphase::RTreeBroadphase;
 use impact2d::geometry::{Real, Shape};
-use impact2d::stepper::{Discrete, FirstTimeOfImpact, World};
+use impact2d::stepper::{Discrete, FirstTimeOfImpact, MotionClamping, World};
 use std::f64::consts::PI;
 
 fn largest_gap(a: &[(Real, Real)], b: &[(Real, Real)]) -> Real {
@@ -275,4 +275,64 @@ fn ragdoll_rain_with_sleeping_on_steps_in_impact() {
         impact.step();
     }
     assert_eq!(impact.through_ground(), 0);
+}
+
+/// A measurement, not a check (run with `--ignored --nocapture` in release): the mean
+/// kinetic energy per unit mass of the spinner's bodies inside the ring (from their
+/// displacement over a step) after 2.5 and 5 s, in every engine, `MotionClamping` and
+/// `FirstTimeOfImpact` beside `Discrete`: how much each keeps of what the paddle stirs in.
+#[test]
+#[ignore = "a measurement: run in release with --ignored --nocapture"]
+fn spinner_kinetic_energy_in_every_engine() {
+    let scene = spinner(1500);
+    let (mut impact, mut rapier, mut box2d) = three(&scene);
+    let mut clamp: World<RTreeBroadphase, MotionClamping> =
+        awake_jointed(scene.clone()).build().expect("valid scene").0;
+    let mut toi: World<RTreeBroadphase, FirstTimeOfImpact> =
+        awake_jointed(scene.clone()).build().expect("valid scene").0;
+    let energy = |before: &[(Real, Real)], now: &[(Real, Real)]| {
+        let inside: Vec<Real> = before
+            .iter()
+            .zip(now)
+            .filter(|(_, (x, y))| x.hypot(y - 32.0) < 40.0)
+            .map(|((x0, y0), (x1, y1))| 0.5 * ((x1 - x0).powi(2) + (y1 - y0).powi(2)) / (DT * DT))
+            .collect();
+        inside.iter().sum::<Real>() / inside.len() as Real
+    };
+    for step in 1..=300 {
+        let before = [
+            impact_positions(&impact),
+            impact_positions(&clamp),
+            impact_positions(&toi),
+            rapier.positions(),
+            box2d.positions(),
+        ];
+        impact.step(DT).expect("valid step");
+        clamp.step(DT).expect("valid step");
+        toi.step(DT).expect("valid step");
+        rapier.world.step();
+        box2d.step(DT);
+        if step % 150 == 0 {
+            let now = [
+                impact_positions(&impact),
+                impact_positions(&clamp),
+                impact_positions(&toi),
+                rapier.positions(),
+                box2d.positions(),
+            ];
+            let names = [
+                "Discrete",
+                "MotionClamping",
+                "FirstTimeOfImpact",
+                "rapier2d",
+                "Box2D",
+            ];
+            for (k, name) in names.iter().enumerate() {
+                println!(
+                    "step {step}: {name}: mean v^2/2 {:.2}",
+                    energy(&before[k], &now[k])
+                );
+            }
+        }
+    }
 }
