@@ -24,7 +24,9 @@
 //!   group apart (a third of a 0.1 link at 50 rad/s over a step). A pair the group keeps in
 //!   contact that its new courses meet again at once while its points part is the group's
 //!   from there ([`Run::kept_by_group`]): the chord of a body turning about the point it
-//!   struck dips toward the wall before it ends the step clear of it. A jointed body that
+//!   struck dips toward the wall before it ends the step clear of it. Only while a held
+//!   advance moves it ([`Run::keeps`]): once an advance fails and the group goes on at its
+//!   velocities, nothing holds the touch, and the pair is planned again. A jointed body that
 //!   stops ([`Run::regroup_after_stop`]) is held in place and its groups go on around it.
 //! - **Along a course** ([`Turning`]): a jointed body's velocity turns as its course goes
 //!   (a pendulum's bob, whose velocity turns 48 degrees over a 60 Hz step at 50 rad/s), so the
@@ -192,6 +194,7 @@ impl Scratch {
         let slots = self.jointed.len();
         self.parked.clear();
         super::state::reset(&mut self.visited, slots, false);
+        super::state::reset(&mut self.locked, slots, false);
         let mut advanced = 0;
         let mut solver = core::mem::take(&mut self.group);
         let mut motions = core::mem::take(&mut self.group_motions);
@@ -271,12 +274,21 @@ impl Scratch {
             // Where it does not hold, a free group moves as one rigid body (see
             // `rigid_lock`): the soft step's targets of a group turning that fast part its
             // joints by units (2.7 for a chain turning at 3,700 rad/s beside a wall). The
-            // lock holds none of the solver's contacts; its courses swing, so the plan asks
-            // the pairs the solver holds.
+            // lock holds none of the solver's contacts, so the plan asks the pairs the solver
+            // holds of its members (`Scratch::locked`), whether or not their courses swing.
             let movable: Vec<BodyHandle> = solver.group().to_vec();
             let free = is_free(joints, solver.group_joints(), &movable);
-            let ok = ok
-                || (free && rigid_lock(bodies, &movable, settle.dt, settle.gravity, &mut motions));
+            let locked = !ok
+                && free
+                && rigid_lock(bodies, &movable, settle.dt, settle.gravity, &mut motions);
+            if locked {
+                for h in &movable {
+                    if let Some(l) = self.locked.get_mut(h.index as usize) {
+                        *l = true;
+                    }
+                }
+            }
+            let ok = ok || locked;
             // A tied group whose advance does not hold stays where it started, its lost time
             // reported (`Scratch::parked`): the soft step's targets open a 20-link chain on a
             // pivot by three links.
@@ -370,7 +382,9 @@ impl Run<'_> {
     /// holds the pair's touch (see [`Touch`]), but the straight course of a body turning about
     /// the contact dips toward what it touches before it ends the step clear of it, and
     /// resolving that meeting would be a second impact at one instant, a Zeno sequence that
-    /// stops the body. The pair is the group's from here (marked, nothing more of it planned).
+    /// stops the body. The pair is the group's from here (marked, nothing more of it planned)
+    /// while the advance that holds its touch moves it ([`Run::keeps`]); on any other course
+    /// the meeting is an impact like any other.
     pub(super) fn kept_by_group(&mut self, e: &Entry, (point, normal): (Point, Vector)) -> bool {
         let (a, b) = (e.a as usize, e.b as usize);
         let (Some(ha), Some(hb)) = (self.proxies[a], self.proxies[b]) else {
@@ -381,6 +395,7 @@ impl Run<'_> {
             .touches
             .iter()
             .any(|t| (t.a, t.b) == (ha, hb) || (t.a, t.b) == (hb, ha))
+            || !self.keeps(a, b)
         {
             return false;
         }
@@ -402,6 +417,23 @@ impl Run<'_> {
         }
         self.pair_state(e.a, e.b).kept = true;
         true
+    }
+
+    /// Whether the courses of the bodies of slots `a` and `b` are ones on which a touch of
+    /// theirs holds: each is either still (a wall, a stopped body) or on the course of a held
+    /// rigid advance after an impact, both moving ones on the same advance's. Any other course
+    /// (at its velocities after an advance that did not hold, a stop's, a hook's) was not
+    /// advanced with the touch, and nothing but a plan keeps it out of what it touches: a
+    /// link of a chain kept against a wall, sent on at its velocities when a later impact's
+    /// advance failed, ended the step through it.
+    pub(super) fn keeps(&self, a: usize, b: usize) -> bool {
+        let (hot, of) = (&self.s.hot, &self.s.advance_of);
+        match (hot[a].still, hot[b].still) {
+            (true, true) => true,
+            (true, false) => of[b] != 0,
+            (false, true) => of[a] != 0,
+            (false, false) => of[a] != 0 && of[a] == of[b],
+        }
     }
 
     /// Brings every body of the gathered group to `t` on its course, at its velocities
@@ -691,6 +723,8 @@ impl Run<'_> {
     pub(super) fn install_group_motions(&mut self, t: Real) {
         let rest = self.dt - t;
         let motions = core::mem::take(&mut self.s.group_motions);
+        self.s.advances += 1;
+        let advance = self.s.advances;
         for m in &motions {
             let slot = m.body.index as usize;
             if !self.moves_on(slot, m.body) {
@@ -714,6 +748,7 @@ impl Run<'_> {
                 false,
             );
             if self.s.motions[slot].is_some_and(|(t0, _)| t0 == t) {
+                self.s.advance_of[slot] = advance;
                 self.s.turning[slot] = Some(Turning {
                     t0: t,
                     v0: now.0,
