@@ -9,14 +9,18 @@
 //! group's rigid advance follows in its substeps, and its links fold onto one another. The
 //! checks, after every step:
 //!
-//! - **Nothing passes the wall**: no link's centre of mass past the wall's far face, for
-//!   every throw (the property test, and 1,000 seeded throws of each kind of joint in a
-//!   release build, `seeded_throws_never_pass_the_wall_*`). A pair that a group keeps in
-//!   contact after an impact is left unplanned only while the rigid advance that holds its
-//!   touch moves it: a link sent on at its velocities when a later impact's advance failed,
-//!   its pair with the wall still left to a touch nothing held any more, ended past the wall
-//!   in 7 of 1,000 revolute throws, 6 of 1,000 rod throws and 13 of 1,000 rope throws of
-//!   seed 1. The frozen throws (`a_chain_*`) keep one of each.
+//! - **Nothing passes the wall**: no link's centre of mass past the wall's far face, and
+//!   none off the wall's span, for every throw (the property test, and 1,000 seeded throws
+//!   of each kind of joint in a release build, `seeded_throws_never_pass_the_wall_*`). A
+//!   pair that a group keeps in contact after an impact is left unplanned only while the
+//!   rigid advance that holds its touch moves it: a link sent on at its velocities when a
+//!   later impact's advance failed, its pair with the wall still left to a touch nothing
+//!   held any more, ended past the wall in 7 of 1,000 revolute throws, 6 of 1,000 rod throws
+//!   and 13 of 1,000 rope throws of seed 1; `a_chain_tumbling_along_a_wall_stays_on_its_side`,
+//!   `a_rod_chain_stays_on_its_side` and `a_rope_chain_stays_on_its_side` keep one of each.
+//!   Of 6,000 throws of each kind (seeds 1 to 6) one rope chain still ends past the wall, a
+//!   link that the chord of a kept pair carried into it before an advance failed
+//!   (`a_rope_chain_dipped_into_the_wall_stays_on_its_side`, ignored), and none but it.
 //! - **It moves.** In a step that starts off the wall, without an impact on it and without
 //!   lost time, the chain's centre of mass moves by its momentum over its mass times the step
 //!   (no gravity, and every other force is inside the chain), to 1e-6 of that distance. A
@@ -209,10 +213,9 @@ fn check(throw: &Throw, steps: usize, joints: Real) -> Result<Point, String> {
         }
         for &h in &links {
             let c = w.body(h).unwrap().center_of_mass();
-            assert!(
-                c.y.abs() < WALL_HALF_LENGTH,
-                "{throw:?} left the wall's span"
-            );
+            if c.y.is_nan() || c.y.abs() >= WALL_HALF_LENGTH {
+                return Err(format!("step {step}: {h:?} at {c:?}, off the wall's span"));
+            }
             if c.x > 0.0005 {
                 return Err(format!("step {step}: {h:?} past the wall at {c:?}"));
             }
@@ -387,6 +390,45 @@ fn a_rope_chain_stays_on_its_side() {
         spin: 9.193297309036623,
         angle: -1.2472183065142062,
         start: Point::new(-8.380441714418629, -0.4799408783052219),
+        restitution: 0.0,
+        links: Links::Rope,
+    };
+    check(&throw, 30, Real::INFINITY).unwrap();
+}
+
+/// A rope chain at 177 units/s (throw 825 of `seeded_throws(4, ..)`): in step 2 its group
+/// kept the pair of link 1 and the wall at 1.3 ms, and link 1's chord to where the advance
+/// ended it (a turn of 173 degrees) dipped into the 1 mm wall; at 5.8 ms a later impact's
+/// advance failed with link 1 6 cm into the wall, and link 1, sent on at its velocities from
+/// there, ended the step past it at (0.0044, 1.31). Ignored: the one throw of the 6,000 of
+/// each kind that still passes (see `docs/algorithms/joints-ccd.md`, "Left out").
+#[test]
+#[ignore = "known: a kept chord dipped into the wall when the group's advance fails"]
+fn a_rope_chain_dipped_into_the_wall_stays_on_its_side() {
+    let throw = Throw {
+        speed: 177.25132467615143,
+        dir: 0.22974326174996929,
+        spin: 51.52579550238154,
+        angle: 1.5922531690433877,
+        start: Point::new(-5.343994375426918, -0.9894411976261634),
+        restitution: 0.0,
+        links: Links::Rope,
+    };
+    check(&throw, 30, Real::INFINITY).unwrap();
+}
+
+/// A rope chain at 2,066 units/s (throw 554 of `seeded_throws(4, ..)`): in step 2 a rigid
+/// advance after an impact "held" with every link moved 15,000 units along the wall in
+/// 2.6 ms (a position projection along nearly dependent rows), and the chain ended the step
+/// there, its velocities untouched. The advance does not hold such a motion.
+#[test]
+fn a_rope_chain_is_not_carried_off_by_a_projection() {
+    let throw = Throw {
+        speed: 2066.361839419413,
+        dir: -0.49504984800563584,
+        spin: 36.382783771670674,
+        angle: -2.479179549008969,
+        start: Point::new(-61.741251990700796, -0.971413692426859),
         restitution: 0.0,
         links: Links::Rope,
     };
