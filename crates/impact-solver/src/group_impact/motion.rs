@@ -89,8 +89,8 @@ impl GroupImpactSolver {
     ///
     /// Returns whether the rigid rows held to `1e-4` of the group's size at the end with
     /// no more than 1% more energy than at the start and no body farther from where it
-    /// started than its energy and the group's extent let it go (see
-    /// [`GroupImpactSolver::reach`]), and the substeps taken
+    /// started than twice what the group's kinetic energy in it alone and gravity carry it
+    /// plus twice the group's extent, and the substeps taken
     /// ([`GroupAdvance`]). Where they cannot (limits
     /// and contacts that no pose of the group meets, or bodies turning so fast that
     /// Newton's projection finds no closing step), `held` is false with `out` empty, and the
@@ -355,11 +355,12 @@ impl GroupImpactSolver {
                 linear + angular
             })
             .sum();
-        let first = movable().next().map(Member::center);
-        let extent = movable()
-            .zip(core::iter::repeat(first))
-            .filter_map(|(m, f)| Some((m.center() - f?).norm()))
-            .fold(1.0, Real::max);
+        let extent = movable().next().map_or(1.0, |first| {
+            let origin = first.center();
+            movable()
+                .map(|m| (m.center() - origin).norm())
+                .fold(1.0, Real::max)
+        });
         let fall = step.gravity.norm() * step.dt * step.dt;
         movable()
             .map(|m| {
