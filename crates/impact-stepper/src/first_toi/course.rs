@@ -113,7 +113,9 @@ impl Scratch {
                 still: still(&sweep),
                 ..Hot::default()
             };
-            s.swings[slot] = swings(body, &sweep, pad);
+            // A body locked rigid with its group at the start moves as no contact of the
+            // solver's holds it (see `Scratch::locked`).
+            s.swings[slot] = swings(body, &sweep, pad) || s.locked.get(slot).is_some_and(|&l| l);
             if let (BodyType::Static, Shape::Segment(segment)) = (body.body_type(), body.shape())
                 && body.has_one_shape()
             {
@@ -295,6 +297,8 @@ impl Run<'_> {
             let _ = body.set_velocity(end.0, end.1);
         }
         self.s.turning[slot] = None;
+        // Not a held advance's course (`install_group_motions` marks its own after this).
+        self.s.advance_of[slot] = 0;
         let body = &*body;
         let sensor = never_collides(body);
         if self.courses.is_recording() {

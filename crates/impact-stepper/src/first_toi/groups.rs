@@ -24,7 +24,9 @@
 //!   group apart (a third of a 0.1 link at 50 rad/s over a step). A pair the group keeps in
 //!   contact that its new courses meet again at once while its points part is the group's
 //!   from there ([`Run::kept_by_group`]): the chord of a body turning about the point it
-//!   struck dips toward the wall before it ends the step clear of it. A jointed body that
+//!   struck dips toward the wall before it ends the step clear of it. Only while a held
+//!   advance moves it ([`Run::keeps`]): once an advance fails and the group goes on at its
+//!   velocities, nothing holds the touch, and the pair is planned again. A jointed body that
 //!   stops ([`Run::regroup_after_stop`]) is held in place and its groups go on around it.
 //! - **Along a course** ([`Turning`]): a jointed body's velocity turns as its course goes
 //!   (a pendulum's bob, whose velocity turns 48 degrees over a 60 Hz step at 50 rad/s), so the
@@ -36,7 +38,6 @@
 use super::course::halted;
 use super::lock::{is_free, rigid_lock};
 use super::plan::Planning;
-use super::queue::Entry;
 use super::state::{Run, Scratch, is_live};
 use crate::motion::{fast_ccd_body, shape_at};
 use crate::ramp::Ramp;
@@ -192,6 +193,7 @@ impl Scratch {
         let slots = self.jointed.len();
         self.parked.clear();
         super::state::reset(&mut self.visited, slots, false);
+        super::state::reset(&mut self.locked, slots, false);
         let mut advanced = 0;
         let mut solver = core::mem::take(&mut self.group);
         let mut motions = core::mem::take(&mut self.group_motions);
@@ -271,12 +273,21 @@ impl Scratch {
             // Where it does not hold, a free group moves as one rigid body (see
             // `rigid_lock`): the soft step's targets of a group turning that fast part its
             // joints by units (2.7 for a chain turning at 3,700 rad/s beside a wall). The
-            // lock holds none of the solver's contacts; its courses swing, so the plan asks
-            // the pairs the solver holds.
+            // lock holds none of the solver's contacts, so the plan asks the pairs the solver
+            // holds of its members (`Scratch::locked`), whether or not their courses swing.
             let movable: Vec<BodyHandle> = solver.group().to_vec();
             let free = is_free(joints, solver.group_joints(), &movable);
-            let ok = ok
-                || (free && rigid_lock(bodies, &movable, settle.dt, settle.gravity, &mut motions));
+            let locked = !ok
+                && free
+                && rigid_lock(bodies, &movable, settle.dt, settle.gravity, &mut motions);
+            if locked {
+                for h in &movable {
+                    if let Some(l) = self.locked.get_mut(h.index as usize) {
+                        *l = true;
+                    }
+                }
+            }
+            let ok = ok || locked;
             // A tied group whose advance does not hold stays where it started, its lost time
             // reported (`Scratch::parked`): the soft step's targets open a 20-link chain on a
             // pivot by three links.
@@ -365,45 +376,6 @@ impl Run<'_> {
         grouped
     }
 
-    /// Whether the impact `e` at `point` with `normal` is a pair the group already keeps in
-    /// contact, met again along its new courses while its points part: the group's advance
-    /// holds the pair's touch (see [`Touch`]), but the straight course of a body turning about
-    /// the contact dips toward what it touches before it ends the step clear of it, and
-    /// resolving that meeting would be a second impact at one instant, a Zeno sequence that
-    /// stops the body. The pair is the group's from here (marked, nothing more of it planned).
-    pub(super) fn kept_by_group(&mut self, e: &Entry, (point, normal): (Point, Vector)) -> bool {
-        let (a, b) = (e.a as usize, e.b as usize);
-        let (Some(ha), Some(hb)) = (self.proxies[a], self.proxies[b]) else {
-            return false;
-        };
-        if !self
-            .s
-            .touches
-            .iter()
-            .any(|t| (t.a, t.b) == (ha, hb) || (t.a, t.b) == (hb, ha))
-        {
-            return false;
-        }
-        let t = e.time;
-        let point_velocity = |slot: usize| -> Option<Vector> {
-            let pose = self.pose_at(slot, t)?;
-            let body = self.bodies.get(self.proxies[slot]?)?;
-            let (v, w) = self.velocity_at(slot, t)?;
-            let r = point - pose * body.local_center();
-            Some(v + Vector::new(-w * r.y, w * r.x))
-        };
-        let (Some(va), Some(vb)) = (point_velocity(a), point_velocity(b)) else {
-            return false;
-        };
-        // Closing by less than the tolerance over the rest of the step is not closing.
-        let closing = -(vb - va).dot(&normal) * (self.dt - t);
-        if closing > self.settings.toi.tolerance() {
-            return false;
-        }
-        self.pair_state(e.a, e.b).kept = true;
-        true
-    }
-
     /// Brings every body of the gathered group to `t` on its course, at its velocities
     /// there, as [`Run::collide`] does for the two struck bodies.
     pub(super) fn bring_group_to(&mut self, t: Real) {
@@ -485,88 +457,6 @@ impl Run<'_> {
         resolved.map(|g| g.impulse)
     }
 
-    /// The touches the group keeps after the impact of `ha` and `hb` (shapes `shapes`) at
-    /// `point` (and `second`) with `normal`: where one body is of infinite mass (a wall), the
-    /// other's whole struck shape held off the plane through the point of impact, by its
-    /// nearest corner's distance at the impact (a body turning about the point it struck
-    /// would otherwise swing its far end through a thin wall, its course no longer planned
-    /// against it: see [`Run::kept_by_group`]); between two bodies that move, the points
-    /// that met.
-    fn keep_touch(
-        &mut self,
-        (ha, hb): (BodyHandle, BodyHandle),
-        shapes: [u32; 2],
-        (point, second): (Point, Option<Point>),
-        normal: Vector,
-    ) {
-        let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
-            return;
-        };
-        // The wall first, the normal from it toward the mover.
-        let (wall, mover, shape, toward) = match (a.is_dynamic(), b.is_dynamic()) {
-            (false, true) => (ha, hb, shapes[1], normal),
-            (true, false) => (hb, ha, shapes[0], -normal),
-            _ => {
-                // Two bodies that move: where one meets the other with a face, the other's
-                // whole shape held off that face's plane, which turns with the face's body
-                // (rows at the points that met let a link turning about them swing its far
-                // end into the other: links of a chain ended a step crossed by 6 cm);
-                // where neither does (corner on corner, discs), the points that met.
-                let face_a = face_alignment(a, shapes[0], normal);
-                let face_b = face_alignment(b, shapes[1], -normal);
-                let held = if face_a.min(face_b) > FACE_ALIGNMENT {
-                    None
-                } else if face_a <= face_b {
-                    Some(((ha, hb), shapes[1], normal))
-                } else {
-                    Some(((hb, ha), shapes[0], -normal))
-                };
-                if let Some(((face, mover), shape, toward)) = held
-                    && let (Some(body), Some(touch)) = (
-                        self.bodies.get(mover),
-                        Touch::at(self.bodies, (face, mover), point, toward),
-                    )
-                {
-                    let gap = shape_at(body, shape)
-                        .core()
-                        .iter()
-                        .map(|c| (body.pose() * c - point).dot(&toward))
-                        .fold(Real::INFINITY, Real::min);
-                    if gap.is_finite() {
-                        self.s.touches.push(Touch {
-                            gap,
-                            shape: Some(shape),
-                            ..touch
-                        });
-                        return;
-                    }
-                }
-                for p in core::iter::once(point).chain(second) {
-                    if let Some(touch) = Touch::at(self.bodies, (ha, hb), p, normal) {
-                        self.s.touches.push(touch);
-                    }
-                }
-                return;
-            }
-        };
-        let Some(body) = self.bodies.get(mover) else {
-            return;
-        };
-        let gap = shape_at(body, shape)
-            .core()
-            .iter()
-            .map(|c| (body.pose() * c - point).dot(&toward))
-            .fold(Real::INFINITY, Real::min)
-            .max(0.0);
-        if let Some(touch) = Touch::at(self.bodies, (wall, mover), point, toward) {
-            self.s.touches.push(Touch {
-                gap,
-                shape: Some(shape),
-                ..touch
-            });
-        }
-    }
-
     /// After the body of `slot` stopped at `t` (a Zeno pair meeting again, a query that gave
     /// up, a body pressing into a stopped one): each group its rigid joints tie it to goes on
     /// from `t` with it held in place, re-planned (see [`Run::group_courses`]), rather than on
@@ -629,8 +519,8 @@ impl Run<'_> {
     /// After a group's impact at `t` and the hook: each movable body of the group that still
     /// moves (not removed, not stopped) gets the course from where it is to where the rigid
     /// advance of the group ends it (see the module docs). Where the advance does not hold,
-    /// a free group moves as one rigid body (`rigid_lock`), one tied to a body of infinite
-    /// mass stops, and a driven group goes on at its velocities ([`Run::set_course`]).
+    /// and for a driven group, the group goes on at its velocities ([`Run::set_course`]),
+    /// which no touch holds, so its kept pairs are planned again ([`Run::keeps`]).
     pub(super) fn group_courses(&mut self, t: Real) {
         let rest = self.dt - t;
         let step = GroupStep {
@@ -691,6 +581,8 @@ impl Run<'_> {
     pub(super) fn install_group_motions(&mut self, t: Real) {
         let rest = self.dt - t;
         let motions = core::mem::take(&mut self.s.group_motions);
+        self.s.advances += 1;
+        let advance = self.s.advances;
         for m in &motions {
             let slot = m.body.index as usize;
             if !self.moves_on(slot, m.body) {
@@ -714,6 +606,7 @@ impl Run<'_> {
                 false,
             );
             if self.s.motions[slot].is_some_and(|(t0, _)| t0 == t) {
+                self.s.advance_of[slot] = advance;
                 self.s.turning[slot] = Some(Turning {
                     t0: t,
                     v0: now.0,
@@ -732,38 +625,6 @@ impl Run<'_> {
             && self.is_live(slot)
             && !halted(&self.s.stopped, &self.s.hot, slot)
     }
-}
-
-/// How far from a face an edge may lean toward a normal (the sine of the angle between
-/// them) for [`face_alignment`] to count it as a face meeting along that normal.
-const FACE_ALIGNMENT: Real = 1e-3;
-
-/// How squarely the shape `shape` of `body` (at its pose) meets along the unit `toward`
-/// with a face: the sine of the angle between `toward` and the normal of the edge between
-/// the two corners of its core farthest along it, 0 for a face met square on; 1 for a core
-/// of one corner (a disc's) or none.
-fn face_alignment(body: &impact_solver::RigidBody, shape: u32, toward: Vector) -> Real {
-    let pose = body.pose();
-    let mut best: [Option<(Real, Point)>; 2] = [None, None];
-    for c in shape_at(body, shape).core() {
-        let p = pose * c;
-        let d = p.coords.dot(&toward);
-        if best[0].is_none_or(|(b, _)| d > b) {
-            best[1] = best[0];
-            best[0] = Some((d, p));
-        } else if best[1].is_none_or(|(b, _)| d > b) {
-            best[1] = Some((d, p));
-        }
-    }
-    let (Some((_, p)), Some((_, q))) = (best[0], best[1]) else {
-        return 1.0;
-    };
-    let edge = q - p;
-    let length = edge.norm();
-    if length.is_nan() || length <= 0.0 {
-        return 1.0;
-    }
-    (edge.dot(&toward) / length).abs()
 }
 
 /// Whether the group solver takes `h` as held in place: a body stopped in the step, one the

@@ -15,6 +15,7 @@
 mod course;
 mod discs;
 mod groups;
+mod kept;
 mod lock;
 mod plan;
 mod queue;

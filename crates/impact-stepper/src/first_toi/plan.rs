@@ -308,9 +308,12 @@ impl Run<'_> {
             return Ask::No;
         }
         let key = if x < y { (x, y) } else { (y, x) };
-        // A pair a jointed group keeps in contact (see `groups`) is the group's for the rest
-        // of the step; only a step with a group's impact has one.
-        if !self.s.touches.is_empty() && self.s.pairs.get(&key).is_some_and(|p| p.kept) {
+        // A pair a jointed group keeps in contact (see `groups`) is the group's while the
+        // advance that holds its touch moves it; only a step with a group's impact has one.
+        if !self.s.touches.is_empty()
+            && self.s.pairs.get(&key).is_some_and(|p| p.kept)
+            && self.keeps(xs, ys)
+        {
             return Ask::No;
         }
         let held = || self.s.held.holds(key.0, key.1);

@@ -135,6 +135,18 @@ pub(super) struct Scratch {
     /// Per slot: met by the search for the fast groups this step (see
     /// [`Scratch::settle_fast_groups`]).
     pub(super) visited: Vec<bool>,
+    /// Per slot: which of the step's held rigid advances after an impact gave the body its
+    /// current course (numbered from 1 by `advances`), 0 for any other course. A pair the
+    /// group keeps in contact is the group's only while the advance that holds its touch
+    /// moves it (see [`Run::keeps`]).
+    pub(super) advance_of: Vec<u32>,
+    /// The held rigid advances after an impact so far in the step.
+    pub(super) advances: u32,
+    /// Per slot: a member of a free group locked rigid at the step's start (see
+    /// `Scratch::settle_fast_groups`): its first course is neither the solver's nor an advance
+    /// that holds the solver's contacts, so the pairs the solver holds are planned as for a
+    /// body that swings.
+    pub(super) locked: Vec<bool>,
 }
 
 /// What a plan reads of each neighbour, kept together: a large gas reads it for bodies
@@ -232,8 +244,9 @@ pub(super) struct PairState {
     /// The shapes of the pair's last impact (the smaller slot's first), whose side `normal`
     /// is.
     pub(super) shapes: [u32; 2],
-    /// A jointed group keeps the pair in contact for the rest of the step (see
-    /// [`groups`](super::groups)): nothing more of it is planned.
+    /// A jointed group keeps the pair in contact (see [`groups`](super::groups)): nothing
+    /// more of it is planned while the advance that holds its touch moves it (see
+    /// [`Run::keeps`]).
     pub(super) kept: bool,
 }
 
@@ -259,6 +272,8 @@ impl Scratch {
         reset(&mut self.segments, slots, None);
         reset(&mut self.stopped, slots, false);
         reset(&mut self.turning, slots, None);
+        reset(&mut self.advance_of, slots, 0);
+        self.advances = 0;
         self.grouped = false;
         self.pairs.clear();
         // A bin per body. A gas holds about two entries per body at once (an escape and an
