@@ -13,6 +13,7 @@
 //! - `walk`: the swept walks of scene queries over both trees, nearest first (best first)
 //!   and for the nearest hit (depth first).
 
+mod forest;
 mod pairs;
 mod queries;
 #[cfg(test)]
@@ -27,6 +28,7 @@ use crate::error::{BroadphaseError, non_negative, valid_aabb};
 use crate::proxy::ProxyTable;
 use crate::swept::SweptBox;
 use crate::{Broadphase, DEFAULT_MARGIN, ProxyId, ProxyPair};
+use forest::Forest;
 use impact_geometry::{Aabb, Point, Real, Vector};
 use pairs::Candidate;
 use rstar::RTree;
@@ -147,7 +149,7 @@ pub struct RTreeBroadphase {
     /// Proxies flagged [`State::SETTLED`]; entries of any other proxy are stale.
     settled: RTree<Leaf, TreeParams>,
     /// Exactly the proxies flagged [`State::MOVING`], with their current tree boxes.
-    moving: RTree<Leaf, TreeParams>,
+    moving: Forest,
     /// By handle.
     state: Vec<State>,
     /// By handle: the tree box (meaningless for absent handles).
@@ -207,7 +209,7 @@ impl RTreeBroadphase {
             config,
             table: ProxyTable::new(config.margin)?,
             settled: RTree::new_with_params(),
-            moving: RTree::new_with_params(),
+            moving: Forest::new(),
             state: Vec::new(),
             tree_box: Vec::new(),
             moved_at: Vec::new(),

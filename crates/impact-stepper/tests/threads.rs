@@ -57,3 +57,14 @@ fn a_disc_rain_steps_the_same_on_any_number_of_threads() {
     same_on_any_number_of_threads::<FirstTimeOfImpact>(&scene, 6);
     same_on_any_number_of_threads::<Discrete>(&scene, 12);
 }
+
+#[test]
+fn a_disc_rain_past_the_forest_threshold_steps_the_same_on_any_number_of_threads() {
+    // 6,000 discs: the moving tree is bulk loaded as a forest (from 4,096 leaves), and the
+    // swept boxes and the free flight of bodies without contacts are shared out (from
+    // 2,048 bodies).
+    let mut scene = scenes::rain(6_000, 2);
+    scene.settings.sleeping = false;
+    same_on_any_number_of_threads::<Discrete>(&scene, 10);
+    same_on_any_number_of_threads::<MotionClamping>(&scene, 6);
+}

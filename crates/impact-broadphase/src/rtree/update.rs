@@ -168,7 +168,7 @@ impl RTreeBroadphase {
                 leaves.push(leaf(ProxyId(i as u32), &self.tree_box[i]));
             }
         }
-        self.moving = RTree::bulk_load_with_params(leaves);
+        self.moving.rebuild(leaves);
         self.rebuilds += 1;
     }
 
