@@ -182,7 +182,7 @@ fn cut(mut leaves: Vec<Leaf>, count: usize) -> Vec<Vec<Leaf>> {
     let mut slabs = Vec::with_capacity(count);
     while leaves.len() > slab {
         leaves.select_nth_unstable_by(slab, |l, r| by_lower(l, r, axis));
-        let rest = leaves.split_off(slab);
+        let rest = leaves.drain(slab..).collect();
         slabs.push(core::mem::replace(&mut leaves, rest));
     }
     slabs.push(leaves);

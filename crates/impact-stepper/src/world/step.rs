@@ -417,13 +417,13 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         for (handle, body) in self.bodies.iter_awake() {
             report.awake_bodies += 1;
             let reach = self.stepper.contact_reach(body, g, dt, pad);
-            let images = scratch.images.as_mut();
-            let motion = boxes.of((handle, body), reach, images, &mut scratch.moved)?;
             let slot = handle.index as usize;
             if scratch.motion.len() <= slot {
                 scratch.motion.resize(slot + 1, (Vector::zeros(), 0.0, 0.0));
             }
-            scratch.motion[slot] = motion;
+            let images = scratch.images.as_mut();
+            let motion = &mut scratch.motion[slot];
+            boxes.of((handle, body), reach, images, &mut scratch.moved, motion)?;
         }
         report.moved_proxies = self.broadphase.update_batch(&scratch.moved)?;
         report.proxies = self.broadphase.len();

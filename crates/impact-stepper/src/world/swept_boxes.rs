@@ -36,21 +36,24 @@ pub(super) type Motion = (Vector, Real, Real);
 impl BodyBoxes<'_> {
     /// The boxes of body `handle` into `out`, with `reach` the stepper's
     /// [`contact_reach`](crate::Stepper::contact_reach) for it (the box at the pose grown by
-    /// the reach, else the swept box grown by the padding); returns its motion. In a
-    /// periodic domain, each box is checked against and recorded in `images`.
+    /// the reach, else the swept box grown by the padding), and its motion into `motion`.
+    /// In a periodic domain, each box is checked against and recorded in `images`.
     ///
     /// # Errors
     /// The sweep's error; [`WorldError::NotFinite`] naming `bodies[i].swept_box`; in a
     /// periodic domain, [`WorldError::OutOfRange`] naming `dt` if a swept box is wider than
     /// half a period.
-    #[inline]
+    // Always inlined: called once per body in the serial loop, where a call costs 2% of a
+    // disc rain's step (callgrind).
+    #[inline(always)]
     pub(super) fn of(
         &self,
         (handle, body): (BodyHandle, &RigidBody),
         reach: Option<Real>,
         mut images: Option<&mut PeriodicImages>,
         out: &mut Vec<(ProxyId, Aabb)>,
-    ) -> Result<Motion, WorldError> {
+        motion: &mut Motion,
+    ) -> Result<(), WorldError> {
         let sweep = body.sweep(self.dt)?;
         let shapes = body.shapes();
         let proxies = self.shape_proxies.proxies_of(handle.index, shapes.len());
@@ -94,7 +97,8 @@ impl BodyBoxes<'_> {
         } else {
             sweep.angvel().abs() * size
         };
-        Ok((sweep.linvel(), spin, size))
+        *motion = (sweep.linvel(), spin, size);
+        Ok(())
     }
 
     /// The boxes of `awake` (bodies in the serial loop's order, each with its reach) into
@@ -115,9 +119,9 @@ impl BodyBoxes<'_> {
             .par_chunks(RUN)
             .map(|run| {
                 let mut boxes = Vec::with_capacity(run.len());
-                let mut motions = Vec::with_capacity(run.len());
-                for &(body, reach) in run {
-                    motions.push(self.of(body, reach, None, &mut boxes)?);
+                let mut motions = vec![(Vector::zeros(), 0.0, 0.0); run.len()];
+                for (&(body, reach), m) in run.iter().zip(&mut motions) {
+                    self.of(body, reach, None, &mut boxes, m)?;
                 }
                 Ok((boxes, motions))
             })
