@@ -11,26 +11,29 @@ mod common;
 
 use common::{DT, state_hash};
 use impact_broadphase::RTreeBroadphase;
-use impact_stepper::{Discrete, FirstTimeOfImpact, MotionClamping, Stepper};
+use impact_stepper::{Discrete, FirstTimeOfImpact, MotionClamping, StepReport, Stepper};
 use impact_testkit::scenes::{self, Scene};
 
 /// The state hash of `scene` after `steps` steps of stepper `S`, stepped on a pool of
-/// `threads` threads.
-fn run_on<S: Stepper + Default + Send>(scene: &Scene, steps: usize, threads: usize) -> u64 {
+/// `threads` threads, and the steps' reports (their counts of pairs, filtered pairs,
+/// manifolds, moved proxies...).
+fn run_on<S: Stepper<Report: Send> + Default + Send>(
+    scene: &Scene,
+    steps: usize,
+    threads: usize,
+) -> (u64, Vec<StepReport<S::Report>>) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
     pool.install(|| {
         let (mut world, _) = scene.build::<RTreeBroadphase, S>().unwrap();
-        for _ in 0..steps {
-            world.step(DT).unwrap();
-        }
-        state_hash(&world)
+        let reports = (0..steps).map(|_| world.step(DT).unwrap()).collect();
+        (state_hash(&world), reports)
     })
 }
 
-fn same_on_any_number_of_threads<S: Stepper + Default + Send>(scene: &Scene, steps: usize) {
+fn same_on_any_number_of_threads<S: Stepper<Report: Send> + Default + Send>(scene: &Scene, steps: usize) {
     let one = run_on::<S>(scene, steps, 1);
     for threads in [2, 3, 4] {
         assert_eq!(
