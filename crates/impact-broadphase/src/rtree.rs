@@ -6,6 +6,8 @@
 //!
 //! - `tree`: the leaves, the node capacity, and the walks over rstar's nodes (pruned visits,
 //!   tree-against-tree joins);
+//! - `forest`: the moving tree as a forest of its top-level clusters, bulk loaded on
+//!   several threads with the `parallel` feature;
 //! - `update`: the batch update, from new fat boxes to tree boxes and the two trees;
 //! - `pairs`: the persistent candidates, brought up to date by joining what moved with
 //!   both trees;

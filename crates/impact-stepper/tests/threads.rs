@@ -33,7 +33,10 @@ fn run_on<S: Stepper<Report: Send> + Default + Send>(
     })
 }
 
-fn same_on_any_number_of_threads<S: Stepper<Report: Send> + Default + Send>(scene: &Scene, steps: usize) {
+fn same_on_any_number_of_threads<S: Stepper<Report: Send> + Default + Send>(
+    scene: &Scene,
+    steps: usize,
+) {
     let one = run_on::<S>(scene, steps, 1);
     for threads in [2, 3, 4] {
         assert_eq!(

@@ -115,7 +115,9 @@ impl BodyBoxes<'_> {
         motion: &mut Vec<Motion>,
     ) -> Result<(), WorldError> {
         use rayon::prelude::*;
-        let runs: Vec<Result<(Vec<(ProxyId, Aabb)>, Vec<Motion>), WorldError>> = awake
+        /// A run's boxes and its bodies' motions.
+        type Run = (Vec<(ProxyId, Aabb)>, Vec<Motion>);
+        let runs: Vec<Result<Run, WorldError>> = awake
             .par_chunks(RUN)
             .map(|run| {
                 let mut boxes = Vec::with_capacity(run.len());
