@@ -19,7 +19,7 @@ use crate::rules::{CollisionRules, build_table};
 use crate::stepper::{StepContext, StepPreview, Stepper};
 use impact_broadphase::{Broadphase, ProxyPair};
 use impact_geometry::{Real, Vector};
-use impact_solver::{BodyHandle, BodySet};
+use impact_solver::{BodyHandle, BodySet, RigidBody};
 use tracing::field::Empty;
 
 /// What one [`World::step`] did, for tracing, events and tests.
@@ -539,24 +539,45 @@ fn period_counts(s: &Vector, size: &Vector) -> (i8, i8) {
 /// striking others, found by the scene fuzzer) can overflow the solver's arithmetic.
 fn first_not_finite(bodies: &BodySet) -> Option<WorldError> {
     // A sleeping body does not move: only the awake ones can have left the range.
-    bodies.iter_awake().find_map(|(h, b)| {
-        let t = b.pose().translation.vector;
-        let r = b.pose().rotation;
-        let v = b.linvel();
-        [
-            ("pose.x", t.x),
-            ("pose.y", t.y),
-            ("pose.rotation.re", r.re),
-            ("pose.rotation.im", r.im),
-            ("linvel.x", v.x),
-            ("linvel.y", v.y),
-            ("angvel", b.angvel()),
-        ]
-        .into_iter()
-        .find(|(_, value)| !value.is_finite())
-        .map(|(name, value)| WorldError::NotFinite {
-            field: format!("bodies[{}].{name}", h.index),
-            value,
-        })
+    #[cfg(feature = "parallel")]
+    if bodies.len() >= 2048 && rayon::current_num_threads() >= 2 {
+        use rayon::prelude::*;
+        // The first awake slot with a body not finite, as the serial scan finds it.
+        let slots = bodies.slot_count() as u32;
+        let first = (0..slots)
+            .into_par_iter()
+            .with_min_len(512)
+            .find_first(|&i| {
+                !bodies.is_asleep_at(i)
+                    && bodies
+                        .get_by_index(i)
+                        .is_some_and(|(h, b)| not_finite(h, b).is_some())
+            })?;
+        let (h, b) = bodies.get_by_index(first)?;
+        return not_finite(h, b);
+    }
+    bodies.iter_awake().find_map(|(h, b)| not_finite(h, b))
+}
+
+/// The error naming the first of body `h`'s pose and velocities that is not finite.
+#[inline]
+fn not_finite(h: BodyHandle, b: &RigidBody) -> Option<WorldError> {
+    let t = b.pose().translation.vector;
+    let r = b.pose().rotation;
+    let v = b.linvel();
+    [
+        ("pose.x", t.x),
+        ("pose.y", t.y),
+        ("pose.rotation.re", r.re),
+        ("pose.rotation.im", r.im),
+        ("linvel.x", v.x),
+        ("linvel.y", v.y),
+        ("angvel", b.angvel()),
+    ]
+    .into_iter()
+    .find(|(_, value)| !value.is_finite())
+    .map(|(name, value)| WorldError::NotFinite {
+        field: format!("bodies[{}].{name}", h.index),
+        value,
     })
 }
