@@ -84,6 +84,9 @@ impl<'a> Heap<'a> {
         } else {
             if self.spill.is_empty() {
                 self.spill.extend_from_slice(&self.inline[..self.len]);
+                // The items now live in `spill`: once it is drained, the heap is empty, and
+                // the copies left inline must not come back.
+                self.len = 0;
             }
             self.spill.push(item);
         }
