@@ -313,9 +313,32 @@ fn a_forest_of_moving_trees_matches_brute_force() {
         tree.insert(*id, *aabb).unwrap();
         brute.insert(*id, *aabb).unwrap();
     }
+    // The pairs, the books, and box, swept and nearest-first queries over the forest.
     let check = |tree: &mut RTreeBroadphase, brute: &mut BruteForce| {
         assert_eq!(tree.overlapping_pairs(), brute.overlapping_pairs());
         tree.check_invariants();
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        for (i, (_, b)) in scattered(40, 11).iter().enumerate() {
+            let region = b.inflated(Real::from(i as u32 % 5));
+            tree.query_aabb(&region, &mut got).unwrap();
+            brute.query_aabb(&region, &mut want).unwrap();
+            assert_eq!(got, want, "box query {i}");
+            let along = Vector::new(40.0, Real::from(i as u32 % 3) - 1.0);
+            tree.query_swept(&region, &along, &mut got).unwrap();
+            brute.query_swept(&region, &along, &mut want).unwrap();
+            assert_eq!(got, want, "swept query {i}");
+            // The walk's order is a function of the fat boxes alone.
+            let walk = |bp: &dyn Broadphase| {
+                let mut seen = Vec::new();
+                bp.visit_swept(&region, &along, &mut |id, entry| {
+                    seen.push((id, entry.to_bits()));
+                    1.0
+                })
+                .unwrap();
+                seen
+            };
+            assert_eq!(walk(&*tree), walk(&*brute), "nearest-first walk {i}");
+        }
     };
     check(&mut tree, &mut brute);
     // Everything moves: the moving tree is rebuilt, as a forest.
