@@ -59,7 +59,7 @@ impl Bounds {
 /// The axis along which the lower corners of `objects` spread most, from a strided sample
 /// of at most 64 of them: the cut must be cheap next to the selection that follows, and a
 /// sample tells a wide group from a tall one as well as all of them.
-fn longer_axis<T: RTreeObject<Envelope = Bounds>>(objects: &[T]) -> usize {
+pub(crate) fn longer_axis<T: RTreeObject<Envelope = Bounds>>(objects: &[T]) -> usize {
     let step = objects.len().div_ceil(64).max(1);
     let mut lo = [Real::INFINITY; 2];
     let mut hi = [Real::NEG_INFINITY; 2];

@@ -6,6 +6,8 @@
 //!
 //! - `tree`: the leaves, the node capacity, and the walks over rstar's nodes (pruned visits,
 //!   tree-against-tree joins);
+//! - `forest`: the moving tree as a forest of its top-level clusters, bulk loaded on
+//!   several threads with the `parallel` feature;
 //! - `update`: the batch update, from new fat boxes to tree boxes and the two trees;
 //! - `pairs`: the persistent candidates, brought up to date by joining what moved with
 //!   both trees;
@@ -13,6 +15,7 @@
 //! - `walk`: the swept walks of scene queries over both trees, nearest first (best first)
 //!   and for the nearest hit (depth first).
 
+mod forest;
 mod pairs;
 mod queries;
 #[cfg(test)]
@@ -27,6 +30,7 @@ use crate::error::{BroadphaseError, non_negative, valid_aabb};
 use crate::proxy::ProxyTable;
 use crate::swept::SweptBox;
 use crate::{Broadphase, DEFAULT_MARGIN, ProxyId, ProxyPair};
+use forest::Forest;
 use impact_geometry::{Aabb, Point, Real, Vector};
 use pairs::Candidate;
 use rstar::RTree;
@@ -147,7 +151,7 @@ pub struct RTreeBroadphase {
     /// Proxies flagged [`State::SETTLED`]; entries of any other proxy are stale.
     settled: RTree<Leaf, TreeParams>,
     /// Exactly the proxies flagged [`State::MOVING`], with their current tree boxes.
-    moving: RTree<Leaf, TreeParams>,
+    moving: Forest,
     /// By handle.
     state: Vec<State>,
     /// By handle: the tree box (meaningless for absent handles).
@@ -207,7 +211,7 @@ impl RTreeBroadphase {
             config,
             table: ProxyTable::new(config.margin)?,
             settled: RTree::new_with_params(),
-            moving: RTree::new_with_params(),
+            moving: Forest::new(),
             state: Vec::new(),
             tree_box: Vec::new(),
             moved_at: Vec::new(),

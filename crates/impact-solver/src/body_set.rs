@@ -432,6 +432,31 @@ impl BodySet {
         self.awake_fresh = true;
     }
 
+    /// Calls `f` on every awake body with its handle (the bodies of
+    /// [`BodySet::iter_awake_mut`]), each once, on rayon's threads in no fixed order: for a
+    /// change to each body that depends on that body alone.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn par_for_each_awake_mut<F>(&mut self, f: F)
+    where
+        F: Fn(BodyHandle, &mut RigidBody) + Sync + Send,
+    {
+        use rayon::prelude::*;
+        self.slots
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(256)
+            .for_each(|(i, slot)| {
+                if slot.asleep {
+                    return;
+                }
+                let generation = slot.generation;
+                if let Some(body) = &mut slot.body {
+                    let index = i as u32;
+                    f(BodyHandle { index, generation }, body);
+                }
+            });
+    }
+
     /// Every awake body with its handle, in slot order: what a step moves. After
     /// [`BodySet::refresh_awake`] it visits only the awake bodies; after a change since, it
     /// scans every slot (the same bodies, more slowly).

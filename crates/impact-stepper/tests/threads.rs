@@ -11,26 +11,32 @@ mod common;
 
 use common::{DT, state_hash};
 use impact_broadphase::RTreeBroadphase;
-use impact_stepper::{Discrete, FirstTimeOfImpact, MotionClamping, Stepper};
+use impact_stepper::{Discrete, FirstTimeOfImpact, MotionClamping, StepReport, Stepper};
 use impact_testkit::scenes::{self, Scene};
 
 /// The state hash of `scene` after `steps` steps of stepper `S`, stepped on a pool of
-/// `threads` threads.
-fn run_on<S: Stepper + Default + Send>(scene: &Scene, steps: usize, threads: usize) -> u64 {
+/// `threads` threads, and the steps' reports (their counts of pairs, filtered pairs,
+/// manifolds, moved proxies...).
+fn run_on<S: Stepper<Report: Send> + Default + Send>(
+    scene: &Scene,
+    steps: usize,
+    threads: usize,
+) -> (u64, Vec<StepReport<S::Report>>) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
     pool.install(|| {
         let (mut world, _) = scene.build::<RTreeBroadphase, S>().unwrap();
-        for _ in 0..steps {
-            world.step(DT).unwrap();
-        }
-        state_hash(&world)
+        let reports = (0..steps).map(|_| world.step(DT).unwrap()).collect();
+        (state_hash(&world), reports)
     })
 }
 
-fn same_on_any_number_of_threads<S: Stepper + Default + Send>(scene: &Scene, steps: usize) {
+fn same_on_any_number_of_threads<S: Stepper<Report: Send> + Default + Send>(
+    scene: &Scene,
+    steps: usize,
+) {
     let one = run_on::<S>(scene, steps, 1);
     for threads in [2, 3, 4] {
         assert_eq!(
@@ -56,4 +62,15 @@ fn a_disc_rain_steps_the_same_on_any_number_of_threads() {
     same_on_any_number_of_threads::<MotionClamping>(&scene, 12);
     same_on_any_number_of_threads::<FirstTimeOfImpact>(&scene, 6);
     same_on_any_number_of_threads::<Discrete>(&scene, 12);
+}
+
+#[test]
+fn a_disc_rain_past_the_forest_threshold_steps_the_same_on_any_number_of_threads() {
+    // 6,000 discs: the moving tree is bulk loaded as a forest (from 4,096 leaves), and the
+    // swept boxes and the free flight of bodies without contacts are shared out (from
+    // 2,048 bodies).
+    let mut scene = scenes::rain(6_000, 2);
+    scene.settings.sleeping = false;
+    same_on_any_number_of_threads::<Discrete>(&scene, 10);
+    same_on_any_number_of_threads::<MotionClamping>(&scene, 6);
 }

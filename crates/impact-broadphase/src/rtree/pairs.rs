@@ -4,7 +4,7 @@
 //! what moved: only pairs of a proxy with a new tree box are searched in the trees, and only
 //! pairs of a proxy with a new fat box are tested again.
 
-use super::tree::{Leaf, TreeParams, join_trees, leaf, self_join};
+use super::tree::{Leaf, TreeParams, join_trees, leaf};
 use super::{RTreeBroadphase, State};
 use crate::pair_sort::sort_pairs;
 use crate::{ProxyId, ProxyPair};
@@ -39,19 +39,19 @@ impl RTreeBroadphase {
         if moved_count as Real > JOIN_FRACTION * self.moving_len as Real {
             #[cfg(feature = "parallel")]
             if parallel::moving_pairs(
-                (self.moving.root(), self.moving_len),
+                (&self.moving, self.moving_len),
                 self.settled.root(),
                 state,
                 found,
             ) {
                 return;
             }
-            self_join(self.moving.root(), &mut |a, b| {
+            self.moving.self_join(&mut |a, b| {
                 if moved(a) || moved(b) {
                     found.push(ProxyPair::new(a, b));
                 }
             });
-            join_trees(self.moving.root(), self.settled.root(), &mut |m, s| {
+            self.moving.join(self.settled.root(), &mut |m, s| {
                 if moved(m) && settled(s) {
                     found.push(ProxyPair::new(m, s));
                 }
@@ -72,7 +72,7 @@ impl RTreeBroadphase {
                 }
             });
             // Two moved proxies find each other twice: keep the find from the smaller handle.
-            join_trees(moved_tree.root(), self.moving.root(), &mut |m, x| {
+            self.moving.join_from(moved_tree.root(), &mut |m, x| {
                 if x != m && !(moved(x) && x < m) {
                     found.push(ProxyPair::new(m, x));
                 }
@@ -156,7 +156,8 @@ impl RTreeBroadphase {
 /// as the serial joins, in another order, which the sort that follows makes the same.
 #[cfg(feature = "parallel")]
 mod parallel {
-    use super::super::tree::{Leaf, Piece, join_tree_pieces, run_piece, self_join_pieces};
+    use super::super::forest::Forest;
+    use super::super::tree::{Leaf, Piece, run_piece};
     use super::State;
     use crate::ProxyPair;
     use rayon::prelude::*;
@@ -169,7 +170,7 @@ mod parallel {
     /// `moving` and `settled`, into `found` (unsorted); `false` (and nothing done) when the
     /// trees are too small to share out or there is one thread.
     pub(super) fn moving_pairs(
-        (moving, moving_len): (&ParentNode<Leaf>, usize),
+        (moving, moving_len): (&Forest, usize),
         settled: &ParentNode<Leaf>,
         state: &[State],
         found: &mut Vec<ProxyPair>,
@@ -180,9 +181,9 @@ mod parallel {
         let moved = |id: crate::ProxyId| state[id.index()].has(State::MOVED);
         let settled_id = |id: crate::ProxyId| state[id.index()].has(State::SETTLED);
         let mut within = Vec::new();
-        self_join_pieces(moving, 2, &mut within);
+        moving.self_join_pieces(2, &mut within);
         let mut across = Vec::new();
-        join_tree_pieces(moving, settled, &mut across);
+        moving.join_pieces(settled, &mut across);
         let pieces: Vec<(Piece<'_>, bool)> = within
             .into_iter()
             .map(|p| (p, true))

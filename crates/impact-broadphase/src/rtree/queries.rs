@@ -16,7 +16,9 @@ impl RTreeBroadphase {
         T: Fn(&Bounds) -> bool,
         F: FnMut(ProxyId),
     {
-        visit(self.moving.root(), test, found);
+        for root in self.moving.roots() {
+            visit(root, test, found);
+        }
         let state = &self.state;
         visit(self.settled.root(), test, &mut |id| {
             if state[id.index()].has(State::SETTLED) {

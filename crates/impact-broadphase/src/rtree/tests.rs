@@ -278,3 +278,125 @@ fn drift_near_the_largest_coordinates_stays_finite() {
         );
     }
 }
+
+/// `n` boxes of sizes 0.1 to 1.6 scattered over a strip 10 times wider than tall, drawn
+/// from `seed`; proxy `i` is box `i`.
+fn scattered(n: usize, seed: u64) -> Vec<(ProxyId, Aabb)> {
+    let mut rng = impact_testkit::SplitMix64::new(seed);
+    let width = (n as Real).sqrt() * 4.0;
+    (0..n)
+        .map(|i| {
+            let (x, y) = (rng.range(0.0, width), rng.range(0.0, width / 10.0));
+            let (w, h) = (rng.range(0.1, 1.6), rng.range(0.1, 1.6));
+            let aabb = Aabb::new(Point::new(x, y), Point::new(x + w, y + h));
+            (ProxyId(i as u32), aabb)
+        })
+        .collect()
+}
+
+/// `b` moved by `(dx, dy)`.
+fn shifted(b: &Aabb, dx: Real, dy: Real) -> Aabb {
+    let d = Vector::new(dx, dy);
+    Aabb::new(b.mins + d, b.maxs + d)
+}
+
+/// A moving tree large enough to be bulk loaded as a forest: the same pairs as brute force
+/// after the rebuild, after inserting and removing single proxies in the forest (a few
+/// moved, or left), and after a batch small enough to update the trees entry by entry.
+#[test]
+fn a_forest_of_moving_trees_matches_brute_force() {
+    let n = 6000;
+    let mut tree = RTreeBroadphase::new();
+    let mut brute = BruteForce::new();
+    let boxes = scattered(n, 7);
+    for (id, aabb) in &boxes {
+        tree.insert(*id, *aabb).unwrap();
+        brute.insert(*id, *aabb).unwrap();
+    }
+    // The pairs, the books, and box, swept and nearest-first queries over the forest.
+    let check = |tree: &mut RTreeBroadphase, brute: &mut BruteForce| {
+        assert_eq!(tree.overlapping_pairs(), brute.overlapping_pairs());
+        tree.check_invariants();
+        let (mut got, mut want) = (Vec::new(), Vec::new());
+        for (i, (_, b)) in scattered(40, 11).iter().enumerate() {
+            let region = b.inflated(Real::from(i as u32 % 5));
+            tree.query_aabb(&region, &mut got).unwrap();
+            brute.query_aabb(&region, &mut want).unwrap();
+            assert_eq!(got, want, "box query {i}");
+            let along = Vector::new(40.0, Real::from(i as u32 % 3) - 1.0);
+            tree.query_swept(&region, &along, &mut got).unwrap();
+            brute.query_swept(&region, &along, &mut want).unwrap();
+            assert_eq!(got, want, "swept query {i}");
+            // The walk's order is a function of the fat boxes alone.
+            let walk = |bp: &dyn Broadphase| {
+                let mut seen = Vec::new();
+                bp.visit_swept(&region, &along, &mut |id, entry| {
+                    seen.push((id, entry.to_bits()));
+                    1.0
+                })
+                .unwrap();
+                seen
+            };
+            assert_eq!(walk(&*tree), walk(&*brute), "nearest-first walk {i}");
+        }
+    };
+    check(&mut tree, &mut brute);
+    // Everything moves: the moving tree is rebuilt, as a forest.
+    let moved: Vec<_> = scattered(n, 8);
+    tree.update_batch(&moved).unwrap();
+    brute.update_batch(&moved).unwrap();
+    assert!(tree.moving.roots().count() >= 4, "not a forest");
+    check(&mut tree, &mut brute);
+    // A few move far (entry by entry), a few leave and come back elsewhere.
+    let far: Vec<_> = moved
+        .iter()
+        .step_by(97)
+        .map(|(id, b)| (*id, shifted(b, -3.0, 1.0)))
+        .collect();
+    tree.update_batch(&far).unwrap();
+    brute.update_batch(&far).unwrap();
+    check(&mut tree, &mut brute);
+    for (id, b) in moved.iter().step_by(251) {
+        tree.remove(*id).unwrap();
+        brute.remove(*id).unwrap();
+        let back = shifted(b, 5.0, -0.5);
+        tree.insert(*id, back).unwrap();
+        brute.insert(*id, back).unwrap();
+    }
+    check(&mut tree, &mut brute);
+    for (id, _) in moved.iter().step_by(13) {
+        tree.remove(*id).unwrap();
+        brute.remove(*id).unwrap();
+    }
+    check(&mut tree, &mut brute);
+}
+
+/// The forest depends on the leaves alone: bulk loaded on pools of 1 to 4 threads, the
+/// same trees with the same leaves in the same order, every leaf once.
+#[cfg(feature = "parallel")]
+#[test]
+fn a_forest_is_the_same_on_any_number_of_threads() {
+    let leaves: Vec<Leaf> = scattered(9000, 3)
+        .iter()
+        .map(|(id, b)| leaf(*id, b))
+        .collect();
+    let layout = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut forest = forest::Forest::new();
+        pool.install(|| forest.rebuild(leaves.clone()));
+        let roots: Vec<_> = forest.roots().map(|r| r.envelope()).collect();
+        let order: Vec<ProxyId> = forest.iter().map(|l| l.id).collect();
+        (roots, order)
+    };
+    let (roots, order) = layout(1);
+    assert!(roots.len() >= 4);
+    let mut ids = order.clone();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..9000).map(ProxyId).collect::<Vec<_>>());
+    for threads in [2, 3, 4] {
+        assert_eq!(layout(threads), (roots.clone(), order.clone()), "{threads}");
+    }
+}

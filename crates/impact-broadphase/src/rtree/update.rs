@@ -162,13 +162,25 @@ impl RTreeBroadphase {
     /// Rebuilds the moving tree from the flags, in handle order so the layout is
     /// reproducible.
     fn rebuild_moving(&mut self) {
+        // The leaves of a large tree gathered on rayon's threads, in handle order.
+        #[cfg(feature = "parallel")]
+        if self.moving_len >= 4096 && rayon::current_num_threads() >= 2 {
+            use rayon::prelude::*;
+            let leaves = (self.state.par_iter().zip(&self.tree_box[..]).enumerate())
+                .filter(|(_, (state, _))| state.has(State::MOVING))
+                .map(|(i, (_, tree_box))| leaf(ProxyId(i as u32), tree_box))
+                .collect();
+            self.moving.rebuild(leaves);
+            self.rebuilds += 1;
+            return;
+        }
         let mut leaves = Vec::with_capacity(self.moving_len);
         for (i, state) in self.state.iter().enumerate() {
             if state.has(State::MOVING) {
                 leaves.push(leaf(ProxyId(i as u32), &self.tree_box[i]));
             }
         }
-        self.moving = RTree::bulk_load_with_params(leaves);
+        self.moving.rebuild(leaves);
         self.rebuilds += 1;
     }
 

@@ -84,6 +84,9 @@ impl<'a> Heap<'a> {
         } else {
             if self.spill.is_empty() {
                 self.spill.extend_from_slice(&self.inline[..self.len]);
+                // The items now live in `spill`: once it is drained, the heap is empty, and
+                // the copies left inline must not come back.
+                self.len = 0;
             }
             self.spill.push(item);
         }
@@ -198,7 +201,8 @@ impl RTreeBroadphase {
     /// over both trees.
     pub(super) fn search(&self, sweep: &SweptBox, visit: &mut dyn FnMut(ProxyId, Real) -> Real) {
         let mut end: Real = 1.0;
-        for (root, settled) in [(self.moving.root(), false), (self.settled.root(), true)] {
+        let moving = self.moving.roots().map(|root| (root, false));
+        for (root, settled) in moving.chain([(self.settled.root(), true)]) {
             let envelope = root.envelope();
             if sweep.entry(envelope.lower(), envelope.upper()).is_some()
                 && !self.search_node(root, settled, sweep, &mut end, visit)
@@ -293,7 +297,8 @@ impl RTreeBroadphase {
             let envelope = node.envelope();
             sweep.entry(envelope.lower(), envelope.upper())
         };
-        for (root, settled) in [(self.moving.root(), false), (self.settled.root(), true)] {
+        let moving = self.moving.roots().map(|root| (root, false));
+        for (root, settled) in moving.chain([(self.settled.root(), true)]) {
             if let Some(entry) = subtree(root) {
                 heap.push(Pending::subtree(entry, root, settled));
             }

@@ -218,39 +218,35 @@ impl ContactCache {
     /// [`ContactSolver::store_impulses`] does.
     pub(super) fn store(&mut self, constraints: &[ContactConstraint], threshold: Real) {
         self.entries.clear();
-        for c in constraints {
-            let entry = |p: &ConstraintPoint| {
-                // A point that bounced leaves: the impulse that stopped its approach has
-                // nothing left to hold, and replayed next step it would push the bodies
-                // apart a second time (energy the soft passes only partly take back). A
-                // point that only passed a bounce on (a disc pressed against a wall) stays
-                // and keeps its impulse.
-                let bounced = restitution::bounced(c, p, threshold);
-                (
-                    CacheKey::of_shapes(c.a, c.b, c.shapes, p.id),
-                    if bounced {
-                        CachedImpulse::default()
-                    } else {
-                        CachedImpulse {
-                            normal: p.normal_impulse,
-                            tangent: p.tangent_impulse,
-                        }
-                    },
-                )
-            };
-            match *c.points() {
-                // The points of a pair in key order, so that pairs in order need no sort
-                // (equal keys keep their order, as the stable sort below would).
-                [ref p, ref q]
-                    if CacheKey::of_shapes(c.a, c.b, c.shapes, p.id)
-                        > CacheKey::of_shapes(c.a, c.b, c.shapes, q.id) =>
-                {
-                    self.entries.push(entry(q));
-                    self.entries.push(entry(p));
-                }
-                ref points => self.entries.extend(points.iter().map(entry)),
+        // Each constraint's entries on their own: in runs on rayon's threads with the
+        // `parallel` feature, appended in constraint order (the same entries).
+        #[cfg(feature = "parallel")]
+        if constraints.len() >= 2048 && rayon::current_num_threads() >= 2 {
+            use rayon::prelude::*;
+            let runs: Vec<Vec<(CacheKey, CachedImpulse)>> = constraints
+                .par_chunks(1024)
+                .map(|run| {
+                    let mut out = Vec::with_capacity(2 * run.len());
+                    for c in run {
+                        entries_of(c, threshold, &mut out);
+                    }
+                    out
+                })
+                .collect();
+            for run in runs {
+                self.entries.extend_from_slice(&run);
             }
+            self.sort_and_dedup();
+            return;
         }
+        for c in constraints {
+            entries_of(c, threshold, &mut self.entries);
+        }
+        self.sort_and_dedup();
+    }
+
+    /// Puts the entries in key order, keeping the first of equal keys.
+    fn sort_and_dedup(&mut self) {
         // Stable sort, then keep the first of duplicate keys (the same pair given twice):
         // which one survives depends only on the caller's order. Pairs from a broadphase
         // come sorted already, and the check is cheaper than the sort.
@@ -258,6 +254,43 @@ impl ContactCache {
             self.entries.sort_by_key(|e| e.0);
         }
         self.entries.dedup_by(|later, first| later.0 == first.0);
+    }
+}
+
+/// The cache entries of constraint `c` into `out`, its points in key order, with
+/// `threshold` the step's restitution threshold.
+#[inline(always)]
+fn entries_of(c: &ContactConstraint, threshold: Real, out: &mut Vec<(CacheKey, CachedImpulse)>) {
+    let entry = |p: &ConstraintPoint| {
+        // A point that bounced leaves: the impulse that stopped its approach has
+        // nothing left to hold, and replayed next step it would push the bodies
+        // apart a second time (energy the soft passes only partly take back). A
+        // point that only passed a bounce on (a disc pressed against a wall) stays
+        // and keeps its impulse.
+        let bounced = restitution::bounced(c, p, threshold);
+        (
+            CacheKey::of_shapes(c.a, c.b, c.shapes, p.id),
+            if bounced {
+                CachedImpulse::default()
+            } else {
+                CachedImpulse {
+                    normal: p.normal_impulse,
+                    tangent: p.tangent_impulse,
+                }
+            },
+        )
+    };
+    match *c.points() {
+        // The points of a pair in key order, so that pairs in order need no sort
+        // (equal keys keep their order, as the stable sort would).
+        [ref p, ref q]
+            if CacheKey::of_shapes(c.a, c.b, c.shapes, p.id)
+                > CacheKey::of_shapes(c.a, c.b, c.shapes, q.id) =>
+        {
+            out.push(entry(q));
+            out.push(entry(p));
+        }
+        ref points => out.extend(points.iter().map(entry)),
     }
 }
 

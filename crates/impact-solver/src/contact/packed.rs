@@ -327,7 +327,7 @@ fn certify(ch: &mut Chunk, an: &mut Anchors, constraints: &[ContactConstraint]) 
         for (l, &i) in ch.members[..ch.len].iter().enumerate() {
             let c = &constraints[i as usize];
             let cert = Certificate::new(c.points[0].separation0, c.radii, c.thin);
-            let lane = |x: V| x.as_array()[l].to_bits();
+            let lane = |x: V| x.to_array()[l].to_bits();
             debug_assert_eq!(
                 [
                     lane(an.lead),
@@ -343,6 +343,11 @@ fn certify(ch: &mut Chunk, an: &mut Anchors, constraints: &[ContactConstraint]) 
 
 /// Impulses, separations and approach velocities from the chunks back into the constraints.
 pub(super) fn store_dynamic(chunks: &[Chunk], constraints: &mut [ContactConstraint]) {
+    #[cfg(feature = "parallel")]
+    if constraints.len() >= 2048 && rayon::current_num_threads() >= 2 {
+        store_dynamic_shared(chunks, constraints);
+        return;
+    }
     for chunk in chunks {
         for (k, pl) in chunk.points.iter().enumerate() {
             let separation = pl.separation.to_array();
@@ -363,6 +368,38 @@ pub(super) fn store_dynamic(chunks: &[Chunk], constraints: &mut [ContactConstrai
             }
         }
     }
+}
+
+/// [`store_dynamic`] on rayon's threads: each constraint reads its own lane, found through
+/// the chunks' members (a constraint is in one chunk at most), so each is written on its
+/// own, with the values the serial scatter writes.
+#[cfg(feature = "parallel")]
+fn store_dynamic_shared(chunks: &[Chunk], constraints: &mut [ContactConstraint]) {
+    use rayon::prelude::*;
+    let mut place = vec![u32::MAX; constraints.len()];
+    for (j, chunk) in chunks.iter().enumerate() {
+        for (l, &m) in chunk.members[..chunk.len].iter().enumerate() {
+            place[m as usize] = (j * W + l) as u32;
+        }
+    }
+    constraints
+        .par_iter_mut()
+        .zip(&place)
+        .with_min_len(256)
+        .for_each(|(c, &at)| {
+            if at == u32::MAX {
+                return;
+            }
+            let (chunk, l) = (&chunks[at as usize / W], at as usize % W);
+            for (k, pl) in chunk.points.iter().enumerate().take(c.count) {
+                let p = &mut c.points[k];
+                p.separation = pl.separation.to_array()[l];
+                p.normal_impulse = pl.normal_impulse.to_array()[l];
+                p.tangent_impulse = pl.tangent_impulse.to_array()[l];
+                p.max_normal_impulse = pl.max_normal_impulse.to_array()[l];
+                p.free_time = pl.free_time.to_array()[l];
+            }
+        });
 }
 
 /// The normal and tangent impulses one point of every constraint of a chunk has applied to
@@ -490,7 +527,7 @@ fn update_chunk_separations(
             let (sa, sb) = (&states[c.state_a as usize], &states[c.state_b as usize]);
             for (pl, p) in ch.points.iter().zip(c.points()) {
                 let scalar = current_separation(sa, sb, c, p);
-                debug_assert_eq!(pl.separation.as_array()[l].to_bits(), scalar.to_bits());
+                debug_assert_eq!(pl.separation.to_array()[l].to_bits(), scalar.to_bits());
             }
         }
     }
@@ -624,7 +661,7 @@ pub(super) fn sweep<const BIAS: bool, B: BodyAccess + ?Sized>(
                 let (wa, wb) = (p.wn_a, p.wn_b);
                 let allowed = pass.vet(&ch.members, flagged, |l| {
                     let [(va, sa), (vb, sb)] = lane_velocities(&a, &b, l);
-                    let (j, lane) = (n0.as_array()[l], |x: V| x.as_array()[l]);
+                    let (j, lane) = (n0.to_array()[l], |x: V| x.to_array()[l]);
                     [
                         (
                             va - Vector::new(lane(ma.0), lane(ma.1)) * j,
@@ -669,8 +706,8 @@ pub(super) fn sweep<const BIAS: bool, B: BodyAccess + ?Sized>(
 fn lane_velocities(a: &Velocities, b: &Velocities, l: usize) -> PairVelocities {
     let side = |v: &Velocities| {
         (
-            Vector::new(v.vx.as_array()[l], v.vy.as_array()[l]),
-            v.w.as_array()[l],
+            Vector::new(v.vx.to_array()[l], v.vy.to_array()[l]),
+            v.w.to_array()[l],
         )
     };
     [side(a), side(b)]

@@ -276,33 +276,52 @@ impl BodyTable {
                 body.set_pose_unchecked(s.pose);
             }
         }
-        for (handle, body) in bodies.iter_awake_mut() {
+        let state_of = &self.state_of;
+        let free = |handle: BodyHandle, body: &mut RigidBody| {
             let slot = handle.index as usize;
-            if self.state_of.get(slot).is_some_and(|&i| i != u32::MAX) {
-                continue;
+            if state_of.get(slot).is_some_and(|&i| i != u32::MAX) {
+                return;
             }
-            match body.body_type() {
-                BodyType::Static => {}
-                BodyType::Kinematic => {
-                    for _ in 0..substeps {
-                        body.advance(h);
-                    }
-                }
-                BodyType::Dynamic => {
-                    for _ in 0..substeps {
-                        let (v0, w0) = (body.linvel(), body.angvel());
-                        let (v, w) = integrate_velocity(
-                            v0,
-                            w0,
-                            dv,
-                            h,
-                            body.linear_damping(),
-                            body.angular_damping(),
-                        );
-                        body.set_velocity_unchecked(v, w);
-                        body.advance_free(h, &v0, w0);
-                    }
-                }
+            fly_free(body, dv, h, substeps);
+        };
+        // Each body on its own: on rayon's threads with the `parallel` feature.
+        #[cfg(feature = "parallel")]
+        if bodies.len() >= 2048 && rayon::current_num_threads() >= 2 {
+            bodies.par_for_each_awake_mut(free);
+            return;
+        }
+        for (handle, body) in bodies.iter_awake_mut() {
+            free(handle, body);
+        }
+    }
+}
+
+/// Moves `body`, which no row touches, on its own over `substeps` substeps of `h` (`dv`
+/// being gravity times `h`): a kinematic body at its velocities, a dynamic one along the
+/// exact path of each substep's constant acceleration (see
+/// [`ContactSolver::step`](crate::ContactSolver::step)).
+#[inline]
+fn fly_free(body: &mut RigidBody, dv: &Vector, h: Real, substeps: u32) {
+    match body.body_type() {
+        BodyType::Static => {}
+        BodyType::Kinematic => {
+            for _ in 0..substeps {
+                body.advance(h);
+            }
+        }
+        BodyType::Dynamic => {
+            for _ in 0..substeps {
+                let (v0, w0) = (body.linvel(), body.angvel());
+                let (v, w) = integrate_velocity(
+                    v0,
+                    w0,
+                    dv,
+                    h,
+                    body.linear_damping(),
+                    body.angular_damping(),
+                );
+                body.set_velocity_unchecked(v, w);
+                body.advance_free(h, &v0, w0);
             }
         }
     }

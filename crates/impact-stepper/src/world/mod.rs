@@ -35,6 +35,7 @@ mod sleep;
 #[cfg(feature = "serde")]
 mod snapshot;
 mod step;
+mod swept_boxes;
 mod wake;
 
 use events::{Ending, Tracking, TrackingScratch};

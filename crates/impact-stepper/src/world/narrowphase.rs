@@ -73,7 +73,6 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             proxies: &self.shape_proxies,
             bodies: &self.bodies,
             motion: &self.scratch.motion,
-            stepper: &self.stepper,
             rules,
             speculation: (
                 self.settings.speculative_distance,
@@ -82,9 +81,22 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             ),
         };
         let sensed = &mut self.scratch.sensor_pairs;
-        for (ia, ib, offset) in direct.chain(across) {
-            if let Some(c) = filters.candidate((ia, ib, offset), sensed, report) {
-                candidates.push(c);
+        let stepper = &self.stepper;
+        #[cfg(feature = "parallel")]
+        let shared = periodic.is_empty()
+            && !rules.filters_pairs()
+            && pairs.len() >= SHARED_FILTER_MIN
+            && rayon::current_num_threads() >= 2;
+        #[cfg(not(feature = "parallel"))]
+        let shared = false;
+        if shared {
+            #[cfg(feature = "parallel")]
+            shared_candidates(&filters, stepper, pairs, &mut candidates, report);
+        } else {
+            for (ia, ib, offset) in direct.chain(across) {
+                if let Some(c) = filters.candidate(stepper, (ia, ib, offset), sensed, report) {
+                    candidates.push(c);
+                }
             }
         }
         self.scratch.periodic_pairs = periodic;
@@ -166,69 +178,162 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     }
 }
 
-/// What the first pass of the narrowphase reads to pick the candidates.
-struct Filters<'a, S> {
+/// What the first pass of the narrowphase reads to pick the candidates (the stepper, which
+/// need not be `Sync`, is passed apart).
+struct Filters<'a> {
     proxies: &'a crate::shape_proxies::ShapeProxies,
     bodies: &'a BodySet,
     /// Per body slot: `(linear velocity, |w| r, bounding radius r)` for the step.
     motion: &'a [(Vector, Real, Real)],
-    stepper: &'a S,
     rules: &'a CollisionRules<'a>,
     /// The speculative distance, `|g|` and the step's `dt`.
     speculation: (Real, Real, Real),
 }
 
-impl<S: Stepper> Filters<'_, S> {
+impl Filters<'_> {
     /// The candidate of the proxy pair `ia`, `ib` (the second at its image `offset` away),
     /// or `None` if it cannot have a manifold: a body asleep, both bodies not dynamic, two
     /// shapes of one body, or `rules` keep the shapes apart (counted in `report`; a pair with
     /// a sensor is set aside in `scratch.sensor_pairs`).
-    fn candidate<R>(
+    fn candidate<S: Stepper, R>(
         &self,
+        stepper: &S,
         (ia, ib, offset): (u32, u32, Vector),
         sensed: &mut Vec<(ShapeId, ShapeId, Vector)>,
         report: &mut StepReport<R>,
     ) -> Option<Candidate> {
-        let (Some(sa), Some(sb)) = (
-            self.proxies.shape_of(ProxyId(ia)),
-            self.proxies.shape_of(ProxyId(ib)),
-        ) else {
-            debug_assert!(false, "every proxy names a shape");
-            return None;
+        let (sa, sb, a, b) = match screen(self.proxies, self.bodies, ia, ib) {
+            Screened::Pass(sa, sb, a, b) => (sa, sb, a, b),
+            Screened::Sleeping => {
+                report.sleeping_pairs += 1;
+                return None;
+            }
+            Screened::Skipped => {
+                report.skipped_pairs += 1;
+                return None;
+            }
+            Screened::Gone => return None,
         };
-        let (ha, hb) = (sa.body, sb.body);
-        if self.bodies.is_asleep_at(ha.index) || self.bodies.is_asleep_at(hb.index) {
-            // Asleep, or (unreachable after the wake pass) one asleep and one that cannot
-            // reach it: no manifold.
-            report.sleeping_pairs += 1;
-            return None;
-        }
-        let (Some(a), Some(b)) = (self.bodies.get(ha), self.bodies.get(hb)) else {
-            debug_assert!(false, "every proxy names a live body");
-            return None;
-        };
-        if ha == hb || (!a.is_dynamic() && !b.is_dynamic()) {
-            // Two shapes of one body never collide.
-            report.skipped_pairs += 1;
-            return None;
-        }
         let pair = (ia, ib, sa, sb, offset);
         let rules = self.rules;
         if rules.filters_pairs() && !admit(rules, self.bodies, pair, sensed, report) {
             return None;
         }
-        let speculative = speculative_margin(
-            self.stepper,
-            (a, self.motion[ha.index as usize]),
-            (b, self.motion[hb.index as usize]),
-            self.speculation,
-        );
+        let motion = |s: ShapeId| self.motion[s.body.index as usize];
+        let (closing, size) = closing_and_size(motion(sa), motion(sb), self.speculation);
         Some(Candidate {
             sa,
             sb,
             offset,
-            speculative,
+            speculative: speculative_margin(stepper, (a, b), self.speculation.0, (closing, size)),
         })
+    }
+}
+
+/// What [`screen`] found of a candidate pair.
+enum Screened<'a> {
+    /// A body asleep (or, unreachable after the wake pass, one asleep and one that cannot
+    /// reach it): no manifold.
+    Sleeping,
+    /// Two shapes of one body (which never collide), or no dynamic body.
+    Skipped,
+    /// A proxy without a shape or a live body (unreachable).
+    Gone,
+    /// The pair's shapes and bodies, for the rules and the margin.
+    Pass(ShapeId, ShapeId, &'a RigidBody, &'a RigidBody),
+}
+
+/// The first checks of the candidate pair of proxies `ia` and `ib`, which need nothing but
+/// the pair: whether a body sleeps, whether the shapes are of one body or of two bodies
+/// neither of which is dynamic.
+#[inline]
+fn screen<'a>(
+    proxies: &crate::shape_proxies::ShapeProxies,
+    bodies: &'a BodySet,
+    ia: u32,
+    ib: u32,
+) -> Screened<'a> {
+    let (Some(sa), Some(sb)) = (proxies.shape_of(ProxyId(ia)), proxies.shape_of(ProxyId(ib)))
+    else {
+        debug_assert!(false, "every proxy names a shape");
+        return Screened::Gone;
+    };
+    let (ha, hb) = (sa.body, sb.body);
+    if bodies.is_asleep_at(ha.index) || bodies.is_asleep_at(hb.index) {
+        return Screened::Sleeping;
+    }
+    let (Some(a), Some(b)) = (bodies.get(ha), bodies.get(hb)) else {
+        debug_assert!(false, "every proxy names a live body");
+        return Screened::Gone;
+    };
+    if ha == hb || (!a.is_dynamic() && !b.is_dynamic()) {
+        return Screened::Skipped;
+    }
+    Screened::Pass(sa, sb, a, b)
+}
+
+/// Candidate pairs from which the filters run on rayon's threads.
+#[cfg(feature = "parallel")]
+const SHARED_FILTER_MIN: usize = 2048;
+
+/// The filters of [`Filters::candidate`] over the broadphase's `pairs` (no periodic images,
+/// no rules that filter pairs) into `candidates`, in pair order, counted in `report`: each
+/// pair screened and its closing distance found on rayon's threads, in runs of consecutive
+/// pairs; then, on the stepping thread and in pair order, the stepper's
+/// [`speculates_past_size`](Stepper::speculates_past_size) (a stepper need not be `Sync`).
+/// The same candidates and counts as the serial loop.
+#[cfg(feature = "parallel")]
+fn shared_candidates<S: Stepper, R>(
+    filters: &Filters<'_>,
+    stepper: &S,
+    pairs: &[ProxyPair],
+    candidates: &mut Vec<Candidate>,
+    report: &mut StepReport<R>,
+) {
+    use rayon::prelude::*;
+    /// A pair past the screening, with its closing distance and the smaller body size.
+    struct Ready<'a> {
+        sa: ShapeId,
+        sb: ShapeId,
+        bodies: (&'a RigidBody, &'a RigidBody),
+        closing: (Real, Real),
+    }
+    let (proxies, bodies, motion) = (filters.proxies, filters.bodies, filters.motion);
+    let speculation = filters.speculation;
+    let runs: Vec<(Vec<Ready<'_>>, usize, usize)> = pairs
+        .par_chunks(1024)
+        .map(|run| {
+            let mut ready = Vec::with_capacity(run.len());
+            let (mut sleeping, mut skipped) = (0, 0);
+            for p in run {
+                match screen(proxies, bodies, p.a.0, p.b.0) {
+                    Screened::Pass(sa, sb, a, b) => {
+                        let motion = |s: ShapeId| motion[s.body.index as usize];
+                        let closing = closing_and_size(motion(sa), motion(sb), speculation);
+                        ready.push(Ready {
+                            sa,
+                            sb,
+                            bodies: (a, b),
+                            closing,
+                        });
+                    }
+                    Screened::Sleeping => sleeping += 1,
+                    Screened::Skipped => skipped += 1,
+                    Screened::Gone => {}
+                }
+            }
+            (ready, sleeping, skipped)
+        })
+        .collect();
+    for (ready, sleeping, skipped) in runs {
+        report.sleeping_pairs += sleeping;
+        report.skipped_pairs += skipped;
+        candidates.extend(ready.into_iter().map(|r| Candidate {
+            sa: r.sa,
+            sb: r.sb,
+            offset: Vector::zeros(),
+            speculative: speculative_margin(stepper, r.bodies, speculation.0, r.closing),
+        }));
     }
 }
 
@@ -295,25 +400,33 @@ fn manifold_of(bodies: &BodySet, sides: &[(ShapeId, ShapeId, Vector)], c: &Candi
     }
     manifold
 }
-/// `(linear velocity, |w| r, bounding radius r)` for the step: the speculative distance
-/// `base` plus how far the pair can close over the step of `dt` seconds under gravity `g`
-/// (its length), the second term capped at the smaller body's size unless `stepper` follows
-/// the pair past it.
+/// How far the pair of bodies with motions `(linear velocity, |w| r, bounding radius r)`
+/// can close over the step of `dt` seconds under gravity `g` (its length), and the smaller
+/// body's size: an upper bound on how fast any point of one body approaches any point of
+/// the other is the relative centre speed plus what each rotation adds at its rim.
+#[inline]
+fn closing_and_size(
+    (va, sa, size_a): (Vector, Real, Real),
+    (vb, sb, size_b): (Vector, Real, Real),
+    (_, g, dt): (Real, Real, Real),
+) -> (Real, Real) {
+    let speed = (vb - va).norm() + sa + sb;
+    ((speed + g * dt) * dt, size_a.min(size_b))
+}
+
+/// The speculative distance of bodies `a` and `b`: `base` plus how far they can close,
+/// `closing`, capped at the smaller body's `size` unless `stepper` follows the pair past it.
 #[inline]
 fn speculative_margin<S: Stepper>(
     stepper: &S,
-    (a, (va, sa, size_a)): (&RigidBody, (Vector, Real, Real)),
-    (b, (vb, sb, size_b)): (&RigidBody, (Vector, Real, Real)),
-    (base, g, dt): (Real, Real, Real),
+    (a, b): (&RigidBody, &RigidBody),
+    base: Real,
+    (closing, size): (Real, Real),
 ) -> Real {
-    // An upper bound on how fast any point of one body approaches any point of the other:
-    // relative centre speed plus what each rotation adds at its rim.
-    let speed = (vb - va).norm() + sa + sb;
-    let closing = (speed + g * dt) * dt;
     if stepper.speculates_past_size(a, b) {
         base + closing
     } else {
-        base + closing.min(size_a.min(size_b))
+        base + closing.min(size)
     }
 }
 

@@ -11,14 +11,15 @@
 
 use super::World;
 use super::events::Ending;
+use super::swept_boxes::BodyBoxes;
 use crate::domain::{PeriodicImages, shifted};
 use crate::error::{WorldError, non_negative, positive};
 use crate::events::{ImpactHook, NoHook};
 use crate::rules::{CollisionRules, build_table};
 use crate::stepper::{StepContext, StepPreview, Stepper};
 use impact_broadphase::{Broadphase, ProxyPair};
-use impact_geometry::{Aabb, Real, Vector};
-use impact_solver::{BodyHandle, BodySet};
+use impact_geometry::{Real, Vector};
+use impact_solver::{BodyHandle, BodySet, RigidBody};
 use tracing::field::Empty;
 
 /// What one [`World::step`] did, for tracing, events and tests.
@@ -390,58 +391,39 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             report.proxies = self.broadphase.len();
             return Ok(());
         }
+        let boxes = BodyBoxes {
+            dt,
+            pad,
+            shape_proxies: &self.shape_proxies,
+        };
+        #[cfg(feature = "parallel")]
+        if scratch.images.is_none()
+            && self.bodies.len() >= super::swept_boxes::MIN_BODIES
+            && rayon::current_num_threads() >= 2
+        {
+            let stepper = &self.stepper;
+            let awake: Vec<_> = self
+                .bodies
+                .iter_awake()
+                .map(|b| (b, stepper.contact_reach(b.1, g, dt, pad)))
+                .collect();
+            report.awake_bodies = awake.len();
+            boxes.shared(&awake, &mut scratch.moved, &mut scratch.motion)?;
+            report.moved_proxies = self.broadphase.update_batch(&scratch.moved)?;
+            report.proxies = self.broadphase.len();
+            return Ok(());
+        }
         report.awake_bodies = 0;
         for (handle, body) in self.bodies.iter_awake() {
             report.awake_bodies += 1;
-            let sweep = body.sweep(dt)?;
             let reach = self.stepper.contact_reach(body, g, dt, pad);
-            let shapes = body.shapes();
-            let proxies = self.shape_proxies.proxies_of(handle.index, shapes.len());
-            for (shape, proxy) in shapes.iter().zip(proxies) {
-                let shape = shape.shape();
-                let swept = || Aabb::swept(shape, &sweep).inflated(pad);
-                let aabb = match reach {
-                    Some(reach) => shape.aabb(body.pose()).inflated(reach),
-                    None => swept(),
-                };
-                // A body so fast that its box over the step leaves the range of `f64` fails
-                // the step here, named, before the broadphase sees the box.
-                let bounds = [aabb.mins.x, aabb.mins.y, aabb.maxs.x, aabb.maxs.y];
-                if let Some(value) = bounds.into_iter().find(|v| !v.is_finite()) {
-                    return Err(WorldError::NotFinite {
-                        field: format!("bodies[{}].swept_box", handle.index),
-                        value,
-                    });
-                }
-                if let Some(images) = &mut scratch.images {
-                    // Boxes wider than half a period could meet a body through two images
-                    // at once, or its own; the minimum image would no longer be the whole
-                    // answer. The step is refused by the swept box even when the
-                    // broadphase gets less: the stepper's own search covers the body's
-                    // motion.
-                    let swept = if reach.is_some() { swept() } else { aabb };
-                    if !images.fits(&swept) {
-                        return Err(WorldError::OutOfRange {
-                            field: "dt".to_owned(),
-                            value: dt,
-                            expected: "short enough that no body sweeps a box wider than half the periodic domain",
-                        });
-                    }
-                    images.cover(&aabb);
-                }
-                scratch.moved.push((proxy, aabb));
-            }
             let slot = handle.index as usize;
             if scratch.motion.len() <= slot {
                 scratch.motion.resize(slot + 1, (Vector::zeros(), 0.0, 0.0));
             }
-            let size = body.bounding_radius(&body.local_center());
-            let spin = if sweep.angvel() == 0.0 {
-                0.0
-            } else {
-                sweep.angvel().abs() * size
-            };
-            scratch.motion[slot] = (sweep.linvel(), spin, size);
+            let images = scratch.images.as_mut();
+            let motion = &mut scratch.motion[slot];
+            boxes.of((handle, body), reach, images, &mut scratch.moved, motion)?;
         }
         report.moved_proxies = self.broadphase.update_batch(&scratch.moved)?;
         report.proxies = self.broadphase.len();
@@ -557,24 +539,45 @@ fn period_counts(s: &Vector, size: &Vector) -> (i8, i8) {
 /// striking others, found by the scene fuzzer) can overflow the solver's arithmetic.
 fn first_not_finite(bodies: &BodySet) -> Option<WorldError> {
     // A sleeping body does not move: only the awake ones can have left the range.
-    bodies.iter_awake().find_map(|(h, b)| {
-        let t = b.pose().translation.vector;
-        let r = b.pose().rotation;
-        let v = b.linvel();
-        [
-            ("pose.x", t.x),
-            ("pose.y", t.y),
-            ("pose.rotation.re", r.re),
-            ("pose.rotation.im", r.im),
-            ("linvel.x", v.x),
-            ("linvel.y", v.y),
-            ("angvel", b.angvel()),
-        ]
-        .into_iter()
-        .find(|(_, value)| !value.is_finite())
-        .map(|(name, value)| WorldError::NotFinite {
-            field: format!("bodies[{}].{name}", h.index),
-            value,
-        })
+    #[cfg(feature = "parallel")]
+    if bodies.len() >= 2048 && rayon::current_num_threads() >= 2 {
+        use rayon::prelude::*;
+        // The first awake slot with a body not finite, as the serial scan finds it.
+        let slots = bodies.slot_count() as u32;
+        let first = (0..slots)
+            .into_par_iter()
+            .with_min_len(512)
+            .find_first(|&i| {
+                !bodies.is_asleep_at(i)
+                    && bodies
+                        .get_by_index(i)
+                        .is_some_and(|(h, b)| not_finite(h, b).is_some())
+            })?;
+        let (h, b) = bodies.get_by_index(first)?;
+        return not_finite(h, b);
+    }
+    bodies.iter_awake().find_map(|(h, b)| not_finite(h, b))
+}
+
+/// The error naming the first of body `h`'s pose and velocities that is not finite.
+#[inline]
+fn not_finite(h: BodyHandle, b: &RigidBody) -> Option<WorldError> {
+    let t = b.pose().translation.vector;
+    let r = b.pose().rotation;
+    let v = b.linvel();
+    [
+        ("pose.x", t.x),
+        ("pose.y", t.y),
+        ("pose.rotation.re", r.re),
+        ("pose.rotation.im", r.im),
+        ("linvel.x", v.x),
+        ("linvel.y", v.y),
+        ("angvel", b.angvel()),
+    ]
+    .into_iter()
+    .find(|(_, value)| !value.is_finite())
+    .map(|(name, value)| WorldError::NotFinite {
+        field: format!("bodies[{}].{name}", h.index),
+        value,
     })
 }
