@@ -528,7 +528,6 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     }
 }
 
-/// How far apart the manifold of `a` and `b` looks (world units), each with its
 /// Period counts `(kx, ky)` of an image translated by `s` on a domain of `size`.
 fn period_counts(s: &Vector, size: &Vector) -> (i8, i8) {
     ((s.x / size.x).round() as i8, (s.y / size.y).round() as i8)
