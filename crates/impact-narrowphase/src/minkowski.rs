@@ -121,6 +121,13 @@ fn lowest(points: &[Vector]) -> usize {
     best
 }
 
+/// The index after `i` round a polygon of `m` vertices: `(i + 1) % m` without the division,
+/// which the walks round `K` would otherwise take at every edge.
+#[inline(always)]
+fn after(i: usize, m: usize) -> usize {
+    if i + 1 >= m { 0 } else { i + 1 }
+}
+
 /// `K = A ⊕ Q` for convex counter-clockwise point lists (`Q` is `-B`), with vertex tags.
 /// Parallel edges of the same direction are merged into one edge of `K`.
 ///
@@ -130,48 +137,59 @@ pub(crate) fn minkowski_sum(out: &mut Obstacle, a: &[Vector], q: &[Vector]) {
     let (n, m) = (a.len(), q.len());
     let edges_a = if n > 1 { n } else { 0 };
     let edges_q = if m > 1 { m } else { 0 };
-    let (i0, j0) = (lowest(a), lowest(q));
-    let (mut i, mut j) = (0, 0);
-    let vertex = |i: usize, j: usize| {
-        let ia = (i0 + i) % n;
-        KVertex {
-            p: a[ia] + q[(j0 + j) % m],
-            ia,
-        }
+    // Edge `count` of a list from its lowest point, when it has that many: the edge from
+    // vertex `k` to the next. Each edge is taken once, when its list moves on to it.
+    let edge = |points: &[Vector], k: usize, count: usize, edges: usize| {
+        (count < edges).then(|| points[after(k, points.len())] - points[k])
     };
-    out.push(vertex(0, 0));
+    let (mut i, mut j) = (0, 0);
+    let (mut ia, mut jq) = (lowest(a), lowest(q));
+    let mut ea = edge(a, ia, i, edges_a);
+    let mut eq = edge(q, jq, j, edges_q);
+    out.push(KVertex {
+        p: a[ia] + q[jq],
+        ia,
+    });
     while i < edges_a || j < edges_q {
-        let ea = (i < edges_a).then(|| a[(i0 + i + 1) % n] - a[(i0 + i) % n]);
-        let eq = (j < edges_q).then(|| q[(j0 + j + 1) % m] - q[(j0 + j) % m]);
         // An edge that rounding collapsed to nothing has no direction to merge by: skip it
         // (its end is its start, so no vertex is lost).
-        if ea == Some(Vector::zeros()) {
-            i += 1;
-            continue;
-        }
-        if eq == Some(Vector::zeros()) {
-            j += 1;
-            continue;
-        }
-        match (ea, eq) {
+        let (step_a, step_q) = match (ea, eq) {
+            (Some(u), _) if u == Vector::zeros() => (true, false),
+            (_, Some(v)) if v == Vector::zeros() => (false, true),
             (Some(u), Some(v)) => {
                 if angle_before(&u, &v) {
-                    i += 1;
+                    (true, false)
                 } else if angle_before(&v, &u) {
-                    j += 1;
+                    (false, true)
                 } else {
-                    i += 1;
-                    j += 1;
+                    (true, true)
                 }
             }
-            (Some(_), None) => i += 1,
-            (None, Some(_)) => j += 1,
+            (Some(_), None) => (true, false),
+            (None, Some(_)) => (false, true),
             (None, None) => unreachable!("loop condition"),
+        };
+        let collapsed = ea == Some(Vector::zeros()) || eq == Some(Vector::zeros());
+        if step_a {
+            i += 1;
+            ia = after(ia, n);
+            ea = edge(a, ia, i, edges_a);
+        }
+        if step_q {
+            j += 1;
+            jq = after(jq, m);
+            eq = edge(q, jq, j, edges_q);
+        }
+        if collapsed {
+            continue;
         }
         if i == edges_a && j == edges_q {
             break;
         }
-        out.push(vertex(i, j));
+        out.push(KVertex {
+            p: a[ia] + q[jq],
+            ia,
+        });
     }
 }
 
@@ -184,7 +202,7 @@ pub(crate) fn closest_boundary_point(k: &[KVertex], q: &Vector) -> (Feature, Rea
     let mut best = (Feature::vertex(0), Real::INFINITY);
     for i in 0..m {
         let v = k[i].p;
-        let e = k[(i + 1) % m].p - v;
+        let e = k[after(i, m)].p - v;
         let len2 = e.norm_squared();
         let s = if len2 > 0.0 {
             ((q - v).dot(&e) / len2).clamp(0.0, 1.0)
@@ -196,7 +214,7 @@ pub(crate) fn closest_boundary_point(k: &[KVertex], q: &Vector) -> (Feature, Rea
             best = (
                 Feature {
                     k0: i,
-                    k1: (i + 1) % m,
+                    k1: after(i, m),
                     s,
                 },
                 d2,
@@ -216,7 +234,7 @@ pub(crate) fn signed_distance_to_origin(k: &[KVertex]) -> (Real, Feature, Vector
         let mut inside = true;
         for i in 0..m {
             let v = k[i].p;
-            let e = k[(i + 1) % m].p - v;
+            let e = k[after(i, m)].p - v;
             let len = e.norm();
             if len == 0.0 {
                 continue;
@@ -244,13 +262,13 @@ pub(crate) fn signed_distance_to_origin(k: &[KVertex]) -> (Real, Feature, Vector
         if let (true, Some((h, i, n))) = (inside, deepest)
             && really_inside(h)
         {
-            let e = k[(i + 1) % m].p - k[i].p;
+            let e = k[after(i, m)].p - k[i].p;
             let s = (-k[i].p.dot(&e) / e.norm_squared()).clamp(0.0, 1.0);
             return (
                 -h,
                 Feature {
                     k0: i,
-                    k1: (i + 1) % m,
+                    k1: after(i, m),
                     s,
                 },
                 n,
@@ -356,7 +374,7 @@ fn edge_normal(k: &[KVertex], i: usize) -> Option<Vector> {
     if m < 2 {
         return None;
     }
-    let e = k[(i + 1) % m].p - k[i].p;
+    let e = k[after(i, m)].p - k[i].p;
     let len = e.norm();
     (len > 0.0).then(|| Vector::new(e.y, -e.x) / len)
 }
@@ -617,7 +635,7 @@ impl SweptAxes {
         if m >= 2 {
             for i in 0..m {
                 let v = k[i].p;
-                let e = k[(i + 1) % m].p - v;
+                let e = k[after(i, m)].p - v;
                 let len = e.norm();
                 if len == 0.0 {
                     continue;
@@ -683,7 +701,7 @@ fn through_face(
     let m = k.len();
     let p = *p;
     let v0 = k[f].p;
-    let e = k[(f + 1) % m].p - v0;
+    let e = k[after(f, m)].p - v0;
     let len = e.norm();
     let u = e / len;
     let lambda = (p - v0).dot(&u);
@@ -691,7 +709,7 @@ fn through_face(
         t: t_enter,
         feature: Feature {
             k0: f,
-            k1: (f + 1) % m,
+            k1: after(f, m),
             s,
         },
         normal: n,
@@ -715,18 +733,18 @@ fn through_face(
     // parallelogram of almost no width whose neighbouring edges are all but collinear,
     // and the entry point can lie beyond all of them.
     let forward = lambda > len;
-    let mut vertex = if forward { (f + 1) % m } else { f };
+    let mut vertex = if forward { after(f, m) } else { f };
     let mut beside: Option<(usize, Real)> = None;
     for _ in 0..m {
         // The edge leaving `vertex` (forward) or arriving at it (backward), and the
         // vertex at its far end, where the walk goes on.
         let (edge, far) = if forward {
-            (vertex, (vertex + 1) % m)
+            (vertex, after(vertex, m))
         } else {
-            let previous = (vertex + m - 1) % m;
+            let previous = if vertex == 0 { m - 1 } else { vertex - 1 };
             (previous, previous)
         };
-        let (e0, e1) = (k[edge].p, k[(edge + 1) % m].p);
+        let (e0, e1) = (k[edge].p, k[after(edge, m)].p);
         let e = e1 - e0;
         let len2 = e.norm_squared();
         let along = (p - e0).dot(&e);
@@ -752,7 +770,7 @@ fn through_face(
             t: t_enter,
             feature: Feature {
                 k0: edge,
-                k1: (edge + 1) % m,
+                k1: after(edge, m),
                 s,
             },
             normal,
