@@ -43,6 +43,83 @@ pub(crate) enum Deepening {
 /// the separation lies deeper inside the other body, if the bodies close there along `n`.
 /// If they do not, no impulse at that point would answer the deepening, and the pair is
 /// followed on with the goal a tolerance below where it is now.
+/// The point of `shape` at `pose` farthest along `sign * n`, and how far.
+fn extreme(shape: &Shape, pose: &Isometry, n: &Vector, sign: Real) -> (Point, Real) {
+    let (at, far) =
+        shape
+            .core()
+            .iter()
+            .fold((Point::origin(), Real::NEG_INFINITY), |(at, far), v| {
+                let p = pose * v;
+                let along = sign * n.dot(&p.coords);
+                if along > far { (p, along) } else { (at, far) }
+            });
+    (at + n * (sign * shape.radius()), far + shape.radius())
+}
+
+/// The separation along `n` of `x` and `y` at `fraction` of their courses,
+/// `min n.q - max n.p`, and the two points that set it.
+fn separation_along(
+    (shape_x, sweep_x): (&Shape, &Sweep),
+    (shape_y, sweep_y): (&Shape, &Sweep),
+    n: &Vector,
+    fraction: Real,
+) -> (Real, Point, Point) {
+    let (p, p_far) = extreme(shape_x, &sweep_x.pose_at(fraction), n, 1.0);
+    let (q, q_far) = extreme(shape_y, &sweep_y.pose_at(fraction), n, -1.0);
+    (-q_far - p_far, p, q)
+}
+
+/// The fastest the separation along `n` can fall over the whole course (world units): the
+/// linear approach along `n` and each body's angular speed times its bounding radius.
+fn fastest_fall(
+    (shape_x, sweep_x): (&Shape, &Sweep),
+    (shape_y, sweep_y): (&Shape, &Sweep),
+    n: &Vector,
+) -> Real {
+    let rest = sweep_x.dt();
+    let swing = |shape: &Shape, sweep: &Sweep| {
+        sweep.angvel().abs() * rest * shape.bounding_radius(&sweep.local_center())
+    };
+    swing(shape_x, sweep_x) + swing(shape_y, sweep_y)
+        - n.dot(&(sweep_y.linvel() - sweep_x.linvel())) * rest
+}
+
+/// Whether the separation along `n` of two shapes on their courses (as in
+/// [`swinging_deepening`]) may fall by `depth` below its start's at some moment of the
+/// courses, whether or not a point closes there: conservative advancement toward that goal,
+/// `true` if it is reached (within half of `depth`) or the iteration cap is.
+pub(crate) fn deepens_by(
+    x: (&Shape, &Sweep),
+    y: (&Shape, &Sweep),
+    n: Vector,
+    depth: Real,
+    max_iterations: u32,
+) -> bool {
+    let rate = fastest_fall(x, y, &n);
+    let (start, _, _) = separation_along(x, y, &n, 0.0);
+    if !(rate > 0.0 && start.is_finite()) {
+        return false;
+    }
+    let goal = start - depth;
+    let (mut fraction, mut now) = (0.0, start);
+    for _ in 0..max_iterations {
+        if now - goal <= 0.5 * depth {
+            return true;
+        }
+        let next = fraction + (now - goal) / rate;
+        if next >= 1.0 {
+            return false;
+        }
+        let (there, _, _) = separation_along(x, y, &n, next);
+        if !there.is_finite() {
+            return true;
+        }
+        (fraction, now) = (next, there);
+    }
+    true
+}
+
 pub(crate) fn swinging_deepening(
     (shape_x, sweep_x): (&Shape, &Sweep),
     (shape_y, sweep_y): (&Shape, &Sweep),
@@ -52,31 +129,9 @@ pub(crate) fn swinging_deepening(
 ) -> Deepening {
     let rest = sweep_x.dt();
     debug_assert_eq!(rest, sweep_y.dt(), "courses of the same length");
-    // The point of `shape` at `pose` farthest along `sign * n`, and how far.
-    let extreme = |shape: &Shape, pose: &Isometry, sign: Real| {
-        let (at, far) =
-            shape
-                .core()
-                .iter()
-                .fold((Point::origin(), Real::NEG_INFINITY), |(at, far), v| {
-                    let p = pose * v;
-                    let along = sign * n.dot(&p.coords);
-                    if along > far { (p, along) } else { (at, far) }
-                });
-        (at + n * (sign * shape.radius()), far + shape.radius())
-    };
-    // The separation along `n`, and the two points that set it.
-    let separation = |fraction: Real| {
-        let (p, p_far) = extreme(shape_x, &sweep_x.pose_at(fraction), 1.0);
-        let (q, q_far) = extreme(shape_y, &sweep_y.pose_at(fraction), -1.0);
-        (-q_far - p_far, p, q)
-    };
-    let swing = |shape: &Shape, sweep: &Sweep| {
-        sweep.angvel().abs() * rest * shape.bounding_radius(&sweep.local_center())
-    };
-    // The fastest the separation can fall over the whole course.
-    let rate = swing(shape_x, sweep_x) + swing(shape_y, sweep_y)
-        - n.dot(&(sweep_y.linvel() - sweep_x.linvel())) * rest;
+    let separation =
+        |fraction: Real| separation_along((shape_x, sweep_x), (shape_y, sweep_y), &n, fraction);
+    let rate = fastest_fall((shape_x, sweep_x), (shape_y, sweep_y), &n);
     let (mut now, _, _) = separation(0.0);
     if !(rate > 0.0 && now.is_finite()) {
         return Deepening::Never;
@@ -270,6 +325,31 @@ mod tests {
             let fast = depth(&point, &shape, &pose);
             prop_assert!((fast - exact).abs() <= 1e-12 * (1.0 + tx.abs() + ty.abs()),
                 "{shape:?} at {point:?}: {fast} against {exact}");
+        }
+
+        /// `deepens_by` never answers no where dense sampling of the courses finds the
+        /// separation along `n` fallen by the depth or more below its start's.
+        #[test]
+        fn deepens_by_misses_no_sampled_fall(
+            (kx, ky) in (0u8..6, 0u8..6),
+            (vx, vy, w) in (-30.0..30.0f64, -30.0..30.0f64, -80.0..80.0f64),
+            (ox, oy, turn) in (-0.2..0.2f64, -0.2..0.2f64, -4.0..4.0f64),
+            normal_angle in -3.2..3.2f64,
+            depth in 0.001..0.2f64,
+        ) {
+            let dt = 1.0 / 60.0;
+            let (sx, sy) = (shape(kx), shape(ky));
+            let x = Sweep::new(Isometry::new(Vector::new(ox, oy), turn), Point::origin(),
+                Vector::new(vx, vy), w, dt).unwrap();
+            let y = Sweep::new(Isometry::identity(), Point::origin(), Vector::zeros(), 0.0, dt)
+                .unwrap();
+            let n = Vector::new(normal_angle.cos(), normal_angle.sin());
+            let at = |f: Real| separation_along((&sx, &x), (&sy, &y), &n, f).0;
+            let start = at(0.0);
+            let fell = (0..=2000).any(|i| at(Real::from(i) / 2000.0) <= start - depth);
+            if fell {
+                prop_assert!(deepens_by((&sx, &x), (&sy, &y), n, depth, 64));
+            }
         }
     }
 }

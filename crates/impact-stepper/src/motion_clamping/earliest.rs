@@ -20,7 +20,7 @@ use crate::motion::{
 };
 use crate::report::ClampReport;
 use crate::rules::CollisionRules;
-use crate::swing::{Deepening, anchored, swinging_deepening, swings, unit_normal};
+use crate::swing::{Deepening, anchored, deepens_by, swinging_deepening, swings, unit_normal};
 use impact_geometry::{Point, Real, Shape, Sweep, Vector};
 use impact_narrowphase::{Hit, Toi, distance};
 use impact_solver::{BodyHandle, BodySet, ContactPair, RigidBody};
@@ -207,10 +207,7 @@ impl Scratch {
                 // can take a shape half way into or past the other needs the stop.
                 let crossing = crossing_depth(own, theirs, &hit.normal);
                 if crossing > settings.toi.tolerance()
-                    && matches!(
-                        swinging_stop_within(settings, own, theirs, side, crossing),
-                        Deepening::Never
-                    )
+                    && !can_deepen_by(settings, own, theirs, side, crossing)
                 {
                     return None;
                 }
@@ -369,22 +366,9 @@ type Part<'a> = (&'a RigidBody, &'a Shape, &'a Sweep);
 /// deepens.
 fn swinging_stop(
     settings: &MotionClampingSettings,
-    own: Part<'_>,
-    theirs: Part<'_>,
-    side: impl Fn() -> Option<Vector>,
-) -> Deepening {
-    swinging_stop_within(settings, own, theirs, side, settings.toi.tolerance())
-}
-
-/// [`swinging_stop`] with the deepening it looks for, `depth` (world units, at least the
-/// time-of-impact tolerance): [`Deepening::At`] once the overlap is between half of it and
-/// all of it deeper than at the start.
-fn swinging_stop_within(
-    settings: &MotionClampingSettings,
     (body, shape, sweep): Part<'_>,
     (other, other_shape, other_sweep): Part<'_>,
     side: impl Fn() -> Option<Vector>,
-    depth: Real,
 ) -> Deepening {
     let pad = settings.toi.target_separation() + settings.toi.tolerance();
     if !(swings(body, sweep, pad) || swings(other, other_sweep, pad)) {
@@ -398,6 +382,37 @@ fn swinging_stop_within(
     );
     unit_normal(&start).map_or(Deepening::Never, |normal| {
         swinging_deepening(
+            (shape, sweep),
+            (other_shape, other_sweep),
+            anchored(normal, side()),
+            settings.toi.tolerance(),
+            settings.toi.max_iterations(),
+        )
+    })
+}
+
+/// Whether a pair (as for [`swinging_stop`]) may, followed along the sweeps, sink by
+/// `depth` along the start's contact normal (kept on the side of `side`) at some moment of
+/// the step, closing there or not; never if neither body swings.
+fn can_deepen_by(
+    settings: &MotionClampingSettings,
+    (body, shape, sweep): Part<'_>,
+    (other, other_shape, other_sweep): Part<'_>,
+    side: impl Fn() -> Option<Vector>,
+    depth: Real,
+) -> bool {
+    let pad = settings.toi.target_separation() + settings.toi.tolerance();
+    if !(swings(body, sweep, pad) || swings(other, other_sweep, pad)) {
+        return false;
+    }
+    let start = distance(
+        shape,
+        &sweep.pose_at(0.0),
+        other_shape,
+        &other_sweep.pose_at(0.0),
+    );
+    unit_normal(&start).is_some_and(|normal| {
+        deepens_by(
             (shape, sweep),
             (other_shape, other_sweep),
             anchored(normal, side()),
