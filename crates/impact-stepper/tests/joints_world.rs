@@ -14,7 +14,9 @@
 
 mod common;
 
-use common::{DT, state_hash};
+use common::DT;
+#[cfg(feature = "serde")]
+use common::state_hash;
 use impact_broadphase::RTreeBroadphase;
 use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Vector};
 use impact_solver::{
@@ -24,6 +26,7 @@ use impact_stepper::{
     Discrete, Domain, FirstTimeOfImpact, JointEvent, MotionClamping, Stepper, World, WorldError,
     WorldSettings,
 };
+#[cfg(feature = "serde")]
 use serde::{Serialize, de::DeserializeOwned};
 
 type W<S> = World<RTreeBroadphase, S>;
@@ -286,6 +289,7 @@ fn a_joint_breaks_past_its_threshold_and_says_so() {
     );
 }
 
+#[cfg(feature = "serde")]
 fn chain_continues_bit_for_bit<S>()
 where
     S: Stepper + Default + Serialize + DeserializeOwned,
@@ -308,6 +312,7 @@ where
     assert_eq!(restored.joints(), straight.joints());
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn a_swinging_chain_continues_bit_for_bit_from_a_snapshot() {
     chain_continues_bit_for_bit::<Discrete>();
