@@ -403,6 +403,11 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
             "solver.substeps: must be at least 1, got 0",
         ),
         (
+            "four billion substeps",
+            r#"{"solver": {"substeps": 4000000000}}"#.to_owned(),
+            "solver.substeps: must be at most 1024 (MAX_SOLVER_ITERATIONS), got 4000000000",
+        ),
+        (
             "negative speculative distance",
             r#"{"speculative_distance": -0.5}"#.to_owned(),
             "speculative_distance: must be zero or positive, got -0.5",

@@ -255,6 +255,6 @@ pub use joint::{
     WeldJoint, WheelJoint,
 };
 pub use material::{Material, combine_friction, combine_restitution};
-pub use settings::{ImpactSettings, SolverSettings};
+pub use settings::{ImpactSettings, MAX_SOLVER_ITERATIONS, SolverSettings};
 pub use shape_def::{BodyShape, ShapeDef};
 pub use solver::{ContactSolver, SolverScratch, solve_step, solve_step_in};

@@ -18,8 +18,8 @@ use impact_geometry::Real;
     serde(try_from = "SolverSettingsDef", into = "SolverSettingsDef")
 )]
 pub struct SolverSettings {
-    /// Substeps per step, at least 1 (default 4). More substeps stiffen contacts and stacks
-    /// at proportional cost.
+    /// Substeps per step, 1 to [`MAX_SOLVER_ITERATIONS`] (default 4). More substeps stiffen
+    /// contacts and stacks at proportional cost.
     pub substeps: u32,
     /// Biased (position-correcting) velocity iterations per substep, at least 1 (default 1).
     pub velocity_iterations: u32,
@@ -76,12 +76,19 @@ impl Default for SolverSettings {
     }
 }
 
+/// The most substeps, or iterations of one kind per substep, [`SolverSettings`] takes: a step
+/// runs them for every constraint, so a count of billions (a typo, a scene file's stray
+/// digits) would take hours a step instead of failing. Far past what any scene needs (Box2D
+/// runs 4 substeps of one iteration each).
+pub const MAX_SOLVER_ITERATIONS: u32 = 1024;
+
 impl SolverSettings {
     /// Checks every field.
     ///
     /// # Errors
     /// [`SolverError`] naming `settings.substeps`, `settings.velocity_iterations`,
-    /// `settings.restitution_iterations` (zero),
+    /// `settings.restitution_iterations` (zero, or past [`MAX_SOLVER_ITERATIONS`]),
+    /// `settings.relax_iterations` (past [`MAX_SOLVER_ITERATIONS`]),
     /// `settings.contact_hertz` (not positive and finite), `settings.contact_damping_ratio`,
     /// `settings.max_push_out_velocity`, `settings.restitution_threshold` or
     /// `settings.joint_damping_ratio` (negative or not finite), `settings.joint_hertz` (not
@@ -100,6 +107,23 @@ impl SolverSettings {
                     field: field.to_owned(),
                     value: Real::from(value),
                     expected: "at least 1",
+                });
+            }
+        }
+        for (field, value) in [
+            ("settings.substeps", self.substeps),
+            ("settings.velocity_iterations", self.velocity_iterations),
+            ("settings.relax_iterations", self.relax_iterations),
+            (
+                "settings.restitution_iterations",
+                self.restitution_iterations,
+            ),
+        ] {
+            if value > MAX_SOLVER_ITERATIONS {
+                return Err(SolverError::OutOfRange {
+                    field: field.to_owned(),
+                    value: Real::from(value),
+                    expected: "at most 1024 (MAX_SOLVER_ITERATIONS)",
                 });
             }
         }

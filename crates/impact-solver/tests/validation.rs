@@ -158,6 +158,15 @@ fn materials_and_settings_are_checked() {
     );
     assert!(field_of(&Material::new(0.5, -1.0).unwrap_err()) == "material.friction");
     assert!(SolverSettings::default().validate().is_ok());
+    let most = impact_solver::MAX_SOLVER_ITERATIONS;
+    let at_the_bound = SolverSettings {
+        substeps: most,
+        velocity_iterations: most,
+        relax_iterations: most,
+        restitution_iterations: most,
+        ..Default::default()
+    };
+    assert!(at_the_bound.validate().is_ok());
     let bad = [
         (
             SolverSettings {
@@ -172,6 +181,20 @@ fn materials_and_settings_are_checked() {
                 ..Default::default()
             },
             "settings.velocity_iterations",
+        ),
+        (
+            SolverSettings {
+                substeps: 4_000_000_000,
+                ..Default::default()
+            },
+            "settings.substeps",
+        ),
+        (
+            SolverSettings {
+                relax_iterations: impact_solver::MAX_SOLVER_ITERATIONS + 1,
+                ..Default::default()
+            },
+            "settings.relax_iterations",
         ),
         (
             SolverSettings {
