@@ -2,6 +2,7 @@
 
 use crate::ProxyId;
 use core::fmt;
+use impact_geometry::validate::Shown;
 use impact_geometry::{Aabb, Point, Real, Vector};
 
 /// Why a broadphase refused an operation. Nothing was changed when an error is returned.
@@ -62,7 +63,9 @@ pub enum BroadphaseError {
 impl fmt::Display for BroadphaseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::NotFinite { field, value } => write!(f, "{field}: must be finite, got {value}"),
+            Self::NotFinite { field, value } => {
+                write!(f, "{field}: must be finite, got {}", Shown(*value))
+            }
             Self::Inverted { field, min, max } => {
                 write!(
                     f,
@@ -70,13 +73,17 @@ impl fmt::Display for BroadphaseError {
                 )
             }
             Self::Negative { field, value } => {
-                write!(f, "{field}: must be zero or positive, got {value}")
+                write!(
+                    f,
+                    "{field}: must be zero or positive, got {}",
+                    Shown(*value)
+                )
             }
             Self::OutOfRange {
                 field,
                 value,
                 expected,
-            } => write!(f, "{field}: must be {expected}, got {value}"),
+            } => write!(f, "{field}: must be {expected}, got {}", Shown(*value)),
             Self::UnknownProxy { field, id } => write!(f, "{field}: unknown proxy {}", id.0),
             Self::DuplicateProxy { field, id } => {
                 write!(f, "{field}: proxy {} is already inserted", id.0)

@@ -1,6 +1,7 @@
 //! The error type of every validating constructor in the geometry crate.
 
 use crate::Real;
+use crate::validate::Shown;
 use core::fmt;
 
 /// Why a shape, sweep or mass definition was refused.
@@ -107,12 +108,18 @@ pub enum GeometryError {
 impl fmt::Display for GeometryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::NotFinite { field, value } => write!(f, "{field}: must be finite, got {value}"),
+            Self::NotFinite { field, value } => {
+                write!(f, "{field}: must be finite, got {}", Shown(*value))
+            }
             Self::Negative { field, value } => {
-                write!(f, "{field}: must be zero or positive, got {value}")
+                write!(
+                    f,
+                    "{field}: must be zero or positive, got {}",
+                    Shown(*value)
+                )
             }
             Self::NotPositive { field, value } => {
-                write!(f, "{field}: must be positive, got {value}")
+                write!(f, "{field}: must be positive, got {}", Shown(*value))
             }
             Self::TooFewVertices { field, count } => write!(
                 f,
@@ -144,7 +151,7 @@ impl fmt::Display for GeometryError {
                 field,
                 value,
                 expected,
-            } => write!(f, "{field}: must be {expected}, got {value}"),
+            } => write!(f, "{field}: must be {expected}, got {}", Shown(*value)),
         }
     }
 }

@@ -109,3 +109,30 @@ fn finite_xy(field: &str, x: Real, y: Real) -> Result<(), GeometryError> {
     }
     Ok(())
 }
+
+/// A number as error messages print it: Rust's shortest round-trip decimal between 1e-4 and
+/// 1e16 in magnitude (and for zero and non-finite values), scientific notation outside, so
+/// that an absurd input such as `1e300` reads as `1e300`, not as 301 digits.
+///
+/// ```
+/// use impact_geometry::validate::Shown;
+///
+/// assert_eq!(Shown(0.25).to_string(), "0.25");
+/// assert_eq!(Shown(-1e300).to_string(), "-1e300");
+/// assert_eq!(Shown(3e-9).to_string(), "3e-9");
+/// assert_eq!(Shown(f64::NAN).to_string(), "NaN");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shown(pub Real);
+
+impl core::fmt::Display for Shown {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let v = self.0;
+        let magnitude = v.abs();
+        if v == 0.0 || !v.is_finite() || (1e-4..1e16).contains(&magnitude) {
+            write!(f, "{v}")
+        } else {
+            write!(f, "{v:e}")
+        }
+    }
+}

@@ -48,7 +48,9 @@ impl fmt::Display for ToiOptionsError {
         write!(
             f,
             "{}: must be {}, got {}",
-            self.field, self.expected, self.value
+            self.field,
+            self.expected,
+            impact_geometry::validate::Shown(self.value)
         )
     }
 }

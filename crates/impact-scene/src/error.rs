@@ -2,6 +2,7 @@
 
 use core::fmt;
 use impact_geometry::Real;
+use impact_geometry::validate::Shown;
 use serde_path_to_error::Segment;
 
 /// Why a scene file, a scene or a time-of-impact query was refused: the path of the bad
@@ -107,7 +108,7 @@ pub(crate) fn finite(path: &str, value: Real) -> Result<Real, SceneError> {
     } else {
         Err(SceneError::new(
             path,
-            format!("must be finite, got {value}"),
+            format!("must be finite, got {}", Shown(value)),
         ))
     }
 }
@@ -120,7 +121,7 @@ pub(crate) fn positive(path: &str, value: Real) -> Result<Real, SceneError> {
     } else {
         Err(SceneError::new(
             path,
-            format!("must be positive, got {value}"),
+            format!("must be positive, got {}", Shown(value)),
         ))
     }
 }
@@ -133,7 +134,7 @@ pub(crate) fn non_negative(path: &str, value: Real) -> Result<Real, SceneError> 
     } else {
         Err(SceneError::new(
             path,
-            format!("must be zero or positive, got {value}"),
+            format!("must be zero or positive, got {}", Shown(value)),
         ))
     }
 }
@@ -146,7 +147,7 @@ pub(crate) fn unit_interval(path: &str, value: Real) -> Result<Real, SceneError>
     } else {
         Err(SceneError::new(
             path,
-            format!("must be in [0, 1], got {value}"),
+            format!("must be in [0, 1], got {}", Shown(value)),
         ))
     }
 }

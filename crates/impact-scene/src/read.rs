@@ -94,7 +94,7 @@ pub(crate) fn resolve(f: SceneFile) -> Result<Scene, SceneError> {
             .parse()
             .map_err(|_| not_one_of("broadphase", name, &BroadphaseChoice::NAMES))?,
     };
-    let dt = positive("dt", f.dt.unwrap_or(DEFAULT_DT))?;
+    let dt = validate::dt(&settings, f.dt.unwrap_or(DEFAULT_DT))?;
     let steps = match (f.steps, f.duration) {
         (Some(_), Some(_)) => {
             return Err(SceneError::new(

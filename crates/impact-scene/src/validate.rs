@@ -8,7 +8,8 @@ use crate::error::{
 use crate::read;
 use crate::scene::{MAX_POLYGON_VERTICES, MAX_STEPS, Scene, StepperChoice};
 use crate::shapes::{self, Layout, ShapeAt};
-use impact_geometry::{Isometry, MassProperties, Shape};
+use impact_geometry::validate::Shown;
+use impact_geometry::{Isometry, MassProperties, Real, Shape};
 use impact_solver::{BodyType, RigidBody, RigidBodyDef};
 use impact_stepper::WorldSettings;
 
@@ -16,7 +17,7 @@ use impact_stepper::WorldSettings;
 pub(crate) fn scene(s: &Scene) -> Result<(), SceneError> {
     world_settings(&s.settings)?;
     stepper(&s.stepper)?;
-    positive("dt", s.dt)?;
+    dt(&s.settings, s.dt)?;
     steps("steps", s.steps)?;
     for (i, def) in s.bodies.iter().enumerate() {
         let path = format!("bodies[{i}]");
@@ -79,6 +80,16 @@ pub(crate) fn world_settings(s: &WorldSettings) -> Result<(), SceneError> {
         .map_err(|e| remap(&e, "settings.domain", "periodic"))?;
     finite("gravity[0]", s.gravity.x)?;
     finite("gravity[1]", s.gravity.y)?;
+    if !s.gravity.norm().is_finite() {
+        return Err(SceneError::new(
+            "gravity",
+            format!(
+                "must have a length finite in f64 (components below about 1.3e154), got [{}, {}]",
+                Shown(s.gravity.x),
+                Shown(s.gravity.y)
+            ),
+        ));
+    }
     non_negative("speculative_distance", s.speculative_distance)?;
     non_negative("time_to_sleep", s.time_to_sleep)?;
     let solver = &s.solver;
@@ -99,6 +110,16 @@ pub(crate) fn world_settings(s: &WorldSettings) -> Result<(), SceneError> {
     non_negative("solver.joint_damping_ratio", solver.joint_damping_ratio)?;
     // The world's own check, for any rule it has that this file does not know yet.
     s.validate().map_err(|e| remap(&e, "settings", "solver"))
+}
+
+/// `dt` under `settings`: finite, positive, and short enough that a step can be taken
+/// (gravity's reach over it finite: [`WorldSettings::validate_dt`]).
+pub(crate) fn dt(settings: &WorldSettings, dt: Real) -> Result<Real, SceneError> {
+    positive("dt", dt)?;
+    settings
+        .validate_dt(dt)
+        .map_err(|e| remap(&e, "dt", "dt"))?;
+    Ok(dt)
 }
 
 /// `steps` (or the count a `duration` resolved to).
@@ -244,7 +265,7 @@ pub(crate) fn body(def: &RigidBodyDef, path: &str, layout: &Layout) -> Result<()
                 field("angvel"),
                 format!(
                     "must be 0 for a static body (make it kinematic to move it), got {}",
-                    def.angvel
+                    Shown(def.angvel)
                 ),
             ));
         }
@@ -366,7 +387,7 @@ fn mass(
             format!("{}.density", s.fields),
             format!(
                 "must be positive for a dynamic body (or give mass_properties), got {}",
-                s.def.density
+                Shown(s.def.density)
             ),
         )
     })

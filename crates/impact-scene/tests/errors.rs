@@ -408,6 +408,21 @@ fn every_malformed_scene_is_refused_with_its_path_and_reason() {
             "solver.substeps: must be at most 1024 (MAX_SOLVER_ITERATIONS), got 4000000000",
         ),
         (
+            "a step too long for gravity",
+            r#"{"dt": 1e308}"#.to_owned(),
+            "dt: must be short enough that gravity's reach over a step, |gravity| dt^2, is finite, got 1e308",
+        ),
+        (
+            "gravity whose length overflows",
+            r#"{"gravity": [0, -1e300]}"#.to_owned(),
+            "gravity: must have a length finite in f64 (components below about 1.3e154), got [0, -1e300]",
+        ),
+        (
+            "gravity whose length overflows, a component at a time",
+            r#"{"gravity": [1e154, 1e154]}"#.to_owned(),
+            "gravity: must have a length finite in f64 (components below about 1.3e154), got [1e154, 1e154]",
+        ),
+        (
             "negative speculative distance",
             r#"{"speculative_distance": -0.5}"#.to_owned(),
             "speculative_distance: must be zero or positive, got -0.5",

@@ -3,6 +3,7 @@
 
 use crate::{BodyHandle, JointHandle};
 use core::fmt;
+use impact_geometry::validate::Shown;
 use impact_geometry::{GeometryError, Isometry, Point, Real, Vector, validate};
 
 /// Why a body definition, a setting or a solver call was refused. Nothing was changed when
@@ -97,22 +98,29 @@ pub enum SolverError {
 impl fmt::Display for SolverError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::NotFinite { field, value } => write!(f, "{field}: must be finite, got {value}"),
+            Self::NotFinite { field, value } => {
+                write!(f, "{field}: must be finite, got {}", Shown(*value))
+            }
             Self::Negative { field, value } => {
-                write!(f, "{field}: must be zero or positive, got {value}")
+                write!(
+                    f,
+                    "{field}: must be zero or positive, got {}",
+                    Shown(*value)
+                )
             }
             Self::NotPositive { field, value } => {
-                write!(f, "{field}: must be positive, got {value}")
+                write!(f, "{field}: must be positive, got {}", Shown(*value))
             }
             Self::OutOfRange {
                 field,
                 value,
                 expected,
-            } => write!(f, "{field}: must be {expected}, got {value}"),
+            } => write!(f, "{field}: must be {expected}, got {}", Shown(*value)),
             Self::MasslessDynamic { field, value } => write!(
                 f,
-                "{field}: a dynamic body needs a positive mass, got {value} (the shape has no \
-                 area or the density is zero; set the mass properties by hand)"
+                "{field}: a dynamic body needs a positive mass, got {} (the shape has no \
+                 area or the density is zero; set the mass properties by hand)",
+                Shown(*value)
             ),
             Self::UnknownBody { field, handle } => write!(
                 f,

@@ -2,6 +2,7 @@
 
 use core::fmt;
 use impact_broadphase::BroadphaseError;
+use impact_geometry::validate::Shown;
 use impact_geometry::{GeometryError, Real, Vector, validate};
 use impact_solver::{BodyHandle, SolverError};
 
@@ -61,18 +62,24 @@ pub enum WorldError {
 impl fmt::Display for WorldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::NotFinite { field, value } => write!(f, "{field}: must be finite, got {value}"),
+            Self::NotFinite { field, value } => {
+                write!(f, "{field}: must be finite, got {}", Shown(*value))
+            }
             Self::Negative { field, value } => {
-                write!(f, "{field}: must be zero or positive, got {value}")
+                write!(
+                    f,
+                    "{field}: must be zero or positive, got {}",
+                    Shown(*value)
+                )
             }
             Self::NotPositive { field, value } => {
-                write!(f, "{field}: must be positive, got {value}")
+                write!(f, "{field}: must be positive, got {}", Shown(*value))
             }
             Self::OutOfRange {
                 field,
                 value,
                 expected,
-            } => write!(f, "{field}: must be {expected}, got {value}"),
+            } => write!(f, "{field}: must be {expected}, got {}", Shown(*value)),
             Self::UnknownBody { field, handle } => write!(
                 f,
                 "{field}: no body with index {} and generation {}",
@@ -174,4 +181,20 @@ pub(crate) fn positive(field: &str, value: Real) -> Result<Real, WorldError> {
 /// Checks that both components of a vector are finite.
 pub(crate) fn finite_vector(field: &str, v: &Vector) -> Result<(), WorldError> {
     validate::finite_vector(field, v).map_err(WorldError::from_field)
+}
+
+/// Checks that a vector's components and its length are finite: a step measures gravity by
+/// its length, which overflows from components of about 1.3e154 on.
+pub(crate) fn finite_length(field: &str, v: &Vector) -> Result<(), WorldError> {
+    finite_vector(field, v)?;
+    let length = v.norm();
+    if length.is_finite() {
+        Ok(())
+    } else {
+        Err(WorldError::OutOfRange {
+            field: field.to_owned(),
+            value: v.x.abs().max(v.y.abs()),
+            expected: "a vector whose length is finite in f64 (components below about 1.3e154)",
+        })
+    }
 }

@@ -1,7 +1,7 @@
 //! [`WorldSettings`]: what a world is created from.
 
 use crate::domain::Domain;
-use crate::error::{WorldError, finite_vector, non_negative};
+use crate::error::{WorldError, finite_length, non_negative, positive};
 use impact_geometry::tolerances::SPECULATIVE_DISTANCE;
 use impact_geometry::{Real, Vector};
 use impact_solver::SolverSettings;
@@ -68,17 +68,51 @@ impl WorldSettings {
     /// Checks every field.
     ///
     /// # Errors
-    /// [`WorldError`] naming `settings.gravity.x` / `.y` (not finite),
+    /// [`WorldError`] naming `settings.gravity.x` / `.y` (not finite), `settings.gravity`
+    /// ([`WorldError::OutOfRange`]: its length overflows `f64`),
     /// `settings.speculative_distance` (negative or not finite), `settings.domain.*` (as
     /// [`Domain::validate`]), `settings.time_to_sleep` (negative or not finite), or wrapping the solver's [`SolverSettings::validate`] error
     /// (`settings.substeps`, `settings.contact_hertz`, ...).
     pub fn validate(&self) -> Result<(), WorldError> {
-        finite_vector("settings.gravity", &self.gravity)?;
+        finite_length("settings.gravity", &self.gravity)?;
         self.solver.validate()?;
         non_negative("settings.speculative_distance", self.speculative_distance)?;
         self.domain.validate()?;
         non_negative("settings.time_to_sleep", self.time_to_sleep)?;
         Ok(())
+    }
+
+    /// Checks that a step of `dt` seconds can be taken under these settings: `dt` finite
+    /// and positive, and the distance a step pads every body's box by, the speculative
+    /// distance plus gravity's reach over the step `|gravity| dt^2` (world units), finite.
+    /// [`World::step`](crate::World::step) runs this check first; a scene reader can run
+    /// it at load.
+    ///
+    /// # Errors
+    /// [`WorldError::NotFinite`] or [`WorldError::NotPositive`] naming `dt`;
+    /// [`WorldError::OutOfRange`] naming `dt` when gravity's reach overflows.
+    ///
+    /// ```
+    /// use impact_geometry::Vector;
+    /// use impact_stepper::WorldSettings;
+    ///
+    /// let settings = WorldSettings::with_gravity(Vector::new(0.0, -9.81));
+    /// assert!(settings.validate_dt(1.0 / 60.0).is_ok());
+    /// let error = settings.validate_dt(1e300).unwrap_err();
+    /// assert!(error.to_string().starts_with("dt: "));
+    /// ```
+    pub fn validate_dt(&self, dt: Real) -> Result<(), WorldError> {
+        positive("dt", dt)?;
+        let pad = self.speculative_distance + self.gravity.norm() * dt * dt;
+        if pad.is_finite() {
+            Ok(())
+        } else {
+            Err(WorldError::OutOfRange {
+                field: "dt".to_owned(),
+                value: dt,
+                expected: "short enough that gravity's reach over a step, |gravity| dt^2, is finite",
+            })
+        }
     }
 }
 

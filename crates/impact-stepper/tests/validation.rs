@@ -57,6 +57,13 @@ fn nan_gravity_is_refused_by_name() {
         .set_gravity(Vector::new(Real::INFINITY, 0.0))
         .unwrap_err();
     assert_eq!(err.to_string(), "gravity.x: must be finite, got inf");
+    // Finite components whose length overflows: every step would pad boxes by infinity.
+    let err = world.set_gravity(Vector::new(0.0, -1e300)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "gravity: must be a vector whose length is finite in f64 (components below about \
+         1.3e154), got 1e300"
+    );
     let mut bad = *world.settings();
     bad.speculative_distance = -1.0;
     let err = world.set_settings(bad).unwrap_err();
@@ -86,6 +93,11 @@ fn bad_step_lengths_are_refused_and_change_nothing() {
         (-DT, "dt: must be positive, got -0.016666666666666666"),
         (Real::NAN, "dt: must be finite, got NaN"),
         (Real::INFINITY, "dt: must be finite, got inf"),
+        (
+            1e308,
+            "dt: must be short enough that gravity's reach over a step, |gravity| dt^2, is \
+             finite, got 1e308",
+        ),
     ] {
         let err = world.step(dt).unwrap_err();
         assert_eq!(err.to_string(), message);
@@ -114,6 +126,60 @@ fn a_step_whose_boxes_overflow_is_refused_and_changes_nothing() {
         "{err}"
     );
     assert_eq!(fingerprint(&world), before);
+}
+
+proptest::proptest! {
+    /// A step whose length and gravity, however large, are accepted by the settings either
+    /// runs or fails naming `dt` or the moving body: never a static body that has no motion
+    /// of its own, and never leaving anything in the world not finite.
+    #[test]
+    fn absurd_steps_and_gravity_are_named_by_the_field_that_causes_them(
+        dt_exponent in -12.0..308.0_f64,
+        gravity_exponent in -3.0..160.0_f64,
+        steps in 1_usize..4,
+    ) {
+        let dt = 10.0_f64.powf(dt_exponent);
+        let gravity = Vector::new(0.0, -(10.0_f64.powf(gravity_exponent)));
+        let Ok(mut world) = TestWorld::new(WorldSettings::with_gravity(gravity)) else {
+            proptest::prop_assert!(gravity.norm().is_infinite());
+            return Ok(());
+        };
+        world
+            .create_body(RigidBodyDef::fixed(
+                impact_geometry::Segment::new(
+                    impact_geometry::Point::new(-5.0, 0.0),
+                    impact_geometry::Point::new(5.0, 0.0),
+                )
+                .unwrap()
+                .into(),
+            ))
+            .unwrap();
+        let ball = world
+            .create_body(
+                RigidBodyDef::new(Circle::new(0.25).unwrap().into())
+                    .pose(Isometry::translation(0.0, 2.0)),
+            )
+            .unwrap();
+        for _ in 0..steps {
+            let before = fingerprint(&world);
+            match world.step(dt) {
+                Ok(_) => {
+                    let b = world.body(ball).unwrap();
+                    proptest::prop_assert!(b.pose().translation.vector.iter().all(|v| v.is_finite()));
+                    proptest::prop_assert!(b.linvel().iter().all(|v| v.is_finite()));
+                }
+                Err(e) => {
+                    let text = e.to_string();
+                    proptest::prop_assert!(
+                        text.starts_with("dt: ") || text.starts_with(&format!("bodies[{}]", ball.index)),
+                        "dt {dt:e}, gravity {gravity:?}: {text}"
+                    );
+                    proptest::prop_assert_eq!(fingerprint(&world), before);
+                    break;
+                }
+            }
+        }
+    }
 }
 
 #[test]

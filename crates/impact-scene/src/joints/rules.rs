@@ -21,7 +21,10 @@ pub(super) fn bounded(path: &str, value: Real) -> Result<Real, SceneError> {
     } else {
         Err(SceneError::new(
             path,
-            format!("must be at most 1e12 in magnitude (MAX_JOINT_MAGNITUDE), got {value}"),
+            format!(
+                "must be at most 1e12 in magnitude (MAX_JOINT_MAGNITUDE), got {}",
+                impact_geometry::validate::Shown(value)
+            ),
         ))
     }
 }
@@ -67,7 +70,11 @@ fn ordered(
         let upper_name = upper_path.rsplit('.').next().unwrap_or(upper_path);
         Err(SceneError::new(
             lower_path,
-            format!("must be at most {upper_name} ({upper}), got {lower}"),
+            format!(
+                "must be at most {upper_name} ({}), got {}",
+                impact_geometry::validate::Shown(upper),
+                impact_geometry::validate::Shown(lower)
+            ),
         ))
     }
 }
@@ -130,7 +137,8 @@ pub(super) fn kind_fields(kind: &JointKind, path: &str, axis_name: &str) -> Resu
                     f("max_length"),
                     format!(
                         "must be at least min_length ({}), got {}",
-                        j.min_length, j.max_length
+                        impact_geometry::validate::Shown(j.min_length),
+                        impact_geometry::validate::Shown(j.max_length)
                     ),
                 ));
             }

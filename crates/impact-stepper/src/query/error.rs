@@ -2,6 +2,7 @@
 
 use core::fmt;
 use impact_broadphase::BroadphaseError;
+use impact_geometry::validate::Shown;
 use impact_geometry::{Aabb, GeometryError, Isometry, Point, Real, Vector, validate};
 
 /// Why a scene query was refused. A refused query has looked at nothing and called no
@@ -56,16 +57,22 @@ pub enum QueryError {
 impl fmt::Display for QueryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::NotFinite { field, value } => write!(f, "{field}: must be finite, got {value}"),
+            Self::NotFinite { field, value } => {
+                write!(f, "{field}: must be finite, got {}", Shown(*value))
+            }
             Self::Negative { field, value } => {
-                write!(f, "{field}: must be zero or positive, got {value}")
+                write!(
+                    f,
+                    "{field}: must be zero or positive, got {}",
+                    Shown(*value)
+                )
             }
             Self::Zero { field } => write!(f, "{field}: must not be zero"),
             Self::OutOfRange {
                 field,
                 value,
                 expected,
-            } => write!(f, "{field}: must be {expected}, got {value}"),
+            } => write!(f, "{field}: must be {expected}, got {}", Shown(*value)),
             Self::PeriodicDomain { field } => write!(
                 f,
                 "{field}: scene queries do not support periodic domains (they would see only \

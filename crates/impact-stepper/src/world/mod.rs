@@ -9,7 +9,7 @@
 
 use crate::contact_events::ContactEvents;
 use crate::domain::PeriodicImages;
-use crate::error::{WorldError, finite_vector};
+use crate::error::WorldError;
 use crate::events::CollisionEvent;
 use crate::first_toi::FirstTimeOfImpact;
 use crate::hooks::{PairFilter, PreSolveHook};
@@ -307,9 +307,11 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// Sets gravity (world units per second squared).
     ///
     /// # Errors
-    /// [`WorldError::NotFinite`] naming `gravity.x` or `gravity.y`; the world is unchanged.
+    /// [`WorldError::NotFinite`] naming `gravity.x` or `gravity.y`, or
+    /// [`WorldError::OutOfRange`] naming `gravity` if its length overflows `f64`; the world
+    /// is unchanged.
     pub fn set_gravity(&mut self, gravity: Vector) -> Result<(), WorldError> {
-        finite_vector("gravity", &gravity)?;
+        crate::error::finite_length("gravity", &gravity)?;
         if gravity != self.settings.gravity {
             self.wake_all();
         }

@@ -120,7 +120,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// ```
     ///
     /// # Errors
-    /// [`WorldError::NotPositive`] or [`WorldError::NotFinite`] naming `dt`;
+    /// [`WorldError::NotPositive`] or [`WorldError::NotFinite`] naming `dt`, or
+    /// [`WorldError::OutOfRange`] naming `dt` if gravity's reach over the step overflows
+    /// ([`WorldSettings::validate_dt`](crate::WorldSettings::validate_dt));
     /// [`WorldError::Broadphase`] if a body's swept box overflows (a body at an absurd
     /// distance or speed); the stepper's error; [`WorldError::NotFinite`] naming
     /// `bodies[i].pose.x` (or `.y`, `.rotation.re`, `.rotation.im`, `linvel.x`, `linvel.y`,
@@ -135,7 +137,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         dt: Real,
         hook: &mut dyn ImpactHook,
     ) -> Result<StepReport<S::Report>, WorldError> {
-        positive("dt", dt)?;
+        self.settings.validate_dt(dt)?;
         #[cfg(feature = "parallel")]
         crate::threads::enter();
         self.bodies_moved();
