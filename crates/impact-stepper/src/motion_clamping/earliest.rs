@@ -148,10 +148,30 @@ impl Scratch {
             report.overlapping += 1;
             // The solver's manifold holds an overlapping pair, unless a body swings its
             // far side round more than the contact distance: followed along the sweeps,
-            // the body stops where the overlap deepens (see `swinging_stop`).
+            // the body stops where the overlap deepens (see `deepening`).
             let by_slots = self.contacts_by_slots.view(contacts);
             let side = || held_normal(by_slots, (x, shape_x), (y, shape_y));
-            let stop = match swinging_stop(settings, own, theirs, side) {
+            // Two dynamic bodies are the solver's: it moves both, and a pair it pushed
+            // through each other is stopped by the net (`stop_pushed_through`). Followed
+            // along the rebuilt sweeps, a long body turning through a pile seems to sink
+            // into every body it pushes (its support along the normal moves with its far
+            // end): a paddle stopped every body it pushed 4% into each step, and Box2D's
+            // spinner kept a tenth of the motion it has under `Discrete`.
+            if own.0.is_dynamic() && theirs.0.is_dynamic() {
+                return None;
+            }
+            let normal = swinging_normal(settings, own, theirs, side)?;
+            // As for a touching pair below: followed along the rebuilt sweeps, a spinning
+            // body on a wall dips into it by the chord of its turn at every step, so only an
+            // overlap that can sink half way into the thinner shape needs the stop (bodies
+            // sliding round the spinner's ring at 20 rad/s were stopped 0.1% into each step).
+            let crossing = crossing_depth(own, theirs, &normal);
+            if crossing > settings.toi.tolerance()
+                && !can_deepen_by(settings, own, theirs, normal, crossing)
+            {
+                return None;
+            }
+            let stop = match deepening(settings, own, theirs, normal) {
                 Deepening::Never => None,
                 Deepening::At {
                     after,
@@ -198,7 +218,7 @@ impl Scratch {
                 if own.0.has_one_shape() && theirs.0.has_one_shape() {
                     return None;
                 }
-                let side = || Some(hit.normal);
+                let normal = swinging_normal(settings, own, theirs, || Some(hit.normal))?;
                 // Stopped where it deepens by the tolerance, a pair the solver holds is
                 // stopped again from the same place at every step when the deepening is the
                 // rebuilt sweep's alone: a box tipping over a chain's crest at 20 rad/s,
@@ -207,11 +227,11 @@ impl Scratch {
                 // can take a shape half way into or past the other needs the stop.
                 let crossing = crossing_depth(own, theirs, &hit.normal);
                 if crossing > settings.toi.tolerance()
-                    && !can_deepen_by(settings, own, theirs, side, crossing)
+                    && !can_deepen_by(settings, own, theirs, normal, crossing)
                 {
                     return None;
                 }
-                return match swinging_stop(settings, own, theirs, side) {
+                return match deepening(settings, own, theirs, normal) {
                     Deepening::Never => None,
                     Deepening::At { after, .. } => Some((after / dt).clamp(0.0, 1.0)),
                     Deepening::Unknown { safe } => Some((safe / dt).clamp(0.0, 1.0)),
@@ -360,19 +380,19 @@ type Meeting<'a> = ((BodyHandle, u32, &'a Sweep), (BodyHandle, u32, &'a Sweep));
 /// One side of a shape pair: the body, the shape, and the body's sweep.
 type Part<'a> = (&'a RigidBody, &'a Shape, &'a Sweep);
 
-/// For a pair that overlaps at the start (`body` on `sweep`, `other` on `other_sweep`): if
-/// either body swings, where the overlap deepens along the sweeps, its normal kept on the side
-/// of the step's manifold (`side`); [`Deepening::Never`] if neither swings or it never
-/// deepens.
-fn swinging_stop(
+/// For a pair that overlaps or touches at the start (`body` on `sweep`, `other` on
+/// `other_sweep`): if either body swings, the normal of their start distance, kept on the
+/// side of `side` (the step's manifold, or the hit's normal); `None` if neither swings (the
+/// solver's manifold bounds the pair) or the shapes have no normal.
+fn swinging_normal(
     settings: &MotionClampingSettings,
     (body, shape, sweep): Part<'_>,
     (other, other_shape, other_sweep): Part<'_>,
     side: impl Fn() -> Option<Vector>,
-) -> Deepening {
+) -> Option<Vector> {
     let pad = settings.toi.target_separation() + settings.toi.tolerance();
     if !(swings(body, sweep, pad) || swings(other, other_sweep, pad)) {
-        return Deepening::Never;
+        return None;
     }
     let start = distance(
         shape,
@@ -380,46 +400,42 @@ fn swinging_stop(
         other_shape,
         &other_sweep.pose_at(0.0),
     );
-    unit_normal(&start).map_or(Deepening::Never, |normal| {
-        swinging_deepening(
-            (shape, sweep),
-            (other_shape, other_sweep),
-            anchored(normal, side()),
-            settings.toi.tolerance(),
-            settings.toi.max_iterations(),
-        )
-    })
+    unit_normal(&start).map(|normal| anchored(normal, side()))
 }
 
-/// Whether a pair (as for [`swinging_stop`]) may, followed along the sweeps, sink by
-/// `depth` along the start's contact normal (kept on the side of `side`) at some moment of
-/// the step, closing there or not; never if neither body swings.
+/// Where the overlap of a swinging pair (see [`swinging_normal`]) deepens along `normal` by
+/// the tolerance, followed along the sweeps.
+fn deepening(
+    settings: &MotionClampingSettings,
+    (_, shape, sweep): Part<'_>,
+    (_, other_shape, other_sweep): Part<'_>,
+    normal: Vector,
+) -> Deepening {
+    swinging_deepening(
+        (shape, sweep),
+        (other_shape, other_sweep),
+        normal,
+        settings.toi.tolerance(),
+        settings.toi.max_iterations(),
+    )
+}
+
+/// Whether the overlap of a swinging pair (see [`swinging_normal`]) can deepen by `depth`
+/// along `normal` at some moment of the step, closing there or not.
 fn can_deepen_by(
     settings: &MotionClampingSettings,
-    (body, shape, sweep): Part<'_>,
-    (other, other_shape, other_sweep): Part<'_>,
-    side: impl Fn() -> Option<Vector>,
+    (_, shape, sweep): Part<'_>,
+    (_, other_shape, other_sweep): Part<'_>,
+    normal: Vector,
     depth: Real,
 ) -> bool {
-    let pad = settings.toi.target_separation() + settings.toi.tolerance();
-    if !(swings(body, sweep, pad) || swings(other, other_sweep, pad)) {
-        return false;
-    }
-    let start = distance(
-        shape,
-        &sweep.pose_at(0.0),
-        other_shape,
-        &other_sweep.pose_at(0.0),
-    );
-    unit_normal(&start).is_some_and(|normal| {
-        deepens_by(
-            (shape, sweep),
-            (other_shape, other_sweep),
-            anchored(normal, side()),
-            depth,
-            settings.toi.max_iterations(),
-        )
-    })
+    deepens_by(
+        (shape, sweep),
+        (other_shape, other_sweep),
+        normal,
+        depth,
+        settings.toi.max_iterations(),
+    )
 }
 
 /// How deep a touching pair (each side's shape on its sweep, `normal` from the first toward

@@ -120,10 +120,12 @@ struct Scratch {
 ///    overlap at the start ([`Toi::Overlapping`](impact_narrowphase::Toi::Overlapping)) are
 ///    the contact solver's business and are skipped, unless a body of the pair swings (its
 ///    sweep turns some point of its shape farther than the contact distance, which the
-///    solver's manifold, taken at the start poses, does not bound): the pair is then followed
-///    along the sweeps, and the body's fraction is where the overlap deepens along the
-///    contact normal by the tolerance (a stick on a segment, struck at one end, swings the
-///    other through). So are pairs already within the target separation at the start (a hit
+///    solver's manifold, taken at the start poses, does not bound) and the other is not
+///    dynamic: the pair is then followed along the sweeps, and if its overlap can sink half
+///    way into the thinner shape with area, the body's fraction is where the overlap deepens
+///    along the contact normal by the tolerance (a stick on a segment, struck at one end,
+///    swings the other through). Two dynamic bodies that overlap stay the solver's, under
+///    the pushed-through net. So are pairs already within the target separation at the start (a hit
 ///    at fraction 0) for which the step had a contact manifold *and* whose targets are still
 ///    apart on the same side (overlapping by no more than the tolerance, or against a body
 ///    with area the larger of it and a quarter of the smaller body's bounding radius; the
