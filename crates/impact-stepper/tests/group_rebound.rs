@@ -359,7 +359,7 @@ fn three_welded_links_at_2000_units_keep_their_momentum_along_the_wall() {
 /// Runs `count` seeded throws (`flat` ones, or turning and tilted ones) and checks each;
 /// prints the worst of each check (`--nocapture`) and the first failures.
 fn seeded(flat: bool, count: usize) {
-    let mut rng = Rng(0x5eed_0f_7a11);
+    let mut rng = Rng(0x005e_ed0f_7a11);
     let (mut worst, mut slow) = (Worst::default(), Worst::default());
     let mut failures = Vec::new();
     for i in 0..2 * count {
@@ -391,20 +391,31 @@ fn seeded(flat: bool, count: usize) {
     );
 }
 
-/// Seeded flat throws, 1,000 in a release build (60 in a debug one).
+/// Seeded flat throws, 1,000 in a release build (60 in a debug one). Without the
+/// simultaneous points of a group impact, 1,414 of 2,000 flat and turning throws failed,
+/// flat ones leaving the wall at up to 65% of their speed with joints open by 10 units.
 #[test]
 fn seeded_flat_throws_stop() {
     seeded(true, if cfg!(debug_assertions) { 60 } else { 1_000 });
 }
 
-/// Known fault, kept ignored: turning and tilted throws, whose bodies meet the wall one
-/// after another. Of 1,000 (release), 25 gain energy over a step by more than
-/// `ENERGY_SLACK` (up to 4.6% of the throw's, two welded links at 2 units/s turning at 7
-/// rad/s, throw 951) and one changes its momentum along the wall by 0.29% in a step that
-/// lost no time (throw 1517); the same throws do so without the simultaneous points of a
-/// group impact, which do not cause it. Its joints are not checked: where a group's rigid
-/// advance after an impact does not hold, the group goes on at its velocities and its
-/// joints open (see `docs/algorithms/joints-ccd.md`).
+/// Known faults, kept ignored: turning and tilted throws, whose bodies meet the wall one
+/// after another. Of 1,000 (release):
+///
+/// - most change their momentum along the wall, by up to 20% over a step: the velocity a
+///   group impact resolves is each body's turned along its course (`Turning` in
+///   `first_toi/groups.rs`), and the turned velocities of a free group do not sum to its
+///   momentum. Shifting every body's velocity by one amount, to the sum of the velocities
+///   interpolated linearly (which a free group's momentum is, gravity and the wall's normal
+///   pushes aside), keeps it to 1e-11 but for one throw (0.29%), and was taken out again:
+///   it left `spinning_chains`' frozen throw with a joint open by 0.60 at step 5, past that
+///   test's bound of 0.5.
+/// - 25 gain energy over a step by more than `ENERGY_SLACK` (up to 4.6% of the throw's, two
+///   welded links at 2 units/s turning at 7 rad/s, throw 951); the same throws do so without
+///   the simultaneous points of a group impact, which do not cause it.
+///
+/// Joints are not checked: where a group's rigid advance after an impact does not hold, the
+/// group goes on at its velocities and its joints open (see `docs/algorithms/joints-ccd.md`).
 #[test]
 #[ignore]
 fn seeded_turning_throws_gain_no_energy() {
@@ -488,7 +499,7 @@ fn trace(throw: &Throw) {
 #[ignore]
 fn trace_throw() {
     let i: usize = std::env::var("THROW").map_or(0, |t| t.parse().unwrap_or(0));
-    let mut rng = Rng(0x5eed_0f_7a11);
+    let mut rng = Rng(0x005e_ed0f_7a11);
     for j in 0..=i {
         let throw = throw_of(&mut rng, j % 2 == 0);
         if j == i {

@@ -78,21 +78,6 @@ impl Turning {
     }
 }
 
-impl Turning {
-    /// The linear velocity at `t` were it to change linearly from `v0` at `t0` to `stored`
-    /// at `t1` (see [`Run::bring_group_to`]).
-    pub(super) fn linear_at(&self, stored: Vector, t: Real) -> Vector {
-        if t >= self.t1 || self.t1 <= self.t0 {
-            return stored;
-        }
-        if t <= self.t0 {
-            return self.v0;
-        }
-        let f = (t - self.t0) / (self.t1 - self.t0);
-        self.v0 + (stored - self.v0) * f
-    }
-}
-
 /// The vector a fraction `f` of the way from `a` to `b`, turning at a constant rate and
 /// changing size linearly (linearly altogether where the turn is not defined or too large).
 fn turn_between(a: Vector, b: Vector, f: Real) -> Vector {
@@ -393,21 +378,8 @@ impl Run<'_> {
 
     /// Brings every body of the gathered group to `t` on its course, at its velocities
     /// there, as [`Run::collide`] does for the two struck bodies.
-    ///
-    /// Each body's velocity turns along its course ([`Turning`]), which a pendulum's bob
-    /// needs to bounce at its restitution times its speed; summed over a free group the
-    /// turned velocities do not keep its momentum, which a wall's impulses change only along
-    /// the wall's normal (a chain of three rods thrown at a frictionless wall at 3.3 units/s
-    /// changed its momentum along the wall by 3% over its impacts). A free group's momentum
-    /// changes along its courses only by gravity and its touches, both linear between the
-    /// courses' ends over the times the stepper takes them, so every movable body's velocity
-    /// gets one shift that makes it the linear one's. A group tied to a body of infinite
-    /// mass (a pendulum's pivot) has no momentum to keep, and keeps its turned velocities.
     pub(super) fn bring_group_to(&mut self, t: Real) {
         let members: Vec<BodyHandle> = self.s.group.bodies().collect();
-        let movable: Vec<BodyHandle> = self.s.group.group().to_vec();
-        let free = is_free(self.joints, self.s.group.group_joints(), &movable);
-        let (mut shift, mut mass) = (Vector::zeros(), 0.0);
         for handle in members {
             let slot = handle.index as usize;
             if self.proxies.get(slot).copied().flatten() != Some(handle) {
@@ -417,36 +389,7 @@ impl Run<'_> {
                 let ok = body.set_pose(pose);
                 debug_assert!(ok.is_ok(), "a pose on a finite sweep is valid");
             }
-            let linear = self.linear_velocity_at(slot, t);
             self.bring_velocity_to(slot, t);
-            if let (Some(linear), Some(body)) = (linear, self.bodies.get(handle))
-                && movable.contains(&handle)
-            {
-                shift += (linear - body.linvel()) * body.mass();
-                mass += body.mass();
-            }
-        }
-        if !free || mass <= 0.0 || shift == Vector::zeros() {
-            return;
-        }
-        let shift = shift / mass;
-        for handle in movable {
-            if let Some(body) = self.bodies.get_mut(handle) {
-                let (v, w) = (body.linvel() + shift, body.angvel());
-                // A shift past the range of `f64` is refused: the body keeps its velocity.
-                let _ = body.set_velocity(v, w);
-            }
-        }
-    }
-
-    /// The linear velocity of the body of `slot` at `t` on its course with its velocity
-    /// changing linearly from the course's start to its end, where it turns along the course
-    /// ([`Turning`]); its velocity at `t` otherwise.
-    fn linear_velocity_at(&self, slot: usize, t: Real) -> Option<Vector> {
-        let body = self.bodies.get(self.proxies[slot]?)?;
-        match self.s.turning[slot] {
-            Some(turning) => Some(turning.linear_at(body.linvel(), t)),
-            None => self.velocity_at(slot, t).map(|(v, _)| v),
         }
     }
 
