@@ -244,8 +244,8 @@ pub use contact::{
 pub use error::SolverError;
 pub use filter::{CollisionFilter, ShapeId};
 pub use group_impact::{
-    GroupAdvance, GroupContact, GroupImpactSolver, GroupImpulse, GroupMotion, GroupStep, Held,
-    JointClosure, JointGraph, Touch,
+    GroupAdvance, GroupContact, GroupImpactSolver, GroupImpulse, GroupMotion, GroupPoint,
+    GroupStep, Held, JointClosure, JointGraph, Touch,
 };
 pub use impact::{Impulse, resolve_impact, resolve_impact_with};
 pub use integrate::{integrate_positions, integrate_velocities};

@@ -417,16 +417,21 @@ impl Run<'_> {
     }
 
     /// Resolves the impact of `ha` and `hb` at `point` (and along the stretch to `second`,
-    /// for two faces) with `normal` for the gathered group (see
-    /// [`GroupImpactSolver::resolve`](impact_solver::GroupImpactSolver::resolve)); the group
-    /// keeps the contact for the rest of the step (see [`Touch`]).
+    /// for two faces) with `normal` at `t` for the gathered group (see
+    /// [`GroupImpactSolver::resolve_with`](impact_solver::GroupImpactSolver::resolve_with)),
+    /// with every other point where the group touches what it struck at that instant
+    /// ([`Run::together`]); the group keeps each of those contacts for the rest of the step
+    /// (see [`Touch`]).
     pub(super) fn resolve_group(
         &mut self,
         ((ha, hb), shapes): ((BodyHandle, BodyHandle), [u32; 2]),
         ((point, second), normal): ((Point, Option<Point>), Vector),
-        material: Option<&Material>,
+        (material, t): (Option<&Material>, Real),
         settings: &ImpactSettings,
     ) -> Result<Impulse, SolverError> {
+        let mut also = core::mem::take(&mut self.s.together);
+        let mut also_shapes = core::mem::take(&mut self.s.together_shapes);
+        self.together((ha, hb), shapes, t, (&mut also, &mut also_shapes));
         let mut solver = core::mem::take(&mut self.s.group);
         let s = &*self.s;
         let held = |h: BodyHandle| held(s, h);
@@ -438,22 +443,38 @@ impl Run<'_> {
             normal,
             material: material.copied(),
         };
-        let resolved = solver.resolve(
+        let resolved = solver.resolve_with(
             self.bodies,
             self.joints,
             &s.graph,
-            &contact,
+            (&contact, &also),
             settings,
             &held,
         );
         self.s.group = solver;
         if resolved.is_ok() {
             self.report.group_impacts += 1;
-            // The group keeps the contact for the rest of the step: its advance must not
-            // drive the struck body back through what it struck.
+            // The group keeps the contacts for the rest of the step: its advance must not
+            // drive the struck body, nor the others that touched with it, back through what
+            // they struck.
             self.keep_touch((ha, hb), shapes, (point, second), normal);
+            let mut i = 0;
+            while i < also.len() {
+                let (p, shapes) = (also[i], also_shapes[i]);
+                // A shape pair's manifold gives its points one after the other.
+                let second = also
+                    .get(i + 1)
+                    .filter(|q| {
+                        (q.a, q.b, q.normal) == (p.a, p.b, p.normal) && also_shapes[i + 1] == shapes
+                    })
+                    .map(|q| q.point);
+                self.keep_touch((p.a, p.b), shapes, (p.point, second), p.normal);
+                i += 1 + usize::from(second.is_some());
+            }
             self.s.group.set_touches(&self.s.touches);
         }
+        self.s.together = also;
+        self.s.together_shapes = also_shapes;
         resolved.map(|g| g.impulse)
     }
 
@@ -629,7 +650,7 @@ impl Run<'_> {
 
 /// Whether the group solver takes `h` as held in place: a body stopped in the step, one the
 /// hook removed or disabled, or one outside the step's slots.
-fn held(s: &Scratch, h: BodyHandle) -> bool {
+pub(super) fn held(s: &Scratch, h: BodyHandle) -> bool {
     let slot = h.index as usize;
     slot >= s.stopped.len() || halted(&s.stopped, &s.hot, slot) || !is_live(&s.requests, slot)
 }

@@ -24,6 +24,7 @@ mod resolve;
 mod settings;
 mod start;
 mod state;
+mod together;
 
 pub use crate::report::FirstToiReport;
 pub use settings::FirstTimeOfImpactSettings;

@@ -284,7 +284,7 @@ impl Run<'_> {
     /// Whether the pre-solve hook disabled an impact of the pair of `x` and `y` in this step:
     /// it passes through for the rest of the step, and nothing of it is asked again.
     #[cold]
-    fn pair_disabled(&self, x: u32, y: u32) -> bool {
+    pub(super) fn pair_disabled(&self, x: u32, y: u32) -> bool {
         let key = if x < y { (x, y) } else { (y, x) };
         self.s.pairs.get(&key).is_some_and(|p| p.disabled)
     }

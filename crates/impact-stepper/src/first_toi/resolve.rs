@@ -246,7 +246,7 @@ impl Run<'_> {
             self.resolve_group(
                 ((ha, hb), shapes),
                 (ends, normal),
-                material,
+                (material, t),
                 &impact_settings,
             )
         } else {

@@ -28,7 +28,8 @@ use crate::sweep_pairs::SweepPairs;
 use crate::touching::ClosingScratch;
 use impact_geometry::{Aabb, Isometry, Point, Real, Segment, Sweep, Vector};
 use impact_solver::{
-    BodyHandle, BodySet, ContactPair, GroupImpactSolver, GroupMotion, JointGraph, JointSet, Touch,
+    BodyHandle, BodySet, ContactPair, GroupImpactSolver, GroupMotion, GroupPoint, JointGraph,
+    JointSet, Touch,
 };
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -123,6 +124,10 @@ pub(super) struct Scratch {
     pub(super) grouped: bool,
     /// The rigid advance's motions of the last group.
     pub(super) group_motions: Vec<GroupMotion>,
+    /// The other points of a group impact ([`Run::together`](super::Run::together)) and
+    /// the shape pair of each, the group's shape first.
+    pub(super) together: Vec<GroupPoint>,
+    pub(super) together_shapes: Vec<[u32; 2]>,
     /// The rigid advances' work in this step so far, in bodies times substeps (see
     /// `groups::ADVANCE_BUDGET`).
     pub(super) advance_work: u64,
