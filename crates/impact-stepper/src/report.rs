@@ -66,6 +66,11 @@ pub struct ClampReport {
     /// its start (fraction 0, in `clamped`) and both leave moving as one body, as after
     /// [`crossings_stopped`](Self::crossings_stopped).
     pub closing_stopped: usize,
+    /// Bodies stopped at the start of the step (fraction 0) in a group of touching bodies
+    /// stopped there, moved on as one rigid body over the rest of the step, to the group's
+    /// earliest safe fraction (see [`MotionClamping`](crate::MotionClamping)'s "One step");
+    /// listed in `clamped` at that fraction if it is below 1.
+    pub stopped_as_one: usize,
     /// The bodies stopped short of their target, sorted by handle. A clamp at a time of
     /// impact changes a body's velocity only by the gravity of the time it lost (see the
     /// stepper's "One step"); the pairs of [`crossings_stopped`](Self::crossings_stopped)

@@ -375,7 +375,7 @@ impl Scratch {
 const HELD_ALONG_COS: Real = 0.999_95;
 
 /// The two sides of a meeting: each body's handle, the place of its shape, and its sweep.
-type Meeting<'a> = ((BodyHandle, u32, &'a Sweep), (BodyHandle, u32, &'a Sweep));
+pub(super) type Meeting<'a> = ((BodyHandle, u32, &'a Sweep), (BodyHandle, u32, &'a Sweep));
 
 /// One side of a shape pair: the body, the shape, and the body's sweep.
 type Part<'a> = (&'a RigidBody, &'a Shape, &'a Sweep);
@@ -477,7 +477,7 @@ fn crossing_depth(
 /// its handle, shape and sweep over the step) at `point` with `normal` (from the checked body
 /// toward the other), `fraction` of the step of `dt` seconds in: the body is then not clamped
 /// there.
-fn disabled(
+pub(super) fn disabled(
     rules: &CollisionRules<'_>,
     bodies: &BodySet,
     ((x, shape_x, sweep), (y, shape_y, other_sweep)): Meeting<'_>,

@@ -9,13 +9,16 @@
 //! checked, the boxes of their motions and the pairs whose boxes meet, and the net under the
 //! solver's pairs), `earliest` (the time of impact of each candidate pair, and the earliest
 //! safe fraction of each checked body) and `run_over` (the dynamic bodies that would run over
-//! a stopped one, stopped where they meet it). The settings are in `settings`; the report, shared in
-//! shape with `FirstTimeOfImpact`'s, in `crate::report`.
+//! a stopped one, stopped where they meet it); `stopped` moves the groups of touching bodies
+//! stopped at the start on as one body and caps the energy of those left there. The settings
+//! are in `settings`; the report, shared in shape with `FirstTimeOfImpact`'s, in
+//! `crate::report`.
 
 mod candidates;
 mod earliest;
 mod run_over;
 mod settings;
+mod stopped;
 
 pub use crate::report::{ClampReport, ClampedBody};
 pub use settings::MotionClampingSettings;
@@ -77,6 +80,23 @@ struct Scratch {
     /// boxes that meet with a checked body in it.
     candidates: Vec<(u32, u32, Vector)>,
     clamps: Vec<(BodyHandle, Real)>,
+    /// Per slot: the group of bodies stopped at 0 the body moves on with (see `stopped`),
+    /// an index into `groups`.
+    as_one_of: Vec<Option<u32>>,
+    groups: Vec<stopped::AsOne>,
+    /// The groups' union-find and sizes, by slot.
+    group_root: Vec<u32>,
+    group_size: Vec<u32>,
+    /// Per group root: the kinetic energy at the start and after the clamp.
+    group_energy: Vec<(Real, Real)>,
+    /// Per slot: a grouped body's course on its group's motion, and every body's box with
+    /// the grouped ones' over those courses.
+    group_sweeps: Vec<Option<Sweep>>,
+    group_boxes: Vec<Option<Aabb>>,
+    /// `(grouped slot, other slot)` for every pair of those boxes that meet across groups,
+    /// and the search that finds them.
+    group_pairs: Vec<(u32, u32)>,
+    group_search: SweepPairs,
 }
 
 /// Motion clamping (DigitalRune's CCD articles): the discrete step, then every fast
@@ -148,6 +168,13 @@ struct Scratch {
 ///    a clamp neither gains nor loses energy); a body the solver held keeps the solver's (but
 ///    for the two pairs that move as one, below). The time it lost, `(1 - fraction) dt`, is
 ///    reported.
+/// 5. The dynamic bodies stopped at fraction 0 that the solver's contacts connect, two or
+///    more, move on as one rigid body: the linear and angular momentum of their start
+///    velocities about the group's centre of mass, each body on a sweep about that centre,
+///    to the earliest safe fraction of their times of impact with every body outside the
+///    group ([`ClampReport::stopped_as_one`]). Bodies left at 0 keep the velocities of
+///    phase 4, scaled down per group to the kinetic energy they started the step with (see
+///    `docs/algorithms/steppers.md`, step 6). Not in a periodic domain.
 ///
 /// All sweeps are computed from the targets before any body is moved, so the result does
 /// not depend on the order bodies are visited (a body's fraction is the least over its
@@ -303,8 +330,18 @@ impl Stepper for MotionClamping {
             clamped = scratch.clamps.len()
         )
         .entered();
+        // Groups of touching bodies stopped at the start move on as one.
+        scratch.move_stopped_groups(
+            &settings,
+            (ctx.bodies, rules, ctx.contacts),
+            (ctx.gravity, ctx.periodic.is_some()),
+            dt,
+            &mut report,
+        );
         // 4. Clamp, after every sweep is known, so the order of visits changes nothing.
         scratch.clamp((ctx.bodies, ctx.courses), ctx.gravity, dt, &mut report);
+        // Bodies left at 0 gain no energy there.
+        scratch.cap_stopped_energy(ctx.bodies);
         Ok(report)
     }
 
@@ -485,14 +522,22 @@ impl Scratch {
                 }
             }
             // The velocities it has where it stopped: those it ends the step with, without
-            // the gravity (and the solver's change) of the part of the step it lost.
-            let ramp = Ramp::over_step(body, gravity, !self.constrained[slot], dt);
-            let (v, w) =
-                ramp.velocity_at((body.linvel(), body.angvel()), (0.0, sweep), fraction * dt);
+            // the gravity (and the solver's change) of the part of the step it lost; or its
+            // group's, for a body moved with one (see `stopped`).
+            let (v, w) = self
+                .velocity_as_one(slot, (&*body, &pose), (gravity, dt))
+                .unwrap_or_else(|| {
+                    let ramp = Ramp::over_step(body, gravity, !self.constrained[slot], dt);
+                    ramp.velocity_at((body.linvel(), body.angvel()), (0.0, sweep), fraction * dt)
+                });
             if body.is_dynamic() {
                 // Refused only past the range of `f64` (a scene of absurd sizes): the body
                 // keeps its own, and the world reports what overflowed after the step.
                 let _ = body.set_velocity(v, w);
+            }
+            if fraction >= 1.0 {
+                // A group moved as one over the whole step lost no time.
+                continue;
             }
             let time_lost = (1.0 - fraction) * dt;
             report.time_lost += time_lost;
