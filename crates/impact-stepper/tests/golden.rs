@@ -61,7 +61,7 @@ const RAIN_TOI_30: u64 = 0x65de1974c489d625;
 /// The tumbling rain of 300 turning bodies (seed 6) after 30 steps of FirstTimeOfImpact.
 const TUMBLING_TOI_30: u64 = 0xb8a21d06dfa16f1e;
 /// The same tumbling rain after 30 steps of MotionClamping.
-const TUMBLING_CLAMP_30: u64 = 0x661ec3e6584ca3ea;
+const TUMBLING_CLAMP_30: u64 = 0x92ea3b19a0160d0d;
 /// The hard-disk gas of 256 discs at packing fraction 0.3 (seed 1) after 5 steps of
 /// FirstTimeOfImpact on its disc path.
 const GAS_5: u64 = 0x2879a82a6a2573a7;
