@@ -251,13 +251,13 @@ fn bodies_turning_together_are_not_caught_where_their_sweeps_only_draw_apart() {
     assert!(chord_cuts);
     // ...where the path in its own frame does not.
     assert!(!centre_went_through(
-        (x, &a0),
+        (x, x.shape(), &a0),
         (y, y.shape(), &b0),
         &Vector::zeros(),
         DT
     ));
     assert!(!centre_went_through(
-        (y, &b0),
+        (y, y.shape(), &b0),
         (x, x.shape(), &a0),
         &Vector::zeros(),
         DT
