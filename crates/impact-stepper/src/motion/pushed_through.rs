@@ -21,6 +21,7 @@
 use super::{rebuilt_sweep, start_pose};
 use crate::domain::translated;
 use core::f64::consts::PI;
+use impact_geometry::tolerances::LINEAR_SLOP;
 use impact_geometry::{Circle, Isometry, Point, Real, Rotation, Segment, Shape, Vector, cross};
 use impact_narrowphase::distance;
 use impact_narrowphase::toi::moving_points::moving_circles;
@@ -29,7 +30,9 @@ use impact_solver::{BodySet, ContactPair, RigidBody};
 /// Whether the contact solver's targets put the pair of `c`, one of them a dynamic CCD body,
 /// on opposite sides of where its manifold had them: the closest-point normal at the targets
 /// turned by more than 90 degrees, and either the shapes are still within `reach` with the
-/// middle of one past the other's surface ([`crossed`]) or one body's centre of mass, seen
+/// middle of one past the other's surface ([`crossed`]) or overlapping deeper than a resting
+/// contact does (the linear slop: two sticks turning fast, whose start normal says little
+/// once they turned, ended one on the other), or one body's centre of mass, seen
 /// from the other body, went through that body's shape on its way (the pair was pushed
 /// clean through; [`centre_went_through`]). A pair that only turned, such as a body that slid
 /// round the end of a segment, is left alone. `start` holds the poses at the start of the
@@ -84,7 +87,8 @@ pub(crate) fn pushed_through(
         return false;
     }
     let normal = lesser_turn(ends_a, ends_b) * c.manifold.normal;
-    (end.distance < reach && crossed((shape_a, &a1), (shape_b, &b1), &normal))
+    let deep = end.distance < -LINEAR_SLOP;
+    (end.distance < reach && (deep || crossed((shape_a, &a1), (shape_b, &b1), &normal)))
         || centre_went_through((a, shape_a, &a0), (b, shape_b, &b0), &c.offset, dt)
         || centre_went_through((b, shape_b, &b0), (a, shape_a, &a0), &-c.offset, dt)
 }
