@@ -151,13 +151,20 @@ impl Scratch {
             // the body stops where the overlap deepens (see `deepening`).
             let by_slots = self.contacts_by_slots.view(contacts);
             let side = || held_normal(by_slots, (x, shape_x), (y, shape_y));
-            // Two dynamic bodies are the solver's: it moves both, and a pair it pushed
-            // through each other is stopped by the net (`stop_pushed_through`). Followed
+            // Two dynamic bodies of one shape each are the solver's: it moves both, and a
+            // pair it pushed through each other is stopped by the net
+            // (`stop_pushed_through`), which judges such a body by its centre of mass.
+            // A compound's piece is judged by the piece's centre, which a swinging arm can
+            // carry past another body's surface unseen: compounds keep the stop. Followed
             // along the rebuilt sweeps, a long body turning through a pile seems to sink
             // into every body it pushes (its support along the normal moves with its far
             // end): a paddle stopped every body it pushed 4% into each step, and Box2D's
             // spinner kept a tenth of the motion it has under `Discrete`.
-            if own.0.is_dynamic() && theirs.0.is_dynamic() {
+            if own.0.is_dynamic()
+                && theirs.0.is_dynamic()
+                && own.0.has_one_shape()
+                && theirs.0.has_one_shape()
+            {
                 return None;
             }
             let normal = swinging_normal(settings, own, theirs, side)?;
