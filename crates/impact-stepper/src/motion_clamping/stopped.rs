@@ -112,6 +112,7 @@ impl Scratch {
             let slot = handle.index as usize;
             if fraction <= 0.0
                 && slot < slots
+                && !self.jointed.get(slot).copied().unwrap_or(false)
                 && self.boxes[slot].is_some()
                 && bodies.get(handle).is_some_and(RigidBody::is_dynamic)
             {
