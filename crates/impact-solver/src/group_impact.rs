@@ -4,84 +4,29 @@
 //! rigidly, `dense` the direct solve, `system` the table of bodies and rows they share,
 //! `motion` the advance.
 
+mod checks;
 mod close;
 mod dense;
+mod graph;
 mod motion;
 mod rows;
 mod system;
 
+use checks::{pair_material, validate, validate_point};
 pub use close::JointClosure;
+pub use graph::JointGraph;
 pub use motion::{GroupAdvance, GroupMotion, GroupStep};
 
 use crate::body_set::{BodyHandle, BodySet};
 use crate::contact::contact_tangent;
-use crate::error::{SolverError, finite_point, finite_vector};
+use crate::error::SolverError;
 use crate::impact::{Impulse, resolve_impact_with};
 use crate::joint::{JointHandle, JointSet};
-use crate::material::{Material, combine_friction, combine_restitution};
+use crate::material::Material;
 use crate::settings::ImpactSettings;
 use impact_geometry::{Point, Real, Vector};
 use rows::{Bound, Row};
 use system::{Member, System};
-
-/// The joints of each body: which joints a group search follows from a body, built once
-/// from a [`JointSet`] and rebuilt whenever joints are added or removed.
-#[derive(Debug, Clone, Default)]
-pub struct JointGraph {
-    /// By body slot ([`BodyHandle::index`]): the joints with that body, in slot order.
-    by_body: Vec<Vec<JointHandle>>,
-}
-
-impl JointGraph {
-    /// The graph of `joints`.
-    pub fn of(joints: &JointSet) -> Self {
-        let mut graph = Self::default();
-        graph.rebuild(joints);
-        graph
-    }
-
-    /// Makes the graph that of `joints`, keeping its storage.
-    pub fn rebuild(&mut self, joints: &JointSet) {
-        for list in &mut self.by_body {
-            list.clear();
-        }
-        for (handle, joint) in joints.iter() {
-            for body in [joint.body_a(), joint.body_b()] {
-                let slot = body.index as usize;
-                if self.by_body.len() <= slot {
-                    self.by_body.resize_with(slot + 1, Vec::new);
-                }
-                self.by_body[slot].push(handle);
-            }
-        }
-    }
-
-    /// The joints of the body in slot `body.index`, in slot order (empty for a body without
-    /// joints). A stale handle's slot answers for the body now in it.
-    pub fn joints_of(&self, body: BodyHandle) -> &[JointHandle] {
-        self.by_body
-            .get(body.index as usize)
-            .map_or(&[], Vec::as_slice)
-    }
-
-    /// Whether no body has a joint.
-    pub fn is_empty(&self) -> bool {
-        self.by_body.iter().all(Vec::is_empty)
-    }
-
-    /// Whether `body` has an enabled joint of `joints` (the set the graph was built from)
-    /// that can hold it rigidly: one a group search goes through (see
-    /// [`GroupImpactSolver::gather`]).
-    pub fn holds_rigidly(&self, joints: &JointSet, body: BodyHandle) -> bool {
-        self.joints_of(body).iter().any(|&h| {
-            joints.get(h).is_some_and(|j| {
-                j.is_enabled()
-                    && (j.body_a() == body || j.body_b() == body)
-                    && rows::may_bind(j.kind())
-            })
-        })
-    }
-}
 
 /// The impact a [`GroupImpactSolver`] resolves: bodies `a` and `b` touching at `point`
 /// (world) with unit `normal` from A toward B, with the contact's own `material`, or `None`
@@ -857,80 +802,4 @@ impl GroupImpactSolver {
             (m.v, m.w) = (v, w);
         }
     }
-}
-
-/// The friction and restitution of a contact of `a` and `b`: `material`'s, or the
-/// combination of the two bodies' (as [`resolve_impact_with`](crate::resolve_impact_with)).
-/// Both bodies are live (checked before).
-fn pair_material(
-    bodies: &BodySet,
-    (a, b): (BodyHandle, BodyHandle),
-    material: Option<&Material>,
-) -> (Real, Real) {
-    if let Some(m) = material {
-        return (m.friction(), m.restitution());
-    }
-    let (Some(a), Some(b)) = (bodies.get(a), bodies.get(b)) else {
-        return (0.0, 0.0);
-    };
-    (
-        combine_friction(a.material().friction(), b.material().friction()),
-        combine_restitution(a.material().restitution(), b.material().restitution()),
-    )
-}
-
-/// The checks of [`GroupImpactSolver::resolve_with`] on the point `p` at place `i` of its
-/// other points.
-fn validate_point(bodies: &BodySet, p: &GroupPoint, i: usize) -> Result<(), SolverError> {
-    let field = |part: &str| format!("impact.also[{i}]{part}");
-    finite_point(&field(".point"), &p.point)?;
-    finite_vector(&field(".normal"), &p.normal)?;
-    let norm2 = p.normal.norm_squared();
-    if (norm2 - 1.0).abs() > 1e-9 {
-        return Err(SolverError::OutOfRange {
-            field: field(".normal"),
-            value: norm2.sqrt(),
-            expected: "a unit vector",
-        });
-    }
-    if p.a == p.b {
-        return Err(SolverError::SameBody {
-            field: field(""),
-            handle: p.a,
-        });
-    }
-    bodies.try_get(p.a, &field(".a"))?;
-    bodies.try_get(p.b, &field(".b"))?;
-    Ok(())
-}
-
-/// The checks of [`resolve_impact_with`](crate::resolve_impact_with), in its order.
-fn validate(
-    bodies: &BodySet,
-    contact: &GroupContact,
-    settings: &ImpactSettings,
-) -> Result<(), SolverError> {
-    settings.validate()?;
-    finite_point("impact.point", &contact.point)?;
-    if let Some(second) = &contact.second {
-        finite_point("impact.second", second)?;
-    }
-    finite_vector("impact.normal", &contact.normal)?;
-    let norm2 = contact.normal.norm_squared();
-    if (norm2 - 1.0).abs() > 1e-9 {
-        return Err(SolverError::OutOfRange {
-            field: "impact.normal".to_owned(),
-            value: norm2.sqrt(),
-            expected: "a unit vector",
-        });
-    }
-    if contact.a == contact.b {
-        return Err(SolverError::SameBody {
-            field: "impact".to_owned(),
-            handle: contact.a,
-        });
-    }
-    bodies.try_get(contact.a, "impact.a")?;
-    bodies.try_get(contact.b, "impact.b")?;
-    Ok(())
 }
