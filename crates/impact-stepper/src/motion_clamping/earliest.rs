@@ -178,22 +178,12 @@ impl Scratch {
             {
                 return None;
             }
-            let stop = match deepening(settings, own, theirs, normal) {
-                Deepening::Never => None,
-                Deepening::At {
-                    after,
-                    point,
-                    normal,
-                } => {
-                    let at = (after / dt).clamp(0.0, 1.0);
-                    let disabled = pre_solve.is_some_and(|rules| {
-                        disabled(rules, bodies, meeting, (point, normal), (at, dt), settings)
-                    });
-                    (!disabled).then_some(after)
-                }
-                Deepening::Unknown { safe } => Some(safe),
-            };
-            return stop.map(|after| (after / dt).clamp(0.0, 1.0));
+            return deepening_stop(
+                deepening(settings, own, theirs, normal),
+                (pre_solve, bodies, meeting),
+                settings,
+                dt,
+            );
         }
         if let (Toi::Hit(hit), Some(rules)) = (toi, pre_solve)
             && disabled(
@@ -425,6 +415,32 @@ fn deepening(
         settings.toi.tolerance(),
         settings.toi.max_iterations(),
     )
+}
+
+/// The fraction of the step of `dt` seconds at which a pair (`meeting`) stops where its
+/// overlap deepens (`deepening`), `None` if it never does or the pre-solve hook (of
+/// `pre_solve`, the rules if they have one) disables the meeting there.
+pub(super) fn deepening_stop(
+    deepening: Deepening,
+    (pre_solve, bodies, meeting): (Option<&CollisionRules<'_>>, &BodySet, Meeting<'_>),
+    settings: &MotionClampingSettings,
+    dt: Real,
+) -> Option<Real> {
+    match deepening {
+        Deepening::Never => None,
+        Deepening::At {
+            after,
+            point,
+            normal,
+        } => {
+            let at = (after / dt).clamp(0.0, 1.0);
+            let disabled = pre_solve.is_some_and(|rules| {
+                disabled(rules, bodies, meeting, (point, normal), (at, dt), settings)
+            });
+            (!disabled).then_some(at)
+        }
+        Deepening::Unknown { safe } => Some((safe / dt).clamp(0.0, 1.0)),
+    }
 }
 
 /// Whether the overlap of a swinging pair (see [`swinging_normal`]) can deepen by `depth`

@@ -30,13 +30,13 @@
 //! Not in a periodic domain, where a group may straddle the period: there the stopped
 //! bodies keep the clamp's velocities.
 
-use super::earliest::{Meeting, disabled};
+use super::earliest::{Meeting, deepening_stop, disabled};
 use super::{MotionClampingSettings, Scratch, reset};
 use crate::motion::{ShapeRules, held_normal, is_finite, shape_at, shape_tois};
 use crate::ramp::Ramp;
 use crate::report::ClampReport;
 use crate::rules::CollisionRules;
-use crate::swing::{Deepening, anchored, swinging_deepening, unit_normal};
+use crate::swing::{anchored, swinging_deepening, unit_normal};
 use impact_geometry::{Isometry, Point, Real, Sweep, Vector, cross, perp};
 use impact_narrowphase::{Toi, distance};
 use impact_solver::{BodySet, ContactPair, RigidBody};
@@ -488,21 +488,7 @@ fn stop_on_course(
         settings.toi.tolerance(),
         settings.toi.max_iterations(),
     );
-    match deepening {
-        Deepening::Never => 1.0,
-        Deepening::At {
-            after,
-            point,
-            normal,
-        } => {
-            let at = (after / dt).clamp(0.0, 1.0);
-            let disabled = pre_solve.is_some_and(|rules| {
-                disabled(rules, bodies, meeting, (point, normal), (at, dt), settings)
-            });
-            if disabled { 1.0 } else { at }
-        }
-        Deepening::Unknown { safe } => (safe / dt).clamp(0.0, 1.0),
-    }
+    deepening_stop(deepening, (pre_solve, bodies, meeting), settings, dt).unwrap_or(1.0)
 }
 
 /// The root of `slot` in the union-find `roots`, halving the path on the way.
