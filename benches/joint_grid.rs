@@ -88,21 +88,6 @@ impl Rapier {
     }
 }
 
-/// The largest anchor separation of any joint of an impact world.
-fn impact_stretch<S: Stepper>(world: &World<RTreeBroadphase, S>) -> Real {
-    world
-        .joints()
-        .iter()
-        .map(|(_, j)| {
-            let a = world.body(j.body_a()).expect("live body");
-            let b = world.body(j.body_b()).expect("live body");
-            let pa = a.pose() * j.def().local_anchor_a;
-            let pb = b.pose() * j.def().local_anchor_b;
-            (pa - pb).norm()
-        })
-        .fold(0.0, Real::max)
-}
-
 fn time_steps(steps: usize, mut step: impl FnMut()) -> Duration {
     let start = Instant::now();
     for _ in 0..steps {
@@ -165,7 +150,7 @@ fn bench_joint_grid(c: &mut Criterion) {
         ms(t_rapier),
         ms(t_discrete) / ms(t_rapier),
         ms(t_toi) / ms(t_rapier),
-        impact_stretch(&toi),
+        toi.largest_joint_separation().linear,
         rapier.stretch(&grid),
     );
 }

@@ -118,17 +118,10 @@ struct Outcome {
     heights: [Real; 2],
 }
 
-/// The largest distance between a joint's two anchors.
+/// The largest distance between a joint's two anchors (the bridge's joints are all
+/// revolute: their linear separation).
 fn stretch<S: Stepper>(world: &World<RTreeBroadphase, S>) -> Real {
-    world
-        .joints()
-        .iter()
-        .map(|(_, j)| {
-            let pa = world.body(j.body_a()).expect("live").pose() * j.def().local_anchor_a;
-            let pb = world.body(j.body_b()).expect("live").pose() * j.def().local_anchor_b;
-            (pa - pb).norm()
-        })
-        .fold(0.0, Real::max)
+    world.largest_joint_separation().linear
 }
 
 fn run<S: Stepper + Default>() -> Outcome {

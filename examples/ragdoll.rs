@@ -68,16 +68,7 @@ fn run<S: Stepper + Default>(seed: u64) -> (usize, Real) {
         judge.observe_world(&world);
     }
     let through = judge.tunnelled();
-    let stretch = world
-        .joints()
-        .iter()
-        .map(|(_, j)| {
-            let a = world.body(j.body_a()).expect("a live body");
-            let b = world.body(j.body_b()).expect("a live body");
-            ((a.pose() * j.def().local_anchor_a) - (b.pose() * j.def().local_anchor_b)).norm()
-        })
-        .fold(0.0, Real::max);
-    (through, stretch)
+    (through, world.largest_joint_separation().linear)
 }
 
 fn main() {

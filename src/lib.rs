@@ -71,9 +71,10 @@ pub mod prelude {
     pub use impact_solver::{
         BodyHandle, BodySet, BodyShape, BodyType, CollisionFilter, ContactCache, ContactPair,
         ContactSolver, DistanceJoint, ImpactSettings, Impulse, Joint, JointDef, JointHandle,
-        JointKind, JointSet, Material, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint,
-        RigidBody, RigidBodyDef, ShapeDef, ShapeId, SolverError, SolverSettings, WeldJoint,
-        WheelJoint, integrate_positions, integrate_velocities, resolve_impact, solve_step,
+        JointKind, JointSeparation, JointSet, Material, MotorJoint, MouseJoint, PrismaticJoint,
+        RevoluteJoint, RigidBody, RigidBodyDef, ShapeDef, ShapeId, SolverError, SolverSettings,
+        WeldJoint, WheelJoint, integrate_positions, integrate_velocities, resolve_impact,
+        solve_step,
     };
     pub use impact_stepper::{
         AdvanceReport, CastStatus, ClampReport, ClampedBody, CollisionEvent, ContactBeginEvent,

@@ -31,6 +31,7 @@
 mod def;
 mod kinds;
 mod rows;
+mod separation;
 mod set;
 mod solve;
 
@@ -39,5 +40,6 @@ pub use def::{
     PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
 };
 pub(crate) use rows::JointRows;
+pub use separation::JointSeparation;
 pub use set::{Joint, JointHandle, JointImpulses, JointPairs, JointSet, JointSetState};
 pub(crate) use solve::wrap_angle;

@@ -250,9 +250,9 @@ pub use group_impact::{
 pub use impact::{Impulse, resolve_impact, resolve_impact_with};
 pub use integrate::{integrate_positions, integrate_velocities};
 pub use joint::{
-    DistanceJoint, Joint, JointDef, JointHandle, JointImpulses, JointKind, JointPairs, JointSet,
-    JointSetState, MAX_JOINT_MAGNITUDE, MotorJoint, MouseJoint, PrismaticJoint, RevoluteJoint,
-    WeldJoint, WheelJoint,
+    DistanceJoint, Joint, JointDef, JointHandle, JointImpulses, JointKind, JointPairs,
+    JointSeparation, JointSet, JointSetState, MAX_JOINT_MAGNITUDE, MotorJoint, MouseJoint,
+    PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
 };
 pub use material::{Material, combine_friction, combine_restitution};
 pub use settings::{ImpactSettings, MAX_SOLVER_ITERATIONS, SolverSettings};

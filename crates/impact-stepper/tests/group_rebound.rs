@@ -164,19 +164,9 @@ fn state(w: &W, links: &[BodyHandle]) -> State {
 }
 
 /// The largest joint error: the gap between the anchors (revolute, weld), or how far a rod's
-/// anchors are from its length.
+/// anchors are from its length (`Joint::separation`).
 fn joint_gap(w: &W) -> Real {
-    w.joints()
-        .iter()
-        .map(|(_, j)| {
-            let (a, b) = (w.body(j.body_a()).unwrap(), w.body(j.body_b()).unwrap());
-            let d = (a.pose() * j.def().local_anchor_a - b.pose() * j.def().local_anchor_b).norm();
-            match j.kind() {
-                JointKind::Distance(k) => (d - k.length).abs(),
-                _ => d,
-            }
-        })
-        .fold(0.0, Real::max)
+    w.largest_joint_separation().linear
 }
 
 /// How many steps a throw runs: it meets the wall in the first.

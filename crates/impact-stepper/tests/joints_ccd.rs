@@ -46,9 +46,8 @@ fn joint_error(w: &W, scale: impl Fn(BodyHandle, BodyHandle) -> Real) -> Real {
     w.joints()
         .iter()
         .map(|(_, j)| {
-            let (a, b) = (w.body(j.body_a()).unwrap(), w.body(j.body_b()).unwrap());
-            let gap = a.pose() * j.def().local_anchor_a - b.pose() * j.def().local_anchor_b;
-            gap.norm() / scale(j.body_a(), j.body_b())
+            let gap = j.separation(w.body_set()).unwrap().linear;
+            gap / scale(j.body_a(), j.body_b())
         })
         .fold(0.0, Real::max)
 }

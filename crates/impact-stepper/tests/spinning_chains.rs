@@ -155,20 +155,9 @@ fn state(w: &W, links: &[BodyHandle]) -> (Point, Vector, Real) {
 }
 
 /// The largest error of a joint: the gap between a revolute joint's anchors, how far a
-/// distance joint's anchors are from its length, or past a rope's.
+/// distance joint's anchors are from its length, or past a rope's (`Joint::separation`).
 fn joint_gap(w: &W) -> Real {
-    w.joints()
-        .iter()
-        .map(|(_, j)| {
-            let (a, b) = (w.body(j.body_a()).unwrap(), w.body(j.body_b()).unwrap());
-            let d = (a.pose() * j.def().local_anchor_a - b.pose() * j.def().local_anchor_b).norm();
-            match j.kind() {
-                JointKind::Distance(k) if k.enable_limit => (d - k.max_length).max(0.0),
-                JointKind::Distance(k) => (d - k.length).abs(),
-                _ => d,
-            }
-        })
-        .fold(0.0, Real::max)
+    w.largest_joint_separation().linear
 }
 
 /// Runs `throw` for `steps` steps and checks the module's invariants after each, joints to

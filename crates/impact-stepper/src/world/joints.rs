@@ -6,7 +6,9 @@ use crate::error::WorldError;
 use crate::stepper::Stepper;
 use impact_broadphase::Broadphase;
 use impact_geometry::{Real, Vector};
-use impact_solver::{BodyHandle, Joint, JointDef, JointHandle, JointSet, SolverError};
+use impact_solver::{
+    BodyHandle, Joint, JointDef, JointHandle, JointSeparation, JointSet, SolverError,
+};
 
 /// Something that happened to a joint in a step.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -101,6 +103,31 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     #[inline]
     pub fn joint(&self, handle: JointHandle) -> Option<&Joint> {
         self.joints.get(handle)
+    }
+
+    /// How far the joint is from its constraint at the bodies' current poses (world units
+    /// and radians; see [`Joint::separation`] for each kind's rule): the error the soft
+    /// step's give under load, or a step that could not hold a jointed group rigidly, left.
+    ///
+    /// # Errors
+    /// [`WorldError`] wrapping [`SolverError::UnknownJoint`] naming `handle` if the handle is
+    /// stale or foreign.
+    pub fn joint_separation(&self, handle: JointHandle) -> Result<JointSeparation, WorldError> {
+        let joint = self.joints.try_get(handle, "handle")?;
+        Ok(joint.separation(&self.bodies)?)
+    }
+
+    /// The largest linear and the largest angular separation over the world's joints
+    /// ([`World::joint_separation`]; zero without joints): a whole scene's joint error in
+    /// one read, as a test or a debug overlay wants it.
+    pub fn largest_joint_separation(&self) -> JointSeparation {
+        self.joints
+            .iter()
+            .filter_map(|(_, j)| j.separation(&self.bodies).ok())
+            .fold(JointSeparation::default(), |worst, s| JointSeparation {
+                linear: worst.linear.max(s.linear),
+                angular: worst.angular.max(s.angular),
+            })
     }
 
     /// The joint, to change its settings between steps ([`Joint::modify`],
