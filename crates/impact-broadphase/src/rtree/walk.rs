@@ -167,8 +167,7 @@ impl RTreeBroadphase {
         settled: bool,
         end: Real,
     ) -> Option<Child<'a>> {
-        let entry = Some(touch(sweep, child))
-            .filter(|entry| *entry <= end)?;
+        let entry = Some(touch(sweep, child)).filter(|entry| *entry <= end)?;
         match child {
             RTreeNode::Leaf(l) => self.leaf_entry(l, entry, settled, sweep, end),
             RTreeNode::Parent(p) => Some(Child {
