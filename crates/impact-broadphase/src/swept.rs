@@ -1,6 +1,7 @@
 //! The moving-box test behind swept and ray queries, made conservative under rounding.
 
-use impact_geometry::{Aabb, Point, Real, Vector, corners_meet};
+use impact_geometry::{Aabb, Point, Real, Vector};
+use wide::f64x2 as F64x2;
 
 /// A box `start` translated by `t * translation` for t in [0, 1], ready to test against many
 /// targets (tree nodes or proxies).
@@ -17,15 +18,19 @@ use impact_geometry::{Aabb, Point, Real, Vector, corners_meet};
 pub(crate) struct SweptBox {
     /// Union of the start and end boxes, grown by `pad`: a cheap first reject.
     bound: Aabb,
-    /// Per axis, `start.maxs + pad` and `start.mins - pad`: a target's `[mins - lo_off,
-    /// maxs - hi_off]` is the padded Minkowski difference.
-    lo_off: [Real; 2],
-    hi_off: [Real; 2],
-    /// Per axis, `1 / translation` where the box moves along it (its reciprocal finite), and
-    /// whether it does: the slab times are products, which cost a fraction of a division in
-    /// a tree walk that tests dozens of boxes per query.
-    inv: [Real; 2],
-    moving: [bool; 2],
+    /// The bound's corners, per axis as lanes (x, y).
+    bound_min: F64x2,
+    bound_max: F64x2,
+    /// `start.maxs + pad` and `start.mins - pad`: a target's `[mins - lo_off, maxs -
+    /// hi_off]` is the padded Minkowski difference.
+    lo_off: F64x2,
+    hi_off: F64x2,
+    /// `1 / translation` where the box moves along an axis (its reciprocal finite), 0 where
+    /// it does not: the slab times are products, which cost a fraction of a division in a
+    /// tree walk that tests dozens of boxes per query.
+    inv: F64x2,
+    /// All ones in the lanes of the axes the box does not move along.
+    still: F64x2,
 }
 
 impl SweptBox {
@@ -40,12 +45,20 @@ impl SweptBox {
         let inv = [1.0 / translation.x, 1.0 / translation.y];
         // A motion so small that its reciprocal overflows is no motion, to within the pad.
         let moving = [0, 1].map(|axis| translation[axis] != 0.0 && inv[axis].is_finite());
+        let bound = start.merged(&end).inflated(pad);
+        let lanes = |x: Real, y: Real| F64x2::from([x, y]);
+        let all_ones = Real::from_bits(u64::MAX);
         Self {
-            bound: start.merged(&end).inflated(pad),
-            lo_off: [start.maxs.x + pad, start.maxs.y + pad],
-            hi_off: [start.mins.x - pad, start.mins.y - pad],
-            inv,
-            moving,
+            bound_min: lanes(bound.mins.x, bound.mins.y),
+            bound_max: lanes(bound.maxs.x, bound.maxs.y),
+            lo_off: lanes(start.maxs.x + pad, start.maxs.y + pad),
+            hi_off: lanes(start.mins.x - pad, start.mins.y - pad),
+            inv: lanes(
+                if moving[0] { inv[0] } else { 0.0 },
+                if moving[1] { inv[1] } else { 0.0 },
+            ),
+            still: F64x2::from(moving.map(|m| if m { 0.0 } else { all_ones })),
+            bound,
         }
     }
 
@@ -78,34 +91,41 @@ impl SweptBox {
     /// a tree node's entry is a lower bound of its leaves' entries.
     #[inline]
     pub(crate) fn entry(&self, mins: [Real; 2], maxs: [Real; 2]) -> Option<Real> {
-        let b = &self.bound;
-        // One four-wide comparison and one branch: a walk through a tree tests dozens of
-        // boxes per query, each passing or not about as often, and four compare-and-branch
-        // steps mispredicted far more often.
-        if !corners_meet([b.mins.x, b.mins.y], [b.maxs.x, b.maxs.y], mins, maxs) {
-            return None;
-        }
-        // Along an axis the box does not move, the bound's test above was the slab test: the
-        // bound is the start box grown by the pad there, the same numbers as `lo_off` and
-        // `hi_off`. Along the others, the slab times, compared once at the end: an early
-        // return on each axis mispredicts about as often as it is taken.
-        let mut t_enter: Real = 0.0;
-        let mut t_exit: Real = 1.0;
-        for axis in 0..2 {
-            if self.moving[axis] {
-                let inv = self.inv[axis];
-                let near = (mins[axis] - self.lo_off[axis]) * inv;
-                let far = (maxs[axis] - self.hi_off[axis]) * inv;
-                let (t0, t1) = if inv > 0.0 { (near, far) } else { (far, near) };
-                t_enter = if t0 > t_enter { t0 } else { t_enter };
-                t_exit = if t1 < t_exit { t1 } else { t_exit };
-            }
-        }
-        if t_enter > t_exit {
-            return None;
-        }
+        let t = self.first_touch(mins, maxs);
+        (t != Real::INFINITY).then_some(t)
+    }
+
+    /// [`SweptBox::entry`] as a number: the entry, or infinity when the moving box never
+    /// touches `[mins, maxs]`, so that "entered by `end`" is one comparison, `t <= end`.
+    ///
+    /// Both axes at once and without a branch: a tree walk tests a dozen children per node,
+    /// a few of which pass in no pattern a predictor could learn, and a mispredicted branch
+    /// cost as much as the whole test. The tests: the target meets the bound (which along
+    /// an axis the box does not move is the slab test: the bound is the start box grown by
+    /// the pad there, the same numbers as `lo_off` and `hi_off`), and along the moving axes
+    /// the slab times overlap each other and `[0, 1]`. Along such an axis `near <= far`
+    /// when the box moves up it and `far <= near` when it moves down (the Minkowski
+    /// difference is not empty and rounding is monotone), so `min` and `max` pick what a
+    /// test of the sign would.
+    #[inline]
+    pub(crate) fn first_touch(&self, mins: [Real; 2], maxs: [Real; 2]) -> Real {
+        let (zero, one) = (F64x2::ZERO, F64x2::ONE);
+        let never = F64x2::splat(Real::INFINITY);
+        let (mins, maxs) = (F64x2::from(mins), F64x2::from(maxs));
+        let meets = mins.simd_le(self.bound_max) & maxs.simd_ge(self.bound_min);
+        let near = (mins - self.lo_off) * self.inv;
+        let far = (maxs - self.hi_off) * self.inv;
+        let t0 = meets.select(self.still.select(zero, near.fast_min(far)), never);
+        let t1 = self.still.select(one, near.fast_max(far));
+        let [a0, a1] = t0.to_array();
+        let [b0, b1] = t1.to_array();
+        let t_enter = F64x2::splat(a0).fast_max(F64x2::splat(a1)).fast_max(zero);
+        let t_exit = F64x2::splat(b0).fast_min(F64x2::splat(b1)).fast_min(one);
         // Callers order entries by their bits: never a `-0.0`.
-        Some(t_enter + 0.0)
+        t_enter
+            .simd_le(t_exit)
+            .select(t_enter + zero, never)
+            .to_array()[0]
     }
 
     /// [`SweptBox::entry`] for a geometry box.
@@ -124,6 +144,7 @@ impl SweptBox {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn aabb(x0: Real, y0: Real, x1: Real, y1: Real) -> Aabb {
         Aabb::new(Point::new(x0, y0), Point::new(x1, y1))
@@ -153,5 +174,90 @@ mod tests {
         let sweep = SweptBox::new(&aabb(0.0, 0.0, 1.0, 1.0), &Vector::zeros());
         assert!(sweep.hits_aabb(&aabb(1.0, 1.0, 2.0, 2.0)));
         assert!(!sweep.hits_aabb(&aabb(1.5, 0.0, 2.0, 2.0)));
+    }
+
+    /// The slab test written out axis by axis with a branch per decision: the bound's
+    /// four-sided test, then for each moving axis the slab times by the sign of the
+    /// translation, the pad and reciprocal computed as [`SweptBox::new`] does.
+    fn reference_entry(start: &Aabb, translation: &Vector, target: &Aabb) -> Option<Real> {
+        let end = Aabb::new(start.mins + translation, start.maxs + translation);
+        let scale = [start.mins, start.maxs, end.mins, end.maxs]
+            .iter()
+            .map(|p| p.coords.abs().max())
+            .fold(0.0, Real::max);
+        let pad = 16.0 * Real::EPSILON * scale;
+        let bound = start.merged(&end).inflated(pad);
+        if !bound.intersects(target) {
+            return None;
+        }
+        let (mut t_enter, mut t_exit): (Real, Real) = (0.0, 1.0);
+        for axis in 0..2 {
+            let inv = 1.0 / translation[axis];
+            if translation[axis] == 0.0 || !inv.is_finite() {
+                continue;
+            }
+            let near = (target.mins[axis] - (start.maxs[axis] + pad)) * inv;
+            let far = (target.maxs[axis] - (start.mins[axis] - pad)) * inv;
+            let (t0, t1) = if inv > 0.0 { (near, far) } else { (far, near) };
+            t_enter = t_enter.max(t0);
+            t_exit = t_exit.min(t1);
+        }
+        (t_enter <= t_exit).then_some(t_enter + 0.0)
+    }
+
+    fn coordinate() -> impl Strategy<Value = Real> {
+        prop_oneof![
+            -50.0..50.0,
+            (-50i32..50).prop_map(Real::from),
+            Just(0.0),
+            Just(-0.0),
+            (-1e3..1e3, -300i32..300).prop_map(|(m, e)| m * Real::powi(2.0, e / 10)),
+        ]
+    }
+
+    fn boxes() -> impl Strategy<Value = Aabb> {
+        (coordinate(), coordinate(), 0.0..20.0, 0.0..20.0, 0..4u8).prop_map(
+            |(x, y, w, h, shape)| {
+                // Points and lines as well as boxes.
+                let (w, h) = match shape {
+                    0 => (0.0, 0.0),
+                    1 => (w, 0.0),
+                    _ => (w, h),
+                };
+                aabb(x, y, x + w, y + h)
+            },
+        )
+    }
+
+    fn translations() -> impl Strategy<Value = Vector> {
+        (coordinate(), coordinate(), 0..4u8).prop_map(|(x, y, still)| match still {
+            0 => Vector::new(x, 0.0),
+            1 => Vector::new(0.0, y),
+            2 => Vector::new(x, 1e-310),
+            _ => Vector::new(x, y),
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+        /// The lane-wise, branch-free test gives the scalar test's answer to the bit: the
+        /// same targets pass, at the same entry.
+        #[test]
+        fn first_touch_is_the_scalar_slab_test(
+            start in boxes(),
+            translation in translations(),
+            target in boxes(),
+        ) {
+            let sweep = SweptBox::new(&start, &translation);
+            let want = reference_entry(&start, &translation, &target);
+            let got = sweep.entry_aabb(&target);
+            prop_assert_eq!(got.map(Real::to_bits), want.map(Real::to_bits));
+            let touch = sweep.first_touch(
+                [target.mins.x, target.mins.y],
+                [target.maxs.x, target.maxs.y],
+            );
+            prop_assert_eq!(touch.to_bits(), want.unwrap_or(Real::INFINITY).to_bits());
+        }
     }
 }

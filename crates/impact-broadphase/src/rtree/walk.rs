@@ -141,6 +141,17 @@ struct Child<'a> {
     node: Option<&'a ParentNode<Leaf>>,
 }
 
+/// The sweep's [`SweptBox::first_touch`] of a child's box (a proxy's tree box or a
+/// subtree's envelope).
+#[inline]
+fn touch(sweep: &SweptBox, child: &RTreeNode<Leaf>) -> Real {
+    let envelope = match child {
+        RTreeNode::Leaf(l) => l.envelope,
+        RTreeNode::Parent(p) => p.envelope(),
+    };
+    sweep.first_touch(envelope.lower(), envelope.upper())
+}
+
 /// The most children a node's search sorts on the stack: the trees' node capacity; a node
 /// with more (none is built so) is searched in the order of its children.
 const CHILDREN: usize = NODE_CAPACITY;
@@ -156,44 +167,14 @@ impl RTreeBroadphase {
         settled: bool,
         end: Real,
     ) -> Option<Child<'a>> {
-        let ahead = |entry: &Real| *entry <= end;
+        let entry = Some(touch(sweep, child)).filter(|entry| *entry <= end)?;
         match child {
-            RTreeNode::Leaf(l) => {
-                // The tree box first (it is at hand, and holds the fat box, so it is entered
-                // no later): most leaves of an opened node are missed, and are then never
-                // looked up.
-                let tree_entry = sweep
-                    .entry(l.envelope.lower(), l.envelope.upper())
-                    .filter(ahead)?;
-                let state = self.state[l.id.index()];
-                // A settled entry whose proxy left the settled tree is stale.
-                if settled && !state.has(State::SETTLED) {
-                    return None;
-                }
-                // A tight tree box is the fat box (a resting body's, typically).
-                let entry = if state.has(State::TIGHT) {
-                    tree_entry
-                } else {
-                    let fat = self.table.get(l.id).expect("present");
-                    sweep.entry_aabb(fat).filter(ahead)?
-                };
-                Some(Child {
-                    entry,
-                    id: l.id,
-                    node: None,
-                })
-            }
-            RTreeNode::Parent(p) => {
-                let envelope = p.envelope();
-                let entry = sweep
-                    .entry(envelope.lower(), envelope.upper())
-                    .filter(ahead)?;
-                Some(Child {
-                    entry,
-                    id: ProxyId(0),
-                    node: Some(p),
-                })
-            }
+            RTreeNode::Leaf(l) => self.leaf_entry(l, entry, settled, sweep, end),
+            RTreeNode::Parent(p) => Some(Child {
+                entry,
+                id: ProxyId(0),
+                node: Some(p),
+            }),
         }
     }
 
@@ -214,6 +195,10 @@ impl RTreeBroadphase {
 
     /// Searches `node`'s children nearest first, each only if entered no later than the end
     /// as it stands when its turn comes; false once the visitor ended the walk.
+    ///
+    /// Two passes: every child's entry first, kept or not without a branch (the children a
+    /// sweep enters follow no pattern a predictor could learn), then the kept ones sorted
+    /// and opened. A proxy's books (stale, tight) are read only in the second pass.
     fn search_node(
         &self,
         node: &ParentNode<Leaf>,
@@ -223,37 +208,93 @@ impl RTreeBroadphase {
         visit: &mut dyn FnMut(ProxyId, Real) -> Real,
     ) -> bool {
         let children = node.children();
-        let mut order = [Child {
-            entry: 0.0,
-            id: ProxyId(0),
-            node: None,
-        }; CHILDREN];
+        if children.len() > CHILDREN {
+            return self.search_unsorted(children, settled, sweep, end, visit);
+        }
+        let mut order = [(0.0, 0u8); CHILDREN];
         let mut n = 0;
-        let sorted = children.len() <= CHILDREN;
-        for child in children {
-            let Some(c) = self.child_entry(sweep, child, settled, *end) else {
-                continue;
-            };
-            if !sorted {
-                if !self.search_child(c, settled, sweep, end, visit) {
-                    return false;
-                }
-                continue;
-            }
-            // Insertion sort: a dozen children at most.
-            let mut i = n;
-            while i > 0 && order[i - 1].entry > c.entry {
+        for (i, child) in children.iter().enumerate() {
+            let entry = touch(sweep, child);
+            order[n] = (entry, i as u8);
+            n += usize::from(entry <= *end);
+        }
+        // Insertion sort: a few children at most.
+        for k in 1..n {
+            let item = order[k];
+            let mut i = k;
+            while i > 0 && order[i - 1].0 > item.0 {
                 order[i] = order[i - 1];
                 i -= 1;
             }
-            order[i] = c;
-            n += 1;
+            order[i] = item;
         }
-        for &c in &order[..n] {
-            if c.entry > *end {
+        for &(entry, i) in &order[..n] {
+            if entry > *end {
                 break;
             }
+            let c = match &children[usize::from(i)] {
+                RTreeNode::Leaf(l) => match self.leaf_entry(l, entry, settled, sweep, *end) {
+                    Some(c) => c,
+                    None => continue,
+                },
+                RTreeNode::Parent(p) => Child {
+                    entry,
+                    id: ProxyId(0),
+                    node: Some(p),
+                },
+            };
             if !self.search_child(c, settled, sweep, end, visit) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The proxy of leaf `l`, whose tree box the sweep enters at `tree_entry`, with the entry
+    /// of its fat box if that is no later than `end`; `None` for a stale entry of the settled
+    /// tree.
+    #[inline]
+    fn leaf_entry(
+        &self,
+        l: &Leaf,
+        tree_entry: Real,
+        settled: bool,
+        sweep: &SweptBox,
+        end: Real,
+    ) -> Option<Child<'static>> {
+        let state = self.state[l.id.index()];
+        // A settled entry whose proxy left the settled tree is stale.
+        if settled && !state.has(State::SETTLED) {
+            return None;
+        }
+        // A tight tree box is the fat box (a resting body's, typically).
+        let entry = if state.has(State::TIGHT) {
+            tree_entry
+        } else {
+            let fat = self.table.get(l.id).expect("present");
+            sweep.entry_aabb(fat).filter(|e| *e <= end)?
+        };
+        Some(Child {
+            entry,
+            id: l.id,
+            node: None,
+        })
+    }
+
+    /// [`RTreeBroadphase::search_node`] for a node of more children than it sorts (none is
+    /// built so): its children in their own order.
+    fn search_unsorted(
+        &self,
+        children: &[RTreeNode<Leaf>],
+        settled: bool,
+        sweep: &SweptBox,
+        end: &mut Real,
+        visit: &mut dyn FnMut(ProxyId, Real) -> Real,
+    ) -> bool {
+        for child in children {
+            if let Some(c) = self.child_entry(sweep, child, settled, *end)
+                && !self.search_child(c, settled, sweep, end, visit)
+            {
                 return false;
             }
         }
@@ -318,38 +359,15 @@ impl RTreeBroadphase {
                 continue;
             };
             // Nothing entered after the end can be visited: it is not pushed.
-            let ahead = |entry: &Real| *entry <= end;
             for child in node.children() {
-                match child {
-                    RTreeNode::Leaf(l) => {
-                        // The tree box first (it is at hand, and holds the fat box, so it
-                        // is entered no later): most leaves of an opened node are missed,
-                        // and are then never looked up.
-                        let (lower, upper) = (l.envelope.lower(), l.envelope.upper());
-                        let Some(tree_entry) = sweep.entry(lower, upper).filter(ahead) else {
-                            continue;
-                        };
-                        let state = self.state[l.id.index()];
-                        // A settled entry whose proxy left the settled tree is stale.
-                        if settled && !state.has(State::SETTLED) {
-                            continue;
-                        }
-                        // A tight tree box is the fat box (a resting body's, typically).
-                        let entry = if state.has(State::TIGHT) {
-                            Some(tree_entry)
-                        } else {
-                            let fat = self.table.get(l.id).expect("present");
-                            sweep.entry_aabb(fat).filter(ahead)
-                        };
-                        if let Some(entry) = entry {
-                            heap.push(Pending::proxy(entry, l.id));
-                        }
-                    }
-                    RTreeNode::Parent(p) => {
-                        if let Some(entry) = subtree(p).filter(ahead) {
-                            heap.push(Pending::subtree(entry, p, settled));
-                        }
-                    }
+                match self.child_entry(sweep, child, settled, end) {
+                    Some(Child {
+                        entry,
+                        node: Some(p),
+                        ..
+                    }) => heap.push(Pending::subtree(entry, p, settled)),
+                    Some(Child { entry, id, .. }) => heap.push(Pending::proxy(entry, id)),
+                    None => {}
                 }
             }
         }
