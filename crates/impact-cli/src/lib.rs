@@ -84,8 +84,8 @@ mod trajectories;
 pub use progress::{DEFAULT_DELAY, Progress};
 pub use ray::{RayAnswer, RayHitOut};
 pub use run::{
-    ContactCounts, Drift, JointBreakEntry, Observer, PassThroughEntry, RunSummary, SensorCounts,
-    StepFailure, VectorDrift, run_scene,
+    ContactCounts, Drift, JointBreakEntry, JointSeparationSummary, Observer, PassThroughEntry,
+    RunSummary, SensorCounts, StepFailure, VectorDrift, run_scene,
 };
 pub use toi::{PoseOut, ToiAnswer};
 pub use trace::TraceWriter;

@@ -82,6 +82,44 @@ pub struct JointBreakEntry {
     pub torque: Real,
 }
 
+/// How far the joints were from their constraints over a run (see
+/// `Joint::separation`: linear in world units, angular in radians).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct JointSeparationSummary {
+    /// The largest linear separation of a joint after any step.
+    pub worst_linear: Real,
+    /// The step after which it was seen (1 for the first; 0 if never off).
+    pub worst_linear_step: u64,
+    /// The largest angular separation after any step.
+    pub worst_angular: Real,
+    /// The step after which it was seen.
+    pub worst_angular_step: u64,
+    /// The largest linear separation after the last step.
+    pub end_linear: Real,
+    /// The largest angular separation after the last step.
+    pub end_angular: Real,
+}
+
+impl JointSeparationSummary {
+    /// Takes in the joints of `world` after step `step`.
+    fn observe(&mut self, world: &dyn AnyWorld, step: u64) {
+        let (mut linear, mut angular): (Real, Real) = (0.0, 0.0);
+        for (_, joint) in world.joints().iter() {
+            if let Ok(s) = joint.separation(world.body_set()) {
+                linear = linear.max(s.linear);
+                angular = angular.max(s.angular);
+            }
+        }
+        if linear > self.worst_linear {
+            (self.worst_linear, self.worst_linear_step) = (linear, step);
+        }
+        if angular > self.worst_angular {
+            (self.worst_angular, self.worst_angular_step) = (angular, step);
+        }
+        (self.end_linear, self.end_angular) = (linear, angular);
+    }
+}
+
 /// What `impact run` reports: the text summary, or with `--json` the same as JSON.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunSummary {
@@ -112,6 +150,9 @@ pub struct RunSummary {
     /// The joints that broke (their reaction passed a `break_force` or `break_torque`),
     /// in the order they broke.
     pub joints_broken: Vec<JointBreakEntry>,
+    /// How far the joints were from their constraints, the worst after any step and after
+    /// the last (all zero without joints).
+    pub joint_separation: JointSeparationSummary,
     /// Collision (hit) events over the run: impacts the stepper resolved inside steps.
     pub events: u64,
     /// Bodies removed by their `on_first_hit` reactions.
@@ -262,6 +303,7 @@ pub fn run_scene(
     let mut hook = TurnRecorder::new(scene.reactions());
     let (mut events, mut removed) = (0u64, 0usize);
     let mut joints_broken = Vec::new();
+    let mut joint_separation = JointSeparationSummary::default();
     let (mut contacts, mut sensors) = (ContactCounts::default(), SensorCounts::default());
     let mut time_lost = 0.0;
     let mut wall_time = 0.0;
@@ -284,6 +326,9 @@ pub fn run_scene(
         sensors.end += s.end().len() as u64;
         time_lost += summary.time_lost;
         joints_broken.extend(world.joint_events().iter().map(|e| break_entry(e, step)));
+        if joints > 0 {
+            joint_separation.observe(&*world, step);
+        }
         detector.observe_with_turns(world.body_set(), step, &hook.turns(world.events()));
         for o in observers.iter_mut() {
             o.after_step_with_centres(step, &*world, hook.centres())
@@ -314,6 +359,7 @@ pub fn run_scene(
         sleeping_bodies: end.asleep_len(),
         joints,
         joints_broken,
+        joint_separation,
         events,
         removed,
         contacts,
@@ -404,6 +450,17 @@ impl fmt::Display for RunSummary {
                     j.joint, j.bodies[0], j.bodies[1], j.step, j.force, j.torque
                 )?;
             }
+            let sep = &self.joint_separation;
+            writeln!(
+                f,
+                "joint error     worst {:.3e} (step {}), {:.3e} rad (step {}); at the end {:.3e}, {:.3e} rad",
+                sep.worst_linear,
+                sep.worst_linear_step,
+                sep.worst_angular,
+                sep.worst_angular_step,
+                sep.end_linear,
+                sep.end_angular
+            )?;
         }
         writeln!(f, "events          {}", self.events)?;
         writeln!(

@@ -76,9 +76,19 @@ fn run_counts_the_joints_and_lists_those_that_broke() {
     assert_eq!(broken[0]["step"], 1);
     assert!(broken[0]["force"].as_f64().unwrap() > 1.0);
 
+    // The bob of the hinge that holds hangs within the soft joint's give of its pin, and the
+    // broken hinge is not counted.
+    let sep = &summary["joint_separation"];
+    let worst = sep["worst_linear"].as_f64().unwrap();
+    assert!(worst > 0.0 && worst < 0.05, "{summary}");
+    assert!(sep["worst_linear_step"].as_u64().unwrap() >= 1, "{summary}");
+    assert!(sep["end_linear"].as_f64().unwrap() <= worst, "{summary}");
+    assert_eq!(sep["worst_angular"], 0.0, "{summary}");
+
     let out = impact(&["run", &scene]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("\njoints          2 (1 broke)\n"), "{text}");
+    assert!(text.contains("\njoint error     worst "), "{text}");
     assert!(
         text.contains("                joint 0 (bodies 0, 1) at step 1: force "),
         "{text}"
@@ -86,7 +96,7 @@ fn run_counts_the_joints_and_lists_those_that_broke() {
     // A scene without joints says nothing of them.
     let out = impact(&["run", &example("spinning_box.json"), "--steps", "2"]);
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(!text.contains("joints"), "{text}");
+    assert!(!text.contains("joint"), "{text}");
 }
 
 #[test]
