@@ -33,15 +33,21 @@ pub(crate) struct SweptBox {
     still: F64x2,
 }
 
+/// The box at the end of the motion, and the pad that makes the test conservative under
+/// rounding: 16 ulps of the largest coordinate either box has.
+fn end_and_pad(start: &Aabb, translation: &Vector) -> (Aabb, Real) {
+    let end = Aabb::new(start.mins + translation, start.maxs + translation);
+    let scale = [start.mins, start.maxs, end.mins, end.maxs]
+        .iter()
+        .map(|p| p.coords.abs().max())
+        .fold(0.0, Real::max);
+    (end, 16.0 * Real::EPSILON * scale)
+}
+
 impl SweptBox {
     /// The caller has validated that every value is finite.
     pub(crate) fn new(start: &Aabb, translation: &Vector) -> Self {
-        let end = Aabb::new(start.mins + translation, start.maxs + translation);
-        let scale = [start.mins, start.maxs, end.mins, end.maxs]
-            .iter()
-            .map(|p| p.coords.abs().max())
-            .fold(0.0, Real::max);
-        let pad = 16.0 * Real::EPSILON * scale;
+        let (end, pad) = end_and_pad(start, translation);
         let inv = [1.0 / translation.x, 1.0 / translation.y];
         // A motion so small that its reciprocal overflows is no motion, to within the pad.
         let moving = [0, 1].map(|axis| translation[axis] != 0.0 && inv[axis].is_finite());
@@ -180,12 +186,7 @@ mod tests {
     /// four-sided test, then for each moving axis the slab times by the sign of the
     /// translation, the pad and reciprocal computed as [`SweptBox::new`] does.
     fn reference_entry(start: &Aabb, translation: &Vector, target: &Aabb) -> Option<Real> {
-        let end = Aabb::new(start.mins + translation, start.maxs + translation);
-        let scale = [start.mins, start.maxs, end.mins, end.maxs]
-            .iter()
-            .map(|p| p.coords.abs().max())
-            .fold(0.0, Real::max);
-        let pad = 16.0 * Real::EPSILON * scale;
+        let (end, pad) = end_and_pad(start, translation);
         let bound = start.merged(&end).inflated(pad);
         if !bound.intersects(target) {
             return None;
