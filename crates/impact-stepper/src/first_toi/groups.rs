@@ -421,7 +421,8 @@ impl Run<'_> {
     /// [`GroupImpactSolver::resolve_with`](impact_solver::GroupImpactSolver::resolve_with)),
     /// with every other point where the group touches what it struck at that instant
     /// ([`Run::together`]); the group keeps each of those contacts for the rest of the step
-    /// (see [`Touch`]).
+    /// (see [`Touch`]), the struck pair's in place of a touch of it it kept already
+    /// ([`Run::renew_touches`]).
     pub(super) fn resolve_group(
         &mut self,
         ((ha, hb), shapes): ((BodyHandle, BodyHandle), [u32; 2]),
@@ -432,7 +433,10 @@ impl Run<'_> {
         let mut also = core::mem::take(&mut self.s.together);
         let mut also_shapes = core::mem::take(&mut self.s.together_shapes);
         self.together((ha, hb), shapes, t, (&mut also, &mut also_shapes));
+        let mut renewed = core::mem::take(&mut self.s.renewed);
+        self.renew_touches(((ha, hb), shapes, normal), &mut renewed);
         let mut solver = core::mem::take(&mut self.s.group);
+        solver.set_touches(&self.s.touches);
         let s = &*self.s;
         let held = |h: BodyHandle| held(s, h);
         let contact = GroupContact {
@@ -471,8 +475,11 @@ impl Run<'_> {
                 self.keep_touch((p.a, p.b), shapes, (p.point, second), p.normal);
                 i += 1 + usize::from(second.is_some());
             }
-            self.s.group.set_touches(&self.s.touches);
+        } else {
+            self.s.touches.extend_from_slice(&renewed);
         }
+        self.s.group.set_touches(&self.s.touches);
+        self.s.renewed = renewed;
         self.s.together = also;
         self.s.together_shapes = also_shapes;
         resolved.map(|g| g.impulse)
