@@ -457,8 +457,7 @@ impl Run<'_> {
     /// [`GroupImpactSolver::resolve_with`](impact_solver::GroupImpactSolver::resolve_with)),
     /// with every other point where the group touches what it struck at that instant
     /// ([`Run::together`]); the group keeps each of those contacts for the rest of the step
-    /// (see [`Touch`]), the struck pair's in place of a touch of it it kept already
-    /// ([`Run::renew_touches`]).
+    /// (see [`Touch`]).
     pub(super) fn resolve_group(
         &mut self,
         ((ha, hb), shapes): ((BodyHandle, BodyHandle), [u32; 2]),
@@ -469,10 +468,7 @@ impl Run<'_> {
         let mut also = core::mem::take(&mut self.s.together);
         let mut also_shapes = core::mem::take(&mut self.s.together_shapes);
         self.together((ha, hb), shapes, t, (&mut also, &mut also_shapes));
-        let mut renewed = core::mem::take(&mut self.s.renewed);
-        self.renew_touches(((ha, hb), shapes, normal), &mut renewed);
         let mut solver = core::mem::take(&mut self.s.group);
-        solver.set_touches(&self.s.touches);
         let s = &*self.s;
         let driven = [ha, hb]
             .iter()
@@ -514,11 +510,8 @@ impl Run<'_> {
                 self.keep_touch((p.a, p.b), shapes, (p.point, second), p.normal);
                 i += 1 + usize::from(second.is_some());
             }
-        } else {
-            self.s.touches.extend_from_slice(&renewed);
+            self.s.group.set_touches(&self.s.touches);
         }
-        self.s.group.set_touches(&self.s.touches);
-        self.s.renewed = renewed;
         self.s.together = also;
         self.s.together_shapes = also_shapes;
         resolved.map(|g| g.impulse)

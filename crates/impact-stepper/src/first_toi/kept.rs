@@ -54,31 +54,6 @@ impl Run<'_> {
         true
     }
 
-    /// Before a group impact of `pair` (shapes `shapes`) with the world unit `normal` from
-    /// its first body toward its second: the kept touches that contact holds again (see
-    /// [`renews`]: a pair the group keeps in contact, met again closing) are taken out of
-    /// `self.s.touches` into `out`. The impact's row stands for them at the instant, and the
-    /// impact keeps the pair anew ([`Run::keep_touch`]). Left in, the touch's row and the
-    /// impact's are one row twice at the instant, and every such impact would add one more
-    /// touch of the pair, each a row of every later advance.
-    pub(super) fn renew_touches(
-        &mut self,
-        (pair, shapes, normal): ((BodyHandle, BodyHandle), [u32; 2], Vector),
-        out: &mut Vec<Touch>,
-    ) {
-        out.clear();
-        let bodies = &*self.bodies;
-        self.s.touches.retain(|t| {
-            let renewed = bodies
-                .get(t.a)
-                .is_some_and(|a| renews(t, a.pose().rotation * t.normal, pair, shapes, normal));
-            if renewed {
-                out.push(*t);
-            }
-            !renewed
-        });
-    }
-
     /// Whether the courses of the bodies of slots `a` and `b` are ones on which a touch of
     /// theirs holds: each is either still (a wall, a stopped body) or on the course of a held
     /// rigid advance after an impact, both moving ones on the same advance's. Any other course
@@ -179,16 +154,16 @@ impl Run<'_> {
     }
 }
 
-/// The least cosine between a kept touch's normal and a new contact's for the contact to
-/// renew the touch (see [`Run::renew_touches`]): about 2.6 degrees. A wall's other face, or
+/// The least cosine between a kept touch's normal and a contact's for the touch to hold the
+/// contact (see [`holds_contact`]): about 2.6 degrees. A wall's other face, or
 /// its end, meets at a right angle or more and keeps its own touch.
-const RENEWED_NORMAL: Real = 0.999;
+const HELD_NORMAL: Real = 0.999;
 
 /// Whether the contact of `x` and `y` (shapes `[sx, sy]`) with the world unit `normal` from
 /// X toward Y holds what `touch` holds (its world normal `touch_normal`, from its A toward
-/// its B): the same two bodies, normals within [`RENEWED_NORMAL`] of each other, and for a
+/// its B): the same two bodies, normals within [`HELD_NORMAL`] of each other, and for a
 /// touch that holds a whole shape, that shape of its B in the contact.
-pub(super) fn renews(
+pub(super) fn holds_contact(
     touch: &Touch,
     touch_normal: Vector,
     (x, y): (BodyHandle, BodyHandle),
@@ -202,7 +177,7 @@ pub(super) fn renews(
     } else {
         return false;
     };
-    touch_normal.dot(&toward) >= RENEWED_NORMAL && touch.shape.is_none_or(|s| s == shape)
+    touch_normal.dot(&toward) >= HELD_NORMAL && touch.shape.is_none_or(|s| s == shape)
 }
 
 /// How far from a face an edge may lean toward a normal (the sine of the angle between

@@ -131,9 +131,6 @@ pub(super) struct Scratch {
     /// the shape pair of each, the group's shape first.
     pub(super) together: Vec<GroupPoint>,
     pub(super) together_shapes: Vec<[u32; 2]>,
-    /// The kept touches a group impact's contacts renew (see `Run::renew_touches`), put
-    /// back if the impact is not resolved.
-    pub(super) renewed: Vec<Touch>,
     /// The rigid advances' work in this step so far, in bodies times substeps (see
     /// `groups::ADVANCE_BUDGET`).
     pub(super) advance_work: u64,

@@ -19,7 +19,7 @@
 //! ([`Run::kept_touch`]).
 
 use super::groups::held;
-use super::kept::renews;
+use super::kept::holds_contact;
 use super::state::Run;
 use crate::hooks::ContactResponse;
 use crate::motion::{shape_at, shapes_material};
@@ -35,7 +35,7 @@ const MOST_POINTS: usize = 128;
 impl Run<'_> {
     /// Whether a touch the group keeps from an earlier impact of the step holds the shape
     /// pair `shapes` of `m` and `wall` with the manifold's unit `normal` (from M toward the
-    /// wall; see [`renews`]). Such a pair is not struck at this instant: it has been in
+    /// wall; see [`holds_contact`]). Such a pair is not struck at this instant: it has been in
     /// contact since that impact, its touch's row holds it in this impact's problem (no
     /// approach, no bounce), and what approach its bodies show is that of their courses
     /// (chords, and velocities interpolated along them), which the advance that holds the
@@ -50,9 +50,9 @@ impl Run<'_> {
         normal: Vector,
     ) -> bool {
         self.s.touches.iter().any(|t| {
-            self.bodies
-                .get(t.a)
-                .is_some_and(|a| renews(t, a.pose().rotation * t.normal, (m, wall), shapes, normal))
+            self.bodies.get(t.a).is_some_and(|a| {
+                holds_contact(t, a.pose().rotation * t.normal, (m, wall), shapes, normal)
+            })
         })
     }
 
