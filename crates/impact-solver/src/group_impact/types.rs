@@ -2,6 +2,8 @@
 //! ([`GroupContact`]), the other points struck at its instant ([`GroupPoint`]), what it did
 //! ([`GroupImpulse`]) and the contacts a group keeps afterwards ([`Touch`]).
 
+#[cfg(doc)]
+use super::GroupImpactSolver;
 use crate::body_set::{BodyHandle, BodySet};
 use crate::impact::Impulse;
 use crate::material::Material;
