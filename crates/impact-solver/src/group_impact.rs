@@ -11,151 +11,24 @@ mod graph;
 mod motion;
 mod rows;
 mod system;
+mod types;
 
 use checks::{pair_material, validate, validate_point};
 pub use close::JointClosure;
 pub use graph::JointGraph;
 pub use motion::{GroupAdvance, GroupMotion, GroupStep};
+use types::ContactRow;
+pub use types::{GroupContact, GroupImpulse, GroupPoint, Held, Touch};
 
 use crate::body_set::{BodyHandle, BodySet};
 use crate::contact::contact_tangent;
 use crate::error::SolverError;
 use crate::impact::{Impulse, resolve_impact_with};
 use crate::joint::{JointHandle, JointSet};
-use crate::material::Material;
 use crate::settings::ImpactSettings;
 use impact_geometry::{Point, Real, Vector};
 use rows::{Bound, Row};
 use system::{Member, System};
-
-/// The impact a [`GroupImpactSolver`] resolves: bodies `a` and `b` touching at `point`
-/// (world) with unit `normal` from A toward B, with the contact's own `material`, or `None`
-/// for the combination of the two bodies' materials (as
-/// [`resolve_impact_with`](crate::resolve_impact_with)).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GroupContact {
-    /// Body A.
-    pub a: BodyHandle,
-    /// Body B.
-    pub b: BodyHandle,
-    /// Where they touch (world): where the impulse is reported to act.
-    pub point: Point,
-    /// Where they also touch, for two faces that meet along a stretch (world): `point` and
-    /// `second` are then the stretch's ends, each a normal row of its own, so that a flat
-    /// face landing on another stops turning into it (one row at the middle would stop the
-    /// approach there and none of the turn). `None` for one point of contact.
-    pub second: Option<Point>,
-    /// The unit normal from A toward B.
-    pub normal: Vector,
-    /// The contact's material, if not the bodies'.
-    pub material: Option<Material>,
-}
-
-/// Another place where the group of a [`GroupContact`] touches something at the impact's
-/// instant (see [`GroupImpactSolver::resolve_with`]): bodies `a` and `b` touching at
-/// `point` (world) with unit `normal` from A toward B, with the contact's own `material`
-/// or `None` for the combination of the two bodies' materials. One of the two is a movable
-/// body of the group; the other, if not, acts with infinite mass.
-///
-/// A group that meets a wall flat with several of its bodies at once (two welded boxes side
-/// by side, a chain lying along the wall) has one point of contact per body at one instant.
-/// Resolved one after another, each impact with restitution 0 stops its own point by turning
-/// the group about it, which drives the next body's point in faster; the last impact then
-/// throws the group off the wall turning: two welded boxes meeting a wall flat at 20 units/s
-/// left it at 3.6 units/s turning at 90 rad/s, a 10-link chain at 49% of its speed. Solved
-/// together, as one velocity problem, every point that takes an impulse leaves at
-/// restitution times its approach (Poisson's hypothesis per point) and the group stops.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GroupPoint {
-    /// Body A.
-    pub a: BodyHandle,
-    /// Body B.
-    pub b: BodyHandle,
-    /// Where they touch (world).
-    pub point: Point,
-    /// The unit normal from A toward B.
-    pub normal: Vector,
-    /// The contact's material, if not the bodies'.
-    pub material: Option<Material>,
-}
-
-/// A normal row of an impact's contact: its unit normal (from A toward B), the lever arms
-/// of its point from A's and B's centres of mass, and its friction and restitution.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct ContactRow {
-    normal: Vector,
-    arms: (Vector, Vector),
-    friction: Real,
-    restitution: Real,
-}
-
-/// What [`GroupImpactSolver::resolve`] did.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GroupImpulse {
-    /// The contact's impulse, as [`resolve_impact_with`](crate::resolve_impact_with) reports
-    /// it (its normal and friction parts).
-    pub impulse: Impulse,
-    /// How many joint rows took part (0: the two bodies were resolved alone).
-    pub joint_rows: usize,
-    /// The largest violation of a row's condition after a stage, over the largest row
-    /// velocity before it (or the largest target): below `1e-9`, else the active set did not
-    /// settle and the impulses are the last round's.
-    pub residual: Real,
-    /// How many factorisations the stages took.
-    pub rounds: u32,
-}
-
-/// A contact a jointed group keeps after an impact (see [`GroupImpactSolver::set_touches`]):
-/// the material points of bodies `a` and `b` that met, in each body's own frame, and the
-/// normal from A toward B in A's frame. Their gap along the normal is what the row holds at
-/// `gap` or more.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Touch {
-    /// Body A.
-    pub a: BodyHandle,
-    /// Body B.
-    pub b: BodyHandle,
-    /// The point of A that met B (A's frame).
-    pub point_a: Point,
-    /// The point of B that met A (B's frame).
-    pub point_b: Point,
-    /// The unit normal from A toward B (A's frame).
-    pub normal: Vector,
-    /// The gap the row keeps (world units): B's point stays at least this far past A's
-    /// along the normal.
-    pub gap: Real,
-    /// With `Some(i)`, the row holds B's whole shape at place `i` (its core's corners) off
-    /// the plane through A's point: its point is whichever corner is nearest the plane where
-    /// the row is built, and `point_b` is not read. What keeps a body struck by a wall from
-    /// swinging its far end through it, where a row at the point that met would not.
-    pub shape: Option<u32>,
-}
-
-impl Touch {
-    /// The touch of `a` and `b` (in `bodies`, at the instant they meet) at the world
-    /// `point` with the world unit `normal` from A toward B; `None` if a body is not in
-    /// `bodies`.
-    pub fn at(
-        bodies: &BodySet,
-        (a, b): (BodyHandle, BodyHandle),
-        point: Point,
-        normal: Vector,
-    ) -> Option<Self> {
-        let (pa, pb) = (bodies.get(a)?.pose(), bodies.get(b)?.pose());
-        Some(Self {
-            a,
-            b,
-            point_a: pa.inverse_transform_point(&point),
-            point_b: pb.inverse_transform_point(&point),
-            normal: pa.rotation.inverse() * normal,
-            gap: 0.0,
-            shape: None,
-        })
-    }
-}
-
-/// Whether a body is held in place by the caller (see [`GroupImpactSolver::gather`]).
-pub type Held<'a> = &'a dyn Fn(BodyHandle) -> bool;
 
 /// The impact on a jointed group: one collision at its instant, resolved for every body the
 /// struck bodies' rigid joints hold, so that a struck link moves its chain as one and no
@@ -312,6 +185,21 @@ impl GroupImpactSolver {
         (a, b): (BodyHandle, BodyHandle),
         held: Held<'_>,
     ) -> bool {
+        self.gather_for(bodies, joints, graph, (a, b), (held, true))
+    }
+
+    /// [`GroupImpactSolver::gather`], the touches' bodies outside the group each a body of
+    /// infinite mass if `moving_touches`, else only those that cannot move (static,
+    /// kinematic or `held`): a touch whose other body is a dynamic body outside the group is
+    /// then left out (see [`GroupImpactSolver::resolve`]).
+    fn gather_for(
+        &mut self,
+        bodies: &BodySet,
+        joints: &JointSet,
+        graph: &JointGraph,
+        (a, b): (BodyHandle, BodyHandle),
+        (held, moving_touches): (Held<'_>, bool),
+    ) -> bool {
         for m in &self.system.members {
             self.index[m.handle.index as usize] = u32::MAX;
         }
@@ -356,7 +244,8 @@ impl GroupImpactSolver {
             if a.is_some() || b.is_some() {
                 let outside = |_: BodyHandle| true;
                 for h in [touch.a, touch.b] {
-                    if self.index_of(h).is_none() {
+                    let still = || bodies.get(h).is_some_and(|b| !b.is_dynamic() || held(h));
+                    if self.index_of(h).is_none() && (moving_touches || still()) {
                         self.member(bodies, h, &outside);
                     }
                 }
@@ -370,7 +259,8 @@ impl GroupImpactSolver {
     /// in [`GroupImpactSolver::resolve`] (no approach at the instant) and in
     /// [`GroupImpactSolver::advance`] (no overlap), while its two points are within the
     /// linear slop of each other along its normal. A touch's body outside the group acts
-    /// with infinite mass.
+    /// with infinite mass in the advance; in an impact only one that cannot move (see
+    /// [`GroupImpactSolver::resolve`]).
     pub fn set_touches(&mut self, touches: &[Touch]) {
         self.touches.clear();
         self.touches.extend_from_slice(touches);
@@ -487,6 +377,13 @@ impl GroupImpactSolver {
     /// are held act with infinite mass and keep their velocities. Without a joint row at the
     /// instant, this is [`resolve_impact_with`](crate::resolve_impact_with), bit for bit.
     ///
+    /// A kept touch ([`GroupImpactSolver::set_touches`]) whose other body is a dynamic body
+    /// outside the group that `held` does not hold is left out of the impact: that body moves
+    /// on its own, and its row, against the body taken as still and of infinite mass, would
+    /// stop the group where it presses on it with nothing to say so. A motor-driven paddle of
+    /// 48 kg turning at 5 rad/s was stopped dead, its contact impulse 0, by the touch of a
+    /// 0.12 kg body of the pile it stirred, struck at the same instant before.
+    ///
     /// If the points are not approaching nothing is applied and a zero impulse is returned,
     /// as is one whose impulses overflow `f64`. Where the joint rows alone part the contact
     /// (a limit the group was already moving past takes the blow), the normal impulse is 0
@@ -544,7 +441,7 @@ impl GroupImpactSolver {
         for (i, p) in also.iter().enumerate() {
             validate_point(bodies, p, i)?;
         }
-        self.gather(bodies, joints, graph, (a, b), held);
+        self.gather_for(bodies, joints, graph, (a, b), (held, false));
         let ids = (self.index[a.index as usize], self.index[b.index as usize]);
         self.arms.clear();
         self.system.rows.clear();

@@ -211,9 +211,11 @@ impl Dense {
         changed
     }
 
-    /// The largest violation of a row's condition.
+    /// The largest violation of a row's condition. A row pinned at one value (`lo == hi`:
+    /// friction at a point that took no normal impulse) meets its condition at any `w`.
     fn residual(&self) -> Real {
         (0..self.n)
+            .filter(|&i| self.lo[i] < self.hi[i])
             .map(|i| match self.state[i] {
                 State::Free => self.w[i].abs(),
                 State::AtLower => (-self.w[i]).max(0.0),

@@ -359,10 +359,19 @@ impl Run<'_> {
         self.s.grow_reach(slot, fresh.merged(&old), admit);
     }
 
-    /// The event cap was reached, or a query gave up: the moving bodies of the pair stop at
-    /// the entry's time, and whatever heads into them is planned anew.
+    /// The event cap was reached, or a query gave up, or a Zeno pair met again: the moving
+    /// bodies of the pair stop at the entry's time, and whatever heads into them is planned
+    /// anew. Not a driven body (`Scratch::driven`) whose other body moves: a body its motor
+    /// or spring drives goes on, the other stops, and the pair passes into each other for
+    /// the rest of the step (the contact solver takes it at the next). Stopped, a
+    /// motor-driven paddle stirring a pile was stopped at the start of step after step by
+    /// the pile's bodies resting on it, and by a capsule lodged in it.
     pub(super) fn stop_pair(&mut self, e: &Entry) {
-        for slot in [e.a as usize, e.b as usize] {
+        let (a, b) = (e.a as usize, e.b as usize);
+        for (slot, other) in [(a, b), (b, a)] {
+            if self.s.driven[slot] && self.s.hot[other].dynamic && !self.s.driven[other] {
+                continue;
+            }
             self.stop(slot, e.time);
         }
     }

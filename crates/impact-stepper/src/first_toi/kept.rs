@@ -154,6 +154,32 @@ impl Run<'_> {
     }
 }
 
+/// The least cosine between a kept touch's normal and a contact's for the touch to hold the
+/// contact (see [`holds_contact`]): about 2.6 degrees. A wall's other face, or
+/// its end, meets at a right angle or more and keeps its own touch.
+const HELD_NORMAL: Real = 0.999;
+
+/// Whether the contact of `x` and `y` (shapes `[sx, sy]`) with the world unit `normal` from
+/// X toward Y holds what `touch` holds (its world normal `touch_normal`, from its A toward
+/// its B): the same two bodies, normals within [`HELD_NORMAL`] of each other, and for a
+/// touch that holds a whole shape, that shape of its B in the contact.
+pub(super) fn holds_contact(
+    touch: &Touch,
+    touch_normal: Vector,
+    (x, y): (BodyHandle, BodyHandle),
+    [sx, sy]: [u32; 2],
+    normal: Vector,
+) -> bool {
+    let (toward, shape) = if (touch.a, touch.b) == (x, y) {
+        (normal, sy)
+    } else if (touch.a, touch.b) == (y, x) {
+        (-normal, sx)
+    } else {
+        return false;
+    };
+    touch_normal.dot(&toward) >= HELD_NORMAL && touch.shape.is_none_or(|s| s == shape)
+}
+
 /// How far from a face an edge may lean toward a normal (the sine of the angle between
 /// them) for [`face_alignment`] to count it as a face meeting along that normal.
 const FACE_ALIGNMENT: Real = 1e-3;

@@ -451,7 +451,8 @@ impl Run<'_> {
             (false, true) => (a, 1.0, point),
             _ => return None,
         };
-        if !self.is_live(mover) || self.s.requests[mover].removed {
+        // A driven body (a motor's, a spring's) goes on into it: see `Run::stop_pair`.
+        if !self.is_live(mover) || self.s.requests[mover].removed || self.s.driven[mover] {
             return None;
         }
         let body = self.bodies.get(self.proxies[mover]?)?;

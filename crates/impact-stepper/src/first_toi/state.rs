@@ -118,6 +118,9 @@ pub(super) struct Scratch {
     /// Per slot: how a jointed body's velocity turns along its current course (`None`: as
     /// its ramp says).
     pub(super) turning: Vec<Option<Turning>>,
+    /// Per slot: a jointed body a spring or a motor drives, or one that joints tie to such a
+    /// body (see `Scratch::note_joints`).
+    pub(super) driven: Vec<bool>,
     /// The impacts of jointed groups, and the group of the last one.
     pub(super) group: GroupImpactSolver,
     /// Whether the impact being resolved is a jointed group's.

@@ -14,13 +14,16 @@
 //! group stops. The points are those of the contact manifolds of the group's other shapes
 //! with the struck body's shapes within the time of impact's touching distance (its target
 //! separation plus its tolerance, the distance at which the queue's impacts are found), the
-//! same rules asked of them as of a planned pair.
+//! same rules asked of them as of a planned pair, and not those of a pair the group already
+//! keeps in contact from an earlier impact of the step, which its touch holds
+//! ([`Run::kept_touch`]).
 
 use super::groups::held;
+use super::kept::holds_contact;
 use super::state::Run;
 use crate::hooks::ContactResponse;
 use crate::motion::{shape_at, shapes_material};
-use impact_geometry::Real;
+use impact_geometry::{Real, Vector};
 use impact_narrowphase::contact_manifold;
 use impact_solver::{BodyHandle, GroupPoint};
 
@@ -30,12 +33,35 @@ use impact_solver::{BodyHandle, GroupPoint};
 const MOST_POINTS: usize = 128;
 
 impl Run<'_> {
+    /// Whether a touch the group keeps from an earlier impact of the step holds the shape
+    /// pair `shapes` of `m` and `wall` with the manifold's unit `normal` (from M toward the
+    /// wall; see [`holds_contact`]). Such a pair is not struck at this instant: it has been in
+    /// contact since that impact, its touch's row holds it in this impact's problem (no
+    /// approach, no bounce), and what approach its bodies show is that of their courses
+    /// (chords, and velocities interpolated along them), which the advance that holds the
+    /// touch does not have. As a point of the impact it was the touch's row a second time:
+    /// the active set of the one-sided rows was not unique, the pair bounced at its
+    /// restitution off an approach of its course, and the group kept one more touch of it
+    /// at every impact (see `tests/joints_ccd.rs`, the throws that opened a joint).
+    fn kept_touch(
+        &self,
+        (m, wall): (BodyHandle, BodyHandle),
+        shapes: [u32; 2],
+        normal: Vector,
+    ) -> bool {
+        self.s.touches.iter().any(|t| {
+            self.bodies.get(t.a).is_some_and(|a| {
+                holds_contact(t, a.pose().rotation * t.normal, (m, wall), shapes, normal)
+            })
+        })
+    }
+
     /// The other points where the movable bodies of the gathered group touch, at the
     /// instant (every body of the group brought to it), whichever of the struck bodies `ha`
     /// and `hb` is not a movable member of the group (a wall, a body held in place): every
     /// shape pair but the struck one (`shapes`, `ha`'s first) that the rules let collide,
-    /// that the pre-solve hook does not disable, each point of their manifold within the
-    /// touching distance. A struck body that moves and is not in the group gives none (its
+    /// that the pre-solve hook does not disable and that no kept touch holds
+    /// ([`Run::kept_touch`]), each point of their manifold within the touching distance. A struck body that moves and is not in the group gives none (its
     /// velocity would be taken as held).
     pub(super) fn together(
         &self,
@@ -80,6 +106,9 @@ impl Run<'_> {
                             reach,
                         );
                         let normal = manifold.normal;
+                        if self.kept_touch((m, wall), [i, j], normal) {
+                            continue;
+                        }
                         for p in manifold.points() {
                             if p.separation > reach || out.len() >= MOST_POINTS {
                                 continue;
