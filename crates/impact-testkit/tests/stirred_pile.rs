@@ -62,3 +62,43 @@ fn stirred_pile_energy_per_stepper() {
         stirred::<FirstTimeOfImpact>(count, &at)
     );
 }
+
+/// The mean and the least angular speed of the spinner's paddle (rad/s; its motor drives
+/// 5) over the last two thirds of `steps` steps with `count` bodies under `S`. A driven body
+/// that `FirstTimeOfImpact` stops with the pile resting on it, holds against still
+/// neighbours of infinite mass in its impacts, or starts from its stalled velocity turns at
+/// 0 to 0.7 rad/s here (see `Scratch::driven` in the stepper).
+fn paddle_speed<S: Stepper + Default>(count: usize, steps: usize) -> (Real, Real) {
+    let mut scene = spinner(count);
+    scene.scene.settings.sleeping = false;
+    let (mut world, handles, _): (World<RTreeBroadphase, S>, _, _) =
+        scene.build().expect("valid scene");
+    let paddle = handles[1];
+    let (mut sum, mut least) = (0.0, Real::INFINITY);
+    for step in 1..=steps {
+        world.step(DT).expect("valid step");
+        if step > steps / 3 {
+            let w = world.body(paddle).expect("the paddle").angvel().abs();
+            sum += w;
+            least = least.min(w);
+        }
+    }
+    (sum / (steps - steps / 3) as Real, least)
+}
+
+#[test]
+fn the_paddle_keeps_its_motor_speed_under_every_stepper() {
+    for (name, (mean, least)) in [
+        ("Discrete", paddle_speed::<Discrete>(150, 60)),
+        ("MotionClamping", paddle_speed::<MotionClamping>(150, 60)),
+        (
+            "FirstTimeOfImpact",
+            paddle_speed::<FirstTimeOfImpact>(150, 60),
+        ),
+    ] {
+        assert!(
+            (mean - 5.0).abs() < 0.25 && least > 4.0,
+            "{name}: the paddle turned at {mean} rad/s on average, {least} at the least"
+        );
+    }
+}
