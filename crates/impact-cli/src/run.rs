@@ -3,6 +3,7 @@
 use impact_geometry::{Point, Real, Vector};
 use impact_scene::audit::{linear_momentum, mechanical_energy};
 use impact_scene::{AnyWorld, Scene};
+use impact_solver::JointSeparation;
 use impact_stepper::JointEvent;
 use impact_stepper::judge::{PassThrough, PassThroughDetector, PassThroughKind, TurnRecorder};
 use serde::Serialize;
@@ -103,13 +104,8 @@ pub struct JointSeparationSummary {
 impl JointSeparationSummary {
     /// Takes in the joints of `world` after step `step`.
     fn observe(&mut self, world: &dyn AnyWorld, step: u64) {
-        let (mut linear, mut angular): (Real, Real) = (0.0, 0.0);
-        for (_, joint) in world.joints().iter() {
-            if let Ok(s) = joint.separation(world.body_set()) {
-                linear = linear.max(s.linear);
-                angular = angular.max(s.angular);
-            }
-        }
+        let JointSeparation { linear, angular } =
+            world.joints().largest_separation(world.body_set());
         if linear > self.worst_linear {
             (self.worst_linear, self.worst_linear_step) = (linear, step);
         }

@@ -5,7 +5,7 @@
 
 use super::set::Joint;
 use super::solve::wrap_angle;
-use super::{DistanceJoint, JointKind};
+use super::{DistanceJoint, JointKind, JointSet};
 use crate::{BodySet, SolverError};
 use impact_geometry::{Real, Vector};
 
@@ -121,6 +121,20 @@ impl Joint {
             },
             JointKind::Motor(_) | JointKind::Mouse(_) => JointSeparation::default(),
         })
+    }
+}
+
+impl JointSet {
+    /// The largest linear and the largest angular [`Joint::separation`] over the set's
+    /// joints whose bodies `bodies` holds (zero without joints): a whole scene's joint
+    /// error in one read.
+    pub fn largest_separation(&self, bodies: &BodySet) -> JointSeparation {
+        self.iter()
+            .filter_map(|(_, j)| j.separation(bodies).ok())
+            .fold(JointSeparation::default(), |worst, s| JointSeparation {
+                linear: worst.linear.max(s.linear),
+                angular: worst.angular.max(s.angular),
+            })
     }
 }
 

@@ -121,13 +121,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// ([`World::joint_separation`]; zero without joints): a whole scene's joint error in
     /// one read, as a test or a debug overlay wants it.
     pub fn largest_joint_separation(&self) -> JointSeparation {
-        self.joints
-            .iter()
-            .filter_map(|(_, j)| j.separation(&self.bodies).ok())
-            .fold(JointSeparation::default(), |worst, s| JointSeparation {
-                linear: worst.linear.max(s.linear),
-                angular: worst.angular.max(s.angular),
-            })
+        self.joints.largest_separation(&self.bodies)
     }
 
     /// The joint, to change its settings between steps ([`Joint::modify`],
