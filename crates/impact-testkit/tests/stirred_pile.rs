@@ -102,3 +102,17 @@ fn the_paddle_keeps_its_motor_speed_under_every_stepper() {
         );
     }
 }
+
+/// `FirstTimeOfImpact`'s stirring over three piles: the mean of the stirred energy (see
+/// [`stirred`]) every 15 steps over 300 steps, for spinners of 300, 500 and 700 bodies (one
+/// pile's figure follows its own chaotic course; three say more).
+#[test]
+#[ignore = "measurement: prints FirstTimeOfImpact's mean stirred energy per pile size"]
+fn first_time_of_impact_stirring_over_pile_sizes() {
+    let at: Vec<usize> = (1..=20).map(|k| k * 15).collect();
+    for count in [300, 500, 700] {
+        let energy = stirred::<FirstTimeOfImpact>(count, &at);
+        let mean = energy.iter().sum::<Real>() / energy.len() as Real;
+        println!("{count} bodies: {mean:.1}");
+    }
+}

@@ -17,7 +17,7 @@ use super::reach::{Admit, reach, skin_reach};
 use super::state::{Hot, Run, Scratch};
 use crate::domain::translated_sweep;
 use crate::motion::{
-    is_finite, moves_past_threshold, never_collides, pose_on_course, rebuilt_sweep,
+    is_finite, motion_scale, moves_past_threshold, never_collides, pose_on_course, rebuilt_sweep,
 };
 use crate::ramp::Ramp;
 use crate::report::{ClampedBody, FirstToiReport};
@@ -89,7 +89,12 @@ impl Scratch {
                 // spinning at 200 rad/s) would cross a segment it had no contact with,
                 // unplanned and unguarded.
                 let velocities = (sweep.linvel().norm(), sweep.angvel());
-                if moves_past_threshold(settings.threshold_radii_per_step, velocities, bound, dt) {
+                let scale = if s.driven[slot] {
+                    motion_scale(body)
+                } else {
+                    bound
+                };
+                if moves_past_threshold(settings.threshold_radii_per_step, velocities, scale, dt) {
                     s.checked[slot] = true;
                     report.kicked_bodies += 1;
                 }
@@ -277,8 +282,9 @@ impl Run<'_> {
     /// Gives `slot` the course `sweep` from `t`, along which its velocity changes as `ramp`
     /// says, ending the step at the velocities `end` (which its body takes now: they hold at
     /// the end of the step); `halt` for a course that stays put. A new version, and a box
-    /// that covers the rest of its motion (a larger reach if it leaves its own).
-    pub(super) fn install_course(
+    /// that covers the rest of its motion (a larger reach if it leaves its own). The bodies
+    /// it carries are carried on the new course ([`Run::install_course`]).
+    pub(super) fn lay_course(
         &mut self,
         slot: usize,
         (t, sweep): (Real, Sweep),
@@ -361,19 +367,18 @@ impl Run<'_> {
 
     /// The event cap was reached, or a query gave up, or a Zeno pair met again: the moving
     /// bodies of the pair stop at the entry's time, and whatever heads into them is planned
-    /// anew. Not a driven body (`Scratch::driven`) whose other body moves: a body its motor
-    /// or spring drives goes on, the other stops, and the pair passes into each other for
-    /// the rest of the step (the contact solver takes it at the next). Stopped, a
-    /// motor-driven paddle stirring a pile was stopped at the start of step after step by
-    /// the pile's bodies resting on it, and by a capsule lodged in it.
+    /// anew. Unless one is a driven body (a motor's or a spring's, or one such a body
+    /// carries) and the other a free body, which the driven body carries from here (see
+    /// `carry`): stopped, a motor-driven paddle stirring a pile was stopped at the start of
+    /// step after step by the pile's bodies resting on it; sent on with the other body
+    /// stopped, a flipper passed the ball it pushed.
     pub(super) fn stop_pair(&mut self, e: &Entry) {
         let (a, b) = (e.a as usize, e.b as usize);
-        for (slot, other) in [(a, b), (b, a)] {
-            if self.s.driven[slot] && self.s.hot[other].dynamic && !self.s.driven[other] {
-                continue;
-            }
-            self.stop(slot, e.time);
+        if self.carries(a, b, e.time) {
+            return;
         }
+        self.stop(a, e.time);
+        self.stop(b, e.time);
     }
 
     /// Stops the body of `slot` at `t` for the rest of the step (a dynamic body, once): it

@@ -39,13 +39,13 @@ use super::course::halted;
 use super::lock::{is_free, rigid_lock};
 use super::plan::Planning;
 use super::state::{Run, Scratch, is_live};
-use crate::motion::{fast_ccd_body, shape_at};
+use crate::motion::{drives as driven, fast_ccd_body, shape_at};
 use crate::ramp::Ramp;
 use impact_geometry::{Point, Real, Sweep, Vector, sin_cos};
 use impact_narrowphase::shared_face_middle;
 use impact_solver::{
     BodyHandle, BodySet, BodyType, ContactPair, GroupContact, GroupStep, ImpactSettings, Impulse,
-    Joint, JointKind, JointSet, Material, SolverError, Touch,
+    JointSet, Material, SolverError, Touch,
 };
 
 /// How a jointed body's velocity changes along its course (see the module docs): from
@@ -187,29 +187,6 @@ pub(super) struct Settle {
     pub(super) gravity: Vector,
     pub(super) dt: Real,
     pub(super) substeps: u32,
-}
-
-/// Whether `joint` pulls with a spring or a motor over a step (the rows a rigid advance over
-/// the step would leave out). A motor held at speed 0 is joint friction (a ragdoll's): it
-/// only takes energy out, and a rigid advance that leaves it out for the rest of one step
-/// moves the group as freely as the friction lets it over that time at most; it does not
-/// count as driving.
-fn driven(joint: &Joint) -> bool {
-    match joint.kind() {
-        JointKind::Revolute(j) => {
-            (j.enable_motor && j.max_motor_torque > 0.0 && j.motor_speed != 0.0)
-                || (j.enable_spring && j.spring_hertz > 0.0)
-        }
-        JointKind::Prismatic(j) => {
-            (j.enable_motor && j.max_motor_force > 0.0 && j.motor_speed != 0.0)
-                || (j.enable_spring && j.spring_hertz > 0.0)
-        }
-        JointKind::Weld(j) => !j.is_rigid(),
-        JointKind::Distance(j) => {
-            (j.enable_motor && j.max_motor_force > 0.0) || (j.enable_spring && j.spring_hertz > 0.0)
-        }
-        JointKind::Wheel(_) | JointKind::Motor(_) | JointKind::Mouse(_) => true,
-    }
 }
 
 impl Scratch {

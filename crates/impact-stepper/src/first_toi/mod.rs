@@ -12,6 +12,7 @@
 //! they share. The queue (`queue`), the settings (`settings`) and the disc path of periodic
 //! gases (`discs`) are subsystems of their own.
 
+mod carry;
 mod course;
 mod discs;
 mod groups;

@@ -308,6 +308,10 @@ impl Run<'_> {
             return Ask::No;
         }
         let key = if x < y { (x, y) } else { (y, x) };
+        // A body a driven body carries, and its carrier (see `carry`).
+        if self.carried_pair(xs, ys) {
+            return Ask::No;
+        }
         // A pair a jointed group keeps in contact (see `groups`) is the group's while the
         // advance that holds its touch moves it; only a step with a group's impact has one.
         if !self.s.touches.is_empty()

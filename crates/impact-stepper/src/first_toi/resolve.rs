@@ -336,12 +336,21 @@ impl Run<'_> {
         // body into the stopped one at the start of the next step too, where both stop again.
         // In the rain, piles of discs held that way kept tens of units per second, step after
         // step, without moving: every disc of a pile was checked, planned and stopped anew.
+        //
+        // A driven body (a motor's, a spring's, or one it carries) keeps its approach and
+        // carries the stopped body on from here if it can (see `carry`); if not, it stops.
         if let Some(Pressing { slot, at, into }) = self.pressing(e, point, normal) {
-            if let Some(body) = self.proxies[slot].and_then(|h| self.bodies.get_mut(h)) {
+            if let Some(by) = self.carrier(slot) {
+                let other = if slot == e.a as usize { e.b } else { e.a };
+                if !self.carry_stopped(other as usize, by, t) {
+                    self.s.replan.retain(|&x| x as usize != slot);
+                    self.stop(slot, t);
+                }
+            } else if let Some(body) = self.proxies[slot].and_then(|h| self.bodies.get_mut(h)) {
                 absorb_approach(body, at, into);
+                self.s.replan.retain(|&x| x as usize != slot);
+                self.stop(slot, t);
             }
-            self.s.replan.retain(|&x| x as usize != slot);
-            self.stop(slot, t);
         }
         // A jointed group's bodies all change course (see `groups`).
         let grouped = core::mem::take(&mut self.s.grouped);
@@ -451,8 +460,7 @@ impl Run<'_> {
             (false, true) => (a, 1.0, point),
             _ => return None,
         };
-        // A driven body (a motor's, a spring's) goes on into it: see `Run::stop_pair`.
-        if !self.is_live(mover) || self.s.requests[mover].removed || self.s.driven[mover] {
+        if !self.is_live(mover) || self.s.requests[mover].removed {
             return None;
         }
         let body = self.bodies.get(self.proxies[mover]?)?;

@@ -24,7 +24,10 @@ pub struct FirstTimeOfImpactSettings {
     /// velocities, `(|v| + |g| dt) dt + |w| dt r`, with `r` the body's bounding radius about
     /// its centre of mass. `0` plans every moving CCD body. Bodies without the `ccd` flag,
     /// and slower ones, are left to the contact solver unless an impact inside the step
-    /// changes their motion: then they are planned whatever their speed.
+    /// changes their motion: then they are planned whatever their speed. A body the solver
+    /// moves past the threshold over the step is planned from then on; for a body a joint's
+    /// motor or spring drives, `r` is at most `sqrt(2)` times the half width of its thinnest
+    /// shape (a thin flipper is judged by its thickness).
     pub threshold_radii_per_step: Real,
     /// The options of every time-of-impact query (default [`ToiOptions::default`]): impacts
     /// are resolved at the target separation, so bodies never touch inside a step and the

@@ -121,6 +121,13 @@ pub(super) struct Scratch {
     /// Per slot: a jointed body a spring or a motor drives, or one that joints tie to such a
     /// body (see `Scratch::note_joints`).
     pub(super) driven: Vec<bool>,
+    /// Per slot: the slot of the driven body that carries the body (see `carry`), or
+    /// `u32::MAX`.
+    pub(super) carried_by: Vec<u32>,
+    /// Per slot: how many times the body was carried in the step (see `carry`).
+    pub(super) carries: Vec<u8>,
+    /// Per slot: how many bodies the body carries now (see `carry`).
+    pub(super) carrying: Vec<u32>,
     /// The impacts of jointed groups, and the group of the last one.
     pub(super) group: GroupImpactSolver,
     /// Whether the impact being resolved is a jointed group's.
@@ -281,6 +288,9 @@ impl Scratch {
         reset(&mut self.stopped, slots, false);
         reset(&mut self.turning, slots, None);
         reset(&mut self.advance_of, slots, 0);
+        reset(&mut self.carried_by, slots, u32::MAX);
+        reset(&mut self.carries, slots, 0);
+        reset(&mut self.carrying, slots, 0);
         self.advances = 0;
         self.grouped = false;
         self.pairs.clear();

@@ -12,7 +12,8 @@
 
 use super::{MotionClampingSettings, Scratch, reset};
 use crate::motion::{
-    ShapeRules, is_finite, move_pair_as_one, moves_past_threshold, never_collides, pushed_through,
+    ShapeRules, is_finite, motion_scale, move_pair_as_one, moves_past_threshold, never_collides,
+    pushed_through,
 };
 use crate::report::ClampReport;
 use impact_geometry::{Isometry, Point, Real, Vector};
@@ -52,7 +53,11 @@ impl Scratch {
                     && moves_past_threshold(
                         settings.threshold_radii_per_step,
                         (sweep.linvel().norm(), sweep.angvel()),
-                        body.bounding_radius(&body.local_center()),
+                        if self.driven.get(slot) == Some(&true) {
+                            motion_scale(body)
+                        } else {
+                            body.bounding_radius(&body.local_center())
+                        },
                         dt,
                     );
             let mut aabb = body.swept_aabb(&sweep);

@@ -25,7 +25,7 @@ pub use settings::MotionClampingSettings;
 
 use crate::error::{WorldError, finite};
 use crate::grid::ReachGrid;
-use crate::motion::{BySlots, ShapeRules, fast_ccd_body, never_collides, rebuilt_sweep};
+use crate::motion::{BySlots, ShapeRules, drives, fast_ccd_body, never_collides, rebuilt_sweep};
 use crate::ramp::Ramp;
 use crate::step_log::CourseLog;
 use crate::stepper::{DiscreteReport, StepContext, Stepper, solve_contacts};
@@ -89,6 +89,9 @@ struct Scratch {
     /// of the joints, and pulled ragdolls apart (the ragdoll example's largest end stretch
     /// over seeds 1-24 went from 0.7-6.9 to 0.9-12.8 units).
     jointed: Vec<bool>,
+    /// Per slot: a body a joint's motor or spring drives ([`drives`]), judged fast by its
+    /// thickness ([`motion_scale`](crate::motion::motion_scale)).
+    driven: Vec<bool>,
     /// The groups' union-find and sizes, by slot.
     group_root: Vec<u32>,
     group_size: Vec<u32>,
@@ -313,6 +316,16 @@ impl Stepper for MotionClamping {
         // 3. The earliest safe fraction of each checked body, over the candidates its
         // motion's box meets; and the net under the solver's pairs.
         scratch.clamps.clear();
+        reset(&mut scratch.driven, ctx.proxies.len(), false);
+        for (_, joint) in ctx.joints.iter() {
+            if joint.is_enabled() && drives(joint) {
+                for handle in [joint.body_a(), joint.body_b()] {
+                    if let Some(d) = scratch.driven.get_mut(handle.index as usize) {
+                        *d = true;
+                    }
+                }
+            }
+        }
         scratch.check_bodies(&settings, ctx.bodies, dt, &mut report);
         scratch.stop_pushed_through(&settings, ctx.bodies, ctx.contacts, dt, &mut report);
         let rules = ShapeRules {

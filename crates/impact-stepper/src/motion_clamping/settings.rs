@@ -26,7 +26,9 @@ pub struct MotionClampingSettings {
     /// (`|dc| + |dtheta| r`, with `r` its [`bounding radius`] about the centre of mass); it
     /// is checked when that exceeds `threshold_radii_per_step * r`. A body that moves less than
     /// its own size per step cannot pass through anything thicker than zero without its
-    /// contacts seeing it first; `0` checks every moving CCD body.
+    /// contacts seeing it first; `0` checks every moving CCD body. For a body a joint's
+    /// motor or spring drives, `r` is at most `sqrt(2)` times the half width of its thinnest
+    /// shape: a thin flipper is judged by its thickness, which is what it can sweep past.
     ///
     /// [`bounding radius`]: impact_geometry::Shape::bounding_radius
     pub threshold_radii_per_step: Real,

@@ -1,0 +1,225 @@
+//! Invariant: a motor-driven body never carries another body through itself. A flipper
+//! that its motor turns pushes the bodies on it along with it: under `FirstTimeOfImpact`
+//! each push is an impact after which the pushed body leaves on a straight course and the
+//! turning flipper falls back onto it at once (a Zeno pair), and a body that stopped there
+//! while the flipper went on was passed whole.
+//!
+//! Scene, seeded: a flipper (a thin box 1 long, 0.02 to 0.08 thick, on a fixed pivot at one
+//! end, a revolute motor at 10 to 40 rad/s with torque to spare, a limit 0.6 to 1.8 rad
+//! up) with 2 to 7 discs 0.02 to 0.1 across on it: resting on its top face, a little above
+//! it, or stacked on the previous disc; a fixed ceiling over part of its travel traps some
+//! of them against it. Every step, each disc's centre in the flipper's frame says on which
+//! side of the flipper it clearly lies (farther from its mid line than its half thickness
+//! plus the disc's radius, less the linear slop); a disc that goes from one side to the
+//! other without being beyond the flipper's ends is through it. A second scene has one disc
+//! resting on the flipper and no ceiling: the pinball flipper's own shot.
+//!
+//! Without the carry (`first_toi/carry.rs`), `FirstTimeOfImpact` let 196 of 400 single discs
+//! and 290 of 400 scenes through; the contact solver alone (`Discrete`) lets 88 single discs
+//! through and `MotionClamping`, which leaves touching pairs to it, 27 (see the ignored
+//! test).
+
+mod common;
+
+use common::DT;
+use impact_broadphase::RTreeBroadphase;
+use impact_geometry::tolerances::LINEAR_SLOP;
+use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Vector};
+use impact_solver::{BodyHandle, CollisionFilter, JointDef, RevoluteJoint, RigidBodyDef};
+use impact_stepper::{FirstTimeOfImpact, MotionClamping, Stepper, World, WorldSettings};
+use impact_testkit::SplitMix64;
+
+/// Throws per scene (a tenth of a second in a debug build).
+const THROWS: u64 = 400;
+
+/// Steps per throw: the flipper's whole travel at its slowest speed, and the bounces after.
+const STEPS: usize = 30;
+
+/// The flipper's half length.
+const HALF_LENGTH: Real = 0.5;
+
+/// One throw's world, its flipper and half thickness, and its discs with their radii.
+struct Throw<S: Stepper> {
+    world: World<RTreeBroadphase, S>,
+    flipper: BodyHandle,
+    half_thickness: Real,
+    discs: Vec<(BodyHandle, Real)>,
+}
+
+/// Throw `throw` under `S`: the scene of the module's docs, or with `one_disc` a single disc
+/// resting on the flipper and no ceiling.
+fn throw<S: Stepper + Default>(throw: u64, one_disc: bool) -> Throw<S> {
+    let mut rng = SplitMix64::new(throw ^ 0xf11b_be25);
+    let mut w =
+        World::<RTreeBroadphase, S>::new(WorldSettings::with_gravity(Vector::new(0.0, -10.0)))
+            .unwrap();
+    let half_thickness = rng.range(0.01, 0.04);
+    let start = rng.range(-0.6, -0.3);
+    let pivot_at = Point::new(0.0, 0.0);
+    let group = CollisionFilter::DEFAULT.group(-1);
+    let pivot = w
+        .create_body(RigidBodyDef::fixed(Circle::new(0.01).unwrap().into()).filter(group))
+        .unwrap();
+    let axis = Vector::new(start.cos(), start.sin());
+    let flipper = w
+        .create_body(
+            RigidBodyDef::new(
+                ConvexPolygon::rectangle(HALF_LENGTH, half_thickness)
+                    .unwrap()
+                    .into(),
+            )
+            .pose(Isometry::new(axis * HALF_LENGTH, start))
+            .density(rng.range(5.0, 50.0))
+            .friction(rng.range(0.0, 0.6))
+            .filter(group)
+            .ccd(true),
+        )
+        .unwrap();
+    let omega = rng.range(10.0, 40.0);
+    let kind = RevoluteJoint::default()
+        .motor(omega, 1.0e4)
+        .limits(0.0, rng.range(0.6, 1.8));
+    let def = JointDef::at_world_anchor(w.body_set(), pivot, flipper, pivot_at, kind.into());
+    w.create_joint(def.unwrap()).unwrap();
+    // A ceiling over part of the flipper's travel.
+    let ceiling_height = rng.range(0.15, 0.6);
+    let ceiling_x = rng.range(0.3, 1.0);
+    if !one_disc {
+        w.create_body(
+            RigidBodyDef::fixed(ConvexPolygon::rectangle(0.4, 0.05).unwrap().into())
+                .pose(Isometry::translation(ceiling_x, ceiling_height + 0.05)),
+        )
+        .unwrap();
+    }
+    let mut discs = Vec::new();
+    let count = if one_disc { 1 } else { rng.below(6) + 2 };
+    for _ in 0..count {
+        let r = rng.range(0.01, 0.05);
+        // Along the flipper, resting on its top face or a little above it, or stacked
+        // on the previous disc.
+        let along = rng.range(0.1, 2.0 * HALF_LENGTH - r);
+        let lift = match rng.below(3) {
+            _ if one_disc => 0.0,
+            0 => 0.0,
+            1 => rng.range(0.0, 0.2),
+            _ => discs
+                .last()
+                .map_or(0.0, |&(_, prev): &(BodyHandle, Real)| 2.0 * prev),
+        };
+        let normal = Vector::new(-start.sin(), start.cos());
+        let center = Point::from(axis * along + normal * (half_thickness + r + lift + 1e-4));
+        let disc = w
+            .create_body(
+                RigidBodyDef::new(Circle::new(r).unwrap().into())
+                    .pose(Isometry::translation(center.x, center.y))
+                    .restitution(rng.range(0.0, 0.5))
+                    .friction(rng.range(0.0, 0.6))
+                    .ccd(true),
+            )
+            .unwrap();
+        discs.push((disc, r));
+    }
+    Throw {
+        world: w,
+        flipper,
+        half_thickness,
+        discs,
+    }
+}
+
+/// On which side of the flipper (at `pose`, of half thickness `h`) a disc of radius `r`
+/// centred at `c` clearly lies: `Some(1)` above its top face, `Some(-1)` below, `None`
+/// overlapping it (within the slop) or beyond one of its ends, where it may go round.
+fn side(pose: &Isometry, h: Real, c: Point, r: Real, slop: Real) -> Option<i8> {
+    let local = pose.inverse_transform_point(&c);
+    if local.x.abs() > HALF_LENGTH {
+        return None;
+    }
+    let clear = h + r - slop;
+    if local.y > clear {
+        Some(1)
+    } else if local.y < -clear {
+        Some(-1)
+    } else {
+        None
+    }
+}
+
+/// The throws `throws` under `S` (of the single disc if `one_disc`): every disc that went
+/// through the flipper, with where.
+fn through<S: Stepper + Default>(throws: impl Iterator<Item = u64>, one_disc: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in throws {
+        let mut th = throw::<S>(t, one_disc);
+        let slop = LINEAR_SLOP;
+        let sides = |th: &Throw<S>| -> Vec<Option<i8>> {
+            let pose = *th.world.body(th.flipper).unwrap().pose();
+            th.discs
+                .iter()
+                .map(|&(d, r)| {
+                    let c = th.world.body(d).unwrap().center_of_mass();
+                    side(&pose, th.half_thickness, c, r, slop)
+                })
+                .collect()
+        };
+        // The last side each disc was clearly on, forgotten when it is beyond an end.
+        let mut last: Vec<Option<i8>> = sides(&th);
+        for step in 0..STEPS {
+            th.world.step(DT).unwrap();
+            let pose = *th.world.body(th.flipper).unwrap().pose();
+            for (k, now) in sides(&th).into_iter().enumerate() {
+                let (d, r) = th.discs[k];
+                let c = th.world.body(d).unwrap().center_of_mass();
+                let local = pose.inverse_transform_point(&c);
+                if local.x.abs() > HALF_LENGTH {
+                    last[k] = None;
+                    continue;
+                }
+                if let (Some(before), Some(now)) = (last[k], now)
+                    && before != now
+                {
+                    out.push(format!(
+                        "throw {t}, step {step}: disc {k} (r {r:.3}) from side {before} to \
+                         {now}, at {local:?} in the flipper's frame"
+                    ));
+                }
+                if now.is_some() {
+                    last[k] = now;
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_flipper_shoots_the_disc_resting_on_it_without_passing_it() {
+    let through = through::<FirstTimeOfImpact>(0..THROWS, true);
+    assert!(
+        through.is_empty(),
+        "{} through: {through:#?}",
+        through.len()
+    );
+}
+
+#[test]
+fn a_flipper_never_carries_a_disc_through_itself_first_time_of_impact() {
+    let through = through::<FirstTimeOfImpact>(0..THROWS, false);
+    assert!(
+        through.is_empty(),
+        "{} through: {through:#?}",
+        through.len()
+    );
+}
+
+/// `MotionClamping` leaves a touching pair to the contact solver, which does not hold a
+/// disc on a flipper turning at tens of radians a second (`Discrete` lets 88 of the 400
+/// single discs through, `MotionClamping` 27, and 11 of the 400 scenes).
+#[test]
+#[ignore = "known fault: the contact solver lets a flipper pass a disc resting on it"]
+fn a_flipper_never_carries_a_disc_through_itself_motion_clamping() {
+    for one_disc in [true, false] {
+        let through = through::<MotionClamping>(0..THROWS, one_disc);
+        println!("one disc {one_disc}: {} through", through.len());
+    }
+}
