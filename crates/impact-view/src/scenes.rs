@@ -27,6 +27,7 @@ pub(crate) const EMBEDDED: &[(&str, &str)] = &[
     embed!("chain"),
     embed!("chain_hill"),
     embed!("destroyed_at_first_hit"),
+    embed!("flipper"),
     embed!("l_shapes"),
     embed!("pendulum"),
     embed!("periodic_gas"),
