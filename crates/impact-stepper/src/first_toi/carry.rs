@@ -1,6 +1,7 @@
 //! Bodies a driven body carries in a step of [`FirstTimeOfImpact`](super::FirstTimeOfImpact).
 //!
-//! A body a motor turns (a flipper, a paddle) that pushes a free body meets it again at once
+//! A body a motor turns (a flipper, a paddle), or a kinematic body turned at the velocity
+//! it is given, that pushes a free body meets it again at once
 //! after every impact: the free body leaves on a straight course at the speed of the point
 //! that struck it, and the pusher's surface, turning, falls back onto that course (the gap
 //! closes as the cube of the time, at once within the tolerance). The sequence is a Zeno
@@ -65,10 +66,12 @@ impl Run<'_> {
         }
     }
 
-    /// The driven body that moves the body of `slot`: its own slot for a driven body, its
-    /// carrier's for a carried one (what a carried body pushes, its carrier carries too).
+    /// The driven body that moves the body of `slot`: its own slot for a driven body or a
+    /// kinematic one (moved at the velocities it is given, whatever it meets), its carrier's
+    /// for a carried one (what a carried body pushes, its carrier carries too).
     pub(super) fn carrier(&self, slot: usize) -> Option<usize> {
-        if self.s.driven[slot] {
+        let hot = &self.s.hot[slot];
+        if self.s.driven[slot] || !(hot.dynamic || hot.fixed) {
             return Some(slot);
         }
         let by = self.s.carried_by[slot];
