@@ -19,9 +19,10 @@
 //! and what it pushes into and keeps meeting is carried by the same driven body. A new
 //! course of the carrier carries its bodies on from that instant (a stopped carrier holds
 //! them still). A body is carried at most [`MAX_CARRIES`] times in a step; past that, or
-//! for a body that cannot be carried (held by a rigid joint, static: a ball squeezed
-//! against a ceiling), the pair stops, the driven body with it, rather than pass into
-//! each other.
+//! for a body that cannot be carried (one a rigid joint holds, a driven one), the body
+//! stops and the driven body goes on into it, as the peers' soft contacts let it (a body
+//! squeezed against a wall is a rigid wedge that would stall the motor whatever its
+//! torque; stalled, the spinner's paddle stopped at every body it pushed along its ring).
 
 use super::plan::Planning;
 use super::state::Run;
@@ -29,9 +30,8 @@ use crate::ramp::Ramp;
 use impact_geometry::{Real, Sweep, Vector};
 
 /// The most times one body is carried in a step: a body the pusher squeezes against a wall
-/// is struck free of the carry by the wall and met by the pusher again, once per carry;
-/// in a pile, a carried body struck free by its neighbours is carried again (see
-/// `docs/algorithms/joints-ccd.md`, where 4 halved a stirred pile's motion).
+/// is struck free of the carry by the wall and met by the pusher again, once per carry,
+/// and in a pile a carried body struck free by its neighbours is carried again.
 pub(super) const MAX_CARRIES: u8 = 16;
 
 /// No carrier.

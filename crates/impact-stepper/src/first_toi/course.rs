@@ -369,16 +369,22 @@ impl Run<'_> {
     /// bodies of the pair stop at the entry's time, and whatever heads into them is planned
     /// anew. Unless one is a driven body (a motor's or a spring's, or one such a body
     /// carries) and the other a free body, which the driven body carries from here (see
-    /// `carry`): stopped, a motor-driven paddle stirring a pile was stopped at the start of
-    /// step after step by the pile's bodies resting on it; sent on with the other body
-    /// stopped, a flipper passed the ball it pushed.
+    /// `carry`): sent on with the other body stopped, a flipper passed the ball it pushed.
+    /// A driven body whose other body cannot be carried (a body squeezed against a wall
+    /// past its carries) is not stopped either: the other stops and the driven body goes on
+    /// into it, as the peers' soft contacts let it (see `carry`). Stopped, a motor-driven
+    /// paddle stirring a pile stalled at every body it pushed along the ring.
     pub(super) fn stop_pair(&mut self, e: &Entry) {
         let (a, b) = (e.a as usize, e.b as usize);
         if self.carries(a, b, e.time) {
             return;
         }
-        self.stop(a, e.time);
-        self.stop(b, e.time);
+        for (slot, other) in [(a, b), (b, a)] {
+            if self.s.driven[slot] && self.s.hot[other].dynamic && !self.s.driven[other] {
+                continue;
+            }
+            self.stop(slot, e.time);
+        }
     }
 
     /// Stops the body of `slot` at `t` for the rest of the step (a dynamic body, once): it

@@ -338,11 +338,12 @@ impl Run<'_> {
         // step, without moving: every disc of a pile was checked, planned and stopped anew.
         //
         // A driven body (a motor's, a spring's, or one it carries) keeps its approach and
-        // carries the stopped body on from here if it can (see `carry`); if not, it stops.
+        // carries the stopped body on from here if it can (see `carry`); if not, a carried
+        // body stops, and a driven one goes on into it (see `Run::stop_pair`).
         if let Some(Pressing { slot, at, into }) = self.pressing(e, point, normal) {
             if let Some(by) = self.carrier(slot) {
                 let other = if slot == e.a as usize { e.b } else { e.a };
-                if !self.carry_stopped(other as usize, by, t) {
+                if !self.carry_stopped(other as usize, by, t) && by != slot {
                     self.s.replan.retain(|&x| x as usize != slot);
                     self.stop(slot, t);
                 }
