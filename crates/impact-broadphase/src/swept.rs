@@ -1,7 +1,7 @@
 //! The moving-box test behind swept and ray queries, made conservative under rounding.
 
 use impact_geometry::{Aabb, Point, Real, Vector};
-use wide::f64x2 as F64x2;
+use wide::{f64x2 as F64x2, f64x4 as F64x4};
 
 /// A box `start` translated by `t * translation` for t in [0, 1], ready to test against many
 /// targets (tree nodes or proxies).
@@ -147,6 +147,82 @@ impl SweptBox {
     }
 }
 
+/// A [`SweptBox`] tested against four boxes at once, one box a lane (the children of a
+/// four-wide tree node, stored as a structure of arrays): each constant of the sweep is
+/// repeated in the four lanes of its axis. The entries are those of
+/// [`SweptBox::first_touch`] to the bit.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SweptBox4 {
+    /// Per axis (x, y): the bound's corners.
+    bound_min: [F64x4; 2],
+    bound_max: [F64x4; 2],
+    /// Per axis: [`SweptBox`]'s `lo_off`, `hi_off` and `inv`.
+    lo_off: [F64x4; 2],
+    hi_off: [F64x4; 2],
+    inv: [F64x4; 2],
+    /// Per axis: 0 and 1 where the box does not move along it, minus infinity where it
+    /// does. A still axis has `inv` 0, so its slab times are zero (or NaN past overflow):
+    /// the entry and exit raised to these are 0 and 1, the values [`SweptBox::first_touch`]
+    /// selects, with one `max` each instead of a select.
+    enter_floor: [F64x4; 2],
+    exit_floor: [F64x4; 2],
+}
+
+impl SweptBox4 {
+    /// The four-lane form of `sweep`.
+    pub(crate) fn new(sweep: &SweptBox) -> Self {
+        let axis = |lanes: F64x2| lanes.to_array().map(F64x4::splat);
+        let still = sweep.still.to_array();
+        let floor = |i: usize, value: Real| {
+            F64x4::splat(if still[i].to_bits() == 0 {
+                Real::NEG_INFINITY
+            } else {
+                value
+            })
+        };
+        Self {
+            bound_min: axis(sweep.bound_min),
+            bound_max: axis(sweep.bound_max),
+            lo_off: axis(sweep.lo_off),
+            hi_off: axis(sweep.hi_off),
+            inv: axis(sweep.inv),
+            enter_floor: [floor(0, 0.0), floor(1, 0.0)],
+            exit_floor: [floor(0, 1.0), floor(1, 1.0)],
+        }
+    }
+
+    /// [`SweptBox::first_touch`] of four boxes, lane `i` the box
+    /// `[mins[0][i], maxs[0][i]] x [mins[1][i], maxs[1][i]]`: its entry, or infinity when
+    /// the moving box never touches it (also for a lane whose box is empty, lower corner
+    /// above upper).
+    ///
+    /// The same operations in the same order as the two-lane test, lane by lane, but the
+    /// selects of the still axes (see `enter_floor`) and the bound's test, which is applied
+    /// once at the end: an entry it rejects is infinity either way.
+    #[inline]
+    pub(crate) fn first_touch(&self, mins: [F64x4; 2], maxs: [F64x4; 2]) -> F64x4 {
+        let (zero, one) = (F64x4::ZERO, F64x4::ONE);
+        let never = F64x4::splat(Real::INFINITY);
+        let meets = mins[0].simd_le(self.bound_max[0])
+            & maxs[0].simd_ge(self.bound_min[0])
+            & mins[1].simd_le(self.bound_max[1])
+            & maxs[1].simd_ge(self.bound_min[1]);
+        let slab = |axis: usize| {
+            let near = (mins[axis] - self.lo_off[axis]) * self.inv[axis];
+            let far = (maxs[axis] - self.hi_off[axis]) * self.inv[axis];
+            (
+                near.fast_min(far).fast_max(self.enter_floor[axis]),
+                near.fast_max(far).fast_max(self.exit_floor[axis]),
+            )
+        };
+        let ((a0, b0), (a1, b1)) = (slab(0), slab(1));
+        let t_enter = a0.fast_max(a1).fast_max(zero);
+        let t_exit = b0.fast_min(b1).fast_min(one);
+        // Callers order entries by their bits: never a `-0.0`.
+        (meets & t_enter.simd_le(t_exit)).select(t_enter + zero, never)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,6 +335,42 @@ mod tests {
                 [target.maxs.x, target.maxs.y],
             );
             prop_assert_eq!(touch.to_bits(), want.unwrap_or(Real::INFINITY).to_bits());
+        }
+
+        /// The four-lane test gives the two-lane test's entries to the bit, lane by lane,
+        /// and infinity for an empty lane (the padding of a node that is not full).
+        #[test]
+        fn four_lanes_are_the_two_lane_test(
+            start in boxes(),
+            translation in translations(),
+            targets in proptest::collection::vec(boxes(), 4),
+            empty in 0..16u8,
+        ) {
+            let sweep = SweptBox::new(&start, &translation);
+            let lanes = |f: fn(&Aabb) -> Real, empty_value: Real| {
+                let mut v = [0.0; 4];
+                for (i, t) in targets.iter().enumerate() {
+                    v[i] = if empty & (1 << i) != 0 { empty_value } else { f(t) };
+                }
+                F64x4::from(v)
+            };
+            let mins = [
+                lanes(|t| t.mins.x, Real::INFINITY),
+                lanes(|t| t.mins.y, Real::INFINITY),
+            ];
+            let maxs = [
+                lanes(|t| t.maxs.x, Real::NEG_INFINITY),
+                lanes(|t| t.maxs.y, Real::NEG_INFINITY),
+            ];
+            let got = SweptBox4::new(&sweep).first_touch(mins, maxs).to_array();
+            for (i, t) in targets.iter().enumerate() {
+                let want = if empty & (1 << i) != 0 {
+                    Real::INFINITY
+                } else {
+                    sweep.first_touch([t.mins.x, t.mins.y], [t.maxs.x, t.maxs.y])
+                };
+                prop_assert_eq!(got[i].to_bits(), want.to_bits(), "lane {}", i);
+            }
         }
     }
 }
