@@ -187,12 +187,15 @@ impl RTreeBroadphase {
     /// four-wide BVH (built here if the settled tree was rebuilt since the last search).
     pub(super) fn search(&self, sweep: &SweptBox, visit: &mut dyn FnMut(ProxyId, Real) -> Real) {
         let mut end: Real = 1.0;
-        for root in self.moving.roots() {
-            let envelope = root.envelope();
-            if sweep.entry(envelope.lower(), envelope.upper()).is_some()
-                && !self.search_node(root, false, sweep, &mut end, visit)
-            {
-                return;
+        // A forest of no proxies still has a root (empty): not worth a test.
+        if self.moving_len > 0 {
+            for root in self.moving.roots() {
+                let envelope = root.envelope();
+                if sweep.entry(envelope.lower(), envelope.upper()).is_some()
+                    && !self.search_node(root, false, sweep, &mut end, visit)
+                {
+                    return;
+                }
             }
         }
         let bvh = self
