@@ -160,8 +160,8 @@ pub struct RTreeBroadphase {
     /// Proxies flagged [`State::SETTLED`]; entries of any other proxy are stale.
     settled: RTree<Leaf, TreeParams>,
     /// The leaves of `settled` as a four-wide BVH for the nearest-hit search, built at the
-    /// first search after each rebuild of `settled`.
-    settled_bvh: OnceLock<WideBvh>,
+    /// first search after each rebuild of `settled` (`None`: too many to number).
+    settled_bvh: OnceLock<Option<WideBvh>>,
     /// Exactly the proxies flagged [`State::MOVING`], with their current tree boxes.
     moving: Forest,
     /// By handle.

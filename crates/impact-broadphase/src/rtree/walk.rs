@@ -10,7 +10,7 @@ use super::tree::{Leaf, NODE_CAPACITY};
 use super::wide::WideBvh;
 use super::{RTreeBroadphase, State};
 use crate::ProxyId;
-use crate::swept::SweptBox;
+use crate::swept::{SweptBox, SweptBoxF32};
 use impact_geometry::Real;
 use rstar::{ParentNode, RTreeNode};
 
@@ -201,12 +201,26 @@ impl RTreeBroadphase {
         let bvh = self
             .settled_bvh
             .get_or_init(|| WideBvh::build(self.settled.iter()));
-        bvh.search(sweep, &mut end, &mut |id, tree_entry, end| match self
-            .leaf_entry(id, tree_entry, true, sweep, *end)
-        {
-            Some(c) => self.search_child(c, true, sweep, end, visit),
-            None => true,
-        });
+        if let (Some(bvh), Some(lanes)) = (bvh, SweptBoxF32::new(sweep)) {
+            bvh.search(
+                sweep,
+                &lanes,
+                &mut end,
+                &mut |id, tree_entry, end| match self.leaf_entry(id, tree_entry, true, sweep, *end)
+                {
+                    Some(c) => self.search_child(c, true, sweep, end, visit),
+                    None => true,
+                },
+            );
+            return;
+        }
+        // Coordinates past single precision's comfort, or a tree too large to number: the
+        // settled rstar tree.
+        let root = self.settled.root();
+        let envelope = root.envelope();
+        if sweep.entry(envelope.lower(), envelope.upper()).is_some() {
+            self.search_node(root, true, sweep, &mut end, visit);
+        }
     }
 
     /// Searches `node`'s children nearest first, each only if entered no later than the end

@@ -27,9 +27,9 @@
 
 use super::tree::Leaf;
 use crate::ProxyId;
-use crate::swept::{SweptBox, SweptBox4};
+use crate::swept::{SweptBox, SweptBoxF32, f32_down, f32_up};
 use impact_geometry::Real;
-use wide::f64x4 as F64x4;
+use wide::f32x4 as F32x4;
 
 /// Lanes of a node.
 const WIDTH: usize = 4;
@@ -45,36 +45,37 @@ const BINS: usize = 16;
 /// so that no tree is deeper than this plus the base-2 logarithm of its leaf count.
 const MEDIAN_DEPTH: u32 = 32;
 
-/// Set in a stack item's slot for a proxy (the low 32 bits its id); clear for a node (the
-/// low bits its index).
-const LEAF: u64 = 1 << 32;
+/// Set in a lane's child for a proxy (the other bits its index in [`WideBvh::leaves`]);
+/// clear for a node (its index in [`WideBvh::nodes`]).
+const LEAF: u32 = 1 << 31;
 
-/// One node: four lanes, each a child (a node or a proxy) or empty.
+/// One node: four lanes, each a child (a node or a proxy) or empty. The boxes are in single
+/// precision, rounded outward, so that a node is 80 bytes and its four boxes one
+/// [`SweptBoxF32::first_touch`]; a proxy's exact box is in [`WideBvh::leaves`].
 #[derive(Debug, Clone)]
 struct Node {
-    /// Per axis, per lane: the lower corner of the child's box (`+inf` in an empty lane).
-    mins: [[Real; WIDTH]; 2],
-    /// Per axis, per lane: the upper corner (`-inf` in an empty lane).
-    maxs: [[Real; WIDTH]; 2],
-    /// Per lane: a node's index in [`WideBvh::nodes`], or a proxy's id.
+    /// Per axis, per lane: the lower corner of the child's box (`f32::MAX` in an empty lane).
+    mins: [[f32; WIDTH]; 2],
+    /// Per axis, per lane: the upper corner (`-f32::MAX` in an empty lane).
+    maxs: [[f32; WIDTH]; 2],
+    /// Per lane: a node's index, or a proxy's with [`LEAF`] set.
     child: [u32; WIDTH],
-    /// Bit `i` set: lane `i` holds a proxy.
-    leaves: u8,
 }
 
 impl Node {
     const EMPTY: Self = Self {
-        mins: [[Real::INFINITY; WIDTH]; 2],
-        maxs: [[Real::NEG_INFINITY; WIDTH]; 2],
+        mins: [[f32::MAX; WIDTH]; 2],
+        maxs: [[-f32::MAX; WIDTH]; 2],
         child: [0; WIDTH],
-        leaves: 0,
     };
+}
 
-    /// Lane `lane` as a stack item's slot.
-    #[inline]
-    fn slot(&self, lane: usize) -> u64 {
-        u64::from(self.child[lane]) | (u64::from((self.leaves >> lane) & 1) << 32)
-    }
+/// A proxy of the tree: its id and its tree box, exact.
+#[derive(Debug, Clone, Copy)]
+struct LeafBox {
+    id: ProxyId,
+    lo: [Real; 2],
+    hi: [Real; 2],
 }
 
 /// The four-wide BVH of a set of leaves (see the [module docs](self)).
@@ -82,6 +83,8 @@ impl Node {
 pub(super) struct WideBvh {
     /// Depth first, the root first; empty for no leaves.
     nodes: Vec<Node>,
+    /// The proxies, in the order the walk meets them.
+    leaves: Vec<LeafBox>,
     /// The box of every leaf: lower and upper corner.
     bounds: ([Real; 2], [Real; 2]),
 }
@@ -149,8 +152,9 @@ impl Grow {
 }
 
 impl WideBvh {
-    /// The tree of `leaves` (their tree boxes, which are finite).
-    pub(super) fn build<'a>(leaves: impl Iterator<Item = &'a Leaf>) -> Self {
+    /// The tree of `leaves` (their tree boxes, which are finite); `None` for more than
+    /// [`LEAF`] of them, which its lanes cannot number.
+    pub(super) fn build<'a>(leaves: impl Iterator<Item = &'a Leaf>) -> Option<Self> {
         let mut items: Vec<Item> = leaves
             .map(|l| {
                 let (lo, hi) = (l.envelope.lower(), l.envelope.upper());
@@ -164,17 +168,20 @@ impl WideBvh {
             })
             .collect();
         if items.is_empty() {
-            return Self::default();
+            return Some(Self::default());
+        }
+        if items.len() >= LEAF as usize {
+            return None;
         }
         let mut binary = Vec::with_capacity(2 * items.len() - 1);
         let root = build_binary(&mut items, 0, &mut binary);
-        let mut nodes = Vec::with_capacity(items.len() / 2 + 1);
-        collapse(&binary, root, &mut nodes);
-        let r = &binary[root as usize];
-        Self {
-            nodes,
-            bounds: (r.lo, r.hi),
-        }
+        let mut tree = Self {
+            nodes: Vec::with_capacity(items.len() / 2 + 1),
+            leaves: Vec::with_capacity(items.len()),
+            bounds: (binary[root as usize].lo, binary[root as usize].hi),
+        };
+        collapse(&binary, root, &mut tree);
+        Some(tree)
     }
 
     /// Searches the leaves nearest first, as [`Broadphase::search_swept`] does: each lane
@@ -182,8 +189,17 @@ impl WideBvh {
     /// `leaf(id, entry of its tree box, end)`, which may lower `end` and returns false to end
     /// the walk; false then.
     ///
+    /// The nodes' single-precision test is `lanes`, the form of `sweep` (a lower bound of
+    /// each lane's entries); a proxy's entry is `sweep`'s of its exact box.
+    ///
     /// [`Broadphase::search_swept`]: crate::Broadphase::search_swept
-    pub(super) fn search<F>(&self, sweep: &SweptBox, end: &mut Real, leaf: &mut F) -> bool
+    pub(super) fn search<F>(
+        &self,
+        sweep: &SweptBox,
+        lanes: &SweptBoxF32,
+        end: &mut Real,
+        leaf: &mut F,
+    ) -> bool
     where
         F: FnMut(ProxyId, Real, &mut Real) -> bool,
     {
@@ -191,66 +207,67 @@ impl WideBvh {
             return true;
         }
         let entry = sweep.first_touch(self.bounds.0, self.bounds.1);
-        entry > *end || self.search_from(&SweptBox4::new(sweep), 0, entry, end, leaf)
+        entry > *end || self.search_from(sweep, lanes, 0, end, leaf)
     }
 
-    /// [`WideBvh::search`] of the subtree under node `root`, entered at `entry`.
+    /// [`WideBvh::search`] of the subtree under node `root`.
     fn search_from<F>(
         &self,
-        sweep: &SweptBox4,
+        sweep: &SweptBox,
+        lanes: &SweptBoxF32,
         root: u32,
-        entry: Real,
         end: &mut Real,
         leaf: &mut F,
     ) -> bool
     where
         F: FnMut(ProxyId, Real, &mut Real) -> bool,
     {
-        let mut stack = [(0.0, 0u64); STACK];
-        stack[0] = (entry, u64::from(root));
+        // A lane's entry (a lower bound) and child.
+        let mut stack = [(0.0f32, 0u32); STACK];
+        stack[0] = (0.0, root);
         let mut sp = 1;
         while sp > 0 {
             sp -= 1;
-            let (entry, slot) = stack[sp];
-            if entry > *end {
+            let (entry, child) = stack[sp];
+            if Real::from(entry) > *end {
                 continue;
             }
-            if slot & LEAF != 0 {
-                if !leaf(ProxyId(slot as u32), entry, end) {
+            if child & LEAF != 0 {
+                let l = &self.leaves[(child & !LEAF) as usize];
+                let entry = sweep.first_touch(l.lo, l.hi);
+                if entry <= *end && !leaf(l.id, entry, end) {
                     return false;
                 }
                 continue;
             }
             if sp + WIDTH > STACK {
-                if !self.search_from(sweep, slot as u32, entry, end, leaf) {
+                if !self.search_from(sweep, lanes, child, end, leaf) {
                     return false;
                 }
                 continue;
             }
-            let node = &self.nodes[slot as usize];
-            let t = sweep
-                .first_touch(node.mins.map(F64x4::from), node.maxs.map(F64x4::from))
-                .to_array();
+            let node = &self.nodes[child as usize];
+            let t = lanes.first_touch(node.mins.map(F32x4::from), node.maxs.map(F32x4::from));
+            // A lane is kept if its entry is no later than the end rounded up (the pop
+            // above drops one that is later than the end itself).
+            let kept = t.simd_le(F32x4::splat(f32_up(*end))).to_bitmask();
+            let t = t.to_array();
             // Each lane's key: its entry's bits (which order as the entries do) with the
-            // lane in the two lowest, or the largest key if not entered; sorted, the lanes
-            // entered come first, nearest first.
-            let mut keys = [u64::MAX; WIDTH];
-            let mut n = 0;
+            // lane in the two lowest, or the largest key if not kept; sorted, the lanes
+            // kept come first, nearest first.
+            let mut keys = [u32::MAX; WIDTH];
             for (lane, (key, &t)) in keys.iter_mut().zip(&t).enumerate() {
-                let entered = t <= *end;
-                *key = if entered {
-                    (t.to_bits() & !3) | lane as u64
-                } else {
-                    u64::MAX
-                };
-                n += usize::from(entered);
+                if kept & (1 << lane) != 0 {
+                    *key = (t.to_bits() & !3) | lane as u32;
+                }
             }
+            let n = kept.count_ones() as usize;
             sort4(&mut keys);
-            // Farthest first, so that the nearest is popped next; a lane not entered is
+            // Farthest first, so that the nearest is popped next; a lane not kept is
             // written and then overwritten.
             for (i, key) in keys.iter().enumerate().rev() {
                 let lane = (key & 3) as usize;
-                stack[sp] = (t[lane], node.slot(lane));
+                stack[sp] = (t[lane], node.child[lane]);
                 sp += usize::from(i < n);
             }
         }
@@ -260,7 +277,7 @@ impl WideBvh {
 
 /// Sorts four keys by a sorting network (five compare-exchanges, `min` and `max` each).
 #[inline]
-fn sort4(k: &mut [u64; WIDTH]) {
+fn sort4(k: &mut [u32; WIDTH]) {
     for (a, b) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
         let (x, y) = (k[a], k[b]);
         k[a] = x.min(y);
@@ -385,7 +402,7 @@ fn partition(items: &mut [Item], left: impl Fn(&Item) -> bool) -> usize {
 /// first; returns its index. Its lanes: `root`'s two children, the one of largest
 /// half-perimeter that is not a leaf replaced by its own two while fewer than four (the
 /// first such on ties), in their order in the binary tree.
-fn collapse(binary: &[BinNode], root: u32, out: &mut Vec<Node>) -> u32 {
+fn collapse(binary: &[BinNode], root: u32, tree: &mut WideBvh) -> u32 {
     let mut lanes: Vec<u32> = match binary[root as usize].children {
         Some((l, r)) => vec![l, r],
         None => vec![root],
@@ -405,24 +422,28 @@ fn collapse(binary: &[BinNode], root: u32, out: &mut Vec<Node>) -> u32 {
         lanes[i] = l;
         lanes.insert(i + 1, r);
     }
-    let index = out.len() as u32;
-    out.push(Node::EMPTY);
+    let index = tree.nodes.len() as u32;
+    tree.nodes.push(Node::EMPTY);
     let mut node = Node::EMPTY;
     for (lane, &b) in lanes.iter().enumerate() {
         let child = &binary[b as usize];
         for axis in 0..2 {
-            node.mins[axis][lane] = child.lo[axis];
-            node.maxs[axis][lane] = child.hi[axis];
+            node.mins[axis][lane] = f32_down(child.lo[axis]);
+            node.maxs[axis][lane] = f32_up(child.hi[axis]);
         }
         node.child[lane] = match child.children {
             None => {
-                node.leaves |= 1 << lane;
-                child.id
+                tree.leaves.push(LeafBox {
+                    id: ProxyId(child.id),
+                    lo: child.lo,
+                    hi: child.hi,
+                });
+                (tree.leaves.len() - 1) as u32 | LEAF
             }
-            Some(_) => collapse(binary, b, out),
+            Some(_) => collapse(binary, b, tree),
         };
     }
-    out[index as usize] = node;
+    tree.nodes[index as usize] = node;
     index
 }
 
@@ -459,10 +480,14 @@ mod tests {
         proptest::collection::vec(one, 0..n)
     }
 
-    /// Every leaf is in exactly one lane, under boxes that hold its box.
+    /// Every leaf is in exactly one lane, its exact box in the leaves, under single-precision
+    /// boxes that hold it.
     fn check_structure(bvh: &WideBvh, leaves: &[Leaf]) {
         let mut seen = Vec::new();
         let mut stack = vec![0u32];
+        let holds = |lo: [f32; 2], hi: [f32; 2], inner_lo: [Real; 2], inner_hi: [Real; 2]| {
+            (0..2).all(|a| Real::from(lo[a]) <= inner_lo[a] && Real::from(hi[a]) >= inner_hi[a])
+        };
         while let Some(i) = stack.pop() {
             let node = &bvh.nodes[i as usize];
             for lane in 0..WIDTH {
@@ -470,21 +495,26 @@ mod tests {
                     [node.mins[0][lane], node.mins[1][lane]],
                     [node.maxs[0][lane], node.maxs[1][lane]],
                 );
-                if node.leaves & (1 << lane) != 0 {
-                    let l = leaves.iter().find(|l| l.id.0 == node.child[lane]).unwrap();
-                    assert_eq!((l.envelope.lower(), l.envelope.upper()), (lo, hi));
-                    seen.push(node.child[lane]);
+                let child = node.child[lane];
+                if child & LEAF != 0 {
+                    let l = bvh.leaves[(child & !LEAF) as usize];
+                    let given = leaves.iter().find(|g| g.id == l.id).unwrap();
+                    assert_eq!(
+                        (given.envelope.lower(), given.envelope.upper()),
+                        (l.lo, l.hi)
+                    );
+                    assert!(holds(lo, hi, l.lo, l.hi));
+                    seen.push(l.id.0);
                 } else if lo[0] <= hi[0] {
-                    let child = &bvh.nodes[node.child[lane] as usize];
+                    let inner = &bvh.nodes[child as usize];
                     for c in 0..WIDTH {
-                        if child.mins[0][c] <= child.maxs[0][c] {
-                            for axis in 0..2 {
-                                assert!(lo[axis] <= child.mins[axis][c]);
-                                assert!(hi[axis] >= child.maxs[axis][c]);
-                            }
+                        if inner.mins[0][c] <= inner.maxs[0][c] {
+                            let c_lo = [inner.mins[0][c], inner.mins[1][c]].map(Real::from);
+                            let c_hi = [inner.maxs[0][c], inner.maxs[1][c]].map(Real::from);
+                            assert!(holds(lo, hi, c_lo, c_hi));
                         }
                     }
-                    stack.push(node.child[lane]);
+                    stack.push(child);
                 }
             }
         }
@@ -508,7 +538,7 @@ mod tests {
             clip in 0.0..1.2,
         ) {
             let leaves = leaves(&boxes);
-            let bvh = WideBvh::build(leaves.iter());
+            let bvh = WideBvh::build(leaves.iter()).unwrap();
             if !leaves.is_empty() {
                 check_structure(&bvh, &leaves);
             }
@@ -523,6 +553,7 @@ mod tests {
                 _ => impact_geometry::Vector::new(d.0, d.1),
             };
             let sweep = SweptBox::new(&start, &d);
+            let lanes = SweptBoxF32::new(&sweep).unwrap();
             let mut want: Vec<(u32, u64)> = leaves
                 .iter()
                 .filter_map(|l| {
@@ -533,7 +564,7 @@ mod tests {
             want.sort_unstable();
             let mut got = Vec::new();
             let mut end = 1.0;
-            bvh.search(&sweep, &mut end, &mut |id, t, _| {
+            bvh.search(&sweep, &lanes, &mut end, &mut |id, t, _| {
                 got.push((id.0, t.to_bits()));
                 true
             });
@@ -543,7 +574,7 @@ mod tests {
             // Clipped at each visit to `clip` times the entry (past 1: not clipped).
             let mut seen = Vec::new();
             let mut end = 1.0;
-            bvh.search(&sweep, &mut end, &mut |id, t, end| {
+            bvh.search(&sweep, &lanes, &mut end, &mut |id, t, end| {
                 assert!(t <= *end, "{id:?} entered at {t}, after the end {end}");
                 seen.push(id.0);
                 *end = end.min(t * clip);
@@ -572,13 +603,13 @@ mod tests {
             })
             .collect();
         let leaves = leaves(&boxes);
-        let bvh = WideBvh::build(leaves.iter());
+        let bvh = WideBvh::build(leaves.iter()).unwrap();
         check_structure(&bvh, &leaves);
         fn depth(bvh: &WideBvh, i: u32) -> usize {
             let node = &bvh.nodes[i as usize];
             (0..WIDTH)
                 .filter(|&lane| {
-                    node.leaves & (1 << lane) == 0 && node.mins[0][lane] <= node.maxs[0][lane]
+                    node.child[lane] & LEAF == 0 && node.mins[0][lane] <= node.maxs[0][lane]
                 })
                 .map(|lane| depth(bvh, node.child[lane]))
                 .max()
@@ -598,7 +629,8 @@ mod tests {
             &impact_geometry::Vector::new(1e18, 0.0),
         );
         let mut n = 0;
-        bvh.search(&sweep, &mut 1.0, &mut |_, _, _| {
+        let lanes = SweptBoxF32::new(&sweep).unwrap();
+        bvh.search(&sweep, &lanes, &mut 1.0, &mut |_, _, _| {
             n += 1;
             true
         });
