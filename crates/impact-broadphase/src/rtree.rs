@@ -146,8 +146,8 @@ impl State {
 ///   of the start and end boxes, so a long diagonal motion visits only the nodes it crosses.
 ///   The search for the nearest hit ([`Broadphase::search_swept`]: rays and shape casts)
 ///   walks the settled proxies through a four-wide BVH of the settled tree's leaves, four
-///   boxes tested at once per node, built at the first search after each rebuild of the
-///   settled tree (about 50 bytes a settled proxy).
+///   boxes tested at once per node in single precision, built at the first search after
+///   each rebuild of the settled tree (about 80 bytes a settled proxy).
 ///
 /// Costs per step: O(k log k) for the `k` moving proxies when the moving tree is rebuilt,
 /// plus the pair search, which follows the proxies whose tree boxes changed, plus one pass

@@ -217,7 +217,7 @@ impl SweptBoxF32 {
         let scale = [b.mins.x, b.mins.y, b.maxs.x, b.maxs.y]
             .iter()
             .fold(0.0, |m: Real, c| m.max(c.abs()));
-        if !(scale <= F32_SCALE_MAX) {
+        if scale.is_nan() || scale > F32_SCALE_MAX {
             return None;
         }
         // The absolute term covers coordinates so small that single precision is subnormal.
