@@ -321,6 +321,63 @@ fn drift_near_the_largest_coordinates_stays_finite() {
     }
 }
 
+/// Settled proxies at every scale, from subnormal single-precision coordinates to past the
+/// single-precision range (where the search walks the settled rstar tree instead of the
+/// wide BVH): the search visits what brute force finds, with the same entries.
+#[test]
+fn the_search_matches_brute_force_at_every_scale() {
+    for scale in [1e-40, 1e-3, 1.0, 1e20, 1e29, 1e31, 1e40, 1e300] {
+        let mut tree = RTreeBroadphase::new();
+        let mut brute = BruteForce::new();
+        for i in 0..40u32 {
+            let (x, y) = (Real::from(i % 8) - 3.5, Real::from(i / 8) - 2.0);
+            let b = Aabb::new(Point::new(x, y), Point::new(x + 0.5, y + 0.75));
+            let b = Aabb::new(b.mins * scale, b.maxs * scale);
+            tree.insert(ProxyId(i), b).unwrap();
+            brute.insert(ProxyId(i), b).unwrap();
+        }
+        for _ in 0..6 {
+            tree.overlapping_pairs();
+            tree.update_batch(&[]).unwrap();
+        }
+        assert!(tree.moving_len == 0, "not all settled at scale {scale}");
+        let sweeps = [
+            (
+                Point::new(-5.0, -3.0),
+                Point::new(-5.0, -3.0),
+                Vector::new(10.0, 6.0),
+            ),
+            (
+                Point::new(-4.0, 0.1),
+                Point::new(-3.0, 0.6),
+                Vector::new(8.0, 0.0),
+            ),
+            (
+                Point::new(0.7, -4.0),
+                Point::new(0.7, -4.0),
+                Vector::new(0.0, 9.0),
+            ),
+        ];
+        for (lo, hi, d) in sweeps {
+            let start = Aabb::new(lo * scale, hi * scale);
+            let d = d * scale;
+            let found = |bp: &dyn Broadphase| {
+                let mut found = Vec::new();
+                bp.search_swept(&start, &d, &mut |id, entry| {
+                    found.push((id, entry.to_bits()));
+                    1.0
+                })
+                .unwrap();
+                found.sort_unstable();
+                found
+            };
+            let want = found(&brute);
+            assert!(!want.is_empty(), "the sweep meets nothing at scale {scale}");
+            assert_eq!(found(&tree), want, "scale {scale}");
+        }
+    }
+}
+
 /// `n` boxes of sizes 0.1 to 1.6 scattered over a strip 10 times wider than tall, drawn
 /// from `seed`; proxy `i` is box `i`.
 fn scattered(n: usize, seed: u64) -> Vec<(ProxyId, Aabb)> {
