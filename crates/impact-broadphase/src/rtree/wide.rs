@@ -11,9 +11,11 @@
 //! so one [`SweptBoxF32::first_touch`] gives a lower bound of the four lanes' entries; a
 //! sorting network without branches orders the lanes entered, which go on a stack by a
 //! count (a lane whose box is empty is never entered). A proxy's own entry, the one the
-//! visitor gets, is computed from its exact tree box, kept beside the nodes, so the walk
-//! visits the same proxies with the same entries as a walk in double precision would. The
-//! pair search keeps the rstar tree: its joins are written over rstar's nodes.
+//! visitor gets, is computed from its exact tree box, kept beside the nodes, so every
+//! proxy is visited with its exact entry, and every proxy entered no later than the end is
+//! visited, as by the walk over the rstar tree (the order among them, and so which later
+//! ones a clipping visitor sees before the end comes down, may differ). The pair search
+//! keeps the rstar tree: its joins are written over rstar's nodes.
 //!
 //! The tree is built top down by the binned surface area heuristic (Wald, "On fast
 //! construction of SAH-based bounding volume hierarchies", 2007), with the half-perimeter
