@@ -43,7 +43,11 @@
 //! ratios.
 //!
 //! Run: `cargo bench --bench queries` (about three minutes on 2 busy cores);
-//! `QUERIES_QUICK=1` skips criterion and prints only the interleaved ratios.
+//! `QUERIES_QUICK=1` skips criterion and prints only the interleaved ratios;
+//! `QUERIES_PROFILE=1` runs each batch once per engine after the agreement check (which
+//! builds every lazy index), in functions named `profile_impact_*` and `profile_rapier_*`,
+//! for `valgrind --tool=callgrind --toggle-collect='queries::profile_*'` (see
+//! `docs/benchmarks.md`).
 
 use criterion::{Criterion, Throughput};
 use impact_testkit::SplitMix64;
@@ -470,9 +474,71 @@ fn check_agreement(s: &Setup) {
     );
 }
 
+/// One batch of one engine, once, under a name of its own for callgrind's
+/// `--toggle-collect` (`QUERIES_PROFILE=1`): its inclusive cost over the batch's length is
+/// the cost per query. Each returns how many queries hit; the constants keep the compiler
+/// from folding the functions of equal bodies into one symbol.
+macro_rules! profile_batch {
+    ($name:ident, $tag:expr, |$s:ident| $body:expr) => {
+        #[inline(never)]
+        fn $name($s: &Setup) -> usize {
+            let hits: usize = $body;
+            hits + black_box($tag) - $tag
+        }
+    };
+}
+
+profile_batch!(profile_impact_short_rays, 0, |s| s
+    .short_rays
+    .iter()
+    .filter(|r| black_box(impact_ray(&s.impact, r)).is_some())
+    .count());
+profile_batch!(profile_impact_long_rays, 1, |s| s
+    .long_rays
+    .iter()
+    .filter(|r| black_box(impact_ray(&s.impact, r)).is_some())
+    .count());
+profile_batch!(profile_impact_casts, 2, |s| s
+    .casts
+    .iter()
+    .filter(|c| black_box(impact_cast(&s.impact, c)).is_some())
+    .count());
+profile_batch!(profile_rapier_short_rays, 3, |s| {
+    let q = s.rapier.query();
+    s.short_rays
+        .iter()
+        .filter(|r| black_box(rapier_ray(&s.rapier, &q, r)).is_some())
+        .count()
+});
+profile_batch!(profile_rapier_long_rays, 4, |s| {
+    let q = s.rapier.query();
+    s.long_rays
+        .iter()
+        .filter(|r| black_box(rapier_ray(&s.rapier, &q, r)).is_some())
+        .count()
+});
+profile_batch!(profile_rapier_casts, 5, |s| {
+    let q = s.rapier.query();
+    (s.casts.iter().zip(&s.parry_casts))
+        .filter(|(c, p)| black_box(rapier_cast(&s.rapier, &q, c, p.as_ref())).is_some())
+        .count()
+});
+
 fn main() {
     let s = setup();
     check_agreement(&s);
+    if std::env::var_os("QUERIES_PROFILE").is_some() {
+        let hits = [
+            profile_impact_short_rays(&s),
+            profile_impact_long_rays(&s),
+            profile_impact_casts(&s),
+            profile_rapier_short_rays(&s),
+            profile_rapier_long_rays(&s),
+            profile_rapier_casts(&s),
+        ];
+        println!("profile: hits of each batch, impact then rapier2d: {hits:?}");
+        return;
+    }
     let kinds = kinds(&s);
     if std::env::var_os("QUERIES_QUICK").is_none() {
         let mut c = Criterion::default().configure_from_args();

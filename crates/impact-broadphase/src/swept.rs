@@ -1,7 +1,7 @@
 //! The moving-box test behind swept and ray queries, made conservative under rounding.
 
 use impact_geometry::{Aabb, Point, Real, Vector};
-use wide::f64x2 as F64x2;
+use wide::{f32x4 as F32x4, f64x2 as F64x2};
 
 /// A box `start` translated by `t * translation` for t in [0, 1], ready to test against many
 /// targets (tree nodes or proxies).
@@ -147,6 +147,136 @@ impl SweptBox {
     }
 }
 
+/// The largest magnitude of a sweep's coordinates (its bound's corners) for which
+/// [`SweptBoxF32`] is made: well inside the single-precision range, so that neither its
+/// constants nor the products of its test overflow into NaN.
+const F32_SCALE_MAX: Real = 1e30;
+
+/// How far [`f32_down`] and [`f32_up`] move a number before rounding it to single
+/// precision: 2^-22 of it (four times the worst rounding to nearest) and the smallest
+/// subnormal (the worst absolute rounding), in double precision, which holds both exactly
+/// enough.
+const F32_OUTWARD: (Real, Real) = (1.0 / 4_194_304.0, 1.401_298_464_324_817e-45);
+
+/// A single-precision number at most `x` (within a few ulps), finite: clamped to
+/// `[-f32::MAX, f32::MAX]` (see [`SweptBoxF32`] on why that is safe). Without a branch: the
+/// signs of coordinates follow no pattern.
+#[inline]
+pub(crate) fn f32_down(x: Real) -> f32 {
+    let (relative, absolute) = F32_OUTWARD;
+    ((x - x.abs() * relative - absolute) as f32).clamp(-f32::MAX, f32::MAX)
+}
+
+/// A single-precision number at least `x` (within a few ulps), finite as [`f32_down`]'s.
+#[inline]
+pub(crate) fn f32_up(x: Real) -> f32 {
+    let (relative, absolute) = F32_OUTWARD;
+    ((x + x.abs() * relative + absolute) as f32).clamp(-f32::MAX, f32::MAX)
+}
+
+/// A [`SweptBox`] tested in single precision against four boxes at once, one a lane (the
+/// children of a four-wide tree node as a structure of arrays, their corners rounded outward
+/// by [`f32_down`] and [`f32_up`]): half the width of the double-precision test, so four
+/// boxes are one register per coordinate.
+///
+/// Conservative: for every box the single-precision box holds, the entry it gives is no
+/// later than that box's [`SweptBox::first_touch`], and it says never (infinity) only if
+/// that one does. The Minkowski difference is padded by 8 single-precision ulps of the
+/// sweep's largest coordinate (its `scale`) more, and the bound is rounded outward. Why that
+/// covers the rounding: a box's entry decides anything only while it is in `[0, 1]`, and
+/// then the difference it comes from is at most the translation, `2 * scale`; its
+/// subtraction, the reciprocal's rounding and the product each err by at most 2^-24 of it
+/// (3 * 2^-23 * scale together), below the pad's 8 * 2^-23 * scale, which also moves every
+/// slab time the safe way (entries earlier, exits later). A box corner past `f32::MAX` is
+/// clamped to it, which changes nothing within the bound (at most [`F32_SCALE_MAX`]) and
+/// keeps every product free of `inf * 0`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SweptBoxF32 {
+    /// Per axis: the bound's corners, rounded outward.
+    bound_min: [F32x4; 2],
+    bound_max: [F32x4; 2],
+    /// Per axis: [`SweptBox`]'s `lo_off` and `hi_off` widened by the pad.
+    lo_off: [F32x4; 2],
+    hi_off: [F32x4; 2],
+    /// Per axis: the reciprocal of the translation, 0 along an axis that does not move (or
+    /// whose reciprocal is past the single-precision range: tested as still, a superset).
+    inv: [F32x4; 2],
+    /// Per axis: 0 and 1 where the box does not move along it, minus infinity where it
+    /// does. A still axis has `inv` 0, so its slab times are zero: the entry and exit raised
+    /// to these are 0 and 1, the values [`SweptBox::first_touch`] selects, with one `max`
+    /// each instead of a select.
+    enter_floor: [F32x4; 2],
+    exit_floor: [F32x4; 2],
+}
+
+impl SweptBoxF32 {
+    /// The single-precision form of `sweep`, or `None` if its coordinates pass
+    /// [`F32_SCALE_MAX`].
+    pub(crate) fn new(sweep: &SweptBox) -> Option<Self> {
+        let b = &sweep.bound;
+        let scale = [b.mins.x, b.mins.y, b.maxs.x, b.maxs.y]
+            .iter()
+            .fold(0.0, |m: Real, c| m.max(c.abs()));
+        if scale.is_nan() || scale > F32_SCALE_MAX {
+            return None;
+        }
+        // The absolute term covers coordinates so small that single precision is subnormal.
+        let pad = 8.0 * Real::from(f32::EPSILON) * scale + 8.0 * Real::from(f32::MIN_POSITIVE);
+        let (lo_off, hi_off, inv) = (
+            sweep.lo_off.to_array(),
+            sweep.hi_off.to_array(),
+            sweep.inv.to_array(),
+        );
+        let splat = |x: f32| F32x4::splat(x);
+        let inv32 = inv.map(|i| {
+            let i32 = i as f32;
+            if i32.is_finite() { i32 } else { 0.0 }
+        });
+        let floor = |axis: usize, value: f32| {
+            splat(if inv32[axis] == 0.0 {
+                value
+            } else {
+                f32::NEG_INFINITY
+            })
+        };
+        Some(Self {
+            bound_min: [splat(f32_down(b.mins.x)), splat(f32_down(b.mins.y))],
+            bound_max: [splat(f32_up(b.maxs.x)), splat(f32_up(b.maxs.y))],
+            lo_off: [0, 1].map(|a| splat(f32_up(lo_off[a] + pad))),
+            hi_off: [0, 1].map(|a| splat(f32_down(hi_off[a] - pad))),
+            inv: inv32.map(splat),
+            enter_floor: [floor(0, 0.0), floor(1, 0.0)],
+            exit_floor: [floor(0, 1.0), floor(1, 1.0)],
+        })
+    }
+
+    /// A lower bound of the entries of four boxes, lane `i` the single-precision box
+    /// `[mins[0][i], maxs[0][i]] x [mins[1][i], maxs[1][i]]`, or infinity when no box it
+    /// holds is touched (also for an empty lane: lower corner `f32::MAX`, upper `-f32::MAX`).
+    #[inline]
+    pub(crate) fn first_touch(&self, mins: [F32x4; 2], maxs: [F32x4; 2]) -> F32x4 {
+        let (zero, one) = (F32x4::ZERO, F32x4::ONE);
+        let never = F32x4::splat(f32::INFINITY);
+        let meets = mins[0].simd_le(self.bound_max[0])
+            & maxs[0].simd_ge(self.bound_min[0])
+            & mins[1].simd_le(self.bound_max[1])
+            & maxs[1].simd_ge(self.bound_min[1]);
+        let slab = |axis: usize| {
+            let near = (mins[axis] - self.lo_off[axis]) * self.inv[axis];
+            let far = (maxs[axis] - self.hi_off[axis]) * self.inv[axis];
+            (
+                near.fast_min(far).fast_max(self.enter_floor[axis]),
+                near.fast_max(far).fast_max(self.exit_floor[axis]),
+            )
+        };
+        let ((a0, b0), (a1, b1)) = (slab(0), slab(1));
+        let t_enter = a0.fast_max(a1).fast_max(zero);
+        let t_exit = b0.fast_min(b1).fast_min(one);
+        // Never a `-0.0`: callers order entries by their bits.
+        (meets & t_enter.simd_le(t_exit)).select(t_enter + zero, never)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,6 +389,57 @@ mod tests {
                 [target.maxs.x, target.maxs.y],
             );
             prop_assert_eq!(touch.to_bits(), want.unwrap_or(Real::INFINITY).to_bits());
+        }
+
+        /// The single-precision test is conservative: for each of four boxes, rounded
+        /// outward into a lane, an entry no later than the double-precision test's, and
+        /// never "never" for a box that test enters; an empty lane is never entered.
+        #[test]
+        fn single_precision_lanes_bound_the_entries(
+            start in boxes(),
+            translation in translations(),
+            targets in proptest::collection::vec(boxes(), 4),
+            empty in 0..16u8,
+        ) {
+            let sweep = SweptBox::new(&start, &translation);
+            let Some(lanes) = SweptBoxF32::new(&sweep) else {
+                return Ok(());
+            };
+            let lane = |f: fn(&Aabb) -> [Real; 2], round: fn(Real) -> f32, empty_value: f32| {
+                [0, 1].map(|axis| {
+                    let mut v = [0.0; 4];
+                    for (i, t) in targets.iter().enumerate() {
+                        v[i] = if empty & (1 << i) != 0 { empty_value } else { round(f(t)[axis]) };
+                    }
+                    F32x4::from(v)
+                })
+            };
+            let mins = lane(|t| [t.mins.x, t.mins.y], f32_down, f32::MAX);
+            let maxs = lane(|t| [t.maxs.x, t.maxs.y], f32_up, -f32::MAX);
+            let got = lanes.first_touch(mins, maxs).to_array();
+            for (i, t) in targets.iter().enumerate() {
+                if empty & (1 << i) != 0 {
+                    prop_assert_eq!(got[i], f32::INFINITY, "empty lane {}", i);
+                    continue;
+                }
+                let want = sweep.first_touch([t.mins.x, t.mins.y], [t.maxs.x, t.maxs.y]);
+                if want != Real::INFINITY {
+                    prop_assert!(Real::from(got[i]) <= want, "lane {}: {} after {}", i, got[i], want);
+                }
+            }
+        }
+
+        /// Outward rounding to single precision: below and above, within range.
+        #[test]
+        fn rounding_to_single_precision_is_outward(
+            x in prop_oneof![
+                coordinate(),
+                (-2.0..2.0, -1074i32..1023).prop_map(|(m, e)| m * Real::powi(2.0, e)),
+            ],
+        ) {
+            prop_assert!(Real::from(f32_down(x)) <= x || x < -Real::from(f32::MAX));
+            prop_assert!(Real::from(f32_up(x)) >= x || x > Real::from(f32::MAX));
+            prop_assert!(f32_down(x).is_finite() && f32_up(x).is_finite());
         }
     }
 }

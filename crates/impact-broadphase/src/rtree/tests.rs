@@ -202,12 +202,54 @@ fn run(steps: &[(Vec<Move>, bool, bool)], margin: Real, rebuild_fraction: Real) 
             }
         }
         tree.check_invariants();
+        check_search(&tree, &brute);
         if *ask {
             assert_eq!(tree.overlapping_pairs(), brute.overlapping_pairs());
             tree.check_invariants();
         }
     }
     tree
+}
+
+/// The search for the nearest hit (through the moving trees and the settled proxies' wide
+/// BVH, skipping stale entries, loose tree boxes tested by their fat boxes) visits the same
+/// proxies with the same entries as brute force, for a few sweeps across the field.
+fn check_search(tree: &RTreeBroadphase, brute: &BruteForce) {
+    let sweeps = [
+        (
+            Aabb::new(Point::new(-1.0, -1.0), Point::new(-1.0, -1.0)),
+            Vector::new(41.0, 40.0),
+        ),
+        (
+            Aabb::new(Point::new(40.0, 10.0), Point::new(40.0, 10.0)),
+            Vector::new(-42.0, 0.0),
+        ),
+        (
+            Aabb::new(Point::new(0.0, 20.0), Point::new(2.0, 22.5)),
+            Vector::new(40.0, -15.0),
+        ),
+        (
+            Aabb::new(Point::new(5.0, 5.0), Point::new(30.0, 30.0)),
+            Vector::new(0.0, 3.0),
+        ),
+    ];
+    for (start, translation) in &sweeps {
+        let found = |bp: &dyn Broadphase| {
+            let mut found = Vec::new();
+            bp.search_swept(start, translation, &mut |id, entry| {
+                found.push((id, entry.to_bits()));
+                1.0
+            })
+            .unwrap();
+            found.sort_unstable();
+            found
+        };
+        assert_eq!(
+            found(tree),
+            found(brute),
+            "sweep of {start:?} by {translation:?}"
+        );
+    }
 }
 
 proptest! {
@@ -276,6 +318,63 @@ fn drift_near_the_largest_coordinates_stays_finite() {
                 .iter()
                 .all(|b| b.mins.x.is_finite() && b.maxs.y.is_finite())
         );
+    }
+}
+
+/// Settled proxies at every scale, from subnormal single-precision coordinates to past the
+/// single-precision range (where the search walks the settled rstar tree instead of the
+/// wide BVH): the search visits what brute force finds, with the same entries.
+#[test]
+fn the_search_matches_brute_force_at_every_scale() {
+    for scale in [1e-40, 1e-3, 1.0, 1e20, 1e29, 1e31, 1e40, 1e300] {
+        let mut tree = RTreeBroadphase::new();
+        let mut brute = BruteForce::new();
+        for i in 0..40u32 {
+            let (x, y) = (Real::from(i % 8) - 3.5, Real::from(i / 8) - 2.0);
+            let b = Aabb::new(Point::new(x, y), Point::new(x + 0.5, y + 0.75));
+            let b = Aabb::new(b.mins * scale, b.maxs * scale);
+            tree.insert(ProxyId(i), b).unwrap();
+            brute.insert(ProxyId(i), b).unwrap();
+        }
+        for _ in 0..6 {
+            tree.overlapping_pairs();
+            tree.update_batch(&[]).unwrap();
+        }
+        assert!(tree.moving_len == 0, "not all settled at scale {scale}");
+        let sweeps = [
+            (
+                Point::new(-5.0, -3.0),
+                Point::new(-5.0, -3.0),
+                Vector::new(10.0, 6.0),
+            ),
+            (
+                Point::new(-4.0, 0.1),
+                Point::new(-3.0, 0.6),
+                Vector::new(8.0, 0.0),
+            ),
+            (
+                Point::new(0.7, -4.0),
+                Point::new(0.7, -4.0),
+                Vector::new(0.0, 9.0),
+            ),
+        ];
+        for (lo, hi, d) in sweeps {
+            let start = Aabb::new(lo * scale, hi * scale);
+            let d = d * scale;
+            let found = |bp: &dyn Broadphase| {
+                let mut found = Vec::new();
+                bp.search_swept(&start, &d, &mut |id, entry| {
+                    found.push((id, entry.to_bits()));
+                    1.0
+                })
+                .unwrap();
+                found.sort_unstable();
+                found
+            };
+            let want = found(&brute);
+            assert!(!want.is_empty(), "the sweep meets nothing at scale {scale}");
+            assert_eq!(found(&tree), want, "scale {scale}");
+        }
     }
 }
 

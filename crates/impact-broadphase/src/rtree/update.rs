@@ -155,6 +155,7 @@ impl RTreeBroadphase {
         self.stale = 0;
         self.waited = 0;
         self.settled = RTree::bulk_load_with_params(leaves);
+        self.settled_bvh = std::sync::OnceLock::new();
         self.rebuilds += 1;
         ready > 0
     }

@@ -2,13 +2,15 @@
 //! ([`Broadphase::visit_swept`](crate::Broadphase::visit_swept)), both trees opened best
 //! first by the time the moving box enters each subtree, and the search for the nearest hit
 //! ([`Broadphase::search_swept`](crate::Broadphase::search_swept)), depth first with each
-//! node's children nearest first. Either way a ray or shape cast that clips its sweep at its
+//! node's children nearest first, through the moving trees and then the settled proxies'
+//! four-wide BVH (`wide`). Either way a ray or shape cast that clips its sweep at its
 //! nearest hit opens only the subtrees entered before it.
 
 use super::tree::{Leaf, NODE_CAPACITY};
+use super::wide::WideBvh;
 use super::{RTreeBroadphase, State};
 use crate::ProxyId;
-use crate::swept::SweptBox;
+use crate::swept::{SweptBox, SweptBoxF32};
 use impact_geometry::Real;
 use rstar::{ParentNode, RTreeNode};
 
@@ -169,7 +171,7 @@ impl RTreeBroadphase {
     ) -> Option<Child<'a>> {
         let entry = Some(touch(sweep, child)).filter(|entry| *entry <= end)?;
         match child {
-            RTreeNode::Leaf(l) => self.leaf_entry(l, entry, settled, sweep, end),
+            RTreeNode::Leaf(l) => self.leaf_entry(l.id, entry, settled, sweep, end),
             RTreeNode::Parent(p) => Some(Child {
                 entry,
                 id: ProxyId(0),
@@ -180,16 +182,44 @@ impl RTreeBroadphase {
 
     /// The depth-first search of [`Broadphase::search_swept`](crate::Broadphase::search_swept)
     /// over both trees.
+    ///
+    /// The moving trees are searched first, then the settled proxies through their
+    /// four-wide BVH (built here if the settled tree was rebuilt since the last search).
     pub(super) fn search(&self, sweep: &SweptBox, visit: &mut dyn FnMut(ProxyId, Real) -> Real) {
         let mut end: Real = 1.0;
-        let moving = self.moving.roots().map(|root| (root, false));
-        for (root, settled) in moving.chain([(self.settled.root(), true)]) {
-            let envelope = root.envelope();
-            if sweep.entry(envelope.lower(), envelope.upper()).is_some()
-                && !self.search_node(root, settled, sweep, &mut end, visit)
-            {
-                return;
+        // A forest of no proxies still has a root (empty): not worth a test.
+        if self.moving_len > 0 {
+            for root in self.moving.roots() {
+                let envelope = root.envelope();
+                if sweep.entry(envelope.lower(), envelope.upper()).is_some()
+                    && !self.search_node(root, false, sweep, &mut end, visit)
+                {
+                    return;
+                }
             }
+        }
+        let bvh = self
+            .settled_bvh
+            .get_or_init(|| WideBvh::build(self.settled.iter()));
+        if let (Some(bvh), Some(lanes)) = (bvh, SweptBoxF32::new(sweep)) {
+            bvh.search(
+                sweep,
+                &lanes,
+                &mut end,
+                &mut |id, tree_entry, end| match self.leaf_entry(id, tree_entry, true, sweep, *end)
+                {
+                    Some(c) => self.search_child(c, true, sweep, end, visit),
+                    None => true,
+                },
+            );
+            return;
+        }
+        // Coordinates past single precision's comfort, or a tree too large to number: the
+        // settled rstar tree.
+        let root = self.settled.root();
+        let envelope = root.envelope();
+        if sweep.entry(envelope.lower(), envelope.upper()).is_some() {
+            self.search_node(root, true, sweep, &mut end, visit);
         }
     }
 
@@ -233,7 +263,7 @@ impl RTreeBroadphase {
                 break;
             }
             let c = match &children[usize::from(i)] {
-                RTreeNode::Leaf(l) => match self.leaf_entry(l, entry, settled, sweep, *end) {
+                RTreeNode::Leaf(l) => match self.leaf_entry(l.id, entry, settled, sweep, *end) {
                     Some(c) => c,
                     None => continue,
                 },
@@ -250,19 +280,19 @@ impl RTreeBroadphase {
         true
     }
 
-    /// The proxy of leaf `l`, whose tree box the sweep enters at `tree_entry`, with the entry
-    /// of its fat box if that is no later than `end`; `None` for a stale entry of the settled
-    /// tree.
+    /// The proxy `id` of a leaf whose tree box the sweep enters at `tree_entry`, with the
+    /// entry of its fat box if that is no later than `end`; `None` for a stale entry of the
+    /// settled tree.
     #[inline]
     fn leaf_entry(
         &self,
-        l: &Leaf,
+        id: ProxyId,
         tree_entry: Real,
         settled: bool,
         sweep: &SweptBox,
         end: Real,
     ) -> Option<Child<'static>> {
-        let state = self.state[l.id.index()];
+        let state = self.state[id.index()];
         // A settled entry whose proxy left the settled tree is stale.
         if settled && !state.has(State::SETTLED) {
             return None;
@@ -271,12 +301,12 @@ impl RTreeBroadphase {
         let entry = if state.has(State::TIGHT) {
             tree_entry
         } else {
-            let fat = self.table.get(l.id).expect("present");
+            let fat = self.table.get(id).expect("present");
             sweep.entry_aabb(fat).filter(|e| *e <= end)?
         };
         Some(Child {
             entry,
-            id: l.id,
+            id,
             node: None,
         })
     }
