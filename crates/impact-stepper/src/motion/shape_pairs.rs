@@ -17,8 +17,8 @@
 
 use crate::rules::CollisionRules;
 use crate::shape_proxies::ShapeProxies;
-use impact_geometry::{Aabb, Real, Shape, Sweep};
-use impact_narrowphase::{Toi, ToiOptions, time_of_impact};
+use impact_geometry::{Aabb, Point, Real, Shape, Sweep};
+use impact_narrowphase::{Toi, ToiOptions, time_of_impact, time_of_impact_until};
 use impact_solver::{BodyHandle, BodySet, Material, RigidBody, ShapeId};
 
 /// One body of a pair query: its handle and the body.
@@ -117,7 +117,21 @@ pub(crate) fn for_each_pair(
         each([0, 0], x.shape(), y.shape());
         return;
     }
-    let whole_x = x.swept_aabb(sweep_x).inflated(pad);
+    // `x`'s boxes once, not once per shape of `y` (a piece over a chain of a hundred
+    // segments); the union of the padded boxes is the padded union, bit for bit.
+    let mut boxes = [Aabb::new(Point::origin(), Point::origin()); FEW_SHAPES];
+    let few = x.shapes().len() <= FEW_SHAPES;
+    let whole_x = if few {
+        for (b, sx) in boxes.iter_mut().zip(x.shapes()) {
+            *b = Aabb::swept(sx.shape(), sweep_x).inflated(pad);
+        }
+        let (first, rest) = boxes[..x.shapes().len()]
+            .split_first()
+            .expect("a body has a shape");
+        rest.iter().fold(*first, |acc, b| acc.merged(b))
+    } else {
+        x.swept_aabb(sweep_x).inflated(pad)
+    };
     for (j, sy) in y.shapes().iter().enumerate() {
         let box_y = Aabb::swept(sy.shape(), sweep_y);
         if !whole_x.intersects(&box_y) {
@@ -126,15 +140,22 @@ pub(crate) fn for_each_pair(
         for (i, sx) in x.shapes().iter().enumerate() {
             let pair = [i as u32, j as u32];
             let near = x.has_one_shape()
-                || Aabb::swept(sx.shape(), sweep_x)
-                    .inflated(pad)
-                    .intersects(&box_y);
+                || if few {
+                    boxes[i].intersects(&box_y)
+                } else {
+                    Aabb::swept(sx.shape(), sweep_x)
+                        .inflated(pad)
+                        .intersects(&box_y)
+                };
             if near && admit(pair) {
                 each(pair, sx.shape(), sy.shape());
             }
         }
     }
 }
+
+/// Up to how many shapes a body's boxes are kept on the stack by [`for_each_pair`].
+const FEW_SHAPES: usize = 8;
 
 /// The time of impact of every shape pair [`for_each_pair`] gives (with the pad of
 /// `options`: its target separation plus its tolerance), into `out` (emptied first), each
@@ -151,6 +172,111 @@ pub(crate) fn shape_tois(
     for_each_pair(x, y, pad, admit, |pair, a, b| {
         out.push((pair, time_of_impact(a, x.1, b, y.1, options)));
     });
+}
+
+/// How far past the earliest fraction found so far a shape pair is still asked in full: a
+/// caller ranks by a time it computes from the fraction (`t + f * rest`), in which two
+/// fractions this near may round to the same time and tie, and a tie goes to the first pair.
+const TIE_MARGIN: Real = 1e-9;
+
+/// [`shape_tois`], but only as far as the earliest answer needs: a shape pair whose answer
+/// would come after `bound` (a fraction the caller already has: it only wants earlier ones)
+/// or after the earliest hit among the pairs asked before it may be left out, and is then
+/// not asked in full.
+///
+/// Branch and bound: the pairs are asked in the order of a lower bound on when they can
+/// meet ([`meeting_bound`], their discs' closed form), each with the earliest fraction so far
+/// (plus [`TIE_MARGIN`]) as its cutoff ([`time_of_impact_until`]), which stops conservative
+/// advancement there without changing any step before it. Every answer in `out` is the
+/// unbounded one bit for bit, in the order [`shape_tois`] gives; only answers past the
+/// cutoff are missing. The earliest so far is taken from hits after the start and answers
+/// that did not converge only: how a caller ranks an overlap or a hit at the start depends
+/// on more than the fraction (the contact solver may hold it), so neither cuts.
+///
+/// For callers whose ranking of a hit after the start and of an answer that did not
+/// converge is their fraction, or a time growing with it, and whose hooks cannot set such
+/// an answer aside (a pre-solve hook that may disable a hit needs every pair:
+/// [`shape_tois`]).
+pub(crate) fn earliest_shape_tois(
+    x: (&RigidBody, &Sweep),
+    y: (&RigidBody, &Sweep),
+    admit: impl Fn([u32; 2]) -> bool,
+    options: &ToiOptions,
+    bound: Real,
+    out: &mut Vec<([u32; 2], Toi)>,
+) {
+    if x.0.has_one_shape() && y.0.has_one_shape() {
+        return shape_tois(x, y, admit, options, out);
+    }
+    out.clear();
+    let slack = options.target_separation() + options.tolerance();
+    // Each pair with its place in `shape_tois`'s order and its lower bound.
+    let mut pairs: Vec<(Real, u32, [u32; 2])> = Vec::new();
+    for_each_pair(x, y, slack, admit, |pair, a, b| {
+        let lower = meeting_bound((a, x.1), (b, y.1), slack);
+        pairs.push((lower, pairs.len() as u32, pair));
+    });
+    if pairs.len() > 1 {
+        pairs.sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
+    }
+    let mut best = bound;
+    let mut asked: Vec<(u32, [u32; 2], Toi)> = Vec::with_capacity(pairs.len());
+    for &(_, place, [i, j]) in &pairs {
+        let (a, b) = (shape_at(x.0, i), shape_at(y.0, j));
+        let toi = time_of_impact_until(a, x.1, b, y.1, options, best + TIE_MARGIN);
+        let cuts = match toi {
+            Toi::Hit(hit) if hit.fraction > 0.0 => Some(hit.fraction),
+            Toi::NotConverged { safe_fraction } => Some(safe_fraction),
+            _ => None,
+        };
+        if let Some(f) = cuts {
+            best = best.min(f);
+        }
+        asked.push((place, [i, j], toi));
+    }
+    if asked.len() > 1 {
+        asked.sort_unstable_by_key(|&(place, _, _)| place);
+    }
+    out.extend(asked.into_iter().map(|(_, pair, toi)| (pair, toi)));
+}
+
+/// A lower bound on the fraction at which shape `a` on `sweep_a` and `b` on `sweep_b` can
+/// come within `slack` of each other; [`Real::INFINITY`] if they cannot. Each shape lies in
+/// a disc that moves in a straight line without turning: about its body's centre of mass
+/// (reaching its farthest point) when the body turns, else its own box's disc at the start.
+/// Only an order: [`earliest_shape_tois`] asks every pair all the same.
+fn meeting_bound(
+    (a, sweep_a): (&Shape, &Sweep),
+    (b, sweep_b): (&Shape, &Sweep),
+    slack: Real,
+) -> Real {
+    let disc = |shape: &Shape, sweep: &Sweep| {
+        if sweep.rotates() {
+            let lc = sweep.local_center();
+            (
+                sweep.start() * lc,
+                shape.core_bounding_radius(&lc) + shape.radius(),
+            )
+        } else {
+            let aabb = shape.aabb(&sweep.start());
+            (aabb.center(), aabb.half_extents().norm())
+        }
+    };
+    let ((ca, ra), (cb, rb)) = (disc(a, sweep_a), disc(b, sweep_b));
+    let p = cb - ca;
+    let v = sweep_b.displacement() - sweep_a.displacement();
+    let reach = ra + rb + slack;
+    let (pp, vv, pv) = (p.norm_squared(), v.norm_squared(), p.dot(&v));
+    let c = pp - reach * reach;
+    if c <= 0.0 {
+        return 0.0;
+    }
+    let discriminant = pv * pv - vv * c;
+    if pv >= 0.0 || discriminant < 0.0 || vv == 0.0 {
+        return Real::INFINITY;
+    }
+    // The smaller root of `vv t^2 + 2 pv t + c`, in the form that does not cancel.
+    c / (-pv + discriminant.sqrt())
 }
 
 /// The time of impact of `x` on `sweep_x` and `y` on `sweep_y`: the earliest answer over
@@ -171,7 +297,7 @@ pub(crate) fn pair_toi(
         );
     }
     let mut tois = Vec::new();
-    shape_tois(x, y, admit, options, &mut tois);
+    earliest_shape_tois(x, y, admit, options, Real::INFINITY, &mut tois);
     earliest(&tois)
 }
 
