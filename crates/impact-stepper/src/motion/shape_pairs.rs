@@ -371,8 +371,9 @@ fn meeting_bound(
 const BOUND_MARGIN: Real = 1e-7;
 
 /// The time of impact of `x` on `sweep_x` and `y` on `sweep_y`: the earliest answer over
-/// their shape pairs ([`shape_tois`]), ranked by [`Toi::safe_fraction`] (an overlap at 0,
-/// ties to the first pair), with the places of the pair that gave it; [`Toi::Separated`]
+/// their shape pairs (as [`shape_tois`] gives them, found by [`earliest_shape_tois`]), ranked
+/// by [`Toi::safe_fraction`] (an overlap at 0, ties to the first pair), with the places of
+/// the pair that gave it; [`Toi::Separated`]
 /// and `[0, 0]` when none meets. For two bodies of one shape each, the narrowphase's answer
 /// for their shapes.
 pub(crate) fn pair_toi(
