@@ -21,6 +21,8 @@
 //! `COMPOUND_RAIN_SIZES=200,1000` picks the sizes, `COMPOUND_RAIN_COUNT_ONLY=1` skips the
 //! timing, `COMPOUND_RAIN_SEED=N` runs another seed. The last lines are machine-readable:
 //! `compound-rain-result<TAB>key<TAB>bodies<TAB>steps<TAB>through<TAB>ms/step`.
+//! `COMPOUND_RAIN_ENGINES=key,key` keeps only those engines (keys as in those lines), to
+//! profile one.
 
 use criterion::measurement::WallTime;
 use criterion::{BatchSize, BenchmarkGroup, Criterion};
@@ -277,13 +279,22 @@ fn main() {
                 })
                 .collect()
         });
+    let chosen = std::env::var("COMPOUND_RAIN_ENGINES").ok();
+    let engines: Vec<&(&str, Count, Bench)> = ENGINES
+        .iter()
+        .filter(|(key, _, _)| {
+            chosen
+                .as_ref()
+                .is_none_or(|keys| keys.split(',').any(|k| k == *key))
+        })
+        .collect();
     let mut criterion = Criterion::default().configure_from_args();
     let mut lines = Vec::new();
     for n in sizes {
         let scene = compound_rain(n, seed);
         let terrain = compound_rain_terrain(n, seed);
         if !testing {
-            for (key, count, _) in ENGINES {
+            for &&(key, count, _) in &engines {
                 eprintln!("counting compound_rain_{n}/{key}");
                 let c = count(&scene, &terrain);
                 lines.push(format!(
@@ -300,7 +311,7 @@ fn main() {
             group.sample_size(10);
             group.warm_up_time(Duration::from_secs(1));
             group.measurement_time(Duration::from_secs(3));
-            for (key, _, bench) in ENGINES {
+            for &&(key, _, bench) in &engines {
                 bench(&mut group, &scene, key);
             }
             group.finish();

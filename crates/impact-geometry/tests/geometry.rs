@@ -442,6 +442,19 @@ proptest! {
         }
     }
 
+    /// A sweep that does not move has the box of its one pose: `Aabb::still` is `Aabb::swept`
+    /// to the sign of a zero, which `==` on coordinates does not see.
+    #[test]
+    fn a_still_sweep_has_the_box_of_its_pose(
+        shape in shape_strategy(),
+        (x, y, angle) in (-100.0..100.0f64, -100.0..100.0f64, -7.0..7.0f64),
+        (cx, cy) in (-1.0..1.0f64, -1.0..1.0f64),
+    ) {
+        let pose = Isometry::new(Vector::new(x, y), angle);
+        let sweep = Sweep::new(pose, p(cx, cy), Vector::zeros(), 0.0, 1.0 / 60.0).unwrap();
+        prop_assert_eq!(Aabb::still(&shape, &pose), Aabb::swept(&shape, &sweep));
+    }
+
     /// The shape's box holds every core vertex pushed out by the radius in every direction.
     #[test]
     fn shape_aabb_is_tight_and_conservative(shape in shape_strategy(), angle in -7.0..7.0f64) {

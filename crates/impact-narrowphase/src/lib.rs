@@ -78,8 +78,8 @@ pub use face_middle::shared_face_middle;
 pub use gjk::{GjkCache, GjkOutput, gjk_distance};
 pub use options::{ToiOptions, ToiOptionsError};
 pub use toi::{
-    ToiMethod, closed_form_toi, time_of_impact, time_of_impact_with, toi_circle_still_segment,
-    toi_circles, toi_conservative_advancement,
+    ToiMethod, closed_form_toi, time_of_impact, time_of_impact_until, time_of_impact_with,
+    toi_circle_still_segment, toi_circles, toi_conservative_advancement,
 };
 #[allow(deprecated)]
 pub use toi::{toi_disc_still_segment, toi_discs};

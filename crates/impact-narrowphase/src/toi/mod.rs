@@ -55,7 +55,7 @@ pub use crate::toi_result::NoClosedForm;
 
 use crate::options::ToiOptions;
 use crate::toi_result::Toi;
-use impact_geometry::{Shape, Sweep};
+use impact_geometry::{Real, Shape, Sweep};
 
 /// Which time-of-impact method to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -95,6 +95,41 @@ pub fn time_of_impact(
     closed_form_toi(a, sweep_a, b, sweep_b, options).unwrap_or_else(|NoClosedForm| {
         toi_conservative_advancement(a, sweep_a, b, sweep_b, options)
     })
+}
+
+/// [`time_of_impact`] for a caller that only wants answers up to `cutoff`: the same answer,
+/// bit for bit, when its safe fraction ([`Toi::safe_fraction`]) is at most `cutoff`, and
+/// [`Toi::Separated`] when it is past it (or the shapes never meet). Conservative
+/// advancement stops once it has proved the shapes apart up to `cutoff`, without changing
+/// any step it takes before, so the cutoff saves the iterations past it and changes no
+/// answer before it. A negative or NaN `cutoff` counts as 0.
+///
+/// For a minimum over many shape pairs (the shapes of two bodies): a pair asked with the
+/// earliest fraction found so far as its cutoff either beats or ties it exactly as it would
+/// unbounded, or comes back [`Toi::Separated`].
+#[inline]
+pub fn time_of_impact_until(
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    options: &ToiOptions,
+    cutoff: Real,
+) -> Toi {
+    let cutoff = cutoff.max(0.0);
+    let turns =
+        |shape: &Shape, sweep: &Sweep| sweep.rotates() && !matches!(shape, Shape::Circle(_));
+    let toi = if turns(a, sweep_a) || turns(b, sweep_b) {
+        rotating::conservative_advancement_until(a, sweep_a, b, sweep_b, options, cutoff)
+    } else {
+        closed_form_toi(a, sweep_a, b, sweep_b, options).unwrap_or_else(|NoClosedForm| {
+            rotating::conservative_advancement_until(a, sweep_a, b, sweep_b, options, cutoff)
+        })
+    };
+    match toi.safe_fraction() {
+        Some(fraction) if fraction > cutoff => Toi::Separated,
+        _ => toi,
+    }
 }
 
 /// [`time_of_impact`] with the method chosen by the caller.

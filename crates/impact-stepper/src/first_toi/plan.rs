@@ -17,7 +17,7 @@ use super::queue::{Due, Entry};
 use super::reach::Neighbour;
 use super::state::{Hot, Run};
 use crate::domain::translated;
-use crate::motion::{held_contact, held_normal, shape_at, shape_tois};
+use crate::motion::{earliest_shape_tois, held_contact, held_normal, shape_at, shape_tois};
 use crate::swing::{Deepening, anchored, swinging_deepening, unit_normal};
 use impact_geometry::{Isometry, Point, Real, Shape, Sweep, Vector, perp};
 use impact_narrowphase::toi::moving_points::moving_circles;
@@ -574,7 +574,10 @@ impl Run<'_> {
                 };
                 let admit = |pair| admits(pair) && !held_by_solver(pair);
                 let (x, y) = ((body_x, sweep_x), (body_y, &sweep_y));
-                shape_tois(x, y, admit, &self.settings.toi, &mut tois);
+                // Only the earliest outcome is queued: a pair that would come later is
+                // left out (the pre-solve hook disables a body pair as a whole).
+                let toi = &self.settings.toi;
+                earliest_shape_tois(x, y, admit, toi, Real::INFINITY, &mut tois);
                 if held {
                     // An overlap at the start with no contact of the solver's is the end
                     // region of a chain's segment (its one-sided contacts leave it to the

@@ -10,6 +10,8 @@
 //! and `as_one` (the motion such a pair leaves with).
 
 mod as_one;
+#[cfg(test)]
+mod earliest_tests;
 mod held;
 mod pushed_through;
 mod shape_pairs;
@@ -22,7 +24,9 @@ pub(crate) use held::{
 };
 pub(crate) use pushed_through::{pushed_through, turned_round};
 pub use shape_pairs::{BodyToi, body_time_of_impact};
-pub(crate) use shape_pairs::{ShapeRules, never_collides, shape_at, shape_tois, shapes_material};
+pub(crate) use shape_pairs::{
+    ShapeRules, earliest_shape_tois, never_collides, shape_at, shape_tois, shapes_material,
+};
 
 use core::f64::consts::TAU;
 use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector, cross};

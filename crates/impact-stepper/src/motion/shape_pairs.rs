@@ -17,8 +17,8 @@
 
 use crate::rules::CollisionRules;
 use crate::shape_proxies::ShapeProxies;
-use impact_geometry::{Aabb, Real, Shape, Sweep};
-use impact_narrowphase::{Toi, ToiOptions, time_of_impact};
+use impact_geometry::{Aabb, Real, Shape, Sweep, Vector};
+use impact_narrowphase::{Toi, ToiOptions, time_of_impact, time_of_impact_until};
 use impact_solver::{BodyHandle, BodySet, Material, RigidBody, ShapeId};
 
 /// One body of a pair query: its handle and the body.
@@ -117,22 +117,103 @@ pub(crate) fn for_each_pair(
         each([0, 0], x.shape(), y.shape());
         return;
     }
-    let whole_x = x.swept_aabb(sweep_x).inflated(pad);
-    for (j, sy) in y.shapes().iter().enumerate() {
-        let box_y = Aabb::swept(sy.shape(), sweep_y);
-        if !whole_x.intersects(&box_y) {
+    with_scratch(|scratch| {
+        let Scratch {
+            boxes_y, near_x, ..
+        } = scratch;
+        boxes_in(
+            (x, sweep_x),
+            (y, sweep_y),
+            pad,
+            admit,
+            (boxes_y, near_x),
+            each,
+        );
+    });
+}
+
+/// Reused buffers of [`for_each_pair`] and [`earliest_shape_tois`], one set per thread: a
+/// step asks these by the hundred thousand, and each would otherwise allocate.
+#[derive(Default)]
+struct Scratch {
+    /// The second body's shape boxes.
+    boxes_y: Vec<Aabb>,
+    /// The first body's shapes whose boxes meet the second body's, with their boxes.
+    near_x: Vec<(usize, Aabb)>,
+    /// The shape pairs of [`earliest_shape_tois`]: bound, place, pair, answer.
+    pending: Vec<Pending>,
+}
+
+/// A shape pair waiting for its answer in [`earliest_shape_tois`]: its lower bound, its
+/// place in [`shape_tois`]'s order, its shapes' places, its answer once asked.
+type Pending = (Real, u32, [u32; 2], Option<Toi>);
+
+std::thread_local! {
+    static SCRATCH: core::cell::RefCell<Scratch> = core::cell::RefCell::new(Scratch::default());
+}
+
+/// Runs `f` with this thread's [`Scratch`], or with new buffers if it is in use (a filter
+/// hook asking a query of its own).
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut Scratch::default()),
+    })
+}
+
+/// [`for_each_pair`] for bodies not both of one shape, with its buffers. Each shape's box is
+/// made once: `y`'s, and those of `x`'s shapes that meet the union of `y`'s (a piece against
+/// a chain of a hundred segments, either way round). A pair is called for exactly when its
+/// two boxes meet, in `y`'s order, then `x`'s.
+fn boxes_in(
+    (x, sweep_x): (&RigidBody, &Sweep),
+    (y, sweep_y): (&RigidBody, &Sweep),
+    pad: Real,
+    admit: impl Fn([u32; 2]) -> bool,
+    (boxes_y, near_x): (&mut Vec<Aabb>, &mut Vec<(usize, Aabb)>),
+    mut each: impl FnMut([u32; 2], &Shape, &Shape),
+) {
+    boxes_y.clear();
+    boxes_y.extend(y.shapes().iter().map(|s| swept_box(s.shape(), sweep_y)));
+    let Some(whole_y) = boxes_y.iter().copied().reduce(|acc, b| acc.merged(&b)) else {
+        return;
+    };
+    near_x.clear();
+    near_x.extend(
+        x.shapes()
+            .iter()
+            .map(|s| swept_box(s.shape(), sweep_x).inflated(pad))
+            .enumerate()
+            .filter(|(_, b)| b.intersects(&whole_y)),
+    );
+    let Some(whole_x) = near_x
+        .iter()
+        .map(|(_, b)| *b)
+        .reduce(|acc, b| acc.merged(&b))
+    else {
+        return;
+    };
+    for (j, (sy, box_y)) in y.shapes().iter().zip(boxes_y.iter()).enumerate() {
+        if !whole_x.intersects(box_y) {
             continue;
         }
-        for (i, sx) in x.shapes().iter().enumerate() {
+        for &(i, box_x) in near_x.iter() {
             let pair = [i as u32, j as u32];
-            let near = x.has_one_shape()
-                || Aabb::swept(sx.shape(), sweep_x)
-                    .inflated(pad)
-                    .intersects(&box_y);
-            if near && admit(pair) {
-                each(pair, sx.shape(), sy.shape());
+            if box_x.intersects(box_y) && admit(pair) {
+                each(pair, x.shapes()[i].shape(), sy.shape());
             }
         }
+    }
+}
+
+/// [`Aabb::swept`] of `shape` on `sweep`, from the one pose of a sweep that does not move
+/// ([`Aabb::still`]: the same box to the sign of a zero, which no test of meeting sees).
+#[inline]
+fn swept_box(shape: &Shape, sweep: &Sweep) -> Aabb {
+    if sweep.angvel() == 0.0 && sweep.linvel() == Vector::zeros() {
+        Aabb::still(shape, &sweep.start())
+    } else {
+        Aabb::swept(shape, sweep)
     }
 }
 
@@ -153,9 +234,146 @@ pub(crate) fn shape_tois(
     });
 }
 
+/// How far past the earliest fraction found so far a shape pair is still asked in full: a
+/// caller ranks by a time it computes from the fraction (`t + f * rest`), in which two
+/// fractions this near may round to the same time and tie, and a tie goes to the first pair.
+const TIE_MARGIN: Real = 1e-9;
+
+/// [`shape_tois`], but only as far as the earliest answer needs: a shape pair whose answer
+/// would come after `bound` (a fraction the caller already has: it only wants earlier ones)
+/// or after the earliest hit among the pairs asked before it is left out or cut short.
+///
+/// Branch and bound: the pairs are asked in the order of a lower bound on when they can
+/// meet ([`meeting_bound`]), each with the earliest fraction so far (plus [`TIE_MARGIN`]) as
+/// its cutoff ([`time_of_impact_until`]), which stops conservative advancement there
+/// without changing any step before it. A pair of two turning shapes whose bound is past
+/// the cutoff is not asked at all: the advance would open its window at that bound or later
+/// and answer [`Toi::Separated`] at once. Every answer in `out` is the unbounded one bit for
+/// bit, in the order [`shape_tois`] gives, or [`Toi::Separated`] for a pair cut short past
+/// the cutoff; pairs left out would have come after it. The earliest so far is taken from
+/// hits after the start and answers that did not converge only: how a caller ranks an
+/// overlap or a hit at the start depends on more than the fraction (the contact solver may
+/// hold it), so neither cuts.
+///
+/// For callers whose ranking of a hit after the start and of an answer that did not
+/// converge is their fraction, or a time growing with it, and whose hooks cannot set such
+/// an answer aside (a pre-solve hook that may disable a hit needs every pair:
+/// [`shape_tois`]).
+pub(crate) fn earliest_shape_tois(
+    x: (&RigidBody, &Sweep),
+    y: (&RigidBody, &Sweep),
+    admit: impl Fn([u32; 2]) -> bool,
+    options: &ToiOptions,
+    bound: Real,
+    out: &mut Vec<([u32; 2], Toi)>,
+) {
+    if x.0.has_one_shape() && y.0.has_one_shape() {
+        return shape_tois(x, y, admit, options, out);
+    }
+    out.clear();
+    with_scratch(|scratch| {
+        let Scratch {
+            boxes_y,
+            near_x,
+            pending,
+        } = scratch;
+        pending.clear();
+        let slack = options.target_separation() + options.tolerance();
+        boxes_in(x, y, slack, admit, (boxes_y, near_x), |pair, a, b| {
+            let lower = meeting_bound((a, x.1), (b, y.1), slack);
+            pending.push((lower, pending.len() as u32, pair, None));
+        });
+        ask_in_order(x, y, options, bound, pending);
+        out.extend(
+            pending
+                .iter()
+                .filter_map(|&(_, _, pair, toi)| Some((pair, toi?))),
+        );
+    });
+}
+
+/// The branch and bound of [`earliest_shape_tois`] over `pairs` (each with its bound and
+/// place): asked in the order of their bounds, each answer put in its entry, and the entries
+/// put back in their places' order.
+fn ask_in_order(
+    x: (&RigidBody, &Sweep),
+    y: (&RigidBody, &Sweep),
+    options: &ToiOptions,
+    bound: Real,
+    pairs: &mut [Pending],
+) {
+    if pairs.len() > 1 {
+        pairs.sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
+    }
+    // Only the advance answers two turning shapes, and its window opens at the bound.
+    let both_turn = x.1.rotates() && y.1.rotates();
+    let mut best = bound;
+    for (lower, _, [i, j], answer) in pairs.iter_mut() {
+        let cutoff = best + TIE_MARGIN;
+        if both_turn && *lower > cutoff {
+            break;
+        }
+        let (a, b) = (shape_at(x.0, *i), shape_at(y.0, *j));
+        let toi = time_of_impact_until(a, x.1, b, y.1, options, cutoff);
+        match toi {
+            Toi::Hit(hit) if hit.fraction > 0.0 => best = best.min(hit.fraction),
+            Toi::NotConverged { safe_fraction } => best = best.min(safe_fraction),
+            _ => {}
+        }
+        *answer = Some(toi);
+    }
+    if pairs.len() > 1 {
+        pairs.sort_unstable_by_key(|p| p.1);
+    }
+}
+
+/// A lower bound on the fraction at which shape `a` on `sweep_a` and `b` on `sweep_b` can
+/// come within `slack` (the target separation plus the tolerance) of each other, and at
+/// which conservative advancement opens its window ([`Real::INFINITY`] if never): each
+/// shape lies in the disc about its body's centre of mass that reaches its farthest point,
+/// which moves on a straight line whatever the body turns, the same disc the advance's
+/// window takes; here it is widened by the tolerance and far beyond rounding, so the bound
+/// comes no later than the window.
+fn meeting_bound(
+    (a, sweep_a): (&Shape, &Sweep),
+    (b, sweep_b): (&Shape, &Sweep),
+    slack: Real,
+) -> Real {
+    let disc = |shape: &Shape, sweep: &Sweep| {
+        let lc = sweep.local_center();
+        (
+            sweep.start() * lc,
+            shape.core_bounding_radius(&lc) + shape.radius(),
+        )
+    };
+    let ((ca, ra), (cb, rb)) = (disc(a, sweep_a), disc(b, sweep_b));
+    let p = cb - ca;
+    let v = sweep_b.displacement() - sweep_a.displacement();
+    let (pp, vv, pv) = (p.norm_squared(), v.norm_squared(), p.dot(&v));
+    let reach = ra + rb + slack;
+    let reach = reach + BOUND_MARGIN * (reach + pp.sqrt());
+    let c = pp - reach * reach;
+    if c <= 0.0 {
+        return 0.0;
+    }
+    let discriminant = pv * pv - vv * c;
+    if pv >= 0.0 || discriminant < 0.0 || vv == 0.0 {
+        return Real::INFINITY;
+    }
+    // The smaller root of `vv t^2 + 2 pv t + c`, in the form that does not cancel, and a
+    // little earlier still.
+    (c / (-pv + discriminant.sqrt())) * (1.0 - BOUND_MARGIN)
+}
+
+/// How far [`meeting_bound`] widens its discs (relative to their reach and distance) and
+/// brings its fraction forward: far beyond the rounding of either, and of the window's own
+/// closed form, which widens by less.
+const BOUND_MARGIN: Real = 1e-7;
+
 /// The time of impact of `x` on `sweep_x` and `y` on `sweep_y`: the earliest answer over
-/// their shape pairs ([`shape_tois`]), ranked by [`Toi::safe_fraction`] (an overlap at 0,
-/// ties to the first pair), with the places of the pair that gave it; [`Toi::Separated`]
+/// their shape pairs (as [`shape_tois`] gives them, found by [`earliest_shape_tois`]), ranked
+/// by [`Toi::safe_fraction`] (an overlap at 0, ties to the first pair), with the places of
+/// the pair that gave it; [`Toi::Separated`]
 /// and `[0, 0]` when none meets. For two bodies of one shape each, the narrowphase's answer
 /// for their shapes.
 pub(crate) fn pair_toi(
@@ -171,7 +389,7 @@ pub(crate) fn pair_toi(
         );
     }
     let mut tois = Vec::new();
-    shape_tois(x, y, admit, options, &mut tois);
+    earliest_shape_tois(x, y, admit, options, Real::INFINITY, &mut tois);
     earliest(&tois)
 }
 

@@ -15,8 +15,8 @@ use super::{MotionClampingSettings, Scratch};
 use crate::domain::translated_sweep;
 use crate::hooks::ContactResponse;
 use crate::motion::{
-    ShapeRules, absorb_approach, held_contact, held_contact_along, held_normal, move_pair_as_one,
-    shape_at, shape_tois, turned_round,
+    ShapeRules, absorb_approach, earliest_shape_tois, held_contact, held_contact_along,
+    held_normal, move_pair_as_one, shape_at, shape_tois, turned_round,
 };
 use crate::report::ClampReport;
 use crate::rules::CollisionRules;
@@ -294,13 +294,13 @@ impl Scratch {
             return;
         };
         let admit = |pair| rules.admits(bodies, (handle, body), (other_handle, other), pair);
-        shape_tois(
-            (body, &sweep),
-            (other, &other_sweep),
-            admit,
-            &settings.toi,
-            out,
-        );
+        let (x, y) = ((body, &sweep), (other, &other_sweep));
+        if rules.rules.has_pre_solve() {
+            // The hook may set the earliest hit aside: every pair is needed.
+            shape_tois(x, y, admit, &settings.toi, out);
+        } else {
+            earliest_shape_tois(x, y, admit, &settings.toi, Real::INFINITY, out);
+        }
     }
 }
 

@@ -22,7 +22,7 @@
 use super::{MotionClampingSettings, Scratch, reset};
 use crate::domain::translated_sweep;
 use crate::hooks::ContactResponse;
-use crate::motion::{ShapeRules, held_normal, shape_at, shape_tois};
+use crate::motion::{ShapeRules, earliest_shape_tois, held_normal, shape_at, shape_tois};
 use crate::report::ClampReport;
 use crate::swing::{Deepening, anchored, swinging_deepening, unit_normal};
 use impact_geometry::{Point, Real, Shape, Sweep, Vector};
@@ -100,7 +100,14 @@ impl Scratch {
                 continue;
             };
             let admit = |pair: [u32; 2]| rules.admits(bodies, (hy, by), (hx, bx), pair);
-            shape_tois((by, &rest), (bx, &still), admit, &settings.toi, &mut tois);
+            let (runner, stopped) = ((by, &rest), (bx, &still));
+            if pre_solve {
+                // The hook may set the earliest hit aside: every pair is needed.
+                shape_tois(runner, stopped, admit, &settings.toi, &mut tois);
+            } else {
+                let bound = rest_bound(self.run_over[y as usize], f);
+                earliest_shape_tois(runner, stopped, admit, &settings.toi, bound, &mut tois);
+            }
             report.toi_queries += tois.len();
             for &(shapes, toi) in &tois {
                 let (shape_y, shape_x) = (shape_at(by, shapes[0]), shape_at(bx, shapes[1]));
@@ -142,6 +149,23 @@ impl Scratch {
         for (earliest, &run_over) in self.earliest.iter_mut().zip(&self.run_over) {
             *earliest = earliest.min(run_over);
         }
+    }
+}
+
+/// The fraction of the rest of a runner's motion (from `f` of the step on) past which a
+/// meeting stops it no earlier than `stop` (a fraction of the step) already does: the inverse
+/// of `f + g * (1 - f)`, which grows with `g`; [`Real::INFINITY`] (every meeting counts) when
+/// rounding leaves that in doubt.
+fn rest_bound(stop: Real, f: Real) -> Real {
+    let span = 1.0 - f;
+    if !(stop < 1.0 && span > 0.0) {
+        return Real::INFINITY;
+    }
+    let g = (stop - f) / span;
+    if f + g * span >= stop {
+        g
+    } else {
+        Real::INFINITY
     }
 }
 

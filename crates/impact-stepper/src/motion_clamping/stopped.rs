@@ -32,7 +32,9 @@
 
 use super::earliest::{Meeting, deepening_stop, disabled};
 use super::{MotionClampingSettings, Scratch, reset};
-use crate::motion::{ShapeRules, held_normal, is_finite, shape_at, shape_tois};
+use crate::motion::{
+    ShapeRules, earliest_shape_tois, held_normal, is_finite, shape_at, shape_tois,
+};
 use crate::ramp::Ramp;
 use crate::report::ClampReport;
 use crate::rules::CollisionRules;
@@ -322,7 +324,14 @@ impl Scratch {
                 continue;
             };
             let admit = |pair: [u32; 2]| rules.admits(bodies, (hx, bx), (hy, by), pair);
-            shape_tois((bx, &sx), (by, &sy), admit, &settings.toi, &mut tois);
+            if pre_solve.is_some() {
+                // The hook may set the earliest hit aside: every pair is needed.
+                shape_tois((bx, &sx), (by, &sy), admit, &settings.toi, &mut tois);
+            } else {
+                let bound = self.groups[g].fraction;
+                let (x, y) = ((bx, &sx), (by, &sy));
+                earliest_shape_tois(x, y, admit, &settings.toi, bound, &mut tois);
+            }
             report.toi_queries += tois.len();
             let by_slots = self.contacts_by_slots.view(contacts);
             for &(shapes, toi) in &tois {

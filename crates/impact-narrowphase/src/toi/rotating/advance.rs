@@ -17,7 +17,10 @@ use impact_geometry::{Isometry, Point, Real, Shape, Sweep, Vector, nalgebra};
 
 /// [`toi_conservative_advancement`](super::toi_conservative_advancement), with the distance
 /// evaluated by `path`, from fraction `from`, up to which the shapes are known to stay farther
-/// apart than the target (zero: from the start, which is then classified).
+/// apart than the target (zero: from the start, which is then classified), stopped with
+/// [`Toi::Separated`] once the next fraction is past `cutoff` (see
+/// [`conservative_advancement_until`](super::conservative_advancement_until)): the steps
+/// are those of the window's end, so the fractions visited are the same for any cutoff.
 ///
 /// Out of line, so that its stack frame (the per-query `Frame` among it) is set up only for
 /// the queries that reach it, not for the ground queries the segment's line answers alone.
@@ -29,14 +32,18 @@ pub(super) fn advance(
     sweep_b: &Sweep,
     options: &ToiOptions,
     path: Path,
-    from: Real,
+    (from, cutoff): (Real, Real),
 ) -> Toi {
     let ma = Mover::new(a, sweep_a);
     let mb = Mover::new(b, sweep_b);
     let tolerance = options.tolerance();
     let mut target = options.target_separation();
     let mut convergence = tolerance;
-    let Some((enter, end, close_start)) = open(&ma, &mb, options, target, tolerance, from) else {
+    // A window that opens past the cutoff: every answer would be at its start or later (a
+    // start within the target is only classified at 0, never past a cutoff).
+    let Some((enter, end, close_start)) =
+        open(&ma, &mb, options, (target, tolerance), (from, cutoff))
+    else {
         return Toi::Separated;
     };
 
@@ -99,8 +106,8 @@ pub(super) fn advance(
         }
         let linear = gap / mu;
         // The curved bounds only ever lengthen the step: a linear step past the end already
-        // proves the shapes stay apart.
-        if t + linear > end {
+        // proves the shapes stay apart (past the cutoff: apart until after it).
+        if t + linear > end || t + linear > cutoff {
             return Toi::Separated;
         }
         let curved = eval.curved_step(
@@ -113,7 +120,7 @@ pub(super) fn advance(
         );
         let next = t + linear.max(curved);
         previous_gap = gap;
-        if next > end {
+        if next > end || next > cutoff {
             return Toi::Separated;
         }
         t = next;
@@ -214,7 +221,7 @@ mod tests {
             &c.sweep_b,
             options,
             Path::Fused,
-            0.0,
+            (0.0, Real::INFINITY),
         );
         let generic = advance(
             &c.a,
@@ -223,7 +230,7 @@ mod tests {
             &c.sweep_b,
             options,
             Path::Generic,
-            0.0,
+            (0.0, Real::INFINITY),
         );
         let differs = match (fused, generic) {
             (Toi::Hit(f), Toi::Hit(g)) => (f.fraction - g.fraction).abs() > 1e-9,

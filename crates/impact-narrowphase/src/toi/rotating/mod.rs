@@ -111,7 +111,7 @@ use crate::options::ToiOptions;
 use crate::toi_result::Toi;
 use advance::advance;
 use evaluator::Path;
-use impact_geometry::{Shape, Sweep, Vector};
+use impact_geometry::{Real, Shape, Sweep, Vector};
 use still_segment::{OverSegment, over_still_segment};
 
 /// Time of impact of any two shapes under any sweeps, by conservative advancement.
@@ -133,18 +133,42 @@ pub fn toi_conservative_advancement(
     sweep_b: &Sweep,
     options: &ToiOptions,
 ) -> Toi {
-    let toi = any_pair(a, sweep_a, b, sweep_b, options);
+    conservative_advancement_until(a, sweep_a, b, sweep_b, options, Real::INFINITY)
+}
+
+/// [`toi_conservative_advancement`], except that an answer whose safe fraction would be past
+/// `cutoff` may come back as [`Toi::Separated`] (the advance stops once it has proved the
+/// shapes apart up to `cutoff`). Every step is the one the unbounded query takes (the step
+/// bounds still reach to the window's end), so an answer at or before `cutoff` is the
+/// unbounded answer bit for bit: the chain's and the seams' rules turn a hit into one at
+/// the same fraction or later, or into nothing, and ask again without the cutoff.
+pub(crate) fn conservative_advancement_until(
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    options: &ToiOptions,
+    cutoff: Real,
+) -> Toi {
+    let toi = any_pair(a, sweep_a, b, sweep_b, options, cutoff);
     crate::toi::ghost::under_seam_rules(toi, (a, sweep_a), (b, sweep_b), options, plain_pair)
 }
 
 /// [`any_pair`] as the rules ask it again from a later fraction.
 fn plain_pair(a: &Shape, sa: &Sweep, b: &Shape, sb: &Sweep, o: &ToiOptions) -> Option<Toi> {
-    Some(any_pair(a, sa, b, sb, o))
+    Some(any_pair(a, sa, b, sb, o, Real::INFINITY))
 }
 
-/// [`toi_conservative_advancement`] but for the seams of outlines' pieces (their plain
+/// [`conservative_advancement_until`] but for the seams of outlines' pieces (their plain
 /// polygons').
-fn any_pair(a: &Shape, sweep_a: &Sweep, b: &Shape, sweep_b: &Sweep, options: &ToiOptions) -> Toi {
+fn any_pair(
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    options: &ToiOptions,
+    cutoff: Real,
+) -> Toi {
     // A chain segment: its plain segment, under the chain's rules.
     match (a, b) {
         (_, Shape::ChainSegment(y)) => {
@@ -152,11 +176,11 @@ fn any_pair(a: &Shape, sweep_a: &Sweep, b: &Shape, sweep_b: &Sweep, options: &To
             if thin(a) {
                 return Toi::Separated;
             }
-            let toi = any_pair(a, sweep_a, &plain(y), sweep_b, options);
+            let toi = any_pair(a, sweep_a, &plain(y), sweep_b, options, cutoff);
             return under_rules(toi, (a, sweep_a), (y, sweep_b), options, plain_pair);
         }
         (Shape::ChainSegment(_), _) => {
-            return any_pair(b, sweep_b, a, sweep_a, options).swapped();
+            return any_pair(b, sweep_b, a, sweep_a, options, cutoff).swapped();
         }
         _ => {}
     }
@@ -178,5 +202,5 @@ fn any_pair(a: &Shape, sweep_a: &Sweep, b: &Shape, sweep_b: &Sweep, options: &To
         }
         _ => 0.0,
     };
-    advance(a, sweep_a, b, sweep_b, options, Path::Fused, from)
+    advance(a, sweep_a, b, sweep_b, options, Path::Fused, (from, cutoff))
 }

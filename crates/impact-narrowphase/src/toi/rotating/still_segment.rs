@@ -375,7 +375,7 @@ mod tests {
                 &case.sweep_b,
                 &options,
                 Path::Fused,
-                0.0,
+                (0.0, Real::INFINITY),
             );
             hits += usize::from(fast.hit().is_some());
             if fast.hit().is_some() != general.hit().is_some() {

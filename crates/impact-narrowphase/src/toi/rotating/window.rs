@@ -75,15 +75,16 @@ impl Window {
 /// against a partner that does not turn ([`against_still_partner`]) and the strips of long
 /// bodies ([`through_strips`]). The fraction the advance starts from, the end of the window
 /// (at most `max_fraction`), and whether the start must be classified; `None` when the shapes
-/// cannot come within the target by the end.
+/// cannot come within the target by the end, or not before `cutoff` (the window only ever
+/// narrows, so a start past the cutoff stays past it; the end is not cut, so the strips and
+/// the advance see the same window for any cutoff).
 #[inline(always)]
 pub(super) fn open(
     a: &Mover<'_>,
     b: &Mover<'_>,
     options: &ToiOptions,
-    target: Real,
-    tolerance: Real,
-    from: Real,
+    (target, tolerance): (Real, Real),
+    (from, cutoff): (Real, Real),
 ) -> Option<(Real, Real, bool)> {
     let (enter, leave, close_start) = match Window::new(a, b, target, tolerance) {
         Window::Never => return None,
@@ -99,7 +100,7 @@ pub(super) fn open(
         (enter, close_start)
     };
     let end = leave.min(options.max_fraction());
-    if enter > end {
+    if enter > end || enter > cutoff {
         return None;
     }
     let (enter, close_start) = match against_still_partner(a, b, options) {
@@ -108,11 +109,11 @@ pub(super) fn open(
         Some(Toi::Hit(h)) => (enter.max(h.fraction), false),
         _ => (enter, close_start),
     };
-    if enter > end {
+    if enter > end || enter > cutoff {
         return None;
     }
     let (enter, close_start) = through_strips(a, b, enter, end, target, tolerance, close_start)?;
-    Some((enter, end, close_start))
+    (enter <= cutoff).then_some((enter, end, close_start))
 }
 
 /// A long body's strip (see [`TurningStrip`]) is used when it is at most this share of its
