@@ -84,16 +84,30 @@ pub fn time_of_impact(
     sweep_b: &Sweep,
     options: &ToiOptions,
 ) -> Toi {
+    dispatch(a, sweep_a, b, sweep_b, options, Real::INFINITY)
+}
+
+/// The closed form where one exists, conservative advancement up to `cutoff` otherwise (see
+/// [`time_of_impact_until`]).
+#[inline]
+fn dispatch(
+    a: &Shape,
+    sweep_a: &Sweep,
+    b: &Shape,
+    sweep_b: &Sweep,
+    options: &ToiOptions,
+    cutoff: Real,
+) -> Toi {
     // A turning shape other than a circle has no closed form (only a circle can spin in
     // place): say so before the closed forms' dispatch finds it out, which for a polygon
     // falling onto ground would first build the ground's translating body.
     let turns =
         |shape: &Shape, sweep: &Sweep| sweep.rotates() && !matches!(shape, Shape::Circle(_));
     if turns(a, sweep_a) || turns(b, sweep_b) {
-        return toi_conservative_advancement(a, sweep_a, b, sweep_b, options);
+        return rotating::conservative_advancement_until(a, sweep_a, b, sweep_b, options, cutoff);
     }
     closed_form_toi(a, sweep_a, b, sweep_b, options).unwrap_or_else(|NoClosedForm| {
-        toi_conservative_advancement(a, sweep_a, b, sweep_b, options)
+        rotating::conservative_advancement_until(a, sweep_a, b, sweep_b, options, cutoff)
     })
 }
 
@@ -117,15 +131,7 @@ pub fn time_of_impact_until(
     cutoff: Real,
 ) -> Toi {
     let cutoff = cutoff.max(0.0);
-    let turns =
-        |shape: &Shape, sweep: &Sweep| sweep.rotates() && !matches!(shape, Shape::Circle(_));
-    let toi = if turns(a, sweep_a) || turns(b, sweep_b) {
-        rotating::conservative_advancement_until(a, sweep_a, b, sweep_b, options, cutoff)
-    } else {
-        closed_form_toi(a, sweep_a, b, sweep_b, options).unwrap_or_else(|NoClosedForm| {
-            rotating::conservative_advancement_until(a, sweep_a, b, sweep_b, options, cutoff)
-        })
-    };
+    let toi = dispatch(a, sweep_a, b, sweep_b, options, cutoff);
     match toi.safe_fraction() {
         Some(fraction) if fraction > cutoff => Toi::Separated,
         _ => toi,
