@@ -57,11 +57,11 @@ impl Run<'_> {
 
     /// Whether the Zeno pair (or the pair stopped by the event cap or a query that gave
     /// up) of slots `a` and `b` at `t` is a driven body pushing a free one, which it now
-    /// carries (see the module docs and [`Run::carry_stopped`]).
+    /// carries (see the module docs and [`Run::try_carry`]).
     pub(super) fn carries(&mut self, a: usize, b: usize, t: Real) -> bool {
         match (self.carrier(a), self.carrier(b)) {
-            (Some(by), None) => self.carry_stopped(b, by, t),
-            (None, Some(by)) => self.carry_stopped(a, by, t),
+            (Some(by), None) => self.try_carry(b, by, t),
+            (None, Some(by)) => self.try_carry(a, by, t),
             _ => false,
         }
     }
@@ -82,7 +82,7 @@ impl Run<'_> {
     /// into, is free, and now carried: a dynamic body, live, held by no rigid joint, not
     /// driven, carried fewer than [`MAX_CARRIES`] times in the step, its carrier not
     /// stopped. A stopped body is no longer stopped, and its lost time no longer counted.
-    pub(super) fn carry_stopped(&mut self, slot: usize, by: usize, t: Real) -> bool {
+    pub(super) fn try_carry(&mut self, slot: usize, by: usize, t: Real) -> bool {
         let free = self.s.hot[slot].dynamic
             && self.is_live(slot)
             && !self.s.requests[slot].removed

@@ -343,7 +343,7 @@ impl Run<'_> {
         if let Some(Pressing { slot, at, into }) = self.pressing(e, point, normal) {
             if let Some(by) = self.carrier(slot) {
                 let other = if slot == e.a as usize { e.b } else { e.a };
-                if !self.carry_stopped(other as usize, by, t) && by != slot {
+                if !self.try_carry(other as usize, by, t) && by != slot {
                     self.s.replan.retain(|&x| x as usize != slot);
                     self.stop(slot, t);
                 }

@@ -34,7 +34,7 @@ use crate::touching::{self, Closing, ClosingScratch};
 use impact_broadphase::Broadphase;
 use impact_geometry::{Aabb, Isometry, Real, Sweep, Vector};
 use impact_narrowphase::Toi;
-use impact_solver::{BodyHandle, BodySet, ContactPair, ImpactSettings, RigidBody};
+use impact_solver::{BodyHandle, BodySet, ContactPair, ImpactSettings, JointSet, RigidBody};
 
 /// Per body slot: the start pose, and the motion over the step once the targets are known;
 /// the neighbour search over the motions' boxes. Kept from step to step for its storage.
@@ -316,16 +316,7 @@ impl Stepper for MotionClamping {
         // 3. The earliest safe fraction of each checked body, over the candidates its
         // motion's box meets; and the net under the solver's pairs.
         scratch.clamps.clear();
-        reset(&mut scratch.driven, ctx.proxies.len(), false);
-        for (_, joint) in ctx.joints.iter() {
-            if joint.is_enabled() && drives(joint) {
-                for handle in [joint.body_a(), joint.body_b()] {
-                    if let Some(d) = scratch.driven.get_mut(handle.index as usize) {
-                        *d = true;
-                    }
-                }
-            }
-        }
+        scratch.note_joints(ctx.joints, ctx.proxies.len());
         scratch.check_bodies(&settings, ctx.bodies, dt, &mut report);
         scratch.stop_pushed_through(&settings, ctx.bodies, ctx.contacts, dt, &mut report);
         let rules = ShapeRules {
@@ -349,14 +340,6 @@ impl Stepper for MotionClamping {
         )
         .entered();
         // Groups of touching bodies stopped at the start move on as one.
-        reset(&mut scratch.jointed, ctx.proxies.len(), false);
-        for (_, joint) in ctx.joints.iter() {
-            for handle in [joint.body_a(), joint.body_b()] {
-                if let Some(j) = scratch.jointed.get_mut(handle.index as usize) {
-                    *j = true;
-                }
-            }
-        }
         scratch.move_stopped_groups(
             &settings,
             (ctx.bodies, rules, ctx.contacts),
@@ -586,4 +569,23 @@ const TOUCHING_PAIR_IMPACTS: u32 = 8;
 fn reset<T: Clone>(v: &mut Vec<T>, len: usize, value: T) {
     v.clear();
     v.resize(len, value);
+}
+
+impl Scratch {
+    /// Which bodies have a joint (`jointed`) and which a joint's motor or spring drives
+    /// (`driven`), by slot, in one pass over `joints`.
+    fn note_joints(&mut self, joints: &JointSet, slots: usize) {
+        reset(&mut self.jointed, slots, false);
+        reset(&mut self.driven, slots, false);
+        for (_, joint) in joints.iter() {
+            let drives = joint.is_enabled() && drives(joint);
+            for handle in [joint.body_a(), joint.body_b()] {
+                let slot = handle.index as usize;
+                if let Some(j) = self.jointed.get_mut(slot) {
+                    *j = true;
+                    self.driven[slot] |= drives;
+                }
+            }
+        }
+    }
 }
