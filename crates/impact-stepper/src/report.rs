@@ -136,6 +136,11 @@ pub struct FirstToiReport {
     /// Pairs handed to the contact solver as Zeno sequences, in the order it happened. A
     /// handed-over pair that meets again in the step stops its moving bodies there.
     pub zeno_pairs: Vec<(BodyHandle, BodyHandle)>,
+    /// Bodies a motor-driven body carried against a static surface and could not slide out
+    /// of the wedge between them (faces within 0.01 rad of parallel, or a slide too long for
+    /// one chord of the turning pusher): each stopped there with its pusher, both listed in
+    /// `stopped` (see `docs/algorithms/joints-ccd.md`, "Driven bodies").
+    pub wedges: usize,
     /// Whether
     /// [`FirstTimeOfImpactSettings::max_events`](crate::FirstTimeOfImpactSettings::max_events)
     /// was reached.

@@ -18,16 +18,35 @@
 //! the carried body meets is planned as for any course; an impact on it ends the carry,
 //! and what it pushes into and keeps meeting is carried by the same driven body. A new
 //! course of the carrier carries its bodies on from that instant (a stopped carrier holds
-//! them still). A body is carried at most [`MAX_CARRIES`] times in a step; past that, or
-//! for a body that cannot be carried (one a rigid joint holds, a driven one), the body
-//! stops and the driven body goes on into it, as the peers' soft contacts let it (a body
-//! squeezed against a wall is a rigid wedge that would stall the motor whatever its
-//! torque; stalled, the spinner's paddle stopped at every body it pushed along its ring).
+//! them still).
+//!
+//! A carried body the pusher drives against a static body (the ceiling over a flipper, the
+//! ring round the spinner's paddle) *slides*: the last static surface the body met in the
+//! step is kept as a plane (its normal, and where the body's centre of mass was), and where
+//! the carried course would end past that plane, the end pose is moved along the pusher's
+//! surface (the tangent at the normal where the two met, turned with the pusher) just far
+//! enough to end on it, as a frictionless body squeezed out of a closing wedge goes, and
+//! the body ends the step with that slide's velocity added. The centre of mass moves on a
+//! straight chord, so it stays on the plane's side all along. Two cases stall a dynamic
+//! pusher instead, stopped where it meets the body, which stops too (reported as
+//! `wedges`): faces closer to parallel than [`LEAST_WEDGE`], and a slide too long for one
+//! chord of the turning pusher (see [`Run::slide`]). A kinematic pusher, moved whatever it
+//! meets, carries the body on rigidly there. Friction, which locks a narrow rigid wedge,
+//! is left out: with it, the spinner's paddle, whose motor has unlimited torque, stalled
+//! on the bodies it pressed into its ring at a few degrees, where the peers' soft contacts
+//! squeeze them out.
+//!
+//! A body is carried at most [`MAX_CARRIES`] times in a step; past that, or for a body
+//! that cannot be carried (one a rigid joint holds, a driven one), the body stops and the
+//! driven body goes on into it, as the peers' soft contacts let it.
 
 use super::plan::Planning;
+use super::queue::{Due, Entry};
 use super::state::Run;
+use crate::motion::motion_scale;
 use crate::ramp::Ramp;
-use impact_geometry::{Real, Sweep, Vector};
+use impact_geometry::{Isometry, Point, Real, Sweep, Vector};
+use impact_solver::RigidBody;
 
 /// The most times one body is carried in a step: a body the pusher squeezes against a wall
 /// is struck free of the carry by the wall and met by the pusher again, once per carry,
@@ -36,6 +55,32 @@ pub(super) const MAX_CARRIES: u8 = 16;
 
 /// No carrier.
 const NONE: u32 = u32::MAX;
+
+/// The narrowest wedge (radians between its faces) a carried body is squeezed out of:
+/// narrower, the slide it would need grows past `1 / sin` of it (100 times the pusher's
+/// approach), and the pusher stalls instead.
+pub(super) const LEAST_WEDGE: Real = 0.01;
+
+/// Per slot: what a carried body slides on and against (see the module docs).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Slide {
+    /// The normal at which the carrier met the body, in the carrier's frame; zero if not
+    /// known.
+    pub(super) normal: Vector,
+    /// The last static surface the body met in the step: its unit normal toward the body,
+    /// and where the body's centre of mass was then.
+    pub(super) wall: Option<(Vector, Point)>,
+}
+
+/// What became of a carry.
+enum Carried {
+    /// The body is on its carried course.
+    Yes,
+    /// The carrier squeezes the body into a wedge it cannot leave.
+    Wedged,
+    /// The body cannot be carried.
+    No,
+}
 
 impl Run<'_> {
     /// Gives `slot` the course `sweep` from `t` (see [`Run::lay_course`]): the end of any
@@ -58,11 +103,43 @@ impl Run<'_> {
     /// Whether the Zeno pair (or the pair stopped by the event cap or a query that gave
     /// up) of slots `a` and `b` at `t` is a driven body pushing a free one, which it now
     /// carries (see the module docs and [`Run::try_carry`]).
-    pub(super) fn carries(&mut self, a: usize, b: usize, t: Real) -> bool {
+    pub(super) fn carries(&mut self, e: &Entry) -> bool {
+        let (a, b) = (e.a as usize, e.b as usize);
+        let normal = match e.due {
+            Due::Impact { normal, .. } if e.offset == Vector::zeros() => Some(normal),
+            _ => None,
+        };
+        if let Some(normal) = normal {
+            self.note_wall(e, normal);
+        }
+        // Where a body the carrier carries is met, the normal is that body's surface's,
+        // which moves with the carrier as rigidly as the carrier's own.
         match (self.carrier(a), self.carrier(b)) {
-            (Some(by), None) => self.try_carry(b, by, t),
-            (None, Some(by)) => self.try_carry(a, by, t),
+            (Some(by), None) => self.try_carry(b, by, e.time, normal),
+            (None, Some(by)) => self.try_carry(a, by, e.time, normal),
             _ => false,
+        }
+    }
+
+    /// Keeps the static surface a dynamic body of the impact of `e` (with `normal`, from the
+    /// smaller slot toward the larger) met, for the body's slide if it is carried (see the
+    /// module docs).
+    pub(super) fn note_wall(&mut self, e: &Entry, normal: Vector) {
+        if e.offset != Vector::zeros() {
+            return;
+        }
+        let (a, b) = (e.a as usize, e.b as usize);
+        for (slot, wall, toward) in [(a, b, -normal), (b, a, normal)] {
+            let (hot, other) = (&self.s.hot[slot], &self.s.hot[wall]);
+            if !hot.dynamic || !other.fixed {
+                continue;
+            }
+            if let (Some(body), Some(pose)) = (
+                self.proxies[slot].and_then(|h| self.bodies.get(h)),
+                self.pose_at(slot, e.time),
+            ) {
+                self.s.slides[slot].wall = Some((toward, pose * body.local_center()));
+            }
         }
     }
 
@@ -78,11 +155,19 @@ impl Run<'_> {
         (by != NONE).then_some(by as usize)
     }
 
-    /// Whether the body of `slot`, which the driven body of `by` meets at `t` and heads
-    /// into, is free, and now carried: a dynamic body, live, held by no rigid joint, not
-    /// driven, carried fewer than [`MAX_CARRIES`] times in the step, its carrier not
-    /// stopped. A stopped body is no longer stopped, and its lost time no longer counted.
-    pub(super) fn try_carry(&mut self, slot: usize, by: usize, t: Real) -> bool {
+    /// Whether the body of `slot`, which the driven body of `by` meets at `t` (at `normal`,
+    /// if known) and heads into, is free, and now carried: a dynamic body, live, held by no
+    /// rigid joint, not driven, carried fewer than [`MAX_CARRIES`] times in the step, its
+    /// carrier not stopped. A stopped body is no longer stopped, and its lost time no
+    /// longer counted. A body the carrier squeezes into a wedge it cannot leave stops, and
+    /// so does the carrier if it is dynamic (then the pair counts as carried).
+    pub(super) fn try_carry(
+        &mut self,
+        slot: usize,
+        by: usize,
+        t: Real,
+        normal: Option<Vector>,
+    ) -> bool {
         let free = self.s.hot[slot].dynamic
             && self.is_live(slot)
             && !self.s.requests[slot].removed
@@ -100,11 +185,23 @@ impl Run<'_> {
             self.report.time_lost -= stop.time_lost;
         }
         self.s.carries[slot] += 1;
-        if self.carry(slot, by, t) {
-            return true;
+        self.s.slides[slot].normal = match (normal, self.pose_at(by, t)) {
+            (Some(normal), Some(carrier)) => carrier.rotation.inverse_transform_vector(&normal),
+            _ => Vector::zeros(),
+        };
+        match self.carry(slot, by, t) {
+            Carried::Yes => true,
+            Carried::Wedged => {
+                self.stop(slot, t);
+                self.stop(by, t);
+                self.report.wedges += 1;
+                true
+            }
+            Carried::No => {
+                self.stop(slot, t);
+                false
+            }
         }
-        self.stop(slot, t);
-        false
     }
 
     /// Whether the pair of slots `a` and `b` is one body carried by the other, or two
@@ -115,41 +212,99 @@ impl Run<'_> {
         by_a == b as u32 || by_b == a as u32 || (by_a != NONE && by_a == by_b)
     }
 
-    /// Carries the body of `slot` on the body of `by` from `t` to the end of the step.
-    fn carry(&mut self, slot: usize, by: usize, t: Real) -> bool {
+    /// Carries the body of `slot` on the body of `by` from `t` to the end of the step,
+    /// sliding it along the carrier's surface off the last static surface it met (see the
+    /// module docs).
+    fn carry(&mut self, slot: usize, by: usize, t: Real) -> Carried {
         let (Some(at), Some(carrier_at), Some(carrier_end)) = (
             self.pose_at(slot, t),
             self.pose_at(by, t),
             self.pose_at(by, self.dt),
         ) else {
-            return false;
+            return Carried::No;
         };
         let (Some(carrier_course), Some((v, w))) =
             (self.s.motions[by], self.velocity_at(by, self.dt))
         else {
-            return false;
+            return Carried::No;
         };
         let (Some(carrier), Some(body)) = (
             self.proxies[by].and_then(|h| self.bodies.get(h)),
             self.proxies[slot].and_then(|h| self.bodies.get(h)),
         ) else {
-            return false;
+            return Carried::No;
         };
         let end = carrier_end * (carrier_at.inverse() * at);
+        let poses = (&at, &carrier_at, &carrier_end, &end);
+        let slide = match self.slide(slot, (carrier, body), poses) {
+            Some(slide) => slide,
+            None if carrier.is_dynamic() => return Carried::Wedged,
+            // A kinematic carrier, moved whatever it meets, carries a wedged body rigidly.
+            None => Vector::zeros(),
+        };
+        let mut end = end;
+        end.translation.vector += slide;
         let rest = (self.dt - t).max(Real::MIN_POSITIVE);
         let (from, to) = (at * body.local_center(), end * body.local_center());
         let angvel = carrier_course.1.angvel();
         let Ok(sweep) = Sweep::new(at, body.local_center(), (to - from) / rest, angvel, rest)
         else {
-            return false;
+            return Carried::No;
         };
         let r = to - carrier_end * carrier.local_center();
-        let end_velocity = (v + Vector::new(-w * r.y, w * r.x), w);
+        let end_velocity = (v + Vector::new(-w * r.y, w * r.x) + slide / rest, w);
         self.install_course(slot, (t, sweep), end_velocity, Ramp::still(self.dt), false);
         self.s.carried_by[slot] = by as u32;
         self.s.carrying[by] += 1;
         self.plan(slot as u32, t, Planning::Alone);
-        true
+        Carried::Yes
+    }
+
+    /// How far the carried body of `slot` slides along the carrier's surface (the carrier
+    /// at `carrier_at` now and `carrier_end` at the end of the step) so that its carried end
+    /// pose `end` is not past the last static surface it met (zero if it is not, or if
+    /// either surface is not known); `None` for a wedge it cannot leave, or a slide too long
+    /// for one chord (see the module docs).
+    fn slide(
+        &self,
+        slot: usize,
+        (carrier, body): (&RigidBody, &RigidBody),
+        (at, carrier_at, carrier_end, end): (&Isometry, &Isometry, &Isometry, &Isometry),
+    ) -> Option<Vector> {
+        let slide = self.s.slides[slot];
+        let Some((wall, met)) = slide.wall else {
+            return Some(Vector::zeros());
+        };
+        // The plane stands for the surface near where the body met it: a body carried
+        // away from there (by more than its bounding radius) is not held by it.
+        if (at * body.local_center() - met).norm() > self.s.hot[slot].bound {
+            return Some(Vector::zeros());
+        }
+        let short = wall.dot(&(met - end * body.local_center()));
+        if short <= 0.0 || slide.normal == Vector::zeros() {
+            return Some(Vector::zeros());
+        }
+        let normal = carrier_end.rotation * slide.normal;
+        let along = Vector::new(-normal.y, normal.x) / normal.norm();
+        let across = along.dot(&wall);
+        // The wedge's faces meet at `asin(|across|)`.
+        if across.abs() <= LEAST_WEDGE.sin() {
+            return None;
+        }
+        // The body's course is the chord to its end pose, while the slide it stands for is
+        // a straight line in the turning carrier's frame: halfway, the two are about
+        // `slide * sin(turn / 4)` apart. A slide that would leave the chord farther from it
+        // than half the thinner body's motion scale (about 0.7 of its half width; the
+        // impacts' target separation at least) is not taken, and the carrier stalls: on
+        // such a chord the body could pass a thin carrier (a body struck on a corner of the
+        // static surface, whose plane stands for the corner only near it, asked of a
+        // flipper turning 0.7 rad a step for slides longer than the flipper).
+        let slide = along * (short / across);
+        let turn = (carrier_at.rotation.inverse() * carrier_end.rotation).angle();
+        let apart = slide.norm() * (0.25 * turn).abs().sin();
+        let thinner = motion_scale(carrier).min(motion_scale(body));
+        let allowed = (0.5 * thinner).max(self.settings.toi.target_separation());
+        (apart <= allowed).then_some(slide)
     }
 
     /// Ends the carry of `slot`, if it is carried: its course changes.
@@ -166,7 +321,7 @@ impl Run<'_> {
             .filter(|&slot| self.s.carried_by[slot] == by as u32)
             .collect();
         for slot in carried {
-            if !self.carry(slot, by, t) {
+            if !matches!(self.carry(slot, by, t), Carried::Yes) {
                 self.end_carry(slot);
             }
         }

@@ -376,7 +376,7 @@ impl Run<'_> {
     /// paddle stirring a pile stalled at every body it pushed along the ring.
     pub(super) fn stop_pair(&mut self, e: &Entry) {
         let (a, b) = (e.a as usize, e.b as usize);
-        if self.carries(a, b, e.time) {
+        if self.carries(e) {
             return;
         }
         for (slot, other) in [(a, b), (b, a)] {

@@ -309,6 +309,7 @@ impl Run<'_> {
         removed: &mut Vec<BodyHandle>,
     ) {
         let t = e.time;
+        self.note_wall(e, normal);
         self.s.replan.clear();
         self.s.replan.extend([e.a, e.b]);
         for i in 0..self.s.touched.len() {
@@ -343,7 +344,7 @@ impl Run<'_> {
         if let Some(Pressing { slot, at, into }) = self.pressing(e, point, normal) {
             if let Some(by) = self.carrier(slot) {
                 let other = if slot == e.a as usize { e.b } else { e.a };
-                if !self.try_carry(other as usize, by, t) && by != slot {
+                if !self.try_carry(other as usize, by, t, Some(normal)) && by != slot {
                     self.s.replan.retain(|&x| x as usize != slot);
                     self.stop(slot, t);
                 }

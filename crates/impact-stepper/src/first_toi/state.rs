@@ -11,6 +11,7 @@
 //! event loop needs; the phases are its methods, in the files named after them.
 
 use super::FirstTimeOfImpactSettings;
+use super::carry::Slide;
 use super::discs::DiscPath;
 use super::groups::Turning;
 use super::queue::EventQueue;
@@ -126,6 +127,9 @@ pub(super) struct Scratch {
     pub(super) carried_by: Vec<u32>,
     /// Per slot: how many times the body was carried in the step (see `carry`).
     pub(super) carries: Vec<u8>,
+    /// Per slot: the carrier's surface and the fixed surface a carried body slides on and
+    /// against (see `carry`).
+    pub(super) slides: Vec<Slide>,
     /// Per slot: how many bodies the body carries now (see `carry`).
     pub(super) carrying: Vec<u32>,
     /// The impacts of jointed groups, and the group of the last one.
@@ -291,6 +295,7 @@ impl Scratch {
         reset(&mut self.carried_by, slots, u32::MAX);
         reset(&mut self.carries, slots, 0);
         reset(&mut self.carrying, slots, 0);
+        reset(&mut self.slides, slots, Slide::default());
         self.advances = 0;
         self.grouped = false;
         self.pairs.clear();
