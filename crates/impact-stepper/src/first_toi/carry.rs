@@ -256,6 +256,7 @@ impl Run<'_> {
         self.install_course(slot, (t, sweep), end_velocity, Ramp::still(self.dt), false);
         self.s.carried_by[slot] = by as u32;
         self.s.carrying[by] += 1;
+        self.s.carried_any = true;
         self.plan(slot as u32, t, Planning::Alone);
         Carried::Yes
     }

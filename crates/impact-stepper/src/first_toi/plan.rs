@@ -308,8 +308,9 @@ impl Run<'_> {
             return Ask::No;
         }
         let key = if x < y { (x, y) } else { (y, x) };
-        // A body a driven body carries, and its carrier (see `carry`).
-        if self.carried_pair(xs, ys) {
+        // A body a driven body carries, and its carrier (see `carry`); only a step that
+        // carried a body has one.
+        if self.s.carried_any && self.carried_pair(xs, ys) {
             return Ask::No;
         }
         // A pair a jointed group keeps in contact (see `groups`) is the group's while the

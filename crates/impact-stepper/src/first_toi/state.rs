@@ -125,6 +125,8 @@ pub(super) struct Scratch {
     /// Per slot: the slot of the driven body that carries the body (see `carry`), or
     /// `u32::MAX`.
     pub(super) carried_by: Vec<u32>,
+    /// Whether a body was carried in the step (see `carry`).
+    pub(super) carried_any: bool,
     /// Per slot: how many times the body was carried in the step (see `carry`).
     pub(super) carries: Vec<u8>,
     /// Per slot: the carrier's surface and the fixed surface a carried body slides on and
@@ -296,6 +298,7 @@ impl Scratch {
         reset(&mut self.carries, slots, 0);
         reset(&mut self.carrying, slots, 0);
         reset(&mut self.slides, slots, Slide::default());
+        self.carried_any = false;
         self.advances = 0;
         self.grouped = false;
         self.pairs.clear();
