@@ -187,10 +187,16 @@ impl Velocities {
     #[inline(always)]
     fn scatter(&self, velocities: &mut [SolverBody], index: &[u32; W], len: usize) {
         let (vx, vy, w) = (self.vx.to_array(), self.vy.to_array(), self.w.to_array());
-        for l in 0..len {
+        let mut set = |l: usize| {
             let body = &mut velocities[index[l] as usize];
             body.v = Vector::new(vx[l], vy[l]);
             body.w = w[l];
+        };
+        if len == W {
+            // A full chunk, the common case: a loop of fixed length the compiler unrolls.
+            (0..W).for_each(&mut set);
+        } else {
+            (0..len).for_each(set);
         }
     }
 }
