@@ -13,7 +13,9 @@
 //! prints each engine's largest joint stretch (anchor separation) at the end.
 //!
 //! Run: `cargo bench --bench joint_grid` (about a minute); `JOINT_GRID_N=30` runs a smaller
-//! grid.
+//! grid. `JOINT_GRID_COUNT_ONLY=N` skips the timing and rapier2d: it settles impact's grid
+//! under `Discrete` and steps it `N` more times in `counted_steps`, for `valgrind
+//! --tool=callgrind --collect-atstart=no --toggle-collect='*counted_steps*'`.
 
 use criterion::{Criterion, criterion_group};
 use impact_testkit::scenes::{JointedScene, joint_grid};
@@ -157,7 +159,34 @@ fn bench_joint_grid(c: &mut Criterion) {
 
 criterion_group!(benches, bench_joint_grid);
 
+/// `steps` steps of `world`, in a function of its own so that callgrind can count them alone.
+#[inline(never)]
+fn counted_steps(world: &mut World<RTreeBroadphase, Discrete>, steps: usize) {
+    for _ in 0..steps {
+        black_box(world.step(DT).expect("valid step"));
+    }
+}
+
 fn main() {
+    if let Some(steps) = std::env::var("JOINT_GRID_COUNT_ONLY")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        // The counting run: impact alone, settled, then `steps` counted steps; the state's
+        // hash lets runs be compared.
+        let grid = joint_grid(100);
+        let mut world = settled::<Discrete>(&grid);
+        let start = Instant::now();
+        counted_steps(&mut world, steps);
+        let ms = start.elapsed().as_secs_f64() * 1e3 / steps.max(1) as f64;
+        println!(
+            "{}: {steps} counted steps after {SETTLE_STEPS}, {ms:.3} ms a step, state hash \
+             {:016x}",
+            grid.scene.name,
+            world.body_set().state_hash()
+        );
+        return;
+    }
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

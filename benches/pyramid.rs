@@ -16,7 +16,10 @@
 //! pyramid costs either engine next to nothing, which would time the island manager, not the
 //! solver (`benches/sleeping.rs` times that).
 //!
-//! Run: `cargo bench --bench pyramid` (about two minutes).
+//! Run: `cargo bench --bench pyramid` (about two minutes). `PYRAMID_COUNT_ONLY=N` skips the
+//! timing and rapier2d: it settles impact's 5,050-box pyramid and steps it `N` more times in
+//! `counted_steps`, for `valgrind --tool=callgrind --collect-atstart=no
+//! --toggle-collect='*counted_steps*'`.
 
 use criterion::{Criterion, criterion_group};
 use impact_testkit::scenes::{self, Scene};
@@ -213,7 +216,43 @@ fn bench_pyramids(c: &mut Criterion) {
 
 criterion_group!(benches, bench_pyramids);
 
+/// `steps` steps of `world`, in a function of its own so that callgrind can count them alone.
+#[inline(never)]
+fn counted_steps(world: &mut ImpactWorld, steps: usize) {
+    for _ in 0..steps {
+        black_box(world.step(DT).expect("valid step"));
+    }
+}
+
+/// The counting run (`PYRAMID_COUNT_ONLY=N`): impact alone, settled, then `steps` counted
+/// steps; prints the state's hash so that runs can be compared.
+fn count_only(steps: usize) {
+    let mut scene = scenes::pyramid(100);
+    scene.settings.sleeping = false;
+    let (mut world, _) = scene
+        .build::<RTreeBroadphase, Discrete>()
+        .expect("valid scene");
+    for _ in 0..SETTLE_STEPS {
+        world.step(DT).expect("valid step");
+    }
+    let start = Instant::now();
+    counted_steps(&mut world, steps);
+    let ms = start.elapsed().as_secs_f64() * 1e3 / steps.max(1) as f64;
+    println!(
+        "{}: {steps} counted steps after {SETTLE_STEPS}, {ms:.3} ms a step, state hash {:016x}",
+        scene.name,
+        world.body_set().state_hash()
+    );
+}
+
 fn main() {
+    if let Some(steps) = std::env::var("PYRAMID_COUNT_ONLY")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        count_only(steps);
+        return;
+    }
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

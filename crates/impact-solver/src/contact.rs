@@ -479,13 +479,13 @@ impl RowKind for ContactRows {
         }
     }
 
-    fn bodies_moved(&mut self, states: &[BodyState]) {
+    fn bodies_moved(&mut self, states: &[BodyState], _motion: &[Motion]) {
         self.update_separations(states);
     }
 
     /// Bodies where they were prepared have the prepared separations and certificates,
     /// which the chunks hold until the first update.
-    fn bodies_gathered(&mut self, states: &[BodyState]) {
+    fn bodies_gathered(&mut self, states: &[BodyState], _motion: &[Motion]) {
         let unmoved = |s: &BodyState| s.dp == Vector::zeros() && s.dq == (1.0, 0.0);
         if !(self.prepared && states.iter().all(unmoved)) {
             self.update_separations(states);

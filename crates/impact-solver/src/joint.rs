@@ -29,6 +29,7 @@
 //! joints.
 
 mod def;
+mod hinges;
 mod kinds;
 mod rows;
 mod separation;

@@ -301,7 +301,7 @@ impl ContactSolver {
             self.solve(bodies);
             self.table.integrate_positions(h);
             for kind in self.rows.each() {
-                kind.bodies_moved(&self.table.states);
+                kind.bodies_moved(&self.table.states, &self.table.motion);
             }
             self.table.reset_fixed_velocities();
             self.relax(bodies);
@@ -484,7 +484,7 @@ impl ContactSolver {
     fn gather(&mut self, bodies: &BodySet) -> Result<(), SolverError> {
         self.table.gather(bodies)?;
         for kind in self.rows.each() {
-            kind.bodies_gathered(&self.table.states);
+            kind.bodies_gathered(&self.table.states, &self.table.motion);
         }
         Ok(())
     }

@@ -9,6 +9,7 @@
 //! row never reads a pose.
 
 use super::def::JointKind;
+use super::hinges::{self, HingeChunk, is_plain_hinge};
 use super::set::{JointImpulses, JointSet};
 use super::solve::{self, Anchors, Frame, Prepared, SolveContext};
 use crate::body_set::BodySet;
@@ -51,6 +52,20 @@ pub(crate) struct JointRows {
     soft: Option<Softness>,
     /// The substep and its inverse.
     h: (Real, Real),
+    /// The chunks of the schedule made only of plain hinges, four-wide (see `hinges`), and
+    /// the runs of chunks every pass visits in the schedule's order: hinge chunks, or rows
+    /// solved one by one.
+    hinges: Vec<HingeChunk>,
+    runs: Vec<Run>,
+}
+
+/// A run of the schedule's chunks: consecutive hinge chunks (a range of
+/// [`JointRows::hinges`]) or consecutive rows solved one at a time (a range of
+/// [`JointRows::rows`]).
+#[derive(Debug, Clone)]
+enum Run {
+    Hinges(core::ops::Range<usize>),
+    Rows(core::ops::Range<usize>),
 }
 
 impl JointRows {
@@ -60,6 +75,8 @@ impl JointRows {
         self.picked.clear();
         self.asleep.clear();
         self.soft = None;
+        self.hinges.clear();
+        self.runs.clear();
     }
 
     /// How many joints the rows hold.
@@ -164,7 +181,40 @@ impl JointRows {
                 prepared,
             });
         }
+        self.plan_runs(&table.velocities);
         Ok(())
+    }
+
+    /// Packs the schedule's chunks made only of plain hinges and lays out the runs. Each
+    /// chunk keeps its place in the schedule, so every body sees its rows in the same order
+    /// as one row at a time.
+    fn plan_runs(&mut self, velocities: &[SolverBody]) {
+        self.hinges.clear();
+        self.runs.clear();
+        let starts = &self.order.chunk_starts;
+        if self.rows.len() != self.order.order.len() {
+            // Rows went missing after the schedule was made: one at a time, in order.
+            self.runs.push(Run::Rows(0..self.rows.len()));
+            return;
+        }
+        for w in starts.windows(2) {
+            let ids = w[0] as usize..w[1] as usize;
+            let plain = self.rows[ids.clone()].iter().all(is_plain_hinge);
+            match (plain, self.runs.last_mut()) {
+                (true, Some(Run::Hinges(r))) => r.end += 1,
+                (true, _) => {
+                    let k = self.hinges.len();
+                    self.runs.push(Run::Hinges(k..k + 1));
+                }
+                (false, Some(Run::Rows(r))) => r.end = ids.end,
+                (false, _) => self.runs.push(Run::Rows(ids.clone())),
+            }
+            if plain {
+                self.hinges.push(HingeChunk::default());
+                let chunk = self.hinges.last_mut().expect("just pushed");
+                hinges::pack(chunk, ids, &self.rows, velocities);
+            }
+        }
     }
 
     /// Writes each joint's impulses and reaction back into `joints` (the set the rows were
@@ -236,11 +286,18 @@ impl RowKind for JointRows {
     }
 
     fn warm_start(&mut self, velocities: &mut [SolverBody], motion: &[Motion]) {
-        for row in &self.rows {
-            let (mut va, mut vb) = pair(velocities, row);
-            solve::warm_start(row, (&mut va, &mut vb), motion);
-            velocities[row.a as usize] = va;
-            velocities[row.b as usize] = vb;
+        for run in &self.runs {
+            match run {
+                Run::Hinges(r) => hinges::warm_start(&self.hinges[r.clone()], velocities),
+                Run::Rows(r) => {
+                    for row in &self.rows[r.clone()] {
+                        let (mut va, mut vb) = pair(velocities, row);
+                        solve::warm_start(row, (&mut va, &mut vb), motion);
+                        velocities[row.a as usize] = va;
+                        velocities[row.b as usize] = vb;
+                    }
+                }
+            }
         }
     }
 
@@ -248,18 +305,39 @@ impl RowKind for JointRows {
 
     fn iterate(&mut self, velocities: &mut [SolverBody], stage: &Stage<'_>, use_bias: bool) {
         let ctx = self.context(stage.motion, use_bias);
-        for row in &mut self.rows {
-            let (mut va, mut vb) = pair(velocities, row);
-            solve::solve(row, &mut va, &mut vb, &ctx);
-            velocities[row.a as usize] = va;
-            velocities[row.b as usize] = vb;
+        for run in &self.runs {
+            match run {
+                Run::Hinges(r) => {
+                    let chunks = &mut self.hinges[r.clone()];
+                    hinges::solve(chunks, velocities, &ctx.soft, use_bias);
+                }
+                Run::Rows(r) => {
+                    for row in &mut self.rows[r.clone()] {
+                        let (mut va, mut vb) = pair(velocities, row);
+                        solve::solve(row, &mut va, &mut vb, &ctx);
+                        velocities[row.a as usize] = va;
+                        velocities[row.b as usize] = vb;
+                    }
+                }
+            }
         }
     }
 
-    /// Nothing to do: every stage builds a row's frame from the bodies' motion.
-    fn bodies_moved(&mut self, _states: &[BodyState]) {}
+    /// The hinges' lever arms and effective masses where the bodies are now; every other
+    /// row builds its frame from the bodies' motion at each stage.
+    fn bodies_moved(&mut self, _states: &[BodyState], motion: &[Motion]) {
+        hinges::refresh(&mut self.hinges, motion);
+    }
 
-    fn bodies_gathered(&mut self, _states: &[BodyState]) {}
+    fn bodies_gathered(&mut self, _states: &[BodyState], motion: &[Motion]) {
+        hinges::refresh(&mut self.hinges, motion);
+    }
 
-    fn store(&mut self) {}
+    /// The hinges' impulses back into their rows.
+    fn store(&mut self) {
+        hinges::store(&self.hinges, &mut self.rows);
+    }
 }
+
+#[cfg(test)]
+mod tests;

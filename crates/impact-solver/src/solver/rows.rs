@@ -62,12 +62,14 @@ pub(crate) trait RowKind {
     fn iterate(&mut self, velocities: &mut [SolverBody], stage: &Stage<'_>, use_bias: bool);
 
     /// The bodies were moved by the solver itself: `states` holds their new motion since
-    /// preparation.
-    fn bodies_moved(&mut self, states: &[BodyState]);
+    /// preparation, and `motion` the same motion alone.
+    fn bodies_moved(&mut self, states: &[BodyState], motion: &[Motion]);
 
-    /// The bodies were read afresh from the body set (a staged call): they may or may not
-    /// have moved since the rows last saw them.
-    fn bodies_gathered(&mut self, states: &[BodyState]);
+    /// The bodies were read afresh from the body set (at the start of the whole step, or of
+    /// a staged call): they may or may not have moved since the rows last saw them. Every
+    /// stage follows one of these two calls, so a kind may keep what depends only on where
+    /// the bodies are from one to the next.
+    fn bodies_gathered(&mut self, states: &[BodyState], motion: &[Motion]);
 
     /// The end of a stage: what the sweeps hold in their own layout back where the public
     /// accessors (and the restitution pass) read it.

@@ -35,6 +35,15 @@ impl Row {
         }
     }
 
+    /// Whether the point row is the joint's only row: no spring, motor or limit acts
+    /// (switched off, or neither body turns). Its warm start then applies no torque of its
+    /// own either, [`Row::used`] having zeroed those impulses.
+    pub(crate) fn is_plain(&self) -> bool {
+        let j = &self.joint;
+        let turns = self.axial_mass > 0.0;
+        !(turns && (self.spring.is_some() || j.enable_motor || j.enable_limit))
+    }
+
     /// `impulses` with the rows not solved this step at zero.
     pub(crate) fn used(&self, i: &JointImpulses) -> JointImpulses {
         let (j, turns) = (&self.joint, self.axial_mass > 0.0);
