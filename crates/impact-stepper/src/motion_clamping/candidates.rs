@@ -11,12 +11,14 @@
 //! start), and sends it off moving as one body, or it is pushed through again at every step.
 
 use super::{MotionClampingSettings, Scratch, reset};
+use crate::grid::ReachGrid;
 use crate::motion::{
     ShapeRules, is_finite, motion_scale, move_pair_as_one, moves_past_threshold, never_collides,
     pushed_through,
 };
 use crate::report::ClampReport;
-use impact_geometry::{Isometry, Point, Real, Vector};
+use crate::sweep_pairs::SweepPairs;
+use impact_geometry::{Aabb, Isometry, Point, Real, Vector};
 use impact_solver::{BodyHandle, BodySet, BodyType, ContactPair};
 
 impl Scratch {
@@ -181,45 +183,29 @@ impl Scratch {
         let scratch = self;
         scratch.candidates.clear();
         scratch.driver_pairs.clear();
-        {
-            let (checked, candidates) = (&scratch.checked, &mut scratch.candidates);
-            let (driver, free, driver_pairs) =
-                (&scratch.driver, &scratch.free, &mut scratch.driver_pairs);
-            let drivers = scratch.drivers > 0;
-            let (handles, open) = (&scratch.handles, !rules.rules.filters_pairs());
-            let member = |slot: u32| {
-                let handle = handles.get(slot as usize).copied().flatten()?;
-                Some((handle, bodies.get(handle)?))
-            };
-            let admits = |x: u32, y: u32| match (member(x), member(y)) {
-                (Some(bx), Some(by)) => rules.admits_bodies(bodies, handles, bx, by),
-                _ => true,
-            };
-            let mut found = |x: u32, y: u32, shift: Vector| {
+        let (checked, candidates) = (&scratch.checked, &mut scratch.candidates);
+        let (driver, free, driver_pairs) =
+            (&scratch.driver, &scratch.free, &mut scratch.driver_pairs);
+        let (handles, open) = (&scratch.handles, !rules.rules.filters_pairs());
+        let member = |slot: u32| {
+            let handle = handles.get(slot as usize).copied().flatten()?;
+            Some((handle, bodies.get(handle)?))
+        };
+        let admits = |x: u32, y: u32| match (member(x), member(y)) {
+            (Some(bx), Some(by)) => rules.admits_bodies(bodies, handles, bx, by),
+            _ => true,
+        };
+        let search = (
+            &mut scratch.grid,
+            &mut scratch.sweep,
+            scratch.boxes.as_slice(),
+            &mut scratch.found,
+        );
+        if scratch.drivers == 0 {
+            // Most steps have no driver: the search pays nothing for them.
+            return pairs_in(period, search, |x, y, shift| {
                 let (check_x, check_y) = (checked[x as usize], checked[y as usize]);
-                let (drives_x, drives_y) = if drivers {
-                    (driver[x as usize], driver[y as usize])
-                } else {
-                    (false, false)
-                };
-                if !(check_x || check_y || drives_x || drives_y) || !open && !admits(x, y) {
-                    return;
-                }
-                // A driver does not stop against a free body: the carry follows that pair.
-                // The free body, if checked, still stops against the driver where they
-                // meet, so one that would tunnel through it does not.
-                if drives_x && free[y as usize] {
-                    driver_pairs.push((x, y, shift));
-                    if check_y {
-                        candidates.push((y, x, -shift));
-                    }
-                    return;
-                }
-                if drives_y && free[x as usize] {
-                    driver_pairs.push((y, x, -shift));
-                    if check_x {
-                        candidates.push((x, y, shift));
-                    }
+                if !(check_x || check_y) || !open && !admits(x, y) {
                     return;
                 }
                 if check_x {
@@ -228,20 +214,63 @@ impl Scratch {
                 if check_y {
                     candidates.push((y, x, -shift));
                 }
-            };
-            match period {
-                // Images of boxes across the period: the grid's wrapped cells find them.
-                Some(_) => {
-                    scratch.grid.build(&scratch.boxes, Point::origin(), period);
-                    scratch
-                        .grid
-                        .pairs(&scratch.boxes, &mut scratch.found, found);
-                }
-                None => scratch
-                    .sweep
-                    .pairs(&scratch.boxes, |x, y| found(x, y, Vector::zeros())),
-            }
+            });
         }
+        pairs_in(period, search, |x, y, shift| {
+            let (check_x, check_y) = (checked[x as usize], checked[y as usize]);
+            let (drives_x, drives_y) = (driver[x as usize], driver[y as usize]);
+            if !(check_x || check_y || drives_x || drives_y) || !open && !admits(x, y) {
+                return;
+            }
+            // A driver does not stop against a free body: the carry follows that pair. The
+            // free body, if checked, still stops against the driver where they meet, so one
+            // that would tunnel through it does not.
+            if drives_x && free[y as usize] {
+                driver_pairs.push((x, y, shift));
+                if check_y {
+                    candidates.push((y, x, -shift));
+                }
+            } else if drives_y && free[x as usize] {
+                driver_pairs.push((y, x, -shift));
+                if check_x {
+                    candidates.push((x, y, shift));
+                }
+            } else {
+                if check_x {
+                    candidates.push((x, y, shift));
+                }
+                if check_y {
+                    candidates.push((y, x, -shift));
+                }
+            }
+        });
+    }
+}
+
+/// The pair search's parts: the grid of a periodic domain, the sort and sweep, every body's
+/// motion box by slot, and the grid's buffer.
+type Search<'a> = (
+    &'a mut ReachGrid,
+    &'a mut SweepPairs,
+    &'a [Option<Aabb>],
+    &'a mut Vec<(u32, Vector)>,
+);
+
+/// Calls `found` with every pair of slots whose boxes meet and the translation of the
+/// second's image: through the grid's wrapped cells with the domain's `period`, by the sort
+/// and sweep without one.
+fn pairs_in(
+    period: Option<Vector>,
+    (grid, sweep, boxes, buffer): Search<'_>,
+    mut found: impl FnMut(u32, u32, Vector),
+) {
+    match period {
+        // Images of boxes across the period: the grid's wrapped cells find them.
+        Some(_) => {
+            grid.build(boxes, Point::origin(), period);
+            grid.pairs(boxes, buffer, found);
+        }
+        None => sweep.pairs(boxes, |x, y| found(x, y, Vector::zeros())),
     }
 }
 
