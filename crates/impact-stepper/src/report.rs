@@ -71,6 +71,17 @@ pub struct ClampReport {
     /// earliest safe fraction (see [`MotionClamping`](crate::MotionClamping)'s "One step");
     /// listed in `clamped` at that fraction if it is below 1.
     pub stopped_as_one: usize,
+    /// Free bodies (dynamic, without joints) that a driver (a CCD body a joint's motor or
+    /// spring drives, or a kinematic CCD body, moving past the threshold) passed into over
+    /// the step, carried by it instead from where they met: each keeps its pose relative to
+    /// the driver from then to the end of the step and ends at the velocity of the driver's
+    /// point where it rests (see [`MotionClamping`](crate::MotionClamping)'s "One step").
+    /// A carried body is in `clamped` only if its carried course met a static or kinematic
+    /// body, where it stops.
+    pub carried: usize,
+    /// Dynamic drivers stopped where a free body they carry meets a static or kinematic body
+    /// (a rigid wedge), listed in `clamped` at that fraction.
+    pub stalled_drivers: usize,
     /// The bodies stopped short of their target, sorted by handle. A clamp at a time of
     /// impact changes a body's velocity only by the gravity of the time it lost (see the
     /// stepper's "One step"); the pairs of [`crossings_stopped`](Self::crossings_stopped)

@@ -64,6 +64,11 @@ impl CourseLog {
         &self.courses
     }
 
+    /// Drops every course recorded for `body` this step, to record its motion anew.
+    pub(crate) fn forget(&mut self, body: BodyHandle) {
+        self.courses.retain(|c| c.0 != body);
+    }
+
     /// Empties the log for a step, recording or not.
     pub(crate) fn start(&mut self, recording: bool) {
         self.courses.clear();

@@ -18,9 +18,14 @@
 //! Without the carry (`first_toi/carry.rs`), `FirstTimeOfImpact` let 211 of 400 single
 //! discs, 403 discs of the 400 scenes of several and 76 single discs on a kinematic flipper
 //! through, and 290 of the scenes under a ceiling; carried rigidly, without the slide off
-//! the ceiling, 80 of those. The contact solver
-//! alone does not hold a disc on such a flipper (`Discrete` lets 88 single discs through),
-//! nor does `MotionClamping`, which leaves touching pairs to it (ignored test).
+//! the ceiling, 80 of those. The contact solver alone does not hold a disc on such a
+//! flipper (`Discrete` lets 88 single discs through): its manifold's normal and points are
+//! the step's start's, and the flipper turns up to 0.67 rad in a step. `MotionClamping`
+//! left such pairs to it and stopped the flipper where the rebuilt motions met (27 of 400
+//! single discs through, 7 of the scenes of several); it now carries the disc as
+//! `FirstTimeOfImpact` does (`motion_clamping/carry.rs`) and passes none. Under the
+//! ceiling it passes a disc in 12 of 400 scenes (11 before), a known limit counted by an
+//! ignored test.
 
 mod common;
 
@@ -290,14 +295,33 @@ fn discs_squeezed_under_a_ceiling_are_not_passed_first_time_of_impact() {
     );
 }
 
-/// `MotionClamping` leaves a touching pair to the contact solver, which does not hold a
-/// disc on a flipper turning at tens of radians a second (`Discrete` lets 88 of the 400
-/// single discs through, `MotionClamping` 27, and 11 of the 400 scenes under the ceiling).
+/// `MotionClamping` carries a free body its driver passes into (`motion_clamping/carry.rs`),
+/// and never stops the driver against it: no disc goes through a flipper turned by its
+/// motor, nor through a kinematic one.
 #[test]
-#[ignore = "known fault: the contact solver lets a flipper pass a disc resting on it"]
 fn a_flipper_never_carries_a_disc_through_itself_motion_clamping() {
-    for discs in [Discs::One, Discs::Several, Discs::UnderCeiling] {
-        let through = through::<MotionClamping>(0..THROWS, discs, Drive::Motor);
-        println!("{discs:?}: {} through", through.len());
+    for (discs, drive) in [
+        (Discs::One, Drive::Motor),
+        (Discs::Several, Drive::Motor),
+        (Discs::One, Drive::Kinematic),
+        (Discs::Several, Drive::Kinematic),
+    ] {
+        let through = through::<MotionClamping>(0..THROWS, discs, drive);
+        assert!(
+            through.is_empty(),
+            "{discs:?}, {drive:?}: {} through: {through:#?}",
+            through.len()
+        );
     }
+}
+
+/// Discs squeezed between the flipper and the ceiling under `MotionClamping`: a carried disc
+/// whose course meets the ceiling head on stops the flipper there (a rigid wedge), one that
+/// meets it at a glancing angle stops at the ceiling and the flipper goes on into it. A
+/// known limit, counted here (12 of 400 scenes; none through the ceiling).
+#[test]
+#[ignore = "known limit: a disc squeezed against a ceiling by a flipper with unlimited torque"]
+fn discs_squeezed_under_a_ceiling_motion_clamping() {
+    let through = through::<MotionClamping>(0..THROWS, Discs::UnderCeiling, Drive::Motor);
+    println!("{} through", through.len());
 }

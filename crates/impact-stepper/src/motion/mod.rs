@@ -22,10 +22,11 @@ pub(crate) use as_one::move_pair_as_one;
 pub(crate) use held::{
     BySlots, HeldPairs, closes_in, held_contact, held_contact_along, held_normal,
 };
-pub(crate) use pushed_through::{pushed_through, turned_round};
+pub(crate) use pushed_through::{pushed_through, round_about_centre, turned_round};
 pub use shape_pairs::{BodyToi, body_time_of_impact};
 pub(crate) use shape_pairs::{
-    ShapeRules, earliest_shape_tois, never_collides, shape_at, shape_tois, shapes_material,
+    ShapeRules, earliest_shape_tois, for_each_pair, never_collides, pair_toi, shape_at, shape_tois,
+    shapes_material,
 };
 
 use core::f64::consts::TAU;

@@ -193,6 +193,7 @@ pub(crate) fn turned_round(
 /// The turn over the step of the body of a pair that turned less (`a0` to `a1`, `b0` to
 /// `b1`; a disc about its centre of mass counts as not turning): the frame
 /// [`turned_round`] judges a side in.
+#[inline]
 fn lesser_turn(
     (a, a0, a1): (&RigidBody, &Isometry, &Isometry),
     (b, b0, b1): (&RigidBody, &Isometry, &Isometry),

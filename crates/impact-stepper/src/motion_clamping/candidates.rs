@@ -11,13 +11,15 @@
 //! start), and sends it off moving as one body, or it is pushed through again at every step.
 
 use super::{MotionClampingSettings, Scratch, reset};
+use crate::grid::ReachGrid;
 use crate::motion::{
     ShapeRules, is_finite, motion_scale, move_pair_as_one, moves_past_threshold, never_collides,
     pushed_through,
 };
 use crate::report::ClampReport;
-use impact_geometry::{Isometry, Point, Real, Vector};
-use impact_solver::{BodyHandle, BodySet, ContactPair};
+use crate::sweep_pairs::SweepPairs;
+use impact_geometry::{Aabb, Isometry, Point, Real, Vector};
+use impact_solver::{BodyHandle, BodySet, BodyType, ContactPair};
 
 impl Scratch {
     /// Which bodies are checked (fast at the start, or a dynamic CCD body whose motion to
@@ -37,6 +39,8 @@ impl Scratch {
         reset(&mut self.handles, slots, None);
         reset(&mut self.checked, slots, false);
         reset(&mut self.earliest, slots, 1.0);
+        reset(&mut self.driver, slots, false);
+        self.drivers = 0;
         for (handle, body) in bodies.iter_awake() {
             let slot = handle.index as usize;
             let Some(sweep) = self.sweeps[slot] else {
@@ -47,22 +51,40 @@ impl Scratch {
                 // search runs over the same boxes as without it.
                 continue;
             }
+            let driven = self.driven.get(slot) == Some(&true);
+            let past = |r: Real| {
+                moves_past_threshold(
+                    settings.threshold_radii_per_step,
+                    (sweep.linvel().norm(), sweep.angvel()),
+                    r,
+                    dt,
+                )
+            };
             let checked = self.fast[slot]
                 || body.is_dynamic()
                     && body.ccd()
-                    && moves_past_threshold(
-                        settings.threshold_radii_per_step,
-                        (sweep.linvel().norm(), sweep.angvel()),
-                        if self.driven.get(slot) == Some(&true) {
-                            motion_scale(body)
-                        } else {
-                            body.bounding_radius(&body.local_center())
-                        },
-                        dt,
-                    );
+                    && past(if driven {
+                        motion_scale(body)
+                    } else {
+                        body.bounding_radius(&body.local_center())
+                    });
+            // A driver is judged by how far its rim moves against its thickness: a paddle 40
+            // long and 1.2 thick turning at 5 rad/s sweeps its tip 1.7 a step through what
+            // it pushes, though it turns 0.08 rad.
+            let kinematic = body.body_type() == BodyType::Kinematic;
+            let driver = body.ccd()
+                && (driven && body.is_dynamic() || kinematic)
+                && (sweep.linvel().norm()
+                    + sweep.angvel().abs() * body.bounding_radius(&body.local_center()))
+                    * dt
+                    > settings.threshold_radii_per_step * motion_scale(body);
+            self.driver[slot] = driver;
+            self.drivers += usize::from(driver);
             let mut aabb = body.swept_aabb(&sweep);
             if checked {
                 report.checked_bodies += 1;
+                aabb = aabb.inflated(pad);
+            } else if driver {
                 aabb = aabb.inflated(pad);
             }
             if !is_finite(&aabb) {
@@ -76,6 +98,17 @@ impl Scratch {
             self.boxes[slot] = Some(aabb);
             self.handles[slot] = Some(handle);
             self.checked[slot] = checked;
+        }
+        // The free bodies matter only beside a driver (most steps have none).
+        self.free.clear();
+        if self.drivers > 0 {
+            reset(&mut self.free, slots, false);
+            for (handle, body) in bodies.iter_awake() {
+                let slot = handle.index as usize;
+                self.free[slot] = body.is_dynamic()
+                    && self.boxes[slot].is_some()
+                    && self.jointed.get(slot) != Some(&true);
+            }
         }
     }
 
@@ -103,6 +136,11 @@ impl Scratch {
         for c in contacts {
             let dynamic = |h: BodyHandle| bodies.get(h).is_some_and(|b| b.is_dynamic());
             let timed = c.manifold.min_separation() > pad && (checked(c.a) || checked(c.b));
+            // A free body a driver pushes through is the carry's: stopped, the driver would
+            // stall at every push (see `carry`).
+            if scratch.driver_pair(c.a.index, c.b.index) {
+                continue;
+            }
             // Two dynamic bodies already inside each other at the start (a pair the solver
             // pushes apart) have no side to be pushed through from; nor have two that move
             // as one at the start (the net's own answer to a pair pushed through): the
@@ -144,18 +182,28 @@ impl Scratch {
     ) {
         let scratch = self;
         scratch.candidates.clear();
-        {
-            let (checked, candidates) = (&scratch.checked, &mut scratch.candidates);
-            let (handles, open) = (&scratch.handles, !rules.rules.filters_pairs());
-            let member = |slot: u32| {
-                let handle = handles.get(slot as usize).copied().flatten()?;
-                Some((handle, bodies.get(handle)?))
-            };
-            let admits = |x: u32, y: u32| match (member(x), member(y)) {
-                (Some(bx), Some(by)) => rules.admits_bodies(bodies, handles, bx, by),
-                _ => true,
-            };
-            let mut found = |x: u32, y: u32, shift: Vector| {
+        scratch.driver_pairs.clear();
+        let (checked, candidates) = (&scratch.checked, &mut scratch.candidates);
+        let (driver, free, driver_pairs) =
+            (&scratch.driver, &scratch.free, &mut scratch.driver_pairs);
+        let (handles, open) = (&scratch.handles, !rules.rules.filters_pairs());
+        let member = |slot: u32| {
+            let handle = handles.get(slot as usize).copied().flatten()?;
+            Some((handle, bodies.get(handle)?))
+        };
+        let admits = |x: u32, y: u32| match (member(x), member(y)) {
+            (Some(bx), Some(by)) => rules.admits_bodies(bodies, handles, bx, by),
+            _ => true,
+        };
+        let search = (
+            &mut scratch.grid,
+            &mut scratch.sweep,
+            scratch.boxes.as_slice(),
+            &mut scratch.found,
+        );
+        if scratch.drivers == 0 {
+            // Most steps have no driver: the search pays nothing for them.
+            return pairs_in(period, search, |x, y, shift| {
                 let (check_x, check_y) = (checked[x as usize], checked[y as usize]);
                 if !(check_x || check_y) || !open && !admits(x, y) {
                     return;
@@ -166,20 +214,63 @@ impl Scratch {
                 if check_y {
                     candidates.push((y, x, -shift));
                 }
-            };
-            match period {
-                // Images of boxes across the period: the grid's wrapped cells find them.
-                Some(_) => {
-                    scratch.grid.build(&scratch.boxes, Point::origin(), period);
-                    scratch
-                        .grid
-                        .pairs(&scratch.boxes, &mut scratch.found, found);
-                }
-                None => scratch
-                    .sweep
-                    .pairs(&scratch.boxes, |x, y| found(x, y, Vector::zeros())),
-            }
+            });
         }
+        pairs_in(period, search, |x, y, shift| {
+            let (check_x, check_y) = (checked[x as usize], checked[y as usize]);
+            let (drives_x, drives_y) = (driver[x as usize], driver[y as usize]);
+            if !(check_x || check_y || drives_x || drives_y) || !open && !admits(x, y) {
+                return;
+            }
+            // A driver does not stop against a free body: the carry follows that pair. The
+            // free body, if checked, still stops against the driver where they meet, so one
+            // that would tunnel through it does not.
+            if drives_x && free[y as usize] {
+                driver_pairs.push((x, y, shift));
+                if check_y {
+                    candidates.push((y, x, -shift));
+                }
+            } else if drives_y && free[x as usize] {
+                driver_pairs.push((y, x, -shift));
+                if check_x {
+                    candidates.push((x, y, shift));
+                }
+            } else {
+                if check_x {
+                    candidates.push((x, y, shift));
+                }
+                if check_y {
+                    candidates.push((y, x, -shift));
+                }
+            }
+        });
+    }
+}
+
+/// The pair search's parts: the grid of a periodic domain, the sort and sweep, every body's
+/// motion box by slot, and the grid's buffer.
+type Search<'a> = (
+    &'a mut ReachGrid,
+    &'a mut SweepPairs,
+    &'a [Option<Aabb>],
+    &'a mut Vec<(u32, Vector)>,
+);
+
+/// Calls `found` with every pair of slots whose boxes meet and the translation of the
+/// second's image: through the grid's wrapped cells with the domain's `period`, by the sort
+/// and sweep without one.
+fn pairs_in(
+    period: Option<Vector>,
+    (grid, sweep, boxes, buffer): Search<'_>,
+    mut found: impl FnMut(u32, u32, Vector),
+) {
+    match period {
+        // Images of boxes across the period: the grid's wrapped cells find them.
+        Some(_) => {
+            grid.build(boxes, Point::origin(), period);
+            grid.pairs(boxes, buffer, found);
+        }
+        None => sweep.pairs(boxes, |x, y| found(x, y, Vector::zeros())),
     }
 }
 
@@ -212,4 +303,17 @@ fn moving_as_one(
             .points()
             .iter()
             .all(|p| (at(vb, wb, cb, &p.point) - at(va, wa, ca, &p.point)).norm() <= speed)
+}
+
+impl Scratch {
+    /// Whether the bodies of slots `a` and `b` are a driver and a free body (see
+    /// [`Scratch::check_bodies`]), a pair the carry follows.
+    #[inline]
+    pub(super) fn driver_pair(&self, a: u32, b: u32) -> bool {
+        if self.drivers == 0 {
+            return false;
+        }
+        let flag = |v: &[bool], slot: u32| v.get(slot as usize) == Some(&true);
+        flag(&self.driver, a) && flag(&self.free, b) || flag(&self.driver, b) && flag(&self.free, a)
+    }
 }

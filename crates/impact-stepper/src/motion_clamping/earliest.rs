@@ -237,9 +237,12 @@ impl Scratch {
             // Stopped with the velocities that closed in, the pair would close in again
             // from the same place at every step, and hang there (a box spinning fast
             // against a falling one: the solver's anchors turn away with it). It leaves
-            // moving as one, as a pair pushed through does.
+            // moving as one, as a pair pushed through does; but a driver keeps its motion,
+            // and carries the free body if it passes into it (see `carry`).
             report.closing_stopped += 1;
-            move_pair_as_one(bodies, &self.start, &held);
+            if !self.driver_pair(x, y) {
+                move_pair_as_one(bodies, &self.start, &held);
+            }
         } else if let Toi::Hit(hit) = toi
             && hit.fraction <= 0.0
             && !(own.0.has_one_shape() && theirs.0.has_one_shape())

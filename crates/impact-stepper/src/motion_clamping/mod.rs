@@ -10,11 +10,13 @@
 //! solver's pairs), `earliest` (the time of impact of each candidate pair, and the earliest
 //! safe fraction of each checked body) and `run_over` (the dynamic bodies that would run over
 //! a stopped one, stopped where they meet it); `stopped` moves the groups of touching bodies
-//! stopped at the start on as one body and caps the energy of those left there. The settings
-//! are in `settings`; the report, shared in shape with `FirstTimeOfImpact`'s, in
+//! stopped at the start on as one body and caps the energy of those left there; `carry` has
+//! a driver (a motor's body, a kinematic body), which no free body stops, carry the free
+//! bodies it passed into. The settings are in `settings`; the report, shared in shape with `FirstTimeOfImpact`'s, in
 //! `crate::report`.
 
 mod candidates;
+mod carry;
 mod earliest;
 mod run_over;
 mod settings;
@@ -31,7 +33,7 @@ use crate::step_log::CourseLog;
 use crate::stepper::{DiscreteReport, StepContext, Stepper, solve_contacts};
 use crate::sweep_pairs::SweepPairs;
 use crate::touching::{self, Closing, ClosingScratch};
-use impact_broadphase::Broadphase;
+use impact_broadphase::{Broadphase, ProxyId};
 use impact_geometry::{Aabb, Isometry, Real, Sweep, Vector};
 use impact_narrowphase::Toi;
 use impact_solver::{BodyHandle, BodySet, ContactPair, ImpactSettings, JointSet, RigidBody};
@@ -92,6 +94,24 @@ struct Scratch {
     /// Per slot: a body a joint's motor or spring drives ([`drives`]), judged fast by its
     /// thickness ([`motion_scale`](crate::motion::motion_scale)).
     driven: Vec<bool>,
+    /// Per slot: a *driver*, a CCD body that a joint drives or a kinematic one, moving past
+    /// the threshold by its thickness; and a *free* body, dynamic and without joints, which
+    /// a driver carries rather than stops against (see `carry`).
+    driver: Vec<bool>,
+    free: Vec<bool>,
+    /// How many drivers the step has (`free` is filled only if there are any).
+    drivers: usize,
+    /// `(driver slot, free slot, translation of the free body's image)` for every pair of
+    /// motion boxes that meet with a driver and a free body in it: the carry's pairs, not the
+    /// clamp's candidates.
+    driver_pairs: Vec<(u32, u32, Vector)>,
+    /// Per slot: the driver that carries the body over the rest of the step, if any.
+    carried_by: Vec<Option<u32>>,
+    /// Per slot: where a driver stops because it would squeeze a free body into a wall.
+    stalled: Vec<Real>,
+    /// The buffers of the carry's search for what a carried course meets.
+    carry_query: Vec<ProxyId>,
+    carry_found: Vec<(ProxyId, Vector)>,
     /// The groups' union-find and sizes, by slot.
     group_root: Vec<u32>,
     group_size: Vec<u32>,
@@ -183,6 +203,17 @@ struct Scratch {
 ///    group ([`ClampReport::stopped_as_one`]). Bodies left at 0 keep the velocities of
 ///    phase 4, scaled down per group to the kinetic energy they started the step with (see
 ///    `docs/algorithms/steppers.md`, step 6). Not in a periodic domain.
+/// 6. A *driver* (a CCD body a joint's motor or spring drives, or a kinematic CCD body,
+///    whose rim moves past the threshold times its thickness) is never stopped by a *free*
+///    body (dynamic, without joints): their pair is not the driver's candidate, the driver
+///    does not run over it, the net leaves it, and it does not move as one with it. A free
+///    body the driver passed into over the step (at the end poses, overlapping it by more
+///    than a held contact's slack, or on its other side in the driver's frame) is carried
+///    instead: from where they met to the end of the step it keeps its pose relative to the
+///    driver and leaves at the velocity of the driver's point where it rests
+///    ([`ClampReport::carried`]). Its carried course stops at a static or kinematic body it
+///    meets; met head on, that is a wedge, and a dynamic driver stops where the body meets it
+///    ([`ClampReport::stalled_drivers`]). See `docs/algorithms/steppers.md`, step 7.
 ///
 /// All sweeps are computed from the targets before any body is moved, so the result does
 /// not depend on the order bodies are visited (a body's fraction is the least over its
@@ -198,8 +229,8 @@ struct Scratch {
 ///   own unclamped target motion (found by the box of that motion, so a body the solver
 ///   deflects is still a candidate), not the motion it ends up with if it is clamped too.
 ///   `FirstTimeOfImpact` is the mode for fast bodies meeting each other.
-/// - A dynamic body whose motion over the rest of the step would meet a checked body where
-///   that one stopped (the box it was stopped against, coming on; a box following it into a
+/// - A dynamic body (other than a driver meeting a free body, phase 6) whose motion over the
+///   rest of the step would meet a checked body where that one stopped (the box it was stopped against, coming on; a box following it into a
 ///   wall) is stopped where they meet, at the target separation (or, for a pair that
 ///   overlaps there, where the overlap deepens by the tolerance), and reported as clamped:
 ///   left on its target it ran over the stopped body (a bullet stopped against a box spinning
@@ -228,7 +259,9 @@ struct Scratch {
 ///   contact the solver's anchors, turning with the box, see as opening). Clamped with the
 ///   velocities that closed them in, either pair would close in again from the same place at
 ///   every step and hang there: in the tumbling rain (1,000 bodies), 20 to 30 bodies hung in
-///   mid-air without the first, and 4 to 10 without the second.
+///   mid-air without the first, and 4 to 10 without the second. (A free body a driver
+///   carries, phase 6, leaves at the velocity of the driver's point where it rests: the
+///   driver, moved by its motor or by its user, is not slowed.)
 /// - A checked body whose motion's box overflows (a body at an absurd distance) is kept at its
 ///   start pose (fraction 0) rather than let it move unchecked.
 ///
@@ -351,6 +384,15 @@ impl Stepper for MotionClamping {
         scratch.clamp((ctx.bodies, ctx.courses), ctx.gravity, dt, &mut report);
         // Bodies left at 0 gain no energy there.
         scratch.cap_stopped_energy(ctx.bodies);
+        // 5. A free body a driver passed into is carried by it.
+        let search = (&*ctx.broadphase, ctx.periodic.as_ref(), ctx.shapes);
+        scratch.carry_pushed(
+            &settings,
+            (ctx.bodies, rules, ctx.courses),
+            search,
+            dt,
+            &mut report,
+        );
         Ok(report)
     }
 

@@ -76,7 +76,8 @@ impl Scratch {
             let (Some(bx), Some(by)) = (bodies.get(hx), bodies.get(hy)) else {
                 continue;
             };
-            if !by.is_dynamic() {
+            // A driver goes on past a free body stopped before it (see `carry`).
+            if !by.is_dynamic() || self.driver_pair(x, y) {
                 continue;
             }
             let (Some(sweep_x), Some(sweep_y)) = (
