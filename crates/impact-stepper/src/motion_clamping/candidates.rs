@@ -40,7 +40,9 @@ impl Scratch {
         reset(&mut self.checked, slots, false);
         reset(&mut self.earliest, slots, 1.0);
         reset(&mut self.driver, slots, false);
+        reset(&mut self.pusher, slots, false);
         self.drivers = 0;
+        self.pushers = 0;
         for (handle, body) in bodies.iter_awake() {
             let slot = handle.index as usize;
             let Some(sweep) = self.sweeps[slot] else {
@@ -72,8 +74,10 @@ impl Scratch {
             // long and 1.2 thick turning at 5 rad/s sweeps its tip 1.7 a step through what
             // it pushes, though it turns 0.08 rad.
             let kinematic = body.body_type() == BodyType::Kinematic;
-            let driver = body.ccd()
-                && (driven && body.is_dynamic() || kinematic)
+            let pusher = body.ccd() && (driven && body.is_dynamic() || kinematic);
+            self.pusher[slot] = pusher;
+            self.pushers += usize::from(pusher);
+            let driver = pusher
                 && (sweep.linvel().norm()
                     + sweep.angvel().abs() * body.bounding_radius(&body.local_center()))
                     * dt
@@ -99,9 +103,9 @@ impl Scratch {
             self.handles[slot] = Some(handle);
             self.checked[slot] = checked;
         }
-        // The free bodies matter only beside a driver (most steps have none).
+        // The free bodies matter only beside a pusher (most steps have none).
         self.free.clear();
-        if self.drivers > 0 {
+        if self.pushers > 0 {
             reset(&mut self.free, slots, false);
             for (handle, body) in bodies.iter_awake() {
                 let slot = handle.index as usize;
@@ -315,5 +319,16 @@ impl Scratch {
         }
         let flag = |v: &[bool], slot: u32| v.get(slot as usize) == Some(&true);
         flag(&self.driver, a) && flag(&self.free, b) || flag(&self.driver, b) && flag(&self.free, a)
+    }
+
+    /// Whether the body of slot `runner` is a pusher and that of `stopped` a free body (see
+    /// [`Scratch::check_bodies`]): the run-over rule lets the pusher go on.
+    #[inline]
+    pub(super) fn pushes_free(&self, runner: u32, stopped: u32) -> bool {
+        if self.pushers == 0 {
+            return false;
+        }
+        let flag = |v: &[bool], slot: u32| v.get(slot as usize) == Some(&true);
+        flag(&self.pusher, runner) && flag(&self.free, stopped)
     }
 }

@@ -99,8 +99,16 @@ struct Scratch {
     /// a driver carries rather than stops against (see `carry`).
     driver: Vec<bool>,
     free: Vec<bool>,
-    /// How many drivers the step has (`free` is filled only if there are any).
+    /// How many drivers the step has.
     drivers: usize,
+    /// Per slot: a *pusher*, a CCD body that a joint drives or a kinematic one, however
+    /// fast: the run-over rule does not stop it at a free body stopped before it (a bar
+    /// turning too slowly to be a driver stalled at every step at the small box it pushed,
+    /// which the clamp stopped where they met). Its speed against its thickness bounds how
+    /// far it goes into that body.
+    pusher: Vec<bool>,
+    /// How many pushers the step has (`free` is filled only if there are any).
+    pushers: usize,
     /// `(driver slot, free slot, translation of the free body's image)` for every pair of
     /// motion boxes that meet with a driver and a free body in it: the carry's pairs, not the
     /// clamp's candidates.

@@ -76,8 +76,9 @@ impl Scratch {
             let (Some(bx), Some(by)) = (bodies.get(hx), bodies.get(hy)) else {
                 continue;
             };
-            // A driver goes on past a free body stopped before it (see `carry`).
-            if !by.is_dynamic() || self.driver_pair(x, y) {
+            // A driver goes on past a free body stopped before it (see `carry`), and so does a
+            // pusher too slow to be a driver (see `Scratch::pusher`).
+            if !by.is_dynamic() || self.driver_pair(x, y) || self.pushes_free(y, x) {
                 continue;
             }
             let (Some(sweep_x), Some(sweep_y)) = (
