@@ -134,6 +134,10 @@ pub(super) struct Scratch {
     pub(super) slides: Vec<Slide>,
     /// Per slot: how many bodies the body carries now (see `carry`).
     pub(super) carrying: Vec<u32>,
+    /// Per slot: how many distinct bodies the body carried in the step (see `carry`).
+    pub(super) carried_count: Vec<u32>,
+    /// The bodies carried in the step, each once, in the order they were first carried.
+    pub(super) carried_list: Vec<u32>,
     /// The impacts of jointed groups, and the group of the last one.
     pub(super) group: GroupImpactSolver,
     /// Whether the impact being resolved is a jointed group's.
@@ -297,8 +301,10 @@ impl Scratch {
         reset(&mut self.carried_by, slots, u32::MAX);
         reset(&mut self.carries, slots, 0);
         reset(&mut self.carrying, slots, 0);
+        reset(&mut self.carried_count, slots, 0);
         reset(&mut self.slides, slots, Slide::default());
         self.carried_any = false;
+        self.carried_list.clear();
         self.advances = 0;
         self.grouped = false;
         self.pairs.clear();
