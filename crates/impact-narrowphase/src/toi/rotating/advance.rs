@@ -129,7 +129,12 @@ pub(super) fn advance(
             return toi;
         }
     }
-    Toi::NotConverged { safe_fraction: t }
+    // Out of iterations: safe up to `t`, which may already be the end (apart all along).
+    if t >= end {
+        Toi::Separated
+    } else {
+        Toi::NotConverged { safe_fraction: t }
+    }
 }
 
 /// Whether shapes touching at the start (`now`, their distance there; `poses`, where they

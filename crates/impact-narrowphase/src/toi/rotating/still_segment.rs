@@ -134,7 +134,12 @@ pub(crate) fn over_still_segment(
             );
         }
         if evaluations >= options.max_iterations() {
-            return OverSegment::Answer(Toi::NotConverged { safe_fraction: t });
+            // Safe up to `t`, which may already be the end (apart all along).
+            return OverSegment::Answer(if t >= end {
+                Toi::Separated
+            } else {
+                Toi::NotConverged { safe_fraction: t }
+            });
         }
         let next = t + step(&now, &heights, &bounds, end - t);
         if next > end {
