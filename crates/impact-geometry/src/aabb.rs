@@ -101,15 +101,45 @@ impl Aabb {
 
     /// A box holding `shape` at every pose of `sweep` for t in [0, 1].
     ///
-    /// Without rotation this is the union of the start and end boxes, which is exact for a
-    /// translating convex shape. With rotation, the shape stays inside the disc of its
-    /// [`Shape::bounding_radius`] about the centre of mass, and the centre of mass moves on a
-    /// straight line, so the box of that disc at both ends holds every intermediate pose
-    /// whatever the number of turns.
+    /// Without rotation, [`Aabb::swept_in_disc`]. With rotation, also within the start box
+    /// swept along the centre of mass's path and grown by the farthest any point turns
+    /// about the centre of mass (its bounding radius times the angle, at most: an arc is no
+    /// shorter than its chord); the smaller of the two boxes' extents is kept on each side.
+    /// A paddle 40 long turning 5 degrees sweeps a box 4.6 wide, where its bounding disc's
+    /// box is 40 by 40. The steppers' planning prunes pairs by these boxes.
     ///
     /// The box is padded by a few ulps of its coordinates so that poses computed in floating
     /// point at any intermediate t stay inside it.
     pub fn swept(shape: &Shape, sweep: &Sweep) -> Self {
+        if sweep.angvel() == 0.0 {
+            return Self::swept_in_disc(shape, sweep);
+        }
+        let r = shape.bounding_radius(&sweep.local_center());
+        let (c0, c1) = (sweep.center_at(0.0), sweep.center_at(1.0));
+        let path = Self::from_points([c0, c1]);
+        let disc = path.inflated(r);
+        let start = shape.aabb(&sweep.start());
+        let turn = r * sweep.rotation_angle().abs();
+        let turned =
+            Self::new(start.mins + (path.mins - c0), start.maxs + (path.maxs - c0)).inflated(turn);
+        let exact = Self::new(disc.mins.sup(&turned.mins), disc.maxs.inf(&turned.maxs));
+        exact.inflated(exact.rounding_pad())
+    }
+
+    /// A box holding `shape` at every pose of `sweep` for t in [0, 1], by the shape's
+    /// bounding disc when it turns.
+    ///
+    /// Without rotation this is the union of the start and end boxes, which is exact for a
+    /// translating convex shape. With rotation, the shape stays inside the disc of its
+    /// [`Shape::bounding_radius`] about the centre of mass, and the centre of mass moves on a
+    /// straight line, so the box of that disc at both ends holds every intermediate pose
+    /// whatever the number of turns. The world's swept boxes, which give the contact
+    /// solver its pairs (speculative contacts included), are these: [`Aabb::swept`]'s
+    /// tighter box would change which pairs the solver gets.
+    ///
+    /// The box is padded by a few ulps of its coordinates so that poses computed in floating
+    /// point at any intermediate t stay inside it.
+    pub fn swept_in_disc(shape: &Shape, sweep: &Sweep) -> Self {
         let exact = if sweep.angvel() == 0.0 {
             shape
                 .aabb(&sweep.start())

@@ -421,6 +421,39 @@ fn shape_strategy() -> impl Strategy<Value = Shape> {
     ]
 }
 
+/// A long paddle turning a few degrees sweeps a thin fan: its swept box is a few widths
+/// wide, not the square of its bounding disc (Box2D's spinner: a rounded box 40.4 long and
+/// 1.2 wide turning 5 rad/s about its middle, 1/60 s).
+#[test]
+fn a_turning_paddle_sweeps_a_thin_box() {
+    let paddle: Shape = ConvexPolygon::rounded(
+        &[p(-0.4, -20.0), p(0.4, -20.0), p(0.4, 20.0), p(-0.4, 20.0)],
+        0.2,
+    )
+    .unwrap()
+    .into();
+    let sweep = Sweep::new(
+        Isometry::new(Vector::new(0.0, 12.0), 0.0),
+        p(0.0, 0.0),
+        Vector::zeros(),
+        5.0,
+        1.0 / 60.0,
+    )
+    .unwrap();
+    let (swept, disc) = (
+        Aabb::swept(&paddle, &sweep),
+        Aabb::swept_in_disc(&paddle, &sweep),
+    );
+    let width = swept.maxs.x - swept.mins.x;
+    // Its start width, 1.2, grown on each side by the farthest a point turns: its bounding
+    // radius 20.2 times 5 / 60.
+    assert!(width < 1.2 + 2.0 * 20.21 * 5.0 / 60.0, "{width}");
+    // Along its length, its bounding disc's box, 2 * 20.2 high.
+    let height = swept.maxs.y - swept.mins.y;
+    assert!((40.4..40.41).contains(&height), "{height}");
+    assert!(disc.maxs.x - disc.mins.x > 40.0);
+}
+
 proptest! {
     #![proptest_config(Config { cases: 3000, rng_seed: RngSeed::Fixed(7), failure_persistence: None, ..Config::default() })]
     /// The swept box holds the shape's box at every sampled pose, for any rotation, including
@@ -439,6 +472,25 @@ proptest! {
             let t = i as f64 / 256.0;
             let aabb = shape.aabb(&sweep.pose_at(t));
             prop_assert!(swept.contains(&aabb), "t = {t}: {aabb:?} outside {swept:?}");
+        }
+    }
+
+    /// The swept box is never larger than the box of the bounding disc's path, which holds
+    /// every pose too (`swept_aabb_is_conservative` checks both against sampled poses).
+    #[test]
+    fn swept_aabb_is_within_the_disc_box(
+        shape in shape_strategy(),
+        (x, y, angle) in (-100.0..100.0f64, -100.0..100.0f64, -7.0..7.0f64),
+        (vx, vy) in (-500.0..500.0f64, -500.0..500.0f64),
+        angvel in -300.0..300.0f64,
+        (cx, cy) in (-1.0..1.0f64, -1.0..1.0f64),
+    ) {
+        let sweep = Sweep::new(Isometry::new(Vector::new(x, y), angle), p(cx, cy), Vector::new(vx, vy), angvel, 1.0 / 60.0).unwrap();
+        let (swept, disc) = (Aabb::swept(&shape, &sweep), Aabb::swept_in_disc(&shape, &sweep));
+        prop_assert!(disc.contains(&swept), "{swept:?} outside {disc:?}");
+        for i in 0..=256 {
+            let aabb = shape.aabb(&sweep.pose_at(i as f64 / 256.0));
+            prop_assert!(disc.contains(&aabb));
         }
     }
 
