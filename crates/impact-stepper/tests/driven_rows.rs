@@ -206,7 +206,11 @@ fn not_through<S: Stepper + Default>(s: &Scene) -> Result<(), String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: 128,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(5),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn a_driven_bar_never_passes_the_row_it_shoves_first_time_of_impact(s in scene()) {
