@@ -20,8 +20,8 @@ mod common;
 use common::DT;
 use impact_broadphase::RTreeBroadphase;
 use impact_geometry::tolerances::LINEAR_SLOP;
-use impact_geometry::{Capsule, Circle, ConvexPolygon, Isometry, Point, Real, Shape, Vector};
-use impact_solver::{BodyHandle, CollisionFilter, JointDef, RevoluteJoint, RigidBodyDef};
+use impact_geometry::{Isometry, Point, Real, Vector};
+use impact_solver::{BodyHandle, RigidBodyDef};
 use impact_stepper::{MotionClamping, World, WorldSettings};
 use proptest::prelude::*;
 
@@ -67,16 +67,6 @@ fn scene() -> impl Strategy<Value = Scene> {
         )
 }
 
-fn shape(kind: u8, size: Real) -> Shape {
-    match kind {
-        0 => Circle::new(size).unwrap().into(),
-        1 => ConvexPolygon::rectangle(size, size).unwrap().into(),
-        _ => Capsule::new(Point::new(-size, 0.0), Point::new(size, 0.0), 0.5 * size)
-            .unwrap()
-            .into(),
-    }
-}
-
 /// The world of `scene`, its bar, and its free bodies with their bounding radii.
 fn build(
     s: &Scene,
@@ -96,34 +86,16 @@ fn build(
     } else {
         Vector::zeros()
     };
-    let group = CollisionFilter::DEFAULT.group(-1);
-    let pivot = w
-        .create_body(RigidBodyDef::fixed(Circle::new(0.01).unwrap().into()).filter(group))
-        .unwrap();
-    let bar: Shape = ConvexPolygon::rectangle(s.half_length, s.half_thickness)
-        .unwrap()
-        .into();
-    let def = if s.kinematic {
-        RigidBodyDef::kinematic(bar)
-    } else {
-        RigidBodyDef::new(bar)
-    };
-    let bar = w
-        .create_body(
-            def.pose(Isometry::new(centre, s.angle))
-                .density(20.0)
-                .filter(group)
-                .ccd(true),
-        )
-        .unwrap();
-    if !s.kinematic {
-        let kind = RevoluteJoint::default().motor(s.omega, 1.0e6);
-        let def = JointDef::at_world_anchor(w.body_set(), pivot, bar, Point::origin(), kind.into());
-        w.create_joint(def.unwrap()).unwrap();
-    }
+    let bar = common::driven_bar(
+        &mut w,
+        (s.half_length, s.half_thickness),
+        (centre, s.angle),
+        s.omega,
+        s.kinematic,
+    );
     let mut free = Vec::new();
     for &(kind, size, along, above, lift) in &s.free {
-        let shape = shape(kind, size);
+        let shape = common::small_shape(kind, size);
         let r = shape.bounding_radius(&Point::origin());
         let side = if above { 1.0 } else { -1.0 };
         let x = (2.0 * along - 1.0) * s.half_length;

@@ -24,8 +24,8 @@ mod common;
 use common::DT;
 use impact_broadphase::RTreeBroadphase;
 use impact_geometry::tolerances::LINEAR_SLOP;
-use impact_geometry::{Capsule, Circle, ConvexPolygon, Isometry, Point, Real, Shape, Vector};
-use impact_solver::{BodyHandle, CollisionFilter, JointDef, RevoluteJoint, RigidBodyDef};
+use impact_geometry::{Isometry, Point, Real, Vector};
+use impact_solver::{BodyHandle, RigidBodyDef};
 use impact_stepper::{FirstTimeOfImpact, MotionClamping, Stepper, World, WorldSettings};
 use proptest::prelude::*;
 
@@ -70,16 +70,6 @@ fn scene() -> impl Strategy<Value = Scene> {
         )
 }
 
-fn shape(kind: u8, size: Real) -> Shape {
-    match kind {
-        0 => Circle::new(size).unwrap().into(),
-        1 => ConvexPolygon::rectangle(size, size).unwrap().into(),
-        _ => Capsule::new(Point::new(-size, 0.0), Point::new(size, 0.0), 0.5 * size)
-            .unwrap()
-            .into(),
-    }
-}
-
 /// The world of `s` under `S`, its bar, and the row's bodies with their bounding radii.
 fn build<S: Stepper + Default>(
     s: &Scene,
@@ -97,39 +87,20 @@ fn build<S: Stepper + Default>(
     } else {
         (Vector::zeros(), s.half_length)
     };
-    let group = CollisionFilter::DEFAULT.group(-1);
-    let pivot = w
-        .create_body(RigidBodyDef::fixed(Circle::new(0.01).unwrap().into()).filter(group))
-        .unwrap();
-    let bar: Shape = ConvexPolygon::rectangle(s.half_length, s.half_thickness)
-        .unwrap()
-        .into();
-    let def = if s.kinematic {
-        RigidBodyDef::kinematic(bar)
-    } else {
-        RigidBodyDef::new(bar)
-    };
-    let bar = w
-        .create_body(
-            def.pose(Isometry::new(centre, s.angle))
-                .density(20.0)
-                .restitution(0.0)
-                .filter(group)
-                .ccd(true),
-        )
-        .unwrap();
-    if !s.kinematic {
-        let kind = RevoluteJoint::default().motor(s.omega, 1.0e6);
-        let def = JointDef::at_world_anchor(w.body_set(), pivot, bar, Point::origin(), kind.into());
-        w.create_joint(def.unwrap()).unwrap();
-    }
+    let bar = common::driven_bar(
+        &mut w,
+        (s.half_length, s.half_thickness),
+        (centre, s.angle),
+        s.omega,
+        s.kinematic,
+    );
     // The bar turns counter-clockwise: the face its normal points out of leads on the side
     // of the pivot toward its far end.
     let foot = axis * (s.along * reach);
     let mut height = s.half_thickness + 1e-4;
     let mut row = Vec::new();
     for &(kind, size) in &s.row {
-        let shape = shape(kind, size * s.half_length);
+        let shape = common::small_shape(kind, size * s.half_length);
         let r = shape.bounding_radius(&Point::origin());
         let at = foot + normal * (height + r);
         height += 2.0 * r + 1e-4;

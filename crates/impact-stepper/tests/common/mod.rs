@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use impact_broadphase::Broadphase;
-use impact_geometry::{Circle, Isometry, Real, Vector};
-use impact_solver::RigidBodyDef;
+use impact_geometry::{Capsule, Circle, ConvexPolygon, Isometry, Point, Real, Shape, Vector};
+use impact_solver::{BodyHandle, CollisionFilter, JointDef, RevoluteJoint, RigidBodyDef};
 use impact_stepper::{Stepper, World};
 
 /// The seeded generator of the samples: the test kit's SplitMix64.
@@ -52,4 +52,53 @@ pub fn samples(seed: u64, count: usize) -> Vec<(Real, Real)> {
     (0..count)
         .map(|_| (rng.range(200.0, 10_000.0), rng.range(-1.0, 1.0)))
         .collect()
+}
+
+/// A bar of half extents `half` (length, thickness) at `centre` turned by `angle`, on a
+/// fixed pivot at the origin that it does not collide with: dynamic, turned at `omega`
+/// rad/s by a revolute motor of torque to spare (10^6), or `kinematic` (the test sets its
+/// velocities). Density 20, `ccd` set, restitution 0.
+pub fn driven_bar<B: Broadphase + Default, S: Stepper + Default>(
+    w: &mut World<B, S>,
+    half: (Real, Real),
+    (centre, angle): (Vector, Real),
+    omega: Real,
+    kinematic: bool,
+) -> BodyHandle {
+    let group = CollisionFilter::DEFAULT.group(-1);
+    let pivot = w
+        .create_body(RigidBodyDef::fixed(Circle::new(0.01).unwrap().into()).filter(group))
+        .unwrap();
+    let bar: Shape = ConvexPolygon::rectangle(half.0, half.1).unwrap().into();
+    let def = if kinematic {
+        RigidBodyDef::kinematic(bar)
+    } else {
+        RigidBodyDef::new(bar)
+    };
+    let bar = w
+        .create_body(
+            def.pose(Isometry::new(centre, angle))
+                .density(20.0)
+                .filter(group)
+                .ccd(true),
+        )
+        .unwrap();
+    if !kinematic {
+        let kind = RevoluteJoint::default().motor(omega, 1.0e6);
+        let def = JointDef::at_world_anchor(w.body_set(), pivot, bar, Point::origin(), kind.into());
+        w.create_joint(def.unwrap()).unwrap();
+    }
+    bar
+}
+
+/// A disc of radius `size` (`kind` 0), a square of half side `size` (1), or a capsule of
+/// half core `size` and radius `size / 2` along x (2).
+pub fn small_shape(kind: u8, size: Real) -> Shape {
+    match kind {
+        0 => Circle::new(size).unwrap().into(),
+        1 => ConvexPolygon::rectangle(size, size).unwrap().into(),
+        _ => Capsule::new(Point::new(-size, 0.0), Point::new(size, 0.0), 0.5 * size)
+            .unwrap()
+            .into(),
+    }
 }
