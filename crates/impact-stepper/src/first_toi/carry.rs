@@ -68,7 +68,7 @@ pub(super) const MAX_CARRIES: u8 = 16;
 /// carry is met as a body it cannot carry. Every body a carried body pushes is carried
 /// rigidly with the driven body, so a row standing out from the pusher's face is swung round
 /// with it as a lever; unbounded, a paddle turning through a packed pile (Box2D's spinner)
-/// carried the whole pile round with it in one step, faster than its own tip.
+/// carries whole rows of it round in one step, faster than its own tip.
 pub(super) const MAX_CARRIED: u32 = 32;
 
 /// No carrier.
