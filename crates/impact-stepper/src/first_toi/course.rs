@@ -100,6 +100,7 @@ impl Scratch {
                 }
             }
             s.motions[slot] = Some((0.0, sweep));
+            s.planned[slot] = Some((0.0, sweep));
             s.ramps[slot] = Ramp::over_step(body, ctx.gravity, !s.constrained[slot], dt);
             // The closed forms straight from the courses are for bodies of one shape.
             let disc = match body.shape() {
@@ -240,6 +241,44 @@ impl Run<'_> {
         }
     }
 
+    /// Whether `slot`'s new course `sweep` from `t` keeps the plans of the course they were
+    /// made for: every point of the body stays within a quarter of the tolerance of where
+    /// that course has it, from `t` to the end of the step, so each impact queued on it, and
+    /// each pair it found apart, is still right to the tolerance (a heavy body struck by
+    /// light ones: the tumbler's drum, struck about two hundred times a step, would else
+    /// ask the two thousand boxes resting on its walls again at each impact). The bodies it
+    /// carries are carried on the new course all the same (see `carry`). Not a body with a
+    /// skin reach (its escape is timed on its course), nor a carried one, nor one on a
+    /// group's held advance (whose touches the plans skip only while that advance moves
+    /// it).
+    ///
+    /// Each point is `c + R(θ) u` with `|u|` at most the bounding radius: two courses differ
+    /// there by at most the distance of their centres plus the angle between them times the
+    /// radius, both linear in time, so largest at `t` or at the end.
+    fn keeps_plans(&self, slot: usize, t: Real, sweep: &Sweep) -> bool {
+        let s = &*self.s;
+        let Some((t0, planned)) = s.planned[slot] else {
+            return false;
+        };
+        if s.anchor[slot].is_some()
+            || s.advance_of[slot] != 0
+            || s.carried_by[slot] != u32::MAX
+            || s.reach[slot].is_none()
+            || planned.dt() <= 0.0
+        {
+            return false;
+        }
+        let bound = s.hot[slot].bound;
+        let was = planned.pose_at((t - t0) / planned.dt());
+        let now = sweep.start();
+        let center = sweep.local_center();
+        let at_t = (now * center - was * center).norm()
+            + (now.rotation * was.rotation.inverse()).angle().abs() * bound;
+        let apart = (sweep.linvel() - planned.linvel()).norm()
+            + (sweep.angvel() - planned.angvel()).abs() * bound;
+        at_t + apart * (self.dt - t) <= 0.25 * self.settings.toi.tolerance()
+    }
+
     /// From `t` on, `slot` follows its body's current velocities (or stays put if `halt`):
     /// a new version, and a box that covers the rest of its motion.
     pub(super) fn set_course(&mut self, slot: usize, t: Real, halt: bool) {
@@ -276,6 +315,9 @@ impl Run<'_> {
         let Ok(sweep) = Sweep::new(pose, body.local_center(), linvel, angvel, rest) else {
             return;
         };
+        if !halt && self.keeps_plans(slot, t, &sweep) {
+            self.s.keep_plans = Some(slot);
+        }
         self.install_course(slot, (t, sweep), end, ramp, halt);
     }
 
@@ -319,7 +361,13 @@ impl Run<'_> {
         }
         self.s.ramps[slot] = ramp;
         self.s.motions[slot] = Some((t, sweep));
-        self.s.hot[slot].version = self.s.hot[slot].version.wrapping_add(1);
+        let keep = self.s.keep_plans.take() == Some(slot);
+        self.s.plans_kept[slot] = keep;
+        self.report.kept_plans += usize::from(keep);
+        if !keep {
+            self.s.hot[slot].version = self.s.hot[slot].version.wrapping_add(1);
+            self.s.planned[slot] = Some((t, sweep));
+        }
         self.s.hot[slot].still = still(&sweep);
         self.s.rerouted[slot] = true;
         let pad = self.settings.toi.target_separation() + self.settings.toi.tolerance();

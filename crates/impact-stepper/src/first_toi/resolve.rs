@@ -366,6 +366,7 @@ impl Run<'_> {
         }
         for i in 0..self.s.replan.len() {
             let slot = self.s.replan[i] as usize;
+            self.s.plans_kept[slot] = false;
             let request = self.s.requests[slot];
             if grouped && !request.removed && self.in_group(slot) {
                 continue;
@@ -395,15 +396,52 @@ impl Run<'_> {
         // velocity, so its version and queued impacts stay valid, and the other body
         // plans their pair.
         let s = &mut *self.s;
-        let (hot, requests, stopped) = (&s.hot, &s.requests, &s.stopped);
+        // Nor does a body whose new course keeps the plans of its old one (see
+        // `Run::keeps_plans`); taken out before the others plan, which ask their pairs
+        // with it themselves.
+        let (hot, requests, stopped, kept) = (&s.hot, &s.requests, &s.stopped, &s.plans_kept);
         s.replan.retain(|&slot| {
             let slot = slot as usize;
-            !hot[slot].fixed && (requests[slot].removed || !halted(stopped, hot, slot))
+            !hot[slot].fixed
+                && (requests[slot].removed || !halted(stopped, hot, slot))
+                && !kept[slot]
         });
         for i in 0..self.s.replan.len() {
             let slot = self.s.replan[i];
             self.plan(slot, t, Planning::Replan);
         }
+        // The impact's own pair: its entry is spent, and a body of it that plans asks it
+        // again. When neither does (one kept its plans, the other kept them too, or is
+        // stopped, or static), the one that kept them asks it alone: a kinematic flipper,
+        // whose course no impact changes, passed the disc it had just stopped.
+        let (a, b) = (e.a, e.b);
+        if !self.s.replan.contains(&a) && !self.s.replan.contains(&b) {
+            if self.s.plans_kept[a as usize] {
+                self.ask_pair_again(a, b, t);
+            } else if self.s.plans_kept[b as usize] {
+                self.ask_pair_again(b, a, t);
+            }
+        }
+    }
+
+    /// Plans the pair of `x` and `y` from `t`, through every image of `y` in `x`'s
+    /// neighbour list.
+    fn ask_pair_again(&mut self, x: u32, y: u32, t: Real) {
+        let xs = x as usize;
+        let Some((sweep_x, _)) = self.course_and_box(xs, t) else {
+            return;
+        };
+        let neighbours = core::mem::take(&mut self.s.neighbours[xs]);
+        for &neighbour in neighbours.iter().filter(|n| n.slot == y) {
+            self.plan_pair(
+                x,
+                &sweep_x,
+                neighbour,
+                (t, t, Real::NEG_INFINITY),
+                Planning::Alone,
+            );
+        }
+        self.s.neighbours[xs] = neighbours;
     }
 
     /// Where the impact of the bodies of `ha` and `hb` (placed at the impact) at `point` with

@@ -51,6 +51,14 @@ pub(super) struct Scratch {
     pub(super) checked: Vec<bool>,
     /// Changed course inside the step: its end pose comes from its motion, not the solver.
     pub(super) rerouted: Vec<bool>,
+    /// Per slot: the course the body's queued impacts and plans were made for, from when
+    /// it began (see [`Run::keeps_plans`]).
+    pub(super) planned: Vec<Option<(Real, Sweep)>>,
+    /// The slot whose next course keeps the plans of its current one (see
+    /// [`Run::keeps_plans`]); taken by the next [`Run::lay_course`] of that slot.
+    pub(super) keep_plans: Option<usize>,
+    /// Per slot: the body's last course kept its plans: it is not planned again.
+    pub(super) plans_kept: Vec<bool>,
     /// The current course turns some point of the body's shape farther than the contact
     /// distance by the end of the step (never a disc about its centre): the contact solver's
     /// manifolds, taken at the start poses, do not bound where its far side swings, so its
@@ -293,6 +301,9 @@ impl Scratch {
             list.clear();
         }
         reset(&mut self.rerouted, slots, false);
+        reset(&mut self.planned, slots, None);
+        reset(&mut self.plans_kept, slots, false);
+        self.keep_plans = None;
         reset(&mut self.swings, slots, false);
         reset(&mut self.segments, slots, None);
         reset(&mut self.stopped, slots, false);
