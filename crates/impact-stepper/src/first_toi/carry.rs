@@ -31,7 +31,8 @@
 //! pusher instead, stopped where it meets the body, which stops too (reported as
 //! `wedges`): faces closer to parallel than [`LEAST_WEDGE`], and a slide too long for one
 //! chord of the turning pusher (see [`Run::slide`]). A kinematic pusher, moved whatever it
-//! meets, carries the body on rigidly there. Friction, which locks a narrow rigid wedge,
+//! meets, carries the body on rigidly there, and so does one a motor of unlimited torque
+//! drives (see `motion::unstoppable`): no wedge stalls it. Friction, which locks a narrow rigid wedge,
 //! is left out: with it, the spinner's paddle, whose motor has unlimited torque, stalled
 //! on the bodies it pressed into its ring at a few degrees, where the peers' soft contacts
 //! squeeze them out.
@@ -261,8 +262,11 @@ impl Run<'_> {
         let poses = (&at, &carrier_at, &carrier_end, &end);
         let slide = match self.slide(slot, (carrier, body), poses) {
             Some(slide) => slide,
-            None if carrier.is_dynamic() => return Carried::Wedged,
-            // A kinematic carrier, moved whatever it meets, carries a wedged body rigidly.
+            None if carrier.is_dynamic() && !self.s.unstoppable[by] => return Carried::Wedged,
+            // A kinematic carrier, moved whatever it meets, carries a wedged body rigidly,
+            // and so does one a motor of unlimited torque drives (the spinner's paddle,
+            // whose tip sweeps within 0.2 of its ring and pressed a body lying there flat
+            // into it, stalled at the start of every step for seconds on end).
             None => Vector::zeros(),
         };
         let mut end = end;

@@ -39,7 +39,7 @@ use super::course::halted;
 use super::lock::{is_free, rigid_lock};
 use super::plan::Planning;
 use super::state::{Run, Scratch, is_live};
-use crate::motion::{drives as driven, fast_ccd_body, shape_at};
+use crate::motion::{drives as driven, fast_ccd_body, shape_at, unstoppable};
 use crate::ramp::Ramp;
 use impact_geometry::{Point, Real, Sweep, Vector, sin_cos};
 use impact_narrowphase::shared_face_middle;
@@ -104,6 +104,7 @@ impl Scratch {
         super::state::reset(&mut self.jointed, slots, None);
         super::state::reset(&mut self.turning, slots, None);
         super::state::reset(&mut self.driven, slots, false);
+        super::state::reset(&mut self.unstoppable, slots, false);
         self.touches.clear();
         self.group.set_touches(&[]);
         if joints.is_empty() {
@@ -122,6 +123,16 @@ impl Scratch {
     /// The jointed bodies a spring or a motor drives ([`driven`]), and those enabled joints
     /// tie to them, into `self.driven`.
     fn note_driven(&mut self, joints: &JointSet) {
+        for (_, j) in joints
+            .iter()
+            .filter(|(_, j)| j.is_enabled() && unstoppable(j))
+        {
+            for h in [j.body_a(), j.body_b()] {
+                if let Some(Some(_)) = self.jointed.get(h.index as usize) {
+                    self.unstoppable[h.index as usize] = true;
+                }
+            }
+        }
         let mut stack: Vec<BodyHandle> = joints
             .iter()
             .filter(|(_, j)| j.is_enabled() && driven(j))

@@ -130,6 +130,9 @@ pub(super) struct Scratch {
     /// Per slot: a jointed body a spring or a motor drives, or one that joints tie to such a
     /// body (see `Scratch::note_joints`).
     pub(super) driven: Vec<bool>,
+    /// Per slot: a dynamic body an enabled motor of unlimited torque or force turns or
+    /// slides (see `motion::unstoppable`): a carrier that no wedge stalls.
+    pub(super) unstoppable: Vec<bool>,
     /// Per slot: the slot of the driven body that carries the body (see `carry`), or
     /// `u32::MAX`.
     pub(super) carried_by: Vec<u32>,

@@ -116,6 +116,25 @@ pub(crate) fn drives(joint: &Joint) -> bool {
     }
 }
 
+/// The least maximum torque (or force) of a motor that no contact stalls: Box2D's samples
+/// write an unlimited motor as `FLT_MAX` (the spinner's paddle).
+pub(crate) const UNLIMITED_MOTOR: Real = f32::MAX as Real;
+
+/// Whether `joint` is a turning or sliding motor of unlimited torque or force
+/// ([`UNLIMITED_MOTOR`] or more): its bodies move on whatever they meet, as a kinematic
+/// body does.
+pub(crate) fn unstoppable(joint: &Joint) -> bool {
+    match joint.kind() {
+        JointKind::Revolute(j) => {
+            j.enable_motor && j.motor_speed != 0.0 && j.max_motor_torque >= UNLIMITED_MOTOR
+        }
+        JointKind::Prismatic(j) => {
+            j.enable_motor && j.motor_speed != 0.0 && j.max_motor_force >= UNLIMITED_MOTOR
+        }
+        _ => false,
+    }
+}
+
 /// The size against which the motion of a body a motor or a spring drives is judged fast
 /// (`FirstTimeOfImpact`'s kicked bodies): its bounding radius about its centre of mass, or,
 /// where smaller, `sqrt(2)` times the half width of its thinnest shape (the half width of
