@@ -56,7 +56,7 @@ fn scene() -> impl Strategy<Value = Scene> {
             |((half_thickness, log_density, spin, resting, restitution), bullets, kinematic)| {
                 Scene {
                     half_thickness,
-                    density: 10.0_f64.powf(log_density) * 0.03,
+                    density: 10.0_f64.powf(log_density),
                     spin,
                     resting,
                     bullets,
