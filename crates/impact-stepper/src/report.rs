@@ -144,9 +144,10 @@ pub struct FirstToiReport {
     /// the escapes: bodies whose centre left the box it may roam, given a new reach and list
     /// there.
     pub reach_escapes: usize,
-    /// Course changes that kept the plans of the body's course: its new course stays within
-    /// a quarter of the tolerance of the one its queued impacts were planned on, to the end
-    /// of the step (a heavy body struck by light ones), so it was not planned again.
+    /// Course changes that kept the plans of the body's course: a kinematic or driven body
+    /// (the tumbler's drum) whose new course stays within a quarter of the tolerance of the
+    /// one its queued impacts were planned on, to the end of the step, so it was not
+    /// planned again.
     pub kept_plans: usize,
     /// Pairs handed to the contact solver as Zeno sequences, in the order it happened. A
     /// handed-over pair that meets again in the step stops its moving bodies there.

@@ -81,10 +81,10 @@ use state::{Run, Scratch};
 ///    nothing: each of its pairs is planned by the other body, whenever that body's course
 ///    changes). A course that leaves its body's reach grows the reach, and a query of the
 ///    grid adds the new neighbours to both lists ([`FirstToiReport::reach_escapes`]).
-///    A body whose new course stays within a quarter of the tolerance, to the end of the
-///    step, of the course its queued impacts were planned on (a heavy body struck by light
-///    ones) keeps its version and its plans, and the impact's own pair is asked again
-///    ([`FirstToiReport::kept_plans`]). Nothing else is recomputed. Repeat from 4 until the queue is empty; every body then
+///    A kinematic or driven body whose new course stays within a quarter of the
+///    tolerance, to the end of the step, of the course its queued impacts were planned on
+///    (a motor-driven drum struck by the boxes it holds) keeps its version and its plans,
+///    and the impact's own pair is asked again ([`FirstToiReport::kept_plans`]). Nothing else is recomputed. Repeat from 4 until the queue is empty; every body then
 ///    ends the step on its course.
 ///
 /// With [`FirstTimeOfImpactSettings::reach_skin`], a moving body's reach is instead its
