@@ -84,8 +84,9 @@ use state::{Run, Scratch};
 ///    A kinematic or driven body whose new course stays within a quarter of the
 ///    tolerance, to the end of the step, of the course its queued impacts were planned on
 ///    (a motor-driven drum struck by the boxes it holds) keeps its version and its plans,
-///    and the impact's own pair is asked again ([`FirstToiReport::kept_plans`]). Nothing else is recomputed. Repeat from 4 until the queue is empty; every body then
-///    ends the step on its course.
+///    and the impact's own pair is asked again ([`FirstToiReport::kept_plans`]). Nothing
+///    else is recomputed. Repeat from 4 until the queue is empty; every body then ends the
+///    step on its course.
 ///
 /// With [`FirstTimeOfImpactSettings::reach_skin`], a moving body's reach is instead its
 /// bounding disc grown by the skin, and the queue also holds its *escape*, when its centre
