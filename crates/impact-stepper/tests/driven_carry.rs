@@ -19,7 +19,6 @@ mod common;
 
 use common::DT;
 use impact_broadphase::RTreeBroadphase;
-use impact_geometry::tolerances::LINEAR_SLOP;
 use impact_geometry::{Isometry, Point, Real, Vector};
 use impact_solver::{BodyHandle, RigidBodyDef};
 use impact_stepper::{MotionClamping, World, WorldSettings};
@@ -113,30 +112,14 @@ fn build(
     (w, bar, free)
 }
 
-/// On which side of the bar (at `pose`) a body of bounding radius `r` centred at `c` clearly
-/// lies, `None` if neither or beyond an end.
-fn side(s: &Scene, pose: &Isometry, c: Point, r: Real) -> Option<bool> {
-    let local = pose.inverse_transform_point(&c);
-    if local.x.abs() > s.half_length {
-        return None;
-    }
-    let clear = s.half_thickness + r - LINEAR_SLOP;
-    (local.y.abs() > clear).then_some(local.y > 0.0)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
     fn a_driver_never_passes_through_nor_stalls_on_what_it_pushes(s in scene()) {
         let (mut w, bar, free) = build(&s);
-        let sides = |w: &World<RTreeBroadphase, MotionClamping>| -> Vec<Option<bool>> {
-            let pose = *w.body(bar).unwrap().pose();
-            free.iter()
-                .map(|&(b, r)| side(&s, &pose, w.body(b).unwrap().center_of_mass(), r))
-                .collect()
-        };
-        let mut last = sides(&w);
+        let judged = |x: Real, _| x.abs() <= s.half_length;
+        let mut sides = common::BarSides::new(&w, (bar, s.half_thickness), &free, judged);
         for step in 0..STEPS {
             let before = w.body(bar).unwrap().pose().rotation;
             if s.kinematic {
@@ -152,20 +135,8 @@ proptest! {
                     "step {}: the bar turned {} of {}", step, turned, s.omega * DT
                 );
             }
-            let pose = *w.body(bar).unwrap().pose();
-            for (k, now) in sides(&w).into_iter().enumerate() {
-                let c = w.body(free[k].0).unwrap().center_of_mass();
-                if pose.inverse_transform_point(&c).x.abs() > s.half_length {
-                    last[k] = None;
-                    continue;
-                }
-                if let (Some(before), Some(now)) = (last[k], now) {
-                    prop_assert_eq!(before, now, "step {}: body {} went through the bar", step, k);
-                }
-                if now.is_some() {
-                    last[k] = now;
-                }
-            }
+            let crossed = sides.crossed(&w, judged);
+            prop_assert!(crossed.is_none(), "step {}: body {:?} went through the bar", step, crossed);
         }
     }
 }

@@ -23,7 +23,6 @@ mod common;
 
 use common::DT;
 use impact_broadphase::RTreeBroadphase;
-use impact_geometry::tolerances::LINEAR_SLOP;
 use impact_geometry::{Isometry, Point, Real, Vector};
 use impact_solver::{BodyHandle, RigidBodyDef};
 use impact_stepper::{FirstTimeOfImpact, MotionClamping, Stepper, World, WorldSettings};
@@ -127,28 +126,12 @@ fn judged(s: &Scene, x: Real) -> bool {
     x.abs() <= s.half_length - s.omega * (end - pivot).abs() * DT
 }
 
-/// On which side of the bar (at `pose`) a body of bounding radius `r` centred at `c` clearly
-/// lies, `None` if neither or beyond an end.
-fn side(s: &Scene, pose: &Isometry, c: Point, r: Real) -> Option<bool> {
-    let local = pose.inverse_transform_point(&c);
-    if !judged(s, local.x) {
-        return None;
-    }
-    let clear = s.half_thickness + r - LINEAR_SLOP;
-    (local.y.abs() > clear).then_some(local.y > 0.0)
-}
-
 /// Runs the scene under `S`: `Err` naming the first step and body that went through the
 /// bar.
 fn not_through<S: Stepper + Default>(s: &Scene) -> Result<(), String> {
     let (mut w, bar, row) = build::<S>(s);
-    let sides = |w: &World<RTreeBroadphase, S>| -> Vec<Option<bool>> {
-        let pose = *w.body(bar).unwrap().pose();
-        row.iter()
-            .map(|&(b, r)| side(s, &pose, w.body(b).unwrap().center_of_mass(), r))
-            .collect()
-    };
-    let mut last = sides(&w);
+    let judged = |x: Real, _| judged(s, x);
+    let mut sides = common::BarSides::new(&w, (bar, s.half_thickness), &row, judged);
     for step in 0..STEPS {
         if s.kinematic {
             let c = w.body(bar).unwrap().center_of_mass();
@@ -156,21 +139,8 @@ fn not_through<S: Stepper + Default>(s: &Scene) -> Result<(), String> {
                 .unwrap();
         }
         w.step(DT).unwrap();
-        let pose = *w.body(bar).unwrap().pose();
-        for (k, now) in sides(&w).into_iter().enumerate() {
-            let c = w.body(row[k].0).unwrap().center_of_mass();
-            if !judged(s, pose.inverse_transform_point(&c).x) {
-                last[k] = None;
-                continue;
-            }
-            if let (Some(before), Some(now)) = (last[k], now)
-                && before != now
-            {
-                return Err(format!("step {step}: body {k} went through the bar"));
-            }
-            if now.is_some() {
-                last[k] = now;
-            }
+        if let Some(k) = sides.crossed(&w, judged) {
+            return Err(format!("step {step}: body {k} went through the bar"));
         }
     }
     Ok(())

@@ -21,8 +21,7 @@ mod common;
 
 use common::DT;
 use impact_broadphase::RTreeBroadphase;
-use impact_geometry::tolerances::LINEAR_SLOP;
-use impact_geometry::{Circle, ConvexPolygon, Isometry, Point, Real, Vector};
+use impact_geometry::{Circle, ConvexPolygon, Isometry, Real, Vector};
 use impact_solver::{BodyHandle, RigidBodyDef};
 use impact_stepper::{FirstTimeOfImpact, MotionClamping, Stepper, World, WorldSettings};
 use proptest::prelude::*;
@@ -110,16 +109,10 @@ fn build<S: Stepper + Default>(
     (w, slab, bullets)
 }
 
-/// On which side of the slab (at `pose`, turning at `spin`) a disc of radius `r` centred at
-/// `c` clearly lies, `None` if neither or nearer an end than that end moves in a step.
-fn side(s: &Scene, pose: &Isometry, c: Point, r: Real) -> Option<bool> {
-    let local = pose.inverse_transform_point(&c);
-    let band = HALF_LENGTH - (s.spin.abs() * HALF_LENGTH * DT).max(r);
-    if local.x.abs() > band {
-        return None;
-    }
-    let clear = s.half_thickness + r - LINEAR_SLOP;
-    (local.y.abs() > clear).then_some(local.y > 0.0)
+/// Whether a disc of radius `r` centred at `x` along the slab is judged: not nearer an end
+/// than that end moves in a step, nor than its own radius.
+fn judged(s: &Scene, x: Real, r: Real) -> bool {
+    x.abs() <= HALF_LENGTH - (s.spin.abs() * HALF_LENGTH * DT).max(r)
 }
 
 /// Runs the scene under `S`: `Err` naming the first step and bullet that went through the
@@ -129,27 +122,14 @@ fn not_through<S: Stepper + Default>(
     kept: impl Fn(&S::Report) -> usize,
 ) -> Result<usize, String> {
     let (mut w, slab, bullets) = build::<S>(s);
-    let sides = |w: &World<RTreeBroadphase, S>| -> Vec<Option<bool>> {
-        let pose = *w.body(slab).unwrap().pose();
-        bullets
-            .iter()
-            .map(|&(b, r)| side(s, &pose, w.body(b).unwrap().center_of_mass(), r))
-            .collect()
-    };
-    let mut last = sides(&w);
+    let judged = |x: Real, r: Real| judged(s, x, r);
+    let mut sides = common::BarSides::new(&w, (slab, s.half_thickness), &bullets, judged);
     let mut kept_plans = 0;
     for step in 0..STEPS {
         let report = w.step(DT).unwrap();
         kept_plans += kept(&report.stepper);
-        for (k, now) in sides(&w).into_iter().enumerate() {
-            if let (Some(before), Some(now)) = (last[k], now)
-                && before != now
-            {
-                return Err(format!("step {step}: bullet {k} went through the slab"));
-            }
-            if now.is_some() {
-                last[k] = now;
-            }
+        if let Some(k) = sides.crossed(&w, judged) {
+            return Err(format!("step {step}: bullet {k} went through the slab"));
         }
     }
     Ok(kept_plans)

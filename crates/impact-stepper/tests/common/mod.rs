@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use impact_broadphase::Broadphase;
+use impact_geometry::tolerances::LINEAR_SLOP;
 use impact_geometry::{Capsule, Circle, ConvexPolygon, Isometry, Point, Real, Shape, Vector};
 use impact_solver::{BodyHandle, CollisionFilter, JointDef, RevoluteJoint, RigidBodyDef};
 use impact_stepper::{Stepper, World};
@@ -100,5 +101,80 @@ pub fn small_shape(kind: u8, size: Real) -> Shape {
         _ => Capsule::new(Point::new(-size, 0.0), Point::new(size, 0.0), 0.5 * size)
             .unwrap()
             .into(),
+    }
+}
+
+/// Free bodies (handles and bounding radii) against a thin bar or slab, followed from step to
+/// step to catch one that goes through it: each body's last clear side. A body is judged on
+/// its centre in the bar's frame (x along it): clearly on a side when farther from its middle
+/// line than the bar's half thickness plus the body's radius less [`LINEAR_SLOP`]; not judged
+/// where `judged(x, radius)` says no (near an end, round which it may have gone between two
+/// observations), which forgets its side.
+#[derive(Debug, Clone)]
+pub struct BarSides {
+    bar: BodyHandle,
+    half_thickness: Real,
+    bodies: Vec<(BodyHandle, Real)>,
+    last: Vec<Option<bool>>,
+}
+
+impl BarSides {
+    /// The bodies where they are now in `w`.
+    pub fn new<B: Broadphase, S: Stepper>(
+        w: &World<B, S>,
+        (bar, half_thickness): (BodyHandle, Real),
+        bodies: &[(BodyHandle, Real)],
+        judged: impl Fn(Real, Real) -> bool,
+    ) -> Self {
+        let mut sides = Self {
+            bar,
+            half_thickness,
+            bodies: bodies.to_vec(),
+            last: vec![None; bodies.len()],
+        };
+        for k in 0..bodies.len() {
+            sides.last[k] = sides.place(w, k, &judged).flatten();
+        }
+        sides
+    }
+
+    /// Where body `k` is: `None` where not judged, else its clear side, if any (`true`: the
+    /// side of the bar's local +y).
+    fn place<B: Broadphase, S: Stepper>(
+        &self,
+        w: &World<B, S>,
+        k: usize,
+        judged: &impl Fn(Real, Real) -> bool,
+    ) -> Option<Option<bool>> {
+        let (body, r) = self.bodies[k];
+        let pose = w.body(self.bar).unwrap().pose();
+        let local = pose.inverse_transform_point(&w.body(body).unwrap().center_of_mass());
+        if !judged(local.x, r) {
+            return None;
+        }
+        let clear = self.half_thickness + r - LINEAR_SLOP;
+        Some((local.y.abs() > clear).then_some(local.y > 0.0))
+    }
+
+    /// After a step: the first body clearly on the other side from its last clear one, if
+    /// any; the others' sides taken.
+    pub fn crossed<B: Broadphase, S: Stepper>(
+        &mut self,
+        w: &World<B, S>,
+        judged: impl Fn(Real, Real) -> bool,
+    ) -> Option<usize> {
+        for k in 0..self.bodies.len() {
+            match self.place(w, k, &judged) {
+                None => self.last[k] = None,
+                Some(None) => {}
+                Some(Some(now)) => {
+                    if self.last[k].is_some_and(|before| before != now) {
+                        return Some(k);
+                    }
+                    self.last[k] = Some(now);
+                }
+            }
+        }
+        None
     }
 }
