@@ -40,6 +40,7 @@
 #![deny(missing_docs)]
 
 mod aabb;
+mod box_tree;
 mod error;
 mod mass;
 mod math;
@@ -50,6 +51,7 @@ mod trig;
 pub mod validate;
 
 pub use aabb::{Aabb, corners_meet};
+pub use box_tree::BoxTree;
 pub use error::GeometryError;
 pub use mass::MassProperties;
 pub use math::{Isometry, Point, Real, Rotation, Vector, cross, cross_scalar_vector, perp};

@@ -8,9 +8,10 @@ use crate::error::{
 };
 use crate::shape_def::BodyShape;
 use impact_geometry::{
-    Isometry, MassProperties, Point, Real, Shape, Sweep, Vector, cross, cross_scalar_vector,
+    BoxTree, Isometry, MassProperties, Point, Real, Shape, Sweep, Vector, cross,
+    cross_scalar_vector,
 };
-use shapes::{body_shapes, combined_mass};
+use shapes::{body_shapes, combined_mass, shape_tree};
 
 /// A rigid body: one or more shapes, a pose, velocities, mass properties and a material.
 ///
@@ -34,6 +35,9 @@ pub struct RigidBody {
     body_type: BodyType,
     /// One or more; the first is the one the definition's own fields describe.
     shapes: Vec<BodyShape>,
+    /// A tree over the shapes' boxes in the body frame, for a body of more than
+    /// [`shapes::TREE_FROM`] shapes (else empty): see [`RigidBody::shapes_near`].
+    shape_tree: BoxTree,
     pose: Isometry,
     linvel: Vector,
     angvel: Real,
@@ -104,6 +108,7 @@ impl RigidBody {
         let (inv_mass, inv_inertia) = inverse_mass(def.body_type, &props)?;
         Ok(Self {
             body_type: def.body_type,
+            shape_tree: shape_tree(&shapes),
             shapes,
             pose: def.pose,
             linvel: def.linvel,

@@ -7,7 +7,7 @@ use crate::error::{SolverError, non_negative};
 use crate::filter::CollisionFilter;
 use crate::material::Material;
 use crate::shape_def::{BodyShape, ShapeDef};
-use impact_geometry::{Aabb, Isometry, MassProperties, Point, Real, Shape, Sweep};
+use impact_geometry::{Aabb, BoxTree, Isometry, MassProperties, Point, Real, Shape, Sweep};
 
 /// The shapes `def` describes, validated: its own fields first, then `def.shapes`.
 pub(crate) fn body_shapes(def: &RigidBodyDef) -> Result<Vec<BodyShape>, SolverError> {
@@ -26,6 +26,22 @@ pub(crate) fn body_shapes(def: &RigidBodyDef) -> Result<Vec<BodyShape>, SolverEr
         shapes.push(BodyShape::new(more.clone(), &format!("body.shapes[{i}]"))?);
     }
     Ok(shapes)
+}
+
+/// A body of more shapes than this keeps a [`BoxTree`] over their boxes.
+pub(crate) const TREE_FROM: usize = 8;
+
+/// The tree over the boxes of `shapes` in the body frame, if there are more than
+/// [`TREE_FROM`] of them (else empty).
+pub(crate) fn shape_tree(shapes: &[BodyShape]) -> BoxTree {
+    if shapes.len() <= TREE_FROM {
+        return BoxTree::default();
+    }
+    let boxes: Vec<Aabb> = shapes
+        .iter()
+        .map(|s| s.shape().aabb(&Isometry::identity()))
+        .collect();
+    BoxTree::new(&boxes)
 }
 
 /// The mass properties of a body made of `shapes` at their densities.
@@ -57,6 +73,20 @@ impl RigidBody {
     #[inline]
     pub fn has_one_shape(&self) -> bool {
         self.shapes.len() == 1
+    }
+
+    /// Appends to `out`, in increasing order, the places of the shapes whose boxes may meet
+    /// `region` (world) with the body frame at `pose`: every shape whose tight box there
+    /// ([`Shape::aabb`], or [`Aabb::still`]) meets `region` is among them, and others may
+    /// be. A body of more than 8 shapes (static ground of many boxes, a long chain) answers
+    /// from a [`BoxTree`] over its shapes' boxes in the body frame, built with the shapes;
+    /// a smaller one gives every shape.
+    pub fn shapes_near(&self, pose: &Isometry, region: &Aabb, out: &mut Vec<u32>) {
+        if self.shape_tree.is_empty() {
+            out.extend(0..self.shapes.len() as u32);
+        } else {
+            self.shape_tree.query(pose, region, out);
+        }
     }
 
     /// The density of the first shape (unused when the mass was set by hand).
@@ -214,6 +244,7 @@ impl RigidBody {
         // takes the velocity of the body point it moved to.
         let new_center = self.pose * props.local_center;
         self.linvel = self.velocity_at_point(&new_center);
+        self.shape_tree = shape_tree(&shapes);
         self.shapes = shapes;
         self.mass = props.mass;
         self.inertia = props.inertia;

@@ -75,6 +75,7 @@ impl Run<'_> {
         let group = self.s.group.group();
         let reach = self.settings.toi.target_separation() + self.settings.toi.tolerance();
         let rules = self.shape_rules();
+        let mut places = Vec::new();
         for (wall, struck, struck_shape) in [(hb, ha, shapes[0]), (ha, hb, shapes[1])] {
             let Some(wall_body) = self.bodies.get(wall) else {
                 continue;
@@ -90,11 +91,21 @@ impl Run<'_> {
                 if self.rules.has_pre_solve() && self.pair_disabled(ms, ws) {
                     continue;
                 }
+                // The wall's shapes whose boxes come within reach of the body's: no other
+                // has a point within it (static ground of thousands of squares).
+                let near = body.aabb().inflated(reach);
+                let size = near.mins.coords.abs().sup(&near.maxs.coords.abs()).max();
+                places.clear();
+                wall_body.shapes_near(
+                    wall_body.pose(),
+                    &near.inflated(1e-6 * (1.0 + size)),
+                    &mut places,
+                );
                 for i in 0..body.shapes().len() as u32 {
                     if m == struck && i == struck_shape {
                         continue;
                     }
-                    for j in 0..wall_body.shapes().len() as u32 {
+                    for &j in &places {
                         if !rules.admits(self.bodies, (m, body), (wall, wall_body), [i, j]) {
                             continue;
                         }

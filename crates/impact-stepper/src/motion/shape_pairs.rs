@@ -13,7 +13,9 @@
 //!
 //! Shape pairs whose swept boxes stay apart (the first body's padded by the target
 //! separation and the tolerance) cannot meet and are not asked: a terrain chain of a hundred
-//! segments costs a box per segment and the queries of the few it passes near.
+//! segments that moves costs a box per segment and the queries of the few it passes near;
+//! one that does not move (static ground, the usual case) boxes only the segments its tree
+//! gives near the other body ([`RigidBody::shapes_near`]).
 
 use crate::rules::CollisionRules;
 use crate::shape_proxies::ShapeProxies;
@@ -118,15 +120,12 @@ pub(crate) fn for_each_pair(
         return;
     }
     with_scratch(|scratch| {
-        let Scratch {
-            boxes_y, near_x, ..
-        } = scratch;
         boxes_in(
             (x, sweep_x),
             (y, sweep_y),
             pad,
             admit,
-            (boxes_y, near_x),
+            &mut scratch.boxes,
             each,
         );
     });
@@ -136,12 +135,21 @@ pub(crate) fn for_each_pair(
 /// step asks these by the hundred thousand, and each would otherwise allocate.
 #[derive(Default)]
 struct Scratch {
-    /// The second body's shape boxes.
-    boxes_y: Vec<Aabb>,
-    /// The first body's shapes whose boxes meet the second body's, with their boxes.
-    near_x: Vec<(usize, Aabb)>,
+    /// The boxes of [`boxes_in`].
+    boxes: Boxes,
     /// The shape pairs of [`earliest_shape_tois`]: bound, place, pair, answer.
     pending: Vec<Pending>,
+}
+
+/// The buffers of [`boxes_in`].
+#[derive(Default)]
+struct Boxes {
+    /// The second body's shapes whose boxes are made, with their boxes.
+    y: Vec<(usize, Aabb)>,
+    /// The first body's shapes whose boxes may meet the second body's, with their boxes.
+    near_x: Vec<(usize, Aabb)>,
+    /// Shape places from a body's tree.
+    places: Vec<u32>,
 }
 
 /// A shape pair waiting for its answer in [`earliest_shape_tois`]: its lower bound, its
@@ -163,46 +171,102 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
 
 /// [`for_each_pair`] for bodies not both of one shape, with its buffers. Each shape's box is
 /// made once: `y`'s, and those of `x`'s shapes that meet the union of `y`'s (a piece against
-/// a chain of a hundred segments, either way round). A pair is called for exactly when its
-/// two boxes meet, in `y`'s order, then `x`'s.
+/// a chain of a hundred segments, either way round). A body that does not move answers from
+/// its tree which of its shapes can meet the other's box ([`RigidBody::shapes_near`]), and
+/// only those are boxed (a limb against static ground of thousands of squares). A pair is
+/// called for exactly when its two boxes meet, in `y`'s order, then `x`'s.
 fn boxes_in(
     (x, sweep_x): (&RigidBody, &Sweep),
     (y, sweep_y): (&RigidBody, &Sweep),
     pad: Real,
     admit: impl Fn([u32; 2]) -> bool,
-    (boxes_y, near_x): (&mut Vec<Aabb>, &mut Vec<(usize, Aabb)>),
+    boxes: &mut Boxes,
     mut each: impl FnMut([u32; 2], &Shape, &Shape),
 ) {
+    let Boxes {
+        y: boxes_y,
+        near_x,
+        places,
+    } = boxes;
+    let box_of = |body: &RigidBody, sweep: &Sweep, i: u32| {
+        let shape = body.shapes()[i as usize].shape();
+        (i as usize, swept_box(shape, sweep))
+    };
     boxes_y.clear();
-    boxes_y.extend(y.shapes().iter().map(|s| swept_box(s.shape(), sweep_y)));
-    let Some(whole_y) = boxes_y.iter().copied().reduce(|acc, b| acc.merged(&b)) else {
-        return;
-    };
     near_x.clear();
-    near_x.extend(
-        x.shapes()
-            .iter()
-            .map(|s| swept_box(s.shape(), sweep_x).inflated(pad))
-            .enumerate()
-            .filter(|(_, b)| b.intersects(&whole_y)),
-    );
-    let Some(whole_x) = near_x
-        .iter()
-        .map(|(_, b)| *b)
-        .reduce(|acc, b| acc.merged(&b))
-    else {
+    if is_still(sweep_y) && !is_still(sweep_x) {
+        // `y`'s shapes near all of `x`'s boxes.
+        near_x.extend((0..x.shapes().len() as u32).map(|i| {
+            let (i, b) = box_of(x, sweep_x, i);
+            (i, b.inflated(pad))
+        }));
+        let Some(whole_x) = union(near_x) else {
+            return;
+        };
+        shapes_meeting(y, sweep_y, &whole_x, places);
+        boxes_y.extend(places.iter().map(|&j| box_of(y, sweep_y, j)));
+    } else {
+        boxes_y.extend((0..y.shapes().len() as u32).map(|j| box_of(y, sweep_y, j)));
+        let Some(whole_y) = union(boxes_y) else {
+            return;
+        };
+        shapes_meeting(x, sweep_x, &whole_y.inflated(pad), places);
+        near_x.extend(
+            places
+                .iter()
+                .map(|&i| {
+                    let (i, b) = box_of(x, sweep_x, i);
+                    (i, b.inflated(pad))
+                })
+                .filter(|(_, b)| b.intersects(&whole_y)),
+        );
+    }
+    let Some(whole_x) = union(near_x) else {
         return;
     };
-    for (j, (sy, box_y)) in y.shapes().iter().zip(boxes_y.iter()).enumerate() {
-        if !whole_x.intersects(box_y) {
+    for &(j, box_y) in boxes_y.iter() {
+        if !whole_x.intersects(&box_y) {
             continue;
         }
         for &(i, box_x) in near_x.iter() {
             let pair = [i as u32, j as u32];
-            if box_x.intersects(box_y) && admit(pair) {
-                each(pair, x.shapes()[i].shape(), sy.shape());
+            if box_x.intersects(&box_y) && admit(pair) {
+                each(pair, x.shapes()[i].shape(), y.shapes()[j].shape());
             }
         }
+    }
+}
+
+/// The union of the boxes of `boxes`, if any.
+fn union(boxes: &[(usize, Aabb)]) -> Option<Aabb> {
+    boxes
+        .iter()
+        .map(|&(_, b)| b)
+        .reduce(|acc, b| acc.merged(&b))
+}
+
+/// Whether `sweep` neither moves nor turns.
+#[inline]
+fn is_still(sweep: &Sweep) -> bool {
+    sweep.angvel() == 0.0 && sweep.linvel() == Vector::zeros()
+}
+
+/// The places of `body`'s shapes on `sweep` whose swept boxes may meet `region`, in order,
+/// into `out` (emptied first): for a sweep that does not move, those its tree gives for
+/// `region` grown by a millionth of its size (far beyond the rounding of [`Aabb::still`]'s
+/// box against the tight one the tree answers for); else every shape.
+fn shapes_meeting(body: &RigidBody, sweep: &Sweep, region: &Aabb, out: &mut Vec<u32>) {
+    out.clear();
+    if is_still(sweep) {
+        let size = region
+            .mins
+            .coords
+            .abs()
+            .sup(&region.maxs.coords.abs())
+            .max();
+        body.shapes_near(&sweep.start(), &region.inflated(1e-6 * (1.0 + size)), out);
+    } else {
+        out.extend(0..body.shapes().len() as u32);
     }
 }
 
@@ -272,14 +336,10 @@ pub(crate) fn earliest_shape_tois(
     }
     out.clear();
     with_scratch(|scratch| {
-        let Scratch {
-            boxes_y,
-            near_x,
-            pending,
-        } = scratch;
+        let Scratch { boxes, pending } = scratch;
         pending.clear();
         let slack = options.target_separation() + options.tolerance();
-        boxes_in(x, y, slack, admit, (boxes_y, near_x), |pair, a, b| {
+        boxes_in(x, y, slack, admit, boxes, |pair, a, b| {
             let lower = meeting_bound((a, x.1), (b, y.1), slack);
             pending.push((lower, pending.len() as u32, pair, None));
         });

@@ -503,3 +503,90 @@ fn a_box_sliding_over_a_chain_is_never_pushed_through_it() {
         assert!(pushed_through(&bodies, &start, &pair, REACH, DT), "{depth}");
     }
 }
+
+/// The swept box of `shape` on `sweep` as the shape pairs make it: from its one pose when
+/// the sweep does not move.
+fn pair_box(shape: &impact_geometry::Shape, sweep: &Sweep) -> Aabb {
+    if sweep.angvel() == 0.0 && sweep.linvel() == Vector::zeros() {
+        Aabb::still(shape, &sweep.start())
+    } else {
+        Aabb::swept(shape, sweep)
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+
+    /// Ground of 1 to 60 squares in one body (a tree over their boxes from 9 on), turned
+    /// and placed at random, still or moving, against a body of 1 to 3 squares on a random
+    /// sweep, either way round: the shape pairs given are exactly those whose boxes meet
+    /// (the first body's padded), in the second body's order, then the first's, as a walk
+    /// over every shape pair finds them.
+    #[test]
+    fn the_shape_pairs_are_those_whose_boxes_meet(
+        ground in proptest::collection::vec((-5.0..5.0, -5.0..5.0, 0.05..0.6), 1..61),
+        (gx, gy, gangle, ground_moves) in (-3.0..3.0, -3.0..3.0, -3.2..3.2, proptest::bool::weighted(0.2)),
+        piece in proptest::collection::vec((-0.5..0.5, -0.5..0.5, 0.05..0.3), 1..4),
+        (px, py, vx, vy, w) in (-6.0..6.0, -6.0..6.0, -60.0..60.0, -60.0..60.0, -20.0..20.0),
+        ground_first in proptest::bool::ANY,
+    ) {
+        let body = |parts: &[(Real, Real, Real)], def: fn(impact_geometry::Shape) -> RigidBodyDef| {
+            let square = |&(x, y, h): &(Real, Real, Real)| -> impact_geometry::Shape {
+                ConvexPolygon::new(&[
+                    Point::new(x - h, y - h),
+                    Point::new(x + h, y - h),
+                    Point::new(x + h, y + h),
+                    Point::new(x - h, y + h),
+                ])
+                .unwrap()
+                .into()
+            };
+            let mut d = def(square(&parts[0]));
+            for part in &parts[1..] {
+                d = d.with_shape(impact_solver::ShapeDef::new(square(part)));
+            }
+            RigidBody::new(d).unwrap()
+        };
+        let g = body(&ground, RigidBodyDef::fixed);
+        let p = body(&piece, RigidBodyDef::new);
+        let ground_velocity = if ground_moves { Vector::new(1.0, -2.0) } else { Vector::zeros() };
+        let sweep_g = Sweep::new(
+            Isometry::new(Vector::new(gx, gy), gangle),
+            g.local_center(),
+            ground_velocity,
+            0.0,
+            DT,
+        )
+        .unwrap();
+        let sweep_p = Sweep::new(
+            Isometry::new(Vector::new(px, py), 0.3),
+            p.local_center(),
+            Vector::new(vx, vy),
+            w,
+            DT,
+        )
+        .unwrap();
+        let ((x, sx), (y, sy)) = if ground_first {
+            ((&g, &sweep_g), (&p, &sweep_p))
+        } else {
+            ((&p, &sweep_p), (&g, &sweep_g))
+        };
+        let pad = 0.01;
+        let mut found = Vec::new();
+        for_each_pair((x, sx), (y, sy), pad, |_| true, |pair, _, _| found.push(pair));
+        let mut expected = Vec::new();
+        if !(x.has_one_shape() && y.has_one_shape()) {
+            for (j, b) in y.shapes().iter().enumerate() {
+                let box_y = pair_box(b.shape(), sy);
+                for (i, a) in x.shapes().iter().enumerate() {
+                    if pair_box(a.shape(), sx).inflated(pad).intersects(&box_y) {
+                        expected.push([i as u32, j as u32]);
+                    }
+                }
+            }
+        } else {
+            expected.push([0, 0]);
+        }
+        proptest::prop_assert_eq!(found, expected);
+    }
+}
