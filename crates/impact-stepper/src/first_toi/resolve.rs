@@ -18,7 +18,7 @@ use super::state::{Run, is_current};
 use crate::domain::translated;
 use crate::events::{CollisionEvent, EventKind, Impact, ImpactHook};
 use crate::hooks::ContactResponse;
-use crate::motion::{absorb_approach, shape_at, shapes_material};
+use crate::motion::{absorb_approach, move_as_one, shape_at, shapes_material};
 use crate::ramp::Ramp;
 use impact_geometry::{Point, Real, Vector};
 
@@ -73,6 +73,9 @@ impl Run<'_> {
                 // through the other, both stop here until the step ends (time lost,
                 // reported); the contact solver takes the pair from the next step.
                 self.stop_pair(&entry);
+                if entry.time <= 0.0 {
+                    self.move_stopped_pair_as_one(&entry);
+                }
                 continue;
             }
             match entry.due {
@@ -86,6 +89,38 @@ impl Run<'_> {
                 Due::Stop => self.stop_pair(&entry),
                 Due::Escape => self.escape(&entry),
             }
+        }
+    }
+
+    /// A Zeno pair of two dynamic bodies met again at the very start of the step, and
+    /// `stop_pair` stopped both there: they leave moving as one body (see `move_as_one`), a
+    /// perfectly inelastic, rough impact between them that keeps their linear and angular
+    /// momentum. Left with the velocities that closed them, the pair would start the next
+    /// step from the same poses at nearly the same velocities, be planned from there again
+    /// (a pair with a body that swings is planned even where the solver holds it), meet again
+    /// at the start and stop again, step after step, hung in mid-air (in `tests/hung.rs`, a
+    /// stick against a wall and a square spinning at its top end). Not a pair with a static
+    /// body: its dynamic body would be left still, where another pair's motion can take it
+    /// back into the static one. Nor a pair that a driven body goes on from or carries (its
+    /// bodies are not both stopped), nor one held by joints, nor a pair met through a
+    /// periodic image.
+    fn move_stopped_pair_as_one(&mut self, e: &Entry) {
+        let (a, b) = (e.a as usize, e.b as usize);
+        let s = &*self.s;
+        let stopped = |slot: usize| s.hot[slot].dynamic && s.stopped[slot];
+        let jointed = |slot: usize| s.jointed.get(slot).is_some_and(Option::is_some);
+        if e.offset != Vector::zeros() || !(stopped(a) && stopped(b)) || jointed(a) || jointed(b) {
+            return;
+        }
+        let (Some(ha), Some(hb)) = (self.proxies[a], self.proxies[b]) else {
+            return;
+        };
+        let centre = |slot: usize, handle: BodyHandle| {
+            let body = self.bodies.get(handle)?;
+            Some(self.pose_at(slot, e.time)? * body.local_center())
+        };
+        if let (Some(ca), Some(cb)) = (centre(a, ha), centre(b, hb)) {
+            move_as_one(self.bodies, (ha, ca), (hb, cb));
         }
     }
 

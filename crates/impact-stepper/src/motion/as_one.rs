@@ -13,7 +13,7 @@ use impact_solver::{BodyHandle, BodySet, ContactPair};
 /// perfectly inelastic, rough impact between them, which takes whatever relative motion they
 /// had: the answer for a pair the contact solver pushed through each other and a stepper
 /// stopped where it was.
-pub(super) fn move_as_one(
+pub(crate) fn move_as_one(
     bodies: &mut BodySet,
     (a, ca): (BodyHandle, Point),
     (b, cb): (BodyHandle, Point),

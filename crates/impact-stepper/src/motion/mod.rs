@@ -18,7 +18,7 @@ mod shape_pairs;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use as_one::move_pair_as_one;
+pub(crate) use as_one::{move_as_one, move_pair_as_one};
 pub(crate) use held::{
     BySlots, HeldPairs, closes_in, held_contact, held_contact_along, held_normal,
 };
