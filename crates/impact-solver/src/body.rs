@@ -11,7 +11,7 @@ use impact_geometry::{
     BoxTree, Isometry, MassProperties, Point, Real, Shape, Sweep, Vector, cross,
     cross_scalar_vector,
 };
-use shapes::{body_shapes, combined_mass, shape_tree};
+use shapes::{body_shapes, combined_mass, largest_radius, shape_tree};
 
 /// A rigid body: one or more shapes, a pose, velocities, mass properties and a material.
 ///
@@ -47,6 +47,8 @@ pub struct RigidBody {
     inertia: Real,
     inv_inertia: Real,
     local_center: Point,
+    /// [`RigidBody::bounding_radius`] about `local_center`.
+    center_radius: Real,
     linear_damping: Real,
     angular_damping: Real,
     ccd: bool,
@@ -106,6 +108,7 @@ impl RigidBody {
             None => combined_mass(&shapes),
         };
         let (inv_mass, inv_inertia) = inverse_mass(def.body_type, &props)?;
+        let center_radius = largest_radius(&shapes, &props.local_center);
         Ok(Self {
             body_type: def.body_type,
             shape_tree: shape_tree(&shapes),
@@ -119,6 +122,7 @@ impl RigidBody {
             inertia: props.inertia,
             inv_inertia,
             local_center: props.local_center,
+            center_radius,
             linear_damping,
             angular_damping,
             ccd: def.ccd,

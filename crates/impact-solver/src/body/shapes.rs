@@ -249,6 +249,7 @@ impl RigidBody {
         self.mass = props.mass;
         self.inertia = props.inertia;
         self.local_center = props.local_center;
+        self.center_radius = largest_radius(&self.shapes, &self.local_center);
         self.inv_mass = inv_mass;
         self.inv_inertia = inv_inertia;
         Ok(())
@@ -270,9 +271,15 @@ impl RigidBody {
     }
 
     /// The largest distance from `center` (body frame) to a point of any shape: see
-    /// [`Shape::bounding_radius`].
+    /// [`Shape::bounding_radius`]. About the centre of mass, the steppers' usual question,
+    /// it is kept from when the shapes were set (a body of thousands of shapes is asked it
+    /// for every pair a step looks at).
     pub fn bounding_radius(&self, center: &Point) -> Real {
-        self.largest(|s| s.bounding_radius(center))
+        if *center == self.local_center {
+            self.center_radius
+        } else {
+            largest_radius(&self.shapes, center)
+        }
     }
 
     /// The largest distance from `center` (body frame) to a point of any shape's core: see
@@ -288,11 +295,21 @@ impl RigidBody {
     }
 
     fn largest(&self, f: impl Fn(&Shape) -> Real) -> Real {
-        let mut shapes = self.shapes.iter();
-        let first = f(shapes.next().expect("a body has a shape").shape());
-        shapes.fold(first, |acc, s| {
-            let r = f(s.shape());
-            if r > acc { r } else { acc }
-        })
+        largest_of(&self.shapes, f)
     }
+}
+
+/// The largest distance from `center` (body frame) to a point of any of `shapes`.
+pub(crate) fn largest_radius(shapes: &[BodyShape], center: &Point) -> Real {
+    largest_of(shapes, |s| s.bounding_radius(center))
+}
+
+/// The largest `f` over `shapes` (the first's where none is larger).
+fn largest_of(shapes: &[BodyShape], f: impl Fn(&Shape) -> Real) -> Real {
+    let mut shapes = shapes.iter();
+    let first = f(shapes.next().expect("a body has a shape").shape());
+    shapes.fold(first, |acc, s| {
+        let r = f(s.shape());
+        if r > acc { r } else { acc }
+    })
 }
