@@ -5,7 +5,7 @@
 
 use super::manifold::{ContactId, ContactPoint, Manifold, vertex_feature};
 use super::point_core::rounded_versus_point;
-use super::rounded_core::{Core, Rounded};
+use super::rounded_core::Core;
 use crate::minkowski::{largest_coordinate, rounding_at};
 use impact_geometry::tolerances::{COORDINATE_ROUNDING_RELATIVE, LINEAR_SLOP};
 use impact_geometry::{Point, Real, Vector};
@@ -454,10 +454,10 @@ fn clip<P1: Core, P2: Core>(
 }
 
 /// [`collide_rounded`] for cores that may be single points (zero-length segments).
-pub(crate) fn collide_rounded_any(a: &Rounded, b: &Rounded, speculative: Real) -> Manifold {
+pub(crate) fn collide_rounded_any<A: Core, B: Core>(a: &A, b: &B, speculative: Real) -> Manifold {
     match (a.v().len(), b.v().len()) {
-        (1, _) => rounded_versus_point(b, a.v()[0], a.radius, speculative).swapped(),
-        (_, 1) => rounded_versus_point(a, b.v()[0], b.radius, speculative),
+        (1, _) => rounded_versus_point(b, a.v()[0], a.radius(), speculative).swapped(),
+        (_, 1) => rounded_versus_point(a, b.v()[0], b.radius(), speculative),
         _ => collide_rounded(a, b, speculative),
     }
 }

@@ -3,20 +3,20 @@
 //! vertex there is nearest. One point, exact.
 
 use super::manifold::{ContactId, ContactPoint, Manifold, edge_feature, vertex_feature};
-use super::rounded_core::Rounded;
+use super::rounded_core::Core;
 use impact_geometry::{Point, Real, Vector};
 
 /// The manifold of a rounded core `poly` (A) and a disc of radius `rc` centred at `c` (B):
 /// the face of largest separation decides; if the centre lies beyond an end of that face, the
 /// nearest feature is the vertex there and the normal points from it to the centre.
-pub(crate) fn rounded_versus_point(
-    poly: &Rounded,
+pub(crate) fn rounded_versus_point<C: Core>(
+    poly: &C,
     c: Vector,
     rc: Real,
     speculative: Real,
 ) -> Manifold {
     let v = poly.v();
-    let radius = poly.radius + rc;
+    let radius = poly.radius() + rc;
     let point_contact = |vertex: usize| {
         let offset = c - v[vertex];
         let distance = offset.norm();
@@ -32,7 +32,7 @@ pub(crate) fn rounded_versus_point(
         Manifold::single(
             normal,
             ContactPoint {
-                point: Point::from(v[vertex] + normal * (poly.radius + 0.5 * separation)),
+                point: Point::from(v[vertex] + normal * (poly.radius() + 0.5 * separation)),
                 separation,
                 id: ContactId::new(vertex_feature(vertex), 0),
             },

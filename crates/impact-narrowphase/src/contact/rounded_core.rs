@@ -157,3 +157,89 @@ impl Core for Quad {
         self.radius
     }
 }
+
+/// A core of one or two points (a capsule's, a segment's) in world coordinates, in fixed
+/// arrays: the same vertices, normals and radius as [`Rounded::new`], bit for bit (a
+/// segment too short for its direction to survive rounding is its midpoint, with no
+/// normal), without the few hundred bytes of [`Rounded`]'s inline buffers to fill and move.
+pub(crate) struct SegmentCore {
+    vertices: [Vector; 2],
+    normals: [Vector; 2],
+    /// Points: 1 or 2 (normals: 0 or 2).
+    len: usize,
+    radius: Real,
+}
+
+impl SegmentCore {
+    /// `core` (one or two points, body frame) at `pose`, with `radius`.
+    #[inline]
+    pub(crate) fn new(core: &[Point], radius: Real, pose: &Isometry) -> Self {
+        debug_assert!(matches!(core.len(), 1 | 2), "a segment core");
+        let p = (pose * core[0]).coords;
+        let mut out = Self {
+            vertices: [p, p],
+            normals: [Vector::zeros(); 2],
+            len: 1,
+            radius,
+        };
+        if let [a, b] = core {
+            let q = (pose * b).coords;
+            if crate::minkowski::is_point_like(p, q, &Vector::zeros()) {
+                out.vertices[0] = (p + q) * 0.5;
+            } else {
+                out.vertices[1] = q;
+                out.len = 2;
+                for (i, e) in [b - a, a - b].into_iter().enumerate() {
+                    let local = Vector::new(e.y, -e.x)
+                        .try_normalize(0.0)
+                        .unwrap_or_else(|| Vector::new(1.0, 0.0));
+                    out.normals[i] = pose.rotation * local;
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Core for SegmentCore {
+    #[inline]
+    fn v(&self) -> &[Vector] {
+        &self.vertices[..self.len]
+    }
+
+    #[inline]
+    fn n(&self) -> &[Vector] {
+        &self.normals[..if self.len == 2 { 2 } else { 0 }]
+    }
+
+    #[inline]
+    fn radius(&self) -> Real {
+        self.radius
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// A segment core of any length down to a point's, at any pose: the same vertices,
+        /// normals and radius as [`Rounded::new`], bit for bit.
+        #[test]
+        fn a_segment_core_is_the_rounded_core_bit_for_bit(
+            (x0, y0) in (-1e3..1e3, -1e3..1e3),
+            (dx, dy, scale) in (-1.0..1.0, -1.0..1.0, -20i32..2),
+            (x, y, angle, radius) in (-1e3..1e3, -1e3..1e3, -4.0..4.0, 0.0..1.0),
+        ) {
+            let a = Point::new(x0, y0);
+            let b = a + Vector::new(dx, dy) * (10.0 as Real).powi(scale);
+            let pose = Isometry::new(Vector::new(x, y), angle);
+            for core in [&[a, b][..], &[a][..]] {
+                let (fixed, rounded) = (SegmentCore::new(core, radius, &pose), Rounded::new(core, radius, &pose));
+                proptest::prop_assert_eq!(Core::v(&fixed), rounded.v());
+                proptest::prop_assert_eq!(Core::n(&fixed), rounded.n());
+                proptest::prop_assert_eq!(Core::radius(&fixed).to_bits(), rounded.radius.to_bits());
+            }
+        }
+    }
+}

@@ -2,7 +2,7 @@
 
 use super::clipping::collide_rounded_any;
 use super::manifold::Manifold;
-use super::rounded_core::Rounded;
+use super::rounded_core::{Rounded, SegmentCore};
 use impact_geometry::{ConvexPolygon, Isometry, Real, Segment};
 
 /// The manifold of segment `a` and convex polygon `b`, sharp or rounded (normal from A to B),
@@ -14,7 +14,7 @@ pub fn contact_segment_polygon(
     pose_b: &Isometry,
     speculative_distance: Real,
 ) -> Manifold {
-    let core_a = Rounded::new(a.core(), 0.0, pose_a);
+    let core_a = SegmentCore::new(a.core(), 0.0, pose_a);
     let core_b = Rounded::new(b.core(), b.radius(), pose_b);
     collide_rounded_any(&core_a, &core_b, speculative_distance)
 }
