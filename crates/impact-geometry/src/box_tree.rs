@@ -17,9 +17,26 @@ const LEAF: usize = 4;
 /// the region once computed in the world frame directly ([`Aabb::still`] included).
 const TURN_PAD: Real = 1e-9;
 
-/// A bounding volume hierarchy over a fixed list of boxes (see the [module docs](self)):
-/// built once, top down, each node split at the median of its boxes' centres along the
-/// longer side of their bounds.
+/// A bounding volume hierarchy over a fixed list of boxes in one frame (a body's shapes in
+/// its body frame), asked with that frame at any pose which of them may meet a box of the
+/// world: built once, top down, each node split at the median of its boxes' centres along
+/// the longer side of their bounds; a query takes about the logarithm of the count plus what
+/// it finds.
+///
+/// ```
+/// use impact_geometry::{Aabb, BoxTree, Isometry, Point, Vector};
+///
+/// let boxes: Vec<Aabb> = (0..100)
+///     .map(|i| Aabb::new(Point::new(i as f64, 0.0), Point::new(i as f64 + 0.5, 0.5)))
+///     .collect();
+/// let tree = BoxTree::new(&boxes);
+/// // The frame moved up by 10: boxes 40 and 41 meet the region, and few others come back.
+/// let pose = Isometry::new(Vector::new(0.0, 10.0), 0.0);
+/// let region = Aabb::new(Point::new(40.2, 10.2), Point::new(41.2, 10.3));
+/// let mut found = Vec::new();
+/// tree.query(&pose, &region, &mut found);
+/// assert!(found.contains(&40) && found.contains(&41) && found.len() <= 8);
+/// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BoxTree {
     /// Depth first: an inner node's first child follows it.
@@ -93,7 +110,7 @@ impl BoxTree {
     /// Appends to `out`, in increasing order, the places of the boxes that may meet `region`
     /// (world) with their frame at `pose`: every box whose turned image's bounding box meets
     /// `region` is among them (a node is tested by the bounding box of its turned box, grown
-    /// by [`TURN_PAD`] of its size), and others near it may be.
+    /// by a billionth of its size), and others near it may be.
     pub fn query(&self, pose: &Isometry, region: &Aabb, out: &mut Vec<u32>) {
         if self.nodes.is_empty() {
             return;
