@@ -34,7 +34,7 @@ use crate::contact_events::touch_key;
 use crate::error::WorldError;
 use crate::stepper::Stepper;
 use impact_broadphase::{Broadphase, ProxyId};
-use impact_geometry::{Real, Vector};
+use impact_geometry::{Aabb, Real, Vector};
 use impact_solver::{BodyHandle, CacheKey, CachedImpulse, RigidBody, ShapeId};
 
 /// A sleeping island: its bodies, in slot order, and the warm-starting impulses of their
@@ -102,6 +102,11 @@ pub(super) struct Sleep {
     /// The islands the step's wake pass woke, as they slept, to put back to sleep if the
     /// step fails ([`World::undo_step_wakes`]).
     woken_in_step: Vec<WokenIsland>,
+    /// The union of the sleeping bodies' boxes (`None`: no body sleeps), while
+    /// `bounds_known`: sleeping bodies do not move, so it changes only when an island falls
+    /// asleep or wakes (see [`World::sleeping_bounds`]).
+    bounds: Option<Aabb>,
+    bounds_known: bool,
 }
 
 /// An island woken by a step's wake pass, kept until the step ends: its id, itself as it
@@ -266,6 +271,25 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         }
     }
 
+    /// The union of the sleeping bodies' boxes (the boxes of all their shapes where they
+    /// stand), `None` if none sleeps: a box that misses it meets no sleeping shape.
+    /// Computed again only after an island fell asleep or woke.
+    pub(super) fn sleeping_bounds(&mut self) -> Option<Aabb> {
+        if !self.sleep.bounds_known {
+            let bodies = &self.bodies;
+            self.sleep.bounds = self
+                .sleep
+                .islands
+                .iter()
+                .flatten()
+                .flat_map(|island| &island.bodies)
+                .filter_map(|&h| bodies.get(h).map(RigidBody::aabb))
+                .reduce(|a, b| a.merged(&b));
+            self.sleep.bounds_known = true;
+        }
+        self.sleep.bounds
+    }
+
     /// Wakes island `id`: its bodies rejoin the step at rest with their time at rest
     /// cleared, its cached impulses go back to the cache. `in_step` says whether the wake
     /// is one of the step's events or one for the next step's.
@@ -278,6 +302,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         else {
             return;
         };
+        self.sleep.bounds_known = false;
         self.sleep.free.push(id);
         if in_step {
             let times = island
@@ -350,6 +375,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 .retain(|&(a, b, _)| !island.sides.iter().any(|s| (s.0, s.1) == (a, b)));
             self.sleep.events.woke.retain(|h| !members.contains(h));
             self.sleep.islands[id as usize] = Some(island);
+            self.sleep.bounds_known = false;
         }
         self.bodies.refresh_awake();
     }
@@ -529,6 +555,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             }
             sleep.events.fell_asleep.extend_from_slice(&island.bodies);
             sleep.islands[id as usize] = Some(island);
+            sleep.bounds_known = false;
             start = end;
         }
         sleep.events.fell_asleep.sort_unstable();

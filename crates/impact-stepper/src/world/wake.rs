@@ -66,8 +66,13 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
             paths.push((handle, Aabb::new(low, high)));
         }
         let mut woke = false;
+        let asleep = self.sleeping_bounds();
         for (mover, path) in paths {
             if !path.mins.x.is_finite() || !path.maxs.x.is_finite() {
+                continue;
+            }
+            // A path that misses every sleeping body's box meets no sleeping shape.
+            if !asleep.is_some_and(|bounds| bounds.intersects(&path)) {
                 continue;
             }
             if self
@@ -244,6 +249,10 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         let g = self.settings.gravity.norm();
         let pad = self.settings.speculative_distance + g * dt * dt;
         let mut shifts = [Vector::zeros(); 8];
+        // Without periodic images, an area that misses every sleeping body's box meets no
+        // sleeping shape, and is not asked of the broadphase.
+        let asleep = self.sleeping_bounds();
+        let direct_only = self.scratch.images.is_none();
         for (handle, body) in self.bodies.iter_awake() {
             if !body.is_dynamic() || !body.ccd() {
                 continue;
@@ -257,6 +266,9 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
                 continue;
             }
             let area = body.aabb().inflated(reach + pad);
+            if direct_only && !asleep.is_some_and(|bounds| bounds.intersects(&area)) {
+                continue;
+            }
             let mut boxes = vec![(area, Vector::zeros())];
             if let Some(images) = &self.scratch.images {
                 let n = images.shifts(&area, &mut shifts);
