@@ -76,9 +76,10 @@ impl RigidBody {
     }
 
     /// Appends to `out`, in increasing order, the places of the shapes whose boxes may meet
-    /// `region` (world) with the body frame at `pose`: every shape whose tight box there
-    /// ([`Shape::aabb`], or [`Aabb::still`]) meets `region` is among them, and others may
-    /// be. A body of more than 8 shapes (static ground of many boxes, a long chain) answers
+    /// `region` (world) with the body frame at `pose`: every shape whose box there, tight
+    /// ([`Shape::aabb`]) or padded for rounding ([`Aabb::still`]), meets `region` is among
+    /// them (the tree's boxes are grown by a billionth of the coordinates' size, far beyond
+    /// either's rounding), and others may be. A body of more than 8 shapes (static ground of many boxes, a long chain) answers
     /// from a [`BoxTree`] over its shapes' boxes in the body frame, built with the shapes;
     /// a smaller one gives every shape.
     pub fn shapes_near(&self, pose: &Isometry, region: &Aabb, out: &mut Vec<u32>) {

@@ -94,13 +94,8 @@ impl Run<'_> {
                 // The wall's shapes whose boxes come within reach of the body's: no other
                 // has a point within it (static ground of thousands of squares).
                 let near = body.aabb().inflated(reach);
-                let size = near.mins.coords.abs().sup(&near.maxs.coords.abs()).max();
                 places.clear();
-                wall_body.shapes_near(
-                    wall_body.pose(),
-                    &near.inflated(1e-6 * (1.0 + size)),
-                    &mut places,
-                );
+                wall_body.shapes_near(wall_body.pose(), &near, &mut places);
                 for i in 0..body.shapes().len() as u32 {
                     if m == struck && i == struck_shape {
                         continue;

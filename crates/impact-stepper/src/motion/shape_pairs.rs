@@ -252,19 +252,13 @@ fn is_still(sweep: &Sweep) -> bool {
 }
 
 /// The places of `body`'s shapes on `sweep` whose swept boxes may meet `region`, in order,
-/// into `out` (emptied first): for a sweep that does not move, those its tree gives for
-/// `region` grown by a millionth of its size (far beyond the rounding of [`Aabb::still`]'s
-/// box against the tight one the tree answers for); else every shape.
+/// into `out` (emptied first): for a sweep that does not move, those its tree gives
+/// ([`RigidBody::shapes_near`], which holds every shape whose [`Aabb::still`] box meets
+/// `region`); else every shape.
 fn shapes_meeting(body: &RigidBody, sweep: &Sweep, region: &Aabb, out: &mut Vec<u32>) {
     out.clear();
     if is_still(sweep) {
-        let size = region
-            .mins
-            .coords
-            .abs()
-            .sup(&region.maxs.coords.abs())
-            .max();
-        body.shapes_near(&sweep.start(), &region.inflated(1e-6 * (1.0 + size)), out);
+        body.shapes_near(&sweep.start(), region, out);
     } else {
         out.extend(0..body.shapes().len() as u32);
     }
