@@ -68,10 +68,12 @@ type From<'a> = (Real, &'a Vector, &'a Sweep);
 type Outcome = (Real, Option<(Point, Vector, [u32; 2])>);
 
 /// Where a body of `shape` on `course` that overlaps a static zero-thickness segment (its two
-/// ends, at `pose`) at the start of the course ends it with its centre of mass lower over the
-/// segment, on the side `side` points to (a normal from the segment toward the body, of which
-/// only the side is read), and within `tolerance` of the segment's line: the body's lowest
-/// point at the end, carried back with the body to its start. `None` otherwise.
+/// ends, at `pose`) at the start of the course lowers its centre of mass, on the side `side`
+/// points to (a normal from the segment toward the body, of which only the side is read), to
+/// within `tolerance` of the segment's line over the segment: at the course's end, or, for a
+/// course that ends past an end of the segment, at the first fraction where the centre is
+/// both ([`over_segment_below`]). The body's lowest point there, carried back with the body
+/// to its start; `None` otherwise.
 ///
 /// The closest points' approach ([`deepening`](Run::deepening)) allows a tolerance of
 /// deepening per course, and a body in a pile gets a new course at every impact: in the
