@@ -23,6 +23,7 @@ mod queue;
 mod reach;
 mod resolve;
 mod settings;
+mod sinking;
 mod start;
 mod state;
 mod together;

@@ -192,14 +192,15 @@ fn boxes_in(
         let shape = body.shapes()[i as usize].shape();
         (i as usize, swept_box(shape, sweep))
     };
+    let padded_x = |i: u32| {
+        let (i, b) = box_of(x, sweep_x, i);
+        (i, b.inflated(pad))
+    };
     boxes_y.clear();
     near_x.clear();
     if is_still(sweep_y) && !is_still(sweep_x) {
         // `y`'s shapes near all of `x`'s boxes.
-        near_x.extend((0..x.shapes().len() as u32).map(|i| {
-            let (i, b) = box_of(x, sweep_x, i);
-            (i, b.inflated(pad))
-        }));
+        near_x.extend((0..x.shapes().len() as u32).map(padded_x));
         let Some(whole_x) = union(near_x) else {
             return;
         };
@@ -214,10 +215,7 @@ fn boxes_in(
         near_x.extend(
             places
                 .iter()
-                .map(|&i| {
-                    let (i, b) = box_of(x, sweep_x, i);
-                    (i, b.inflated(pad))
-                })
+                .map(|&i| padded_x(i))
                 .filter(|(_, b)| b.intersects(&whole_y)),
         );
     }
@@ -267,8 +265,8 @@ fn shapes_meeting(body: &RigidBody, sweep: &Sweep, region: &Aabb, out: &mut Vec<
 /// [`Aabb::swept`] of `shape` on `sweep`, from the one pose of a sweep that does not move
 /// ([`Aabb::still`]: the same box to the sign of a zero, which no test of meeting sees).
 #[inline]
-fn swept_box(shape: &Shape, sweep: &Sweep) -> Aabb {
-    if sweep.angvel() == 0.0 && sweep.linvel() == Vector::zeros() {
+pub(super) fn swept_box(shape: &Shape, sweep: &Sweep) -> Aabb {
+    if is_still(sweep) {
         Aabb::still(shape, &sweep.start())
     } else {
         Aabb::swept(shape, sweep)

@@ -4,6 +4,7 @@
 
 use super::as_one::move_as_one;
 use super::pushed_through::centre_went_through;
+use super::shape_pairs::swept_box;
 use super::*;
 use crate::domain::translated;
 use impact_geometry::{Circle, ConvexPolygon, Point, Segment, Vector};
@@ -504,16 +505,6 @@ fn a_box_sliding_over_a_chain_is_never_pushed_through_it() {
     }
 }
 
-/// The swept box of `shape` on `sweep` as the shape pairs make it: from its one pose when
-/// the sweep does not move.
-fn pair_box(shape: &impact_geometry::Shape, sweep: &Sweep) -> Aabb {
-    if sweep.angvel() == 0.0 && sweep.linvel() == Vector::zeros() {
-        Aabb::still(shape, &sweep.start())
-    } else {
-        Aabb::swept(shape, sweep)
-    }
-}
-
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
 
@@ -578,9 +569,9 @@ proptest::proptest! {
         let mut expected = Vec::new();
         if !(x.has_one_shape() && y.has_one_shape()) {
             for (j, b) in y.shapes().iter().enumerate() {
-                let box_y = pair_box(b.shape(), sy);
+                let box_y = swept_box(b.shape(), sy);
                 for (i, a) in x.shapes().iter().enumerate() {
-                    if pair_box(a.shape(), sx).inflated(pad).intersects(&box_y) {
+                    if swept_box(a.shape(), sx).inflated(pad).intersects(&box_y) {
                         expected.push([i as u32, j as u32]);
                     }
                 }
