@@ -34,6 +34,8 @@ pub(super) struct Tracking {
     /// Whether a body is a sensor and whether one has a contact force threshold, as of
     /// the last look at every body (see `World::rules_stale`).
     pub(super) scan: Scan,
+    /// The caller asked for the courses of every step ([`World::record_courses`]).
+    pub(super) record_courses: bool,
 }
 
 /// The buffers of one step's events, kept for their storage.
@@ -58,6 +60,54 @@ pub(super) enum Ending {
 }
 
 impl<B: Broadphase, S: Stepper> World<B, S> {
+    /// Keeps, from the next step on (`true`) or not, the courses the stepper moved bodies
+    /// along inside each step, for [`World::courses`]: a test's judge of tunnelling or a
+    /// tool that draws paths reads where a body went, not only where it ended. Recording
+    /// only writes down what the stepper does; the steps are the same bit for bit. Off by
+    /// default; a step of a world with a sensor (or with sleeping bodies) records them anyway.
+    pub fn record_courses(&mut self, on: bool) {
+        self.tracking.record_courses = on;
+    }
+
+    /// The courses of the last step, if it recorded them (see [`World::record_courses`]):
+    /// `(body, from, sweep)` in the order the stepper recorded them: the bodies' records
+    /// interleave, each body's in time order (its first course starts at 0, from its pose at
+    /// the step's start), each running from `from` seconds into the step on `sweep` until the
+    /// body's next one or, for its last, the end of the step, where the body ends. Only the
+    /// bodies whose motion was not one constant-velocity sweep about their centre of mass
+    /// from their start pose to their end pose: a CCD stepper's stopped, clamped, carried,
+    /// struck or group-moved bodies (see [`CourseLog`]). Empty under a stepper that does not
+    /// follow courses ([`Stepper::follows_courses`]: [`Discrete`](crate::Discrete)).
+    ///
+    /// ```
+    /// use impact_broadphase::RTreeBroadphase;
+    /// use impact_geometry::{Circle, Isometry, Point, Segment, Vector};
+    /// use impact_solver::{BodyType, RigidBodyDef};
+    /// use impact_stepper::{FirstTimeOfImpact, World, WorldSettings};
+    ///
+    /// let settings = WorldSettings::with_gravity(Vector::zeros());
+    /// let mut world: World<RTreeBroadphase, FirstTimeOfImpact> = World::new(settings)?;
+    /// let wall = Segment::new(Point::new(1.0, -1.0), Point::new(1.0, 1.0))?;
+    /// world.create_body(RigidBodyDef::new(wall.into()).body_type(BodyType::Static))?;
+    /// let bullet = RigidBodyDef::new(Circle::new(0.05)?.into()).linvel(Vector::new(100.0, 0.0));
+    /// let bullet = world.create_body(bullet.ccd(true))?;
+    /// world.record_courses(true);
+    /// world.step(1.0 / 60.0)?;
+    /// // The bullet's course to the wall, then its course back from where it struck it.
+    /// let legs: Vec<_> = world.courses().iter().filter(|c| c.0 == bullet).collect();
+    /// assert_eq!(legs.len(), 2);
+    /// assert_eq!(legs[0].1, 0.0);
+    /// let struck = legs[1].2.pose_at(0.0).translation.x;
+    /// assert!((struck - (1.0 - 0.05)).abs() < 0.01);
+    /// let end = legs[1].2.pose_at(1.0);
+    /// assert_eq!(end, *world.body(bullet).unwrap().pose());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn courses(&self) -> &[(BodyHandle, Real, impact_geometry::Sweep)] {
+        self.scratch.tracking.courses.courses()
+    }
+
     /// Before the stepper: the logs record what the step's events need (courses while a
     /// sensor exists and the stepper follows courses, impulses while a body has a
     /// contact force threshold).
@@ -67,9 +117,10 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         // The courses are also the paths along which a body may meet a sleeping one
         // (`World::wake_along_paths`).
         let sleeping = self.bodies.asleep_len() > 0;
+        let wanted = scan.sensors || sleeping || self.tracking.record_courses;
         scratch
             .courses
-            .start((scan.sensors || sleeping) && self.stepper.follows_courses());
+            .start(wanted && self.stepper.follows_courses());
         scratch.impulses.start(scan.force_thresholds);
     }
 
