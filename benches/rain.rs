@@ -20,9 +20,11 @@
 //! 1. **Counting** (not timed by criterion): each engine runs `COUNT_STEPS` steps (2 s) from
 //!    the start, its disc positions read after every step into
 //!    `impact_testkit::scenes::TunnelCounter` (whose docs define "tunnelled"; impact's
-//!    engines also give it, through a `CourseRecorder` hook, where each disc turned inside
-//!    the step, so a disc that FirstTimeOfImpact knocked about mid-step is judged on its
-//!    actual path, leg by leg, rather than on an estimate of its length) and
+//!    engines also give it, through a `CourseRecorder` hook and the courses the stepper
+//!    recorded (`World::record_courses`), where each disc turned inside the step, so a disc
+//!    that FirstTimeOfImpact knocked about mid-step is judged on its actual path, leg by leg,
+//!    rather than on an estimate of its length, and a body moved with a rigid group on the
+//!    arc it took about the group's centre) and
 //!    `impact_testkit::scenes::CrossingCounter` (pairs of discs through each other: on their
 //!    chords for rapier2d and `Discrete`; for impact's CCD steppers, on their paths in time,
 //!    from the recorder's turns with their fractions and the steppers' stops; a pair with a
@@ -158,12 +160,16 @@ where
 
     fn step_counted(&mut self) -> Result<(), String> {
         self.recorder.clear();
+        // The courses of the bodies that did not move straight, which the counters judge
+        // (the timed steps record none).
+        self.world.record_courses(true);
         let report = self
             .world
             .step_with(DT, &mut self.recorder)
             .map_err(|e| e.to_string())?;
         self.recorder
             .note_stops(report.stepper.stops(), &self.world);
+        self.recorder.note_courses(&self.world, DT);
         Ok(())
     }
 
