@@ -15,8 +15,17 @@ const DT: Real = 1.0 / 60.0;
 /// The mean of `|displacement over a step|^2 / (2 dt^2)` over the bodies inside the ring,
 /// at steps `at` of a `count`-body spinner with sleeping off, under `S`.
 fn stirred<S: Stepper + Default>(count: usize, at: &[usize]) -> Vec<Real> {
+    stirred_with::<S>(count, at, true)
+}
+
+/// [`stirred`], with the pile's bodies swept continuously (`ccd`, as Box2D's program has
+/// them) or not (the paddle is, either way).
+fn stirred_with<S: Stepper + Default>(count: usize, at: &[usize], ccd: bool) -> Vec<Real> {
     let mut scene = spinner(count);
     scene.scene.settings.sleeping = false;
+    for body in scene.scene.bodies.iter_mut().skip(2) {
+        body.ccd = ccd;
+    }
     let (mut world, _, _): (World<RTreeBroadphase, S>, _, _) = scene.build().expect("valid scene");
     let positions = |w: &World<RTreeBroadphase, S>| -> Vec<(Real, Real)> {
         w.body_set()
@@ -47,7 +56,7 @@ fn stirred<S: Stepper + Default>(count: usize, at: &[usize]) -> Vec<Real> {
 }
 
 #[test]
-#[ignore = "measurement: prints each stepper's stirred energy"]
+#[ignore = "measurement: prints each stepper's stirred energy (SPINNER_COUNT bodies, 1,500 by default)"]
 fn stirred_pile_energy_per_stepper() {
     let at = [60, 150, 300];
     let count = std::env::var("SPINNER_COUNT")
@@ -62,6 +71,10 @@ fn stirred_pile_energy_per_stepper() {
     println!(
         "FirstTimeOfImpact {:?}",
         stirred::<FirstTimeOfImpact>(count, &at)
+    );
+    println!(
+        "FirstTimeOfImpact, the pile without ccd {:?}",
+        stirred_with::<FirstTimeOfImpact>(count, &at, false)
     );
 }
 
