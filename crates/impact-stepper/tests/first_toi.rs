@@ -721,7 +721,7 @@ fn bad_settings_are_refused_by_name() {
 
 /// Runs 2 s of `scene` under `FirstTimeOfImpact` and checks that its bodies hit the field,
 /// that none went through a segment (`TunnelCounter`, judged on each body's actual path
-/// through a `CourseRecorder`), and that none hung in mid-air at the end (`HungCounter`, above
+/// through a `CourseRecorder` and the courses the world recorded), and that none hung in mid-air at the end (`HungCounter`, above
 /// the bottom of the rain's column); returns the pairs of discs through each other
 /// (`CrossingCounter`, judged on each disc's path in time: the recorder's turns with their
 /// fractions, and the stepper's stops).
@@ -732,10 +732,12 @@ fn assert_the_field_holds(scene: &scenes::Scene, seed: u64) -> usize {
     let mut recorder = scenes::CourseRecorder::new(&world);
     let mut hung = scenes::HungCounter::new(scene, scenes::rain_field(0).column_bottom());
     let mut events = 0;
+    world.record_courses(true);
     for _ in 0..120 {
         let report = world.step_with(DT, &mut recorder).unwrap();
         events += report.stepper.events;
         recorder.note_stops(&report.stepper.stopped, &world);
+        recorder.note_courses(&world, DT);
         crossings.observe_world_timed(&world, recorder.turns(), recorder.fractions());
         counter.observe_world_via(&world, &mut recorder);
         hung.observe_world(&world);

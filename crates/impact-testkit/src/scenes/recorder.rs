@@ -19,8 +19,9 @@ const MOST_PIECES: Real = 2_000.0;
 /// An [`ImpactHook`] that records where the dynamic bodies of a world are at each impact
 /// inside a step, and when: the turns of their paths, for
 /// [`TunnelCounter::observe_world_via`] and [`CrossingCounter::observe_world_timed`] (with
-/// the stepper's stops noted, [`CourseRecorder::note_stops`]). It only reads: a step with it
-/// is the step without it, bit for bit.
+/// the stepper's stops noted, [`CourseRecorder::note_stops`], and the courses the world
+/// recorded, [`CourseRecorder::note_courses`]). It only reads: a step with it is the step
+/// without it, bit for bit.
 ///
 /// ```
 /// use impact_broadphase::RTreeBroadphase;
@@ -32,9 +33,11 @@ const MOST_PIECES: Real = 2_000.0;
 /// let mut counter = TunnelCounter::new(&scene);
 /// let mut crossings = CrossingCounter::new(&scene);
 /// let mut recorder = CourseRecorder::new(&world);
+/// world.record_courses(true);
 /// for _ in 0..30 {
 ///     let report = world.step_with(1.0 / 60.0, &mut recorder)?;
 ///     recorder.note_stops(&report.stepper.stopped, &world);
+///     recorder.note_courses(&world, 1.0 / 60.0);
 ///     crossings.observe_world_timed(&world, recorder.turns(), recorder.fractions());
 ///     counter.observe_world_via(&world, &mut recorder);
 /// }
