@@ -73,7 +73,8 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
     /// `(body, from, sweep)` in the order the stepper recorded them: the bodies' records
     /// interleave, each body's in time order (its first course starts at 0, from its pose at
     /// the step's start), each running from `from` seconds into the step on `sweep` until the
-    /// body's next one or, for its last, the end of the step, where the body ends. Only the
+    /// body's next one or, for its last, the end of the step, where the body ends (in a
+    /// periodic domain, before it is wrapped back into the domain). Only the
     /// bodies whose motion was not one constant-velocity sweep about their centre of mass
     /// from their start pose to their end pose: a CCD stepper's stopped, clamped, carried,
     /// struck or group-moved bodies (see [`CourseLog`]). Empty under a stepper that does not
