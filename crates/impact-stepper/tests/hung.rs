@@ -25,6 +25,16 @@ fn rain_world() -> RainWorld {
     World::new(WorldSettings::with_gravity(Vector::new(0.0, GRAVITY))).unwrap()
 }
 
+/// The rain's world with the left wall of its field: a static segment along `x = -10`.
+fn world_with_left_wall() -> RainWorld {
+    let mut world = rain_world();
+    let wall = Segment::new(Point::new(-10.0, 0.0), Point::new(-10.0, 1_000.0)).unwrap();
+    world
+        .create_body(rain_body(RigidBodyDef::fixed(wall.into())))
+        .unwrap();
+    world
+}
+
 /// A body of the tumbling rain's material, with CCD.
 fn rain_body(def: RigidBodyDef) -> RigidBodyDef {
     def.restitution(RAIN_RESTITUTION)
@@ -187,14 +197,7 @@ fn sticks_turning_together_fall_on() {
 /// at the start, the two leave moving as one body, and fall on.
 #[test]
 fn a_stick_against_a_wall_and_a_square_spinning_at_its_top_fall_on() {
-    let mut world = rain_world();
-    world
-        .create_body(rain_body(RigidBodyDef::fixed(
-            Segment::new(Point::new(-10.0, 0.0), Point::new(-10.0, 1_000.0))
-                .unwrap()
-                .into(),
-        )))
-        .unwrap();
+    let mut world = world_with_left_wall();
     let stick = world
         .create_body(rain_body(
             RigidBodyDef::new(ConvexPolygon::rectangle(0.09, 0.01).unwrap().into())
@@ -244,14 +247,7 @@ proptest::proptest! {
         spin in prop_oneof![-420.0..-150.0_f64, 150.0..420.0_f64],
         (stick_fall, square_fall, stick_spin) in (10.0..40.0_f64, 30.0..80.0_f64, -250.0..250.0_f64),
     ) {
-        let mut world = rain_world();
-        world
-            .create_body(rain_body(RigidBodyDef::fixed(
-                Segment::new(Point::new(-10.0, 0.0), Point::new(-10.0, 1_000.0))
-                    .unwrap()
-                    .into(),
-            )))
-            .unwrap();
+        let mut world = world_with_left_wall();
         // Upright: half its length along y, half its thickness from the wall plus the gap.
         let angle = -core::f64::consts::FRAC_PI_2 + tilt;
         let x = -10.0 + 0.01 + 0.09 * tilt.sin().abs() + gap;
