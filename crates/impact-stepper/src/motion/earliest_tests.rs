@@ -1,8 +1,11 @@
 //! The earliest answer over two bodies' shape pairs by branch and bound
-//! ([`earliest_shape_tois`]) against asking every pair in full ([`shape_tois`]): seeded
-//! compounds spinning onto a hilly chain, into each other, and into single shapes.
+//! ([`earliest_shape_tois`]) against asking every pair in full ([`shape_tois`]), and the
+//! bounding-disc test that skips the query ([`discs_stay_apart`]): seeded compounds spinning
+//! onto a hilly chain, into each other, and into single shapes.
 
+use super::discs_stay_apart;
 use super::shape_pairs::{earliest, earliest_shape_tois, shape_tois};
+use crate::domain::translated_sweep;
 use impact_geometry::{Circle, Isometry, Real, Sweep, Vector};
 use impact_narrowphase::{Toi, ToiOptions};
 use impact_solver::{BodySet, RigidBody, RigidBodyDef};
@@ -136,4 +139,50 @@ proptest! {
             }
         }
     }
+}
+
+/// Bodies whose bounding discs stay apart ([`discs_stay_apart`], the test the clamp asks
+/// before a candidate's or a runner's time of impact) have every shape pair apart by the
+/// full query, whatever they turn: the seeded pairs above, the second moved off by up to 3
+/// units, both moving or the first standing where it is at a seeded fraction (a runner
+/// against a stopped body) while the second goes on over the rest.
+#[test]
+fn discs_that_stay_apart_leave_every_shape_pair_apart() {
+    let options = ToiOptions::default();
+    let (mut apart, mut asked) = (0, 0);
+    let mut rng = SplitMix64::new(0x5eed_d15c);
+    for seed in 0..3_000 {
+        let ((a, sa), (b, sb)) = seeded_pair(seed);
+        let angle = rng.range(0.0, core::f64::consts::TAU);
+        let offset = Vector::new(angle.cos(), angle.sin()) * rng.range(0.0, 3.0);
+        let sb = translated_sweep(&sb, &offset).expect("a finite sweep");
+        let (sa, sb) = if rng.below(2) == 0 {
+            (sa, sb)
+        } else {
+            let f = rng.range(0.0, 0.9);
+            let rest = sb.remainder_from(f).expect("time left");
+            let standing = Sweep::new(
+                sa.pose_at(f),
+                sa.local_center(),
+                Vector::zeros(),
+                0.0,
+                rest.dt(),
+            );
+            (standing.expect("a finite sweep"), rest)
+        };
+        let ends = |s: &Sweep| (s.center_at(0.0), s.center_at(1.0));
+        let ((a0, a1), (b0, b1)) = (ends(&sa), ends(&sb));
+        if !discs_stay_apart((&a, &sa, a0, a1), (&b, &sb, b0, b1), &options) {
+            asked += 1;
+            continue;
+        }
+        apart += 1;
+        let mut full = Vec::new();
+        shape_tois((&a, &sa), (&b, &sb), |_| true, &options, &mut full);
+        for (pair, toi) in &full {
+            assert_eq!(*toi, Toi::Separated, "seed {seed}: {pair:?}");
+        }
+    }
+    // Both answers are exercised.
+    assert!(apart > 300 && asked > 300, "{apart} apart, {asked} asked");
 }

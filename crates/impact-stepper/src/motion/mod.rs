@@ -31,6 +31,8 @@ pub(crate) use shape_pairs::{
 
 use core::f64::consts::TAU;
 use impact_geometry::{Aabb, Isometry, Point, Real, Shape, Sweep, Vector, cross};
+use impact_narrowphase::ToiOptions;
+use impact_narrowphase::toi::moving_points::moving_circles;
 use impact_solver::{BodyHandle, Joint, JointKind, RigidBody};
 
 /// The motion of `body` from `start` to its current pose over `dt`, as a constant-velocity
@@ -53,6 +55,25 @@ pub(crate) fn rebuilt_sweep(body: &RigidBody, start: &Isometry, dt: Real) -> Opt
         delta / dt
     };
     Sweep::new(*start, lc, linvel, angvel, dt).ok()
+}
+
+/// Whether bodies `a` and `b`, whose centres of mass go straight from the first point to the
+/// second over the same time (as every sweep's centre does, whatever the body turns), stay
+/// farther apart by their bounding discs about those centres than a time of impact with
+/// `toi` reaches (its target separation plus its tolerance, with a relative margin for
+/// rounding): the query would find them apart, after building both courses and its own
+/// set-up. The closest approach of the discs is a closed form.
+pub(crate) fn discs_stay_apart(
+    (a, sweep_a, a0, a1): (&RigidBody, &Sweep, Point, Point),
+    (b, sweep_b, b0, b1): (&RigidBody, &Sweep, Point, Point),
+    toi: &ToiOptions,
+) -> bool {
+    let reach = a.bounding_radius(&sweep_a.local_center())
+        + b.bounding_radius(&sweep_b.local_center())
+        + toi.target_separation()
+        + toi.tolerance();
+    // Not finite anywhere: no answer, and the query is asked.
+    moving_circles(a0, a1, reach * (1.0 + 1e-9), b0, b1, 0.0).is_none() && reach.is_finite()
 }
 
 /// The box `body`'s shapes sweep on `sweep`, by their bounding discs when it turns

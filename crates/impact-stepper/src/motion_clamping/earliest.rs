@@ -15,8 +15,8 @@ use super::{MotionClampingSettings, Scratch};
 use crate::domain::translated_sweep;
 use crate::hooks::ContactResponse;
 use crate::motion::{
-    ShapeRules, absorb_approach, earliest_shape_tois, held_contact, held_contact_along,
-    held_normal, move_pair_as_one, shape_at, shape_tois, turned_round,
+    ShapeRules, absorb_approach, discs_stay_apart, earliest_shape_tois, held_contact,
+    held_contact_along, held_normal, move_pair_as_one, shape_at, shape_tois, turned_round,
 };
 use crate::report::ClampReport;
 use crate::rules::CollisionRules;
@@ -93,7 +93,8 @@ impl Scratch {
             tois.clear();
             tois.extend_from_slice(found);
         } else {
-            self.candidate_tois(settings, (bodies, rules), (x, y, offset), &mut tois);
+            let sweeps = (handle, other_handle, sweep, other_sweep);
+            candidate_tois(settings, (bodies, rules), sweeps, &mut tois);
         }
         report.toi_queries += tois.len();
         for &(shapes, toi) in &tois {
@@ -278,32 +279,39 @@ impl Scratch {
         let other_sweep = translated_sweep(&self.sweeps[y as usize]?, &offset)?;
         Some((handle, other_handle, sweep, other_sweep))
     }
+}
 
-    /// The times of impact over the shape pairs the rules admit ([`shape_tois`]) of the
-    /// candidate `(x, y, offset)`, into `out` (cleared; left empty where a body is gone).
-    fn candidate_tois(
-        &self,
-        settings: &MotionClampingSettings,
-        (bodies, rules): (&BodySet, ShapeRules<'_>),
-        candidate: (u32, u32, Vector),
-        out: &mut Vec<ShapeToi>,
+/// The times of impact over the shape pairs the rules admit ([`shape_tois`]) of a candidate,
+/// given by its bodies' handles and sweeps ([`Scratch::meeting_sweeps`]), into `out`
+/// (cleared; left empty where a body is gone).
+fn candidate_tois(
+    settings: &MotionClampingSettings,
+    (bodies, rules): (&BodySet, ShapeRules<'_>),
+    (handle, other_handle, sweep, other_sweep): (BodyHandle, BodyHandle, Sweep, Sweep),
+    out: &mut Vec<ShapeToi>,
+) {
+    out.clear();
+    let (Some(body), Some(other)) = (bodies.get(handle), bodies.get(other_handle)) else {
+        return;
+    };
+    // The candidates come from boxes over the whole step; discs that stay apart over it
+    // (two bodies passing each other, falling side by side) ask nothing.
+    let ends = |sweep: &Sweep| (sweep.center_at(0.0), sweep.center_at(1.0));
+    let ((x0, x1), (y0, y1)) = (ends(&sweep), ends(&other_sweep));
+    if discs_stay_apart(
+        (body, &sweep, x0, x1),
+        (other, &other_sweep, y0, y1),
+        &settings.toi,
     ) {
-        out.clear();
-        let Some((handle, other_handle, sweep, other_sweep)) = self.meeting_sweeps(candidate)
-        else {
-            return;
-        };
-        let (Some(body), Some(other)) = (bodies.get(handle), bodies.get(other_handle)) else {
-            return;
-        };
-        let admit = |pair| rules.admits(bodies, (handle, body), (other_handle, other), pair);
-        let (x, y) = ((body, &sweep), (other, &other_sweep));
-        if rules.rules.has_pre_solve() {
-            // The hook may set the earliest hit aside: every pair is needed.
-            shape_tois(x, y, admit, &settings.toi, out);
-        } else {
-            earliest_shape_tois(x, y, admit, &settings.toi, Real::INFINITY, out);
-        }
+        return;
+    }
+    let admit = |pair| rules.admits(bodies, (handle, body), (other_handle, other), pair);
+    let (x, y) = ((body, &sweep), (other, &other_sweep));
+    if rules.rules.has_pre_solve() {
+        // The hook may set the earliest hit aside: every pair is needed.
+        shape_tois(x, y, admit, &settings.toi, out);
+    } else {
+        earliest_shape_tois(x, y, admit, &settings.toi, Real::INFINITY, out);
     }
 }
 
@@ -325,7 +333,9 @@ impl Scratch {
         }
         let one = |&c: &(u32, u32, Vector)| {
             let mut tois = Vec::new();
-            self.candidate_tois(settings, (bodies, rules), c, &mut tois);
+            if let Some(sweeps) = self.meeting_sweeps(c) {
+                candidate_tois(settings, (bodies, rules), sweeps, &mut tois);
+            }
             tois
         };
         Some(

@@ -22,7 +22,9 @@
 use super::{MotionClampingSettings, Scratch, reset};
 use crate::domain::translated_sweep;
 use crate::hooks::ContactResponse;
-use crate::motion::{ShapeRules, earliest_shape_tois, held_normal, shape_at, shape_tois};
+use crate::motion::{
+    ShapeRules, discs_stay_apart, earliest_shape_tois, held_normal, shape_at, shape_tois,
+};
 use crate::report::ClampReport;
 use crate::swing::{Deepening, anchored, swinging_deepening, unit_normal};
 use impact_geometry::{Point, Real, Shape, Sweep, Vector};
@@ -87,6 +89,17 @@ impl Scratch {
             ) else {
                 continue;
             };
+            // Most runner candidates of a pile (neighbours of a body stopped on a segment)
+            // never come near the stopped body: their discs tell without the rest of the
+            // sweep, the stopped sweep and the query.
+            let standing = sweep_x.center_at(f);
+            if discs_stay_apart(
+                (bx, &sweep_x, standing, standing),
+                (by, &sweep_y, sweep_y.center_at(f), sweep_y.center_at(1.0)),
+                &settings.toi,
+            ) {
+                continue;
+            }
             // The rest of `y`'s motion, and `x` standing where it stopped over that time;
             // nothing is left when `f` is 1 to rounding.
             let Ok(rest) = sweep_y.remainder_from(f) else {
