@@ -4,7 +4,7 @@ use crate::error::{
     BroadphaseError, finite, finite_point, finite_vector, non_negative, valid_aabb,
 };
 use crate::swept::SweptBox;
-use crate::{ProxyId, ProxyPair};
+use crate::{ProxyFilter, ProxyId, ProxyPair};
 use impact_geometry::{Aabb, Point, Real, Vector};
 
 /// A set of boxes, each named by a [`ProxyId`], that finds which of them may touch.
@@ -16,9 +16,15 @@ use impact_geometry::{Aabb, Point, Real, Vector};
 ///   [`MARGIN_PER_SIZE`](crate::MARGIN_PER_SIZE) of the box's shorter side). Pairs and queries are answered
 ///   against fat boxes, so they may report proxies whose real boxes do not touch; they never
 ///   miss one whose real box does. One missed pair is a tunnelled body.
+/// - **Filters.** A proxy may be given a [`ProxyFilter`] ([`Broadphase::set_filter`]):
+///   pairs whose filters refuse each other are left out of
+///   [`Broadphase::overlapping_pairs`] (queries ignore filters). A proxy without one pairs
+///   with everything; an implementation that keeps no filters (the trait's default) leaves
+///   every pair in, which only costs its user the work of refusing them.
 /// - **Deterministic.** Pairs and query results come sorted by handle. They are a function of
-///   the stored fat boxes alone, never of the tree layout, the insertion order or the
-///   implementation: two broadphases holding the same fat boxes give identical answers. The
+///   the stored fat boxes and filters alone, never of the tree layout, the insertion order or
+///   the implementation: two broadphases of this crate holding the same fat boxes and
+///   filters give identical answers. The
 ///   fat boxes themselves follow one rule shared by every implementation of this crate, so the
 ///   same calls with the same margin give the same boxes, and the same answers, whatever the
 ///   implementation.
@@ -51,6 +57,23 @@ pub trait Broadphase {
     /// # Errors
     /// [`BroadphaseError::UnknownProxy`] if `id` is absent.
     fn remove(&mut self, id: ProxyId) -> Result<(), BroadphaseError>;
+
+    /// Sets the collision filter of proxy `id`, kept until it is set again or the proxy is
+    /// removed (a proxy inserted has none, and pairs with everything): from the next
+    /// [`Broadphase::overlapping_pairs`], its pairs with proxies whose filters refuse it
+    /// ([`ProxyFilter::accepts`]) are left out, and those it now accepts come in.
+    ///
+    /// The default keeps no filter and leaves every pair in.
+    ///
+    /// # Errors
+    /// [`BroadphaseError::UnknownProxy`] (field `set_filter.id`) if `id` is absent.
+    fn set_filter(&mut self, id: ProxyId, filter: ProxyFilter) -> Result<(), BroadphaseError> {
+        let _ = filter;
+        match self.fat_aabb(id) {
+            Some(_) => Ok(()),
+            None => Err(unknown_for_filter(id)),
+        }
+    }
 
     /// The per-step update: the new boxes of the proxies that moved this step, typically the
     /// swept box of each moving body over the step (`Aabb::swept`). Returns how many fat
@@ -305,4 +328,12 @@ fn filter_by_sweep<B: Broadphase + ?Sized>(
             .is_some_and(|fat| sweep.hits_aabb(&fat))
     });
     Ok(())
+}
+
+/// The error of [`Broadphase::set_filter`] for an absent proxy.
+pub(crate) fn unknown_for_filter(id: ProxyId) -> BroadphaseError {
+    BroadphaseError::UnknownProxy {
+        field: "set_filter.id".to_owned(),
+        id,
+    }
 }

@@ -2,7 +2,7 @@
 
 use crate::error::{BroadphaseError, valid_aabb};
 use crate::proxy::ProxyTable;
-use crate::{Broadphase, DEFAULT_MARGIN, ProxyId, ProxyPair};
+use crate::{Broadphase, DEFAULT_MARGIN, ProxyFilter, ProxyId, ProxyPair};
 use impact_geometry::{Aabb, Real};
 
 /// Tests every pair of fat boxes: O(n²) pairs, O(n) queries, and nothing to get wrong.
@@ -70,6 +70,11 @@ impl Broadphase for BruteForce {
         Ok(())
     }
 
+    fn set_filter(&mut self, id: ProxyId, filter: ProxyFilter) -> Result<(), BroadphaseError> {
+        self.stale |= self.table.set_filter(id, filter)?;
+        Ok(())
+    }
+
     fn len(&self) -> usize {
         self.table.len()
     }
@@ -87,7 +92,7 @@ impl Broadphase for BruteForce {
             // Both loops run in increasing handle order, so the pairs come out sorted.
             for (i, (a, box_a)) in proxies.iter().enumerate() {
                 for (b, box_b) in &proxies[i + 1..] {
-                    if box_a.intersects(box_b) {
+                    if box_a.intersects(box_b) && self.table.accepts(*a, *b) {
                         self.pairs.push(ProxyPair { a: *a, b: *b });
                     }
                 }

@@ -1,6 +1,8 @@
 //! Proxy handles, pairs, and the fat-box table every implementation shares.
 
+use crate::ProxyFilter;
 use crate::error::{BroadphaseError, non_negative, valid_aabb};
+use crate::filter::Filters;
 use impact_geometry::{Aabb, Real};
 
 /// The user's handle for one box in a broadphase (typically a body or collider index).
@@ -69,12 +71,13 @@ pub(crate) fn refatten(current: &Aabb, aabb: &Aabb, margin: Real) -> Option<Aabb
     }
 }
 
-/// Dense table from [`ProxyId`] to the proxy's fat box.
+/// Dense table from [`ProxyId`] to the proxy's fat box and its filter.
 #[derive(Debug, Clone)]
 pub(crate) struct ProxyTable {
     slots: Vec<Option<Aabb>>,
     len: usize,
     margin: Real,
+    filters: Filters,
 }
 
 impl ProxyTable {
@@ -85,7 +88,29 @@ impl ProxyTable {
             slots: Vec::new(),
             len: 0,
             margin,
+            filters: Filters::default(),
         })
+    }
+
+    /// Sets the filter of present proxy `id` (see [`Broadphase::set_filter`]); returns
+    /// whether it changed.
+    ///
+    /// [`Broadphase::set_filter`]: crate::Broadphase::set_filter
+    pub(crate) fn set_filter(
+        &mut self,
+        id: ProxyId,
+        filter: ProxyFilter,
+    ) -> Result<bool, BroadphaseError> {
+        if self.get(id).is_none() {
+            return Err(crate::broadphase::unknown_for_filter(id));
+        }
+        Ok(self.filters.set(id, filter))
+    }
+
+    /// Whether the filters of `a` and `b` let them pair.
+    #[inline]
+    pub(crate) fn accepts(&self, a: ProxyId, b: ProxyId) -> bool {
+        self.filters.accepts(a, b)
     }
 
     pub(crate) fn margin(&self) -> Real {
@@ -136,6 +161,7 @@ impl ProxyTable {
         }
         let fat = aabb.inflated(self.margin_for(aabb));
         self.slots[id.index()] = Some(fat);
+        self.filters.clear(id);
         self.len += 1;
         Ok(fat)
     }
@@ -193,6 +219,7 @@ impl ProxyTable {
                 field: "remove.id".to_owned(),
                 id,
             })?;
+        self.filters.clear(id);
         self.len -= 1;
         Ok(fat)
     }

@@ -32,7 +32,7 @@ use crate::broadphase::{check_ray, check_swept};
 use crate::error::{BroadphaseError, non_negative, valid_aabb};
 use crate::proxy::ProxyTable;
 use crate::swept::SweptBox;
-use crate::{Broadphase, DEFAULT_MARGIN, ProxyId, ProxyPair};
+use crate::{Broadphase, DEFAULT_MARGIN, ProxyFilter, ProxyId, ProxyPair};
 use forest::Forest;
 use impact_geometry::{Aabb, Point, Real, Vector};
 use pairs::Candidate;
@@ -266,6 +266,32 @@ impl RTreeBroadphase {
         self.rebuilds
     }
 
+    /// Puts present proxy `id` back in the moving tree as a moved proxy, its fat box kept:
+    /// its pairs are searched again at the next [`Broadphase::overlapping_pairs`] (a filter
+    /// that changed may let in pairs its candidates left out).
+    fn refile(&mut self, id: ProxyId) {
+        let i = id.index();
+        let Some(&fat) = self.table.get(id) else {
+            return;
+        };
+        let state = &mut self.state[i];
+        if state.has(State::SETTLED) {
+            // It leaves the settled tree lazily, as an updated proxy does.
+            self.stale += 1;
+        } else {
+            self.moving.remove(&leaf(id, &self.tree_box[i]));
+            self.moving_len -= 1;
+        }
+        state.set(State::SETTLED, false);
+        self.mark_dirty(i);
+        let state = &mut self.state[i];
+        state.set(State::MOVING | State::MOVED | State::TIGHT, true);
+        self.tree_box[i] = fat;
+        self.moved_at[i] = self.batch;
+        self.moving_len += 1;
+        self.moving.insert(leaf(id, &fat));
+    }
+
     fn mark_dirty(&mut self, i: usize) {
         if !self.state[i].has(State::DIRTY) {
             self.state[i].set(State::DIRTY, true);
@@ -329,6 +355,13 @@ impl Broadphase for RTreeBroadphase {
         self.update_moving_tree(&changes, settled);
         self.changes = changes;
         Ok(changed)
+    }
+
+    fn set_filter(&mut self, id: ProxyId, filter: ProxyFilter) -> Result<(), BroadphaseError> {
+        if self.table.set_filter(id, filter)? {
+            self.refile(id);
+        }
+        Ok(())
     }
 
     fn remove(&mut self, id: ProxyId) -> Result<(), BroadphaseError> {

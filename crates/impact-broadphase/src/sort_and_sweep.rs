@@ -2,7 +2,7 @@
 
 use crate::error::{BroadphaseError, valid_aabb};
 use crate::proxy::ProxyTable;
-use crate::{Broadphase, DEFAULT_MARGIN, ProxyId, ProxyPair};
+use crate::{Broadphase, DEFAULT_MARGIN, ProxyFilter, ProxyId, ProxyPair};
 use impact_geometry::{Aabb, Real};
 
 /// One proxy in the sweep array: the fat box is copied here so the sweep streams memory.
@@ -179,6 +179,11 @@ impl Broadphase for SortAndSweep {
         Ok(())
     }
 
+    fn set_filter(&mut self, id: ProxyId, filter: ProxyFilter) -> Result<(), BroadphaseError> {
+        self.pairs_stale |= self.table.set_filter(id, filter)?;
+        Ok(())
+    }
+
     fn len(&self) -> usize {
         self.table.len()
     }
@@ -202,6 +207,7 @@ impl Broadphase for SortAndSweep {
                 {
                     if a.fat.mins[other] <= b.fat.maxs[other]
                         && b.fat.mins[other] <= a.fat.maxs[other]
+                        && self.table.accepts(a.id, b.id)
                     {
                         self.pairs.push(ProxyPair::new(a.id, b.id));
                     }

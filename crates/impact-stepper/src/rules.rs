@@ -10,6 +10,7 @@ use crate::hooks::{
     ContactBody, ContactKind, ContactResponse, PairFilter, PairView, PreSolveContact, PreSolveHook,
 };
 use crate::shape_proxies::ShapeProxies;
+use impact_broadphase::{Broadphase, ProxyFilter};
 use impact_geometry::{Isometry, Point, Real, Vector};
 use impact_solver::{BodyHandle, BodySet, CollisionFilter, JointPairs, ShapeId};
 
@@ -322,6 +323,29 @@ pub(crate) fn build_table(
         }
     }
     scan
+}
+
+/// Gives `broadphase` every shape's filter for its proxy (as `proxies` names them), so that
+/// it leaves out the pairs no filter lets meet: in a scene kept apart by category (Box2D's
+/// joint grid) those are every pair it finds. One look at each shape; the broadphase acts
+/// only on a filter that changed.
+pub(crate) fn give_filters<B: Broadphase>(
+    bodies: &BodySet,
+    proxies: &ShapeProxies,
+    broadphase: &mut B,
+) {
+    for (handle, body) in bodies.iter() {
+        let shapes = body.shapes();
+        for (shape, proxy) in shapes
+            .iter()
+            .zip(proxies.proxies_of(handle.index, shapes.len()))
+        {
+            let f = shape.filter();
+            let filter = ProxyFilter::new(f.category_bits, f.mask_bits).group(f.group_index);
+            let given = broadphase.set_filter(proxy, filter);
+            debug_assert!(given.is_ok(), "every shape has a proxy");
+        }
+    }
 }
 
 #[cfg(test)]

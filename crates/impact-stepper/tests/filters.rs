@@ -26,9 +26,9 @@
 mod common;
 
 use common::{DT, state_hash};
-use impact_broadphase::RTreeBroadphase;
+use impact_broadphase::{BroadphaseError, ProxyId, ProxyPair, RTreeBroadphase};
 use impact_geometry::{
-    Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Sweep, Vector,
+    Aabb, Circle, ConvexPolygon, Isometry, Point, Real, Segment, Shape, Sweep, Vector,
 };
 use impact_narrowphase::{
     Manifold, Toi, contact_manifold, contact_manifold_on_side, time_of_impact,
@@ -337,6 +337,24 @@ fn teams_move_as_alone<S: Stepper + Default + Clone>(
     let mut kept_apart = 0;
     for step in 0..steps {
         kept_apart += both.step(dt).unwrap().filtered_pairs;
+        if by == Split::Filters {
+            // Filters keep the teams' pairs out of the broadphase's list (the world never
+            // sees them): the pairs of bodies of both teams whose boxes, grown by 0.1,
+            // overlap.
+            let boxes: Vec<_> = handles
+                .iter()
+                .filter_map(|&h| {
+                    let body = both.body(h).unwrap();
+                    team(h.index as usize).map(|t| (t, body.aabb_at(body.pose()).inflated(0.1)))
+                })
+                .collect();
+            for (i, (ta, a)) in boxes.iter().enumerate() {
+                kept_apart += boxes[i + 1..]
+                    .iter()
+                    .filter(|(tb, b)| ta != tb && a.intersects(b))
+                    .count();
+            }
+        }
         alone_a.step(dt).unwrap();
         alone_b.step(dt).unwrap();
         for (alone, a) in [(&alone_a, true), (&alone_b, false)] {
@@ -641,4 +659,108 @@ fn a_filter_for_an_unknown_body_is_refused() {
         world.body(handles[0]).unwrap().filter(),
         CollisionFilter::DEFAULT
     );
+}
+
+/// The R-tree, delegating everything but [`Broadphase::set_filter`], whose default keeps no
+/// filter: every pair reaches the world, which refuses it.
+#[derive(Default)]
+struct Unfiltered(RTreeBroadphase);
+
+impl impact_broadphase::Broadphase for Unfiltered {
+    fn insert(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadphaseError> {
+        self.0.insert(id, aabb)
+    }
+    fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<bool, BroadphaseError> {
+        self.0.update(id, aabb)
+    }
+    fn update_batch(&mut self, moved: &[(ProxyId, Aabb)]) -> Result<usize, BroadphaseError> {
+        self.0.update_batch(moved)
+    }
+    fn remove(&mut self, id: ProxyId) -> Result<(), BroadphaseError> {
+        self.0.remove(id)
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn fat_aabb(&self, id: ProxyId) -> Option<Aabb> {
+        self.0.fat_aabb(id)
+    }
+    fn overlapping_pairs(&mut self) -> &[ProxyPair] {
+        self.0.overlapping_pairs()
+    }
+    fn query_aabb(&self, aabb: &Aabb, out: &mut Vec<ProxyId>) -> Result<(), BroadphaseError> {
+        self.0.query_aabb(aabb, out)
+    }
+    fn search_swept(
+        &self,
+        aabb: &Aabb,
+        translation: &Vector,
+        visit: &mut dyn FnMut(ProxyId, Real) -> Real,
+    ) -> Result<(), BroadphaseError> {
+        self.0.search_swept(aabb, translation, visit)
+    }
+}
+
+/// The broadphase leaves out the pairs the filters refuse, so the world never sees them:
+/// the same bits, step for step, as a world whose broadphase keeps no filter (every pair
+/// reaching the world's own test), and fewer pairs. Box2D's joint grid (every circle in a
+/// category its mask refuses), and the rain with seeded categories, masks and groups, its
+/// filters changed part way through; under every stepper.
+#[test]
+fn pairs_the_broadphase_leaves_out_change_nothing_but_the_work() {
+    fn compare<S: Stepper + Default>(
+        scene: &Scene,
+        joints: &[scenes::SceneJoint],
+        change_at: Option<usize>,
+    ) {
+        let grid = scenes::JointedScene {
+            scene: scene.clone(),
+            joints: joints.to_vec(),
+        };
+        let (mut filtered, handles, _) = grid.build::<RTreeBroadphase, S>().unwrap();
+        let (mut unfiltered, _, _) = grid.build::<Unfiltered, S>().unwrap();
+        let (mut fewer, mut pairs) = (0, 0);
+        for step in 0..40 {
+            if Some(step) == change_at {
+                // Every third body changes team: pairs it was kept from come in.
+                for &h in handles.iter().step_by(3) {
+                    let filter = CollisionFilter::new(2, 1 | 2);
+                    filtered.set_filter(h, filter).unwrap();
+                    unfiltered.set_filter(h, filter).unwrap();
+                }
+            }
+            let (a, b) = (filtered.step(DT).unwrap(), unfiltered.step(DT).unwrap());
+            assert_eq!(
+                state_hash(&filtered),
+                state_hash(&unfiltered),
+                "{} step {step}",
+                scene.name
+            );
+            assert_eq!(
+                filtered.events(),
+                unfiltered.events(),
+                "{} step {step}",
+                scene.name
+            );
+            assert!(a.pairs <= b.pairs);
+            fewer += b.pairs - a.pairs;
+            pairs += a.pairs;
+        }
+        assert!(
+            fewer > 0 && (change_at.is_none() || pairs > 0),
+            "{}: {fewer} fewer",
+            scene.name
+        );
+    }
+    let grid = scenes::joint_grid(12);
+    compare::<Discrete>(&grid.scene, &grid.joints, None);
+    compare::<FirstTimeOfImpact>(&grid.scene, &grid.joints, None);
+    let mut rain = scenes::rain(150, 2);
+    let mut rng = SplitMix64::new(7);
+    for body in rain.bodies.iter_mut().skip(1) {
+        body.filter = random_filter(&mut rng);
+    }
+    compare::<Discrete>(&rain, &[], Some(20));
+    compare::<MotionClamping>(&rain, &[], Some(20));
+    compare::<FirstTimeOfImpact>(&rain, &[], Some(20));
 }

@@ -29,8 +29,12 @@ impl RTreeBroadphase {
     /// unsorted.
     fn find_moved_pairs(&mut self) {
         let state = &self.state;
+        let table = &self.table;
         let moved = |id: ProxyId| state[id.index()].has(State::MOVED);
         let settled = |id: ProxyId| state[id.index()].has(State::SETTLED);
+        // Pairs the filters refuse are never candidates: a proxy whose filter changes is
+        // searched again (`refile`).
+        let accepts = |a: ProxyId, b: ProxyId| table.accepts(a, b);
         let found = &mut self.found;
         found.clear();
         // Settled proxies have kept their tree boxes since their tree was built, so every
@@ -41,18 +45,18 @@ impl RTreeBroadphase {
             if parallel::moving_pairs(
                 (&self.moving, self.moving_len),
                 self.settled.root(),
-                state,
+                (state, table),
                 found,
             ) {
                 return;
             }
             self.moving.self_join(&mut |a, b| {
-                if moved(a) || moved(b) {
+                if (moved(a) || moved(b)) && accepts(a, b) {
                     found.push(ProxyPair::new(a, b));
                 }
             });
             self.moving.join(self.settled.root(), &mut |m, s| {
-                if moved(m) && settled(s) {
+                if moved(m) && settled(s) && accepts(m, s) {
                     found.push(ProxyPair::new(m, s));
                 }
             });
@@ -67,13 +71,13 @@ impl RTreeBroadphase {
                 .collect();
             let moved_tree: RTree<Leaf, TreeParams> = RTree::bulk_load_with_params(leaves);
             join_trees(moved_tree.root(), self.settled.root(), &mut |m, s| {
-                if settled(s) {
+                if settled(s) && accepts(m, s) {
                     found.push(ProxyPair::new(m, s));
                 }
             });
             // Two moved proxies find each other twice: keep the find from the smaller handle.
             self.moving.join_from(moved_tree.root(), &mut |m, x| {
-                if x != m && !(moved(x) && x < m) {
+                if x != m && !(moved(x) && x < m) && accepts(m, x) {
                     found.push(ProxyPair::new(m, x));
                 }
             });
@@ -160,6 +164,7 @@ mod parallel {
     use super::super::tree::{Leaf, Piece, run_piece};
     use super::State;
     use crate::ProxyPair;
+    use crate::proxy::ProxyTable;
     use rayon::prelude::*;
     use rstar::ParentNode;
 
@@ -172,7 +177,7 @@ mod parallel {
     pub(super) fn moving_pairs(
         (moving, moving_len): (&Forest, usize),
         settled: &ParentNode<Leaf>,
-        state: &[State],
+        (state, table): (&[State], &ProxyTable),
         found: &mut Vec<ProxyPair>,
     ) -> bool {
         if moving_len < MIN_PROXIES || rayon::current_num_threads() < 2 {
@@ -198,7 +203,7 @@ mod parallel {
                         moved(a) || moved(b)
                     } else {
                         moved(a) && settled_id(b)
-                    };
+                    } && table.accepts(a, b);
                     if keep {
                         out.push(ProxyPair::new(a, b));
                     }

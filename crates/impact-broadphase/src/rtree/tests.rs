@@ -8,7 +8,7 @@ use proptest::prelude::*;
 impl RTreeBroadphase {
     /// Checks the bookkeeping against a recomputation from the table: tree membership,
     /// tree boxes, counters and flags, and, when the pairs are up to date, that the
-    /// candidates are exactly the pairs of overlapping tree boxes.
+    /// candidates are exactly the pairs of overlapping tree boxes that the filters accept.
     fn check_invariants(&self) {
         let n = self.state.len();
         let (mut moving, mut settled) = (0, 0);
@@ -60,8 +60,12 @@ impl RTreeBroadphase {
         for a in 0..n {
             for b in a + 1..n {
                 let (sa, sb) = (self.state[a], self.state[b]);
-                if sa.present() && sb.present() && entry(a).envelope.overlaps(&entry(b).envelope) {
-                    let pair = ProxyPair::new(ProxyId(a as u32), ProxyId(b as u32));
+                let pair = ProxyPair::new(ProxyId(a as u32), ProxyId(b as u32));
+                if sa.present()
+                    && sb.present()
+                    && entry(a).envelope.overlaps(&entry(b).envelope)
+                    && self.table.accepts(pair.a, pair.b)
+                {
                     let fat = |i: usize| self.table.get(ProxyId(i as u32)).unwrap();
                     want.push((pair, fat(a).intersects(fat(b))));
                 }

@@ -15,7 +15,7 @@ use super::swept_boxes::BodyBoxes;
 use crate::domain::{PeriodicImages, shifted};
 use crate::error::{WorldError, non_negative, positive};
 use crate::events::{ImpactHook, NoHook};
-use crate::rules::{CollisionRules, build_table};
+use crate::rules::{CollisionRules, build_table, give_filters};
 use crate::stepper::{StepContext, StepPreview, Stepper};
 use impact_broadphase::{Broadphase, ProxyPair};
 use impact_geometry::{Real, Vector};
@@ -34,8 +34,11 @@ pub struct StepReport<R> {
     /// Candidate pairs skipped because neither body is dynamic (static or kinematic on both
     /// sides: nothing can respond to the contact).
     pub skipped_pairs: usize,
-    /// Candidate pairs left out because the collision filters keep them apart, the pair
-    /// filter hook vetoed them, or the pre-solve hook disabled their contact.
+    /// Candidate pairs left out because the collision filters keep them apart, a joint
+    /// keeps its bodies from colliding, the pair filter hook vetoed them, or the pre-solve
+    /// hook disabled their contact. A broadphase that keeps the shapes' filters (every one
+    /// of `impact-broadphase`'s) leaves the pairs the filters keep apart out of its
+    /// candidates: they are not counted here.
     pub filtered_pairs: usize,
     /// Candidate pairs with a sensor, set aside (see
     /// [`StepContext::sensor_pairs`](crate::StepContext::sensor_pairs)).
@@ -147,6 +150,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         if core::mem::take(&mut self.rules_stale) {
             let len = self.shape_proxies.len().max(self.proxies.len());
             self.tracking.scan = build_table(&self.bodies, &self.shape_proxies, len, &mut table);
+            give_filters(&self.bodies, &self.shape_proxies, &mut self.broadphase);
         }
         let hooks = self.hooks.clone();
         let joint_pairs = core::mem::take(&mut self.joint_pairs);
