@@ -59,8 +59,8 @@ pub use impact_stepper as stepper;
 /// ```
 pub mod prelude {
     pub use impact_broadphase::{
-        Broadphase, BroadphaseError, BruteForce, ProxyFilter, ProxyId, ProxyPair, RTreeBroadphase,
-        RTreeConfig, SortAndSweep,
+        Broadphase, BroadphaseError, BruteForce, ProxyId, ProxyPair, RTreeBroadphase, RTreeConfig,
+        SortAndSweep,
     };
     pub use impact_geometry::{
         Aabb, Capsule, Chain, ChainSegment, Circle, ConcaveOutline, ConvexPolygon, GeometryError,

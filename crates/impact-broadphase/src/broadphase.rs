@@ -4,8 +4,8 @@ use crate::error::{
     BroadphaseError, finite, finite_point, finite_vector, non_negative, valid_aabb,
 };
 use crate::swept::SweptBox;
-use crate::{ProxyFilter, ProxyId, ProxyPair};
-use impact_geometry::{Aabb, Point, Real, Vector};
+use crate::{ProxyId, ProxyPair};
+use impact_geometry::{Aabb, CollisionFilter, Point, Real, Vector};
 
 /// A set of boxes, each named by a [`ProxyId`], that finds which of them may touch.
 ///
@@ -16,7 +16,7 @@ use impact_geometry::{Aabb, Point, Real, Vector};
 ///   [`MARGIN_PER_SIZE`](crate::MARGIN_PER_SIZE) of the box's shorter side). Pairs and queries are answered
 ///   against fat boxes, so they may report proxies whose real boxes do not touch; they never
 ///   miss one whose real box does. One missed pair is a tunnelled body.
-/// - **Filters.** A proxy may be given a [`ProxyFilter`] ([`Broadphase::set_filter`]):
+/// - **Filters.** A proxy may be given a [`CollisionFilter`] ([`Broadphase::set_filter`]):
 ///   pairs whose filters refuse each other are left out of
 ///   [`Broadphase::overlapping_pairs`] (queries ignore filters). A proxy without one pairs
 ///   with everything; an implementation that keeps no filters (the trait's default) leaves
@@ -61,13 +61,34 @@ pub trait Broadphase {
     /// Sets the collision filter of proxy `id`, kept until it is set again or the proxy is
     /// removed (a proxy inserted has none, and pairs with everything): from the next
     /// [`Broadphase::overlapping_pairs`], its pairs with proxies whose filters refuse it
-    /// ([`ProxyFilter::accepts`]) are left out, and those it now accepts come in.
+    /// ([`CollisionFilter::should_collide`]) are left out, and those it now accepts come in.
     ///
     /// The default keeps no filter and leaves every pair in.
     ///
+    /// ```
+    /// use impact_broadphase::{Broadphase, ProxyId, RTreeBroadphase};
+    /// use impact_geometry::{Aabb, CollisionFilter, Point};
+    ///
+    /// let mut bp = RTreeBroadphase::new();
+    /// let unit = |x: f64| Aabb::new(Point::new(x, 0.0), Point::new(x + 1.0, 1.0));
+    /// bp.insert(ProxyId(0), unit(0.0))?;
+    /// bp.insert(ProxyId(1), unit(0.5))?;
+    /// assert_eq!(bp.overlapping_pairs().len(), 1);
+    /// // Both in category 2, which their masks refuse (Box2D's joint grid).
+    /// let grid = CollisionFilter::new(2, !2);
+    /// bp.set_filter(ProxyId(0), grid)?;
+    /// bp.set_filter(ProxyId(1), grid)?;
+    /// assert!(bp.overlapping_pairs().is_empty());
+    /// // A shared positive group pairs them whatever the bits.
+    /// bp.set_filter(ProxyId(1), grid.group(4))?;
+    /// bp.set_filter(ProxyId(0), grid.group(4))?;
+    /// assert_eq!(bp.overlapping_pairs().len(), 1);
+    /// # Ok::<(), impact_broadphase::BroadphaseError>(())
+    /// ```
+    ///
     /// # Errors
     /// [`BroadphaseError::UnknownProxy`] (field `set_filter.id`) if `id` is absent.
-    fn set_filter(&mut self, id: ProxyId, filter: ProxyFilter) -> Result<(), BroadphaseError> {
+    fn set_filter(&mut self, id: ProxyId, filter: CollisionFilter) -> Result<(), BroadphaseError> {
         let _ = filter;
         match self.fat_aabb(id) {
             Some(_) => Ok(()),

@@ -2,8 +2,8 @@
 
 use crate::error::{BroadphaseError, valid_aabb};
 use crate::proxy::ProxyTable;
-use crate::{Broadphase, DEFAULT_MARGIN, ProxyFilter, ProxyId, ProxyPair};
-use impact_geometry::{Aabb, Real};
+use crate::{Broadphase, DEFAULT_MARGIN, ProxyId, ProxyPair};
+use impact_geometry::{Aabb, CollisionFilter, Real};
 
 /// Tests every pair of fat boxes: O(n²) pairs, O(n) queries, and nothing to get wrong.
 ///
@@ -70,7 +70,7 @@ impl Broadphase for BruteForce {
         Ok(())
     }
 
-    fn set_filter(&mut self, id: ProxyId, filter: ProxyFilter) -> Result<(), BroadphaseError> {
+    fn set_filter(&mut self, id: ProxyId, filter: CollisionFilter) -> Result<(), BroadphaseError> {
         self.stale |= self.table.set_filter(id, filter)?;
         Ok(())
     }

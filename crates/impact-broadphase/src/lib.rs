@@ -82,7 +82,6 @@ mod swept;
 pub use broadphase::{Broadphase, swept_entry};
 pub use brute_force::BruteForce;
 pub use error::BroadphaseError;
-pub use filter::ProxyFilter;
 pub use proxy::{ProxyId, ProxyPair};
 pub use rtree::{DEFAULT_REBUILD_FRACTION, RTreeBroadphase, RTreeConfig};
 pub use sort_and_sweep::SortAndSweep;

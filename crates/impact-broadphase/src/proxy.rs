@@ -1,9 +1,8 @@
 //! Proxy handles, pairs, and the fat-box table every implementation shares.
 
-use crate::ProxyFilter;
 use crate::error::{BroadphaseError, non_negative, valid_aabb};
 use crate::filter::Filters;
-use impact_geometry::{Aabb, Real};
+use impact_geometry::{Aabb, CollisionFilter, Real};
 
 /// The user's handle for one box in a broadphase (typically a body or collider index).
 ///
@@ -99,7 +98,7 @@ impl ProxyTable {
     pub(crate) fn set_filter(
         &mut self,
         id: ProxyId,
-        filter: ProxyFilter,
+        filter: CollisionFilter,
     ) -> Result<bool, BroadphaseError> {
         if self.get(id).is_none() {
             return Err(crate::broadphase::unknown_for_filter(id));

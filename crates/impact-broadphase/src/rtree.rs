@@ -32,9 +32,9 @@ use crate::broadphase::{check_ray, check_swept};
 use crate::error::{BroadphaseError, non_negative, valid_aabb};
 use crate::proxy::ProxyTable;
 use crate::swept::SweptBox;
-use crate::{Broadphase, DEFAULT_MARGIN, ProxyFilter, ProxyId, ProxyPair};
+use crate::{Broadphase, DEFAULT_MARGIN, ProxyId, ProxyPair};
 use forest::Forest;
-use impact_geometry::{Aabb, Point, Real, Vector};
+use impact_geometry::{Aabb, CollisionFilter, Point, Real, Vector};
 use pairs::Candidate;
 use rstar::RTree;
 use std::sync::OnceLock;
@@ -270,22 +270,35 @@ impl RTreeBroadphase {
     /// its pairs are searched again at the next [`Broadphase::overlapping_pairs`] (a filter
     /// that changed may let in pairs its candidates left out).
     fn refile(&mut self, id: ProxyId) {
-        let i = id.index();
         let Some(&fat) = self.table.get(id) else {
             return;
         };
+        self.leave_trees(id);
+        self.enter_moving(id, fat);
+    }
+
+    /// Takes proxy `id` out of its tree: out of the moving tree at once, out of the settled
+    /// one lazily (its entry is skipped from then on).
+    fn leave_trees(&mut self, id: ProxyId) {
+        let i = id.index();
         let state = &mut self.state[i];
         if state.has(State::SETTLED) {
-            // It leaves the settled tree lazily, as an updated proxy does.
             self.stale += 1;
-        } else {
+        } else if state.has(State::MOVING) {
             self.moving.remove(&leaf(id, &self.tree_box[i]));
             self.moving_len -= 1;
         }
-        state.set(State::SETTLED, false);
+        state.set(State::SETTLED | State::MOVING, false);
+    }
+
+    /// Puts proxy `id`, in no tree, into the moving tree with its fat box `fat` as its tree
+    /// box, moved this batch (its pairs are searched at the next pair update).
+    fn enter_moving(&mut self, id: ProxyId, fat: Aabb) {
+        let i = id.index();
+        // A handle removed and inserted again before the pairs were refreshed is listed in
+        // `dirty` already; `mark_dirty` keeps it once.
         self.mark_dirty(i);
-        let state = &mut self.state[i];
-        state.set(State::MOVING | State::MOVED | State::TIGHT, true);
+        self.state[i].set(State::MOVING | State::MOVED | State::TIGHT, true);
         self.tree_box[i] = fat;
         self.moved_at[i] = self.batch;
         self.moving_len += 1;
@@ -311,17 +324,9 @@ impl Broadphase for RTreeBroadphase {
             self.moved_at.resize(i + 1, 0);
             self.changed_at.resize(i + 1, 0);
         }
-        // A handle removed and inserted again before the pairs were refreshed is listed in
-        // `dirty` already; `mark_dirty` keeps it once.
-        self.mark_dirty(i);
-        let state = &mut self.state[i];
-        state.set(State::MOVING | State::MOVED | State::TIGHT, true);
-        self.tree_box[i] = fat;
-        self.moved_at[i] = self.batch;
+        self.enter_moving(id, fat);
         // Unknown speed: no slack before the fat box changes.
         self.changed_at[i] = self.batch.wrapping_sub(2);
-        self.moving_len += 1;
-        self.moving.insert(leaf(id, &fat));
         Ok(())
     }
 
@@ -357,7 +362,7 @@ impl Broadphase for RTreeBroadphase {
         Ok(changed)
     }
 
-    fn set_filter(&mut self, id: ProxyId, filter: ProxyFilter) -> Result<(), BroadphaseError> {
+    fn set_filter(&mut self, id: ProxyId, filter: CollisionFilter) -> Result<(), BroadphaseError> {
         if self.table.set_filter(id, filter)? {
             self.refile(id);
         }
@@ -366,15 +371,7 @@ impl Broadphase for RTreeBroadphase {
 
     fn remove(&mut self, id: ProxyId) -> Result<(), BroadphaseError> {
         self.table.remove(id)?;
-        let i = id.index();
-        let state = &mut self.state[i];
-        if state.has(State::SETTLED) {
-            self.stale += 1;
-        } else {
-            self.moving.remove(&leaf(id, &self.tree_box[i]));
-            self.moving_len -= 1;
-        }
-        state.set(State::SETTLED | State::MOVING, false);
+        self.leave_trees(id);
         self.removed = true;
         Ok(())
     }

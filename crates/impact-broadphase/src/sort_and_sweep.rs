@@ -2,8 +2,8 @@
 
 use crate::error::{BroadphaseError, valid_aabb};
 use crate::proxy::ProxyTable;
-use crate::{Broadphase, DEFAULT_MARGIN, ProxyFilter, ProxyId, ProxyPair};
-use impact_geometry::{Aabb, Real};
+use crate::{Broadphase, DEFAULT_MARGIN, ProxyId, ProxyPair};
+use impact_geometry::{Aabb, CollisionFilter, Real};
 
 /// One proxy in the sweep array: the fat box is copied here so the sweep streams memory.
 #[derive(Debug, Clone, Copy)]
@@ -179,7 +179,7 @@ impl Broadphase for SortAndSweep {
         Ok(())
     }
 
-    fn set_filter(&mut self, id: ProxyId, filter: ProxyFilter) -> Result<(), BroadphaseError> {
+    fn set_filter(&mut self, id: ProxyId, filter: CollisionFilter) -> Result<(), BroadphaseError> {
         self.pairs_stale |= self.table.set_filter(id, filter)?;
         Ok(())
     }

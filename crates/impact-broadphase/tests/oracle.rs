@@ -11,10 +11,10 @@
 //! so that the swept and ray answers can be checked in exact integer arithmetic.
 
 use impact_broadphase::{
-    Broadphase, BroadphaseError, BruteForce, ProxyFilter, ProxyId, ProxyPair, RTreeBroadphase,
-    RTreeConfig, SortAndSweep,
+    Broadphase, BroadphaseError, BruteForce, ProxyId, ProxyPair, RTreeBroadphase, RTreeConfig,
+    SortAndSweep,
 };
-use impact_geometry::{Aabb, Point, Real, Vector};
+use impact_geometry::{Aabb, CollisionFilter, Point, Real, Vector};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 
@@ -49,13 +49,13 @@ enum Op {
 /// Filters that pair with everything, keep a category apart from itself, pair across
 /// categories one way only, and group proxies that never (negative) or always (positive,
 /// whatever the masks) pair.
-const FILTERS: [ProxyFilter; 6] = [
-    ProxyFilter::new(1, u64::MAX),
-    ProxyFilter::new(2, !2),
-    ProxyFilter::new(2, 1),
-    ProxyFilter::new(4, u64::MAX).group(-1),
-    ProxyFilter::new(4, 0).group(1),
-    ProxyFilter::new(8, 0),
+const FILTERS: [CollisionFilter; 6] = [
+    CollisionFilter::new(1, u64::MAX),
+    CollisionFilter::new(2, !2),
+    CollisionFilter::new(2, 1),
+    CollisionFilter::new(4, u64::MAX).group(-1),
+    CollisionFilter::new(4, 0).group(1),
+    CollisionFilter::new(8, 0),
 ];
 
 fn op() -> impl Strategy<Value = Op> {
@@ -85,7 +85,7 @@ struct Model {
     /// handle -> (last given box, fat box)
     proxies: BTreeMap<u32, (Aabb, Aabb)>,
     /// handle -> filter, for proxies given one since they were inserted.
-    filters: BTreeMap<u32, ProxyFilter>,
+    filters: BTreeMap<u32, CollisionFilter>,
     margin: Real,
 }
 

@@ -42,6 +42,7 @@
 mod aabb;
 mod box_tree;
 mod error;
+mod filter;
 mod mass;
 mod math;
 pub mod shape;
@@ -53,6 +54,7 @@ pub mod validate;
 pub use aabb::{Aabb, corners_meet};
 pub use box_tree::BoxTree;
 pub use error::GeometryError;
+pub use filter::CollisionFilter;
 pub use mass::MassProperties;
 pub use math::{Isometry, Point, Real, Rotation, Vector, cross, cross_scalar_vector, perp};
 pub use shape::{

@@ -10,7 +10,7 @@ use crate::hooks::{
     ContactBody, ContactKind, ContactResponse, PairFilter, PairView, PreSolveContact, PreSolveHook,
 };
 use crate::shape_proxies::ShapeProxies;
-use impact_broadphase::{Broadphase, ProxyFilter};
+use impact_broadphase::Broadphase;
 use impact_geometry::{Isometry, Point, Real, Vector};
 use impact_solver::{BodyHandle, BodySet, CollisionFilter, JointPairs, ShapeId};
 
@@ -340,9 +340,7 @@ pub(crate) fn give_filters<B: Broadphase>(
             .iter()
             .zip(proxies.proxies_of(handle.index, shapes.len()))
         {
-            let f = shape.filter();
-            let filter = ProxyFilter::new(f.category_bits, f.mask_bits).group(f.group_index);
-            let given = broadphase.set_filter(proxy, filter);
+            let given = broadphase.set_filter(proxy, shape.filter());
             debug_assert!(given.is_ok(), "every shape has a proxy");
         }
     }
