@@ -8,7 +8,7 @@ use crate::error::{
 };
 use crate::shape_def::BodyShape;
 use impact_geometry::{
-    BoxTree, Isometry, MassProperties, Point, Real, Shape, Sweep, Vector, cross,
+    BoxTree, Isometry, MassProperties, Point, Real, Rotation, Shape, Sweep, Vector, cross,
     cross_scalar_vector,
 };
 use shapes::{body_shapes, combined_mass, largest_radius, shape_tree};
@@ -535,10 +535,25 @@ pub(crate) fn advance_pose(
         pose.translation.vector += linvel * (dt * 1.0);
         return;
     }
+    let turn = impact_geometry::rotation_by(angvel * (dt * 1.0));
+    advance_pose_turned(pose, local_center, linvel, turn, dt);
+}
+
+/// [`advance_pose`] of a body that turns, given the rotation by `angvel * dt` (the
+/// [`rotation_by`](impact_geometry::rotation_by) of that angle, or one lane of
+/// [`rotations_by`](impact_geometry::rotations_by), the same bits).
+#[inline]
+pub(crate) fn advance_pose_turned(
+    pose: &mut Isometry,
+    local_center: &Point,
+    linvel: &Vector,
+    turn: Rotation,
+    dt: Real,
+) {
     let start_center = *pose * local_center;
     // Composed, as `Sweep::pose_at` does: the same bits as the sweep's end pose, and no
     // `atan2` to recover the start angle.
-    let rotation = pose.rotation * impact_geometry::rotation_by(angvel * (dt * 1.0));
+    let rotation = pose.rotation * turn;
     let center = start_center + linvel * (dt * 1.0);
     *pose = Isometry::from_parts(
         (center.coords - rotation * local_center.coords).into(),
