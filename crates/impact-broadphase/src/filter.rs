@@ -28,6 +28,12 @@ impl Filters {
         self.slots[i].replace(filter) != Some(filter)
     }
 
+    /// The filter of `id`, if one was set.
+    #[inline]
+    pub(crate) fn get(&self, id: ProxyId) -> Option<&CollisionFilter> {
+        self.slots.get(id.index()).and_then(Option::as_ref)
+    }
+
     /// Forgets the filter of `id` (a proxy removed, or inserted again).
     pub(crate) fn clear(&mut self, id: ProxyId) {
         if let Some(slot) = self.slots.get_mut(id.index()) {

@@ -1,5 +1,6 @@
 //! Proxy handles, pairs, and the fat-box table every implementation shares.
 
+use crate::bounds::FilterBits;
 use crate::error::{BroadphaseError, non_negative, valid_aabb};
 use crate::filter::Filters;
 use impact_geometry::{Aabb, CollisionFilter, Real};
@@ -104,6 +105,18 @@ impl ProxyTable {
             return Err(crate::broadphase::unknown_for_filter(id));
         }
         Ok(self.filters.set(id, filter))
+    }
+
+    /// The filter of `id`, if one was set.
+    #[inline]
+    pub(crate) fn filter_of(&self, id: ProxyId) -> Option<&CollisionFilter> {
+        self.filters.get(id)
+    }
+
+    /// The tree's folded bits of the filter of `id` (see [`FilterBits`]).
+    #[inline]
+    pub(crate) fn filter_bits(&self, id: ProxyId) -> FilterBits {
+        FilterBits::of(self.filters.get(id))
     }
 
     /// Whether the filters of `a` and `b` let them pair.

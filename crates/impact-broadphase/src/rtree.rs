@@ -266,17 +266,6 @@ impl RTreeBroadphase {
         self.rebuilds
     }
 
-    /// Puts present proxy `id` back in the moving tree as a moved proxy, its fat box kept:
-    /// its pairs are searched again at the next [`Broadphase::overlapping_pairs`] (a filter
-    /// that changed may let in pairs its candidates left out).
-    fn refile(&mut self, id: ProxyId) {
-        let Some(&fat) = self.table.get(id) else {
-            return;
-        };
-        self.leave_trees(id);
-        self.enter_moving(id, fat);
-    }
-
     /// Takes proxy `id` out of its tree: out of the moving tree at once, out of the settled
     /// one lazily (its entry is skipped from then on).
     fn leave_trees(&mut self, id: ProxyId) {
@@ -285,7 +274,8 @@ impl RTreeBroadphase {
         if state.has(State::SETTLED) {
             self.stale += 1;
         } else if state.has(State::MOVING) {
-            self.moving.remove(&leaf(id, &self.tree_box[i]));
+            let bits = self.table.filter_bits(id);
+            self.moving.remove(&leaf(id, &self.tree_box[i], bits));
             self.moving_len -= 1;
         }
         state.set(State::SETTLED | State::MOVING, false);
@@ -302,7 +292,8 @@ impl RTreeBroadphase {
         self.tree_box[i] = fat;
         self.moved_at[i] = self.batch;
         self.moving_len += 1;
-        self.moving.insert(leaf(id, &fat));
+        self.moving
+            .insert(leaf(id, &fat, self.table.filter_bits(id)));
     }
 
     fn mark_dirty(&mut self, i: usize) {
@@ -363,15 +354,28 @@ impl Broadphase for RTreeBroadphase {
     }
 
     fn set_filter(&mut self, id: ProxyId, filter: CollisionFilter) -> Result<(), BroadphaseError> {
-        if self.table.set_filter(id, filter)? {
-            self.refile(id);
+        let Some(&fat) = self.table.get(id) else {
+            return Err(crate::broadphase::unknown_for_filter(id));
+        };
+        if self.table.filter_of(id) == Some(&filter) {
+            return Ok(());
         }
+        // Out of its tree under its old filter's bits, back into the moving tree under the
+        // new one's, as a moved proxy: its pairs are searched again at the next
+        // `overlapping_pairs` (a filter that changed may let in pairs its candidates left
+        // out).
+        self.leave_trees(id);
+        self.table.set_filter(id, filter)?;
+        self.enter_moving(id, fat);
         Ok(())
     }
 
     fn remove(&mut self, id: ProxyId) -> Result<(), BroadphaseError> {
+        // Out of the trees first, under the filter bits its leaf was filed with.
+        if self.table.get(id).is_some() {
+            self.leave_trees(id);
+        }
         self.table.remove(id)?;
-        self.leave_trees(id);
         self.removed = true;
         Ok(())
     }

@@ -102,7 +102,7 @@ impl Forest {
         for (i, a) in self.trees.iter().enumerate() {
             self_join(a.root(), pair);
             for b in &self.trees[i + 1..] {
-                if a.root().envelope().overlaps(&b.root().envelope()) {
+                if a.root().envelope().meets(&b.root().envelope()) {
                     join_trees(a.root(), b.root(), pair);
                 }
             }
@@ -141,7 +141,7 @@ impl Forest {
         for (i, a) in self.trees.iter().enumerate() {
             self_join_pieces(a.root(), depth, out);
             for b in &self.trees[i + 1..] {
-                if a.root().envelope().overlaps(&b.root().envelope()) {
+                if a.root().envelope().meets(&b.root().envelope()) {
                     join_tree_pieces(a.root(), b.root(), out);
                 }
             }

@@ -67,7 +67,7 @@ impl RTreeBroadphase {
                 .dirty
                 .iter()
                 .filter(|&&d| moved(d) && state[d.index()].present())
-                .map(|&d| leaf(d, &self.tree_box[d.index()]))
+                .map(|&d| leaf(d, &self.tree_box[d.index()], table.filter_bits(d)))
                 .collect();
             let moved_tree: RTree<Leaf, TreeParams> = RTree::bulk_load_with_params(leaves);
             join_trees(moved_tree.root(), self.settled.root(), &mut |m, s| {

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::BruteForce;
+use crate::bounds::FilterBits;
 use proptest::prelude::*;
 
 impl RTreeBroadphase {
@@ -33,7 +34,10 @@ impl RTreeBroadphase {
             }
         }
         assert_eq!(moving, self.moving_len);
-        let entry = |i: usize| leaf(ProxyId(i as u32), &self.tree_box[i]);
+        let entry = |i: usize| {
+            let id = ProxyId(i as u32);
+            leaf(id, &self.tree_box[i], self.table.filter_bits(id))
+        };
         let mut in_moving: Vec<Leaf> = self.moving.iter().copied().collect();
         in_moving.sort_by_key(|l| l.id);
         let want: Vec<Leaf> = (0..n)
@@ -481,7 +485,7 @@ fn a_forest_of_moving_trees_matches_brute_force() {
 fn a_forest_is_the_same_on_any_number_of_threads() {
     let leaves: Vec<Leaf> = scattered(9000, 3)
         .iter()
-        .map(|(id, b)| leaf(*id, b))
+        .map(|(id, b)| leaf(*id, b, FilterBits::ALL))
         .collect();
     let layout = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()

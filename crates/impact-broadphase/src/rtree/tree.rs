@@ -8,7 +8,7 @@
 //! per leaf, so the walks are written here over rstar's nodes.
 
 use crate::ProxyId;
-use crate::bounds::Bounds;
+use crate::bounds::{Bounds, FilterBits};
 use impact_geometry::Aabb;
 use rstar::{ParentNode, RStarInsertionStrategy, RTreeNode, RTreeObject, RTreeParams};
 
@@ -45,11 +45,11 @@ impl RTreeObject for Leaf {
     }
 }
 
-/// The leaf of proxy `id` with tree box `tree_box`.
-pub(super) fn leaf(id: ProxyId, tree_box: &Aabb) -> Leaf {
+/// The leaf of proxy `id` with tree box `tree_box` and filter bits `filter`.
+pub(super) fn leaf(id: ProxyId, tree_box: &Aabb, filter: FilterBits) -> Leaf {
     Leaf {
         id,
-        envelope: Bounds::of(tree_box),
+        envelope: Bounds::of(tree_box).with_filter(filter),
     }
 }
 
@@ -77,6 +77,9 @@ where
     }
 }
 
+/// The joins below find the pairs of overlapping leaves whose filter bits may pair
+/// ([`Bounds::meets`]): a node pair whose unions of bits cannot pair is not descended.
+///
 /// Every pair of overlapping leaves under `node`, each once: the tree traversed against
 /// itself, so that subtrees apart from each other are never compared leaf by leaf.
 pub(super) fn self_join<F: FnMut(ProxyId, ProxyId)>(node: &ParentNode<Leaf>, pair: &mut F) {
@@ -87,7 +90,7 @@ pub(super) fn self_join<F: FnMut(ProxyId, ProxyId)>(node: &ParentNode<Leaf>, pai
         }
         let env_a = a.envelope();
         for b in &children[i + 1..] {
-            if env_a.overlaps(&b.envelope()) {
+            if env_a.meets(&b.envelope()) {
                 cross_join(a, b, pair);
             }
         }
@@ -104,22 +107,22 @@ fn cross_join<F: FnMut(ProxyId, ProxyId)>(a: &RTreeNode<Leaf>, b: &RTreeNode<Lea
     match (a, b) {
         (RTreeNode::Leaf(x), RTreeNode::Leaf(y)) => pair(x.id, y.id),
         (RTreeNode::Leaf(x), RTreeNode::Parent(q)) => {
-            visit(q, &|e| x.envelope.overlaps(e), &mut |y| pair(x.id, y));
+            visit(q, &|e| x.envelope.meets(e), &mut |y| pair(x.id, y));
         }
         (RTreeNode::Parent(p), RTreeNode::Leaf(y)) => {
-            visit(p, &|e| y.envelope.overlaps(e), &mut |x| pair(x, y.id));
+            visit(p, &|e| y.envelope.meets(e), &mut |x| pair(x, y.id));
         }
         (RTreeNode::Parent(p), RTreeNode::Parent(q)) => {
             let (env_p, env_q) = (p.envelope(), q.envelope());
             if env_p.half_perimeter() >= env_q.half_perimeter() {
                 for c in p.children() {
-                    if c.envelope().overlaps(&env_q) {
+                    if c.envelope().meets(&env_q) {
                         cross_join(c, b, pair);
                     }
                 }
             } else {
                 for d in q.children() {
-                    if env_p.overlaps(&d.envelope()) {
+                    if env_p.meets(&d.envelope()) {
                         cross_join(a, d, pair);
                     }
                 }
@@ -137,7 +140,7 @@ pub(super) fn join_trees<F: FnMut(ProxyId, ProxyId)>(
 ) {
     for c in a.children() {
         for d in b.children() {
-            if c.envelope().overlaps(&d.envelope()) {
+            if c.envelope().meets(&d.envelope()) {
                 cross_join(c, d, pair);
             }
         }
@@ -174,7 +177,7 @@ pub(super) fn self_join_pieces<'a>(
         }
         let env_a = a.envelope();
         for b in &children[i + 1..] {
-            if env_a.overlaps(&b.envelope()) {
+            if env_a.meets(&b.envelope()) {
                 out.push(Piece::Across(a, b));
             }
         }
@@ -190,7 +193,7 @@ pub(super) fn join_tree_pieces<'a>(
 ) {
     for c in a.children() {
         for d in b.children() {
-            if c.envelope().overlaps(&d.envelope()) {
+            if c.envelope().meets(&d.envelope()) {
                 out.push(Piece::Across(c, d));
             }
         }

@@ -148,7 +148,11 @@ impl RTreeBroadphase {
                 let state = &mut self.state[i];
                 state.set(State::MOVING, false);
                 state.set(State::SETTLED, true);
-                leaves.push(leaf(ProxyId(i as u32), &self.tree_box[i]));
+                leaves.push(leaf(
+                    ProxyId(i as u32),
+                    &self.tree_box[i],
+                    self.table.filter_bits(ProxyId(i as u32)),
+                ));
             }
         }
         self.moving_len -= ready;
@@ -169,7 +173,10 @@ impl RTreeBroadphase {
             use rayon::prelude::*;
             let leaves = (self.state.par_iter().zip(&self.tree_box[..]).enumerate())
                 .filter(|(_, (state, _))| state.has(State::MOVING))
-                .map(|(i, (_, tree_box))| leaf(ProxyId(i as u32), tree_box))
+                .map(|(i, (_, tree_box))| {
+                    let id = ProxyId(i as u32);
+                    leaf(id, tree_box, self.table.filter_bits(id))
+                })
                 .collect();
             self.moving.rebuild(leaves);
             self.rebuilds += 1;
@@ -178,7 +185,11 @@ impl RTreeBroadphase {
         let mut leaves = Vec::with_capacity(self.moving_len);
         for (i, state) in self.state.iter().enumerate() {
             if state.has(State::MOVING) {
-                leaves.push(leaf(ProxyId(i as u32), &self.tree_box[i]));
+                leaves.push(leaf(
+                    ProxyId(i as u32),
+                    &self.tree_box[i],
+                    self.table.filter_bits(ProxyId(i as u32)),
+                ));
             }
         }
         self.moving.rebuild(leaves);
@@ -200,11 +211,18 @@ impl RTreeBroadphase {
             // A handle listed twice in a batch was moved to its final tree box by its first
             // entry; its second old box is then not in the tree.
             let present = match old {
-                Some(old) => self.moving.remove(&leaf(*id, old)).is_some(),
+                Some(old) => {
+                    let bits = self.table.filter_bits(*id);
+                    self.moving.remove(&leaf(*id, old, bits)).is_some()
+                }
                 None => true,
             };
             if present {
-                self.moving.insert(leaf(*id, &self.tree_box[id.index()]));
+                self.moving.insert(leaf(
+                    *id,
+                    &self.tree_box[id.index()],
+                    self.table.filter_bits(*id),
+                ));
             }
         }
     }
