@@ -3,7 +3,6 @@
 
 use super::*;
 use crate::BruteForce;
-use crate::bounds::FilterBits;
 use proptest::prelude::*;
 
 impl RTreeBroadphase {
@@ -485,7 +484,7 @@ fn a_forest_of_moving_trees_matches_brute_force() {
 fn a_forest_is_the_same_on_any_number_of_threads() {
     let leaves: Vec<Leaf> = scattered(9000, 3)
         .iter()
-        .map(|(id, b)| leaf(*id, b, FilterBits::ALL))
+        .map(|(id, b)| leaf(*id, b, crate::bounds::FilterBits::ALL))
         .collect();
     let layout = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()
