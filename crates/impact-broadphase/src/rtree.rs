@@ -38,7 +38,7 @@ use impact_geometry::{Aabb, CollisionFilter, Point, Real, Vector};
 use pairs::Candidate;
 use rstar::RTree;
 use std::sync::OnceLock;
-use tree::{Leaf, TreeParams, leaf};
+use tree::{Leaf, TreeParams, filed};
 use wide::WideBvh;
 
 /// Rebuild the moving tree with `bulk_load` when more than this fraction of its proxies
@@ -274,8 +274,8 @@ impl RTreeBroadphase {
         if state.has(State::SETTLED) {
             self.stale += 1;
         } else if state.has(State::MOVING) {
-            let bits = self.table.filter_bits(id);
-            self.moving.remove(&leaf(id, &self.tree_box[i], bits));
+            self.moving
+                .remove(&filed(&self.table, id, &self.tree_box[i]));
             self.moving_len -= 1;
         }
         state.set(State::SETTLED | State::MOVING, false);
@@ -292,8 +292,7 @@ impl RTreeBroadphase {
         self.tree_box[i] = fat;
         self.moved_at[i] = self.batch;
         self.moving_len += 1;
-        self.moving
-            .insert(leaf(id, &fat, self.table.filter_bits(id)));
+        self.moving.insert(filed(&self.table, id, &fat));
     }
 
     fn mark_dirty(&mut self, i: usize) {

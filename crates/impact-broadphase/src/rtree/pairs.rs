@@ -4,7 +4,7 @@
 //! what moved: only pairs of a proxy with a new tree box are searched in the trees, and only
 //! pairs of a proxy with a new fat box are tested again.
 
-use super::tree::{Leaf, TreeParams, join_trees, leaf};
+use super::tree::{Leaf, TreeParams, filed, join_trees};
 use super::{RTreeBroadphase, State};
 use crate::pair_sort::sort_pairs;
 use crate::{ProxyId, ProxyPair};
@@ -32,8 +32,9 @@ impl RTreeBroadphase {
         let table = &self.table;
         let moved = |id: ProxyId| state[id.index()].has(State::MOVED);
         let settled = |id: ProxyId| state[id.index()].has(State::SETTLED);
-        // Pairs the filters refuse are never candidates: a proxy whose filter changes is
-        // searched again (`refile`).
+        // Pairs the filters refuse are never candidates (the trees' filter bits prune most
+        // of them, folded and so not all): a proxy whose filter changes is searched again
+        // (`set_filter` files it as moved).
         let accepts = |a: ProxyId, b: ProxyId| table.accepts(a, b);
         let found = &mut self.found;
         found.clear();
@@ -67,7 +68,7 @@ impl RTreeBroadphase {
                 .dirty
                 .iter()
                 .filter(|&&d| moved(d) && state[d.index()].present())
-                .map(|&d| leaf(d, &self.tree_box[d.index()], table.filter_bits(d)))
+                .map(|&d| filed(table, d, &self.tree_box[d.index()]))
                 .collect();
             let moved_tree: RTree<Leaf, TreeParams> = RTree::bulk_load_with_params(leaves);
             join_trees(moved_tree.root(), self.settled.root(), &mut |m, s| {

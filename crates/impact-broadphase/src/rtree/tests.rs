@@ -33,10 +33,7 @@ impl RTreeBroadphase {
             }
         }
         assert_eq!(moving, self.moving_len);
-        let entry = |i: usize| {
-            let id = ProxyId(i as u32);
-            leaf(id, &self.tree_box[i], self.table.filter_bits(id))
-        };
+        let entry = |i: usize| filed(&self.table, ProxyId(i as u32), &self.tree_box[i]);
         let mut in_moving: Vec<Leaf> = self.moving.iter().copied().collect();
         in_moving.sort_by_key(|l| l.id);
         let want: Vec<Leaf> = (0..n)
@@ -484,7 +481,7 @@ fn a_forest_of_moving_trees_matches_brute_force() {
 fn a_forest_is_the_same_on_any_number_of_threads() {
     let leaves: Vec<Leaf> = scattered(9000, 3)
         .iter()
-        .map(|(id, b)| leaf(*id, b, crate::bounds::FilterBits::ALL))
+        .map(|(id, b)| tree::leaf(*id, b, crate::bounds::FilterBits::ALL))
         .collect();
     let layout = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()

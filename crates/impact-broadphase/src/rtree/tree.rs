@@ -9,6 +9,7 @@
 
 use crate::ProxyId;
 use crate::bounds::{Bounds, FilterBits};
+use crate::proxy::ProxyTable;
 use impact_geometry::Aabb;
 use rstar::{ParentNode, RStarInsertionStrategy, RTreeNode, RTreeObject, RTreeParams};
 
@@ -51,6 +52,13 @@ pub(super) fn leaf(id: ProxyId, tree_box: &Aabb, filter: FilterBits) -> Leaf {
         id,
         envelope: Bounds::of(tree_box).with_filter(filter),
     }
+}
+
+/// The leaf of proxy `id` with tree box `tree_box`, under the bits of its filter in `table`
+/// now: every leaf is filed, and found again to be removed, under its proxy's current
+/// filter, which is why a proxy whose filter changes leaves its tree first.
+pub(super) fn filed(table: &ProxyTable, id: ProxyId, tree_box: &Aabb) -> Leaf {
+    leaf(id, tree_box, table.filter_bits(id))
 }
 
 /// Calls `found` for every leaf under `node` whose envelope passes `test`, pruning every

@@ -6,7 +6,7 @@
 //! The constants below trade reinsertions against false candidates; each was measured on
 //! the benchmark scenes (`benches/broadphase.rs`).
 
-use super::tree::leaf;
+use super::tree::filed;
 use super::{RTreeBroadphase, State};
 use crate::ProxyId;
 use impact_geometry::{Aabb, Real};
@@ -148,11 +148,7 @@ impl RTreeBroadphase {
                 let state = &mut self.state[i];
                 state.set(State::MOVING, false);
                 state.set(State::SETTLED, true);
-                leaves.push(leaf(
-                    ProxyId(i as u32),
-                    &self.tree_box[i],
-                    self.table.filter_bits(ProxyId(i as u32)),
-                ));
+                leaves.push(filed(&self.table, ProxyId(i as u32), &self.tree_box[i]));
             }
         }
         self.moving_len -= ready;
@@ -173,10 +169,7 @@ impl RTreeBroadphase {
             use rayon::prelude::*;
             let leaves = (self.state.par_iter().zip(&self.tree_box[..]).enumerate())
                 .filter(|(_, (state, _))| state.has(State::MOVING))
-                .map(|(i, (_, tree_box))| {
-                    let id = ProxyId(i as u32);
-                    leaf(id, tree_box, self.table.filter_bits(id))
-                })
+                .map(|(i, (_, tree_box))| filed(&self.table, ProxyId(i as u32), tree_box))
                 .collect();
             self.moving.rebuild(leaves);
             self.rebuilds += 1;
@@ -185,11 +178,7 @@ impl RTreeBroadphase {
         let mut leaves = Vec::with_capacity(self.moving_len);
         for (i, state) in self.state.iter().enumerate() {
             if state.has(State::MOVING) {
-                leaves.push(leaf(
-                    ProxyId(i as u32),
-                    &self.tree_box[i],
-                    self.table.filter_bits(ProxyId(i as u32)),
-                ));
+                leaves.push(filed(&self.table, ProxyId(i as u32), &self.tree_box[i]));
             }
         }
         self.moving.rebuild(leaves);
@@ -211,18 +200,12 @@ impl RTreeBroadphase {
             // A handle listed twice in a batch was moved to its final tree box by its first
             // entry; its second old box is then not in the tree.
             let present = match old {
-                Some(old) => {
-                    let bits = self.table.filter_bits(*id);
-                    self.moving.remove(&leaf(*id, old, bits)).is_some()
-                }
+                Some(old) => self.moving.remove(&filed(&self.table, *id, old)).is_some(),
                 None => true,
             };
             if present {
-                self.moving.insert(leaf(
-                    *id,
-                    &self.tree_box[id.index()],
-                    self.table.filter_bits(*id),
-                ));
+                let tree_box = &self.tree_box[id.index()];
+                self.moving.insert(filed(&self.table, *id, tree_box));
             }
         }
     }
