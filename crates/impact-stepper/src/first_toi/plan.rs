@@ -18,10 +18,11 @@ use super::reach::Neighbour;
 use super::sinking::sinking;
 use super::state::{Hot, Run};
 use crate::domain::translated;
-use crate::motion::{earliest_shape_tois, held_contact, held_normal, shape_at, shape_tois};
+use crate::motion::{
+    circles_stay_apart, earliest_shape_tois, held_contact, held_normal, shape_at, shape_tois,
+};
 use crate::swing::{Deepening, anchored, swinging_deepening, unit_normal};
 use impact_geometry::{Point, Real, Shape, Sweep, Vector};
-use impact_narrowphase::toi::moving_points::moving_circles;
 use impact_narrowphase::{
     Distance, Toi, distance, time_of_impact, toi_circle_still_segment, toi_circles,
 };
@@ -479,19 +480,11 @@ impl Run<'_> {
         let rest = self.dt - t;
         let x0 = sweep_x.center_at(0.0);
         let y0 = course_y.center_at((t - since) / course_y.dt()) + shift;
-        let toi = &self.settings.toi;
-        let reach =
-            self.s.hot[xs].bound + self.s.hot[ys].bound + toi.target_separation() + toi.tolerance();
-        // A relative margin for rounding: a pair this near is asked.
-        moving_circles(
-            x0,
-            x0 + sweep_x.linvel() * rest,
-            reach * (1.0 + 1e-9),
-            y0,
-            y0 + course_y.linvel() * rest,
-            0.0,
+        circles_stay_apart(
+            (x0, x0 + sweep_x.linvel() * rest, self.s.hot[xs].bound),
+            (y0, y0 + course_y.linvel() * rest, self.s.hot[ys].bound),
+            &self.settings.toi,
         )
-        .is_none()
     }
 
     /// The time of impact of `xs` on `sweep_x` and the image of `ys` translated by

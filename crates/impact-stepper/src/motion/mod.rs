@@ -68,10 +68,22 @@ pub(crate) fn discs_stay_apart(
     (b, sweep_b, b0, b1): (&RigidBody, &Sweep, Point, Point),
     toi: &ToiOptions,
 ) -> bool {
-    let reach = a.bounding_radius(&sweep_a.local_center())
-        + b.bounding_radius(&sweep_b.local_center())
-        + toi.target_separation()
-        + toi.tolerance();
+    circles_stay_apart(
+        (a0, a1, a.bounding_radius(&sweep_a.local_center())),
+        (b0, b1, b.bounding_radius(&sweep_b.local_center())),
+        toi,
+    )
+}
+
+/// [`discs_stay_apart`] given each disc's path (from, to) and radius: the radii plus the
+/// target separation and the tolerance, with a relative margin for rounding (a pair this
+/// near is asked). `FirstTimeOfImpact`'s plans give their kept radii.
+pub(crate) fn circles_stay_apart(
+    (a0, a1, ra): (Point, Point, Real),
+    (b0, b1, rb): (Point, Point, Real),
+    toi: &ToiOptions,
+) -> bool {
+    let reach = ra + rb + toi.target_separation() + toi.tolerance();
     // Not finite anywhere: no answer, and the query is asked.
     moving_circles(a0, a1, reach * (1.0 + 1e-9), b0, b1, 0.0).is_none() && reach.is_finite()
 }
