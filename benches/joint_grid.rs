@@ -14,8 +14,9 @@
 //!
 //! Run: `cargo bench --bench joint_grid` (about a minute); `JOINT_GRID_N=30` runs a smaller
 //! grid. `JOINT_GRID_COUNT_ONLY=N` skips the timing and rapier2d: it settles impact's grid
-//! under `Discrete` and steps it `N` more times in `counted_steps`, for `valgrind
-//! --tool=callgrind --collect-atstart=no --toggle-collect='*counted_steps*'`.
+//! under `Discrete` (`JOINT_GRID_STEPPER=toi`: `FirstTimeOfImpact`) and steps it `N` more
+//! times in `counted_steps`, for `valgrind --tool=callgrind --collect-atstart=no
+//! --toggle-collect='*counted_steps*'`.
 
 use criterion::{Criterion, criterion_group};
 use impact_testkit::scenes::{JointedScene, joint_grid};
@@ -161,7 +162,7 @@ criterion_group!(benches, bench_joint_grid);
 
 /// `steps` steps of `world`, in a function of its own so that callgrind can count them alone.
 #[inline(never)]
-fn counted_steps(world: &mut World<RTreeBroadphase, Discrete>, steps: usize) {
+fn counted_steps<S: Stepper>(world: &mut World<RTreeBroadphase, S>, steps: usize) {
     for _ in 0..steps {
         black_box(world.step(DT).expect("valid step"));
     }
@@ -175,20 +176,30 @@ fn main() {
         // The counting run: impact alone, settled, then `steps` counted steps; the state's
         // hash lets runs be compared.
         let grid = joint_grid(100);
-        let mut world = settled::<Discrete>(&grid);
-        let start = Instant::now();
-        counted_steps(&mut world, steps);
-        let ms = start.elapsed().as_secs_f64() * 1e3 / steps.max(1) as f64;
-        println!(
-            "{}: {steps} counted steps after {SETTLE_STEPS}, {ms:.3} ms a step, state hash \
-             {:016x}",
-            grid.scene.name,
-            world.body_set().state_hash()
-        );
+        match std::env::var("JOINT_GRID_STEPPER").as_deref() {
+            Ok("toi") => count::<FirstTimeOfImpact>(&grid, steps),
+            _ => count::<Discrete>(&grid, steps),
+        }
         return;
     }
     benches();
     Criterion::default().configure_from_args().final_summary();
+}
+
+/// The counting run of `grid` under the stepper `S`: settled, then `steps` counted steps,
+/// printing the time a step and the bodies' state hash.
+fn count<S: Stepper + Default>(grid: &JointedScene, steps: usize) {
+    let mut world = settled::<S>(grid);
+    let start = Instant::now();
+    counted_steps(&mut world, steps);
+    let ms = start.elapsed().as_secs_f64() * 1e3 / steps.max(1) as f64;
+    println!(
+        "{} ({}): {steps} counted steps after {SETTLE_STEPS}, {ms:.3} ms a step, state hash \
+         {:016x}",
+        grid.scene.name,
+        std::any::type_name::<S>(),
+        world.body_set().state_hash()
+    );
 }
 
 /// `world` with sleeping off: rapier2d's bodies here cannot sleep either, so both engines

@@ -2,7 +2,7 @@
 
 use super::rows;
 use crate::body_set::BodyHandle;
-use crate::joint::{JointHandle, JointSet};
+use crate::joint::{Joint, JointHandle, JointSet};
 
 /// The joints of each body: which joints a group search follows from a body, built once
 /// from a [`JointSet`] and rebuilt whenever joints are added or removed.
@@ -54,11 +54,16 @@ impl JointGraph {
     /// [`GroupImpactSolver::gather`](super::GroupImpactSolver::gather)).
     pub fn holds_rigidly(&self, joints: &JointSet, body: BodyHandle) -> bool {
         self.joints_of(body).iter().any(|&h| {
-            joints.get(h).is_some_and(|j| {
-                j.is_enabled()
-                    && (j.body_a() == body || j.body_b() == body)
-                    && rows::may_bind(j.kind())
-            })
+            joints
+                .get(h)
+                .is_some_and(|j| (j.body_a() == body || j.body_b() == body) && Self::binds(j))
         })
+    }
+
+    /// Whether a group search goes through `joint`: it is enabled and of a kind that can hold
+    /// its bodies rigidly at some instant (a limit not at its bound and a slack rope count;
+    /// a soft weld, a distance spring without limits, a motor joint and a mouse joint do not).
+    pub fn binds(joint: &Joint) -> bool {
+        joint.is_enabled() && rows::may_bind(joint.kind())
     }
 }

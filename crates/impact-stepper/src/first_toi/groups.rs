@@ -39,7 +39,7 @@ use super::course::halted;
 use super::lock::{is_free, rigid_lock};
 use super::plan::Planning;
 use super::state::{Run, Scratch, is_live};
-use crate::motion::{drives as driven, fast_ccd_body, shape_at, unstoppable};
+use crate::motion::{drives as driven, fast_ccd_body, shape_at};
 use crate::ramp::Ramp;
 use impact_geometry::{Point, Real, Sweep, Vector, sin_cos};
 use impact_narrowphase::shared_face_middle;
@@ -107,13 +107,9 @@ impl Scratch {
         super::state::reset(&mut self.unstoppable, slots, false);
         self.touches.clear();
         self.group.set_touches(&[]);
-        if joints.is_empty() {
-            self.graph.rebuild(joints);
-            return;
-        }
-        self.graph.rebuild(joints);
-        for (handle, body) in bodies.iter() {
-            if body.is_dynamic() && self.graph.holds_rigidly(joints, handle) {
+        self.joint_notes.refresh(joints);
+        for &handle in self.joint_notes.held() {
+            if let Some(body) = bodies.get(handle).filter(|b| b.is_dynamic()) {
                 self.jointed[handle.index as usize] = Some((body.linvel(), body.angvel()));
             }
         }
@@ -123,28 +119,19 @@ impl Scratch {
     /// The jointed bodies a spring or a motor drives ([`driven`]), and those enabled joints
     /// tie to them, into `self.driven`.
     fn note_driven(&mut self, joints: &JointSet) {
-        for (_, j) in joints
-            .iter()
-            .filter(|(_, j)| j.is_enabled() && unstoppable(j))
-        {
-            for h in [j.body_a(), j.body_b()] {
-                if let Some(Some(_)) = self.jointed.get(h.index as usize) {
-                    self.unstoppable[h.index as usize] = true;
-                }
+        for h in self.joint_notes.unstoppable() {
+            if let Some(Some(_)) = self.jointed.get(h.index as usize) {
+                self.unstoppable[h.index as usize] = true;
             }
         }
-        let mut stack: Vec<BodyHandle> = joints
-            .iter()
-            .filter(|(_, j)| j.is_enabled() && driven(j))
-            .flat_map(|(_, j)| [j.body_a(), j.body_b()])
-            .collect();
+        let mut stack: Vec<BodyHandle> = self.joint_notes.drivers().to_vec();
         while let Some(h) = stack.pop() {
             let slot = h.index as usize;
             if self.jointed.get(slot).is_none_or(Option::is_none) || self.driven[slot] {
                 continue;
             }
             self.driven[slot] = true;
-            for &j in self.graph.joints_of(h) {
+            for &j in self.joint_notes.graph.joints_of(h) {
                 if let Some(j) = joints.get(j).filter(|j| j.is_enabled()) {
                     stack.push(if j.body_a() == h {
                         j.body_b()
@@ -232,7 +219,13 @@ impl Scratch {
             let requests = &self.requests;
             let held = |h: BodyHandle| !is_live(requests, h.index as usize);
             solver.set_touches(&[]);
-            solver.gather(bodies, joints, &self.graph, (handle, handle), &held);
+            solver.gather(
+                bodies,
+                joints,
+                &self.joint_notes.graph,
+                (handle, handle),
+                &held,
+            );
             let mut fast = false;
             for h in solver.group() {
                 let i = h.index as usize;
@@ -280,7 +273,13 @@ impl Scratch {
                 }
             }
             solver.set_touches(&touches);
-            solver.gather(bodies, joints, &self.graph, (handle, handle), &held);
+            solver.gather(
+                bodies,
+                joints,
+                &self.joint_notes.graph,
+                (handle, handle),
+                &held,
+            );
             let step = GroupStep {
                 gravity: settle.gravity,
                 dt: settle.dt,
@@ -395,7 +394,13 @@ impl Run<'_> {
         let s = &*self.s;
         let held = |h: BodyHandle| held(s, h);
         solver.set_touches(&s.touches);
-        let grouped = solver.gather(self.bodies, self.joints, &s.graph, (ha, hb), &held);
+        let grouped = solver.gather(
+            self.bodies,
+            self.joints,
+            &s.joint_notes.graph,
+            (ha, hb),
+            &held,
+        );
         self.s.group = solver;
         grouped
     }
@@ -473,7 +478,7 @@ impl Run<'_> {
         let resolved = solver.resolve_with(
             self.bodies,
             self.joints,
-            &s.graph,
+            &s.joint_notes.graph,
             (&contact, &also),
             settings,
             &held,
@@ -517,7 +522,7 @@ impl Run<'_> {
             return;
         }
         let mut neighbours: Vec<BodyHandle> = Vec::new();
-        for &joint in self.s.graph.joints_of(handle) {
+        for &joint in self.s.joint_notes.graph.joints_of(handle) {
             if let Some(j) = self.joints.get(joint) {
                 let other = if j.body_a() == handle {
                     j.body_b()

@@ -16,6 +16,7 @@ mod carry;
 mod course;
 mod discs;
 mod groups;
+mod joint_notes;
 mod kept;
 mod lock;
 mod plan;

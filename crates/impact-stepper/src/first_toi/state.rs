@@ -14,6 +14,7 @@ use super::FirstTimeOfImpactSettings;
 use super::carry::Slide;
 use super::discs::DiscPath;
 use super::groups::Turning;
+use super::joint_notes::JointNotes;
 use super::queue::EventQueue;
 use super::reach::Neighbour;
 use crate::domain::PeriodicImages;
@@ -29,8 +30,7 @@ use crate::sweep_pairs::SweepPairs;
 use crate::touching::ClosingScratch;
 use impact_geometry::{Aabb, Isometry, Point, Real, Segment, Sweep, Vector};
 use impact_solver::{
-    BodyHandle, BodySet, ContactPair, GroupImpactSolver, GroupMotion, GroupPoint, JointGraph,
-    JointSet, Touch,
+    BodyHandle, BodySet, ContactPair, GroupImpactSolver, GroupMotion, GroupPoint, JointSet, Touch,
 };
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -119,8 +119,9 @@ pub(super) struct Scratch {
     pub(super) discs: DiscPath,
     /// The buffers of the impacts of touching pairs at the start of the step.
     pub(super) closing: ClosingScratch,
-    /// The joints of each body this step (see [`groups`](super::groups)).
-    pub(super) graph: JointGraph,
+    /// The joint graph and what the step needs of the joints (see
+    /// [`groups`](super::groups)), kept while the joints' keys stay the same.
+    pub(super) joint_notes: JointNotes,
     /// Per slot: a dynamic body a rigid joint holds, with its velocities at the start of the
     /// step (after the impacts of touching pairs).
     pub(super) jointed: Vec<Option<(Vector, Real)>>,
