@@ -31,6 +31,7 @@
 mod def;
 mod hinges;
 mod kinds;
+mod pairs;
 mod rows;
 mod separation;
 mod set;
@@ -40,7 +41,8 @@ pub use def::{
     DistanceJoint, JointDef, JointKind, MAX_JOINT_MAGNITUDE, MotorJoint, MouseJoint,
     PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
 };
+pub use pairs::JointPairs;
 pub(crate) use rows::JointRows;
 pub use separation::JointSeparation;
-pub use set::{Joint, JointHandle, JointImpulses, JointPairs, JointSet, JointSetState};
+pub use set::{Joint, JointHandle, JointImpulses, JointSet, JointSetState};
 pub(crate) use solve::wrap_angle;

@@ -5,7 +5,6 @@ use super::def::{JointDef, JointKind};
 use crate::body_set::{BodyHandle, BodySet};
 use crate::error::SolverError;
 use impact_geometry::{Point, Real, Vector};
-use std::collections::HashMap;
 
 /// Names one joint of a [`JointSet`]: a slot index plus the generation of that slot, stale
 /// once the joint is removed (as [`BodyHandle`]).
@@ -246,70 +245,6 @@ pub struct JointSet {
 /// ([`JointSet::save_state`]).
 #[derive(Debug, Clone, Default)]
 pub struct JointSetState(Vec<(JointImpulses, Vector, Real)>);
-
-/// The pairs of bodies that joints keep from colliding: those of every joint whose
-/// `collide_connected` is off ([`JointDef::collide_connected`]), in either order, answered
-/// in constant time for the broadphase's pair filter. Kept beside a [`JointSet`] (built from
-/// one with [`JointPairs::of`], then told of each joint added or removed), so that the
-/// filter can be read while the solver writes the joints' impulses.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct JointPairs {
-    /// For each pair of bodies (smaller handle first), how many joints between them have
-    /// `collide_connected` off.
-    apart: HashMap<(BodyHandle, BodyHandle), u32>,
-}
-
-impl JointPairs {
-    /// The pairs of every joint of `joints`.
-    pub fn of(joints: &JointSet) -> Self {
-        let mut pairs = Self::default();
-        for (_, joint) in joints.iter() {
-            pairs.insert(joint);
-        }
-        pairs
-    }
-
-    /// Counts `joint` (nothing if its `collide_connected` is on).
-    pub fn insert(&mut self, joint: &Joint) {
-        if !joint.def.collide_connected {
-            *self
-                .apart
-                .entry(ordered_pair(joint.def.body_a, joint.def.body_b))
-                .or_insert(0) += 1;
-        }
-    }
-
-    /// Forgets `joint`, counted before by [`JointPairs::insert`].
-    pub fn remove(&mut self, joint: &Joint) {
-        if joint.def.collide_connected {
-            return;
-        }
-        let key = ordered_pair(joint.def.body_a, joint.def.body_b);
-        if let Some(count) = self.apart.get_mut(&key) {
-            *count -= 1;
-            if *count == 0 {
-                self.apart.remove(&key);
-            }
-        }
-    }
-
-    /// Whether a joint keeps `a` and `b` from colliding (in either order).
-    #[inline]
-    pub fn keeps_apart(&self, a: BodyHandle, b: BodyHandle) -> bool {
-        !self.apart.is_empty() && self.apart.contains_key(&ordered_pair(a, b))
-    }
-
-    /// Whether no joint keeps any pair apart.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.apart.is_empty()
-    }
-}
-
-/// A pair of bodies, smaller handle first.
-fn ordered_pair(a: BodyHandle, b: BodyHandle) -> (BodyHandle, BodyHandle) {
-    if a <= b { (a, b) } else { (b, a) }
-}
 
 impl JointSet {
     /// An empty set.
