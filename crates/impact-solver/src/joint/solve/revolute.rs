@@ -70,8 +70,15 @@ pub(crate) fn solve(
 ) {
     let j = &p.joint;
     let turns = p.axial_mass > 0.0;
+    // The joint angle, read once (an arctangent) for the spring and the limits: the rows
+    // change velocities, not the poses it is read from.
+    let angle = if turns && (p.spring.is_some() || j.enable_limit) {
+        frame.angle()
+    } else {
+        0.0
+    };
     if let Some(spring) = p.spring.filter(|_| turns) {
-        let (bias, mass_scale, impulse_scale) = spring_terms(&spring, frame.angle());
+        let (bias, mass_scale, impulse_scale) = spring_terms(&spring, angle);
         let cdot = b.w - a.w;
         let impulse = -mass_scale * p.axial_mass * (cdot + bias) - impulse_scale * impulses.spring;
         impulses.spring += impulse;
@@ -88,7 +95,6 @@ pub(crate) fn solve(
         b.w += b.inv_inertia * impulse;
     }
     if j.enable_limit && turns {
-        let angle = frame.angle();
         angular_limit_row(
             a,
             b,
