@@ -1,8 +1,8 @@
 //! Contact between a capsule and a convex polygon.
 
-use super::clipping::collide_rounded_any;
 use super::manifold::Manifold;
-use super::rounded_core::{Rounded, SegmentCore};
+use super::polygon_polygon::collide_with_polygon;
+use super::rounded_core::SegmentCore;
 use impact_geometry::{Capsule, ConvexPolygon, Isometry, Real};
 
 /// The manifold of capsule `a` and convex polygon `b`, sharp or rounded (normal from A to B),
@@ -15,6 +15,5 @@ pub fn contact_capsule_polygon(
     speculative_distance: Real,
 ) -> Manifold {
     let core_a = SegmentCore::new(a.core(), a.radius(), pose_a);
-    let core_b = Rounded::new(b.core(), b.radius(), pose_b);
-    collide_rounded_any(&core_a, &core_b, speculative_distance)
+    collide_with_polygon(&core_a, b, pose_b, speculative_distance)
 }

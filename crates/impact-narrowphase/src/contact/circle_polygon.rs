@@ -2,7 +2,7 @@
 
 use super::manifold::Manifold;
 use super::point_core::rounded_versus_point;
-use super::rounded_core::Rounded;
+use super::rounded_core::{Quad, Rounded};
 use impact_geometry::{Circle, ConvexPolygon, Isometry, Real};
 
 /// The manifold of circle `a` and polygon `b`, sharp or rounded (normal from the circle to the
@@ -14,8 +14,14 @@ pub fn contact_circle_polygon(
     pose_b: &Isometry,
     speculative_distance: Real,
 ) -> Manifold {
-    let poly = Rounded::new(b.core(), b.radius(), pose_b);
     let center = (pose_a * a.center()).coords;
+    // The polygon's core as `Rounded::new` makes it, bit for bit (see
+    // `polygon_polygon::collide_with_polygon`), without its square root per edge.
+    if let Some(quad) = Quad::new(b, pose_b) {
+        return rounded_versus_point(&quad, center, a.radius(), speculative_distance).swapped();
+    }
+    let mut poly = Rounded::empty();
+    poly.set_polygon(b, pose_b);
     rounded_versus_point(&poly, center, a.radius(), speculative_distance).swapped()
 }
 

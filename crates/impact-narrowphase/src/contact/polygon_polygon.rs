@@ -1,9 +1,9 @@
 //! Contact between two convex polygons: the shared clipping of two cores with edges (see
 //! [`super::clipping`]), with boxes read into fixed-size arrays.
 
-use super::clipping::collide_rounded;
+use super::clipping::{collide_rounded, collide_rounded_any};
 use super::manifold::Manifold;
-use super::rounded_core::{Quad, Rounded};
+use super::rounded_core::{Core, Quad, Rounded};
 use impact_geometry::{ConvexPolygon, Isometry, Real};
 
 /// The manifold of polygons `a` and `b`, sharp or rounded (normal from A to B).
@@ -21,6 +21,24 @@ pub fn contact_polygon_polygon(
     pa.set_polygon(a, pose_a);
     pb.set_polygon(b, pose_b);
     collide_rounded(&pa, &pb, speculative_distance)
+}
+
+/// The manifold of core `a` (a point, a segment or a polygon) and polygon `b` at `pose_b`
+/// (normal from A to B): a box's core in fixed arrays ([`Quad`]), any other polygon's filled
+/// from its stored normals ([`Rounded::set_polygon`]); both are the core [`Rounded::new`]
+/// makes, bit for bit, without its square root per edge.
+pub(crate) fn collide_with_polygon<A: Core>(
+    a: &A,
+    b: &ConvexPolygon,
+    pose_b: &Isometry,
+    speculative_distance: Real,
+) -> Manifold {
+    if let Some(qb) = Quad::new(b, pose_b) {
+        return collide_rounded_any(a, &qb, speculative_distance);
+    }
+    let mut pb = Rounded::empty();
+    pb.set_polygon(b, pose_b);
+    collide_rounded_any(a, &pb, speculative_distance)
 }
 
 #[cfg(test)]
@@ -137,5 +155,64 @@ mod tests {
         assert_eq!(m.points().len(), 1);
         assert!((m.normal - Vector::new(1.0, 1.0) / 2f64.sqrt()).norm() < 1e-12);
         assert!((m.points()[0].separation - 0.01).abs() < 1e-12);
+    }
+
+    proptest::proptest! {
+        /// A circle, a capsule and a segment against any convex polygon (three to eight
+        /// corners, sharp or rounded), at any poses: the same manifold, bit for bit, as the
+        /// polygon's core made by `Rounded::new` gives (what the kernels took before the
+        /// polygon's stored normals and the fixed-size box).
+        #[test]
+        fn round_and_segment_kernels_take_the_polygon_core_bit_for_bit(
+            corners in proptest::collection::vec((0.0..core::f64::consts::TAU, 0.2..1.5), 3..9),
+            rounding in proptest::prop_oneof![proptest::strategy::Just(0.0), 0.0..0.3],
+            (x, y, angle) in (-2.0..2.0, -2.0..2.0, -4.0..4.0),
+            (ax, ay, a_angle) in (-0.5..0.5, -0.5..0.5, -4.0..4.0),
+            (half, radius, speculative) in (0.0..1.0 as Real, 0.01..0.5 as Real, 0.0..0.2 as Real),
+        ) {
+            use super::super::point_core::rounded_versus_point;
+            use super::super::{contact_capsule_polygon, contact_circle_polygon, contact_segment_polygon};
+            use super::super::rounded_core::SegmentCore;
+            use impact_geometry::{Capsule, Circle, Segment};
+            let points: Vec<Point> = corners
+                .iter()
+                .map(|&(t, r): &(Real, Real)| Point::new(r * t.cos(), r * t.sin()))
+                .collect();
+            let Ok(polygon) = ConvexPolygon::from_convex_hull(&points)
+                .and_then(|p| p.with_radius(rounding))
+            else {
+                return Ok(());
+            };
+            let pose_b = Isometry::new(Vector::new(x, y), angle);
+            let pose_a = Isometry::new(Vector::new(ax, ay), a_angle);
+            let core_b = Rounded::new(polygon.core(), polygon.radius(), &pose_b);
+            let (p, q) = (Point::new(-half, 0.0), Point::new(half, 0.1 * half));
+            let expect_same = |fast: Manifold, slow: Manifold| -> Result<(), proptest::test_runner::TestCaseError> {
+                proptest::prop_assert_eq!(fast, slow);
+                proptest::prop_assert_eq!(fast.normal.x.to_bits(), slow.normal.x.to_bits());
+                proptest::prop_assert_eq!(fast.normal.y.to_bits(), slow.normal.y.to_bits());
+                Ok(())
+            };
+            let capsule = Capsule::new(p, q, radius).expect("a capsule");
+            let core_a = SegmentCore::new(capsule.core(), capsule.radius(), &pose_a);
+            expect_same(
+                contact_capsule_polygon(&capsule, &pose_a, &polygon, &pose_b, speculative),
+                collide_rounded_any(&core_a, &core_b, speculative),
+            )?;
+            if half > 0.0 {
+                let segment = Segment::new(p, q).expect("a segment");
+                let core_a = SegmentCore::new(segment.core(), 0.0, &pose_a);
+                expect_same(
+                    contact_segment_polygon(&segment, &pose_a, &polygon, &pose_b, speculative),
+                    collide_rounded_any(&core_a, &core_b, speculative),
+                )?;
+            }
+            let circle = Circle::new(radius).expect("a circle");
+            let center = (pose_a * circle.center()).coords;
+            expect_same(
+                contact_circle_polygon(&circle, &pose_a, &polygon, &pose_b, speculative),
+                rounded_versus_point(&core_b, center, radius, speculative).swapped(),
+            )?;
+        }
     }
 }

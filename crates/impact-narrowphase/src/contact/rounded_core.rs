@@ -189,12 +189,17 @@ impl SegmentCore {
             } else {
                 out.vertices[1] = q;
                 out.len = 2;
-                for (i, e) in [b - a, a - b].into_iter().enumerate() {
-                    let local = Vector::new(e.y, -e.x)
-                        .try_normalize(0.0)
-                        .unwrap_or_else(|| Vector::new(1.0, 0.0));
-                    out.normals[i] = pose.rotation * local;
-                }
+                let e = b - a;
+                out.normals = match Vector::new(e.y, -e.x).try_normalize(0.0) {
+                    // The edge back is the negated edge, and negation is exact through the
+                    // norm, the division and the rotation: the second normal is the first
+                    // negated, bit for bit, for one square root in place of two.
+                    Some(local) => {
+                        let n = pose.rotation * local;
+                        [n, -n]
+                    }
+                    None => [pose.rotation * Vector::new(1.0, 0.0); 2],
+                };
             }
         }
         out
