@@ -4,6 +4,7 @@
 use super::def::{JointDef, JointKind};
 use crate::body_set::{BodyHandle, BodySet};
 use crate::error::SolverError;
+use core::sync::atomic::{AtomicU64, Ordering};
 use impact_geometry::{Point, Real, Vector};
 
 /// Names one joint of a [`JointSet`]: a slot index plus the generation of that slot, stale
@@ -229,7 +230,7 @@ struct Slot {
 /// stay valid across a snapshot; deserialization checks the free list against the slots and
 /// every joint's fields (all but whether its bodies exist, which the body set answers:
 /// [`JointDef::validate`]), and refuses a bad snapshot with the field named.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(
     feature = "serde",
@@ -239,6 +240,21 @@ pub struct JointSet {
     slots: Vec<Slot>,
     free: Vec<u32>,
     len: usize,
+    /// See [`JointSet::stamp`]; 0 for a set never changed (which is empty).
+    stamp: u64,
+}
+
+/// Equal when the joints, their slots and the free list are; the stamps are not compared.
+impl PartialEq for JointSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.slots == other.slots && self.free == other.free && self.len == other.len
+    }
+}
+
+/// A stamp no set has had yet in this process (see [`JointSet::stamp`]).
+fn fresh_stamp() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// What a step changes of a [`JointSet`], saved to undo a failed step
@@ -260,6 +276,7 @@ impl JointSet {
         def.validate(bodies)?;
         let mut def = def;
         normalise_axis(&mut def.kind);
+        self.stamp = fresh_stamp();
         let joint = Some(Joint {
             def,
             impulses: JointImpulses::default(),
@@ -293,6 +310,7 @@ impl JointSet {
             return None;
         }
         let joint = slot.joint.take()?;
+        self.stamp = fresh_stamp();
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(handle.index);
         self.len -= 1;
@@ -308,11 +326,27 @@ impl JointSet {
     }
 
     /// The joint, to change its settings, or `None` if the handle is stale or foreign.
+    /// Takes a new [`JointSet::stamp`] whenever it hands a joint out.
     pub fn get_mut(&mut self, handle: JointHandle) -> Option<&mut Joint> {
         let slot = self.slots.get_mut(handle.index as usize)?;
-        (slot.generation == handle.generation)
+        let joint = (slot.generation == handle.generation)
             .then_some(slot.joint.as_mut())
-            .flatten()
+            .flatten()?;
+        self.stamp = fresh_stamp();
+        Some(joint)
+    }
+
+    /// A number for the joints' definitions as they are: a set takes a stamp no set in this
+    /// process has had whenever a joint is inserted or removed, handed out to be changed
+    /// ([`JointSet::get_mut`]) or restored from a snapshot, and keeps it otherwise (a clone
+    /// keeps its original's until either changes; the solver's impulses and
+    /// [`JointSet::restore_state`] leave it). Two sets with the same stamp hold the same
+    /// definitions in the same slots, so whatever a caller derived from them (a joint graph,
+    /// which bodies joints hold) still holds while the stamp does. 0 for a set never changed,
+    /// which is empty.
+    #[inline]
+    pub fn stamp(&self) -> u64 {
+        self.stamp
     }
 
     /// The joint, or [`SolverError::UnknownJoint`] naming `field`.
@@ -499,6 +533,7 @@ impl TryFrom<JointSetDef> for JointSet {
             slots: d.slots,
             free: d.free,
             len,
+            stamp: fresh_stamp(),
         })
     }
 }
@@ -510,5 +545,60 @@ impl From<JointSet> for JointSetDef {
             slots: s.slots,
             free: s.free,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{RevoluteJoint, RigidBodyDef};
+    use impact_geometry::Circle;
+
+    #[test]
+    fn a_stamp_changes_with_the_definitions_and_with_nothing_else() {
+        let mut bodies = BodySet::new();
+        let [a, b] = [(); 2].map(|()| {
+            let def = RigidBodyDef::new(Circle::new(0.5).expect("radius").into());
+            bodies.insert(def).expect("a valid body")
+        });
+        let mut joints = JointSet::new();
+        assert_eq!(joints.stamp(), 0, "a set never changed");
+        let def = JointDef::new(a, b, RevoluteJoint::default().into());
+        let h = joints.insert(&bodies, def.clone()).expect("a valid joint");
+        let inserted = joints.stamp();
+        assert_ne!(inserted, 0);
+        // Reading, saving and restoring the impulses, and the solver's stores, keep it.
+        let mut state = JointSetState::default();
+        joints.save_state(&mut state);
+        let _ = (joints.get(h), joints.iter().count());
+        assert!(joints.restore_state(&state));
+        if let Some(j) = joints.slot_mut(h.index) {
+            j.store(JointImpulses::default(), Vector::new(1.0, 0.0), 2.0);
+        }
+        assert_eq!(joints.stamp(), inserted);
+        // A clone keeps it until either changes; the two then differ.
+        let mut copy = joints.clone();
+        assert_eq!(copy.stamp(), inserted);
+        copy.get_mut(h).expect("live").set_enabled(false);
+        joints.get_mut(h).expect("live").set_enabled(true);
+        assert_ne!(copy.stamp(), inserted);
+        assert_ne!(joints.stamp(), inserted);
+        assert_ne!(copy.stamp(), joints.stamp());
+        // A failed insert keeps it; a removal and a stale handle's look-up do as they say.
+        let before = joints.stamp();
+        let bad = JointDef::new(a, a, RevoluteJoint::default().into());
+        assert!(joints.insert(&bodies, bad).is_err());
+        assert_eq!(joints.stamp(), before);
+        joints.remove(h).expect("live");
+        let removed = joints.stamp();
+        assert_ne!(removed, before);
+        assert!(joints.get_mut(h).is_none());
+        assert_eq!(joints.stamp(), removed);
+        // Equality is that of the joints, not of the stamps.
+        let (mut x, mut y) = (JointSet::new(), JointSet::new());
+        x.insert(&bodies, def.clone()).expect("a valid joint");
+        y.insert(&bodies, def).expect("a valid joint");
+        assert_ne!(x.stamp(), y.stamp());
+        assert_eq!(x, y);
     }
 }

@@ -2,9 +2,11 @@
 //! it plans (see [`groups`](super::groups)): the joint graph, the bodies enabled rigid joints
 //! hold, and the bodies of the joints that drive or carry. All of it depends only on a few
 //! facts of each joint (its handle, its bodies, and four flags), so it is kept from step to
-//! step and made again only when those facts differ: one pass over the joints compares them
-//! exactly (no hash, no change counter that a clone or a restored snapshot could fool). A grid
-//! of 19,800 revolute joints is otherwise rebuilt, graph and all, every step.
+//! step: while the set's [`stamp`](JointSet::stamp) is the one the notes were made at, the
+//! definitions are the same and nothing is asked; when it changed, one pass compares the facts
+//! exactly (a motor's speed changed through `get_mut` may leave every fact as it was) and the
+//! notes are made again only if they differ. A grid of 19,800 revolute joints is otherwise
+//! rebuilt, graph and all, every step.
 
 use crate::motion::{drives, unstoppable};
 use impact_solver::{BodyHandle, Joint, JointGraph, JointHandle, JointSet};
@@ -54,6 +56,8 @@ impl JointKey {
 /// The joints' notes, made from the keys of the set they were last brought to.
 #[derive(Debug, Clone, Default)]
 pub(super) struct JointNotes {
+    /// The stamp of the set the notes were last brought to (`None`: never).
+    stamp: Option<u64>,
     /// The key of every joint, in slot order.
     key: Vec<JointKey>,
     /// The joints of each body.
@@ -70,6 +74,17 @@ pub(super) struct JointNotes {
 impl JointNotes {
     /// Brings the notes to `joints`; whether they were made again.
     pub(super) fn refresh(&mut self, joints: &JointSet) -> bool {
+        if self.stamp == Some(joints.stamp()) {
+            debug_assert!(
+                joints
+                    .iter()
+                    .map(|(handle, joint)| JointKey::of(handle, joint))
+                    .eq(self.key.iter().copied()),
+                "a joint set changed under its stamp"
+            );
+            return false;
+        }
+        self.stamp = Some(joints.stamp());
         let mut same = 0;
         let mut iter = joints.iter();
         let mut differs = false;
