@@ -7,6 +7,10 @@
 use impact_geometry::{Isometry, Point, Real, Vector};
 use impact_solver::{BodySet, ContactPair};
 
+/// A slot with more partners than this keeps them sorted and is searched by halves; fewer are
+/// scanned.
+const SCANNED: usize = 16;
+
 /// The pairs of slots the contact solver holds in a step, listed by their smaller slot.
 ///
 /// A plan asks whether the solver holds a pair for every neighbour it meets: a binary
@@ -80,6 +84,14 @@ impl HeldPairs {
         // Each start now holds the next slot's: shifted back by one place.
         self.start.rotate_right(1);
         self.start[0] = 0;
+        // A body many rest on (one static ground of many shapes) has hundreds of partners:
+        // sorted, they are searched by halves (see `holds`).
+        for w in self.start.windows(2) {
+            let partners = &mut self.partners[w[0] as usize..w[1] as usize];
+            if partners.len() > SCANNED {
+                partners.sort_unstable();
+            }
+        }
     }
 
     /// Whether the pair of slots `x` and `y` (either order) is listed.
@@ -87,7 +99,14 @@ impl HeldPairs {
         let (lo, hi) = if x < y { (x, y) } else { (y, x) };
         let lo = lo as usize;
         match (self.start.get(lo), self.start.get(lo + 1)) {
-            (Some(&from), Some(&to)) => self.partners[from as usize..to as usize].contains(&hi),
+            (Some(&from), Some(&to)) => {
+                let partners = &self.partners[from as usize..to as usize];
+                if partners.len() > SCANNED {
+                    partners.binary_search(&hi).is_ok()
+                } else {
+                    partners.contains(&hi)
+                }
+            }
             _ => false,
         }
     }

@@ -92,11 +92,17 @@ fn a_held_pair_closes_in_only_past_the_slack() {
 
 proptest::proptest! {
     /// The per-slot lists answer what a binary search over the sorted contacts does,
-    /// for every pair of slots, whichever way round the contacts name their bodies.
+    /// for every pair of slots, whichever way round the contacts name their bodies; a hub
+    /// (slot 7, one ground many bodies rest on) has more partners than are scanned.
     #[test]
     fn held_pairs_agree_with_the_search_of_the_sorted_contacts(
-        ends in proptest::collection::vec((0u32..40, 0u32..40), 0..120),
+        pairs in proptest::collection::vec((0u32..40, 0u32..40), 0..120),
+        hub in proptest::collection::vec((proptest::bool::ANY, 0u32..40), 0..60),
     ) {
+        let ends: Vec<(u32, u32)> = pairs
+            .into_iter()
+            .chain(hub.into_iter().map(|(first, x)| if first { (7, x) } else { (x, 7) }))
+            .collect();
         let circle = impact_geometry::Shape::from(Circle::new(0.5).unwrap());
         let manifold = contact_manifold(
             &circle,
