@@ -333,8 +333,11 @@ impl Dense {
     /// couple, so most of a group's factor lies outside the envelope.
     fn factor(&mut self) {
         let (n, m) = (self.n, self.free.len());
-        self.l.clear();
-        self.l.resize(m * m, 0.0);
+        // Only the envelope is written and read (a dependent column's entries as 0), so the
+        // storage is not cleared: what lies outside it from an earlier round is never read.
+        if self.l.len() < m * m {
+            self.l.resize(m * m, 0.0);
+        }
         self.d.clear();
         self.d.resize(m, 0.0);
         self.dependent.clear();
@@ -350,6 +353,7 @@ impl Dense {
             let (fk, first_k) = (self.free[k], self.first[k]);
             for j in first_k..k {
                 if self.dependent[j] {
+                    self.l[k * m + j] = 0.0;
                     continue;
                 }
                 let from = first_k.max(self.first[j]);
