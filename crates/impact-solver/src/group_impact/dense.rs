@@ -351,24 +351,28 @@ impl Dense {
         let (mut work, mut envelope) = (0, 0);
         for k in 0..m {
             let (fk, first_k) = (self.free[k], self.first[k]);
+            let a_row = &self.a[fk * n..(fk + 1) * n];
+            // Row `k` of the factor, and the rows before it, which it reads.
+            let (done, rest) = self.l.split_at_mut(k * m);
+            let row_k = &mut rest[..m];
             for j in first_k..k {
                 if self.dependent[j] {
-                    self.l[k * m + j] = 0.0;
+                    row_k[j] = 0.0;
                     continue;
                 }
                 let from = first_k.max(self.first[j]);
-                let mut s = self.a[fk * n + self.free[j]];
-                for p in from..j {
-                    s -= self.l[k * m + p] * self.l[j * m + p] * self.d[p];
+                let row_j = &done[j * m + from..j * m + j];
+                let mut s = a_row[self.free[j]];
+                for ((lkp, ljp), dp) in row_k[from..j].iter().zip(row_j).zip(&self.d[from..j]) {
+                    s -= lkp * ljp * dp;
                 }
                 work += j - from;
-                self.l[k * m + j] = s / self.d[j];
+                row_k[j] = s / self.d[j];
             }
-            let diagonal = self.a[fk * n + fk];
+            let diagonal = a_row[fk];
             let mut dk = diagonal;
-            for p in first_k..k {
-                let lkp = self.l[k * m + p];
-                dk -= lkp * lkp * self.d[p];
+            for (lkp, dp) in row_k[first_k..k].iter().zip(&self.d[first_k..k]) {
+                dk -= lkp * lkp * dp;
             }
             work += k - first_k;
             envelope += k - first_k + 1;
