@@ -409,9 +409,20 @@ impl Dense {
             };
         }
         for k in (0..m).rev() {
-            let below: Real = (k + 1..m)
-                .filter(|&i| self.first[i] <= k)
-                .map(|i| self.l[i * m + k] * out[i])
+            // Column `k` below the diagonal, row by row (the storage may run past `m * m`,
+            // which the rows' count bounds).
+            let column = self
+                .l
+                .get((k + 1) * m + k..)
+                .unwrap_or(&[])
+                .iter()
+                .step_by(m);
+            let below: Real = self.first[k + 1..]
+                .iter()
+                .zip(column)
+                .zip(&out[k + 1..])
+                .filter(|((first, _), _)| **first <= k)
+                .map(|((_, l), y)| l * y)
                 .sum();
             out[k] -= below;
         }
