@@ -209,6 +209,7 @@ impl Scratch {
         let mut solver = core::mem::take(&mut self.group);
         let mut motions = core::mem::take(&mut self.group_motions);
         let mut touches = core::mem::take(&mut self.touches);
+        let graph = &self.joint_notes.graph;
         for slot in 0..slots {
             if self.jointed[slot].is_none() || self.visited[slot] {
                 continue;
@@ -219,13 +220,7 @@ impl Scratch {
             let requests = &self.requests;
             let held = |h: BodyHandle| !is_live(requests, h.index as usize);
             solver.set_touches(&[]);
-            solver.gather(
-                bodies,
-                joints,
-                &self.joint_notes.graph,
-                (handle, handle),
-                &held,
-            );
+            solver.gather(bodies, joints, graph, (handle, handle), &held);
             let mut fast = false;
             for h in solver.group() {
                 let i = h.index as usize;
@@ -273,13 +268,7 @@ impl Scratch {
                 }
             }
             solver.set_touches(&touches);
-            solver.gather(
-                bodies,
-                joints,
-                &self.joint_notes.graph,
-                (handle, handle),
-                &held,
-            );
+            solver.gather(bodies, joints, graph, (handle, handle), &held);
             let step = GroupStep {
                 gravity: settle.gravity,
                 dt: settle.dt,
