@@ -100,14 +100,25 @@ pub(super) struct Dense {
 }
 
 impl Dense {
-    /// An empty problem of `n` rows: `A` and `b` zero, every row free, no impulse.
-    pub(super) fn reset(&mut self, n: usize) {
+    /// An empty problem of `n` rows: `A` and `b` zero, every row free, no impulse (the unit
+    /// tests' start, which set a few entries of `A`).
+    #[cfg(test)]
+    fn reset(&mut self, n: usize) {
+        self.a.clear();
+        self.reset_to_fill(n);
+    }
+
+    /// As [`Dense::reset`], but `A` holds whatever its storage held: for a caller that writes
+    /// every entry of `A` (the group's assembly), which a clear of `n * n` entries at every
+    /// stage of every impact would only repeat.
+    pub(super) fn reset_to_fill(&mut self, n: usize) {
         self.n = n;
         let fill = |v: &mut Vec<Real>, len: usize, value: Real| {
             v.clear();
             v.resize(len, value);
         };
-        fill(&mut self.a, n * n, 0.0);
+        self.a.truncate(n * n);
+        self.a.resize(n * n, 0.0);
         fill(&mut self.b, n, 0.0);
         fill(&mut self.lo, n, Real::NEG_INFINITY);
         fill(&mut self.hi, n, Real::INFINITY);

@@ -97,7 +97,8 @@ impl System {
         applied: &[Real],
     ) {
         let n = self.rows.len() - from;
-        self.dense.reset(n);
+        // Every entry of `A` is written below (both halves, from the upper triangle).
+        self.dense.reset_to_fill(n);
         for i in 0..n {
             let ri = self.rows[from + i];
             self.dense.b[i] = rhs(self, from + i);
