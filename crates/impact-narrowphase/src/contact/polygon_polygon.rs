@@ -160,8 +160,8 @@ mod tests {
     proptest::proptest! {
         /// A circle, a capsule and a segment against any convex polygon (three to eight
         /// corners, sharp or rounded), at any poses: the same manifold, bit for bit, as the
-        /// polygon's core made by `Rounded::new` gives (what the kernels took before the
-        /// polygon's stored normals and the fixed-size box).
+        /// polygon's core made by `Rounded::new` gives (its normals computed from the
+        /// corners, one square root per edge).
         #[test]
         fn round_and_segment_kernels_take_the_polygon_core_bit_for_bit(
             corners in proptest::collection::vec((0.0..core::f64::consts::TAU, 0.2..1.5), 3..9),
