@@ -90,9 +90,9 @@ pub(super) struct Dense {
     residual: Vec<Real>,
     /// `w = A x + b`.
     pub(super) w: Vec<Real>,
-    /// The columns where each row of `A` is not 0, in order: row `i`'s are
-    /// `columns[starts[i]..starts[i + 1]]` (see [`Dense::index_nonzeros`]).
-    columns: Vec<usize>,
+    /// The entries of each row of `A` that are not 0, with their columns, in order: row
+    /// `i`'s are `columns[starts[i]..starts[i + 1]]` (see [`Dense::index_nonzeros`]).
+    columns: Vec<(usize, Real)>,
     starts: Vec<usize>,
     /// Multiply-adds spent by the solves since the count was last reset (factorisations,
     /// substitutions and sweeps; not cleared by [`Dense::reset`]).
@@ -276,7 +276,8 @@ impl Dense {
         self.starts.push(0);
         for i in 0..n {
             let row = &self.a[i * n..(i + 1) * n];
-            self.columns.extend((0..n).filter(|&j| row[j] != 0.0));
+            self.columns
+                .extend((0..n).filter(|&j| row[j] != 0.0).map(|j| (j, row[j])));
             self.starts.push(self.columns.len());
         }
     }
@@ -285,11 +286,10 @@ impl Dense {
     /// column order.
     #[inline]
     fn row_dot(&self, i: usize, take: impl Fn(usize) -> bool) -> Real {
-        let row = &self.a[i * self.n..(i + 1) * self.n];
         self.columns[self.starts[i]..self.starts[i + 1]]
             .iter()
-            .filter(|&&j| take(j))
-            .map(|&j| row[j] * self.x[j])
+            .filter(|&&(j, _)| take(j))
+            .map(|&(j, a)| a * self.x[j])
             .sum()
     }
 
