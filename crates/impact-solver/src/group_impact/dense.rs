@@ -95,7 +95,7 @@ pub(super) struct Dense {
     columns: Vec<(usize, Real)>,
     starts: Vec<usize>,
     /// Multiply-adds spent by the solves since the count was last reset (factorisations,
-    /// substitutions and sweeps; not cleared by [`Dense::reset`]).
+    /// substitutions and sweeps; not cleared by [`Dense::reset_to_fill`]).
     pub(super) work: u64,
 }
 
