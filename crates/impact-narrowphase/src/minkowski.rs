@@ -64,9 +64,21 @@ pub(crate) fn relative_points(
 /// of that much, relative), since a noisy direction would misplace it among the edges of the
 /// Minkowski difference. Every query (time of impact, distance, contacts) asks this, so that
 /// all see the same shape.
+#[inline]
 pub(crate) fn is_point_like(p: Vector, q: Vector, origin: &Vector) -> bool {
-    let scale = p.amax().max(q.amax()).max(origin.amax());
-    (q - p).amax() <= POINT_SEGMENT_RELATIVE * scale
+    let scale = largest_abs(&p)
+        .max(largest_abs(&q))
+        .max(largest_abs(origin));
+    largest_abs(&(q - p)) <= POINT_SEGMENT_RELATIVE * scale
+}
+
+/// The larger magnitude of the two coordinates of `v`: nalgebra's `amax`, written out for
+/// two coordinates (its generic fold is not unrolled, and this runs for every segment core
+/// of every candidate pair). Equal to `v.amax()` for every finite `v`: the maximum of
+/// non-negative numbers does not depend on their order.
+#[inline(always)]
+pub(crate) fn largest_abs(v: &Vector) -> Real {
+    v.x.abs().max(v.y.abs())
 }
 
 /// A place on the boundary of `K`: the point `(1 - s) * K[k0] + s * K[k1]`.

@@ -30,6 +30,7 @@ mod point_core;
 mod polygon_polygon;
 mod rounded_core;
 mod segment_capsule;
+mod segment_pair;
 mod segment_polygon;
 mod segment_segment;
 mod segment_side;

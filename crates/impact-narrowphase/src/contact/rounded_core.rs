@@ -176,6 +176,23 @@ impl SegmentCore {
     pub(crate) fn new(core: &[Point], radius: Real, pose: &Isometry) -> Self {
         debug_assert!(matches!(core.len(), 1 | 2), "a segment core");
         let p = (pose * core[0]).coords;
+        match core {
+            [_, b] => Self::placed(core, [p, (pose * b).coords], radius, pose),
+            _ => Self::placed(core, [p, p], radius, pose),
+        }
+    }
+
+    /// [`SegmentCore::new`] for a core whose points `placed` (its two points at `pose`, or
+    /// its one point twice) are already in world coordinates.
+    #[inline]
+    pub(crate) fn placed(
+        core: &[Point],
+        placed: [Vector; 2],
+        radius: Real,
+        pose: &Isometry,
+    ) -> Self {
+        debug_assert!(matches!(core.len(), 1 | 2), "a segment core");
+        let [p, q] = placed;
         let mut out = Self {
             vertices: [p, p],
             normals: [Vector::zeros(); 2],
@@ -183,7 +200,6 @@ impl SegmentCore {
             radius,
         };
         if let [a, b] = core {
-            let q = (pose * b).coords;
             if crate::minkowski::is_point_like(p, q, &Vector::zeros()) {
                 out.vertices[0] = (p + q) * 0.5;
             } else {
