@@ -106,7 +106,8 @@ impl Aabb {
     /// about the centre of mass (its bounding radius times the angle, at most: an arc is no
     /// shorter than its chord); the smaller of the two boxes' extents is kept on each side.
     /// A paddle 40 long turning 5 degrees sweeps a box 4.6 wide, where its bounding disc's
-    /// box is 40 by 40. The steppers' planning prunes pairs by these boxes.
+    /// box is 40 by 40. The world's swept boxes, which give the contact solver its pairs, and
+    /// the steppers' planning are these boxes.
     ///
     /// The box is padded by a few ulps of its coordinates so that poses computed in floating
     /// point at any intermediate t stay inside it.
@@ -133,9 +134,7 @@ impl Aabb {
     /// translating convex shape. With rotation, the shape stays inside the disc of its
     /// [`Shape::bounding_radius`] about the centre of mass, and the centre of mass moves on a
     /// straight line, so the box of that disc at both ends holds every intermediate pose
-    /// whatever the number of turns. The world's swept boxes, which give the contact
-    /// solver its pairs (speculative contacts included), are these: [`Aabb::swept`]'s
-    /// tighter box would change which pairs the solver gets.
+    /// whatever the number of turns. [`Aabb::swept`] is never larger.
     ///
     /// The box is padded by a few ulps of its coordinates so that poses computed in floating
     /// point at any intermediate t stay inside it.

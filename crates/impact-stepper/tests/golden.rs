@@ -61,7 +61,7 @@ const RAIN_TOI_30: u64 = 0x5871c4391cfba664;
 /// The tumbling rain of 300 turning bodies (seed 6) after 30 steps of FirstTimeOfImpact.
 const TUMBLING_TOI_30: u64 = 0xaff1b71f194d557d;
 /// The same tumbling rain after 30 steps of MotionClamping.
-const TUMBLING_CLAMP_30: u64 = 0x92ea3b19a0160d0d;
+const TUMBLING_CLAMP_30: u64 = 0x9e5ef9153cf8885c;
 /// The hard-disk gas of 256 discs at packing fraction 0.3 (seed 1) after 5 steps of
 /// FirstTimeOfImpact on its disc path.
 const GAS_5: u64 = 0x2879a82a6a2573a7;

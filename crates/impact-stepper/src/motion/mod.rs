@@ -88,18 +88,6 @@ pub(crate) fn circles_stay_apart(
     moving_circles(a0, a1, reach * (1.0 + 1e-9), b0, b1, 0.0).is_none() && reach.is_finite()
 }
 
-/// The box `body`'s shapes sweep on `sweep`, by their bounding discs when it turns
-/// ([`Aabb::swept_in_disc`]), as the world's swept boxes are: the paths along which a moving
-/// body wakes sleeping ones match the boxes that give the contact solver its pairs. The
-/// steppers' planning prunes pairs by the tighter [`RigidBody::swept_aabb`].
-pub(crate) fn swept_in_disc(body: &RigidBody, sweep: &Sweep) -> Aabb {
-    body.shapes()
-        .iter()
-        .map(|s| Aabb::swept_in_disc(s.shape(), sweep))
-        .reduce(|a, b| a.merged(&b))
-        .expect("a body has a shape")
-}
-
 /// Whether every bound of `aabb` is finite.
 pub(crate) fn is_finite(aabb: &Aabb) -> bool {
     aabb.mins.x.is_finite()

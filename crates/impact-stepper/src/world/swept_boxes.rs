@@ -59,7 +59,7 @@ impl BodyBoxes<'_> {
         let proxies = self.shape_proxies.proxies_of(handle.index, shapes.len());
         for (shape, proxy) in shapes.iter().zip(proxies) {
             let shape = shape.shape();
-            let swept = || Aabb::swept_in_disc(shape, &sweep).inflated(self.pad);
+            let swept = || Aabb::swept(shape, &sweep).inflated(self.pad);
             let aabb = match reach {
                 Some(reach) => shape.aabb(body.pose()).inflated(reach),
                 None => swept(),

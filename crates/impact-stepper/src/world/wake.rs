@@ -48,7 +48,7 @@ impl<B: Broadphase, S: Stepper> World<B, S> {
         for &(handle, _, ref sweep) in self.scratch.tracking.courses.courses() {
             if let Some(body) = self.bodies.get(handle).filter(|b| moves(b)) {
                 on_course[handle.index as usize] = true;
-                paths.push((handle, crate::motion::swept_in_disc(body, sweep)));
+                paths.push((handle, body.swept_aabb(sweep)));
             }
         }
         for &(handle, start, _, _) in &self.scratch.before {
@@ -359,6 +359,6 @@ fn stage_box<S: Stepper>(
     let shape = body.shapes().get(index as usize)?.shape();
     Some(match stepper.contact_reach(body, g, dt, pad) {
         Some(reach) => shape.aabb(body.pose()).inflated(reach),
-        None => Aabb::swept_in_disc(shape, &body.sweep(dt).ok()?).inflated(pad),
+        None => Aabb::swept(shape, &body.sweep(dt).ok()?).inflated(pad),
     })
 }
