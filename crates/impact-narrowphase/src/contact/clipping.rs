@@ -3,6 +3,7 @@
 //! method) where the cores overlap, and the exact closest features of the Minkowski difference
 //! where they are apart.
 
+use super::face_apart::face_apart;
 use super::manifold::{ContactId, ContactPoint, Manifold, vertex_feature};
 use super::point_core::rounded_versus_point;
 use super::rounded_core::Core;
@@ -13,7 +14,7 @@ use impact_geometry::{Point, Real, Vector};
 /// The vertex after `i` of a core with `n` vertices (without the integer division of `%`,
 /// which shows in a box-box manifold's time).
 #[inline]
-fn next(i: usize, n: usize) -> usize {
+pub(super) fn next(i: usize, n: usize) -> usize {
     if i + 1 == n { 0 } else { i + 1 }
 }
 
@@ -68,6 +69,22 @@ pub(crate) fn max_separation_where<P1: Core, P2: Core>(
 /// The manifold of two rounded cores with at least two vertices each, normal from `a` to `b`.
 #[inline]
 pub(crate) fn collide_rounded<A: Core, B: Core>(a: &A, b: &B, speculative: Real) -> Manifold {
+    collide_rounded_in::<A, B, true>(a, b, speculative)
+}
+
+/// [`collide_rounded`] without the shortcut of [`face_apart`]: every pair apart takes the
+/// exact closest features.
+#[cfg(test)]
+pub(crate) fn collide_rounded_exact<A: Core, B: Core>(a: &A, b: &B, speculative: Real) -> Manifold {
+    collide_rounded_in::<A, B, false>(a, b, speculative)
+}
+
+#[inline]
+fn collide_rounded_in<A: Core, B: Core, const FACE_APART: bool>(
+    a: &A,
+    b: &B,
+    speculative: Real,
+) -> Manifold {
     let radius = a.radius() + b.radius();
     let (edge_a, separation_a) = max_separation(a, b);
     // Either axis alone proves the pair apart: pairs the broadphase's fat boxes let through
@@ -91,6 +108,13 @@ pub(crate) fn collide_rounded<A: Core, B: Core>(a: &A, b: &B, speculative: Real)
     // slop apart because its corner normal is ill-conditioned there; ours comes from the
     // exact Minkowski difference and is accurate down to rounding.)
     if apart > 0.0 && apart > rounding() {
+        let faces = ((edge_a, separation_a), (edge_b, separation_b));
+        if let Some(manifold) = FACE_APART
+            .then(|| face_apart(a, b, faces, speculative))
+            .flatten()
+        {
+            return manifold;
+        }
         return separated(a, b, Difference::of(a, b), speculative);
     }
     // Two segment cores on one line have only their sides' normals as axes, and those
@@ -238,6 +262,9 @@ fn nearest<P: Core>(p: &P, x: Vector) -> usize {
         .map_or(0, |(i, _)| i)
 }
 
+/// A face lies along a contact normal when their directions agree to rounding (cosine).
+pub(super) const ALIGNED: Real = 1.0 - 1e-9;
+
 /// The manifold of two cores that do not overlap, from their `difference`: the exact normal;
 /// if a face of either shape lies along it, that face is the reference and the other shape's
 /// facing edge is clipped against it (two points for parallel faces), else the contact is
@@ -261,8 +288,6 @@ fn separated<A: Core, B: Core>(
     if separation > speculative {
         return Manifold::EMPTY;
     }
-    // A face lies along the normal when their directions agree to rounding.
-    const ALIGNED: Real = 1.0 - 1e-9;
     // That allows faces 4.5e-5 rad off the normal, where the closest features may still be
     // two corners: a face is the reference only if the other shape's facing edge overlaps
     // it along its length (found by a test of aligned features: a post beside a box's
@@ -348,7 +373,7 @@ fn core_rounding<A: Core, B: Core>(a: &A, b: &B) -> Real {
 /// positions measured from `v11` along the edge's unit direction, where the reference edge
 /// ends at `upper1` and the incident one (running against it) goes from `upper2` (at `v21`)
 /// to `lower2` (at `v22`).
-struct AlongFace {
+pub(super) struct AlongFace {
     upper1: Real,
     lower2: Real,
     upper2: Real,
@@ -357,7 +382,11 @@ struct AlongFace {
 }
 
 impl AlongFace {
-    fn of<P1: Core, P2: Core>(p1: &P1, p2: &P2, [i11, i12, i21, i22]: [usize; 4]) -> Self {
+    pub(super) fn of<P1: Core, P2: Core>(
+        p1: &P1,
+        p2: &P2,
+        [i11, i12, i21, i22]: [usize; 4],
+    ) -> Self {
         let (v11, v12, v21, v22) = (p1.v()[i11], p1.v()[i12], p2.v()[i21], p2.v()[i22]);
         let edge = v12 - v11;
         let tangent = edge.normalize();
@@ -371,7 +400,7 @@ impl AlongFace {
     }
 
     /// Whether the incident edge overlaps the reference edge along it, to rounding.
-    fn overlaps(&self) -> bool {
+    pub(super) fn overlaps(&self) -> bool {
         let (first, last) = (self.upper2.min(self.lower2), self.upper2.max(self.lower2));
         last >= -self.rounding && first <= self.upper1 + self.rounding
     }
@@ -381,7 +410,7 @@ impl AlongFace {
 /// planes of the reference edge `v11 -> v12` of `p1` and keeps the clipped end points within
 /// the speculative distance, placed midway between the two surfaces.
 #[inline]
-fn clip<P1: Core, P2: Core>(
+pub(super) fn clip<P1: Core, P2: Core>(
     p1: &P1,
     p2: &P2,
     [i11, i12, i21, i22]: [usize; 4],

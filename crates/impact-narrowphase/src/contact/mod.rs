@@ -24,6 +24,7 @@ mod circle_circle;
 mod circle_polygon;
 mod circle_segment;
 mod clipping;
+mod face_apart;
 mod manifold;
 mod piece;
 mod point_core;
