@@ -40,6 +40,7 @@
 #![deny(missing_docs)]
 
 mod aabb;
+mod arctangent;
 mod box_tree;
 mod error;
 mod filter;
@@ -52,6 +53,7 @@ mod trig;
 pub mod validate;
 
 pub use aabb::{Aabb, corners_meet};
+pub use arctangent::atan2;
 pub use box_tree::BoxTree;
 pub use error::GeometryError;
 pub use filter::CollisionFilter;

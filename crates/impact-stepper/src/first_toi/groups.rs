@@ -86,7 +86,7 @@ fn turn_between(a: Vector, b: Vector, f: Real) -> Vector {
     if na == 0.0 || nb == 0.0 {
         return linear;
     }
-    let turn = (a.x * b.y - a.y * b.x).atan2(a.dot(&b));
+    let turn = impact_geometry::atan2(a.x * b.y - a.y * b.x, a.dot(&b));
     if !turn.is_finite() || turn.abs() > MOST_TURN {
         return linear;
     }

@@ -149,7 +149,7 @@ impl Frame {
     pub(crate) fn d_angle(&self) -> Real {
         let (ca, sa) = self.dq_a;
         let (cb, sb) = self.dq_b;
-        (sb * ca - cb * sa).atan2(cb * ca + sb * sa)
+        impact_geometry::atan2(sb * ca - cb * sa, cb * ca + sb * sa)
     }
 
     /// B's anchor minus A's now (world frame).
