@@ -137,22 +137,6 @@ mod tests {
     use impact_geometry::{ConvexPolygon, Isometry, Point};
     use proptest::prelude::*;
 
-    fn same_bits(x: &Manifold, y: &Manifold) -> bool {
-        let bits = |m: &Manifold| {
-            let mut out = vec![m.normal.x.to_bits(), m.normal.y.to_bits()];
-            for c in m.points() {
-                out.extend([
-                    c.point.x.to_bits(),
-                    c.point.y.to_bits(),
-                    c.separation.to_bits(),
-                    u64::from(c.id.0),
-                ]);
-            }
-            out
-        };
-        bits(x) == bits(y)
-    }
-
     fn quad(half: (Real, Real), pose: &Isometry) -> Quad {
         let rectangle = ConvexPolygon::rectangle(half.0, half.1).expect("a rectangle");
         Quad::new(&rectangle, pose).expect("four corners")
@@ -220,7 +204,7 @@ mod tests {
             let a = quad((wa, ha), &pose_a);
             let speculative = (gap - radii.0 - radii.1 + limit).max(0.0);
             let check = |fast: Manifold, exact: Manifold| -> Result<(), TestCaseError> {
-                prop_assert!(same_bits(&fast, &exact), "{fast:?} != {exact:?}");
+                prop_assert!(fast.same_bits(&exact), "{fast:?} != {exact:?}");
                 Ok(())
             };
             let b = quad((wb, hb.max(0.05)), &pose_b);
@@ -263,7 +247,7 @@ mod tests {
             let (sp, sq) = (separation(p, q), separation(q, p));
             assert_eq!(sp.1 >= sq.1, first);
             let fast = face_apart(p, q, (sp, sq), 0.02).expect("the shortcut applies");
-            assert!(same_bits(&fast, &collide_rounded_exact(p, q, 0.02)));
+            assert!(fast.same_bits(&collide_rounded_exact(p, q, 0.02)));
             assert!(!fast.is_empty());
         };
         let pose_a = Isometry::new(Vector::new(3.0, -2.0), 0.3);

@@ -195,27 +195,6 @@ mod tests {
             )
     }
 
-    /// Bit for bit, but any two empty manifolds alike: an empty one's normal is zero of
-    /// either sign (the point kernel's swapped empty manifold is `-0`), and no step reads it.
-    fn same_bits(x: &Manifold, y: &Manifold) -> bool {
-        if x.is_empty() && y.is_empty() {
-            return true;
-        }
-        let bits = |m: &Manifold| {
-            let mut out = vec![m.normal.x.to_bits(), m.normal.y.to_bits()];
-            for c in m.points() {
-                out.extend([
-                    c.point.x.to_bits(),
-                    c.point.y.to_bits(),
-                    c.separation.to_bits(),
-                    u64::from(c.id.0),
-                ]);
-            }
-            out
-        };
-        bits(x) == bits(y)
-    }
-
     proptest! {
         /// A pair proved apart is apart by the brute-force distance; a pair farther apart
         /// than the limit by a millionth of its coordinates is proved apart (so every one of
@@ -261,7 +240,7 @@ mod tests {
                     &SegmentCore::new(cb, rb, &pose),
                     speculative,
                 );
-                prop_assert!(same_bits(&fast, &slow), "{fast:?} != {slow:?}");
+                prop_assert!(fast.same_bits(&slow), "{fast:?} != {slow:?}");
             }
         }
     }
