@@ -79,6 +79,7 @@ pub(crate) fn collide_rounded_exact<A: Core, B: Core>(a: &A, b: &B, speculative:
     collide_rounded_in::<A, B, false>(a, b, speculative)
 }
 
+/// [`collide_rounded`], with the shortcut of [`face_apart`] or without.
 #[inline]
 fn collide_rounded_in<A: Core, B: Core, const FACE_APART: bool>(
     a: &A,
@@ -106,7 +107,8 @@ fn collide_rounded_in<A: Core, B: Core, const FACE_APART: bool>(
     // closest features of rounded shapes near a corner (found by fuzzing), so take the exact
     // closest features and build the manifold around them. (Box2D keeps clipping up to 0.1
     // slop apart because its corner normal is ill-conditioned there; ours comes from the
-    // exact Minkowski difference and is accurate down to rounding.)
+    // exact Minkowski difference and is accurate down to rounding.) Where the face across
+    // the gap certainly holds them, `face_apart` builds the same manifold from the face.
     if apart > 0.0 && apart > rounding() {
         let faces = ((edge_a, separation_a), (edge_b, separation_b));
         if let Some(manifold) = FACE_APART
