@@ -169,14 +169,24 @@ pub(crate) fn reference_face_within<P1: Core, P2: Core>(
     e1: usize,
     speculative: Real,
 ) -> Manifold {
+    clip_overlapping(p1, p2, e1, speculative).unwrap_or(Manifold::EMPTY)
+}
+
+/// [`reference_face`] with edge `e1` of `p1` as the reference face if the incident edge of
+/// `p2` overlaps it along its length (to rounding); `None` if it lies wholly beyond an end.
+pub(super) fn clip_overlapping<P1: Core, P2: Core>(
+    p1: &P1,
+    p2: &P2,
+    e1: usize,
+    speculative: Real,
+) -> Option<Manifold> {
     let (n1, n2) = (p1.v().len(), p2.v().len());
     let i21 = incident(p2, p1.n()[e1]);
     let edges = [e1, next(e1, n1), i21, next(i21, n2)];
     let along = AlongFace::of(p1, p2, edges);
-    if !along.overlaps() {
-        return Manifold::EMPTY;
-    }
-    clip(p1, p2, edges, &along, speculative)
+    along
+        .overlaps()
+        .then(|| clip(p1, p2, edges, &along, speculative))
 }
 
 /// The manifold with edge `e1` of `p1` as the reference face and the incident edge `i21` of
@@ -294,22 +304,15 @@ fn separated<A: Core, B: Core>(
     // two corners: a face is the reference only if the other shape's facing edge overlaps
     // it along its length (found by a test of aligned features: a post beside a box's
     // corner, 2.7e-6 above its top, got a point on the box's side, off the post).
-    let (na, nb) = (a.v().len(), b.v().len());
-    if let Some((ia, _)) = facing(a, normal).filter(|&(_, c)| c >= ALIGNED) {
-        let ib = incident(b, a.n()[ia]);
-        let edges = [ia, next(ia, na), ib, next(ib, nb)];
-        let along = AlongFace::of(a, b, edges);
-        if along.overlaps() {
-            return clip(a, b, edges, &along, speculative);
-        }
+    if let Some((ia, _)) = facing(a, normal).filter(|&(_, c)| c >= ALIGNED)
+        && let Some(manifold) = clip_overlapping(a, b, ia, speculative)
+    {
+        return manifold;
     }
-    if let Some((ib, _)) = facing(b, -normal).filter(|&(_, c)| c >= ALIGNED) {
-        let ia = incident(a, b.n()[ib]);
-        let edges = [ib, next(ib, nb), ia, next(ia, na)];
-        let along = AlongFace::of(b, a, edges);
-        if along.overlaps() {
-            return clip(b, a, edges, &along, speculative).swapped();
-        }
+    if let Some((ib, _)) = facing(b, -normal).filter(|&(_, c)| c >= ALIGNED)
+        && let Some(manifold) = clip_overlapping(b, a, ib, speculative)
+    {
+        return manifold.swapped();
     }
     // Corner against corner: one point along the exact normal.
     let on_a = feature.point_on_a(k.as_slice(), ap.as_slice()) + origin;
@@ -375,7 +378,7 @@ fn core_rounding<A: Core, B: Core>(a: &A, b: &B) -> Real {
 /// positions measured from `v11` along the edge's unit direction, where the reference edge
 /// ends at `upper1` and the incident one (running against it) goes from `upper2` (at `v21`)
 /// to `lower2` (at `v22`).
-pub(super) struct AlongFace {
+struct AlongFace {
     upper1: Real,
     lower2: Real,
     upper2: Real,
@@ -384,11 +387,7 @@ pub(super) struct AlongFace {
 }
 
 impl AlongFace {
-    pub(super) fn of<P1: Core, P2: Core>(
-        p1: &P1,
-        p2: &P2,
-        [i11, i12, i21, i22]: [usize; 4],
-    ) -> Self {
+    fn of<P1: Core, P2: Core>(p1: &P1, p2: &P2, [i11, i12, i21, i22]: [usize; 4]) -> Self {
         let (v11, v12, v21, v22) = (p1.v()[i11], p1.v()[i12], p2.v()[i21], p2.v()[i22]);
         let edge = v12 - v11;
         let tangent = edge.normalize();
@@ -402,7 +401,7 @@ impl AlongFace {
     }
 
     /// Whether the incident edge overlaps the reference edge along it, to rounding.
-    pub(super) fn overlaps(&self) -> bool {
+    fn overlaps(&self) -> bool {
         let (first, last) = (self.upper2.min(self.lower2), self.upper2.max(self.lower2));
         last >= -self.rounding && first <= self.upper1 + self.rounding
     }
@@ -412,7 +411,7 @@ impl AlongFace {
 /// planes of the reference edge `v11 -> v12` of `p1` and keeps the clipped end points within
 /// the speculative distance, placed midway between the two surfaces.
 #[inline]
-pub(super) fn clip<P1: Core, P2: Core>(
+fn clip<P1: Core, P2: Core>(
     p1: &P1,
     p2: &P2,
     [i11, i12, i21, i22]: [usize; 4],

@@ -17,7 +17,7 @@
 //! or not, and ahead of the others, by more than the computed normal's error. Otherwise the
 //! kernel computes the closest features.
 
-use super::clipping::{ALIGNED, AlongFace, clip, incident, next};
+use super::clipping::{ALIGNED, clip_overlapping, next};
 use super::manifold::Manifold;
 use super::rounded_core::Core;
 use crate::minkowski::largest_abs;
@@ -69,21 +69,13 @@ pub(super) fn face_apart<A: Core, B: Core>(
     };
     // The kernel's choice: a face of A along the normal whose incident edge of B overlaps it,
     // else such a face of B.
-    if let Some(ja) = facing(a, normal)? {
-        let jb = incident(b, a.n()[ja]);
-        let edges = [ja, next(ja, a.v().len()), jb, next(jb, b.v().len())];
-        let along = AlongFace::of(a, b, edges);
-        if along.overlaps() {
-            return Some(clip(a, b, edges, &along, speculative));
-        }
+    if let Some(ja) = facing(a, normal)?
+        && let Some(manifold) = clip_overlapping(a, b, ja, speculative)
+    {
+        return Some(manifold);
     }
     let jb = facing(b, -normal)??;
-    let ja = incident(a, b.n()[jb]);
-    let edges = [jb, next(jb, b.v().len()), ja, next(ja, a.v().len())];
-    let along = AlongFace::of(b, a, edges);
-    along
-        .overlaps()
-        .then(|| clip(b, a, edges, &along, speculative).swapped())
+    clip_overlapping(b, a, jb, speculative).map(Manifold::swapped)
 }
 
 /// The outward normal of face `i` of `p` if the corner of `q` nearest its line lies over the

@@ -174,16 +174,22 @@ impl SegmentCore {
     /// `core` (one or two points, body frame) at `pose`, with `radius`.
     #[inline]
     pub(crate) fn new(core: &[Point], radius: Real, pose: &Isometry) -> Self {
+        Self::placed(core, Self::world_points(core, pose), radius, pose)
+    }
+
+    /// The points of `core` (one or two, body frame) at `pose`; a single point twice.
+    #[inline]
+    pub(crate) fn world_points(core: &[Point], pose: &Isometry) -> [Vector; 2] {
         debug_assert!(matches!(core.len(), 1 | 2), "a segment core");
         let p = (pose * core[0]).coords;
         match core {
-            [_, b] => Self::placed(core, [p, (pose * b).coords], radius, pose),
-            _ => Self::placed(core, [p, p], radius, pose),
+            [_, q] => [p, (pose * q).coords],
+            _ => [p, p],
         }
     }
 
-    /// [`SegmentCore::new`] for a core whose points `placed` (its two points at `pose`, or
-    /// its one point twice) are already in world coordinates.
+    /// [`SegmentCore::new`] for a core whose points are already in world coordinates
+    /// (`placed`, as [`SegmentCore::world_points`] gives them).
     #[inline]
     pub(crate) fn placed(
         core: &[Point],

@@ -42,24 +42,14 @@ pub(crate) fn collide_segment_cores(
     (core_b, rb, pose_b): (&[Point], Real, &Isometry),
     speculative: Real,
 ) -> Manifold {
-    let a = placed(core_a, pose_a);
-    let b = placed(core_b, pose_b);
+    let a = SegmentCore::world_points(core_a, pose_a);
+    let b = SegmentCore::world_points(core_b, pose_b);
     if segments_apart(a, b, ra + rb + speculative) {
         return Manifold::EMPTY;
     }
     let core_a = SegmentCore::placed(core_a, a, ra, pose_a);
     let core_b = SegmentCore::placed(core_b, b, rb, pose_b);
     collide_rounded_any(&core_a, &core_b, speculative)
-}
-
-/// The points of `core` (one or two) at `pose`; a single point twice.
-#[inline]
-fn placed(core: &[Point], pose: &Isometry) -> [Vector; 2] {
-    let p = (pose * core[0]).coords;
-    match core {
-        [_, q] => [p, (pose * q).coords],
-        _ => [p, p],
-    }
 }
 
 /// Whether the segments `p` and `q` (world coordinates; a point is a segment of two equal
