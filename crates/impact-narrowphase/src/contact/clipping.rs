@@ -101,7 +101,8 @@ fn collide_rounded_in<A: Core, B: Core, const FACE_APART: bool>(
     // pick a face square to the contact, found by a test of aligned features: a segment
     // flush along a box's side, touching, got the top face and a point 3.7 deep), while
     // the face of the largest separation is the contact's.
-    let rounding = || core_rounding(a, b);
+    let scale = || core_scale(a, b);
+    let rounding = || rounding_at(scale());
     let apart = separation_a.max(separation_b);
     // The cores are apart: the face chosen by the largest separation need not hold the
     // closest features of rounded shapes near a corner (found by fuzzing), so take the exact
@@ -109,15 +110,18 @@ fn collide_rounded_in<A: Core, B: Core, const FACE_APART: bool>(
     // slop apart because its corner normal is ill-conditioned there; ours comes from the
     // exact Minkowski difference and is accurate down to rounding.) Where the face across
     // the gap certainly holds them, `face_apart` builds the same manifold from the face.
-    if apart > 0.0 && apart > rounding() {
-        let faces = ((edge_a, separation_a), (edge_b, separation_b));
-        if let Some(manifold) = FACE_APART
-            .then(|| face_apart(a, b, faces, speculative))
-            .flatten()
-        {
-            return manifold;
+    if apart > 0.0 {
+        let scale = scale();
+        if apart > rounding_at(scale) {
+            let faces = ((edge_a, separation_a), (edge_b, separation_b));
+            if let Some(manifold) = FACE_APART
+                .then(|| face_apart(a, b, faces, scale, speculative))
+                .flatten()
+            {
+                return manifold;
+            }
+            return separated(a, b, Difference::of(a, b), speculative);
         }
-        return separated(a, b, Difference::of(a, b), speculative);
     }
     // Two segment cores on one line have only their sides' normals as axes, and those
     // cannot part them end to end: there the exact distance decides (found by the same
@@ -369,9 +373,9 @@ impl Difference {
     }
 }
 
-/// A separation of rounding size for the placed cores of `a` and `b`.
-fn core_rounding<A: Core, B: Core>(a: &A, b: &B) -> Real {
-    rounding_at(largest_coordinate(a.v().iter().chain(b.v()).copied()))
+/// The largest coordinate, in magnitude, of the placed cores of `a` and `b`.
+fn core_scale<A: Core, B: Core>(a: &A, b: &B) -> Real {
+    largest_coordinate(a.v().iter().chain(b.v()).copied())
 }
 
 /// The incident edge `v21 -> v22` of `p2` seen along the reference edge `v11 -> v12` of `p1`:

@@ -20,7 +20,6 @@
 use super::clipping::{ALIGNED, clip_overlapping, next};
 use super::manifold::Manifold;
 use super::rounded_core::Core;
-use crate::minkowski::largest_abs;
 use impact_geometry::{Real, Vector};
 
 /// The least gap, relative to the largest coordinate, for the shortcut: the computed normal
@@ -40,21 +39,17 @@ const ALIGNED_MARGIN: Real = 1e-11;
 const AHEAD_MARGIN: Real = 1e-8;
 
 /// The manifold of the cores `a` and `b` apart, from the separating axes of largest
-/// separation of each, `(edge, separation)` (edges of `a`, then of `b`), as the kernel's
+/// separation of each, `(edge, separation)` (edges of `a`, then of `b`), and the largest
+/// coordinate of either core, `scale`, as the kernel's
 /// `separated` makes it; `None` when not certain (see the module's docs), or when the
 /// closest features are two corners.
 pub(super) fn face_apart<A: Core, B: Core>(
     a: &A,
     b: &B,
     ((ia, separation_a), (ib, separation_b)): ((usize, Real), (usize, Real)),
+    scale: Real,
     speculative: Real,
 ) -> Option<Manifold> {
-    let scale = a
-        .v()
-        .iter()
-        .chain(b.v())
-        .map(largest_abs)
-        .fold(0.0, Real::max);
     let margin = MARGIN_RELATIVE * scale;
     let gap = separation_a.max(separation_b);
     let radius = a.radius() + b.radius();
@@ -238,7 +233,13 @@ mod tests {
         let shortcut = |p: &Quad, q: &Quad, first: bool| {
             let (sp, sq) = (separation(p, q), separation(q, p));
             assert_eq!(sp.1 >= sq.1, first);
-            let fast = face_apart(p, q, (sp, sq), 0.02).expect("the shortcut applies");
+            let scale = p
+                .v()
+                .iter()
+                .chain(q.v())
+                .map(|v| v.amax())
+                .fold(0.0, Real::max);
+            let fast = face_apart(p, q, (sp, sq), scale, 0.02).expect("the shortcut applies");
             assert!(fast.same_bits(&collide_rounded_exact(p, q, 0.02)));
             assert!(!fast.is_empty());
         };
